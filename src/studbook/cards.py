@@ -1,0 +1,69 @@
+"""Playing cards.
+
+A :class:`Card` is one of 52 interned instances, so cards compare by identity
+and can be used as dict keys cheaply. ``Card.index`` runs 0..51 in the order
+rank-major, suit-minor, with suits ordered clubs < diamonds < hearts < spades:
+the order stud uses to break ties between equal door cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"  # bring-in tie-break order: clubs lowest, spades highest
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    rank: int  # 2..14, ace high (14)
+    suit: str  # one of "cdhs"
+
+    @property
+    def index(self) -> int:
+        return (self.rank - 2) * 4 + SUITS.index(self.suit)
+
+    @property
+    def suit_order(self) -> int:
+        return SUITS.index(self.suit)
+
+    @property
+    def low_rank(self) -> int:
+        """Rank with the ace counted low (1), as razz and lowball count it."""
+        return 1 if self.rank == 14 else self.rank
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 2] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> "Card":
+        """Parse ``"Th"``, ``"10h"`` or ``"th"`` into the interned card; raise ValueError."""
+        try:
+            return _BY_TEXT[text]
+        except KeyError:
+            pass
+        normalised = text.strip()
+        if normalised[:2] == "10":
+            normalised = "T" + normalised[2:]
+        if len(normalised) == 2:
+            card = _BY_TEXT.get(normalised[0].upper() + normalised[1].lower())
+            if card is not None:
+                return card
+        raise ValueError(f"not a card: {text!r}")
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUITS)
+_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse space-separated cards, e.g. ``"3d Th As"``."""
+    return tuple(Card.parse(part) for part in text.split())
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(card) for card in cards)

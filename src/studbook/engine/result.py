@@ -1,0 +1,66 @@
+"""What checking one hand produces: violations, pots and per-player results.
+
+These types are the engine's public output; frames, the store, stats and the
+CLI read them and nothing deeper.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from studbook.cards import Card
+from studbook.events import Hand, Street
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    rule: str  # a rule id from RULES.md, e.g. "bringin.player"
+    line: int  # the line of the event that broke the rule
+    message: str  # says expected vs found
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    """One pot as the engine built it, and who the log says took it."""
+
+    pot: int  # 0 main (or the only pot), k >= 1 side pot k
+    amount: Decimal
+    eligible: tuple[str, ...]
+    high: tuple[tuple[str, Decimal], ...] = ()  # winners of the high half (or the whole pot)
+    low: tuple[tuple[str, Decimal], ...] = ()  # winners of the low half (stud8)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    player: str
+    seat: int
+    stack: Decimal  # at the start of the hand
+    contributed: Decimal  # antes and bets, less uncalled bets returned
+    collected: Decimal
+    net: Decimal  # collected - contributed
+    last_street: Street  # the last street the player was live on
+    folded: bool
+    all_in: bool
+    showed: bool
+    won_at_showdown: bool
+    up_cards: tuple[Card, ...] = ()
+    down_cards: tuple[Card, ...] = ()  # those the log revealed
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    hand: Hand
+    violations: tuple[Violation, ...]
+    players: tuple[PlayerResult, ...]
+    pots: tuple[PotAward, ...]
+    rake: Decimal
+    went_to_showdown: bool
+
+    @property
+    def status(self) -> str:
+        return "violations" if self.violations else "ok"
+
+    @property
+    def net(self) -> dict[str, Decimal]:
+        return {p.player: p.net for p in self.players}

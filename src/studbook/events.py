@@ -1,0 +1,355 @@
+"""The typed event model: what a parsed hand is.
+
+A site's parser turns each hand of a log into a :class:`Hand`: a header, the
+seats, and a tuple of events in the order the log wrote them. Every event is
+a frozen dataclass that carries the file and the 1-based line it came from.
+Amounts are exact :class:`~decimal.Decimal` values as the log wrote them.
+
+Hands that cannot be read become :class:`Rejected`, hands of other games
+(hold'em in a mixed rotation, ...) become :class:`Skipped`; a parser yields
+exactly one of the three for every hand of a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import Enum, IntEnum
+from typing import Union
+
+from studbook.cards import Card
+
+
+class Variant(str, Enum):
+    STUD = "stud"  # seven-card stud, high only
+    STUD8 = "stud8"  # seven-card stud hi/lo, eight or better
+    RAZZ = "razz"  # seven-card stud, A-5 lowball
+
+
+class Structure(str, Enum):
+    """Betting structure. Stud is almost always fixed limit."""
+
+    FIXED = "fixed"
+    POT = "pot"
+    NO = "no"
+
+
+class Street(IntEnum):
+    THIRD = 3
+    FOURTH = 4
+    FIFTH = 5
+    SIXTH = 6
+    SEVENTH = 7  # the river
+
+    @property
+    def label(self) -> str:
+        return {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}[int(self)]
+
+
+class ActionKind(str, Enum):
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+
+
+class Half(str, Enum):
+    """Which half of a split pot a collection is, where the log says."""
+
+    HIGH = "high"
+    LOW = "low"
+
+
+class ChatterKind(str, Enum):
+    JOIN = "join"
+    LEAVE = "leave"
+    SIT_OUT = "sit_out"
+    RETURN = "return"
+    DISCONNECT = "disconnect"
+    RECONNECT = "reconnect"
+    TIMEOUT = "timeout"
+    SAID = "said"
+    OTHER = "other"
+
+
+# ---------------------------------------------------------------------------
+# Header
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    small_bet: Decimal
+    big_bet: Decimal
+    ante: Decimal | None = None  # None when the header does not say
+    bring_in: Decimal | None = None  # None when the header does not say
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: str
+    buy_in: str | None = None  # as written, e.g. "$10+$1 USD"
+    level: str | None = None  # as written, e.g. "IV"
+    home_club: str | None = None  # PokerStars home games: "{Club}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandHeader:
+    site: str  # "pokerstars", "fulltilt", ...
+    hand_id: str
+    variant: Variant
+    structure: Structure
+    game: str  # the game as written, e.g. "7 Card Stud Hi/Lo Limit"
+    stakes: Stakes
+    currency: str | None  # ISO code for real money; None for chips
+    play_money: bool = False
+    tournament: Tournament | None = None
+    mix: str | None = None  # mixed-game rotation name, e.g. "HORSE"
+    table: str = ""
+    max_seats: int | None = None
+    button: int | None = None
+    started: str = ""  # the start time exactly as written
+    started_utc: datetime | None = None
+
+
+# ---------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Seat(Event):
+    seat: int
+    player: str
+    stack: Decimal
+    sitting_out: bool = False
+    out_of_hand: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PostAnte(Event):
+    player: str
+    amount: Decimal
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreetStart(Event):
+    """A street marker such as ``*** 4th STREET ***``."""
+
+    street: Street
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deal(Event):
+    """Cards the log shows one player receiving on one street.
+
+    ``down``/``up`` hold the newly dealt cards the log reveals; cards the log
+    does not show (opponents' hole cards) are simply absent, and the engine
+    knows from the deal pattern how many there were. ``before`` repeats what
+    the log printed of the player's earlier cards on this line, for
+    consistency checks.
+    """
+
+    player: str
+    street: Street
+    down: tuple[Card, ...] = ()
+    up: tuple[Card, ...] = ()
+    before: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealCommunity(Event):
+    """The community card turned up when the deck runs short on 7th street."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action(Event):
+    """A betting action.
+
+    ``amount`` is the first figure the log wrote: chips put in for
+    bring-in, bet and call; the increment for a raise ("raises $0.04 to
+    $0.08"). ``to`` is the player's total for the street after the action,
+    where the log says ("to $0.08", "completes it to $0.04").
+    """
+
+    player: str
+    kind: ActionKind
+    amount: Decimal | None = None
+    to: Decimal | None = None
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BettingCapped(Event):
+    """The site's note that the betting round has reached its cap."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenPairNotice(Event):
+    """The site's note that an open pair on 4th street allows a double bet."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UncalledReturned(Event):
+    player: str
+    amount: Decimal
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShowdownStart(Event):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Show(Event):
+    player: str
+    cards: tuple[Card, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Muck(Event):
+    player: str
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoShow(Event):
+    """A winner who did not show ("doesn't show hand")."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoLowHand(Event):
+    """The site's note that no low hand qualified."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Collect(Event):
+    """A player taking chips from a pot.
+
+    ``pot`` is 0 for the whole pot or the main pot, k >= 1 for side pot k
+    (an unnumbered "side pot" is 1). ``half`` says hi or lo where the log does.
+    """
+
+    player: str
+    amount: Decimal
+    pot: int = 0
+    half: Half | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotSummary(Event):
+    """``Total pot $0.67 | Rake $0.03``: the stated totals.
+
+    ``pots`` lists main then side pots where the log splits them, else is empty.
+    """
+
+    total: Decimal
+    rake: Decimal
+    pots: tuple[Decimal, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatSummary(Event):
+    """One seat line of the summary, e.g. ``Seat 5: trs2758 collected ($0.64)``."""
+
+    seat: int
+    player: str
+    outcome: str  # the text after the name, as written
+    cards: tuple[Card, ...] = ()
+    won: Decimal | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chatter(Event):
+    """Table talk and comings and goings: no effect on the hand."""
+
+    kind: ChatterKind
+    text: str
+    player: str | None = None
+
+
+# ---------------------------------------------------------------------------
+# Parse results
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One parsed stud hand."""
+
+    file: str
+    line: int  # first line of the hand
+    end_line: int  # last line of the hand
+    header: HandHeader
+    seats: tuple[Seat, ...]
+    events: tuple[Event, ...]
+
+    @property
+    def site(self) -> str:
+        return self.header.site
+
+    @property
+    def hand_id(self) -> str:
+        return self.header.hand_id
+
+    @property
+    def variant(self) -> Variant:
+        return self.header.variant
+
+    def players(self) -> tuple[str, ...]:
+        """Players dealt in, in seat order (those not sitting out)."""
+        return tuple(s.player for s in self.seats if not (s.sitting_out or s.out_of_hand))
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A hand that could not be read, with where and why."""
+
+    file: str
+    line: int  # the offending line
+    hand_line: int  # first line of the hand
+    reason: str
+    text: str = ""  # the offending text
+    hand_id: str | None = None
+
+    def message(self) -> str:
+        where = f"{self.file}:{self.line}"
+        hand = f"hand {self.hand_id}: " if self.hand_id else ""
+        shown = f": {self.text!r}" if self.text else ""
+        return f"{where}: {hand}{self.reason}{shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A hand of a game studbook does not replay (hold'em in a mix, 5-card stud...)."""
+
+    file: str
+    line: int
+    hand_id: str | None
+    game: str
+    reason: str = "not a stud, stud hi/lo or razz hand"
+
+
+ParseResult = Union[Hand, Rejected, Skipped]
+
+__all__ = [
+    "Action", "ActionKind", "BettingCapped", "ChatterKind", "Chatter", "Collect", "Deal",
+    "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow",
+    "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",
+    "SeatSummary", "Show", "ShowdownStart", "Skipped", "Stakes", "Street", "StreetStart",
+    "Structure", "Tournament", "UncalledReturned", "Variant",
+]
+

@@ -1,0 +1,49 @@
+"""Exact money.
+
+Amounts are :class:`decimal.Decimal` everywhere in events and the engine:
+what the log wrote, never a float. ``parse_amount`` accepts the forms sites
+write: ``$0.04``, ``€1,250.50``, ``1.250,50`` is *not* accepted (ambiguous),
+``1,250``, ``0.04 USD``, ``40``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+Money = Decimal
+ZERO = Decimal(0)
+
+_CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_STRIP = "$€£ \t"
+
+
+def parse_amount(text: str) -> Decimal:
+    """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
+    cleaned = text.strip().strip(_STRIP)
+    for code in ("USD", "EUR", "GBP"):
+        if cleaned.endswith(code):
+            cleaned = cleaned[: -len(code)].strip()
+    cleaned = cleaned.replace(",", "")
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise ValueError(f"not an amount: {text!r}") from None
+    if not value.is_finite():
+        raise ValueError(f"not an amount: {text!r}")
+    return value
+
+
+def currency_of(symbol: str) -> str | None:
+    """ISO code for a currency symbol (``$`` -> ``USD``), None when unknown."""
+    return _CURRENCY_SYMBOLS.get(symbol)
+
+
+def format_amount(value: Decimal, symbol: str = "") -> str:
+    """Write an amount the way PokerStars does: ``$0.04``, ``$1``, ``40``."""
+    if value == value.to_integral_value():
+        text = str(int(value))
+    elif value.as_tuple().exponent >= -2:  # type: ignore[operator]
+        text = format(value.quantize(Decimal("0.01")), "f")
+    else:
+        text = format(value, "f")
+    return f"{symbol}{text}"

@@ -1,0 +1,39 @@
+"""What every site format provides: detection, splitting and per-hand parsing.
+
+A site module exposes one :class:`SiteFormat` instance. ``studbook.read``
+decodes a file, picks the format whose ``detect`` accepts the text (or the
+one the user forced with ``--site``), splits the text into hands and hands
+each chunk to ``parse_hand``. Site differences live here and in the site's
+grammar and :class:`~studbook.engine.profile.RuleProfile`, never in the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Protocol
+
+from studbook.events import ParseResult
+
+
+@dataclass(frozen=True, slots=True)
+class HandText:
+    """The text of one hand and the 1-based line of the file it starts on."""
+
+    first_line: int
+    text: str
+
+
+class SiteFormat(Protocol):
+    name: str  # stable short name: "pokerstars", "fulltilt", ...
+
+    def detect(self, head: str) -> bool:
+        """True when ``head`` (the first few KB of decoded text) is this format."""
+        ...
+
+    def split(self, text: str) -> Iterator[HandText]:
+        """Split a whole decoded file into hands."""
+        ...
+
+    def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
+        """Parse one hand. Never raises on bad input: returns Rejected instead."""
+        ...
