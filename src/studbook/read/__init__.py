@@ -1,0 +1,37 @@
+"""Reading hand-history files: decoding, site detection, splitting.
+
+Stage helpers shared by every site format; the site modules in
+:mod:`studbook.sites` use them and :mod:`studbook.parse` glues them together.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, TypeVar
+
+from studbook.read.decode import Decoded, decode, normalise_newlines
+from studbook.read.split import split_at_headers, split_blank_lines
+
+HEAD_CHARS = 8192
+
+F = TypeVar("F")
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The raw bytes of a file (OSError propagates)."""
+    return Path(path).read_bytes()
+
+
+def detect_format(text: str, formats: Iterable[F]) -> F | None:
+    """The first format whose ``detect`` accepts the head of ``text``."""
+    head = text[:HEAD_CHARS]
+    for fmt in formats:
+        if fmt.detect(head):  # type: ignore[attr-defined]
+            return fmt
+    return None
+
+
+__all__ = [
+    "Decoded", "HEAD_CHARS", "decode", "detect_format", "normalise_newlines", "read_bytes",
+    "split_at_headers", "split_blank_lines",
+]
