@@ -6,6 +6,7 @@ Stage helpers shared by every site format; the site modules in
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterable, TypeVar
 
@@ -17,7 +18,7 @@ HEAD_CHARS = 8192
 F = TypeVar("F")
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The raw bytes of a file (OSError propagates)."""
     return Path(path).read_bytes()
 

@@ -16,6 +16,17 @@ from studbook.sites.base import HandText, SiteFormat
 
 _BUILTIN: dict[str, str] = {
     "pokerstars": "studbook.sites.pokerstars",
+    "fulltilt": "studbook.sites.fulltilt",
+    "winning": "studbook.sites.winning",
+    "kingsclub": "studbook.sites.kingsclub",
+    "absolute": "studbook.sites.absolute",
+    "bovada": "studbook.sites.bovada",
+    "partypoker": "studbook.sites.partypoker",
+    "winamax": "studbook.sites.winamax",
+    "ongame": "studbook.sites.ongame",
+    "everleaf": "studbook.sites.everleaf",
+    "ipoker": "studbook.sites.ipoker",
+    "merge": "studbook.sites.merge",
 }
 _LOADED: dict[str, SiteFormat] = {}
 

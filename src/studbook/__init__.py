@@ -1,0 +1,24 @@
+"""studbook: Seven-Card Stud hand histories.
+
+    >>> import studbook
+    >>> for result in studbook.parse_file("HH20110417.txt"):   # doctest: +SKIP
+    ...     if isinstance(result, studbook.Hand):
+    ...         print(result.hand_id, result.variant)
+
+``parse_file`` / ``parse_text`` yield ``Hand | Skipped | Rejected``, one per
+hand; ``parse_paths`` yields a per-file ``FileResult`` report. The event
+types of :mod:`studbook.events` are re-exported here.
+"""
+
+from __future__ import annotations
+
+from studbook.events import *  # noqa: F403 - the event model is part of the public API
+from studbook.events import __all__ as _event_names
+from studbook.parse import FileResult, ParseError, parse_file, parse_paths, parse_text, read_file
+
+__version__ = "0.1.0"
+
+__all__ = [
+    *_event_names, "FileResult", "ParseError", "parse_file", "parse_paths", "parse_text",
+    "read_file", "__version__",
+]

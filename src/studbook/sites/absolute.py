@@ -1,0 +1,163 @@
+"""Absolute Poker: Seven Card Stud, Seven Card Hi/Lo and Razz hand histories.
+
+Absolute's deal lines repeat every card a player holds on each street
+("PLAYER1 - Pocket [H H Js 10d]", "H" a hidden card), including for players
+who folded earlier; the builder keeps only the cards new on the street and
+drops the line when nothing is new. Figures are the chips put in ("Calls
+$0.01", "Bets $0.04"); "Raises $X to $Y" gives the street total as Y.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from studbook.cards import Card
+from studbook.events import ActionKind, ChatterKind, Street
+from studbook.sites.fulltilt import (
+    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, Fields, LineBuilder, LineFormat, SkipHand, amount,
+    cards, skip_reason,
+)
+from studbook.sites.pokerstars import to_utc
+
+GRAMMAR = GRAMMAR_DIR / "absolute.lark"
+HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
+_DETECT = re.compile(r"^Stage #\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
+KINDS: dict[str, str] = {
+    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
+    "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",
+    "SIXTH": "*** 6TH STREET ***", "RIVER": "*** RIVER ***", "POCKET": "'Pocket' deal line",
+    "ALL_IN_ACTION": "all-in", "CHATTER": "table message",
+}
+_STREET_OF = {
+    "THIRD": Street.THIRD, "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH, "SIXTH": Street.SIXTH,
+    "RIVER": Street.SEVENTH,
+}
+_WON = re.compile(r"\(\$?([0-9][0-9,]*(?:\.[0-9]+)?)\)")
+
+
+class AbsoluteBuilder(LineBuilder):
+    site = "absolute"
+
+    def header_line(self, kind: str, f: Fields, line: int) -> None:
+        self.head["hand_id"] = f[0]
+        if kind == "OTHER_HEADER":
+            other = str(f[1]).strip()
+            raise SkipHand(other, skip_reason(other))
+        hand_id, game, _speed, small, big, when, zone = f
+        assert hand_id and game and small and big and when
+        stamp = datetime.strptime(when, "%Y-%m-%d %H:%M:%S").strftime("%Y/%m/%d %H:%M:%S")
+        self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency="USD" if small[0] == "$" else None,
+                         play_money=small[0] != "$", started=when + (f" ({zone})" if zone else ""),
+                         started_utc=to_utc(stamp, zone))  # fmt: skip
+
+    def seat(self, kind: str, f: Fields, line: int) -> None:
+        self.add_seat(int(f[0]), str(f[1]), amount(f[2]), line)  # type: ignore[arg-type]
+
+    def ante(self, kind: str, f: Fields, line: int) -> None:
+        self.post_ante(str(f[0]), amount(f[1]), line)  # type: ignore[arg-type]
+
+    def street_line(self, kind: str, f: Fields, line: int) -> None:
+        self.start_street(_STREET_OF[kind], line)
+
+    def pocket(self, kind: str, f: Fields, line: int) -> None:
+        player = str(f[0])
+        held = [None if c == "H" else Card.parse(c) for c in str(f[1]).split()]
+        seen = len(self.known.get(player, ()))
+        new = held[seen:]
+        if not new:
+            return  # a folded player's cards, repeated
+        before = tuple(c for c in held[:seen] if c is not None) if seen and all(held[:seen]) else ()
+        if self.street is Street.THIRD:
+            down = tuple(c for c in new[:2] if c is not None)
+            up = tuple(c for c in new[2:] if c is not None)
+            self.deal(player, line, down=down, up=up)
+        elif self.street is Street.SEVENTH:
+            self.deal(player, line, down=tuple(c for c in new if c is not None), before=before)
+        else:
+            self.deal(player, line, up=tuple(c for c in new if c is not None), before=before)
+
+    def action(self, kind: str, f: Fields, line: int) -> None:
+        what = ACTION_TERMINALS[kind]
+        player = str(f[0])
+        if len(f) == 1:
+            self.act(what, player, line)
+        elif what is ActionKind.RAISE:
+            to = f[2]
+            if to is not None:
+                self.act(what, player, line, to=amount(to))
+            else:
+                self.act(what, player, line, put=amount(f[1]))  # type: ignore[arg-type]
+        else:
+            self.act(what, player, line, put=amount(f[1]))  # type: ignore[arg-type]
+
+    def all_in(self, kind: str, f: Fields, line: int) -> None:
+        player, put, to = str(f[0]), amount(f[1]), f[2]  # type: ignore[arg-type]
+        before = self.street_in.get(player, 0)
+        total = amount(to) if to else before + put
+        if total <= self.current:
+            self.act(ActionKind.CALL, player, line, put=total - before, all_in=True)
+        elif self.current == 0:
+            self.act(ActionKind.BET, player, line, put=total - before, all_in=True)
+        else:
+            self.act(ActionKind.RAISE, player, line, to=total, all_in=True)
+
+    def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
+        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+
+    def showdown_line(self, kind: str, f: Fields, line: int) -> None:
+        self.showdown(line)
+
+    def show_line(self, kind: str, f: Fields, line: int) -> None:
+        self.show(str(f[0]), cards(f[1] or ""), line, f[2])
+
+    def muck_line(self, kind: str, f: Fields, line: int) -> None:
+        self.muck(str(f[0]), line)
+
+    def collect_line(self, kind: str, f: Fields, line: int) -> None:
+        player, value, pot = f
+        digits = re.sub(r"\D", "", pot or "")
+        number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
+        self.collect(str(player), amount(value), line, number)  # type: ignore[arg-type]
+
+    def summary(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    def total(self, kind: str, f: Fields, line: int) -> None:
+        self.pot_summary(amount(f[0]), amount(f[1]) if f[1] else amount("0"), line)  # type: ignore[arg-type]
+
+    def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
+        seat, player, outcome = f
+        assert seat and player and outcome
+        shown = re.search(r"\[((?:10|[2-9TJQKA])[cdhs](?: (?:10|[2-9TJQKA])[cdhs])*)", outcome)
+        won = _WON.search(outcome) if outcome.startswith("won") else None
+        self.seat_summary(int(seat), player, outcome.strip(), line, cards(shown.group(1)) if shown else (),
+                          amount(won.group(1)) if won else None)  # fmt: skip
+
+    def chatter_line(self, kind: str, f: Fields, line: int) -> None:
+        self.chatter(ChatterKind.OTHER, f[0], line)
+
+    handlers = {
+        "STUD_HEADER": header_line, "OTHER_HEADER": header_line, "SEAT": seat, "ANTE": ante,
+        **dict.fromkeys(_STREET_OF, street_line), "POCKET": pocket,
+        **dict.fromkeys(ACTION_TERMINALS, action), "ALL_IN_ACTION": all_in, "UNCALLED": uncalled_line,
+        "SHOWDOWN": showdown_line, "SHOW": show_line, "MUCK": muck_line, "COLLECT": collect_line,
+        "SUMMARY": summary, "TOTAL": total, "SEAT_SUMMARY": seat_summary_line, "CHATTER": chatter_line,
+    }
+    player_group = {
+        **dict.fromkeys(["ANTE", "POCKET", "SHOW", "MUCK", "COLLECT", "CHATTER", "ALL_IN_ACTION",
+                         *ACTION_TERMINALS], 0),
+        "SEAT_SUMMARY": 1,
+    }  # fmt: skip
+
+
+FORMAT = LineFormat(
+    name="absolute",
+    grammar_path=GRAMMAR,
+    builder=AbsoluteBuilder,
+    header=HAND_START,
+    kinds=KINDS,
+    detector=_DETECT,
+)
+
+__all__ = ["AbsoluteBuilder", "FORMAT"]

@@ -1,0 +1,127 @@
+"""Everleaf: 7 Card Stud, Stud Hi/Lo and Razz hand histories.
+
+Everleaf writes amounts as "[$ 0.01 USD]", every bracketed figure being the
+chips the action puts in ("raises [$ 0.20 USD]" from a player with nothing
+in is a raise to $0.20); the completion is written as its total ("completes
+to $0.05."). Logs show no cards until the showdown, have no showdown marker
+and no summary; "does not show cards" is the uncontested winner's line, or a
+loser's at a showdown (a muck). Files are CRLF with the odd bare LF, which
+the decoder normalises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Variant
+from studbook.sites.bovada import (
+    Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, not_shown_as_mucks, pot_number,
+)
+
+HAND_START = re.compile(r"^Everleaf Gaming Game #([0-9]+)", re.M)
+_STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street": Street.SIXTH,
+            "river": Street.SEVENTH}  # fmt: skip
+_CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": ChatterKind.LEAVE,
+            " is sitting out": ChatterKind.SIT_OUT, " has returned": ChatterKind.RETURN,
+            " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
+
+
+def _cards(written: str):  # type: ignore[no-untyped-def]
+    return cards(written.replace(",", ""))
+
+
+class EverleafBuilder(LineBuilder):
+    SITE = "everleaf"
+    STREETS = _STREETS
+    HANDLERS = {
+        "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game", "OTHER_GAME": "other_game",
+        "TABLE": "table", "PLAYERS": "skip", "SEAT": "seat", "ANTE": "player_ante", "DEALING": "third_street",
+        "STREET": "street_named", "DEAL": "deal", "BRING_IN": "player_bring_in", "COMPLETE": "complete",
+        "BET": "player_bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
+        "FOLD": "player_fold", "SHOW": "show", "NOSHOW": "noshow", "COLLECT": "collect", "CHATTER": "chatter",
+    }  # fmt: skip
+
+
+    # -- header ------------------------------------------------------------
+
+    def stud_game(self, f: Fields, line: int) -> None:
+        small, code, big, _code, game, day, clock = f
+        self.head.update(small=small, big=big, code=code, game=game, started=f"{day} - {clock}")
+
+    def other_game(self, f: Fields, line: int) -> None:
+        raise SkipHand(str(f[0]).split(" - ")[0])
+
+    def table(self, f: Fields, line: int) -> None:
+        self.head["table"] = f[0]
+
+    def header(self) -> HandHeader:
+        h = self.head
+        game = str(h["game"])
+        return HandHeader(
+            site=self.SITE, hand_id=str(h["hand_id"]),
+            variant=Variant.RAZZ if game == "Razz" else Variant.STUD8 if "Hi" in game else Variant.STUD,
+            structure=Structure.FIXED, game=game,
+            stakes=Stakes(amount(str(h["small"])), amount(str(h["big"]))),
+            currency=str(h["code"] or "USD"), table=str(h["table"]),
+            started=str(h["started"]), started_utc=None,  # Everleaf writes no time zone
+        )  # fmt: skip
+
+    # -- seats, antes, cards -------------------------------------------------
+    def seat(self, f: Fields, line: int) -> None:
+        seat, player, stack, code = f
+        if code and not self.head.get("code"):
+            self.head["code"] = code
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+
+
+
+
+    def deal(self, f: Fields, line: int) -> None:
+        player, shown = f
+        self.add_deal(line, str(player), _cards(str(shown)))
+
+    # -- betting ---------------------------------------------------------------
+
+    def complete(self, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.COMPLETE, to=amount(str(f[1])))
+
+
+
+
+
+
+
+    # -- showdown and award ------------------------------------------------------
+    def show(self, f: Fields, line: int) -> None:
+        player, shown, description = f
+        self.add_show(line, str(player), _cards(str(shown)), description or None)
+
+    def noshow(self, f: Fields, line: int) -> None:
+        self.add_noshow(line, str(f[0]))
+
+    def collect(self, f: Fields, line: int) -> None:
+        player, chips, _code, pot, _rest = f
+        self.add_collect(line, str(player), amount(str(chips)), pot_number(pot))
+
+    def chatter(self, f: Fields, line: int) -> None:
+        player, what = f
+        self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
+
+    def finish(self) -> list[Event]:
+        return not_shown_as_mucks(self.events, self.ledger.live())
+
+
+KINDS = {
+    "GAME_NO": "hand header", "HISTORY": "hand history line", "STUD_GAME": "game and stakes",
+    "OTHER_GAME": "game", "TABLE": "table line", "PLAYERS": "number of players", "SEAT": "seat line",
+    "ANTE": "ante", "DEALING": "** Dealing down cards **", "STREET": "street marker",
+    "DEAL": "'Dealt to' line", "BRING_IN": "bring-in", "COMPLETE": "completion", "BET": "bet",
+    "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in", "CHECK": "check", "FOLD": "fold",
+    "SHOW": "shows", "NOSHOW": "does not show", "COLLECT": "wins", "$END": "end of hand",
+}  # fmt: skip
+
+FORMAT = LineSiteFormat(
+    name="everleaf", grammar_name="everleaf", builder=EverleafBuilder, hand_start=HAND_START, kinds=KINDS,
+)
+
+__all__ = ["FORMAT"]

@@ -1,0 +1,463 @@
+"""iPoker network: XML session files (``<session>`` of ``<game>`` elements).
+
+A session file holds one ``<general>`` header (game and stakes, table,
+currency, the hero's nickname, tournament facts) and one ``<game>`` per hand.
+A hand lists its players (starting stacks, ``win`` and ``bet`` totals), then
+numbered rounds: 0 antes, 1 blinds (empty in stud), 2..6 third street to the
+river. Each round writes, per player, a ``<cards>`` element followed by that
+player's ``<action>`` elements; the actions' ``no`` attribute gives the real
+order. Cards are written suit first (``H10``, ``DA``), hidden ones ``X``;
+the down cards of players who reached the showdown are filled in.
+
+What the log does not write and the builder derives (normalisation, so the
+engine needs no iPoker branches): the showdown (players live at the end,
+shown in rule order), the uncalled bet (``win`` includes it; it becomes an
+:class:`UncalledReturned` and the collection is the rest), and, in
+tournaments, the stakes (the header has none: the bets of the hand show the
+small and big bet, else another hand of the file at the same ante and
+bring-in).
+
+Every XML name and code the builder understands is in the tables below.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Iterator, Mapping
+
+from studbook.cards import Card
+from studbook.events import (
+    Action, Chatter, ChatterKind, Collect, Deal, Event, Hand, HandHeader, Muck, ParseResult,
+    PostAnte, PotSummary, Rejected, Seat, Show, ShowdownStart, Skipped, Stakes, Street, StreetStart,
+    Structure, Tournament, UncalledReturned, Variant,
+)
+from studbook.money import parse_amount
+from studbook.sites.base import HandText
+from studbook.sites.xml_common import (
+    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, parse_fragment, scan,
+    split_winnings,
+)
+
+SITE = "ipoker"
+RECORD = "game"
+CONTEXT = frozenset({"general"})
+
+_DETECT = re.compile(r"<session\b[^>]*>.*?<game\s+gamecode=", re.S)
+_GAMETYPE = re.compile(r"^(?P<game>.+?)\s+(?P<limit>L|LZ|NL|SL|PL|LP|БЛ)(?:\s+(?P<small>\S+)/(?P<big>\S+))?\s*$")
+
+# The game as <gametype> names it (without limit and stakes) -> variant.
+VARIANTS: dict[str, Variant] = {
+    "7 Card Stud": Variant.STUD,
+    "7 Card Stud Hi-Lo": Variant.STUD8,
+    "7 Card Stud Hi/Lo": Variant.STUD8,
+    "Razz": Variant.RAZZ,
+}
+# Games studbook does not replay, with the reason given in Skipped.
+SKIPPED: dict[str, str] = {
+    "5 Card Stud": "5-card stud is not replayed (only 7-card stud, stud hi/lo and razz)",
+}
+STRUCTURES: dict[str, Structure] = {
+    "L": Structure.FIXED, "LZ": Structure.FIXED, "NL": Structure.NO, "SL": Structure.NO,
+    "БЛ": Structure.NO, "PL": Structure.POT, "LP": Structure.POT,
+}
+# <mode> / <currency> values that mean play money.
+PLAY_MODES = frozenset({"play", "fun"})
+PLAY_CURRENCIES = frozenset({"", "fun", "play"})
+
+# <action type="..."> -> (intent, what sum= means): "chips" put in by the
+# action, or "to" = the player's street total after it.
+ACTIONS: dict[str, tuple[Intent, Figure]] = {
+    "0": ("fold", "chips"),
+    "3": ("call", "chips"),
+    "4": ("check", "chips"),
+    "5": ("bet", "chips"),  # on 3rd street after the bring-in: the completion
+    "7": ("all_in", "chips"),
+    "16": ("bring_in", "chips"),
+    "23": ("raise", "to"),
+}
+ANTE = "15"
+# The log's own quirk: the ``bet`` total of a player who made a "raise to"
+# (type 23) is unreliable: in the 117-hand SNG it is usually one ante too
+# many, once more than the player's whole stack, while the pot and ``win``
+# figures agree with the actions. The builder checks ``bet`` for the others.
+BET_TOTAL_UNRELIABLE_AFTER = frozenset({"23"})
+# Codes with no effect on a stud hand, as table chatter.
+NOTICES: dict[str, ChatterKind] = {"8": ChatterKind.OTHER, "9": ChatterKind.SIT_OUT}
+
+# <round no="..."> -> street; rounds 0 (antes) and 1 (blinds) hold no street.
+ROUNDS: dict[str, Street | None] = {
+    "0": None, "1": None, "2": Street.THIRD, "3": Street.FOURTH, "4": Street.FIFTH,
+    "5": Street.SIXTH, "6": Street.SEVENTH,
+}
+# <cards type="..."> -> the street it deals (checked against the round).
+CARD_STREETS: dict[str, Street] = {
+    "Third Street": Street.THIRD, "Fourth Street": Street.FOURTH, "Fifth Street": Street.FIFTH,
+    "Sixth Street": Street.SIXTH, "River": Street.SEVENTH, "Seventh Street": Street.SEVENTH,
+}
+# Which of a street's written cards are down and which up (index lists).
+DEAL_SLOTS: dict[Street, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    Street.THIRD: ((0, 1), (2,)), Street.FOURTH: ((), (0,)), Street.FIFTH: ((), (0,)),
+    Street.SIXTH: ((), (0,)), Street.SEVENTH: ((0,), ()),
+}
+# A cash hand's rake is the pot less the ``win`` figures, stated as a
+# PotSummary only when it is plausible (else the engine sees the mismatch).
+MAX_RAKE = Decimal("0.10")
+_RANKS = {"10": "T"}
+_HIDDEN = "X"
+
+
+class _Bad(ValueError):
+    """Content that does not make sense; carries the line."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+
+
+def card(text: str) -> Card | None:
+    """``H10`` -> Th, ``DA`` -> Ad, ``X`` -> None (hidden)."""
+    if text == _HIDDEN:
+        return None
+    suit, rank = text[0], text[1:]
+    return Card.parse(_RANKS.get(rank, rank) + suit.lower())
+
+
+@functools.lru_cache(maxsize=4096)
+def money(text: str) -> Decimal:
+    return parse_amount(text) if text else ZERO
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """The session header, as the hands of the file share it."""
+
+    game: str  # <gametype> as written
+    name: str | None  # the game without limit and stakes
+    structure: Structure
+    small: Decimal | None
+    big: Decimal | None
+    table: str
+    currency: str | None
+    play_money: bool
+    hero: str
+    tournament: Tournament | None
+
+    @staticmethod
+    def of(general: Mapping[str, str]) -> "Session":
+        written = general.get("gametype", "")
+        found = _GAMETYPE.match(written)
+        name = found.group("game") if found else None
+        structure = STRUCTURES[found.group("limit")] if found else Structure.FIXED
+        small = money(found.group("small")) if found and found.group("small") else None
+        big = money(found.group("big")) if found and found.group("big") else None
+        table = general.get("tablename", "")
+        mode = general.get("mode", "real").lower()
+        code = general.get("currency", "")
+        play = mode in PLAY_MODES or code.lower() in PLAY_CURRENCIES
+        tournament = None
+        if "tournamentname" in general or "buyin" in general:
+            parts = [part.strip() for part in table.split(",")]
+            tournament = Tournament(id=parts[-1] if len(parts) > 1 else "", buy_in=general.get("buyin"))
+            table = parts[0]
+        currency = None if play or tournament is not None else (code or None)
+        return Session(written, name, structure, small, big, table, currency, play,
+                       general.get("nickname", ""), tournament)  # fmt: skip
+
+
+class _Builder:
+    """One <game> element -> Hand, Skipped or Rejected."""
+
+    def __init__(self, file: str, chunk: XmlHandText, session: Session, levels: Lazy[dict[Decimal, tuple[Decimal, Decimal]]]) -> None:
+        self.file = file
+        self.chunk = chunk
+        self.session = session
+        self.levels = levels
+        self.events: list[Event] = []
+        self.seats: list[Seat] = []
+        self.acted: set[str] = set()
+        self.unchecked: set[str] = set()  # players whose log bet total is unreliable
+        self.known: dict[str, list[Card | None]] = {}  # every card written, in deal order
+        self.ante = self.bring_in = None  # type: Decimal | None
+        self.betting = Betting({})
+
+    def build(self, game: Element) -> ParseResult:
+        session = self.session
+        hand_id = game.get("gamecode")
+        if session.name not in VARIANTS:
+            reason = SKIPPED.get(session.name or "", "not a stud, stud hi/lo or razz hand")
+            return Skipped(self.file, self.chunk.first_line, hand_id, session.game, reason)
+        general = game.find("general")
+        if general is None:
+            raise _Bad(game.line, "the hand has no <general> block")
+        players = general.find("players")
+        if players is None:
+            raise _Bad(general.line, "the hand has no <players>")
+        wins = self._seat_players(players)
+        rounds = game.findall("round")
+        for child in game.children:
+            if child.tag not in ("general", "round"):
+                raise _Bad(child.line, f"unknown element <{child.tag}> in a hand")
+        for element in sorted(rounds, key=lambda r: int(r.get("no", "-1"))):
+            self._round(element)
+        self._mark_sitting_out()
+        self._showdown(game)
+        self._award(wins, game)
+        header = self._header(game, hand_id, general)
+        last = self.chunk.first_line + self.chunk.text.count("\n")
+        return Hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
+
+    # -- seats ---------------------------------------------------------------
+    def _seat_players(self, players: Element) -> dict[str, tuple[Decimal, Decimal, int]]:
+        wins: dict[str, tuple[Decimal, Decimal, int]] = {}
+        self.button: int | None = None
+        for player in players.findall("player"):
+            name = player.get("name")
+            if not name:
+                continue  # an empty seat
+            seat = int(player.get("seat"))
+            stack = money(player.get("chips"))
+            self.seats.append(Seat(file=self.file, line=player.line, seat=seat, player=name, stack=stack))
+            self.betting.stacks[name] = stack
+            wins[name] = (money(player.get("win")), money(player.get("bet")), player.line)
+            if player.get("dealer") == "1":
+                self.button = seat
+        return wins
+
+    def _mark_sitting_out(self) -> None:
+        self.seats = [
+            seat if seat.player in self.acted else
+            Seat(file=seat.file, line=seat.line, seat=seat.seat, player=seat.player, stack=seat.stack,
+                 sitting_out=True)
+            for seat in self.seats
+        ]  # fmt: skip
+
+    # -- rounds --------------------------------------------------------------
+    def _round(self, element: Element) -> None:
+        number = element.get("no")
+        if number not in ROUNDS:
+            raise _Bad(element.line, f"unknown round no={number!r}")
+        street = ROUNDS[number]
+        if street is not None:
+            self.betting.new_street(street)
+            self.events.append(StreetStart(file=self.file, line=element.line, street=street))
+        actions = []
+        for child in element.children:
+            if child.tag == "cards":
+                self._deal(child, street)
+            elif child.tag == "action":
+                actions.append(child)
+            else:
+                raise _Bad(child.line, f"unknown element <{child.tag}> in a round")
+        for action in sorted(actions, key=lambda a: int(a.get("no", "0"))):
+            self._action(action, street)
+
+    def _deal(self, element: Element, street: Street | None) -> None:
+        dealt = CARD_STREETS.get(element.get("type"))
+        if street is None or dealt is not street:
+            raise _Bad(element.line, f"<cards type={element.get('type')!r}> in round of {street}")
+        player = self._player(element)
+        cards = [card(text) for text in element.text.split()]
+        down_at, up_at = DEAL_SLOTS[street]
+        if len(cards) != len(down_at) + len(up_at):
+            raise _Bad(element.line, f"{len(cards)} cards dealt on {street.label} street")
+        self.known.setdefault(player, []).extend(cards)
+        self.acted.add(player)
+        hero = player == self.session.hero
+        down = tuple(c for i in down_at if (c := cards[i]) is not None) if hero else ()
+        up = tuple(c for i in up_at if (c := cards[i]) is not None)
+        if down or up:
+            self.events.append(Deal(file=self.file, line=element.line, player=player, street=street,
+                                    down=down, up=up))  # fmt: skip
+
+    def _action(self, element: Element, street: Street | None) -> None:
+        player = self._player(element)
+        code = element.get("type")
+        figure = money(element.get("sum"))
+        self.acted.add(player)
+        if code == ANTE:
+            all_in = self.betting.ante(player, figure)
+            self.ante = self.ante or figure
+            self.events.append(PostAnte(file=self.file, line=element.line, player=player, amount=figure,
+                                        all_in=all_in))  # fmt: skip
+            return
+        if code in NOTICES:
+            self.events.append(Chatter(file=self.file, line=element.line, kind=NOTICES[code],
+                                       text=f"action type {code}", player=player))  # fmt: skip
+            return
+        if code not in ACTIONS:
+            raise _Bad(element.line, f"unknown action type {code!r}")
+        if street is None:
+            raise _Bad(element.line, f"action type {code} before 3rd street")
+        intent, means = ACTIONS[code]
+        if code in BET_TOTAL_UNRELIABLE_AFTER:
+            self.unchecked.add(player)
+        done = self.betting.act(player, intent, figure, means)
+        if intent == "bring_in":
+            self.bring_in = self.bring_in or figure
+        self.events.append(Action(file=self.file, line=element.line, player=player, kind=done.kind,
+                                  amount=done.amount, to=done.to, all_in=done.all_in))  # fmt: skip
+
+    def _player(self, element: Element) -> str:
+        player = element.get("player")
+        if player not in self.betting.stacks:
+            raise _Bad(element.line, f"{player!r} has no seat")
+        return player
+
+    # -- the end ---------------------------------------------------------------
+    def _showdown(self, game: Element) -> None:
+        betting = self.betting
+        live = [s.player for s in self.seats if s.player in self.acted and s.player not in betting.folded]
+        if len(live) < 2:
+            return
+        line = self._last_line(game)
+        first = betting.aggressor if betting.aggressor in live else live[0]
+        start = live.index(first)
+        self.events.append(ShowdownStart(file=self.file, line=line))
+        for player in live[start:] + live[:start]:
+            cards = self.known.get(player, [])
+            if cards and all(c is not None for c in cards):
+                self.events.append(Show(file=self.file, line=line, player=player,
+                                        cards=tuple(c for c in cards if c is not None)))  # fmt: skip
+            else:
+                self.events.append(Muck(file=self.file, line=line, player=player))
+
+    def _award(self, wins: dict[str, tuple[Decimal, Decimal, int]], game: Element) -> None:
+        betting = self.betting
+        for player, (_win, bet, line) in wins.items():
+            put_in = betting.total.get(player, ZERO)
+            if put_in != bet and player not in self.unchecked:
+                raise _Bad(line, f"{player}'s actions put in {put_in}, but the log's bet total is {bet}")
+        won = {player: win for player, (win, _bet, _line) in wins.items()}
+        lines = {player: line for player, (_win, _bet, line) in wins.items()}
+        uncalled = betting.uncalled()
+        if uncalled is not None:
+            player, amount = uncalled
+            if won[player] < amount:
+                raise _Bad(lines[player], f"{player} wins {won[player]}, less than the uncalled bet {amount}")
+            self.events.append(UncalledReturned(file=self.file, line=lines[player], player=player, amount=amount))
+            won[player] -= amount
+        pots = betting.pots()
+        for player, amount, pot in split_winnings(won, pots):
+            self.events.append(Collect(file=self.file, line=lines[player], player=player, amount=amount, pot=pot))
+        if self.session.currency is not None and self.session.tournament is None:
+            self._rake(pots, sum(won.values(), ZERO), game)
+
+    def _rake(self, pots: list[tuple[Decimal, frozenset[str]]], collected: Decimal, game: Element) -> None:
+        """Cash games: the log states no total pot; its ``win`` figures imply the rake."""
+        total = sum((amount for amount, _eligible in pots), ZERO)
+        rake = total - collected
+        if ZERO <= rake <= total * MAX_RAKE:
+            self.events.append(PotSummary(file=self.file, line=game.line, total=total, rake=rake))
+
+    def _last_line(self, game: Element) -> int:
+        line = game.line
+        stack = [game]
+        while stack:
+            element = stack.pop()
+            line = max(line, element.line)
+            stack.extend(element.children)
+        return line
+
+    def _header(self, game: Element, hand_id: str, general: Element) -> HandHeader:
+        session = self.session
+        assert session.name is not None
+        started = (general.find("startdate") or Element("startdate", {}, 0)).text.strip()
+        return HandHeader(
+            site=SITE, hand_id=hand_id, variant=VARIANTS[session.name], structure=session.structure,
+            game=session.game, stakes=self._stakes(game), currency=session.currency,
+            play_money=session.play_money, tournament=session.tournament, table=session.table,
+            button=self.button, started=started,
+        )  # fmt: skip
+
+    def _stakes(self, game: Element) -> Stakes:
+        session = self.session
+        small, big = session.small, session.big
+        if small is None or big is None:
+            found = complete_stakes(*self.betting.stakes())
+            if found is None and self.ante is not None:
+                found = self.levels.get().get(self.ante)
+            if found is None:
+                raise _Bad(game.line, "no stakes: the header gives none and no bet of this file shows them")
+            small, big = found
+        return Stakes(small, big, self.ante, self.bring_in)
+
+
+def levels_of(games: list[Element], session: Session) -> dict[Decimal, tuple[Decimal, Decimal]]:
+    """Tournament stakes each ante level of the file shows in some hand."""
+    levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
+    if session.small is not None and session.big is not None:
+        return levels
+    for game in games:
+        chunk = XmlHandText(game.line, "", element=game)
+        builder = _Builder("", chunk, session, Lazy(dict))
+        try:
+            result = builder.build(game)
+        except (_Bad, ValueError, KeyError, ArithmeticError):
+            continue
+        if isinstance(result, Hand) and builder.ante is not None:
+            found = complete_stakes(*builder.betting.stakes())
+            if found is not None:
+                levels.setdefault(builder.ante, found)
+    return levels
+
+
+@dataclass(frozen=True, slots=True)
+class IPokerFormat:
+    """iPoker XML session files (any file extension)."""
+
+    name: str = SITE
+
+    def detect(self, head: str) -> bool:
+        return _DETECT.search(head) is not None
+
+    def split(self, text: str) -> Iterator[HandText]:
+        items = list(scan(text, RECORD, CONTEXT))
+        general: dict[str, str] = {}
+        for item in items:
+            if item.kind == "context" and item.element is not None:
+                general = item.element.texts()
+                break
+        session = Session.of(general)
+        games = [item.element for item in items if item.kind == "record" and item.element is not None]
+        context = {"session": session, "levels": Lazy(lambda: levels_of(games, session))}
+        for item in items:
+            if item.kind == "record":
+                yield XmlHandText(item.first_line, item.text, element=item.element, context=context)
+            elif item.kind == "error":
+                yield XmlHandText(item.first_line, item.text, element=None, context=context,
+                                  error=item.reason, error_line=item.line)  # fmt: skip
+
+    def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
+        if not isinstance(chunk, XmlHandText):
+            read = parse_fragment(chunk, RECORD)
+            chunk = XmlHandText(read.first_line, chunk.text, element=read.element,
+                                error=read.reason or None, error_line=read.line)  # fmt: skip
+        hand_id = chunk.element.get("gamecode") or None if chunk.element is not None else None
+        if chunk.error is not None or chunk.element is None:
+            return _reject(chunk, file, chunk.error_line or chunk.first_line, chunk.error or "no hand", hand_id)
+        session = chunk.context.get("session")
+        if not isinstance(session, Session):
+            return _reject(chunk, file, chunk.first_line, "a hand without its session header (<general>)", hand_id)
+        levels = chunk.context.get("levels")
+        levels = levels if isinstance(levels, Lazy) else Lazy(dict)
+        try:
+            return _Builder(file, chunk, session, levels).build(chunk.element)  # type: ignore[arg-type]
+        except _Bad as error:
+            return _reject(chunk, file, error.line, str(error), hand_id)
+        except (ValueError, KeyError, ArithmeticError) as error:
+            return _reject(chunk, file, chunk.first_line, f"bad value: {error}", hand_id)
+        except Exception as error:  # noqa: BLE001 - a parser never raises on input
+            return _reject(chunk, file, chunk.first_line, f"internal error: {error!r}", hand_id)
+
+
+def _reject(chunk: HandText, file: str, line: int, reason: str, hand_id: str | None) -> Rejected:
+    lines = chunk.text.split("\n")
+    index = line - chunk.first_line
+    text = lines[index].strip() if 0 <= index < len(lines) else ""
+    return Rejected(file, line, chunk.first_line, reason, text[:200], hand_id)
+
+
+FORMAT = IPokerFormat()

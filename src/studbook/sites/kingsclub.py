@@ -1,0 +1,179 @@
+"""KingsClub: Seven Card Stud, Stud Hi-Lo and Razz hand histories.
+
+What KingsClub's figures mean, worked out from the summary lines of the real
+logs (each seat's final stack and net result) and normalised here:
+
+* "posts ante A" and "brings in for B" are chips put in;
+* "bets X", "calls X" and "raises to X" give the player's total for the
+  street, *excluding* the ante: in the Stud Hi-Lo log Player5 brings in for
+  33.16 and "calls 44"; the pot (975.12 won + 5 rake) only adds up if that
+  call adds 10.84, and every seat's net agrees. In the Stud log "raises to
+  77.16" over a completion to 44 is a street total of 77.16 (Player3's net
+  -506.32 = ante 33.16 + 121.16 + four bets of 88), so that raise is 33.16
+  short of a full bet, a real short raise the engine judges, not an ante
+  folded into the figure;
+* "bets X" facing only the bring-in is a completion;
+* street labels are one street off when no label precedes the first deal
+  (the 3rd-street deal is unlabelled and "*** 3RD STREET ***" introduces 4th
+  street); logs that label the first deal "*** 3RD STREET ***" are right;
+* "Player0 wins pot (424.80)" after the summary is the collection (after
+  rake) and "Rake 5" the rake; KingsClub states no total, so the pot summary
+  event carries collections plus rake;
+* 2-7 razz hands come back Skipped.
+
+The logs carry no currency; ``currency`` is None.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from studbook.cards import Card
+from studbook.events import ActionKind, ChatterKind, Collect, Street
+from studbook.sites.fulltilt import (
+    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
+    amount, cards, skip_reason,
+)
+
+GRAMMAR = GRAMMAR_DIR / "kingsclub.lark"
+HAND_START = re.compile(r"^#(\d+): ", re.M)
+_DETECT = re.compile(
+    r"^#\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable '", re.M
+)
+LABELS: dict[str, Street] = {
+    "3RD": Street.THIRD, "4TH": Street.FOURTH, "5TH": Street.FIFTH, "6TH": Street.SIXTH,
+    "7TH": Street.SEVENTH,
+}
+KINDS: dict[str, str] = {
+    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "DATE": "date line",
+    "TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
+    "CHATTER": "table message",
+}
+
+
+class KingsClubBuilder(LineBuilder):
+    site = "kingsclub"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.shift = 0  # 1 when the labels are one street off
+        self.rake = ZERO
+        self.summary_line = 0
+
+    def header_line(self, kind: str, f: Fields, line: int) -> None:
+        hand_id, game = f[0], str(f[1])
+        self.head.update(hand_id=hand_id, game=game)
+        if kind == "OTHER_HEADER":
+            raise SkipHand(game, skip_reason(game))
+        self.head.update(small=f[2], big=f[3])
+
+    def date(self, kind: str, f: Fields, line: int) -> None:
+        self.head["started"] = f[0]
+
+    def table(self, kind: str, f: Fields, line: int) -> None:
+        h = self.head
+        started = str(h.get("started", ""))
+        self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
+                         big=str(h["big"]), table=str(f[0]), started=started,
+                         started_utc=_utc(started))  # fmt: skip
+
+    def seat(self, kind: str, f: Fields, line: int) -> None:
+        self.add_seat(int(f[0]), str(f[1]), amount(f[2]), line)  # type: ignore[arg-type]
+
+    def ante(self, kind: str, f: Fields, line: int) -> None:
+        self.post_ante(str(f[0]), amount(f[1]), line, all_in=bool(f[2]))  # type: ignore[arg-type]
+
+    def street_label(self, kind: str, f: Fields, line: int) -> None:
+        street = LABELS[str(f[0])]
+        self.start_street(Street(int(street) + self.shift), line)
+
+    def deal_line(self, kind: str, f: Fields, line: int) -> None:
+        if self.street is None:
+            self.shift = 1  # no label before the first deal: labels are one street off
+            self.start_street(Street.THIRD, line)
+        player, shown = str(f[0]), str(f[1])
+        dealt = [None if c == "X" else Card.parse(c) for c in shown.split()]
+        if self.street is Street.THIRD:
+            down = tuple(c for c in dealt[:2] if c is not None)
+            up = tuple(c for c in dealt[2:] if c is not None)
+            self.deal(player, line, down=down, up=up)
+        elif self.street is Street.SEVENTH:
+            self.deal(player, line, down=tuple(c for c in dealt if c is not None))
+        else:
+            self.deal(player, line, up=tuple(c for c in dealt if c is not None))
+
+    def action(self, kind: str, f: Fields, line: int) -> None:
+        what = ACTION_TERMINALS[kind]
+        player = str(f[0])
+        if len(f) == 1:
+            self.act(what, player, line)
+        elif what is ActionKind.BRING_IN:
+            self.act(what, player, line, put=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+        else:  # bets, calls and raises: the street total
+            self.act(what, player, line, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+
+    def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
+        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+
+    def show_line(self, kind: str, f: Fields, line: int) -> None:
+        self.show(str(f[0]), cards(f[1] or ""), line)
+
+    def muck_line(self, kind: str, f: Fields, line: int) -> None:
+        self.muck(str(f[0]), line)
+
+    def chatter_line(self, kind: str, f: Fields, line: int) -> None:
+        self.chatter(ChatterKind.OTHER, f[0], line)
+
+    def summary(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
+        seat, player, stack, net = f
+        self.seat_summary(int(seat), str(player), f"({stack}) {net}", line)  # type: ignore[arg-type]
+
+    def rake_line(self, kind: str, f: Fields, line: int) -> None:
+        self.rake = amount(f[0])  # type: ignore[arg-type]
+        self.summary_line = line
+
+    def wins(self, kind: str, f: Fields, line: int) -> None:
+        player, pot, value = f
+        digits = re.sub(r"\D", "", pot or "")
+        number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
+        self.collect(str(player), amount(value), line, number)  # type: ignore[arg-type]
+
+    def finish(self) -> None:
+        collected = sum((e.amount for e in self.events if isinstance(e, Collect)), ZERO)
+        self.pot_summary(collected + self.rake, self.rake, self.summary_line or self.events[-1].line)
+
+    handlers = {
+        "STUD_HEADER": header_line, "OTHER_HEADER": header_line, "DATE": date, "TABLE": table,
+        "SEAT": seat, "ANTE": ante, "STREET": street_label, "DEAL": deal_line,
+        **dict.fromkeys(ACTION_TERMINALS, action), "UNCALLED": uncalled_line, "SHOW": show_line,
+        "MUCK": muck_line, "CHATTER": chatter_line, "SUMMARY": summary,
+        "SEAT_SUMMARY": seat_summary_line, "RAKE": rake_line, "WINS": wins,
+    }
+    player_group = {
+        **dict.fromkeys(["ANTE", "DEAL", "SHOW", "MUCK", "CHATTER", "WINS", *ACTION_TERMINALS], 0),
+        "SEAT_SUMMARY": 1,
+    }
+
+
+def _utc(started: str) -> datetime | None:
+    """KingsClub writes no zone; the times read as UTC (an assumption, documented)."""
+    try:
+        return datetime.strptime(started, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+FORMAT = LineFormat(
+    name="kingsclub",
+    grammar_path=GRAMMAR,
+    builder=KingsClubBuilder,
+    header=HAND_START,
+    kinds=KINDS,
+    detector=_DETECT,
+)
+
+__all__ = ["FORMAT", "KingsClubBuilder", "LABELS"]

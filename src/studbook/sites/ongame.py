@@ -1,0 +1,186 @@
+"""OnGame: 7 Card Stud and Stud Hi/Lo hand histories.
+
+OnGame's "small bring in" is the bring-in; its "big bring in" is the
+bring-in player opening for the full small bet, i.e. a completion. A raise
+is written "raises $1 to $1.37": the new street total, then the player's
+total for the hand (antes excluded), so ``to`` is the first figure. There is
+no showdown section: the cards shown are in the summary seat lines, read
+here as the showdown (Show events at those lines), and the winners are on
+the "Main pot: ... won by" lines.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from decimal import Decimal
+
+from studbook.events import (
+    ActionKind, ChatterKind, Collect, Event, HandHeader, SeatSummary, Show, Stakes, Street,
+    Structure, Variant,
+)
+from studbook.sites.base import HandText
+from studbook.sites.bovada import (
+    ZERO, Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc,
+)
+
+HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*", re.M)
+_STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street": Street.SIXTH,
+            "river": Street.SEVENTH}  # fmt: skip
+_WINNER = re.compile(r"(.+?) \(([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\)(?:, |$)")
+_ZONES = {"CET": "Europe/Paris", "CEST": "Europe/Paris", "GMT": "UTC", "UTC": "UTC",
+          "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "BST": "Europe/London"}  # fmt: skip
+_CHATTER = {" sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,
+            " has joined the table": ChatterKind.JOIN, " has left the table": ChatterKind.LEAVE,
+            " disconnected": ChatterKind.DISCONNECT, " reconnected": ChatterKind.RECONNECT}  # fmt: skip
+
+
+def _zone(zone: str) -> str | None:
+    """"CET" -> region; "GMT+0300" -> "+03:00"."""
+    if zone.startswith("GMT") and len(zone) > 3:
+        return f"{zone[3]}{zone[4:6]}:{zone[6:8]}"
+    return _ZONES.get(zone)
+
+
+class OnGameBuilder(LineBuilder):
+    SITE = "ongame"
+    STREETS = _STREETS
+    HANDLERS = {
+        "HISTORY": "hand_number", "START_TIME": "start_time", "STUD_TABLE": "stud_table",
+        "OTHER_TABLE": "other_table", "USER": "skip", "BUTTON": "button", "PLAYERS": "skip",
+        "SEAT": "seat", "ANTE": "player_ante", "POCKET": "third_street", "STREET": "street_named", "DEAL": "deal",
+        "BRING_IN": "bring_in", "BET": "player_bet", "CALL": "player_call", "RAISE": "raise_", "CHECK": "player_check",
+        "FOLD": "player_fold", "ALL_IN": "player_all_in", "UNCALLED": "uncalled", "SUMMARY": "skip", "POT": "pot",
+        "RAKE": "rake", "SEAT_SUMMARY": "seat_summary", "END": "skip", "CHATTER": "chatter",
+    }  # fmt: skip
+
+    def __init__(self, file: str, chunk: HandText, text: str) -> None:
+        super().__init__(file, chunk, text)
+        self.pots: list[Decimal] = []
+
+
+    # -- header ------------------------------------------------------------
+
+    def start_time(self, f: Fields, line: int) -> None:
+        month, day, clock, zone, year = (str(x) for x in f)
+        local = datetime.strptime(f"{year} {month} {day} {clock}", "%Y %b %d %H:%M:%S")
+        self.head.update(started=f"{month} {day} {clock} {zone} {year}",
+                         started_utc=local_to_utc(local, _zone(zone)))  # fmt: skip
+
+    def stud_table(self, f: Fields, line: int) -> None:
+        table, _table_id, limit, game, small, big, ante, money = f
+        self.head.update(table=table, limit=limit, game=game, small=small, big=big, ante=ante,
+                         play=money == "Play money")  # fmt: skip
+
+    def other_table(self, f: Fields, line: int) -> None:
+        raise SkipHand(str(f[1]))
+
+    def button(self, f: Fields, line: int) -> None:
+        self.head["button"] = int(f[0])  # type: ignore[arg-type]
+
+    def header(self) -> HandHeader:
+        h = self.head
+        game = str(h["game"])
+        limit = str(h["limit"])
+        play = bool(h["play"])
+        small = str(h["small"])
+        return HandHeader(
+            site=self.SITE, hand_id=str(h["hand_id"]),
+            variant=Variant.RAZZ if game == "RAZZ" else Variant.STUD8 if game.endswith("HI_LO") else Variant.STUD,
+            structure={"LIMIT": Structure.FIXED, "POT_LIMIT": Structure.POT}.get(limit, Structure.NO),
+            game=f"{limit} {game}",
+            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(str(h["ante"]))),
+            currency=None if play else ("USD" if small.startswith("$") else "EUR" if small.startswith("€") else None),
+            play_money=play, table=str(h["table"]), button=h.get("button"),  # type: ignore[arg-type]
+            started=str(h["started"]), started_utc=h["started_utc"],  # type: ignore[arg-type]
+        )  # fmt: skip
+
+    # -- seats, antes, cards -------------------------------------------------
+    def seat(self, f: Fields, line: int) -> None:
+        seat, player, stack = f
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+
+
+
+
+    def deal(self, f: Fields, line: int) -> None:
+        player, written = f
+        parts = str(written).split(", ")
+        hidden = parts.count("-")
+        self.add_deal(line, str(player), cards(" ".join(p for p in parts if p != "-")), hidden_down=hidden)
+
+    # -- betting ---------------------------------------------------------------
+    def bring_in(self, f: Fields, line: int) -> None:
+        player, size, chips = f
+        if size == "big":  # the bring-in player opening for the full small bet: a completion
+            self.add_action(line, str(player), ActionKind.COMPLETE, to=amount(str(chips)))
+        else:
+            self.add_action(line, str(player), ActionKind.BRING_IN, chips=amount(str(chips)))
+
+
+
+    def raise_(self, f: Fields, line: int) -> None:
+        player, street_total, _hand_total = f
+        self.add_action(line, str(player), ActionKind.RAISE, to=amount(str(street_total)))
+
+
+
+
+    def uncalled(self, f: Fields, line: int) -> None:
+        chips, player = f
+        self.add_uncalled(line, str(player), amount(str(chips)))
+
+    # -- summary -----------------------------------------------------------------
+    def pot(self, f: Fields, line: int) -> None:
+        which, total, winners = f
+        number = 0 if which == "Main pot" else int(str(which)[9:] or 1)
+        self.pots.append(amount(str(total)))
+        for player, won in _WINNER.findall(str(winners)):
+            self.add_collect(line, player, amount(won), number)
+
+    def rake(self, f: Fields, line: int) -> None:
+        pots = tuple(self.pots)
+        self.add_total(line, sum(pots, ZERO), amount(str(f[0])), pots if len(pots) > 1 else ())
+
+    def seat_summary(self, f: Fields, line: int) -> None:
+        seat, player, _stack, _net, shown, description = f
+        name = str(player)
+        if shown:
+            self.add_show(line, name, cards(shown.replace(",", "")), description)
+        self.events.append(SeatSummary(
+            file=self.file, line=line, seat=int(seat), player=name,  # type: ignore[arg-type]
+            outcome=self.text[self.start : self.end].split(": ", 1)[1].rstrip()[len(name) + 1 :],
+            cards=cards(shown.replace(",", "")) if shown else (),
+        ))  # fmt: skip
+
+    def chatter(self, f: Fields, line: int) -> None:
+        player, what = f
+        self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
+
+    def finish(self) -> list[Event]:
+        """The shown hands (summary lines) before the pot awards, as a showdown is replayed."""
+        events = self.events
+        first_collect = next((i for i, e in enumerate(events) if isinstance(e, Collect)), None)
+        if first_collect is None:
+            return events
+        shows = [e for e in events[first_collect:] if isinstance(e, Show) or type(e).__name__ == "ShowdownStart"]
+        rest = [e for e in events[first_collect:] if e not in shows]
+        return events[:first_collect] + shows + rest
+
+
+KINDS = {
+    "HISTORY": "hand header", "START_TIME": "'Start hand' line", "STUD_TABLE": "table line",
+    "OTHER_TABLE": "table line", "USER": "'User' line", "BUTTON": "'Button' line",
+    "PLAYERS": "'Players in round' line", "SEAT": "seat line", "ANTE": "ante",
+    "POCKET": "'Dealing pocket cards'", "STREET": "street marker", "DEAL": "'Dealing to' line",
+    "BRING_IN": "bring-in", "BET": "bet", "CALL": "call", "RAISE": "raise", "CHECK": "check",
+    "FOLD": "fold", "ALL_IN": "all-in", "UNCALLED": "returned bet", "SUMMARY": "'Summary:'",
+    "POT": "pot line", "RAKE": "'Rake taken' line", "SEAT_SUMMARY": "summary seat line",
+    "END": "'End of hand' line", "_SEP": "'---'", "$END": "end of hand",
+}  # fmt: skip
+
+FORMAT = LineSiteFormat(
+    name="ongame", grammar_name="ongame", builder=OnGameBuilder, hand_start=HAND_START, kinds=KINDS,
+)
+
+__all__ = ["FORMAT"]

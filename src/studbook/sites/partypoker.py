@@ -1,0 +1,189 @@
+"""PartyPoker: 7 Card Stud and Stud Hi-Lo hand histories.
+
+Party writes every figure in brackets as the chips the action puts in
+("raises [$2 USD]" from a player with $1 in is a raise to $3); the shared
+:class:`~studbook.sites.bovada.Ledger` turns that into events.py's increment
+and total. Logs carry NUL bytes (dropped by the decoder), list the seats out
+of order (sorted here), show only the hero's cards, have no showdown marker
+and no summary, and date hands with a zone abbreviation ("EEST").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from typing import Optional, cast
+
+from studbook.events import (
+    ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Tournament, Variant,
+)
+from studbook.sites.bovada import (
+    Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc, not_shown_as_mucks, pot_number,
+)
+
+# Zone abbreviations Party writes, as regions (daylight time follows the date).
+ZONES = {
+    "EDT": "America/New_York", "EST": "America/New_York", "ET": "America/New_York",
+    "PDT": "America/Los_Angeles", "PST": "America/Los_Angeles", "GMT": "UTC", "UTC": "UTC",
+    "BST": "Europe/London", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+    "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
+}  # fmt: skip
+_MONTHS = {m: i for i, m in enumerate(
+    ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+     "October", "November", "December"), start=1)}  # fmt: skip
+_STREETS = {"Fourth street": Street.FOURTH, "Fifth street": Street.FIFTH,
+            "Sixth street": Street.SIXTH, "River": Street.SEVENTH}  # fmt: skip
+_CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": ChatterKind.LEAVE,
+            " is sitting out": ChatterKind.SIT_OUT, " has returned": ChatterKind.RETURN,
+            " is disconnected": ChatterKind.DISCONNECT,
+            " has been reconnected": ChatterKind.RECONNECT}  # fmt: skip
+
+HAND_START = re.compile(r"^(?:Game #[0-9]+ starts\.\n[ \t]*\n)?#Game No : ([0-9]+)", re.M)
+
+
+def party_started(month: str, day: str, clock: str, zone: str, year: str) -> tuple[str, datetime | None]:
+    """The start time as written and in UTC."""
+    written = f"{month} {day}, {clock} {zone} {year}"
+    hour, minute, second = (int(x) for x in clock.split(":"))
+    local = datetime(int(year), _MONTHS[month], int(day), hour, minute, second)
+    return written, local_to_utc(local, ZONES.get(zone))
+
+
+class PartyBuilder(LineBuilder):
+    SITE = "partypoker"
+    STREETS = _STREETS
+    HANDLERS = {
+        "STARTS": "skip", "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game",
+        "TOURNEY_GAME": "tourney_game", "OTHER_GAME": "other_game", "TABLE": "table",
+        "BUTTON": "button", "PLAYERS": "players", "SEAT": "seat", "TRNY": "skip",
+        "STAKES_ANTES": "skip", "ANTE": "player_ante", "DEALING": "third_street", "STREET": "street_named",
+        "DEAL": "deal", "OPENS": "skip", "BRING_IN": "player_bring_in", "COMPLETE": "player_raise_by_chips",
+        "BET": "bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
+        "FOLD": "player_fold", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
+        "NO_LOW": "no_low", "CHATTER": "chatter",
+    }  # fmt: skip
+
+
+    # -- header ------------------------------------------------------------
+
+    def stud_game(self, f: Fields, line: int) -> None:
+        small, big, code, game, *when = f
+        self.head.update(stakes=(small, big), currency=code, game=game, limit="FL")
+        self.head["started"] = party_started(*when)  # type: ignore[arg-type]
+
+    def tourney_game(self, f: Fields, line: int) -> None:
+        limit, game, buy_in, tournament, level, small, big, ante, *when = f
+        self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, buy_in=buy_in,
+                         tournament=tournament, level=level)  # fmt: skip
+        self.head["started"] = party_started(*when)  # type: ignore[arg-type]
+
+    def other_game(self, f: Fields, line: int) -> None:
+        game = str(f[0])
+        raise SkipHand(game.split(" - ")[0])
+
+    def table(self, f: Fields, line: int) -> None:
+        name, money = f
+        self.head.update(table=name, play=money == "Play Money")
+
+    def button(self, f: Fields, line: int) -> None:
+        self.head["button"] = int(f[0])  # type: ignore[arg-type]
+
+    def players(self, f: Fields, line: int) -> None:
+        self.head["max_seats"] = int(f[1])  # type: ignore[arg-type]
+
+    def header(self) -> HandHeader:
+        h = self.head
+        game = str(h["game"])
+        small, big = cast(tuple[str, str], h["stakes"])
+        written, utc = cast(tuple[str, Optional[datetime]], h["started"])
+        tournament = h.get("tournament")
+        ante = h.get("ante")
+        button = h.get("button")
+        return HandHeader(
+            site=self.SITE, hand_id=str(h["hand_id"]),
+            variant=Variant.RAZZ if game == "Razz" else Variant.STUD8 if "Hi-Lo" in game else Variant.STUD,
+            structure={"FL": Structure.FIXED, "PL": Structure.POT}.get(str(h["limit"]), Structure.NO),
+            game=game, stakes=Stakes(amount(small), amount(big), ante=amount(ante) if ante else None),
+            currency=None if tournament or h.get("play") else str(h.get("currency") or "USD"),
+            play_money=bool(h.get("play")),
+            tournament=Tournament(id=str(tournament), buy_in=str(h["buy_in"]), level=str(h["level"]))
+            if tournament else None,
+            table=str(h["table"]), max_seats=h.get("max_seats"),  # type: ignore[arg-type]
+            button=button if button else None,  # type: ignore[arg-type]
+            started=written, started_utc=utc,
+        )  # fmt: skip
+
+    # -- seats, antes, cards -------------------------------------------------
+    def seat(self, f: Fields, line: int) -> None:
+        seat, player, stack, _code = f
+        self.add_seat(line, int(seat), str(player), amount(stack))  # type: ignore[arg-type]
+
+
+
+
+    def deal(self, f: Fields, line: int) -> None:
+        player, shown = f
+        self.add_deal(line, str(player), cards(str(shown).strip()))
+
+    # -- betting ---------------------------------------------------------------
+
+
+    def bet(self, f: Fields, line: int) -> None:
+        player, _double, chips, _code = f
+        self.add_action(line, str(player), ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
+
+
+
+
+
+    # -- showdown and award ------------------------------------------------------
+    def show(self, f: Fields, line: int) -> None:
+        player, shown, description = f
+        self.add_show(line, str(player), cards(str(shown).replace(",", "")), (description or "").strip() or None)
+
+    def muck(self, f: Fields, line: int) -> None:
+        player, shown, _description = f
+        self.add_muck(line, str(player), cards(str(shown).replace(",", "")))
+
+    def noshow(self, f: Fields, line: int) -> None:
+        # the winner of an uncontested pot, or a loser at showdown: settled in finish()
+        self.add_noshow(line, str(f[0]))
+
+    def collect(self, f: Fields, line: int) -> None:
+        player, chips, _code, pot, _rest = f
+        self.add_collect(line, str(player), amount(str(chips)), pot_number(pot))
+
+    def no_low(self, f: Fields, line: int) -> None:
+        self.add_no_low(line)
+
+    def chatter(self, f: Fields, line: int) -> None:
+        player, what = f
+        self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
+
+    def finish(self) -> list[Event]:
+        # a seated player who posts no ante while others do is sitting out
+        posted = self.ledger.in_hand
+        self.seats = sorted((s if s.player in posted or not posted else replace(s, sitting_out=True)
+                             for s in self.seats), key=lambda s: s.seat)  # fmt: skip
+        return not_shown_as_mucks(self.events, self.ledger.live())
+
+
+KINDS = {
+    "STARTS": "'Game # starts' line", "GAME_NO": "'#Game No' line", "HISTORY": "hand history line",
+    "STUD_GAME": "game and stakes", "TOURNEY_GAME": "game and stakes", "OTHER_GAME": "game",
+    "TABLE": "table line", "BUTTON": "button line", "PLAYERS": "number of players",
+    "SEAT": "seat line", "TRNY": "tournament line", "STAKES_ANTES": "stakes line", "ANTE": "ante",
+    "DEALING": "** Dealing **", "STREET": "street marker", "DEAL": "'Dealt to' line",
+    "OPENS": "'opens' line", "BRING_IN": "bring-in", "COMPLETE": "completion", "BET": "bet",
+    "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in", "CHECK": "check", "FOLD": "fold",
+    "SHOW": "shows", "MUCK": "doesn't show", "NOSHOW": "does not show", "COLLECT": "wins",
+    "NO_LOW": "no low hand", "$END": "end of hand",
+}  # fmt: skip
+
+FORMAT = LineSiteFormat(
+    name="partypoker", grammar_name="partypoker", builder=PartyBuilder, hand_start=HAND_START,
+    kinds=KINDS, blank_lines_split=False,
+)
+
+__all__ = ["FORMAT"]

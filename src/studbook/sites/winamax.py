@@ -1,0 +1,183 @@
+"""Winamax: 7-Card Stud, Stud Hi/Lo and Razz hand histories (cash games).
+
+Amounts carry a trailing euro sign ("5€") or none at play-money tables; the
+header gives ante, small and big bet ("(5€/25€/50€)"). Raises are written
+"raises X to Y" as on PokerStars, except that a player who already has chips
+in and raises all-in gets the chips added written after "to" (the
+"raises -6.10€ to 18.90€" hand): a "to" that does not exceed the bet to match
+is read as chips added. Hi/lo halves are on the collect lines ("pot(HI)").
+The summary's "Total pot" is net of the rake; it is normalised to the whole pot.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from studbook.events import (
+    ActionKind, ChatterKind, Half, HandHeader, SeatSummary, Stakes, Street, Structure, Variant,
+)
+from studbook.sites.bovada import (
+    ZERO, Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc, pot_number,
+)
+
+HAND_START = re.compile(r"^Winamax Poker - [^\n]*? - HandId: #([0-9-]+)", re.M)
+_STREETS = {
+    "3rd STREET": Street.THIRD, "4th STREET": Street.FOURTH, "5th STREET": Street.FIFTH,
+    "6th STREET": Street.SIXTH, "7th STREET": Street.SEVENTH, "THIRD": Street.THIRD,
+    "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH, "SIXTH": Street.SIXTH, "SEVENTH": Street.SEVENTH,
+}  # fmt: skip
+_CHATTER = {" joins the game": ChatterKind.JOIN, " leaves the game": ChatterKind.LEAVE,
+            " sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,
+            " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
+_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+_OUTCOME_WON = re.compile(r"won (-?[0-9][0-9,]*(?:\.[0-9]+)?)")
+_ZONES = {"UTC": "UTC", "GMT": "UTC", "CET": "Europe/Paris", "CEST": "Europe/Paris"}
+
+
+def _hidden(written: str) -> tuple[int, tuple]:  # type: ignore[type-arg]
+    """How many cards are hidden ("X") and the cards shown."""
+    parts = written.split()
+    return parts.count("X"), cards(" ".join(p for p in parts if p != "X"))
+
+
+class WinamaxBuilder(LineBuilder):
+    SITE = "winamax"
+    STREETS = _STREETS
+    HANDLERS = {
+        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "TABLE": "table",
+        "SEAT": "seat", "ANTES_MARK": "skip", "ANTE": "player_ante", "STREET": "street_named",
+        "DEAL": "deal", "BRING_IN": "player_bring_in", "BET": "player_bet", "CALL": "player_call", "RAISE": "raise_",
+        "CHECK": "player_check", "FOLD": "player_fold", "UNCALLED": "uncalled", "SHOWDOWN": "showdown_mark",
+        "SHOW": "show", "MUCK": "muck", "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total",
+        "SEAT_SUMMARY": "seat_summary", "CHATTER": "chatter",
+    }  # fmt: skip
+
+
+    # -- header ------------------------------------------------------------
+    def stud_header(self, f: Fields, line: int) -> None:
+        kind, hand_id, game, limit, ante, euro, small, _e2, big, _e3, when, zone = f
+        self.head.update(kind=kind, hand_id=hand_id, game=game, limit=limit, ante=ante, small=small,
+                         big=big, euro=euro is not None, when=when, zone=zone)  # fmt: skip
+
+    def other_header(self, f: Fields, line: int) -> None:
+        _kind, hand_id, game = f
+        self.head["hand_id"] = hand_id
+        raise SkipHand(str(game))
+
+    def table(self, f: Fields, line: int) -> None:
+        name, max_seats, money, button = f
+        self.head.update(table=name, max_seats=int(max_seats), play=money == "play money",  # type: ignore[arg-type]
+                         button=int(button) if button else None)  # fmt: skip
+
+    def header(self) -> HandHeader:
+        h = self.head
+        game = str(h["game"])
+        when = str(h["when"])
+        local = datetime.strptime(when, "%Y/%m/%d %H:%M:%S")
+        zone = str(h["zone"])
+        play = bool(h["play"])
+        lowered = game.lower()
+        return HandHeader(
+            site=self.SITE, hand_id=str(h["hand_id"]),
+            variant=Variant.RAZZ if "razz" in lowered else Variant.STUD8 if "hi" in lowered else Variant.STUD,
+            structure={"fixed limit": Structure.FIXED, "pot limit": Structure.POT}.get(str(h["limit"]), Structure.NO),
+            game=f"{game} {h['limit']}",
+            stakes=Stakes(amount(str(h["small"])), amount(str(h["big"])), ante=amount(str(h["ante"]))),
+            currency=None if play else "EUR", play_money=play,
+            table=str(h["table"]), max_seats=h["max_seats"],  # type: ignore[arg-type]
+            button=h["button"] or None,  # type: ignore[arg-type]
+            started=f"{when} {zone}", started_utc=local_to_utc(local, _ZONES.get(zone)),
+        )  # fmt: skip
+
+    # -- seats, antes, cards -------------------------------------------------
+    def seat(self, f: Fields, line: int) -> None:
+        seat, player, stack, _euro = f
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+
+
+
+    def deal(self, f: Fields, line: int) -> None:
+        player, first, second = f
+        hidden, shown = _hidden(str(first))
+        if second is None:  # 3rd street: "[X X 8h]" or the hero's "[Kd 3s 9h]"
+            self.add_deal(line, str(player), shown, hidden_down=hidden)
+            return
+        _, new = _hidden(second)
+        self.add_deal(line, str(player), new, before=shown if not hidden else ())
+
+    # -- betting ---------------------------------------------------------------
+
+
+
+    def raise_(self, f: Fields, line: int) -> None:
+        player, _by, _e1, to, _e2 = f
+        total = amount(str(to))
+        ledger = self.ledger
+        before = ledger.street_in.get(str(player), ZERO)
+        if total <= ledger.level and before > 0:  # the "negative bet" habit: chips added
+            total += before
+        self.add_action(line, str(player), ActionKind.RAISE, to=total)
+
+
+
+    def uncalled(self, f: Fields, line: int) -> None:
+        chips, _euro, player = f
+        self.add_uncalled(line, str(player), amount(str(chips)))
+
+    # -- showdown and award ------------------------------------------------------
+    def showdown_mark(self, f: Fields, line: int) -> None:
+        self.open_showdown(line)
+        self.showdown = True
+
+    def show(self, f: Fields, line: int) -> None:
+        player, shown, description = f
+        self.add_show(line, str(player), cards(str(shown)), description)
+
+    def muck(self, f: Fields, line: int) -> None:
+        player, shown, _ = f
+        self.add_muck(line, str(player), cards(shown) if shown else ())
+
+    def collect(self, f: Fields, line: int) -> None:
+        player, chips, _euro, pot, half = f
+        number = pot_number(pot)
+        which = {"HI": Half.HIGH, "LO": Half.LOW}.get(str(half))
+        self.add_collect(line, str(player), amount(str(chips)), number, which)
+
+    def total(self, f: Fields, line: int) -> None:
+        total, _e1, rake, _e2 = f
+        taken = amount(rake) if rake else ZERO
+        # Winamax's "Total pot" is what the winners share, net of the rake (every corpus hand):
+        # events.py's PotSummary.total is the whole pot, rake included
+        self.add_total(line, amount(str(total)) + taken, taken)
+
+    def seat_summary(self, f: Fields, line: int) -> None:
+        seat, player, outcome = f
+        text = str(outcome)
+        shown = _OUTCOME_CARDS.search(text)
+        won = _OUTCOME_WON.search(text)
+        self.events.append(SeatSummary(
+            file=self.file, line=line, seat=int(seat), player=str(player), outcome=text,  # type: ignore[arg-type]
+            cards=cards(shown.group(1)) if shown else (), won=amount(won.group(1)) if won else None,
+        ))  # fmt: skip
+
+    def chatter(self, f: Fields, line: int) -> None:
+        player, what = f
+        self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
+
+
+KINDS = {
+    "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "TABLE": "table line",
+    "SEAT": "seat line", "ANTES_MARK": "*** ANTE/BLINDS ***", "ANTE": "ante",
+    "STREET": "street marker", "DEAL": "'Dealt to' line", "BRING_IN": "bring-in", "BET": "bet",
+    "CALL": "call", "RAISE": "raise", "CHECK": "check", "FOLD": "fold",
+    "UNCALLED": "uncalled bet returned", "SHOWDOWN": "*** SHOW DOWN ***", "SHOW": "shows",
+    "MUCK": "mucks", "COLLECT": "collected", "SUMMARY": "*** SUMMARY ***",
+    "TOTAL": "'Total pot' line", "SEAT_SUMMARY": "summary seat line", "$END": "end of hand",
+}  # fmt: skip
+
+FORMAT = LineSiteFormat(
+    name="winamax", grammar_name="winamax", builder=WinamaxBuilder, hand_start=HAND_START, kinds=KINDS,
+)
+
+__all__ = ["FORMAT"]

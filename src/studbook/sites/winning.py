@@ -1,0 +1,307 @@
+"""Winning Poker Network (Americas Cardroom, Yatahay): stud hand histories.
+
+Two text formats share ``grammars/winning.lark``, told apart by the first line:
+
+* the older client ("Game started at: ..."): street labels are one street off
+  (the 3rd-street deal has no label; "*** Third street ***" introduces 4th
+  street ... "*** Sixth street ***" the river), so the labels map to streets
+  through :data:`OLD_STREETS`; each card dealt has its own line, merged here
+  into one :class:`~studbook.events.Deal` per player and street; "raises (X)"
+  gives the street total X, calls and bets the chips put in; there is no
+  collect line: the summary's "Collects: X" become the collections, and its
+  "Pot: X. Rake Y. JP fee Z" states the pot after rake and jackpot fee;
+* the newer client ("Hand #N - 7Stud(Fixed Limit) - ..."): PokerStars-like,
+  except that "Total pot" and the winners' "won $X" are stated after rake.
+
+The site plays for US dollars only; the older format writes no currency, so
+``currency`` is "USD" for both.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Iterator
+
+from studbook.cards import Card
+from studbook.events import ActionKind, ChatterKind, NoShow, Street
+from studbook.read import split_at_headers
+from studbook.sites.base import HandText
+from studbook.sites.fulltilt import (
+    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
+    amount, cards, skip_reason, third_street_deal,
+)
+from studbook.sites.pokerstars import to_utc
+
+GRAMMAR = GRAMMAR_DIR / "winning.lark"
+HAND_START = re.compile(r"^(?:Game started at: |Hand #(\d+) - )", re.M)
+_DETECT = re.compile(r"^Game started at: [^\n]*\nGame ID: \d+ |^Hand #\d+ - [^\n]*\) - [^\n]* - \d{4}/\d{2}/\d{2} ", re.M)
+
+# The older client labels streets one off: the label names the street before.
+OLD_STREETS: dict[str, Street] = {
+    "Third": Street.FOURTH, "Fourth": Street.FIFTH, "Fifth": Street.SIXTH, "Sixth": Street.SEVENTH,
+}
+NEW_STREETS: dict[str, Street] = {
+    "3rd": Street.THIRD, "4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH,
+    "7th": Street.SEVENTH,
+}
+_GAME_NAMES = {"7stud": "Stud", "7stud hilo": "Stud Hi/Lo", "7stud hi-lo": "Stud Hi/Lo"}
+
+KINDS: dict[str, str] = {
+    **COMMON_KINDS,
+    **{f"OLD_{k}": v for k, v in COMMON_KINDS.items()}, **{f"NEW_{k}": v for k, v in COMMON_KINDS.items()},
+    "OLD_STARTED": "'Game started at' line", "OLD_STUD": "'Game ID' line", "OLD_OTHER": "'Game ID' line",
+    "OLD_DEAL_HIDDEN": "deal line", "OLD_STREET": "street label", "OLD_POT": "'Pot:' line",
+    "OLD_ENDED": "'Game ended at' line", "NEW_STUD": "hand header", "NEW_OTHER": "hand header",
+    "NEW_TABLE": "table line", "NEW_STREET": "street label", "NEW_POT_NOTE": "'Main pot' note",
+    "NEW_NOSHOW": "does not show",
+}
+
+_OLD_ACTIONS = {f"OLD_{name}": kind for name, kind in ACTION_TERMINALS.items()}
+_NEW_ACTIONS = {f"NEW_{name}": kind for name, kind in ACTION_TERMINALS.items()}
+_WON = re.compile(r"\bwon ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)")
+_SHOWED = re.compile(r"\[([^\]]*)\]")
+
+
+class WinningBuilder(LineBuilder):
+    site = "winning"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.pending: dict[str, tuple[int, list[Card | None]]] = {}
+        self.total_after_rake: Decimal | None = None
+
+    # -- the older client --------------------------------------------------
+    def old_started(self, kind: str, f: Fields, line: int) -> None:
+        self.head["started"] = f[0]
+
+    def old_game(self, kind: str, f: Fields, line: int) -> None:
+        if kind == "OLD_OTHER":
+            other = str(f[0])
+            raise SkipHand(other, skip_reason(other))
+        hand_id, small, big, table, game = f
+        assert hand_id and small and big and game
+        self.head["hand_id"] = hand_id
+        started = str(self.head.get("started", ""))
+        self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency="USD",
+                         table=(table or "").strip(), started=started,
+                         started_utc=None)  # fmt: skip
+
+    def old_seat(self, kind: str, f: Fields, line: int) -> None:
+        seat, player, stack = f
+        self.add_seat(int(seat), player, amount(stack), line)  # type: ignore[arg-type]
+
+    def old_ante(self, kind: str, f: Fields, line: int) -> None:
+        self.post_ante(f[0], amount(f[1]), line)  # type: ignore[arg-type]
+
+    def old_deal(self, kind: str, f: Fields, line: int) -> None:
+        if self.street is None:
+            self.start_street(Street.THIRD, line)  # the 3rd-street deal has no label
+        player = str(f[0])
+        card = Card.parse(f[1]) if kind == "OLD_DEAL" and f[1] else None
+        first, dealt = self.pending.setdefault(player, (line, []))
+        dealt.append(card)
+
+    def flush_deals(self) -> None:
+        """One Deal per player and street, from the one-card lines."""
+        pending, self.pending = self.pending, {}
+        for player, (line, dealt) in pending.items():
+            known = tuple(c for c in dealt if c is not None)
+            if self.street is Street.THIRD:
+                down = tuple(c for c in dealt[:2] if c is not None)
+                up = tuple(c for c in dealt[2:] if c is not None)
+                self.deal(player, line, down=down, up=up)
+            elif self.street is Street.SEVENTH:
+                self.deal(player, line, down=known)
+            else:
+                self.deal(player, line, up=known)
+
+    def old_street(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+        self.start_street(OLD_STREETS[str(f[0])], line)
+
+    def old_action(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+        what = _OLD_ACTIONS[kind]
+        player = str(f[0])
+        if len(f) == 1:
+            self.act(what, player, line)
+            return
+        value, all_in = amount(f[1]), bool(f[2])  # type: ignore[arg-type]
+        if what is ActionKind.RAISE:
+            self.act(what, player, line, to=value, all_in=all_in)
+        else:
+            self.act(what, player, line, put=value, all_in=all_in)
+
+    def old_uncalled(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+
+    def old_muck(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+        self.muck(str(f[0]), line)
+
+    def old_show(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+        self.show(str(f[0]), cards(f[1] or ""), line)
+
+    def old_summary(self, kind: str, f: Fields, line: int) -> None:
+        self.flush_deals()
+
+    def old_pot(self, kind: str, f: Fields, line: int) -> None:
+        pot, rake, fee = f
+        taken = (amount(rake) if rake else ZERO) + (amount(fee) if fee else ZERO)
+        # "Pot: 8.15. Rake 0.11. JP fee 0.04": the pot after rake and jackpot fee
+        self.pot_summary(amount(pot) + taken, taken, line)  # type: ignore[arg-type]
+
+    def old_seat_summary(self, kind: str, f: Fields, line: int) -> None:
+        _mark, player, what, shown, _bets, collects = f
+        assert player and what is not None
+        got = amount(collects)  # type: ignore[arg-type]
+        if shown:
+            self.show(player, cards(shown), line, what.removeprefix("shows").strip(" :.") or None)
+        if got > 0:
+            self.collect(player, got, line)
+        seat = next(s.seat for s in self.seats if s.player == player)
+        self.seat_summary(seat, player, self.text[self.start:self.end].strip(), line,
+                          cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
+
+    def old_ended(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    # -- the newer client ------------------------------------------------------
+    def new_header(self, kind: str, f: Fields, line: int) -> None:
+        self.head["hand_id"] = f[0]
+        if kind == "NEW_OTHER":
+            other = str(f[1])
+            raise SkipHand(other, skip_reason(other))
+        hand_id, game, structure, small, big, when, zone = f
+        assert hand_id and game and small and big and when
+        name = f"{structure} {_GAME_NAMES.get(game.lower(), game)}"
+        self.head.update(game=name, small=small, big=big, started=f"{when} {zone or ''}".strip(),
+                         utc=to_utc(when, zone))  # fmt: skip
+
+    def new_table(self, kind: str, f: Fields, line: int) -> None:
+        table, max_seats = f
+        h = self.head
+        self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
+                         big=str(h["big"]), currency="USD", table=str(table),
+                         max_seats=int(max_seats) if max_seats else None, started=str(h["started"]),
+                         started_utc=h["utc"])  # fmt: skip
+
+    def new_seat(self, kind: str, f: Fields, line: int) -> None:
+        seat, player, stack, status = f
+        self.add_seat(int(seat), str(player), amount(stack), line, sitting_out=status is not None)  # type: ignore[arg-type]
+
+    def new_ante(self, kind: str, f: Fields, line: int) -> None:
+        self.post_ante(str(f[0]), amount(f[1]), line, all_in=bool(f[2]))  # type: ignore[arg-type]
+
+    def new_street(self, kind: str, f: Fields, line: int) -> None:
+        self.start_street(NEW_STREETS[str(f[0])], line)
+
+    def new_pot_note(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    def new_deal(self, kind: str, f: Fields, line: int) -> None:
+        player, first, second = f
+        shown, new = cards(first or ""), cards(second) if second else ()
+        if self.street is Street.THIRD:
+            down, up = third_street_deal(shown, new)
+            self.deal(str(player), line, down=down, up=up)
+        elif self.street is Street.SEVENTH:
+            self.deal(str(player), line, before=shown if new else (), down=new or shown)
+        else:
+            self.deal(str(player), line, before=shown if new else (), up=new or shown)
+
+    def new_action(self, kind: str, f: Fields, line: int) -> None:
+        what = _NEW_ACTIONS[kind]
+        player = str(f[0])
+        if len(f) == 1:
+            self.act(what, player, line)
+        elif what is ActionKind.RAISE:
+            # "raises $0.04 to $0.04": the second figure is the street total
+            self.act(what, player, line, to=amount(f[2]), all_in=bool(f[3]))  # type: ignore[arg-type]
+        elif what is ActionKind.COMPLETE:
+            self.act(what, player, line, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+        else:
+            self.act(what, player, line, put=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+
+    def new_uncalled(self, kind: str, f: Fields, line: int) -> None:
+        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+
+    def new_showdown(self, kind: str, f: Fields, line: int) -> None:
+        self.showdown(line)
+
+    def new_show(self, kind: str, f: Fields, line: int) -> None:
+        self.show(str(f[0]), cards(f[1] or ""), line, f[2])
+
+    def new_muck(self, kind: str, f: Fields, line: int) -> None:
+        self.muck(str(f[0]), line)
+
+    def new_noshow(self, kind: str, f: Fields, line: int) -> None:
+        self.emit(NoShow(file=self.file, line=line, player=str(f[0])))
+
+    def new_collect(self, kind: str, f: Fields, line: int) -> None:
+        self.collect(str(f[0]), amount(f[1]), line)  # type: ignore[arg-type]
+        self.head["collected"] = True
+
+    def new_summary(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    def new_total(self, kind: str, f: Fields, line: int) -> None:
+        total, rake = amount(f[0]), amount(f[1])  # type: ignore[arg-type]
+        # "Total pot $0.36 | Rake $0.01" states the pot after rake
+        self.pot_summary(total + rake, rake, line)
+
+    def new_seat_summary(self, kind: str, f: Fields, line: int) -> None:
+        seat, player, outcome = f
+        assert seat and player and outcome
+        won = _WON.search(outcome)
+        shown = _SHOWED.search(outcome)
+        value = amount(won.group(1)) if won else None
+        if value is not None and not self.head.get("collected"):
+            self.collect(player, value, line)  # the summary is the only record of the win
+        self.seat_summary(int(seat), player, outcome, line, cards(shown.group(1)) if shown else (), value)
+
+    def chatter_line(self, kind: str, f: Fields, line: int) -> None:
+        self.chatter(ChatterKind.OTHER, f[0], line)
+
+    handlers = {
+        "OLD_STARTED": old_started, "OLD_STUD": old_game, "OLD_OTHER": old_game, "OLD_SEAT": old_seat,
+        "OLD_ANTE": old_ante, "OLD_DEAL": old_deal, "OLD_DEAL_HIDDEN": old_deal,
+        "OLD_STREET": old_street, **dict.fromkeys(_OLD_ACTIONS, old_action),
+        "OLD_UNCALLED": old_uncalled, "OLD_MUCK": old_muck, "OLD_SHOW": old_show,
+        "OLD_SUMMARY": old_summary, "OLD_POT": old_pot, "OLD_SEAT_SUMMARY": old_seat_summary,
+        "OLD_ENDED": old_ended, "OLD_CHATTER": chatter_line,
+        "NEW_STUD": new_header, "NEW_OTHER": new_header, "NEW_TABLE": new_table, "NEW_SEAT": new_seat,
+        "NEW_ANTE": new_ante, "NEW_STREET": new_street, "NEW_POT_NOTE": new_pot_note,
+        "NEW_DEAL": new_deal, **dict.fromkeys(_NEW_ACTIONS, new_action), "NEW_UNCALLED": new_uncalled,
+        "NEW_SHOWDOWN": new_showdown, "NEW_SHOW": new_show, "NEW_MUCK": new_muck,
+        "NEW_NOSHOW": new_noshow, "NEW_COLLECT": new_collect, "NEW_SUMMARY": new_summary,
+        "NEW_TOTAL": new_total, "NEW_SEAT_SUMMARY": new_seat_summary, "NEW_CHATTER": chatter_line,
+    }
+    player_group = {
+        **dict.fromkeys(["OLD_ANTE", "OLD_DEAL", "OLD_DEAL_HIDDEN", "OLD_MUCK", "OLD_SHOW",
+                         "OLD_CHATTER", *_OLD_ACTIONS], 0),
+        "OLD_SEAT_SUMMARY": 1,
+        **dict.fromkeys(["NEW_ANTE", "NEW_DEAL", "NEW_SHOW", "NEW_MUCK", "NEW_NOSHOW", "NEW_COLLECT",
+                         "NEW_CHATTER", *_NEW_ACTIONS], 0),
+        "NEW_SEAT_SUMMARY": 1,
+    }  # fmt: skip
+
+
+def _split(text: str) -> Iterator[HandText]:
+    return split_at_headers(text, HAND_START)
+
+
+FORMAT = LineFormat(
+    name="winning",
+    grammar_path=GRAMMAR,
+    builder=WinningBuilder,
+    header=HAND_START,
+    kinds=KINDS,
+    detector=_DETECT,
+    splitter=_split,
+)
+
+__all__ = ["FORMAT", "OLD_STREETS", "WinningBuilder"]

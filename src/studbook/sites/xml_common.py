@@ -1,0 +1,447 @@
+"""Safe XML reading and betting normalisation shared by the XML formats (iPoker, Merge).
+
+Reading: the stdlib expat parser, configured to refuse what a hand history
+never holds: a document type declaration (DTD), entity declarations and
+external entities. Without a DTD no entity can be declared, so entity
+expansion ("billion laughs") and external entities (file or network reads)
+cannot happen; an undeclared ``&name;`` is a plain expat error. No third-party
+package is needed (defusedxml would add nothing here).
+
+:func:`scan` reads a whole decoded file once: it wraps the text in a
+synthetic root (Merge files have no single root element), collects the
+file-level *context* elements (iPoker's session ``<general>``, Merge's
+``<description>``) and one :class:`Element` tree per *record* (a hand's
+``<game>``), each element carrying the file line of its start tag. A hand
+whose XML is broken or cut short becomes an error item and scanning resumes
+at the next record, so one bad hand never hides the others.
+
+Betting: sites write different figures (chips put in by this action, or the
+player's street total after it). :class:`Betting` tracks street totals,
+stacks and the bet to call, and turns each site figure into the
+:class:`~studbook.events.Action` fields of the event model.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.parsers.expat as expat
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Callable, Generic, Iterator, Literal, Mapping, TypeVar
+
+from studbook.events import ActionKind, Street
+from studbook.sites.base import HandText
+
+ZERO = Decimal(0)
+T = TypeVar("T")
+
+_ROOT = "studbook-xml-root"
+_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
+_UNSAFE = re.compile(r"<!(?:DOCTYPE|ENTITY)\b|<!\[CDATA\[.*?<!ENTITY", re.I | re.S)
+
+UNSAFE_REASON = (
+    "unsafe XML refused: a document type declaration (DTD) or entity declaration; "
+    "hand histories have none, and entities could expand without bound or read external files"
+)
+
+
+class UnsafeXml(ValueError):
+    """The XML declares a DTD, an entity or refers to an external entity."""
+
+
+@dataclass(slots=True, eq=False)
+class Element:
+    """One XML element: tag, attributes, the file line of its start tag, children, text."""
+
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    children: list[Element] = field(default_factory=list)
+    text: str = ""
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrs.get(name, default)
+
+    def find(self, tag: str) -> Element | None:
+        return next((child for child in self.children if child.tag == tag), None)
+
+    def findall(self, tag: str) -> list[Element]:
+        return [child for child in self.children if child.tag == tag]
+
+    def texts(self) -> dict[str, str]:
+        """Child tag -> stripped text (the last one wins): a header block as a dict."""
+        return {child.tag: child.text.strip() for child in self.children}
+
+
+@dataclass(frozen=True, slots=True)
+class XmlHandText(HandText):
+    """A hand of an XML file: its text, its parsed element and the file's context.
+
+    ``element`` is None when the hand's XML could not be read (``error`` says
+    why, ``error_line`` where). ``context`` holds the file-level facts the
+    site's ``split`` gathered (session header, description, stakes seen).
+    """
+
+    element: Element | None = None
+    context: Mapping[str, object] = field(default_factory=dict)
+    error: str | None = None
+    error_line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """What :func:`scan` yields: a context element, a record, or an error."""
+
+    kind: Literal["context", "record", "error"]
+    first_line: int
+    text: str = ""
+    element: Element | None = None
+    reason: str = ""
+    line: int = 0  # the error's line
+
+
+class _Builder:
+    """expat callbacks: trees for context and record elements, spans of records."""
+
+    def __init__(self, parser: expat.XMLParserType, data: bytes, record: str,
+                 context: frozenset[str], line0: int) -> None:  # fmt: skip
+        self.parser = parser
+        self.data = data
+        self.record = record
+        self.context = context
+        self.line0 = line0  # file line of the data's first line, minus one
+        self.stack: list[Element] = []
+        self.start = 0  # byte index of the open record's start tag
+        self.items: list[Scanned] = []
+        parser.StartElementHandler = self.start_element
+        parser.EndElementHandler = self.end_element
+        parser.CharacterDataHandler = self.characters
+        parser.StartDoctypeDeclHandler = _refuse
+        parser.EntityDeclHandler = _refuse
+        parser.UnparsedEntityDeclHandler = _refuse
+        parser.ExternalEntityRefHandler = _refuse
+        parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def start_element(self, tag: str, attrs: dict[str, str]) -> None:
+        stack = self.stack
+        if stack:
+            element = Element(tag, attrs, self.line0 + self.parser.CurrentLineNumber)
+            stack[-1].children.append(element)
+            stack.append(element)
+        elif tag == self.record or tag in self.context:
+            self.start = self.parser.CurrentByteIndex
+            stack.append(Element(tag, attrs, self.line0 + self.parser.CurrentLineNumber))
+
+    def end_element(self, tag: str) -> None:
+        stack = self.stack
+        if not stack:
+            return
+        element = stack.pop()
+        if stack:
+            return
+        if element.tag == self.record:
+            close = self.data.find(b">", self.parser.CurrentByteIndex) + 1
+            text = self.data[self.start : close].decode("utf-8")
+            self.items.append(Scanned("record", element.line, text, element))
+        else:
+            self.items.append(Scanned("context", element.line, element=element))
+
+    def characters(self, data: str) -> None:
+        if self.stack:
+            self.stack[-1].text += data
+
+    @property
+    def in_record(self) -> bool:
+        return bool(self.stack) and self.stack[0].tag == self.record
+
+
+def _refuse(*_args: object) -> int:
+    raise UnsafeXml(UNSAFE_REASON)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def scan(text: str, record: str, context: frozenset[str] = frozenset()) -> Iterator[Scanned]:
+    """Context elements, records and errors of a decoded XML file, in file order."""
+    declaration = _DECLARATION.match(text)
+    if declaration:  # blanked, not removed: line numbers stay those of the file
+        text = re.sub(r"[^\n]", " ", declaration.group(0)) + text[declaration.end() :]
+    unsafe = _UNSAFE.search(text)
+    if unsafe:
+        line = _line_of(text, unsafe.start())
+        yield Scanned("error", line, text.split("\n")[line - 1], reason=UNSAFE_REASON, line=line)
+        return
+    resync = re.compile(rf"<{re.escape(record)}[\s>/]")
+    pos = 0
+    while pos < len(text):
+        items, failed = _scan_segment(text, pos, record, context, first_segment=pos == 0)
+        yield from items
+        if failed is None or failed >= len(text):
+            return
+        found = resync.search(text, max(failed, pos + 1))
+        pos = found.start() if found else len(text)
+
+
+def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
+                  first_segment: bool) -> tuple[list[Scanned], int | None]:  # fmt: skip
+    """The items of ``text[pos:]`` and, after an error, the offset it stopped at."""
+    head = f"<{_ROOT}>".encode()
+    body = text[pos:].encode("utf-8")
+    data = head + body + f"</{_ROOT}>".encode()
+    parser = expat.ParserCreate(encoding="UTF-8")
+    parser.buffer_text = True
+    builder = _Builder(parser, data, record, context, _line_of(text, pos) - 1)
+    items = builder.items
+    try:
+        parser.Parse(data, True)
+        return items, None
+    except UnsafeXml as error:
+        line = builder.line0 + parser.CurrentLineNumber
+        items.append(Scanned("error", line, "", reason=str(error), line=line))
+        return items, len(text)
+    except expat.ExpatError as error:
+        failed = min(max(parser.ErrorByteIndex - len(head), 0), len(body))
+        at_end = failed >= len(body.rstrip())
+        line = min(builder.line0 + (error.lineno or 1), _line_of(text, len(text)))
+        stopped = pos + len(body[:failed].decode("utf-8", "ignore"))
+        message = f"malformed XML: {expat.ErrorString(error.code)}"
+        if builder.in_record:
+            opened = builder.stack[0]
+            partial = data[builder.start : len(head) + failed].decode("utf-8", "ignore")
+            if at_end:
+                message = f"the hand ends early, truncated? (the XML stops inside <{record}>)"
+            items.append(Scanned("error", opened.line, partial, opened, message, line))
+        elif not at_end and first_segment:
+            items.append(Scanned("error", line, text.split("\n")[line - 1], reason=message, line=line))
+        return items, stopped
+
+
+def parse_fragment(chunk: HandText, record: str) -> Scanned:
+    """Read one hand's XML text on its own (a plain :class:`HandText`)."""
+    items = list(scan(chunk.text, record))
+    shift = chunk.first_line - 1
+    for item in items:
+        if item.kind in ("record", "error"):
+            element = item.element
+            if element is not None and shift:
+                _shift_lines(element, shift)
+            return Scanned(item.kind, item.first_line + shift, item.text, element, item.reason,
+                           item.line + shift if item.line else 0)  # fmt: skip
+    return Scanned("error", chunk.first_line, chunk.text.split("\n")[0], reason=f"no <{record}> element",
+                   line=chunk.first_line)  # fmt: skip
+
+
+def _shift_lines(element: Element, shift: int) -> None:
+    element.line += shift
+    for child in element.children:
+        _shift_lines(child, shift)
+
+
+# ---------------------------------------------------------------------------
+# Betting: site figures -> event-model Action fields
+
+Figure = Literal["chips", "to"]
+Intent = Literal["bring_in", "complete", "bet", "raise", "call", "all_in", "check", "fold"]
+
+
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    kind: ActionKind
+    amount: Decimal | None
+    to: Decimal | None
+    all_in: bool
+    chips: Decimal  # put in by this action
+
+
+@dataclass(slots=True)
+class Betting:
+    """Street totals, stacks and the bet to call, to normalise site figures.
+
+    Events semantics (events.py): bring-in, bet and call amounts are the chips
+    put in; a raise's ``amount`` is the increment over the bet to call and
+    ``to`` the player's street total; a completion has ``amount == to``.
+    """
+
+    stacks: dict[str, Decimal]
+    street: Street | None = None
+    street_in: dict[str, Decimal] = field(default_factory=dict)
+    total: dict[str, Decimal] = field(default_factory=dict)  # antes included
+    antes: dict[str, Decimal] = field(default_factory=dict)
+    current: Decimal = ZERO
+    completed: bool = False  # 3rd street: a completion (or a raise of it) happened
+    folded: set[str] = field(default_factory=set)
+    units: dict[Street, Decimal] = field(default_factory=dict)  # bet sizes seen, per street
+    aggressor: str | None = None  # the last bet or raise of the latest street with one
+
+    fresh: bool = False  # no action yet on this street
+
+    def new_street(self, street: Street) -> None:
+        self.street = street
+        self.street_in = {}
+        self.current = ZERO
+        self.completed = street is not Street.THIRD
+        self.fresh = True
+
+    def ante(self, player: str, amount: Decimal) -> bool:
+        """Post an ante; True when it puts the player all-in."""
+        self._pay(player, amount)
+        self.antes[player] = self.antes.get(player, ZERO) + amount
+        return self.stacks.get(player, ZERO) <= 0
+
+    def act(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
+        """One action; ``figure`` is what the site wrote, meaning ``means``."""
+        before = self.street_in.get(player, ZERO)
+        if self.fresh:  # the final round is the last one with any action
+            self.fresh, self.aggressor = False, None
+        if intent == "fold":
+            self.folded.add(player)
+            return Normalised(ActionKind.FOLD, None, None, False, ZERO)
+        if intent == "check":
+            return Normalised(ActionKind.CHECK, None, None, False, ZERO)
+        value = figure if figure is not None else ZERO
+        to = value if means == "to" else before + value
+        chips = to - before
+        stack = self.stacks.get(player, ZERO)
+        all_in = chips >= stack > 0 or (intent == "all_in")
+        kind = self._kind(intent, to)
+        current = self.current
+        self._pay(player, chips)
+        self.street_in[player] = to
+        amount: Decimal | None
+        new_to: Decimal | None = None
+        if kind is ActionKind.CALL or kind is ActionKind.BRING_IN or kind is ActionKind.BET:
+            amount = chips
+        elif kind is ActionKind.COMPLETE:
+            amount = new_to = to
+            self.completed = True
+        else:  # a raise: the increment over the bet to call
+            amount, new_to = to - current, to
+            self.completed = True
+        if to > self.current:
+            self._note_unit(kind, to - current if kind is not ActionKind.COMPLETE else to, all_in)
+            self.current = to
+            if kind is not ActionKind.BRING_IN:
+                self.aggressor = player
+        return Normalised(kind, amount, new_to, all_in, chips)
+
+    def _kind(self, intent: Intent, to: Decimal) -> ActionKind:
+        if intent == "bring_in":
+            return ActionKind.BRING_IN
+        if intent == "call" or to <= self.current:
+            return ActionKind.CALL
+        if self.street is Street.THIRD and not self.completed:
+            return ActionKind.COMPLETE
+        if self.current == 0:
+            return ActionKind.BET
+        return ActionKind.RAISE
+
+    def _note_unit(self, kind: ActionKind, size: Decimal, all_in: bool) -> None:
+        if all_in or kind is ActionKind.BRING_IN or self.street is None:
+            return
+        self.units.setdefault(self.street, size)
+
+    def _pay(self, player: str, chips: Decimal) -> None:
+        self.stacks[player] = self.stacks.get(player, ZERO) - chips
+        self.total[player] = self.total.get(player, ZERO) + chips
+
+    def uncalled(self) -> tuple[str, Decimal] | None:
+        """The bet nobody matched at the end of the hand, as (player, amount)."""
+        ordered = sorted(self.total.items(), key=lambda item: item[1], reverse=True)
+        if not ordered:
+            return None
+        top, first = ordered[0]
+        second = ordered[1][1] if len(ordered) > 1 else ZERO
+        amount = min(first - second, first - self.antes.get(top, ZERO))
+        return (top, amount) if amount > 0 else None
+
+    def live(self) -> list[str]:
+        """Players who put chips in and did not fold, in first-contribution order."""
+        return [player for player in self.total if player not in self.folded]
+
+    def pots(self) -> list[tuple[Decimal, frozenset[str]]]:
+        """Main pot then side pots, each with the live players eligible for it
+        (contributions after any uncalled bet was returned)."""
+        totals = dict(self.total)
+        uncalled = self.uncalled()
+        if uncalled is not None:
+            totals[uncalled[0]] -= uncalled[1]
+        live = [p for p in self.live()]
+        levels = sorted({totals[p] for p in live if self.stacks.get(p, ZERO) <= 0})
+        top = max((totals[p] for p in live), default=ZERO)
+        levels = [level for level in levels if level < top] + [top]
+        pots: list[tuple[Decimal, frozenset[str]]] = []
+        previous = ZERO
+        for level in levels:
+            amount = sum((min(t, level) - min(t, previous) for t in totals.values()), ZERO)
+            eligible = frozenset(p for p in live if totals[p] >= level)
+            if amount > 0:
+                pots.append((amount, eligible))
+            previous = level
+        return pots
+
+    def stakes(self) -> tuple[Decimal | None, Decimal | None]:
+        """(small bet, big bet) as the bets of this hand show them, where they do."""
+        units = self.units
+        small = units.get(Street.THIRD) or units.get(Street.FOURTH)
+        big = units.get(Street.FIFTH) or units.get(Street.SIXTH) or units.get(Street.SEVENTH)
+        if small is not None and units.get(Street.FOURTH) not in (None, small):
+            small = min(small, units[Street.FOURTH])  # a 4th-street open-pair double bet
+        return small, big
+
+
+def split_winnings(wins: Mapping[str, Decimal], pots: list[tuple[Decimal, frozenset[str]]]) -> list[tuple[str, Decimal, int]]:
+    """Each player's total winnings as (player, amount, pot index) collections.
+
+    For logs that give only a total per player: with side pots, the last
+    pot (fewest eligible players) is filled first, each pot shared evenly
+    among its eligible winners; whatever is left (rake, odd chips) stays
+    with the main pot. With one pot it is one collection per winner.
+    """
+    remaining = {player: amount for player, amount in wins.items() if amount > 0}
+    if len(pots) <= 1:
+        return [(player, amount, 0) for player, amount in remaining.items()]
+    shares: dict[tuple[str, int], Decimal] = {}
+    for index in range(len(pots) - 1, 0, -1):
+        amount, eligible = pots[index]
+        takers = [p for p in remaining if p in eligible and remaining[p] > 0]
+        left = amount
+        for n, player in enumerate(takers):
+            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
+            if share > 0:
+                shares[(player, index)] = share
+                remaining[player] -= share
+                left -= share
+    out = [(player, amount, 0) for player, amount in remaining.items() if amount > 0]
+    out += [(player, amount, index) for (player, index), amount in sorted(shares.items(), key=lambda i: i[0][1])]
+    return out
+
+
+class Lazy(Generic[T]):
+    """A value computed on first use (file-wide facts most hands never need)."""
+
+    def __init__(self, compute: Callable[[], T]) -> None:
+        self._compute: Callable[[], T] | None = compute
+        self._value: T | None = None
+
+    def get(self) -> T:
+        if self._compute is not None:
+            self._value, self._compute = self._compute(), None
+        return self._value  # type: ignore[return-value]
+
+
+def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
+    """Fixed-limit stakes from one known figure (the big bet is twice the small)."""
+    if small is None and big is None:
+        return None
+    if small is None:
+        assert big is not None
+        return big / 2, big
+    return small, big if big is not None else small * 2
+
+
+__all__ = [
+    "Betting", "Element", "Lazy", "Normalised", "Scanned", "UNSAFE_REASON", "UnsafeXml", "XmlHandText",
+    "complete_stakes", "parse_fragment", "scan", "split_winnings",
+]

@@ -1,0 +1,78 @@
+"""``studbook parse``: formats, per-file summaries, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from studbook.cli import main
+from test_pokerstars import SMALL  # tests/ is on sys.path (pytest prepend mode)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["parse", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture()
+def logs(tmp_path: Path) -> Path:
+    (tmp_path / "good.txt").write_text(SMALL + "\n\n" + SMALL.replace("#1001", "#1002"), encoding="utf-8")
+    return tmp_path
+
+
+def test_text_output_and_summary_on_stderr(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    code, out, err = run(capsys, str(logs / "good.txt"))
+    assert code == 0
+    assert "hand 1001" in out and "hand 1002" in out
+    assert "Action           player='PC [Mittel]' kind=raise amount=20 to=40 all_in=True" in out
+    assert err.strip() == f"{logs / 'good.txt'}: pokerstars, utf-8: 2 hands: 2 parsed, 0 skipped, 0 rejected"
+
+
+def test_jsonl_one_object_per_event(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    code, out, _ = run(capsys, str(logs), "--format", "jsonl")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[0]["event"] == "HandHeader" and records[0]["hand_id"] == "1001"
+    raise_ = next(r for r in records if r["event"] == "Action" and r["kind"] == "raise")
+    assert raise_ == {"hand_id": "1001", "file": str(logs / "good.txt"), "line": 13, "event": "Action",
+                      "player": "PC [Mittel]", "kind": "raise", "amount": "20", "to": "40", "all_in": True}  # fmt: skip
+    deal = next(r for r in records if r["event"] == "Deal" and r["down"])
+    assert (deal["down"], deal["up"]) == (["Kd", "9s"], ["Ah"])
+
+
+def test_summary_format_rejects_and_exit_1(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    (logs / "bad.txt").write_text(SMALL.replace("drachensüss: checks\n", "drachensüss: juggles\n"))
+    (logs / "empty.txt").write_text("")
+    code, out, err = run(capsys, str(logs), "--format", "summary")
+    assert code == 1 and err == ""
+    assert f"  rejected: {logs / 'bad.txt'}:19: hand 1001: unknown line" in out
+    assert f"{logs / 'empty.txt'}: error: empty file" in out
+    assert out.splitlines()[-1] == "total: 3 files, 2 parsed, 0 skipped, 1 rejected, 1 file errors"
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, str(tmp_path / "missing.txt"))
+    assert code == 2 and err.strip().endswith("missing.txt: no such file or directory")
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    code, _, err = run(capsys, str(empty))
+    assert code == 2 and "directory holds no hand-history files" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as caught:
+        main(["parse", "--site", "nosuchsite", str(tmp_path)])
+    assert caught.value.code == 2
+
+
+def test_forced_site(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    code, _, err = run(capsys, str(logs / "good.txt"), "--site", "pokerstars", "--format", "jsonl")
+    assert code == 0 and "2 parsed" in err
+
+
+def test_corpus_directory(capsys: pytest.CaptureFixture[str], corpus: Path) -> None:
+    code, out, _ = run(capsys, str(corpus / "PokerStars"), "--format", "summary")
+    assert "53 parsed, 84 skipped (Hold'em Limit x24" in out
+    assert "skipped: a PokerStars tournament summary, not a hand history" in out
+    assert "total: 17 files, 75 parsed, 84 skipped, 0 rejected, 3 file errors" in out
+    assert code == 1  # FPDB's .hp/.gt/.json side files are not hand histories

@@ -1,0 +1,398 @@
+"""PokerStars stud hand histories -> typed events (issue #2)."""
+
+from __future__ import annotations
+
+import csv
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import studbook
+from studbook import (
+    Action, ActionKind, BettingCapped, Chatter, ChatterKind, Collect, Deal, DealCommunity, Hand,
+    Muck, NoLowHand, NoShow, OpenPairNotice, ParseError, PostAnte, PotSummary, Rejected, SeatSummary,
+    Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
+)
+from studbook.cards import parse_cards
+from studbook.sites.pokerstars import to_utc
+
+D = Decimal
+
+
+def cards(text: str) -> tuple:
+    return parse_cards(text)
+
+
+# A hand written for these tests (not from the corpus): names with spaces,
+# colons, brackets and non-ASCII letters.
+SMALL = """\
+PokerStars Hand #1001: Tournament #77, €5+€0.50 EUR 7 Card Stud Limit - Level II (20/40) - 2020/07/01 12:00:00 CET
+Table '77 1' 8-max
+Seat 1: PC [Mittel] (1,500 in chips)
+Seat 2: drachensüss (1500 in chips)
+Seat 4: a: b (300 in chips) is sitting out
+PC [Mittel]: posts the ante 4
+drachensüss: posts the ante 4
+*** 3rd STREET ***
+Dealt to PC [Mittel] [2c]
+Dealt to drachensüss [Kd 9s Ah]
+PC [Mittel]: brings in for 5
+drachensüss: completes it to 20
+PC [Mittel]: raises 20 to 40 and is all-in
+drachensüss: calls 20
+*** 4th STREET ***
+Dealt to PC [Mittel] [2c] [2d]
+Dealt to drachensüss [Kd 9s Ah] [Jc]
+Pair on board - a double bet is allowed
+drachensüss: checks
+drachensüss said, "gl: calls 5"
+PC [Mittel]: folds
+Uncalled bet (0) returned to drachensüss
+drachensüss collected 88 from pot
+drachensüss: doesn't show hand
+*** SUMMARY ***
+Total pot 88 | Rake 0
+Seat 1: PC [Mittel] folded on the 4th Street
+Seat 2: drachensüss collected (88)
+"""
+
+
+def only(results: list) -> Hand:
+    assert len(results) == 1 and isinstance(results[0], Hand), results
+    return results[0]
+
+
+def parse_one(path: Path) -> Hand:
+    return only(list(studbook.parse_file(path)))
+
+
+# ---------------------------------------------------------------------------
+# A hand made for the tests: every field of the model
+
+
+def test_small_hand_event_by_event() -> None:
+    hand = only(list(studbook.parse_text(SMALL, file="small.txt")))
+    h = hand.header
+    assert (h.site, h.hand_id, h.variant, h.structure, h.game) == (
+        "pokerstars", "1001", Variant.STUD, Structure.FIXED, "7 Card Stud Limit")
+    assert (h.stakes.small_bet, h.stakes.big_bet, h.stakes.ante, h.stakes.bring_in) == (20, 40, None, None)
+    assert h.currency is None and not h.play_money
+    assert h.tournament == studbook.Tournament(id="77", buy_in="€5+€0.50 EUR", level="II")
+    assert (h.table, h.max_seats, h.button) == ("77 1", 8, None)
+    assert h.started == "2020/07/01 12:00:00 CET"
+    assert h.started_utc == datetime(2020, 7, 1, 10, 0, tzinfo=timezone.utc)  # CEST in July
+    assert [(s.seat, s.player, s.stack, s.sitting_out) for s in hand.seats] == [
+        (1, "PC [Mittel]", D(1500), False), (2, "drachensüss", D(1500), False), (4, "a: b", D(300), True)]
+    assert hand.players() == ("PC [Mittel]", "drachensüss")
+    ev = hand.events
+    f = "small.txt"
+    assert ev[0] == PostAnte(file=f, line=6, player="PC [Mittel]", amount=D(4))
+    assert ev[2] == StreetStart(file=f, line=8, street=Street.THIRD)
+    assert ev[3] == Deal(file=f, line=9, player="PC [Mittel]", street=Street.THIRD, up=cards("2c"))
+    assert ev[4] == Deal(file=f, line=10, player="drachensüss", street=Street.THIRD,
+                         down=cards("Kd 9s"), up=cards("Ah"))  # fmt: skip
+    assert ev[5] == Action(file=f, line=11, player="PC [Mittel]", kind=ActionKind.BRING_IN, amount=D(5))
+    assert ev[6] == Action(file=f, line=12, player="drachensüss", kind=ActionKind.COMPLETE,
+                           amount=D(20), to=D(20))  # fmt: skip
+    assert ev[7] == Action(file=f, line=13, player="PC [Mittel]", kind=ActionKind.RAISE,
+                           amount=D(20), to=D(40), all_in=True)  # fmt: skip
+    assert ev[10] == Deal(file=f, line=16, player="PC [Mittel]", street=Street.FOURTH,
+                          up=cards("2d"), before=cards("2c"))  # fmt: skip
+    assert isinstance(ev[12], OpenPairNotice)
+    assert ev[14] == Chatter(file=f, line=20, kind=ChatterKind.SAID, text="gl: calls 5", player="drachensüss")
+    assert ev[16] == UncalledReturned(file=f, line=22, player="drachensüss", amount=D(0))
+    assert ev[17] == Collect(file=f, line=23, player="drachensüss", amount=D(88))
+    assert ev[18] == NoShow(file=f, line=24, player="drachensüss")
+    assert ev[19] == PotSummary(file=f, line=26, total=D(88), rake=D(0))
+    assert ev[21] == SeatSummary(file=f, line=28, seat=2, player="drachensüss",
+                                 outcome="collected (88)", won=D(88))  # fmt: skip
+    assert (hand.line, hand.end_line) == (1, 28)
+
+
+# ---------------------------------------------------------------------------
+# The real corpus
+
+
+def stud_files(corpus: Path) -> list[tuple[Path, int]]:
+    rows = list(csv.DictReader((corpus / "INDEX.tsv").open(encoding="utf-8"), delimiter="\t"))
+    return [(corpus / r["path"], int(r["hands"])) for r in rows
+            if r["site"] == "PokerStars" and r["hands"] not in ("-", "0")]  # fmt: skip
+
+
+def test_every_pokerstars_hand_is_parsed_or_skipped(corpus: Path) -> None:
+    files = stud_files(corpus)
+    assert len(files) == 13
+    assert sum(n for _, n in files) == 159
+    for path, expected in files:
+        results = list(studbook.parse_file(path))
+        assert len(results) == expected, path
+        rejected = [r.message() for r in results if isinstance(r, Rejected)]
+        assert rejected == [], path
+        if "8-Game" in path.name:
+            hands = [r for r in results if isinstance(r, Hand)]
+            skipped = [r for r in results if isinstance(r, Skipped)]
+            assert (len(hands), len(skipped)) == (53, 84)
+            variants = [h.variant for h in hands]
+            assert (variants.count(Variant.STUD), variants.count(Variant.STUD8),
+                    variants.count(Variant.RAZZ)) == (16, 18, 19)  # fmt: skip
+            games = {s.game for s in skipped}
+            assert games == {"Hold'em Limit", "Hold'em No Limit", "Omaha Hi/Lo Limit",
+                             "Omaha Pot Limit", "Triple Draw 2-7 Lowball Limit"}  # fmt: skip
+            assert all(s.hand_id and s.line >= 1 for s in skipped)
+        else:
+            assert all(isinstance(r, Hand) for r in results), path
+
+
+def test_parse_paths_counts_add_up(corpus: Path) -> None:
+    root = corpus / "PokerStars"
+    reports = {str(Path(r.file).relative_to(root)): r for r in studbook.parse_paths([root])}
+    game8 = reports["8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"]
+    assert game8.counts() == {"parsed": 53, "skipped": 84, "rejected": 0}
+    assert game8.encoding == "utf-8-sig" and game8.site == "pokerstars"
+    summary = reports["summaries/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"]
+    assert summary.note == "a PokerStars tournament summary, not a hand history"
+    assert summary.results == [] and summary.error is None
+    assert reports["7-StudHL-USD-0.04-0.08-200911.Cardtest.txt.hp"].error.startswith("not a hand history")
+
+
+def test_side_pots_all_in_bet_and_dual_time(corpus: Path) -> None:
+    hand = parse_one(corpus / "PokerStars" / "HH20110417 Salm IX - $0.04-$0.08 Ante $0.01 - USD Limit Stud.txt")
+    h = hand.header
+    assert (h.hand_id, h.currency, h.stakes.small_bet, h.stakes.big_bet) == ("60974484959", "USD", D("0.04"), D("0.08"))
+    assert h.started == "2011/04/18 2:21:35 CET [2011/04/17 20:21:35 ET]"
+    assert h.started_utc == datetime(2011, 4, 18, 0, 21, 35, tzinfo=timezone.utc)
+    assert (h.table, h.max_seats, h.tournament, h.mix) == ("Salm IX", 8, None, None)
+    by_line = {e.line: e for e in hand.events}
+    assert isinstance(by_line[43], OpenPairNotice)
+    assert by_line[44] == Action(file=hand.file, line=44, player="Spacemasa", kind=ActionKind.BET,
+                                 amount=D("0.08"), all_in=True)  # fmt: skip
+    assert by_line[56].kind is ActionKind.RAISE and (by_line[56].amount, by_line[56].to) == (D("0.08"), D("0.16"))
+    assert by_line[68] == Show(file=hand.file, line=68, player="ranchim",
+                               cards=cards("Tc Kh As Jd Qd 2s 9c"), description="a straight, Ten to Ace")  # fmt: skip
+    assert by_line[69] == Muck(file=hand.file, line=69, player="Tumim")
+    assert [(e.player, e.amount, e.pot) for e in hand.events if isinstance(e, Collect)] == [
+        ("ranchim", D("0.61"), 1), ("ranchim", D("0.42"), 0)]
+    total = [e for e in hand.events if isinstance(e, PotSummary)][0]
+    assert (total.total, total.rake, total.pots) == (D("1.08"), D("0.05"), (D("0.42"), D("0.61")))
+    summary = [e for e in hand.events if isinstance(e, SeatSummary)]
+    assert summary[3].won == D("1.03") and summary[3].cards == cards("Tc Kh As Jd Qd 2s 9c")
+    assert summary[6].outcome == "mucked [5c 6c 2d 3h Ac 4d 8d]" and summary[6].won is None
+
+
+def test_bracket_name_capped_betting_and_razz(corpus: Path) -> None:
+    hand = parse_one(corpus / "PokerStars" / "Razz-8max-USD-200-15-201009.bracket.in.alias.txt")
+    h = hand.header
+    assert h.variant is Variant.RAZZ and h.currency is None
+    assert h.tournament == studbook.Tournament(id="2010090015", buy_in="$200+$15 USD", level="IV")
+    assert (h.stakes.small_bet, h.stakes.big_bet) == (D(50), D(100))
+    assert hand.seats[-1].player == "PC [Mittel]"
+    deals = [e for e in hand.events if isinstance(e, Deal) and e.player == "PC [Mittel]"]
+    assert [(e.street, e.before, e.up) for e in deals][1] == (Street.FOURTH, cards("5c"), cards("9s"))
+    assert any(isinstance(e, BettingCapped) and e.line == 39 for e in hand.events)
+    hero7 = [e for e in hand.events if isinstance(e, Deal) and e.street == Street.SEVENTH]
+    assert hero7[0].down == cards("5h") and hero7[0].up == () and len(hero7[0].before) == 6
+
+
+def test_all_in_ante_main_and_side_pots(corpus: Path) -> None:
+    hand = parse_one(corpus / "PokerStars" / "7-StudHL-USD-0.98-0.12-202302.allin.ante.txt")
+    h = hand.header
+    assert (h.variant, h.mix, h.tournament.level, h.tournament.buy_in) == (Variant.STUD8, "HORSE", "V", "$0.98+$0.12 USD")
+    assert h.started_utc == datetime(2023, 2, 5, 18, 25, 51, tzinfo=timezone.utc)
+    assert hand.seats[2].sitting_out
+    antes = [e for e in hand.events if isinstance(e, PostAnte)]
+    assert [a.all_in for a in antes].count(True) == 1 and antes[5].player == "Hero"
+    assert [(e.player, e.amount, e.pot) for e in hand.events if isinstance(e, Collect)] == [
+        ("Player3", D(150), 1), ("Player0", D(150), 1), ("Hero", D(160), 0), ("Hero", D(160), 0)]
+    total = [e for e in hand.events if isinstance(e, PotSummary)][0]
+    assert total.pots == (D(320), D(300))
+
+
+def test_pt2_export_and_hidden_card_and_community_card(corpus: Path) -> None:
+    pt2 = parse_one(corpus / "PokerStars" / "7-StudHL-USD-10-1-200906.PT2.export.txt")
+    assert pt2.header.game == "7 CARD STUD HI/LO LIMIT" and pt2.variant is Variant.STUD8
+    assert pt2.header.tournament.level == "I" and pt2.header.tournament.buy_in == "$10+$1"
+    triple = parse_one(corpus / "PokerStars" / "Triple-Stud-USD-2.00-0.20-MTT-201301.txt")
+    assert triple.header.mix == "Triple Stud" and triple.header.tournament.level == "XXXI"
+    assert triple.header.started_utc == datetime(2013, 1, 3, 14, 27, 43, tzinfo=timezone.utc)
+    river = [e for e in triple.events if isinstance(e, Deal) and e.street == Street.SEVENTH][0]
+    assert (river.down, river.up, len(river.before)) == ((), (), 6)  # "[of]": not shown
+    call = [e for e in triple.events if isinstance(e, Action) and e.all_in][0]
+    assert (call.player, call.kind, call.amount) == ("Player5", ActionKind.CALL, D(72))
+    board = parse_one(corpus / "PokerStars" / "7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt")
+    community = [e for e in board.events if isinstance(e, DealCommunity)]
+    assert community == [DealCommunity(file=board.file, line=87, card=cards("6h")[0])]
+    assert board.header.currency == "USD"  # "$" without a code
+
+
+def test_cash_mix_uncalled_and_home_game(corpus: Path) -> None:
+    hand = parse_one(corpus / "PokerStars" / "7-StudHL-USD-400-800-201701.3bet.fix.txt")
+    assert (hand.header.mix, hand.header.currency, hand.header.stakes.small_bet) == ("8-Game", "USD", D(400))
+    raises = [(e.amount, e.to) for e in hand.events if isinstance(e, Action) and e.kind is ActionKind.RAISE]
+    assert raises == [(D(280), D(400)), (D(400), D(800)), (D(400), D(1200))]
+    assert [e for e in hand.events if isinstance(e, UncalledReturned)][0].amount == D(800)
+    games = list(studbook.parse_file(corpus / "PokerStars" / "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"))
+    first = next(r for r in games if isinstance(r, Hand))
+    t = first.header.tournament
+    assert (t.id, t.buy_in, t.home_club) == ("743144019", "100+9", "Dazzle's Room")
+    assert first.header.play_money and first.header.currency is None
+    stud8 = [r for r in games if isinstance(r, Hand) and any(isinstance(e, NoLowHand) for e in r.events)]
+    assert len(stud8) == 3 and all(h.variant is Variant.STUD8 for h in stud8)
+    shown_after_collect = [r for r in games if isinstance(r, Hand) and r.hand_id == "99632607069"][0]
+    assert not any(isinstance(e, ShowdownStart) for e in shown_after_collect.events)
+    assert isinstance(shown_after_collect.events[-4], Show)
+
+
+def test_fixture_variants(corpus: Path) -> None:
+    fixtures = corpus / "PokerStars" / "fpdb3-fixtures"
+    razz = parse_one(fixtures / "razz.txt")
+    assert razz.header.button == 1
+    deal = [e for e in razz.events if isinstance(e, Deal)][0]
+    assert (deal.down, deal.up) == (cards("2h 3d"), cards("7s"))
+    assert [e for e in razz.events if isinstance(e, Action)][0].kind is ActionKind.BRING_IN
+    horse = parse_one(fixtures / "horse.txt")
+    assert horse.header.tournament == studbook.Tournament(id="", level="I") and not horse.header.play_money
+
+
+@pytest.mark.parametrize(
+    "when, zone, utc",
+    [
+        ("2009/07/16 2:36:31", "CET", datetime(2009, 7, 16, 0, 36, 31)),
+        ("2009/01/16 2:36:31", "CET", datetime(2009, 1, 16, 1, 36, 31)),
+        ("2013/07/03 16:27:43", "EET", datetime(2013, 7, 3, 13, 27, 43)),
+        ("2023/03/12 3:30:00", "ET", datetime(2023, 3, 12, 7, 30)),  # EDT began at 2:00
+        ("2023/03/11 3:30:00", "ET", datetime(2023, 3, 11, 8, 30)),
+        ("2023/08/01 10:00:00", "PT", datetime(2023, 8, 1, 17, 0)),
+    ],
+)
+def test_time_zones_with_dst(when: str, zone: str, utc: datetime) -> None:
+    assert to_utc(when, zone) == utc.replace(tzinfo=timezone.utc)
+    assert to_utc(when, "XYZT") is None
+
+
+# ---------------------------------------------------------------------------
+# Malformed input: clear messages with file and line
+
+
+def two_hands(first: str = SMALL) -> str:
+    return first + "\n\n" + SMALL.replace("#1001", "#1002")
+
+
+def test_truncated_hand_is_rejected_and_next_hand_survives(tmp_path: Path) -> None:
+    cut = SMALL[: SMALL.index("*** SUMMARY ***")]
+    path = tmp_path / "t.txt"
+    path.write_text(two_hands(cut), encoding="utf-8")
+    results = list(studbook.parse_file(path))
+    assert [type(r) for r in results] == [Rejected, Hand]
+    bad = results[0]
+    assert (bad.file, bad.line, bad.hand_line, bad.hand_id) == (str(path), 24, 1, "1001")
+    assert "truncated" in bad.reason
+    assert results[1].hand_id == "1002" and results[1].line == 27
+
+
+def test_unknown_line_inside_a_hand(tmp_path: Path) -> None:
+    text = SMALL.replace("drachensüss: checks\n", "drachensüss: checks\nPC [Mittel]: dances a jig\n")
+    results = list(studbook.parse_text(two_hands(text), file="u.txt"))
+    bad = results[0]
+    assert isinstance(bad, Rejected) and bad.line == 20 and bad.text == "PC [Mittel]: dances a jig"
+    assert bad.reason.startswith("unknown line")
+    assert bad.message().startswith("u.txt:20: hand 1001: unknown line")
+    assert isinstance(results[1], Hand)
+
+
+def test_line_out_of_place_and_bad_header() -> None:
+    text = SMALL.replace("*** 4th STREET ***\n", "*** 4th STREET ***\ndrachensüss: posts the ante 4\n")
+    bad = list(studbook.parse_text(text))[0]
+    assert isinstance(bad, Rejected) and bad.line == 16 and bad.reason.startswith("ante out of place")
+    header = list(studbook.parse_text(SMALL.replace("Level II (20/40) -", "Level II (20/40)")))[0]
+    assert isinstance(header, Rejected) and header.line == 1 and header.reason == "unrecognised hand header"
+
+
+def test_binary_empty_and_foreign_files(tmp_path: Path) -> None:
+    (tmp_path / "bin.dat").write_bytes(bytes(range(256)) * 40)
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("just some notes\nnothing else\n")
+    reports = {Path(r.file).name: r for r in studbook.parse_paths([tmp_path])}
+    assert reports["bin.dat"].error == "binary file, not text"
+    assert reports["empty.txt"].error == "empty file"
+    assert reports["notes.txt"].error.startswith("not a hand history of any known site")
+    assert all(r.results == [] for r in reports.values())
+    assert list(studbook.parse_file(tmp_path / "empty.txt")) == [Rejected(str(tmp_path / "empty.txt"), 1, 1, "empty file")]
+    with pytest.raises(ParseError, match=r"bin.dat:1: binary file"):
+        list(studbook.parse_file(tmp_path / "bin.dat", strict=True))
+
+
+def test_directory_without_logs(tmp_path: Path) -> None:
+    assert list(studbook.parse_paths([tmp_path])) == []
+
+
+def test_strict_raises_parse_error_with_file_and_line() -> None:
+    text = SMALL.replace("drachensüss: checks\n", "drachensüss: checks\nnonsense\n")
+    with pytest.raises(ParseError) as caught:
+        list(studbook.parse_text(text, file="s.txt", strict=True))
+    assert isinstance(caught.value, ValueError)
+    assert (caught.value.file, caught.value.line) == ("s.txt", 20)
+    assert str(caught.value).startswith("s.txt:20: unknown line")
+
+
+def test_forced_site_and_nul_bytes_and_leading_garbage(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    path.write_bytes(b"\xef\xbb\xbfsome junk\r\n\r\n" + SMALL.replace("\n", "\r\n").encode().replace(b"Table", b"Ta\x00ble"))
+    [report] = studbook.parse_paths([path], site="pokerstars")
+    assert report.counts() == {"parsed": 1, "skipped": 0, "rejected": 0}
+    assert report.hands[0].line == 3 and report.hands[0].events[0].line == 8
+    assert "1 NUL byte dropped" in report.warnings
+    assert "lines 1-2: text before the first hand ignored" in report.warnings
+    with pytest.raises(ValueError, match="unknown site"):
+        list(studbook.parse_text(SMALL, site="nosuchsite"))
+
+
+# ---------------------------------------------------------------------------
+# Fuzzing: bad input never raises out of parse_text
+
+
+def mutate(text: str, data: st.DataObject) -> str:
+    lines = text.split("\n")
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["drop", "dup", "swap", "garble", "insert", "cut"]))
+        i = data.draw(st.integers(0, len(lines) - 1))
+        j = data.draw(st.integers(0, len(lines) - 1))
+        if op == "drop" and len(lines) > 1:
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[j])
+        elif op == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "garble":
+            junk = data.draw(st.text(min_size=1, max_size=8))
+            k = data.draw(st.integers(0, len(lines[i])))
+            lines[i] = lines[i][:k] + junk + lines[i][k:]
+        elif op == "insert":
+            lines.insert(i, data.draw(st.text(max_size=40)))
+        elif op == "cut":
+            lines = lines[: i + 1]
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzzed_hands_never_raise(data: st.DataObject) -> None:
+    text = mutate(two_hands(), data)
+    results = list(studbook.parse_text(text, file="fuzz.txt"))
+    assert results, "every input gives at least one result"
+    for result in results:
+        assert isinstance(result, (Hand, Skipped, Rejected))
+        if isinstance(result, Rejected):
+            assert result.file == "fuzz.txt" and result.line >= 1 and result.reason
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300) | st.binary(max_size=300).map(lambda b: b.decode("latin-1")))
+def test_random_text_never_raises(text: str) -> None:
+    for result in studbook.parse_text("PokerStars Hand #5: " + text):
+        assert isinstance(result, (Hand, Skipped, Rejected))
+    for result in studbook.parse_text(text):
+        assert isinstance(result, (Hand, Skipped, Rejected))
