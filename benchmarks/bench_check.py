@@ -1,0 +1,131 @@
+"""Parse and check throughput on simulated PokerStars logs.
+
+    .venv/bin/python benchmarks/bench_check.py [--hands 20000] [--profile]
+
+Simulates ``--hands`` hands (``studbook.simulate``: stud, stud8 and razz,
+cash and tournament tables, 2 to 8 players) written as PokerStars files in a
+temporary folder (never in the repository), then times, each in a fresh
+single process:
+
+* parse only: ``studbook.parse.parse_paths`` over the folder;
+* parse + check: ``studbook.check.check_paths`` (the engine on every hand).
+
+It prints hands/s and the peak resident memory each phase added over an idle
+interpreter with studbook imported. The target is parse + check >= 3,000
+hands/s. ``--profile`` also runs parse + check under cProfile and prints the
+functions where the time goes (cumulative and own time), by module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import itertools
+import pstats
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET = 3000.0
+TABLES = [  # variant, players, tournament, stakes
+    ("stud", 8, False, "0.5"), ("stud8", 6, False, "2"), ("razz", 7, False, "10"),
+    ("stud", 5, True, "2"), ("stud8", 8, True, "2"), ("razz", 3, False, "1"),
+    ("stud", 2, False, "5"), ("stud8", 4, False, "0.04"), ("razz", 8, True, "2"),
+]
+
+
+def generate(folder: Path, hands: int) -> int:
+    from studbook.simulate import simulate_hands, write_hands
+
+    per_file = 500
+    made = 0
+    for number in itertools.count():
+        if made >= hands:
+            break
+        variant, players, tournament, stakes = TABLES[number % len(TABLES)]
+        count = min(per_file, hands - made)
+        batch = list(simulate_hands(variant, count, players, seed=number, tournament=tournament, stakes=stakes))
+        (folder / f"sim-{number:03d}-{variant}.txt").write_text(write_hands(batch), encoding="utf-8")
+        made += len(batch)
+    return made
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kB
+
+
+def phase(kind: str, folder: str) -> None:
+    """Child process: run one phase, print 'hands seconds peak_mb base_mb'."""
+    from studbook.check import check_paths
+    from studbook.parse import parse_paths
+
+    base = _rss_mb()
+    start = time.perf_counter()
+    hands = 0
+    if kind == "parse":
+        for parsed in parse_paths([folder]):
+            hands += len(parsed.hands)
+    else:
+        for checked in check_paths([folder]):
+            hands += len(checked.checks)
+    elapsed = time.perf_counter() - start
+    print(hands, elapsed, _rss_mb(), base)
+
+
+def profile(folder: str, top: int = 25) -> str:
+    from studbook.check import check_paths
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in check_paths([folder]):
+        pass
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def run_phase(kind: str, folder: Path) -> tuple[int, float, float]:
+    done = subprocess.run([sys.executable, __file__, "--phase", kind, str(folder)],
+                          check=True, capture_output=True, text=True)
+    hands, seconds, peak, base = done.stdout.split()
+    return int(hands), float(seconds), float(peak) - float(base)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--profile", action="store_true", help="profile parse + check with cProfile")
+    parser.add_argument("--phase", nargs=2, metavar=("KIND", "DIR"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phase:
+        phase(*args.phase)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="studbook-bench-") as tmp:
+        folder = Path(tmp)
+        start = time.perf_counter()
+        made = generate(folder, args.hands)
+        size = sum(p.stat().st_size for p in folder.iterdir())
+        print(f"simulated {made} hands ({size / 1e6:.1f} MB in {len(list(folder.iterdir()))} files) "
+              f"in {time.perf_counter() - start:.1f} s")
+        rates = {}
+        for kind, label in (("parse", "parse only"), ("check", "parse + check")):
+            hands, seconds, peak = run_phase(kind, folder)
+            rates[kind] = hands / seconds
+            print(f"{label:14s} {hands} hands in {seconds:.2f} s: {rates[kind]:,.0f} hands/s, "
+                  f"peak memory +{peak:.0f} MB")
+        verdict = "meets" if rates["check"] >= TARGET else "MISSES"
+        print(f"parse + check {verdict} the target of {TARGET:,.0f} hands/s")
+        if args.profile or rates["check"] < TARGET:
+            print(profile(str(folder)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
