@@ -1,0 +1,87 @@
+"""Pots from contributions, and exact splits of a pot among tied winners."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from typing import Iterable, Sequence
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot: main (index 0) or side pot k, with the players who can win it."""
+
+    index: int
+    amount: Decimal
+    eligible: tuple[str, ...]  # live players who matched this layer, in dealing order
+
+
+def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
+    """Main and side pots (rule ``pot.side``).
+
+    ``contributions`` lists ``(player, total put in, live)`` in dealing order,
+    after uncalled bets were returned; folded players are not live but their
+    chips stay in the layers they reached. Layers end at each live all-in
+    player's total; layers with the same eligible players merge.
+    """
+    levels = sorted({total for _, total, live in contributions if live and total > 0})
+    if not levels:
+        total = sum((t for _, t, _ in contributions), ZERO)
+        return [Pot(0, total, ())] if total else []
+    layers: list[tuple[Decimal, tuple[str, ...]]] = []
+    floor = ZERO
+    for level in levels:
+        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), ZERO)
+        eligible = tuple(name for name, t, live in contributions if live and t >= level)
+        if layers and layers[-1][1] == eligible:
+            layers[-1] = (layers[-1][0] + amount, eligible)
+        else:
+            layers.append((amount, eligible))
+        floor = level
+    # chips above the highest live total (folded players who put in more) join the top pot
+    excess = sum((t - floor for _, t, _ in contributions if t > floor), ZERO)
+    if excess:
+        amount, eligible = layers[-1]
+        layers[-1] = (amount + excess, eligible)
+    return [Pot(i, amount, eligible) for i, (amount, eligible) in enumerate(layers)]
+
+
+def split(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, tuple[Decimal, Decimal]]:
+    """Each winner's share of ``amount`` as a (least, most) range: the even share
+    rounded down to the chip ``unit``, or one chip more for those who may get an odd chip."""
+    if not winners:
+        return {}
+    count = len(winners)
+    base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    odd = amount - base * count
+    most = base + unit if odd > 0 else base
+    return {w: (base, most) for w in winners}
+
+
+def split_exact(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, Decimal]:
+    """Even split with the odd chips going one each to the first winners listed."""
+    if not winners:
+        return {}
+    count = len(winners)
+    base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    odd_chips = int((amount - base * count) / unit)
+    return {w: base + (unit if i < odd_chips else ZERO) for i, w in enumerate(winners)}
+
+
+def high_half(amount: Decimal, unit: Decimal) -> Decimal:
+    """The high half of a hi/lo pot: half, with the odd chip (rule ``showdown.award``)."""
+    return (amount / 2 / unit).to_integral_value(rounding=ROUND_CEILING) * unit
+
+
+def add_ranges(
+    into: dict[str, tuple[Decimal, Decimal]], more: dict[str, tuple[Decimal, Decimal]]
+) -> None:
+    for name, (low, high) in more.items():
+        old = into.get(name, (ZERO, ZERO))
+        into[name] = (old[0] + low, old[1] + high)
+
+
+def total(amounts: Iterable[Decimal]) -> Decimal:
+    return sum(amounts, ZERO)

@@ -1,0 +1,353 @@
+"""The end of a hand: uncalled bets, pots, awards, totals, and per-player results.
+
+:func:`finish` closes the betting of a :class:`StudState` that has seen every
+event of a hand, checks the money against what the log says (rules
+``pot.uncalled``, ``pot.side``, ``pot.total``, ``showdown.award``) and returns
+the pots and the per-player results.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Mapping, Sequence
+
+from studbook.cards import Card
+from studbook.evaluate import high_value, low8_value, low_a5_value
+from studbook.events import Half, Street, Variant
+from studbook.money import format_amount
+
+from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact
+from .result import PlayerResult, PotAward
+from .state import PlayerState, StudState
+
+ZERO = Decimal(0)
+Ranges = dict[str, tuple[Decimal, Decimal]]
+
+
+def _fmt(value: Decimal) -> str:
+    return format_amount(value)
+
+
+def _pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "the pot"
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
+def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
+    """Close the hand; returns (pots, players, rake, went_to_showdown)."""
+    _close_betting(state, end_line)
+    money_line = _money_line(state, end_line)
+    _check_unreturned(state, money_line)
+    pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
+    rake = state.summary.rake if state.summary is not None else ZERO
+    totals_ok = _check_totals(state, pots, rake, money_line)
+    nets = _net_pots(state, pots, rake)
+    by_pot = _collections_by_pot(state, len(pots))
+    awards: list[PotAward] = []
+    for pot in pots:
+        net = nets[pot.index] if nets is not None else None
+        collected = by_pot.get(pot.index, {}) if by_pot is not None else None
+        expected = _expected(state, pot, net) if net is not None else None
+        if collected is not None and totals_ok:
+            _check_award(state, pot, len(pots), net, expected, collected, money_line)
+        awards.append(_award(state, pot, collected, expected))
+    if by_pot is None and totals_ok:
+        _check_aggregate(state, pots, nets, money_line)
+    return awards, _results(state), rake, state._showdown
+
+
+def _close_betting(state: StudState, end_line: int) -> None:
+    if state.street is None or state.hand_over or state._showdown:
+        return
+    street = state.street
+    state._close_round(end_line, "the end of the hand")
+    live = [p for p in state.order if p.live]
+    able = sum(1 for p in live if not p.all_in)
+    if street is not Street.SEVENTH and len(live) >= 2 and able >= 2 and not state._round_flagged:
+        state.flag("order.streets", end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+
+
+def _money_line(state: StudState, end_line: int) -> int:
+    if state.collects:
+        return state.collects[0].line
+    if state.summary is not None:
+        return state.summary.line
+    return end_line
+
+
+def _check_unreturned(state: StudState, line: int) -> None:
+    top, amount = state._uncalled()
+    if any(v.rule == "pot.uncalled" for v in state.violations):
+        return
+    if top is not None and amount > 0 and state.profile.logs_uncalled:
+        if state._showdown or state.hand_over or state.is_betting_over:
+            state.flag("pot.uncalled", line,
+                       f"{top.name}'s uncalled {_fmt(amount)} was not returned")
+
+
+def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -> bool:
+    """pot.total and the stated side pots; False when the totals are off."""
+    computed = sum((p.amount for p in pots), ZERO)
+    collected = sum((c.amount for c in state.collects), ZERO)
+    summary = state.summary
+    ok = True
+    if summary is not None:
+        if summary.total != computed:
+            state.flag("pot.total", summary.line,
+                       f"total pot should be {_fmt(computed)} (contributions less returned bets), "
+                       f"the log says {_fmt(summary.total)}")
+            ok = False
+        if state.collects and collected + rake != summary.total:
+            state.flag("pot.total", line,
+                       f"collected {_fmt(collected)} + rake {_fmt(rake)} should equal the total pot "
+                       f"{_fmt(summary.total)}")
+            ok = False
+        if summary.pots:
+            ok = _check_stated_pots(state, pots, summary.pots, rake, summary.line) and ok
+    elif state.collects and collected > computed:
+        state.flag("pot.total", line, f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
+        ok = False
+    return ok
+
+
+def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
+    if len(stated) != len(pots):
+        state.flag("pot.side", line,
+                   f"the log states {len(stated)} pots ({', '.join(_fmt(s) for s in stated)}); "
+                   f"the contributions make {len(pots)} ({', '.join(_fmt(p.amount) for p in pots)})")
+        return False
+    for pot, amount in zip(pots, stated):
+        if not ZERO <= pot.amount - amount <= rake:
+            state.flag("pot.side", line,
+                       f"{_pot_name(pot.index, len(pots))} should be {_fmt(pot.amount)}"
+                       f"{' less rake' if rake else ''}, the log says {_fmt(amount)}")
+            return False
+    return True
+
+
+def _net_pots(state: StudState, pots: list[Pot], rake: Decimal) -> list[Decimal] | None:
+    """Each pot after rake, where the log lets us know it."""
+    summary = state.summary
+    if summary is not None and summary.pots and len(summary.pots) == len(pots):
+        return list(summary.pots)
+    if len(pots) == 1:
+        return [pots[0].amount - rake]
+    if not rake:
+        return [p.amount for p in pots]
+    return None
+
+
+def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Decimal]] | None:
+    """Collections per pot, or None when the log's pot numbers do not fit our pots."""
+    out: dict[int, dict[str, Decimal]] = defaultdict(dict)
+    stated = state.summary is not None and bool(state.summary.pots)
+    if count > 1 and not stated and all(c.pot == 0 for c in state.collects):
+        return None  # the log does not number its pots: compare totals per player
+    for c in state.collects:
+        if c.pot >= count:
+            if count == 1:
+                return None
+            state.flag("pot.side", c.line,
+                       f"{c.player} collects from side pot {c.pot}, but there {'is' if count == 2 else 'are'} "
+                       f"only {count - 1} side pot{'s' if count > 2 else ''}")
+            return None
+        row = out[c.pot]
+        row[c.player] = row.get(c.player, ZERO) + c.amount
+    return out
+
+
+def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
+    cards = [c for c in p.cards() if c is not None]
+    if state.community is not None:
+        cards.append(state.community)
+    return cards if len(cards) == 7 else None
+
+
+def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
+    """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
+    eligible = [state.player(n) for n in pot.eligible]
+    players = [p for p in eligible if p is not None]
+    if len(players) == 1:
+        return {players[0].name: (net, net)}
+    contenders = [p for p in players if p.showed]
+    if not contenders:
+        return None
+    if any(not p.showed and not p.mucked for p in players if p.collected > 0):
+        return None  # a collector whose hand we never saw
+    hands: dict[str, list[Card]] = {}
+    for p in contenders:
+        cards = _full_hand(state, p)
+        if cards is None:
+            return None
+        hands[p.name] = cards
+    try:
+        return _split_pot(state.variant, state.chip, state.profile.odd_chip_tie == "deal_order",
+                          hands, net, [p.name for p in contenders])
+    except ValueError:
+        return None
+
+
+def _split_pot(
+    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
+) -> Ranges:
+    """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
+    out: Ranges = {}
+    if variant is Variant.RAZZ:
+        values = {n: low_a5_value(hands[n]) for n in order}
+        best = min(values.values())
+        _share(out, net, [n for n in order if values[n] == best], chip, exact)
+        return out
+    highs = {n: high_value(hands[n]) for n in order}
+    top = max(highs.values())
+    high_winners = [n for n in order if highs[n] == top]
+    if variant is Variant.STUD8:
+        lows = {n: low8_value(hands[n]) for n in order}
+        qualified = [v for v in lows.values() if v is not None]
+        if qualified:
+            best_low = min(qualified)
+            low_winners = [n for n in order if lows[n] == best_low]
+            high_part = high_half(net, chip)
+            _share(out, high_part, high_winners, chip, exact)
+            _share(out, net - high_part, low_winners, chip, exact)
+            return out
+    _share(out, net, high_winners, chip, exact)
+    return out
+
+
+def _share(out: Ranges, amount: Decimal, winners: list[str], chip: Decimal, exact: bool) -> None:
+    if exact:
+        add_ranges(out, {n: (v, v) for n, v in split_exact(amount, winners, chip).items()})
+    else:
+        add_ranges(out, split(amount, winners, chip))
+
+
+def _check_award(
+    state: StudState, pot: Pot, count: int, net: Decimal | None, expected: Ranges | None,
+    collected: dict[str, Decimal], line: int,
+) -> None:
+    name = _pot_name(pot.index, count)
+    where = _collect_line(state, pot.index, line)
+    for player in collected:
+        p = state.player(player)
+        if p is not None and p.folded:
+            state.flag("showdown.award", where, f"{player} folded but collects from {name}")
+            return
+        if player not in pot.eligible:
+            state.flag("pot.side", where,
+                       f"{player} collects from {name} but did not match it (eligible: {', '.join(pot.eligible)})")
+            return
+    if net is not None and collected and sum(collected.values(), ZERO) != net and count > 1:
+        state.flag("pot.side", where,
+                   f"{name} holds {_fmt(net)} after rake, but {_fmt(sum(collected.values(), ZERO))} is collected from it")
+        return
+    if expected is None:
+        return
+    wrong = [n for n in set(expected) | set(collected)
+             if not expected.get(n, (ZERO, ZERO))[0] <= collected.get(n, ZERO) <= expected.get(n, (ZERO, ZERO))[1]]
+    if not wrong:
+        return
+    want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
+    got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
+    state.flag("showdown.award", where, f"{name}: expected {want}; the log has {got}")
+
+
+def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, line: int) -> None:
+    """Awards summed over all pots, when the log's pot numbers cannot be matched."""
+    if nets is None:
+        return
+    total: Ranges = {}
+    for pot, net in zip(pots, nets):
+        expected = _expected(state, pot, net)
+        if expected is None:
+            return
+        add_ranges(total, expected)
+    collected: dict[str, Decimal] = {}
+    for c in state.collects:
+        collected[c.player] = collected.get(c.player, ZERO) + c.amount
+    if not collected:
+        return
+    wrong = [n for n in set(total) | set(collected)
+             if not total.get(n, (ZERO, ZERO))[0] <= collected.get(n, ZERO) <= total.get(n, (ZERO, ZERO))[1]]
+    if wrong:
+        want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
+        got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
+        state.flag("showdown.award", line, f"expected {want}; the log has {got}")
+
+
+def _collect_line(state: StudState, index: int, default: int) -> int:
+    for c in state.collects:
+        if c.pot == index:
+            return c.line
+    return default
+
+
+def _range(r: tuple[Decimal, Decimal]) -> str:
+    return _fmt(r[0]) if r[0] == r[1] else f"{_fmt(r[0])}-{_fmt(r[1])}"
+
+
+def _ordered(state: StudState, names: Mapping[str, object]) -> list[str]:
+    pos = {p.name: p.pos for p in state.order}
+    return sorted(names, key=lambda n: pos.get(n, 99))
+
+
+def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, expected: Ranges | None) -> PotAward:
+    high: list[tuple[str, Decimal]] = []
+    low: list[tuple[str, Decimal]] = []
+    if collected is None:
+        rows: dict[str, Decimal] = {}
+        for c in state.collects:
+            rows[c.player] = rows.get(c.player, ZERO) + c.amount
+        collected = rows if pot.index == 0 else {}
+    halves = {c.player: c.half for c in state.collects if c.pot == pot.index and c.half is not None}
+    for player in _ordered(state, collected):
+        amount = collected[player]
+        if halves.get(player) is Half.LOW:
+            low.append((player, amount))
+        else:
+            high.append((player, amount))
+    return PotAward(pot=pot.index, amount=pot.amount, eligible=pot.eligible, high=tuple(high), low=tuple(low))
+
+
+def _results(state: StudState) -> list[PlayerResult]:
+    out: list[PlayerResult] = []
+    showdown = state._showdown
+    for p in state.players:
+        if not p.in_hand:
+            continue
+        known_down = tuple(c for c in p.down if c is not None)
+        out.append(PlayerResult(
+            player=p.name, seat=p.seat, stack=p.start, contributed=p.total, collected=p.collected,
+            net=p.collected - p.total, last_street=p.last_street, folded=p.folded, all_in=p.all_in,
+            showed=p.showed, won_at_showdown=showdown and p.live and p.collected > 0,
+            up_cards=tuple(p.up), down_cards=known_down,
+        ))
+    return out
+
+
+def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[str, Decimal, int]]:
+    """What each player should collect, as (player, amount, pot index), for a hand
+    whose betting is over and whose live hands are all known (a simulator's view).
+
+    ``rake`` is taken from the main pot. Odd chips go to the first winners in
+    dealing order. Players with unknown cards cannot win a contested pot.
+    """
+    pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
+    out: list[tuple[str, Decimal, int]] = []
+    for pot in pots:
+        net = pot.amount - (rake if pot.index == 0 else ZERO)
+        live = [state.player(n) for n in pot.eligible]
+        hands = {p.name: c for p in live if p is not None and (c := _full_hand(state, p)) is not None}
+        if len(pot.eligible) == 1:
+            out.append((pot.eligible[0], net, pot.index))
+            continue
+        if not hands:
+            continue
+        order = [n for n in pot.eligible if n in hands]
+        shares = _split_pot(state.variant, state.chip, True, hands, net, order)
+        out.extend((name, r[0], pot.index) for name, r in shares.items() if r[0])
+    return out
+
+
+__all__ = ["expected_collections", "finish"]

@@ -1,0 +1,1455 @@
+"""The validating state machine of one stud hand.
+
+:class:`StudState` is fed the events of a hand one at a time (:meth:`StudState.apply`)
+and keeps what a dealer would: seats, stacks, cards (up, down, known or not),
+the street, whose turn it is, the amount to call, the bets made this round,
+contributions, all-ins. Whenever an event breaks a rule of ``RULES.md`` it
+records a :class:`~studbook.engine.result.Violation` (rule id, line, expected
+vs found) and then applies the event as the site did, so later checks stay
+meaningful. It never raises on bad input.
+
+:meth:`StudState.legal_actions` is the single definition of what the player to
+act may do; the checker, the simulator and replayers all use it.
+
+Driving a hand (what a simulator does; ``tests/test_engine_state.py`` runs it)::
+
+    state = StudState.new("stud", Stakes(Decimal(2), Decimal(4), Decimal("0.5"), Decimal(1)),
+                          [(1, "ann", Decimal(100)), (3, "bob", Decimal(80))])
+    state.post_antes()                              # PostAnte for everyone dealt in
+    while state.next_street is not None:
+        state.start_street(state.next_street)       # StreetStart
+        if state.street is Street.SEVENTH and state.needs_community_card():
+            state.apply(DealCommunity(file="", line=0, card=card))
+        else:
+            for name in state.dealing_order():         # Deal, clockwise
+                state.deal(name, up=(...), down=(...))  # 3rd: 2 down 1 up; 4th-6th: 1 up; 7th: 1 down
+        while not state.is_betting_over:
+            options = state.legal_actions()          # .player, .to_call, .actions
+            state.act(options.actions[0])            # or state.apply(option.to_event(player))
+        if state.hand_over:                          # everyone else folded
+            break
+    if (back := state.uncalled()) is not None:       # (player, amount)
+        state.apply(UncalledReturned(file="", line=0, player=back[0], amount=back[1]))
+    # showdown: Show events in state.showdown_order(); then
+    # expected_collections(state) gives the Collect events, finish(state, line) the pots and results.
+
+Amounts follow :class:`~studbook.events.Action`: ``amount`` is chips put in for
+bring-in, bet and call, the increment for a raise; ``to`` is the player's
+street total after a raise or completion. A completion (raising the bring-in
+to the small bet) is ``ActionKind.COMPLETE`` in :meth:`legal_actions`; logs may
+write it as a bet (by the bring-in player) or a raise, and the engine reads all three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Iterable, Sequence
+
+from studbook.cards import DECK, Card
+from studbook.events import (
+    Action,
+    ActionKind,
+    BettingCapped,
+    Collect,
+    Deal,
+    DealCommunity,
+    Event,
+    Muck,
+    NoLowHand,
+    OpenPairNotice,
+    PostAnte,
+    PotSummary,
+    Seat,
+    SeatSummary,
+    Show,
+    ShowdownStart,
+    Stakes,
+    Street,
+    StreetStart,
+    Structure,
+    UncalledReturned,
+    Variant,
+)
+from studbook.evaluate import board_high_key, board_low_key, bring_in_key
+from studbook.money import format_amount
+
+from .profiles import DEFAULT, RuleProfile
+from .result import Violation
+
+ZERO = Decimal(0)
+_K = ActionKind
+
+
+def _fmt(value: Decimal) -> str:
+    return format_amount(value)
+
+
+def _cards(cards: Iterable[Card | None]) -> str:
+    return " ".join("??" if c is None else str(c) for c in cards)
+
+
+class PlayerState:
+    """One seat's state during the hand. Read it; change it only through StudState."""
+
+    __slots__ = (
+        "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
+        "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
+        "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line",
+    )
+
+    def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool, sitting_out: bool) -> None:
+        self.name = name
+        self.seat = seat
+        self.pos = 0  # index in dealing order
+        self.start = stack
+        self.stack = stack  # chips behind
+        self.ante = ZERO
+        self.total = ZERO  # put in this hand (antes included), less uncalled bets returned
+        self.street_in = ZERO  # put in on this street (antes excluded)
+        self.returned = ZERO
+        self.collected = ZERO
+        self.in_hand = in_hand
+        self.sitting_out = sitting_out
+        self.folded = False
+        self.all_in = False
+        self.acted = False  # acted in this betting round
+        self.acted_level = ZERO  # the full bet level when they last acted
+        self.up: list[Card] = []
+        self.down: list[Card | None] = []  # None: a down card the log did not show
+        self.dealt = 0  # bit per street dealt (1 << street)
+        self.deal_line = 0  # line of the 3rd-street deal
+        self.last_street = Street.THIRD
+        self.showed = False
+        self.mucked = False
+        self.shown: tuple[Card, ...] = ()
+
+    @property
+    def live(self) -> bool:
+        """Dealt in and not folded."""
+        return self.in_hand and not self.folded
+
+    @property
+    def can_act(self) -> bool:
+        return self.in_hand and not self.folded and not self.all_in
+
+    def cards(self) -> list[Card | None]:
+        """All cards in dealing order: down, down, up..., down (None where unknown)."""
+        if len(self.down) >= 2:
+            return [*self.down[:2], *self.up, *self.down[2:]]
+        return [*self.down, *self.up]
+
+    def __repr__(self) -> str:
+        return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One thing the player to act may do, with exact amounts.
+
+    ``chips`` is what the action puts in; ``to`` the player's street total after it;
+    ``amount`` the figure an :class:`~studbook.events.Action` carries (chips for
+    bring-in, bet and call; the increment for a raise; the total for a completion).
+    """
+
+    kind: ActionKind
+    chips: Decimal = ZERO
+    to: Decimal = ZERO
+    amount: Decimal | None = None
+    all_in: bool = False
+
+    def to_event(self, player: str, *, file: str = "", line: int = 0) -> Action:
+        """The :class:`~studbook.events.Action` that takes this option."""
+        return Action(
+            file=file, line=line, player=player, kind=self.kind, amount=self.amount,
+            to=self.to if self.kind in (_K.RAISE, _K.COMPLETE) else None, all_in=self.all_in,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Who acts next and every option they have (fixed limit: exact amounts).
+
+    For pot- and no-limit hands the aggressive options give the smallest legal
+    size; ``max_to`` is the largest street total the player can reach (all-in).
+    """
+
+    player: str
+    actions: tuple[LegalAction, ...]
+    to_call: Decimal
+    street: Street
+    max_to: Decimal
+
+    def kinds(self) -> tuple[ActionKind, ...]:
+        return tuple(a.kind for a in self.actions)
+
+    def find(self, kind: ActionKind) -> LegalAction | None:
+        for action in self.actions:
+            if action.kind is kind:
+                return action
+        return None
+
+
+class StudState:
+    """The state of one stud hand; see the module docstring for the protocol.
+
+    Public, read-only attributes: ``variant``, ``structure``, ``stakes``,
+    ``profile``, ``street`` (None before 3rd street), ``players`` (seat order),
+    ``violations`` (in the order found), ``community`` (the 7th-street community
+    card or None), ``bring_in`` (the bring-in amount in force), ``bets`` (bets
+    and raises this round, for the cap), ``current_bet`` (the highest street total).
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        stakes: Stakes,
+        seats: Sequence[tuple[int, str, Decimal] | Seat],
+        profile: RuleProfile | None = None,
+        structure: Structure = Structure.FIXED,
+        *,
+        button: int | None = None,
+        chip: Decimal | None = None,
+        bring_in: Decimal | None = None,
+    ) -> None:
+        self.variant = variant
+        self.structure = structure
+        self.stakes = stakes
+        self.profile = profile or DEFAULT
+        self.small = stakes.small_bet
+        self.big = stakes.big_bet
+        self.ante = stakes.ante
+        # the bring-in in force: the header's, else one remembered from the table
+        self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
+        self.chip = chip if chip is not None else _chip_of(stakes, seats)
+        # where an expected bring-in came from, for messages (the checker names an earlier hand)
+        self.bring_in_source = " at this table"
+        self.fixed = structure is Structure.FIXED
+        self.violations: list[Violation] = []
+        self.players: list[PlayerState] = []
+        self._by_name: dict[str, PlayerState] = {}
+        for seat in seats:
+            if isinstance(seat, Seat):
+                p = PlayerState(seat.player, seat.seat, seat.stack,
+                                not (seat.sitting_out or seat.out_of_hand), seat.sitting_out)
+                if seat.out_of_hand:
+                    p.sitting_out = True
+            else:
+                p = PlayerState(seat[1], seat[0], seat[2], True, False)
+            if p.name not in self._by_name:
+                self.players.append(p)
+                self._by_name[p.name] = p
+        self.players.sort(key=lambda q: q.seat)
+        start = 0
+        if self.profile.deal_start == "after_button" and button is not None:
+            start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
+        self.order: list[PlayerState] = self.players[start:] + self.players[:start]
+        for i, q in enumerate(self.order):
+            q.pos = i
+        # each position's view of the table: the players after it clockwise, itself last
+        self._rotations = [self.order[i + 1:] + self.order[:i + 1] for i in range(len(self.order))]
+        self.street: Street | None = None
+        self.community: Card | None = None
+        self.current_bet = ZERO
+        self.bet_level = ZERO  # the street total of the last full bet or raise
+        self.bets = 0  # bets and raises this round (the completion counts; the bring-in does not)
+        self.big_bet_made = False  # 4th street open-pair double bet made
+        self._open_pair: bool | None = None
+        self._to_act: PlayerState | None = None
+        self._round_started = False  # first actor chosen for this street
+        self._first_ok: tuple[PlayerState, ...] = ()  # acceptable first actors
+        self._opened = False  # 3rd street: bring-in or completion made
+        self._bring_in_player: PlayerState | None = None
+        self._bring_in_optional = False  # bring-in player all-in from the ante
+        self._round_actions = 0
+        self._round_flagged = False  # an order violation this round: skip "unfinished" noise
+        self._aggressor: PlayerState | None = None
+        self._final_aggressor: PlayerState | None = None
+        self._final_first: PlayerState | None = None
+        self._round_first: PlayerState | None = None
+        self._last_action_street: Street | None = None
+        self._last_deal_pos = -1
+        self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
+        self._showdown = False
+        self._showdown_first_done = False
+        self.showdown_line = 0
+        self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
+        self.ante_posted: Decimal | None = None
+        self.collects: list[Collect] = []
+        self.summary: PotSummary | None = None
+        self.no_low_noted = False
+        self.hand_over = False  # one live player left
+        self._returned_line = 0
+        self._river_done = False
+        self._deck_at_river: int | None = None
+        self._community_flagged = False
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        variant: Variant | str,
+        stakes: Stakes,
+        seats: Sequence[tuple[int, str, Decimal] | Seat],
+        profile: RuleProfile | None = None,
+        structure: Structure = Structure.FIXED,
+        **options: object,
+    ) -> "StudState":
+        """A hand before the antes. ``seats``: ``(seat, name, stack)`` or Seat events.
+
+        Options: ``button`` (seat), ``chip`` (smallest chip, e.g. Decimal("0.01")),
+        ``bring_in`` (the table's bring-in when ``stakes`` does not say).
+        """
+        return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ public queries
+
+    def player(self, name: str) -> PlayerState | None:
+        return self._by_name.get(name)
+
+    @property
+    def live_players(self) -> list[PlayerState]:
+        """Players dealt in and not folded, in dealing order."""
+        return [p for p in self.order if p.in_hand and not p.folded]
+
+    @property
+    def to_act(self) -> str | None:
+        """The player due to act now, or None when nobody can act on this street."""
+        self._ensure_round()
+        return self._to_act.name if self._to_act is not None else None
+
+    @property
+    def is_betting_over(self) -> bool:
+        """No one is left to act on this street (or the hand is won)."""
+        return self.to_act is None
+
+    @property
+    def is_hand_over(self) -> bool:
+        """The hand is decided: one live player left, or 7th-street betting is over."""
+        if self.hand_over:
+            return True
+        return self.street is Street.SEVENTH and self.is_betting_over
+
+    @property
+    def next_street(self) -> Street | None:
+        if self.hand_over:
+            return None
+        if self.street is None:
+            return Street.THIRD
+        return None if self.street is Street.SEVENTH else Street(self.street + 1)
+
+    def dealing_order(self) -> list[str]:
+        """Who receives cards on the current street, in dealing order."""
+        return [p.name for p in self.order if p.in_hand and not p.folded]
+
+    def needs_community_card(self) -> bool:
+        """True on 7th street when the deck cannot give every live player a card."""
+        live = sum(1 for p in self.order if p.live)
+        return self._deck_left() < live
+
+    def _deck_left(self) -> int:
+        """Cards left in the deck before the 7th-street deal (no burns online)."""
+        if self._deck_at_river is not None:
+            return self._deck_at_river
+        return 52 - self._cards_dealt()
+
+    def to_call(self, name: str) -> Decimal:
+        p = self._by_name[name]
+        return max(self.current_bet - p.street_in, ZERO)
+
+    def legal_actions(self) -> LegalActions | None:
+        """The player to act and their options; None when nobody is to act."""
+        self._ensure_round()
+        p = self._to_act
+        if p is None or self.street is None:
+            return None
+        return LegalActions(p.name, tuple(self._options(p)), max(self.current_bet - p.street_in, ZERO),
+                            self.street, p.street_in + p.stack)
+
+    # ------------------------------------------------------------------ driving
+
+    def apply(self, event: Event) -> None:
+        """Apply one event; violations found are appended to ``self.violations``."""
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        handlers = _HANDLERS
+        for event in events:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(self, event)
+
+    # conveniences for simulators: build the event and apply it
+    def post_antes(self, *, line: int = 0) -> None:
+        ante = self.ante or ZERO
+        if not ante:
+            return
+        for p in self.order:
+            if p.in_hand:
+                amount = min(ante, p.stack)
+                self.apply(PostAnte(file="", line=line, player=p.name, amount=amount,
+                                    all_in=amount == p.stack))
+
+    def start_street(self, street: Street, *, line: int = 0) -> None:
+        self.apply(StreetStart(file="", line=line, street=street))
+
+    def deal(self, player: str, *, up: Sequence[Card] = (), down: Sequence[Card] = (), line: int = 0) -> None:
+        assert self.street is not None
+        self.apply(Deal(file="", line=line, player=player, street=self.street, up=tuple(up), down=tuple(down)))
+
+    def act(self, option: LegalAction, *, line: int = 0) -> None:
+        """Take one of ``legal_actions()`` for the player to act."""
+        player = self.to_act
+        if player is None:
+            raise ValueError("nobody is to act")
+        self.apply(option.to_event(player, line=line))
+
+    # ------------------------------------------------------------------ violations
+
+    def flag(self, rule: str, line: int, message: str) -> None:
+        self.violations.append(Violation(rule, line, message))
+
+    # ------------------------------------------------------------------ antes
+
+    def _on_ante(self, e: PostAnte) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            self.flag("deal.ante", e.line, f"{e.player} posts an ante but has no seat")
+            return
+        if self.street is not None:
+            self.flag("deal.ante", e.line, f"{p.name} posts the ante after the deal began")
+        if p.ante:
+            self.flag("deal.ante", e.line, f"{p.name} posts a second ante")
+        p.in_hand = True
+        expected = self.ante if self.ante is not None else self.ante_posted
+        amount = e.amount
+        if self.ante_posted is None and (amount < p.stack or not e.all_in):
+            self.ante_posted = amount
+        if expected is not None and amount != expected:
+            short_all_in = amount < expected and amount == p.stack
+            if not short_all_in:
+                self.flag("deal.ante", e.line,
+                          f"ante should be {_fmt(expected)}, not {_fmt(amount)} from {p.name}")
+        self._put(p, amount, e.line)
+        p.ante += amount
+        p.street_in = ZERO  # antes do not count toward bets
+
+    # ------------------------------------------------------------------ streets
+
+    def _on_street(self, e: StreetStart) -> None:
+        new = e.street
+        if self.hand_over:
+            self.flag("order.streets", e.line, f"{new.label} street after the hand was won")
+        if self.street is None:
+            self._begin_hand(e.line)
+            if new is not Street.THIRD:
+                self.flag("order.streets", e.line, f"the hand should start on 3rd street, not {new.label}")
+        else:
+            self._close_round(e.line, f"{new.label} street")
+            if new != self.street + 1:
+                expected = Street(self.street + 1).label if self.street < Street.SEVENTH else "the showdown"
+                self.flag("order.streets", e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
+        self.street = new
+        if new is Street.SEVENTH:
+            self._deck_at_river = 52 - self._cards_dealt()
+        for p in self.order:
+            p.street_in = ZERO
+            p.acted = False
+            p.acted_level = ZERO
+        self.current_bet = ZERO
+        self.bet_level = ZERO
+        self.bets = 0
+        self.big_bet_made = False
+        self._open_pair = None
+        self._to_act = None
+        self._round_started = False
+        self._round_actions = 0
+        self._round_flagged = False
+        self._aggressor = None
+        self._round_first = None
+        self._last_deal_pos = -1
+
+    def _begin_hand(self, line: int) -> None:
+        dealt = [p for p in self.order if p.in_hand]
+        if not 2 <= len(dealt) <= 8:
+            self.flag("deal.players", line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
+
+    def _close_round(self, line: int, what: str) -> None:
+        """Checks when a betting round ends (a new street, the showdown, the end)."""
+        if self.street is None or self.hand_over:
+            return
+        if self.street is Street.SEVENTH and not self._river_done:
+            self._implicit_river(line)
+        self._check_missing_deals(line)
+        self._ensure_round()
+        p = self._to_act
+        if p is not None and not self._round_flagged:
+            if self._round_actions == 0:
+                self.flag("order.streets", line,
+                          f"no betting on {self.street.label} street before {what}; {p.name} was to act")
+            else:
+                self.flag("order.streets", line,
+                          f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
+        if self._round_actions:
+            self._last_action_street = self.street
+            self._final_aggressor = self._aggressor
+            self._final_first = self._round_first
+
+    def _implicit_river(self, line: int) -> None:
+        """7th-street down cards the log does not print (opponents'), once betting starts."""
+        self._river_done = True
+        if self.community is None and not self._community_flagged and self.needs_community_card():
+            self._community_flagged = True
+            live = sum(1 for q in self.order if q.live)
+            self.flag("cards.community", line,
+                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+            return
+        bit = 1 << Street.SEVENTH
+        for p in self.order:
+            if p.live and not p.dealt & bit and self.community is None:
+                p.dealt |= bit
+                p.down.append(None)
+
+    def _check_missing_deals(self, line: int) -> None:
+        street = self.street
+        if not self.profile.logs_every_up_card or street is None or street is Street.SEVENTH:
+            return
+        bit = 1 << street
+        for p in self.order:
+            if p.in_hand and not p.folded and not p.dealt & bit:
+                p.dealt |= bit  # one report per street
+                self.flag("deal.pattern", line, f"{p.name} received no {street.label}-street card")
+
+    # ------------------------------------------------------------------ cards
+
+    def _on_deal(self, e: Deal) -> None:
+        p = self._by_name.get(e.player)
+        street = self.street
+        # fast path: one up card on 4th-6th street to a live player, in order, nothing odd
+        if (p is not None and street is e.street and len(e.up) == 1 and not e.down
+                and Street.THIRD < street < Street.SEVENTH  # type: ignore[operator]
+                and p.in_hand and not p.folded and p.pos > self._last_deal_pos
+                and not p.dealt & (1 << street)):  # type: ignore[operator]
+            card = e.up[0]
+            before = e.before
+            if (not before or list(before) == p.up or list(before) == p.cards()) and id(card) not in self._seen:
+                self._last_deal_pos = p.pos
+                p.dealt |= 1 << street  # type: ignore[operator]
+                self._seen[id(card)] = p.name
+                p.up.append(card)
+                p.last_street = street  # type: ignore[assignment]
+                return
+        elif (p is not None and street is Street.THIRD and e.street is street and len(e.up) == 1
+                and len(e.down) in (0, 2) and not e.before and p.in_hand and not p.folded
+                and p.pos > self._last_deal_pos and not p.dealt & 8):
+            seen = self._seen
+            down = e.down
+            card = e.up[0]
+            if id(card) not in seen and all(id(c) not in seen for c in down) and (
+                    not down or down[0] is not down[1] and card not in down):
+                self._last_deal_pos = p.pos
+                p.dealt |= 8  # 1 << Street.THIRD
+                p.deal_line = e.line
+                name = p.name
+                seen[id(card)] = name
+                for c in down:
+                    seen[id(c)] = name
+                p.up.append(card)
+                p.down[:0] = down or (None, None)
+                return
+        self._deal_checked(p, e)
+
+    def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
+        street = self.street
+        if p is None:
+            self.flag("deal.order", e.line, f"cards dealt to {e.player}, who has no seat")
+            return
+        if street is None:
+            self.flag("order.streets", e.line, "cards dealt before 3rd street")
+            return
+        if e.street is not street:
+            self.flag("deal.pattern", e.line, f"{e.street.label}-street cards dealt during {street.label} street")
+        if not p.in_hand:
+            if street is Street.THIRD:
+                p.in_hand = True  # a player marked sitting out but dealt in
+            else:
+                self.flag("deal.order", e.line, f"{p.name} was not dealt in but receives cards")
+        elif p.folded:
+            self.flag("deal.order", e.line, f"{p.name} folded but receives {street.label}-street cards")
+        if self.profile.deals_in_order:
+            if p.pos < self._last_deal_pos:
+                self.flag("deal.order", e.line, f"{p.name} dealt out of clockwise order")
+            self._last_deal_pos = p.pos
+        bit = 1 << street
+        if p.dealt & bit:
+            self.flag("deal.pattern", e.line, f"{p.name} dealt twice on {street.label} street")
+            self._check_before(p, e)
+            self._see_all(p, e.up, e.line)
+            self._see_all(p, e.down, e.line)
+            return
+        p.dealt |= bit
+        if street is Street.THIRD:
+            p.deal_line = e.line
+        self._check_before(p, e)
+        want_up, want_down = (1, 2) if street is Street.THIRD else ((0, 1) if street is Street.SEVENTH else (1, 0))
+        up, down = e.up, e.down
+        if street is Street.SEVENTH and self.community is not None:
+            self.flag("cards.community", e.line,
+                      f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
+        elif street is Street.SEVENTH and not self._community_flagged and self.needs_community_card():
+            self._community_flagged = True
+            live = sum(1 for q in self.order if q.live)
+            self.flag("cards.community", e.line,
+                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+        if len(up) > want_up or len(down) > want_down:
+            self.flag("deal.pattern", e.line,
+                      f"{street.label} street deals {want_down} down and {want_up} up to {p.name}, "
+                      f"not {len(down)} down and {len(up)} up")
+        elif self.profile.logs_every_up_card and want_up and not up:
+            self.flag("deal.pattern", e.line, f"{p.name}'s {street.label}-street up card is missing")
+        self._see_all(p, up, e.line)
+        self._see_all(p, down, e.line)
+        p.up.extend(up)
+        if street is Street.THIRD:
+            known = list(down[:2])
+            p.down[:0] = known + [None] * (2 - len(known))
+            if len(down) > 2:
+                p.down.extend(down[2:])
+        elif down or want_down:
+            p.down.extend(down or (None,))
+        p.last_street = street
+
+    def _check_before(self, p: PlayerState, e: Deal) -> None:
+        if not e.before:
+            return
+        before = list(e.before)
+        if before == p.up:
+            return
+        known = p.cards()
+        if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
+            # the hero's hole cards, shown again: learn any we did not know
+            self._learn(p, before, e.line)
+            return
+        self.flag("cards.consistent", e.line,
+                  f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
+
+    def _see(self, p: PlayerState, card: Card, line: int) -> None:
+        owner = self._seen.get(id(card))
+        if owner is None:
+            self._seen[id(card)] = p.name
+        elif owner != p.name:
+            self.flag("cards.unique", line, f"{card} is {owner}'s card but also appears for {p.name}")
+
+    def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
+        for card in cards:
+            self._see(p, card, line)
+
+    def _cards_dealt(self) -> int:
+        return sum(len(p.up) + len(p.down) for p in self.order if p.in_hand)
+
+    def _on_community(self, e: DealCommunity) -> None:
+        if self.street is not Street.SEVENTH:
+            self.flag("cards.community", e.line, "a community card outside 7th street")
+        elif self.community is not None:
+            self.flag("cards.community", e.line, "a second community card")
+        elif not self.needs_community_card():
+            live = sum(1 for p in self.order if p.live)
+            self.flag("cards.community", e.line,
+                      f"community card dealt although {self._deck_left()} cards remain for {live} players")
+        owner = self._seen.get(id(e.card))
+        if owner is not None and owner != "community":
+            self.flag("cards.unique", e.line, f"community card {e.card} is also {owner}'s card")
+        self._seen[id(e.card)] = "community"
+        self.community = e.card
+
+    # ------------------------------------------------------------------ turn order
+
+    def _ensure_round(self, line: int = 0) -> None:
+        if self._round_started or self.street is None or self.hand_over:
+            return
+        self._round_started = True
+        if line:
+            self._check_missing_deals(line)
+        if self.street is Street.THIRD:
+            self._start_third()
+        else:
+            self._start_later()
+
+    def _start_third(self) -> None:
+        dealt = [p for p in self.order if p.in_hand and not p.folded]
+        if self.ante or self.ante_posted:
+            for p in dealt:
+                if not p.ante and p.start > 0:
+                    self.flag("deal.ante", p.deal_line, f"{p.name} was dealt in without posting the ante")
+        doors = [p for p in dealt if p.up]
+        if len(doors) < len(dealt) or not doors:
+            # door cards unknown: accept whoever the log has bring in
+            self._bring_in_player = None
+            self._first_ok = tuple(p for p in dealt if p.can_act)
+            self._to_act = self._first_ok[0] if self._first_ok else None
+            return
+        keys = _BRING_IN_KEYS[self.variant]
+        low = doors[0]
+        low_key = keys[id(low.up[0])]
+        for q in doors:
+            key = keys[id(q.up[0])]
+            if key < low_key:
+                low, low_key = q, key
+        self._bring_in_player = low
+        if low.can_act:
+            self._first_ok = (low,)
+            self._to_act = low
+            return
+        # rule bringin.allin: all-in from the ante; the player to their left acts first
+        self._bring_in_optional = True
+        nxt = self._next_from(low.pos)
+        self._first_ok = (nxt,) if nxt is not None else ()
+        self._to_act = nxt
+
+    def _start_later(self) -> None:
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if len(live) < 2:
+            self._to_act = None
+            return
+        able = [p for p in live if not p.all_in]
+        if len(able) < 2:
+            self._to_act = None  # at most one player can bet: no betting round
+            return
+        expected_up = 4 if self.street is Street.SEVENTH else int(self.street or 3) - 2
+        if any(len(p.up) < expected_up for p in live):
+            self._first_ok = tuple(able)  # boards unknown: any able player may start
+            self._to_act = able[0]
+            return
+        best = self._best_board(live)
+        if best.can_act:
+            self._first_ok = (best,)
+            self._to_act = best
+            return
+        nxt = self._next_from(best.pos)
+        best_able = self._best_board(able)
+        mode = self.profile.first_skip_all_in
+        if mode == "next_clockwise":
+            self._first_ok = (nxt,) if nxt else ()
+        elif mode == "best_active":
+            self._first_ok = (best_able,)
+        else:
+            self._first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
+        self._to_act = self._first_ok[0] if self._first_ok else None
+
+    def _board(self, p: PlayerState) -> list[Card]:
+        if self.community is not None:
+            return [*p.up, self.community]
+        return p.up
+
+    def _best_board(self, players: list[PlayerState]) -> PlayerState:
+        """The best board showing (``players`` in dealing order, so ties go to the first)."""
+        low = self.variant is Variant.RAZZ
+        community = self.community
+        cache = _BOARD_KEYS
+        best = players[0]
+        best_key: tuple[int, ...] | None = None
+        for q in players:
+            cards = q.up if community is None else [*q.up, community]
+            key = cache.get((low, tuple(sorted([c.rank for c in cards]))))
+            if key is None:
+                key = _board_key(cards, low)
+            if best_key is None or key < best_key:
+                best, best_key = q, key
+        return best
+
+    def _first_reason(self, p: PlayerState) -> str:
+        board = " ".join(str(c) for c in self._board(p))
+        return f"{'lowest' if self.variant is Variant.RAZZ else 'best'} board {board}"
+
+    def _next_from(self, pos: int, able: int = -1) -> PlayerState | None:
+        """The next player after position ``pos`` who still has to act this round."""
+        order = self.order
+        n = len(order)
+        current = self.current_bet
+        if able < 0:
+            able = 0
+            for q in order:
+                if q.in_hand and not q.folded and not q.all_in:
+                    able += 1
+        for k in range(1, n + 1):
+            q = order[(pos + k) % n]
+            if not q.in_hand or q.folded or q.all_in:
+                continue
+            if q.street_in < current:
+                return q
+            if not q.acted and able >= 2:
+                return q
+        return None
+
+    # ------------------------------------------------------------------ legal options
+
+    def _units(self) -> tuple[Decimal, ...]:
+        street = self.street
+        if street is Street.THIRD:
+            return (self.small,)
+        if street is Street.FOURTH:
+            if self.variant is not Variant.RAZZ and self._has_open_pair():
+                return (self.big,) if self.big_bet_made else (self.small, self.big)
+            return (self.small,)
+        return (self.big,)
+
+    def _has_open_pair(self) -> bool:
+        if self._open_pair is None:
+            self._open_pair = any(
+                len(p.up) >= 2 and p.up[0].rank == p.up[1].rank for p in self.order if p.live)
+        return self._open_pair
+
+    def _capped(self) -> bool:
+        if self.bets < self.profile.cap_bets:
+            return False
+        if self.profile.uncapped_heads_up and sum(1 for p in self.order if p.live) == 2:
+            return False
+        return True
+
+    def _options(self, p: PlayerState) -> list[LegalAction]:
+        stack = p.stack
+        to_call = max(self.current_bet - p.street_in, ZERO)
+        out: list[LegalAction] = []
+        unopened = self.street is Street.THIRD and not self._opened
+        if unopened and self._bring_in_player is not None:
+            bring_in = self.bring_in if self.bring_in is not None else _default_bring_in(self.small)
+            if self._bring_in_optional:
+                out.append(LegalAction(_K.FOLD))
+            chips = min(bring_in, stack)
+            out.append(LegalAction(_K.BRING_IN, chips, p.street_in + chips, chips, chips == stack))
+            if stack > bring_in:
+                to = p.street_in + min(self.small, stack)
+                out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, stack <= self.small))
+            return out
+        if to_call > 0:
+            out.append(LegalAction(_K.FOLD))
+            chips = min(to_call, stack)
+            out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
+        else:
+            out.append(LegalAction(_K.CHECK))
+        if stack <= to_call:
+            return out
+        if not any(q is not p and q.can_act for q in self.order):
+            return out  # everyone else is all-in: a raise could not be called
+        third_open = self.street is Street.THIRD and self.bets == 0
+        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < self.current_bet:
+            return out  # rule bet.allin: a short all-in raise does not reopen the betting
+        most = p.street_in + stack
+        if not self.fixed:
+            self._options_unlimited(p, out, to_call, most)
+            return out
+        if self._capped():
+            return out
+        if third_open:
+            to = min(self.small, most)
+            if to > self.current_bet:
+                out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, to == most))
+            return out
+        for unit in self._units():
+            if self.current_bet == 0:
+                to = min(unit, most)
+                out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
+            else:
+                target = self.bet_level + unit if self.current_bet > self.bet_level else self.current_bet + unit
+                to = min(target, most)
+                out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+        return out
+
+    def _options_unlimited(self, p: PlayerState, out: list[LegalAction], to_call: Decimal, most: Decimal) -> None:
+        step = max(self.current_bet - self.bet_level, self.small) if self.current_bet else self.small
+        if self.street is Street.THIRD and not self._opened:
+            step = self.small
+        if self.current_bet == 0:
+            to = min(step, most)
+            out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
+        else:
+            to = min(self.current_bet + step, most)
+            out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+
+    # ------------------------------------------------------------------ actions
+
+    def _on_action(self, e: Action) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
+            return
+        if self.street is None:
+            self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
+            return
+        if self.street is Street.SEVENTH and not self._river_done:
+            self._implicit_river(e.line)
+        if not self._round_started:
+            self._ensure_round(e.line)
+        if self._to_act is not p:
+            self._check_turn(p, e)
+        if not self._round_actions:
+            self._round_first = p
+        self._round_actions += 1
+        self._last_action_street = self.street
+        kind = e.kind
+        if kind is _K.FOLD:
+            self._fold(p, e)
+        elif kind is _K.CHECK:
+            self._check(p, e)
+        elif kind is _K.CALL:
+            self._call(p, e)
+        elif kind is _K.BRING_IN:
+            self._bring_in(p, e)
+        else:
+            self._aggress(p, e)
+        p.acted = True
+        p.acted_level = self.bet_level
+        p.last_street = self.street
+        self._advance(p)
+
+    def _check_turn(self, p: PlayerState, e: Action) -> None:
+        expected = self._to_act
+        first = self._round_actions == 0
+        if p.folded:
+            self.flag("order.turn", e.line, f"{p.name} folded earlier but acts again")
+            self._round_flagged = True
+            return
+        if not p.in_hand:
+            self.flag("order.turn", e.line, f"{p.name} was not dealt in but acts")
+            p.in_hand = True
+            self._round_flagged = True
+            return
+        if p.all_in:
+            self.flag("order.turn", e.line, f"{p.name} is all-in and cannot act")
+            self._round_flagged = True
+            return
+        if expected is p:
+            return
+        if first and p in self._first_ok:
+            return
+        self._round_flagged = True
+        street = self.street
+        if expected is None:
+            able = sum(1 for q in self.order if q.can_act)
+            if first and able < 2:
+                self.flag("order.streets", e.line,
+                          f"{p.name} acts on {street.label} street, but at most one player can still bet")  # type: ignore[union-attr]
+            else:
+                self.flag("order.turn", e.line,
+                          f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
+            return
+        if first and street is Street.THIRD:
+            if self._bring_in_optional:
+                low = self._bring_in_player
+                self.flag("bringin.allin", e.line,
+                          f"{low.name if low else '?'} is all-in from the ante: {expected.name}, on their left, "
+                          f"acts first, not {p.name}")
+            else:
+                self.flag("bringin.player", e.line, self._bring_in_message(expected, p))
+            return
+        if first:
+            self.flag("order.first", e.line,
+                      f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
+                      f"not {p.name} ({self._first_reason(p)})")
+            return
+        rule = "order.third" if street is Street.THIRD else "order.turn"
+        self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
+
+    def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
+        which = "highest" if self.variant is Variant.RAZZ else "lowest"
+        theirs = f" ({p.up[0]})" if p.up else ""
+        return (f"bring-in should be {expected.name} ({expected.up[0]}, {which} up card), "
+                f"not {p.name}{theirs}")
+
+    def _advance(self, p: PlayerState) -> None:
+        """After ``p`` acted: is the hand won, and who acts next? One pass round the table."""
+        live = able = 0
+        owes: PlayerState | None = None  # first player after p who has a bet to call
+        unacted: PlayerState | None = None  # first player after p who has not acted this round
+        current = self.current_bet
+        for q in self._rotations[p.pos]:
+            if q.in_hand and not q.folded:
+                live += 1
+                if not q.all_in:
+                    able += 1
+                    if owes is None and q.street_in < current:
+                        owes = q
+                    if unacted is None and not q.acted and q is not p:
+                        unacted = q
+        if live <= 1:
+            self.hand_over = True
+            self._to_act = None
+            self._last_action_street = self.street
+            self._final_aggressor = self._aggressor
+            self._final_first = self._round_first
+            return
+        if able < 2 or unacted is None:
+            self._to_act = owes
+        elif owes is None:
+            self._to_act = unacted
+        else:
+            self._to_act = owes if self._distance(p, owes) < self._distance(p, unacted) else unacted
+
+    def _distance(self, p: PlayerState, q: PlayerState) -> int:
+        return (q.pos - p.pos) % len(self.order)
+
+    def _fold(self, p: PlayerState, e: Action) -> None:
+        if self.street is Street.THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
+            self.flag("bringin.player", e.line, f"{p.name} must bring in or complete, not fold")
+            self._opened = True
+        p.folded = True
+
+    def _check(self, p: PlayerState, e: Action) -> None:
+        if self.street is Street.THIRD and not self._opened and self._bring_in_player is not None:
+            if self._bring_in_optional:
+                self.flag("bringin.allin", e.line, f"{p.name} must bring in, complete or fold, not check")
+            else:
+                self.flag("bet.check", e.line, f"{p.name} checks but must bring in")
+            return
+        owed = self.current_bet - p.street_in
+        if owed > 0:
+            self.flag("bet.check", e.line, f"{p.name} checks facing {_fmt(owed)} to call")
+
+    def _call(self, p: PlayerState, e: Action) -> None:
+        owed = self.current_bet - p.street_in
+        amount = e.amount if e.amount is not None else min(owed, p.stack)
+        if owed <= 0:
+            if self.street is Street.THIRD and not self._opened and self._bring_in_player is not None:
+                self.flag("bringin.player", e.line, f"{p.name} calls before anyone brought in")
+            else:
+                self.flag("bet.check", e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
+        elif amount > owed and self._short_bring_in_unknown():
+            # a bring-in all-in for less at a table whose bring-in we do not know yet:
+            # the first caller shows the normal amount (rule bringin.allin)
+            self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
+        elif amount > owed:
+            self.flag("bet.size", e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
+        elif amount < owed and amount < p.stack:
+            self.flag("bet.allin", e.line,
+                      f"{p.name} calls {_fmt(amount)} of {_fmt(owed)} without being all-in "
+                      f"({_fmt(p.stack - amount)} behind)")
+        self._put(p, amount, e.line, e.all_in)
+
+    def _short_bring_in_unknown(self) -> bool:
+        b = self._bring_in_player
+        return (self.street is Street.THIRD and self.bets == 0 and self.bring_in is None
+                and b is not None and b.all_in and self.current_bet == b.street_in)
+
+    def _bring_in(self, p: PlayerState, e: Action) -> None:
+        amount = e.amount if e.amount is not None else (e.to or ZERO)
+        if self.street is not Street.THIRD or self._opened:
+            if not self._round_flagged:
+                self.flag("bringin.player", e.line, f"{p.name} brings in after the betting was opened")
+        self.bring_in_posted = (amount, e.line, amount >= p.stack)
+        expected = self.bring_in
+        all_in_short = amount >= p.stack and (expected is None or amount < expected)
+        if self.fixed and not all_in_short:
+            if not ZERO < amount < self.small:
+                self.flag("bringin.amount", e.line,
+                          f"bring-in {_fmt(amount)} must be more than zero and less than the small bet {_fmt(self.small)}")
+            elif expected is not None and amount != expected:
+                self.flag("bringin.amount", e.line,
+                          f"bring-in should be {_fmt(expected)}{self.bring_in_source}, not {_fmt(amount)}")
+        if self.bring_in is None and not all_in_short:
+            self.bring_in = amount
+        self._opened = True
+        self._put(p, amount, e.line, e.all_in)
+        level = p.street_in if not all_in_short or expected is None else max(expected, p.street_in)
+        if level > self.current_bet:
+            self.current_bet = level
+            self.bet_level = level
+
+    def _aggress(self, p: PlayerState, e: Action) -> None:
+        kind = e.kind
+        before = p.street_in
+        if kind is _K.RAISE:
+            to = e.to if e.to is not None else self.current_bet + (e.amount or ZERO)
+        elif kind is _K.COMPLETE:
+            to = e.to if e.to is not None else (e.amount or ZERO)
+        else:
+            to = before + (e.amount if e.amount is not None else (e.to or ZERO) - before)
+        current = self.current_bet
+        chips = to - before
+        all_in = chips >= p.stack
+        if to <= current:
+            self.flag("bet.size", e.line,
+                      f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
+            self._put(p, chips, e.line, e.all_in)
+            return
+        third_open = self.street is Street.THIRD and self.bets == 0
+        if self.fixed:
+            if third_open:
+                self._check_completion(p, e, to, all_in)
+            else:
+                self._check_bet(p, e, to, all_in)
+        self._opened = True
+        self._put(p, chips, e.line, e.all_in)
+        self._raise_levels(p, to, third_open)
+
+    def _check_completion(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
+        if to == self.small or (all_in and to < self.small):
+            return
+        self.flag("bringin.complete", e.line,
+                  f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
+
+    def _check_bet(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
+        if e.kind is _K.COMPLETE:
+            self.flag("bringin.complete", e.line,
+                      f"{p.name} completes, but only a player facing just the bring-in may complete")
+            return
+        current = self.current_bet
+        if current > 0 and self._capped():
+            self.flag("bet.cap", e.line,
+                      f"{p.name} raises after {self.bets} bets; the cap is {self.profile.cap_bets}")
+            return
+        if current > 0 and p.acted and p.acted_level == self.bet_level and p.street_in < current:
+            self.flag("bet.allin", e.line,
+                      f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
+                      f"and does not reopen the betting")
+            return
+        units = self._units()
+        if current == 0:
+            allowed = tuple(units)
+        elif current > self.bet_level:
+            allowed = tuple(dict.fromkeys([*(current + u for u in units), *(self.bet_level + u for u in units)]))
+        else:
+            allowed = tuple(current + u for u in units)
+        if to in allowed:
+            return
+        if all_in and to < max(allowed):
+            return  # all-in for less than a legal size
+        what = "bet" if current == 0 else "raise"
+        if self.street is Street.FOURTH:
+            big_to = (current + self.big) if current else self.big
+            if to == big_to or to == self.bet_level + self.big:
+                if self.variant is Variant.RAZZ:
+                    self.flag("bet.open_pair", e.line,
+                              f"{p.name} makes a double {what} on 4th street; razz has no open-pair double bet")
+                    return
+                if not self._has_open_pair():
+                    self.flag("bet.open_pair", e.line,
+                              f"{p.name} makes a double {what} on 4th street without an open pair")
+                    return
+            if self.big_bet_made and to == current + self.small:
+                self.flag("bet.open_pair", e.line,
+                          f"after a double bet on 4th street every raise is {_fmt(self.big)}; {p.name} raises {_fmt(self.small)}")
+                return
+        if not all_in and to < min(allowed) and to > current:
+            self.flag("bet.size", e.line,
+                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}"
+                      " (less only when all-in)")
+            return
+        self.flag("bet.size", e.line,
+                  f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}")
+
+    def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
+        level = self.bet_level
+        if third_open:
+            if to >= self.small or not self.fixed:
+                self.bets += 1
+                self.bet_level = to
+            self.current_bet = max(self.current_bet, to)
+            self._aggressor = p
+            return
+        increment = to - level
+        if self.street is Street.FOURTH and len(self._units()) > 1 or self.big_bet_made:
+            if increment >= self.big:
+                self.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+            unit = self.big if self.big_bet_made else self.small
+        else:
+            unit = self.small if self.street in (Street.THIRD, Street.FOURTH) else self.big
+        if not self.fixed or increment * 2 >= unit:
+            self.bets += 1
+            self.bet_level = to
+        self.current_bet = to
+        self._aggressor = p
+
+    def _put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
+        if chips > p.stack:
+            self.flag("chips.stack", line,
+                      f"{p.name} puts in {_fmt(chips)} with only {_fmt(p.stack)} behind")
+        p.stack -= chips
+        p.street_in += chips
+        p.total += chips
+        if p.stack <= 0:
+            p.all_in = True
+        elif all_in_flag:
+            self.flag("chips.stack", line, f"{p.name} is said to be all-in with {_fmt(p.stack)} behind")
+
+    # ------------------------------------------------------------------ the end of betting
+
+    def _on_uncalled(self, e: UncalledReturned) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            self.flag("pot.uncalled", e.line, f"uncalled bet returned to {e.player}, who has no seat")
+            return
+        top, expected = self._uncalled()
+        if top is None or expected <= 0:
+            self.flag("pot.uncalled", e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
+        elif top is not p or e.amount != expected:
+            self.flag("pot.uncalled", e.line,
+                      f"the uncalled {_fmt(expected)} goes back to {top.name}, "
+                      f"not {_fmt(e.amount)} to {p.name}")
+        p.stack += e.amount
+        p.total -= e.amount
+        p.street_in -= e.amount
+        p.returned += e.amount
+        self._returned_line = e.line
+        if p.stack > 0 and p.all_in and not p.folded:
+            p.all_in = False
+
+    def _uncalled(self) -> tuple[PlayerState | None, Decimal]:
+        """The player whose bet nobody matched, and the unmatched part (street bets only)."""
+        top: PlayerState | None = None
+        first = second = ZERO
+        for p in self.order:
+            t = p.total
+            if t > first:
+                second = first
+                first = t
+                top = p
+            elif t > second:
+                second = t
+        if top is None:
+            return None, ZERO
+        return top, min(first - second, top.total - top.ante)
+
+    def uncalled(self) -> tuple[str, Decimal] | None:
+        """The uncalled bet to return now, as (player, amount), or None."""
+        top, amount = self._uncalled()
+        if top is None or amount <= 0 or not (self.hand_over or self._betting_done()):
+            return None
+        return top.name, amount
+
+    def _betting_done(self) -> bool:
+        self._ensure_round()
+        return self._to_act is None
+
+    # ------------------------------------------------------------------ showdown
+
+    def _on_showdown(self, e: ShowdownStart) -> None:
+        self._close_round(e.line, "the showdown")
+        self._showdown = True
+        self.showdown_line = e.line
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if self.street is not Street.SEVENTH and not self.hand_over:
+            able = sum(1 for p in live if not p.all_in)
+            if able >= 2:
+                self.flag("order.streets", e.line,
+                          f"showdown after {self.street.label if self.street else 'no'} street with {able} players still betting")
+
+    def showdown_order(self) -> list[str]:
+        """Live players in the order they show: the last aggressor of the final round
+        first (else the first in dealing order), then clockwise."""
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if not live:
+            return []
+        first = self._final_aggressor if self._final_aggressor in live else live[0]
+        start = live.index(first)  # type: ignore[arg-type]
+        return [p.name for p in live[start:] + live[:start]]
+
+    def _check_show_order(self, p: PlayerState, line: int) -> None:
+        if self._showdown_first_done or not self._showdown:
+            return
+        self._showdown_first_done = True
+        live = [q for q in self.order if q.live]
+        if len(live) < 2 or not p.live:
+            return
+        aggressor = self._final_aggressor
+        if aggressor is not None and aggressor.live:
+            if p is not aggressor:
+                street = self._last_action_street
+                self.flag("showdown.order", line,
+                          f"{aggressor.name} made the last bet or raise "
+                          f"({street.label if street else ''} street) and shows first, not {p.name}")
+            return
+        mode = self.profile.show_order_no_bet
+        if mode == "deal_order" and p is not live[0]:
+            self.flag("showdown.order", line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
+        elif mode == "first_to_act":
+            expected = self._final_first
+            if expected is not None and expected.live and p is not expected:
+                self.flag("showdown.order", line,
+                          f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
+
+    def _on_show(self, e: Show) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            self.flag("cards.consistent", e.line, f"{e.player} shows cards but has no seat")
+            return
+        self._check_show_order(p, e.line)
+        self._check_shown(p, e.cards, e.line)
+        p.showed = True
+        if len(e.cards) >= len(p.shown):
+            p.shown = e.cards
+
+    def _on_muck(self, e: Muck) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            return
+        self._check_show_order(p, e.line)
+        p.mucked = True
+        if e.cards:
+            self._check_shown(p, e.cards, e.line)
+
+    def _on_seat_summary(self, e: SeatSummary) -> None:
+        if not e.cards:
+            return
+        p = self._by_name.get(e.player)
+        if p is None or e.cards == p.shown:
+            return
+        self._check_shown(p, e.cards, e.line)
+        if not p.shown and "showed" in e.outcome:
+            p.shown = e.cards
+
+    def _check_shown(self, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
+        """cards.unique, cards.consistent and cards.count for cards a player shows."""
+        if len({id(c) for c in shown}) != len(shown):
+            self.flag("cards.unique", line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
+        community = self.community
+        own = [c for c in shown if c is not community] if community is not None else list(shown)
+        limit = 6 if community is not None else 7
+        if len(own) > limit:
+            self.flag("cards.count", line,
+                      f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
+                      f"a stud hand has {limit}")
+        known = p.cards()
+        if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
+            if any(k is not None and k is not c for k, c in zip(known, own)):
+                self.flag("cards.consistent", line,
+                          f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
+                return
+        else:
+            missing = [c for c in known if c is not None and c not in own]
+            if len(own) >= len(known) and missing:
+                self.flag("cards.consistent", line,
+                          f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
+                return
+        for card in own:
+            owner = self._seen.get(id(card))
+            if owner is not None and owner != p.name:
+                self.flag("cards.unique", line, f"{p.name} shows {card}, which is {owner}'s card")
+        self._learn(p, own, line)
+
+    def _learn(self, p: PlayerState, cards: Sequence[Card], line: int) -> None:
+        """Fill unknown down cards from cards the player revealed."""
+        mine = {id(c) for c in p.cards() if c is not None}
+        new = [c for c in cards if id(c) not in mine]
+        if not new:
+            return
+        if len(cards) == len(p.cards()):
+            known = p.cards()
+            slots = [i for i, k in enumerate(known) if k is None]
+            for i in slots:
+                self._set_card(p, i, cards[i])
+            return
+        for card in new:
+            try:
+                i = p.down.index(None)
+            except ValueError:
+                return
+            p.down[i] = card
+            if id(card) not in self._seen:
+                self._seen[id(card)] = p.name
+
+    def _set_card(self, p: PlayerState, index: int, card: Card) -> None:
+        # index in cards() order: down 0-1, then the up cards, then later down cards
+        n_up = len(p.up)
+        if index < 2:
+            p.down[index] = card
+        else:
+            p.down[index - n_up] = card
+        if id(card) not in self._seen:
+            self._seen[id(card)] = p.name
+
+    # ------------------------------------------------------------------ money lines
+
+    def _on_collect(self, e: Collect) -> None:
+        p = self._by_name.get(e.player)
+        if p is None:
+            self.flag("showdown.award", e.line, f"{e.player} collects but has no seat")
+            return
+        p.collected += e.amount
+        self.collects.append(e)
+
+    def _on_summary(self, e: PotSummary) -> None:
+        if self.summary is None:
+            self.summary = e
+
+    def _on_no_low(self, e: NoLowHand) -> None:
+        self.no_low_noted = True
+
+    def _on_capped(self, e: BettingCapped) -> None:
+        if self.fixed and self.bets < self.profile.cap_bets:
+            self.flag("bet.cap", e.line,
+                      f"the log says betting is capped after {self.bets} bets; the cap is {self.profile.cap_bets}")
+
+    def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
+        if self.variant is Variant.RAZZ:
+            self.flag("bet.open_pair", e.line, "an open-pair double bet announced in razz")
+        elif self.street is not Street.FOURTH:
+            self.flag("bet.open_pair", e.line, "an open-pair double bet announced outside 4th street")
+        elif not self._has_open_pair():
+            self.flag("bet.open_pair", e.line, "an open-pair double bet announced with no open pair on 4th street")
+
+
+# ---------------------------------------------------------------------- helpers
+
+_HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
+    Action: StudState._on_action,
+    Deal: StudState._on_deal,
+    StreetStart: StudState._on_street,
+    PostAnte: StudState._on_ante,
+    DealCommunity: StudState._on_community,
+    UncalledReturned: StudState._on_uncalled,
+    ShowdownStart: StudState._on_showdown,
+    Show: StudState._on_show,
+    Muck: StudState._on_muck,
+    Collect: StudState._on_collect,
+    PotSummary: StudState._on_summary,
+    SeatSummary: StudState._on_seat_summary,
+    BettingCapped: StudState._on_capped,
+    OpenPairNotice: StudState._on_open_pair_notice,
+    NoLowHand: StudState._on_no_low,
+}
+
+
+def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-k for k in key)
+
+
+_BOARD_KEYS: dict[tuple[bool, tuple[int, ...]], tuple[int, ...]] = {}
+
+# rule bringin.player: each door card's key per variant (smallest brings in), by id of the interned card
+_BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
+    v: {id(card): bring_in_key(card, v.value) for card in DECK} for v in Variant
+}
+
+
+def _board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
+    """The order.first sort key of a board (smallest acts first), memoised by ranks."""
+    ranks = (low, tuple(sorted([c.rank for c in up])))
+    key = _BOARD_KEYS.get(ranks)
+    if key is None:
+        key = board_low_key(up) if low else _neg(board_high_key(up))
+        _BOARD_KEYS[ranks] = key
+    return key
+
+
+def _default_bring_in(small: Decimal) -> Decimal:
+    return small / 2
+
+
+def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
+    """The smallest chip: from the decimal places of the stakes and stacks."""
+    places = 0
+    values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
+    values.extend(s.stack if isinstance(s, Seat) else s[2] for s in seats)
+    for value in values:
+        if value is None:
+            continue
+        exponent = value.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > places:
+            places = -exponent
+    return Decimal(1).scaleb(-places)
+
+
+__all__ = ["LegalAction", "LegalActions", "PlayerState", "StudState"]

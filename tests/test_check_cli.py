@@ -1,0 +1,110 @@
+"""``studbook check``: text and jsonl output, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from studbook.cli import main
+
+from test_engine_build import STARS, corpus_text, need_corpus
+from test_rules import ANTE, STUD
+
+CLEAN = "7-Stud-USD-0.04-0.08-200911.txt"
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _broken(tmp_path: Path) -> tuple[Path, int]:
+    text = corpus_text(STUD).replace("Nikolay Zem: posts the ante $0.01", "Nikolay Zem: posts the ante $0.02", 1)
+    line = text[: text.index("Nikolay Zem: posts the ante $0.02")].count("\n") + 1
+    return _write(tmp_path, "broken.txt", text), line
+
+
+def test_text_ok_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    need_corpus()
+    assert main(["check", str(STARS / CLEAN)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "summary: 1 files, 11 hands, 11 ok, 0 violations, 0 rejected, 0 skipped"
+    assert out[1].split() == ["site", "files", "hands", "ok", "skipped", "rejected", "violations"]
+    assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
+
+
+def test_text_violation_lines_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, line = _broken(tmp_path)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{path}:{line}: hand 35874004239: deal.ante: ante should be 0.01, not 0.02 from Nikolay Zem"
+    assert out[1].startswith(f"{path}:") and ": hand 35874004239: pot.total: " in out[1]
+    assert "summary: 1 files, 11 hands, 10 ok, 1 violations, 0 rejected, 0 skipped" in out
+
+
+def test_jsonl_one_object_per_hand_then_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, line = _broken(tmp_path)
+    assert main(["check", "--format", "jsonl", str(path)]) == 1
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    hands, summary = records[:-1], records[-1]
+    assert len(hands) == 11
+    assert summary == {"summary": {"files": 1, "hands": 11, "ok": 10, "violations": 1, "rejected": 0, "skipped": 0}}
+    first = hands[0]
+    assert set(first) == {"file", "line", "site", "hand_id", "variant", "status", "violations", "net"}
+    assert (first["file"], first["line"], first["site"], first["hand_id"], first["variant"], first["status"]) == (
+        str(path), 1, "pokerstars", "35874004239", "stud", "violations")
+    assert first["violations"][0] == {"rule": "deal.ante", "line": line,
+                                      "message": "ante should be 0.01, not 0.02 from Nikolay Zem"}
+    assert [v["line"] for v in first["violations"]] == sorted(v["line"] for v in first["violations"])
+    assert first["net"]["trs2758"] == "0.41"
+    assert hands[1]["status"] == "ok" and hands[1]["violations"] == []
+
+
+def test_jsonl_rejected_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = corpus_text(ANTE).replace("*** 3rd STREET ***", "*** 3rd STRET ***")
+    bad = _write(tmp_path, "bad.txt", text)
+    assert main(["check", "--format", "jsonl", str(bad)]) == 1
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert records[0]["status"] == "rejected" and records[0]["reason"]
+    assert records[0]["violations"] == [] and records[0]["net"] == {}
+    assert records[-1]["summary"]["rejected"] == 1
+    need_corpus()
+    mixed = STARS / "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"
+    assert main(["check", "--format", "jsonl", str(mixed)]) == 0  # skipped hands are fine
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    skipped = [r for r in records[:-1] if r["status"] == "skipped"]
+    assert len(skipped) == 84 and all(r["variant"] is None and r["reason"] for r in skipped)
+    assert records[-1]["summary"] == {"files": 1, "hands": 137, "ok": 53, "violations": 0, "rejected": 0,
+                                      "skipped": 84}
+
+
+def test_text_rejected_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = corpus_text(ANTE).replace("*** 3rd STREET ***", "*** 3rd STRET ***")
+    bad = _write(tmp_path, "bad.txt", text)
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{bad}:") and ": hand 241636097024: rejected: " in out[0]
+
+
+def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(tmp_path / "missing.txt")]) == 2
+    assert main(["check", "--site", "nosuchsite", str(tmp_path)]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--format", "xml", "x"])
+    assert exit_.value.code == 2
+
+
+def test_subprocess_runs_the_installed_command() -> None:
+    need_corpus()
+    exe = Path(sys.executable).with_name("studbook")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-c", "import sys; from studbook.cli import main; sys.exit(main())"]
+    done = subprocess.run([*command, "check", "--format", "jsonl", str(STARS / CLEAN)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+    assert json.loads(done.stdout.splitlines()[-1])["summary"]["ok"] == 11
