@@ -1,0 +1,257 @@
+"""Store benchmark: import N hands, then load() them back; time and peak memory.
+
+    .venv/bin/python benchmarks/bench_store.py [--hands 10000] [--duckdb]
+        [--source auto|histories|simulated|synthetic]
+
+Hands come from ``histories/`` when it holds any, else from the simulator
+(``studbook.simulate``, written as PokerStars files in a temporary folder),
+so the import times the real pipeline: parse + check + store.
+``--source synthetic`` builds HandChecks directly (no parser or engine) to time
+frames and the store alone. ``--duckdb`` also times the same tables
+written to and read from DuckDB, when the ``duckdb`` package is importable:
+that is how the store's choice of SQLite was measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import resource
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Callable, Iterator, TypeVar
+
+from studbook.cards import DECK
+from studbook.engine.result import HandCheck, PlayerResult, PotAward
+from studbook.events import (
+    Action, ActionKind, Collect, Deal, Event, Hand, HandHeader, PostAnte, Seat, Stakes,
+    Street, StreetStart, Structure, Variant,
+)
+from studbook.frames import TABLES, SCHEMA, Frames, frames_from_checks, load
+from studbook.stats import compute
+from studbook.store import import_results
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def synthetic_checks(count: int, seed: int = 4) -> Iterator[HandCheck]:
+    """``count`` six-handed $0.04/$0.08 hands with random calls, folds and bets."""
+    rng = random.Random(seed)
+    players = [f"player{i}" for i in range(12)]
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    for number in range(count):
+        yield _synthetic_hand(rng, str(10_000_000 + number), rng.sample(players, 6),
+                              start + timedelta(minutes=number))
+
+
+def _synthetic_hand(rng: random.Random, hand_id: str, names: list[str],
+                    started: datetime) -> HandCheck:
+    cents = Decimal("0.01")
+    header = HandHeader(
+        site="synthetic", hand_id=hand_id, variant=rng.choice(list(Variant)),
+        structure=Structure.FIXED, game="7 Card Stud Limit", currency="USD",
+        stakes=Stakes(small_bet=4 * cents, big_bet=8 * cents, ante=cents, bring_in=2 * cents),
+        table="Bench", max_seats=8, started_utc=started,
+    )
+    line = itertools.count(1)
+    file = "synthetic.txt"
+    seats = tuple(Seat(file=file, line=next(line), seat=i + 1, player=n, stack=Decimal(4))
+                  for i, n in enumerate(names))
+    events: list[Event] = [PostAnte(file=file, line=next(line), player=n, amount=cents)
+                           for n in names]
+    deck = list(DECK)
+    rng.shuffle(deck)
+    put = {n: cents for n in names}
+    live = list(names)
+    ups: dict[str, list] = {n: [] for n in names}
+    downs: dict[str, list] = {n: [] for n in names}
+    last = {n: Street.THIRD for n in names}
+    for street in Street:
+        if len(live) < 2:
+            break
+        events.append(StreetStart(file=file, line=next(line), street=street))
+        for n in live:
+            down = (deck.pop(), deck.pop()) if street == 3 else (deck.pop(),) if street == 7 else ()
+            up = (deck.pop(),) if street < 7 else ()
+            ups[n] += up
+            downs[n] += down
+            last[n] = street
+            events.append(Deal(file=file, line=next(line), player=n, street=street,
+                               up=up, down=down if n == names[0] else ()))
+        unit = 4 * cents if street <= 4 else 8 * cents
+        high = Decimal(0)
+        street_in = {n: Decimal(0) for n in live}
+        for i, n in enumerate(list(live)):
+            amount: Decimal | None
+            if street == 3 and i == 0:
+                kind, amount = ActionKind.BRING_IN, 2 * cents
+            else:
+                roll = rng.random()
+                if high == 0:
+                    kind = ActionKind.BET if roll < 0.3 else ActionKind.CHECK
+                elif roll < 0.35 and len(live) > 2:
+                    kind = ActionKind.FOLD
+                else:
+                    kind = ActionKind.CALL
+                amount = unit if kind is ActionKind.BET else (
+                    high - street_in[n] if kind is ActionKind.CALL else None)
+            if kind is ActionKind.FOLD:
+                live.remove(n)
+            elif amount:
+                street_in[n] += amount
+                put[n] += amount
+                high = max(high, street_in[n])
+            events.append(Action(file=file, line=next(line), player=n, kind=kind,
+                                 amount=amount))
+    total = sum(put.values(), Decimal(0))
+    winner = rng.choice(live)
+    events.append(Collect(file=file, line=next(line), player=winner, amount=total))
+    showdown = len(live) > 1
+    results = tuple(
+        PlayerResult(player=n, seat=i + 1, stack=Decimal(4), contributed=put[n],
+                     collected=total if n == winner else Decimal(0),
+                     net=(total if n == winner else Decimal(0)) - put[n],
+                     last_street=last[n], folded=n not in live, all_in=False,
+                     showed=showdown and n in live,
+                     won_at_showdown=showdown and n == winner,
+                     up_cards=tuple(ups[n]),
+                     down_cards=(tuple(downs[n]) if n == names[0] or (showdown and n in live)
+                                 else ()))
+        for i, n in enumerate(names))
+    hand = Hand(file=file, line=1, end_line=next(line), header=header, seats=seats,
+                events=tuple(events))
+    return HandCheck(hand=hand, violations=(), players=results,
+                     pots=(PotAward(pot=0, amount=total, eligible=tuple(live),
+                                    high=((winner, total),)),),
+                     rake=Decimal(0), went_to_showdown=showdown)
+
+
+def measure(label: str, work: Callable[[], T]) -> T:
+    """Run ``work``; print its wall time and the process's peak RSS so far.
+
+    (tracemalloc would slow pandas-heavy code several times over, so memory
+    is the peak resident size, which only grows.)
+    """
+    began = time.perf_counter()
+    result = work()
+    seconds = time.perf_counter() - began
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(f"{label:<52} {seconds:8.2f} s   peak RSS {peak:8.1f} MiB", flush=True)
+    return result
+
+
+def duckdb_round_trip(frames: Frames, path: Path) -> None:
+    import duckdb  # optional: only for the comparison
+
+    def write() -> None:
+        con = duckdb.connect(str(path))
+        for table, frame in frames.tables():
+            con.register("frame", frame)
+            con.execute(f"CREATE TABLE {table} AS SELECT * FROM frame")
+            con.unregister("frame")
+        con.close()
+
+    def read() -> dict:
+        con = duckdb.connect(str(path), read_only=True)
+        out = {table: con.execute(f"SELECT * FROM {table}").df() for table in TABLES}
+        con.close()
+        return out
+
+    measure("duckdb: write frames", write)
+    measure("duckdb: read tables (no dtype fix-up)", read)
+    print(f"duckdb file: {path.stat().st_size / 2**20:.1f} MiB")
+
+
+def write_simulated(folder: Path, count: int, per_file: int = 500) -> list[Path]:
+    """``count`` simulated hands (stud, stud8, razz in turn) as PokerStars files."""
+    from studbook.simulate import simulate_hands, write_hands
+
+    files = []
+    variants = ("stud", "stud8", "razz")
+    for number, first in enumerate(range(0, count, per_file)):
+        size = min(per_file, count - first)
+        hands = simulate_hands(variants[number % 3], size, 6, seed=number, hero="Hero")
+        path = folder / f"sim-{number:03d}.txt"
+        path.write_text(write_hands(hands))
+        files.append(path)
+    return files
+
+
+def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
+    """What ``studbook import`` does: parse + check each new or changed file, store
+    its new hands (``rescan``: parse unchanged files too)."""
+    from studbook.check import check_paths
+    from studbook.store import ImportSummary, Store, file_sha256
+
+    summary = ImportSummary()
+    files = [p for path in paths for p in ([path] if path.is_file() else sorted(path.rglob("*")))
+             if p.is_file()]
+    with Store(db) as store:
+        hashes = {str(p): file_sha256(p) for p in files}
+        todo = [p for p in files if rescan or not store.imported(p, hashes[str(p)])]
+        summary.unchanged_files = len(files) - len(todo)
+        for file_check in check_paths([str(p) for p in todo]):
+            store.add(file_check.results, summary=summary)
+            store.record_file(file_check.file, hashes[file_check.file], len(file_check.results))
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--source", choices=("auto", "histories", "simulated", "synthetic"),
+                        default="auto",
+                        help="auto: histories/ when it holds files, else simulated")
+    parser.add_argument("--duckdb", action="store_true")
+    args = parser.parse_args()
+    histories = ROOT / "histories"
+    source = args.source
+    if source == "auto":
+        source = "histories" if histories.is_dir() and any(histories.iterdir()) else "simulated"
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        if source == "synthetic":
+            results = measure(f"synthetic: build {args.hands} hands",
+                              lambda: list(synthetic_checks(args.hands)))
+            frames = measure("frames_from_checks (in memory)",
+                             lambda: frames_from_checks(results))
+            measure("sqlite: import (frames + insert)", lambda: import_results(db, results))
+            measure("sqlite: re-import (all duplicates)", lambda: import_results(db, results))
+            paths: list[Path] = []
+        else:
+            if source == "histories":
+                paths = [histories]
+            else:
+                folder = Path(tmp) / "hands"
+                folder.mkdir()
+                paths = measure(f"simulate {args.hands} hands to PokerStars files",
+                                lambda: write_simulated(folder, args.hands))
+            summary = measure("import: parse + check + store", lambda: import_files(db, paths))
+            print(f"  {summary}".split(", problems")[0] + ")")
+            measure("re-import, unchanged files (hash check only)",
+                    lambda: import_files(db, paths))
+            measure("re-import --rescan (parse + check, all duplicates)",
+                    lambda: import_files(db, paths, rescan=True))
+            frames = measure("load(files) -> Frames (parse + check)", lambda: load(paths))
+        loaded = measure("load(store) -> Frames", lambda: load(db))
+        print(f"  {len(loaded.hands)} hands, {len(loaded.players)} player rows, "
+              f"{len(loaded.actions)} actions; sqlite file {db.stat().st_size / 2**20:.1f} MiB")
+        table = measure("stats.compute (all players, all stats)", lambda: compute(loaded))
+        print(f"  {len(table)} player/variant rows")
+        if args.duckdb:
+            try:
+                duckdb_round_trip(frames, Path(tmp) / "bench.duckdb")
+            except ImportError:
+                print("duckdb not installed: comparison skipped", file=sys.stderr)
+        assert list(loaded.players.columns) == [c.name for c in SCHEMA["players"]]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""``studbook plot KIND [--db FILE | PATH...] [--player NAME] -o FILE``.
+
+Kinds: results (cumulative net won, with showdown and non-showdown lines),
+players (stats side by side), starting-hands, violations. The output format
+follows the file's extension (png, svg, pdf). Exit status: 0, or 2 for usage
+errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from studbook.cli.common import UsageError
+from studbook.cli.stats import add_source_arguments, load_source
+from studbook.frames import Frames
+from studbook.plots import KINDS, plot, save
+
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def add_parser(subparsers: Any) -> None:
+    kinds = "; ".join(f"{name}: {text}" for name, text in KINDS.items())
+    parser = subparsers.add_parser(
+        "plot", help="charts: results, players, starting hands, violations",
+        description=f"Draw a chart to a file. Kinds: {kinds}.",
+    )
+    parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND",
+                        help=", ".join(KINDS))
+    add_source_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the image to write (.png, .svg or .pdf)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    output = Path(args.output)
+    if output.suffix.lower() not in FORMATS:
+        raise UsageError(f"{output}: the file name must end in {', '.join(FORMATS)}")
+    if not output.parent.is_dir():
+        raise UsageError(f"{output.parent}: no such directory")
+    frames: Frames = load_source(args)
+    if args.variant:
+        frames = frames.subset(variants=args.variant)
+    if args.player:
+        known = set(frames.players["player"])
+        missing = [p for p in args.player if p not in known]
+        if missing:
+            raise UsageError(f"no hands for player {', '.join(missing)}")
+    save(plot(args.kind, frames, args.player), output)
+    print(f"wrote {output}")
+    return 0

@@ -1,0 +1,612 @@
+"""Checked hands as tidy pandas DataFrames.
+
+:func:`frames_from_checks` turns what the checker produces (``HandCheck`` for
+every hand it replayed, ``Rejected`` / ``Skipped`` for the others) into a
+:class:`Frames`: six DataFrames with stable column names and dtypes, listed in
+:data:`SCHEMA` (``schema_markdown()`` renders it for the README). :func:`load`
+builds the same frames from hand-history files or from a store made by
+``studbook import``.
+
+Money is exact: every amount column is ``int64`` in *minor units*, the amount
+times :data:`MONEY_SCALE` (100): cents for real money, hundredths of a chip for
+tournament and play-money chips. An amount with finer precision than that is
+never rounded: the hand becomes a row of ``rejects``. The ``*_bb`` columns are
+float conveniences in big bets (amount / the hand's big bet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import pandas as pd
+
+from studbook.cards import Card, format_cards
+from studbook.engine.result import HandCheck, PlayerResult
+from studbook.events import (
+    Action,
+    ActionKind,
+    Deal,
+    Hand,
+    PostAnte,
+    Rejected,
+    Skipped,
+    Street,
+    StreetStart,
+    UncalledReturned,
+    Variant,
+)
+from studbook.money import format_amount
+
+MONEY_DIGITS = 2
+MONEY_SCALE = 10**MONEY_DIGITS
+"""Amount columns hold ``amount * MONEY_SCALE`` as int64 (cents, or 1/100 chip)."""
+
+CheckResult = HandCheck | Rejected | Skipped
+
+
+# ---------------------------------------------------------------------------
+# Schema: the one description of every column, used to type frames and tables
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    dtype: str  # a pandas dtype name
+    doc: str
+
+
+def _cols(*specs: tuple[str, str, str]) -> tuple[Column, ...]:
+    return tuple(Column(*spec) for spec in specs)
+
+
+_KEY = (
+    ("site", "string", "site short name, e.g. 'pokerstars'"),
+    ("hand_id", "string", "the site's hand number; (site, hand_id) identifies a hand"),
+)
+_MONEY = "int64"
+_MONEY_OPT = "Int64"
+
+SCHEMA: dict[str, tuple[Column, ...]] = {
+    "hands": _cols(
+        *_KEY,
+        ("variant", "string", "'stud', 'stud8' or 'razz'"),
+        ("structure", "string", "'fixed', 'pot' or 'no' (limit)"),
+        ("game", "string", "the game as the log wrote it"),
+        ("mix", "string", "mixed-game rotation (e.g. 'HORSE'), NA when none"),
+        ("currency", "string", "ISO currency code; NA for chips (tournament, play money)"),
+        ("play_money", "bool", "play-money hand"),
+        ("stakes", "string", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
+        ("small_bet", _MONEY, "small bet (3rd, 4th street), minor units"),
+        ("big_bet", _MONEY, "big bet (5th to 7th street), minor units"),
+        ("ante", _MONEY_OPT, "ante from the header, minor units; NA when not stated"),
+        ("bring_in", _MONEY_OPT, "bring-in from the header, minor units; NA when not stated"),
+        ("tournament", "string", "tournament id; NA for cash games"),
+        ("buy_in", "string", "tournament buy-in as written"),
+        ("level", "string", "tournament level as written"),
+        ("table", "string", "table name"),
+        ("max_seats", "Int64", "seats at the table, NA when not stated"),
+        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown"),
+        ("started", "string", "start time exactly as written"),
+        ("players", "int64", "players dealt in"),
+        ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
+        ("rake", _MONEY, "rake taken, minor units"),
+        ("pot_bb", "float64", "pot in big bets (float convenience)"),
+        ("went_to_showdown", "bool", "two or more players reached showdown"),
+        ("status", "string", "'ok' or 'violations' (the checker's verdict)"),
+        ("violations", "int64", "number of rule violations found"),
+        ("file", "string", "file the hand came from"),
+        ("line", "int64", "first line of the hand in that file"),
+        ("end_line", "int64", "last line of the hand"),
+    ),
+    "players": _cols(
+        *_KEY,
+        ("variant", "string", "the hand's variant (repeated for convenience)"),
+        ("player", "string", "player name"),
+        ("seat", "int64", "seat number"),
+        ("stack", _MONEY, "chips at the start of the hand, minor units"),
+        ("big_bet", _MONEY, "the hand's big bet, minor units (repeated for convenience)"),
+        ("door", "string", "the 3rd-street up card, e.g. 'Kd'; NA when unknown"),
+        ("up_cards", "string", "up cards in deal order, space separated ('' if none known)"),
+        ("down_cards", "string", "down cards the log revealed, space separated ('' if none)"),
+        ("start_cards", "string", "the three 3rd-street cards (2 down, door) when all are known"),
+        ("start_class", "string", "starting-hand class of start_cards (see stats); NA if unknown"),
+        ("brought_in", "bool", "this player posted the bring-in"),
+        ("last_street", "int64", "last street the player was live on, 3..7"),
+        ("folded", "bool", "the player folded"),
+        ("all_in", "bool", "the player was all-in at some point"),
+        ("showdown", "bool", "the player was live at a showdown"),
+        ("showed", "bool", "the player showed cards"),
+        ("won_at_showdown", "bool", "the player won (part of) a pot at showdown"),
+        ("contributed", _MONEY, "antes and bets, less uncalled bets returned"),
+        ("collected", _MONEY, "chips taken from pots"),
+        ("net", _MONEY, "collected - contributed"),
+        ("net_bb", "float64", "net in big bets (float convenience)"),
+        ("high_won", _MONEY, "chips won from high halves and whole pots"),
+        ("low_won", _MONEY, "chips won from low halves (stud8; razz pots count as high/whole)"),
+    ),
+    "actions": _cols(
+        *_KEY,
+        ("seq", "int64", "order of the action in the hand, from 0"),
+        ("line", "int64", "line of the action in the file"),
+        ("street", "int64", "3..7"),
+        ("player", "string", "who acted"),
+        ("kind", "string", "bring_in, complete, bet, raise, call, check or fold"),
+        ("amount", _MONEY_OPT, "the first figure the log wrote (a raise's increment)"),
+        ("to", _MONEY_OPT, "the player's street total after the action, where the log says"),
+        ("put_in", _MONEY, "chips this action added to the pot (derived)"),
+        ("all_in", "bool", "the action put the player all-in"),
+        ("to_call", _MONEY, "chips the player needed to call before acting (derived)"),
+        ("facing_bet", "bool", "to_call > 0 (the bring-in counts as a bet to call)"),
+        ("bets_before", "int64",
+         "bets this round before the action: completion/bet = 1, each raise +1; "
+         "the bring-in alone is 0"),
+        ("pot_before", _MONEY, "pot before the action: antes and bets so far, less returns"),
+    ),
+    "pots": _cols(
+        *_KEY,
+        ("pot", "int64", "0 for the main (or only) pot, k for side pot k"),
+        ("pot_kind", "string", "'main' or 'side'"),
+        ("pot_amount", _MONEY, "the pot's size, minor units"),
+        ("eligible", "string", "players eligible for the pot, comma separated"),
+        ("half", "string", "'whole' (no split), 'high' or 'low'"),
+        ("winner", "string", "who took this half; NA when nobody is recorded"),
+        ("won", _MONEY, "what the winner took from this half"),
+    ),
+    "violations": _cols(
+        *_KEY,
+        ("variant", "string", "the hand's variant"),
+        ("rule", "string", "rule id from RULES.md, e.g. 'bet.size'"),
+        ("file", "string", "file of the hand"),
+        ("line", "int64", "line of the event that broke the rule"),
+        ("player", "string", "player of that event, NA when it has none"),
+        ("message", "string", "expected vs found"),
+    ),
+    "rejects": _cols(
+        ("status", "string", "'rejected' (unreadable) or 'skipped' (not a stud game)"),
+        ("site", "string", "site when known, else NA"),
+        ("hand_id", "string", "hand id when known, else NA"),
+        ("file", "string", "file"),
+        ("line", "int64", "the offending line (first line of the hand for skipped)"),
+        ("hand_line", "int64", "first line of the hand"),
+        ("reason", "string", "why"),
+        ("text", "string", "the offending text ('' when none), or the skipped game"),
+    ),
+}
+TABLES: tuple[str, ...] = tuple(SCHEMA)
+
+
+def schema_markdown() -> str:
+    """The schema as Markdown tables (for the README)."""
+    parts = [
+        f"All amounts are int64 minor units: amount x {MONEY_SCALE} "
+        "(cents, or hundredths of a chip).\n"
+    ]
+    for table, columns in SCHEMA.items():
+        parts.append(f"\n### `{table}`\n\n| column | dtype | meaning |\n|---|---|---|")
+        parts.extend(f"| `{c.name}` | {c.dtype} | {c.doc} |" for c in columns)
+    return "\n".join(parts) + "\n"
+
+
+@dataclass
+class Frames:
+    """The six tables; see :data:`SCHEMA`. Money columns are minor units."""
+
+    hands: pd.DataFrame
+    players: pd.DataFrame
+    actions: pd.DataFrame
+    pots: pd.DataFrame
+    violations: pd.DataFrame
+    rejects: pd.DataFrame
+
+    def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
+        for field in fields(self):
+            yield field.name, getattr(self, field.name)
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def subset(self, *, variants: Iterable[str] | None = None,
+               sites: Iterable[str] | None = None) -> Frames:
+        """The hands of the given variants and/or sites, with their rows of every table."""
+        hands = self.hands
+        if variants is not None:
+            hands = hands[hands["variant"].isin(list(variants))]
+        if sites is not None:
+            hands = hands[hands["site"].isin(list(sites))]
+        keys = hands[["site", "hand_id"]]
+
+        def keep(frame: pd.DataFrame) -> pd.DataFrame:
+            return frame.merge(keys, on=["site", "hand_id"], how="inner", sort=False)
+
+        return Frames(hands=hands.reset_index(drop=True), players=keep(self.players),
+                      actions=keep(self.actions), pots=keep(self.pots),
+                      violations=keep(self.violations), rejects=self.rejects)
+
+
+def typed_frame(table: str, data: Any) -> pd.DataFrame:
+    """A DataFrame of ``table`` from rows (tuples in schema order) or a DataFrame."""
+    columns = SCHEMA[table]
+    names = [c.name for c in columns]
+    if isinstance(data, pd.DataFrame):
+        frame = data.reindex(columns=names)
+    else:
+        frame = pd.DataFrame.from_records(list(data), columns=names)
+    for column in columns:
+        frame[column.name] = _as_dtype(frame[column.name], column.dtype)
+    return frame
+
+
+def _as_dtype(series: pd.Series, dtype: str) -> pd.Series:
+    if dtype.startswith("datetime64"):
+        return pd.to_datetime(series, utc=True).astype(dtype)
+    if dtype in ("bool", "int64") and series.isna().any():
+        raise ValueError(f"{series.name}: missing values in a {dtype} column")
+    if dtype == "string" and series.dtype == object:
+        series = series.where(series.notna(), None)
+    return series.astype(dtype)
+
+
+def empty_frames() -> Frames:
+    return Frames(**{table: typed_frame(table, []) for table in TABLES})
+
+
+def to_minor(amount: Decimal) -> int:
+    """``amount`` in minor units; ValueError when that would round."""
+    scaled = amount * MONEY_SCALE
+    integral = scaled.to_integral_value()
+    if scaled != integral:
+        raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
+    return int(integral)
+
+
+def from_minor(value: int) -> Decimal:
+    """The exact Decimal amount of a minor-units value."""
+    return Decimal(int(value)).scaleb(-MONEY_DIGITS)
+
+
+def _opt_minor(amount: Decimal | None) -> int | None:
+    return None if amount is None else to_minor(amount)
+
+
+# ---------------------------------------------------------------------------
+# Building the frames
+
+
+def frames_from_checks(results: Iterable[CheckResult]) -> Frames:
+    """Frames from checker results, with no I/O."""
+    rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+    for result in results:
+        if isinstance(result, HandCheck):
+            try:
+                hand_rows = _hand_rows(result)
+            except ValueError as error:
+                rows["rejects"].append(_unrepresentable(result.hand, str(error)))
+                continue
+            for table, table_rows in hand_rows.items():
+                rows[table].extend(table_rows)
+        elif isinstance(result, Rejected):
+            rows["rejects"].append(_rejected_row(result))
+        elif isinstance(result, Skipped):
+            rows["rejects"].append(_skipped_row(result))
+        else:
+            raise TypeError(f"not a check result: {type(result).__name__}")
+    return Frames(**{table: typed_frame(table, rows[table]) for table in TABLES})
+
+
+def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
+    return ("rejected", None, rejected.hand_id, rejected.file, rejected.line,
+            rejected.hand_line, rejected.reason, rejected.text)
+
+
+def _skipped_row(skipped: Skipped) -> tuple[Any, ...]:
+    return ("skipped", None, skipped.hand_id, skipped.file, skipped.line, skipped.line,
+            skipped.reason, skipped.game)
+
+
+def _unrepresentable(hand: Hand, reason: str) -> tuple[Any, ...]:
+    return ("rejected", hand.site, hand.hand_id, hand.file, hand.line, hand.line,
+            f"cannot store exactly: {reason}", "")
+
+
+def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
+    hand = check.hand
+    header = hand.header
+    key = (header.site, header.hand_id)
+    big_bet = to_minor(header.stakes.big_bet)
+    actions, brought_in = _action_rows(hand)
+    pots, won = _pot_rows(check)
+    pot = sum(to_minor(p.contributed) for p in check.players)
+    started = header.started_utc  # naive times are UTC already
+    hand_row = (
+        *key, header.variant.value, header.structure.value, header.game, header.mix,
+        header.currency, header.play_money, _stakes_label(hand),
+        to_minor(header.stakes.small_bet), big_bet,
+        _opt_minor(header.stakes.ante), _opt_minor(header.stakes.bring_in),
+        header.tournament.id if header.tournament else None,
+        header.tournament.buy_in if header.tournament else None,
+        header.tournament.level if header.tournament else None,
+        header.table, header.max_seats, started, header.started,
+        len(check.players) or len(hand.players()),
+        pot, to_minor(check.rake), _per_bb(pot, big_bet),
+        check.went_to_showdown, check.status, len(check.violations),
+        hand.file, hand.line, hand.end_line,
+    )
+    starts = _starting_cards(hand)
+    players = [
+        _player_row(key, hand.variant, big_bet, result, starts, brought_in, won,
+                    check.went_to_showdown)
+        for result in check.players
+    ]
+    violations = _violation_rows(check)
+    return {"hands": [hand_row], "players": players, "actions": actions, "pots": pots,
+            "violations": violations}
+
+
+def _stakes_label(hand: Hand) -> str:
+    header = hand.header
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(header.currency or "", "")
+    stakes = header.stakes
+    text = f"{format_amount(stakes.small_bet, symbol)}/{format_amount(stakes.big_bet, symbol)}"
+    return f"{text} {header.currency}" if header.currency else text
+
+
+def _per_bb(amount: int, big_bet: int) -> float:
+    return amount / big_bet if big_bet else float("nan")
+
+
+def _player_row(
+    key: tuple[str, str],
+    variant: Variant,
+    big_bet: int,
+    result: PlayerResult,
+    starts: dict[str, tuple[Card, Card, Card]],
+    brought_in: str | None,
+    won: dict[tuple[str, str], int],
+    went_to_showdown: bool,
+) -> tuple[Any, ...]:
+    start = starts.get(result.player) or _start_from_result(result)
+    net = to_minor(result.net)
+    return (
+        *key, variant.value, result.player, result.seat, to_minor(result.stack), big_bet,
+        str(result.up_cards[0]) if result.up_cards else None,
+        format_cards(result.up_cards), format_cards(result.down_cards),
+        format_cards(start) if start else None,
+        starting_class(start, variant) if start else None,
+        result.player == brought_in,
+        int(result.last_street), result.folded, result.all_in,
+        went_to_showdown and not result.folded,
+        result.showed, result.won_at_showdown,
+        to_minor(result.contributed), to_minor(result.collected), net, _per_bb(net, big_bet),
+        won.get((result.player, "high"), 0), won.get((result.player, "low"), 0),
+    )
+
+
+def _starting_cards(hand: Hand) -> dict[str, tuple[Card, Card, Card]]:
+    """Three 3rd-street cards of each player whose deal line shows all three."""
+    starts: dict[str, tuple[Card, Card, Card]] = {}
+    for event in hand.events:
+        if isinstance(event, Deal) and event.street is Street.THIRD:
+            if len(event.down) == 2 and len(event.up) == 1:
+                starts[event.player] = (event.down[0], event.down[1], event.up[0])
+    return starts
+
+
+def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
+    # The engine lists revealed down cards in deal order: the first two are 3rd street's.
+    if len(result.down_cards) >= 2 and result.up_cards:
+        return (result.down_cards[0], result.down_cards[1], result.up_cards[0])
+    return None
+
+
+def _pot_rows(check: HandCheck) -> tuple[list[tuple[Any, ...]], dict[tuple[str, str], int]]:
+    key = (check.hand.site, check.hand.hand_id)
+    rows: list[tuple[Any, ...]] = []
+    won: dict[tuple[str, str], int] = {}
+    for award in check.pots:
+        base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
+                ", ".join(award.eligible))
+        halves = ((("high", award.high), ("low", award.low)) if award.low
+                  else (("whole", award.high),))
+        recorded = False
+        for half, winners in halves:
+            for winner, amount in winners:
+                minor = to_minor(amount)
+                rows.append((*base, half, winner, minor))
+                side = "low" if half == "low" else "high"
+                won[(winner, side)] = won.get((winner, side), 0) + minor
+                recorded = True
+        if not recorded:
+            rows.append((*base, "whole", None, 0))
+    return rows, won
+
+
+def _violation_rows(check: HandCheck) -> list[tuple[Any, ...]]:
+    if not check.violations:
+        return []
+    hand = check.hand
+    player_at: dict[int, str] = {}
+    for event in hand.events:
+        player = getattr(event, "player", None)
+        if isinstance(player, str):
+            player_at.setdefault(event.line, player)
+    return [
+        (hand.site, hand.hand_id, hand.variant.value, v.rule, hand.file, v.line,
+         player_at.get(v.line), v.message)
+        for v in check.violations
+    ]
+
+
+# ---------------------------------------------------------------------------
+# The betting accumulator: what each action faced, derived from the events alone
+
+
+class _Betting:
+    """Pot, street totals and bet count, updated event by event."""
+
+    def __init__(self) -> None:
+        self.pot = 0
+        self.street = Street.THIRD
+        self.street_in: dict[str, int] = {}
+        self.high = 0
+        self.bets = 0
+
+    def start_street(self, street: Street) -> None:
+        self.street = street
+        self.street_in = {}
+        self.high = 0
+        self.bets = 0
+
+    def to_call(self, player: str) -> int:
+        return max(self.high - self.street_in.get(player, 0), 0)
+
+    def apply(self, action: Action) -> int:
+        """Record ``action``; return the chips it put in."""
+        before = self.street_in.get(action.player, 0)
+        total = self._street_total(action, before)
+        self.street_in[action.player] = total
+        self.high = max(self.high, total)
+        if action.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
+            self.bets += 1
+        put_in = total - before
+        self.pot += put_in
+        return put_in
+
+    def _street_total(self, action: Action, before: int) -> int:
+        kind = action.kind
+        if kind in (ActionKind.CHECK, ActionKind.FOLD):
+            return before
+        if action.to is not None:
+            return to_minor(action.to)
+        amount = to_minor(action.amount) if action.amount is not None else 0
+        if kind is ActionKind.RAISE:
+            return self.high + amount
+        if kind is ActionKind.COMPLETE:
+            return amount  # "completes it to X": the only figure is the total
+        return before + amount  # bring-in, bet, call: chips put in
+
+    def returned(self, player: str, amount: int) -> None:
+        self.pot -= amount
+        self.street_in[player] = self.street_in.get(player, 0) - amount
+
+
+def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], str | None]:
+    """One row an action, and who posted the bring-in."""
+    key = (hand.site, hand.hand_id)
+    betting = _Betting()
+    rows: list[tuple[Any, ...]] = []
+    brought_in: str | None = None
+    for event in hand.events:
+        if isinstance(event, StreetStart):
+            betting.start_street(event.street)
+        elif isinstance(event, Deal) and event.street > betting.street:
+            betting.start_street(event.street)
+        elif isinstance(event, PostAnte):
+            betting.pot += to_minor(event.amount)
+        elif isinstance(event, UncalledReturned):
+            betting.returned(event.player, to_minor(event.amount))
+        elif isinstance(event, Action):
+            if event.kind is ActionKind.BRING_IN and brought_in is None:
+                brought_in = event.player
+            to_call = betting.to_call(event.player)
+            bets_before, pot_before = betting.bets, betting.pot
+            put_in = betting.apply(event)
+            rows.append((
+                *key, len(rows), event.line, int(betting.street), event.player,
+                event.kind.value, _opt_minor(event.amount), _opt_minor(event.to), put_in,
+                event.all_in, to_call, to_call > 0, bets_before, pot_before,
+            ))
+    return rows, brought_in
+
+
+# ---------------------------------------------------------------------------
+# Starting-hand classes
+
+
+STUD_CLASSES = (
+    "rolled-up trips", "buried pair", "split pair", "three to a flush",
+    "three to a straight", "three low (8 or under)", "high cards", "other",
+)
+"""Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
+
+RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
+                                                            "Q-low", "K-low", "paired")
+"""Razz classes: the highest of three different ranks, ace low; or 'paired'."""
+
+
+def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
+    """The class of three 3rd-street cards ``(down, down, door)``.
+
+    Stud / stud8, first match wins: rolled-up trips (three of a rank); buried
+    pair (the two down cards pair); split pair (the door pairs a down card);
+    three to a flush; three to a straight (three different ranks within a span
+    of five, ace high or low: 5-6-8 and A-2-4 count); stud8 only: three low
+    (three different ranks 8 or under, ace low); high cards (two or more cards
+    ten or higher); other. Razz: '<r>-low' where r is the highest of three
+    different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
+    """
+    variant = Variant(variant)
+    ranks = [card.rank for card in cards]
+    if variant is Variant.RAZZ:
+        lows = sorted(card.low_rank for card in cards)
+        if len(set(lows)) < 3:
+            return "paired"
+        return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
+    down1, down2, door = cards
+    if len(set(ranks)) == 1:
+        return "rolled-up trips"
+    if down1.rank == down2.rank:
+        return "buried pair"
+    if door.rank in (down1.rank, down2.rank):
+        return "split pair"
+    if len({card.suit for card in cards}) == 1:
+        return "three to a flush"
+    if _straight_span(ranks):
+        return "three to a straight"
+    if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
+        return "three low (8 or under)"
+    if sum(rank >= 10 for rank in ranks) >= 2:
+        return "high cards"
+    return "other"
+
+
+def _straight_span(ranks: list[int]) -> bool:
+    for values in (ranks, [1 if rank == 14 else rank for rank in ranks]):
+        if max(values) - min(values) <= 4:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def load(source: str | Path | Iterable[str | Path]) -> Frames:
+    """Frames from a store file (``studbook import --db``) or hand-history paths.
+
+    ``source`` is a store path, or one or more files/directories of hand
+    histories, which are parsed and checked (``studbook.check.check_paths``).
+    """
+    paths = [Path(source)] if isinstance(source, (str, Path)) else [Path(p) for p in source]
+    from studbook import store  # imported here: store builds on this module
+
+    if len(paths) == 1 and store.is_store(paths[0]):
+        return store.read_frames(paths[0])
+    return frames_from_checks(check_results(paths))
+
+
+def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
+    """Every hand's check result of the files and directories ``paths``, in file order."""
+    from studbook.check import check_paths
+
+    for file_check in check_paths([str(p) for p in paths]):
+        yield from file_check.results
+
+
+__all__ = [
+    "CheckResult", "Column", "Frames", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
+    "STUD_CLASSES", "TABLES", "check_results", "empty_frames", "frames_from_checks",
+    "from_minor", "load", "schema_markdown", "starting_class", "to_minor", "typed_frame",
+]

@@ -1,0 +1,371 @@
+"""Player statistics made for stud.
+
+Every statistic is one :class:`Stat` in :data:`STATS`: a name, a label, its
+definition in words (``stat_definitions_markdown()`` lists them for the
+README), and two functions of the *facts* table, a numerator and a
+denominator per player-hand; a group's value is ``sum(numerator) /
+sum(denominator) * scale`` (or just the sum when there is no denominator).
+
+The facts table (:func:`facts`) has one row per player per hand, built from
+the frames: what the player did on each street, and the 3rd-street situations
+stud trackers never had (bring-in, steals from the last seats, bring-in
+defence). It is derived from the ``players`` and ``actions`` frames only.
+
+3rd-street terms used below:
+
+* *steal opportunity*: everybody who acted before the player since the
+  bring-in folded; the player is one of the last :data:`STEAL_SEATS` players
+  to act before the action returns to the bring-in (at most two others still
+  to act, the bring-in not counted); and the player's door card outranks the
+  bring-in's door card (stud, stud8: higher rank, ace high; razz: lower rank,
+  ace low). A *steal attempt* is completing (or raising) in that spot.
+* *bring-in defence*: the bring-in player facing a steal attempt that
+  everyone else folded to; their answer is fold, call or re-raise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from studbook.cards import Card
+from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+
+STEAL_SEATS = 3
+"""A steal comes from the last three live seats to act (the stealer and at most two more)."""
+
+AGGRESSIVE = ("complete", "bet", "raise")
+VOLUNTARY = ("complete", "bet", "raise", "call")
+LATER_STREETS = (4, 5, 6, 7)
+STREET_LABEL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+KEY = ["site", "hand_id", "player"]
+
+Column = Callable[[pd.DataFrame], pd.Series]
+
+
+@dataclass(frozen=True)
+class Stat:
+    name: str  # output column
+    label: str  # short header
+    doc: str  # the definition, in words
+    num: Column
+    den: Column | None = None  # None: the value is the sum of num
+    scale: float = 1.0  # 100 for percentages and "per 100 hands"
+    unit: str = ""  # "%", "bb", "bb/100", "hands", "ratio", "money"
+
+
+def _col(name: str) -> Column:
+    return lambda f: f[name]
+
+
+def _one(f: pd.DataFrame) -> pd.Series:
+    return pd.Series(1, index=f.index)
+
+
+def _street_stats() -> list[Stat]:
+    stats = []
+    for street in LATER_STREETS:
+        label = STREET_LABEL[street]
+        stats.append(Stat(
+            f"af_{label}", f"AF {label}",
+            f"Aggression factor on {label} street: bets and raises divided by calls "
+            f"(a player who never called shows no value).",
+            _col(f"aggr_{street}"), _col(f"call_{street}"), unit="ratio"))
+        stats.append(Stat(
+            f"afq_{label}", f"AFq {label} %",
+            f"Aggression frequency on {label} street: bets and raises as a percentage of "
+            f"bets, raises, calls and folds (checks are not counted).",
+            _col(f"aggr_{street}"), _col(f"acts_{street}"), 100, "%"))
+    stats.append(Stat(
+        "af_post", "AF 4th-7th", "Aggression factor over 4th to 7th street together.",
+        lambda f: f[[f"aggr_{s}" for s in LATER_STREETS]].sum(axis=1),
+        lambda f: f[[f"call_{s}" for s in LATER_STREETS]].sum(axis=1), unit="ratio"))
+    stats.append(Stat(
+        "afq_post", "AFq 4th-7th %", "Aggression frequency over 4th to 7th street together.",
+        lambda f: f[[f"aggr_{s}" for s in LATER_STREETS]].sum(axis=1),
+        lambda f: f[[f"acts_{s}" for s in LATER_STREETS]].sum(axis=1), 100, "%"))
+    return stats
+
+
+STATS: tuple[Stat, ...] = (
+    Stat("hands", "Hands", "Hands the player was dealt into.", _one, unit="hands"),
+    Stat("vpip", "VPIP %",
+         "Voluntarily put money in the pot on 3rd street: called, completed, bet or raised, "
+         "as a percentage of hands in which the player acted on 3rd street. Posting the "
+         "ante or the bring-in is not voluntary: a bring-in who then folded, or whom "
+         "everyone folded to, did not VPIP; a bring-in who called a completion did.",
+         _col("vpip"), _col("acted_3rd"), 100, "%"),
+    Stat("complete_raise_3rd", "Compl/raise 3rd %",
+         "Completed the bring-in or raised on 3rd street (stud's pre-flop raise), as a "
+         "percentage of hands in which the player acted on 3rd street.",
+         _col("aggr_3"), _col("acted_3rd"), 100, "%"),
+    Stat("steal_attempt", "Steal %",
+         "Steal attempts as a percentage of steal opportunities: completing or raising "
+         "when everyone before folded to the bring-in, from one of the last three live "
+         "seats to act, with a door card that outranks the bring-in's.",
+         _col("steal"), _col("steal_chance"), 100, "%"),
+    Stat("bring_in_fold_to_steal", "BI fold vs steal %",
+         "As the bring-in facing a steal attempt that everyone else folded to: folded, "
+         "as a percentage of such spots.",
+         _col("bi_fold"), _col("bi_vs_steal"), 100, "%"),
+    Stat("bring_in_call_steal", "BI call vs steal %",
+         "As the bring-in facing a steal attempt: called, as a percentage of such spots.",
+         _col("bi_call"), _col("bi_vs_steal"), 100, "%"),
+    Stat("bring_in_reraise_steal", "BI re-raise vs steal %",
+         "As the bring-in facing a steal attempt: re-raised, as a percentage of such spots.",
+         _col("bi_reraise"), _col("bi_vs_steal"), 100, "%"),
+    *_street_stats(),
+    Stat("went_to_showdown", "WTSD %",
+         "Went to showdown (live when the hand was shown down) as a percentage of hands "
+         "in which the player saw 4th street.",
+         _col("showdown"), _col("saw_4th"), 100, "%"),
+    Stat("won_at_showdown", "W$SD %",
+         "Won all or part of a pot at showdown, as a percentage of showdowns reached.",
+         _col("won_showdown"), _col("showdown"), 100, "%"),
+    Stat("won_without_showdown", "Won w/o SD %",
+         "Won a pot without a showdown (everyone else folded, 3rd-street steals "
+         "included), as a percentage of hands dealt.",
+         _col("won_no_showdown"), _one, 100, "%"),
+    Stat("net_won", "Net won",
+         "Net won: collected less contributed (antes and bets, after uncalled bets "
+         "returned; rake is paid by the winners), in the group's currency; empty "
+         "when the group mixes currencies or chips and money.",
+         _col("net"), unit="money"),
+    Stat("net_won_bb", "Net won (bb)", "Net won in big bets of each hand's stakes.",
+         _col("net_bb"), unit="bb"),
+    Stat("showdown_won_bb", "At showdown (bb)",
+         "Net won in big bets in the hands where the player reached showdown.",
+         _col("net_bb_showdown"), unit="bb"),
+    Stat("non_showdown_won_bb", "Without SD (bb)",
+         "Net won in big bets in the hands where the player did not reach showdown "
+         "(folds count here as losses).",
+         _col("net_bb_no_showdown"), unit="bb"),
+    Stat("bb_per_100", "bb/100", "Big bets won per 100 hands dealt.",
+         _col("net_bb"), _one, 100, "bb/100"),
+)
+BY_NAME = {stat.name: stat for stat in STATS}
+STARTING_HAND_STATS = ("hands", "vpip", "went_to_showdown", "won_at_showdown",
+                       "net_won_bb", "bb_per_100")
+
+
+def stat_definitions_markdown() -> str:
+    """The stat registry as a Markdown table (for the README)."""
+    lines = ["| stat | column | definition |", "|---|---|---|"]
+    lines.extend(f"| {s.label} | `{s.name}` | {s.doc} |" for s in STATS)
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Facts: one row per player-hand
+
+
+def facts(frames: Frames) -> pd.DataFrame:
+    """One row per player per hand with the counts the stats are made of."""
+    players = frames.players
+    hands = frames.hands[["site", "hand_id", "currency"]]
+    base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
+                          "won_at_showdown", "collected", "net", "net_bb"]]
+    out = base.merge(hands, on=["site", "hand_id"], how="left")
+    out = out.merge(_action_counts(frames.actions), on=KEY, how="left")
+    out = out.merge(_third_street_spots(frames), on=KEY, how="left")
+    count_columns = [c for c in out.columns if c.startswith(
+        ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))]
+    out[count_columns] = out[count_columns].fillna(0).astype("int64")
+    out["saw_4th"] = (out["last_street"] >= 4).astype("int64")
+    out["showdown"] = out["showdown"].astype("int64")
+    out["won_showdown"] = (out["won_at_showdown"] & (out["showdown"] > 0)).astype("int64")
+    out["won_no_showdown"] = ((out["collected"] > 0) & (out["showdown"] == 0)).astype("int64")
+    out["net_bb_showdown"] = out["net_bb"].where(out["showdown"] > 0, 0.0)
+    out["net_bb_no_showdown"] = out["net_bb"].where(out["showdown"] == 0, 0.0)
+    return out
+
+
+def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
+    """Per player-hand: acted on 3rd, VPIP, and aggressive/call/act counts per street."""
+    a = actions[KEY + ["street", "kind"]]
+    aggressive = a["kind"].isin(AGGRESSIVE)
+    counted = aggressive | a["kind"].isin(("call", "fold"))
+    table = pd.DataFrame({
+        **{c: a[c] for c in KEY},
+        "street": a["street"],
+        "aggr": aggressive.astype("int64"),
+        "call": (a["kind"] == "call").astype("int64"),
+        "acts": counted.astype("int64"),
+        "any": 1,
+        "vol": a["kind"].isin(VOLUNTARY).astype("int64"),
+    })
+    per_street = table.groupby(KEY + ["street"], sort=False)[
+        ["aggr", "call", "acts", "any", "vol"]].sum()
+    wide = per_street.unstack("street", fill_value=0)
+    result = pd.DataFrame(index=wide.index)
+    for street in (3, *LATER_STREETS):
+        for name in ("aggr", "call", "acts"):
+            result[f"{name}_{street}"] = (wide[(name, street)] if (name, street) in wide
+                                          else 0)
+    result["aggr_3"] = (result["aggr_3"] > 0).astype("int64")  # per hand, not per action
+    result["acted_3rd"] = ((wide[("any", 3)] if ("any", 3) in wide else 0) > 0)
+    result["vpip"] = ((wide[("vol", 3)] if ("vol", 3) in wide else 0) > 0)
+    return result.reset_index()
+
+
+def door_beats(door: Card, bring_in_door: Card, variant: str) -> bool:
+    """The door card outranks the bring-in's (rank only: a tie does not)."""
+    if variant == "razz":
+        return door.low_rank < bring_in_door.low_rank
+    return door.rank > bring_in_door.rank
+
+
+def _third_street_spots(frames: Frames) -> pd.DataFrame:
+    """Per player-hand: steal chances and attempts, bring-in defence, from 3rd-street actions."""
+    doors = {
+        (s, h, p): Card.parse(d)
+        for s, h, p, d in frames.players[["site", "hand_id", "player", "door"]].itertuples(
+            index=False)
+        if isinstance(d, str)
+    }
+    variants = dict(zip(zip(frames.hands["site"], frames.hands["hand_id"]),
+                        frames.hands["variant"]))
+    third = frames.actions[frames.actions["street"] == 3]
+    rows: list[tuple[Any, ...]] = []
+    hand_actions: list[tuple[str, str]] = []
+    current: tuple[str, str] | None = None
+    for site, hand_id, player, kind in third[["site", "hand_id", "player", "kind"]].itertuples(
+            index=False):
+        if (site, hand_id) != current:
+            if current is not None:
+                rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
+            current, hand_actions = (site, hand_id), []
+        hand_actions.append((player, kind))
+    if current is not None:
+        rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
+    return pd.DataFrame.from_records(rows, columns=KEY + [
+        "steal_chance", "steal", "bi_vs_steal", "bi_fold", "bi_call", "bi_reraise"])
+
+
+def _spots(
+    hand: tuple[str, str],
+    actions: Sequence[tuple[str, str]],
+    doors: dict[tuple[str, str, str], Card],
+    variant: str,
+) -> list[tuple[Any, ...]]:
+    """The steal and bring-in-defence spots of one hand's 3rd street."""
+    if not actions or actions[0][1] != "bring_in":
+        return []
+    bring_in = actions[0][0]
+    bring_in_door = doors.get((*hand, bring_in))
+    first_round: list[str] = []  # players in order of their first action after the bring-in
+    for player, _ in actions[1:]:
+        if player != bring_in and player not in first_round:
+            first_round.append(player)
+    out: list[tuple[Any, ...]] = []
+    stealer: str | None = None
+    for player, kind in actions[1:]:
+        if player == bring_in:
+            if stealer is not None:
+                defence = (kind == "fold", kind == "call", kind in ("raise", "complete", "bet"))
+                out.append((*hand, bring_in, 0, 0, 1, *map(int, defence)))
+            break
+        if stealer is not None:
+            if kind != "fold":
+                break  # someone else came in: not a pure steal spot for the bring-in
+            continue
+        behind = len(first_round) - first_round.index(player) - 1
+        door = doors.get((*hand, player))
+        chance = (behind < STEAL_SEATS and door is not None and bring_in_door is not None
+                  and door_beats(door, bring_in_door, variant))
+        attempt = chance and kind in AGGRESSIVE
+        if chance:
+            out.append((*hand, player, 1, int(attempt), 0, 0, 0, 0))
+        if attempt:
+            stealer = player
+        elif kind != "fold":
+            break  # a call (or an attempt from the wrong seat) ends the folded-to spot
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Computing
+
+
+def compute(
+    frames: Frames,
+    *,
+    player: str | Sequence[str] | None = None,
+    variant: str | Sequence[str] | None = None,
+    by: Sequence[str] = ("player", "variant"),
+    stats: Sequence[str] | None = None,
+    min_hands: int = 0,
+) -> pd.DataFrame:
+    """One row per group (default: player and variant), one column per stat.
+
+    Percentages are 0..100, NaN where the denominator is zero (no
+    opportunity); ``net_won`` is an exact Decimal in currency units (None when
+    a group mixes currencies); ``currency`` is the group's currency, '' for
+    chips, 'mixed' when several.
+    """
+    table = facts(frames)
+    table = _filter(table, "player", player)
+    table = _filter(table, "variant", variant)
+    chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
+    keys = list(by)
+    if "start_class" in keys:
+        table = table[table["start_class"].notna()]
+    parts = {"__currency": table["currency"].fillna("")}
+    for stat in chosen:
+        parts[f"{stat.name}__num"] = stat.num(table)
+        if stat.den is not None:
+            parts[f"{stat.name}__den"] = stat.den(table)
+    work = pd.DataFrame(parts, index=table.index)
+    for key in keys:
+        work[key] = table[key]
+    if work.empty:
+        return pd.DataFrame(columns=keys + ["currency"] + [s.name for s in chosen])
+    grouped = work.groupby(keys, sort=True, dropna=False)
+    sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
+    currencies = grouped["__currency"].agg(lambda c: c.iloc[0] if c.nunique() == 1 else "mixed")
+    result = pd.DataFrame(index=sums.index)
+    result["currency"] = currencies
+    for stat in chosen:
+        numerator = sums[f"{stat.name}__num"].astype("float64")
+        if stat.den is None:
+            value = sums[f"{stat.name}__num"]
+        else:
+            denominator = sums[f"{stat.name}__den"].astype("float64")
+            value = numerator.div(denominator.where(denominator > 0, np.nan)) * stat.scale
+        if stat.unit == "money":
+            value = pd.Series([None if cur == "mixed" else from_minor(v)
+                               for v, cur in zip(value, currencies)], index=value.index,
+                              dtype=object)
+        elif stat.unit == "hands":
+            value = value.astype("int64")
+        result[stat.name] = value
+    result = result.reset_index()
+    if min_hands and "hands" in result:
+        result = result[result["hands"] >= min_hands]
+    return result.reset_index(drop=True)
+
+
+def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
+                     variant: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Results per starting-hand class, where the player's three 3rd-street cards are known."""
+    table = compute(frames, player=player, variant=variant,
+                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS)
+    order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
+    table["_order"] = table["start_class"].map(order)
+    return (table.sort_values(["player", "variant", "_order"], kind="stable")
+            .drop(columns="_order").reset_index(drop=True))
+
+
+def _filter(table: pd.DataFrame, column: str,
+            wanted: str | Sequence[str] | None) -> pd.DataFrame:
+    if wanted is None:
+        return table
+    values = [wanted] if isinstance(wanted, str) else list(wanted)
+    return table[table[column].isin(values)]
+
+
+__all__ = ["BY_NAME", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "Stat", "by_starting_hand",
+           "compute", "door_beats", "facts", "stat_definitions_markdown"]

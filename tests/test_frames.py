@@ -1,0 +1,423 @@
+"""Frames from hand-built hands: schema, money, the betting accumulator, classes.
+
+``HandBuilder`` (a small fixture factory) is shared by the other test files of
+issue #4 (``from test_frames import HandBuilder``): it writes a hand event by
+event and works out a plain ``HandCheck`` for it, the way the engine would for
+a legal hand, so these tests need neither parser nor engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from studbook.cards import Card, parse_cards
+from studbook.engine.result import HandCheck, PlayerResult, PotAward, Violation
+from studbook.events import (
+    Action, ActionKind, Collect, Deal, Event, Half, Hand, HandHeader, PostAnte, Rejected,
+    Seat, Show, ShowdownStart, Skipped, Stakes, Street, StreetStart, Structure,
+    UncalledReturned, Variant,
+)
+from studbook.frames import (
+    MONEY_SCALE, SCHEMA, Frames, frames_from_checks, from_minor, schema_markdown,
+    starting_class, to_minor,
+)
+
+D = Decimal
+
+
+class HandBuilder:
+    """Write a hand event by event; ``check()`` gives the HandCheck of a legal hand.
+
+    Amounts are strings or Decimals in currency units. Seats are dealt in the
+    order given. ``act`` takes the log's figures: chips put in for bring-in,
+    bet and call; ``to`` (the street total) for complete and raise.
+    """
+
+    def __init__(
+        self, hand_id: str, players: dict[str, str] | None = None, *,
+        variant: str = "stud", ante: str = "0.01", bring_in: str = "0.02",
+        small: str = "0.04", big: str = "0.08", site: str = "pokerstars",
+        currency: str | None = "USD", file: str = "test.txt", started: datetime | None = None,
+    ) -> None:
+        players = players or {"A": "1.00", "B": "1.00", "C": "1.00", "D": "1.00"}
+        self.file = file
+        self.header = HandHeader(
+            site=site, hand_id=hand_id, variant=Variant(variant), structure=Structure.FIXED,
+            game="7 Card Stud Limit", currency=currency,
+            stakes=Stakes(small_bet=D(small), big_bet=D(big), ante=D(ante),
+                          bring_in=D(bring_in)),
+            table="T", max_seats=8,
+            started_utc=started or datetime(2024, 1, 1, 12, 0, tzinfo=timezone.utc),
+        )
+        self.line = 1
+        self.seats = tuple(
+            Seat(file=file, line=self._next(), seat=i + 1, player=name, stack=D(stack))
+            for i, (name, stack) in enumerate(players.items())
+        )
+        self.events: list[Event] = []
+        self.street = Street.THIRD
+        self.street_in: dict[str, Decimal] = {}
+        self.put: dict[str, Decimal] = {p: D(0) for p in players}
+        self.collected: dict[str, Decimal] = {p: D(0) for p in players}
+        self.halves: list[tuple[str, Decimal, Half | None, int]] = []
+        self.folded: set[str] = set()
+        self.all_in: set[str] = set()
+        self.last: dict[str, Street] = {p: Street.THIRD for p in players}
+        self.up: dict[str, list[Card]] = {p: [] for p in players}
+        self.down: dict[str, list[Card]] = {p: [] for p in players}
+        self.shown: set[str] = set()
+        self.showdown = False
+        for name in players:
+            self._add(PostAnte, player=name, amount=D(ante))
+            self.put[name] += D(ante)
+        self.street_marker(3)
+
+    def _next(self) -> int:
+        self.line += 1
+        return self.line
+
+    def _add(self, cls: type, **kw: Any) -> Event:
+        event = cls(file=self.file, line=self._next(), **kw)
+        self.events.append(event)
+        return event
+
+    def street_marker(self, street: int) -> HandBuilder:
+        self.street = Street(street)
+        self.street_in = {}
+        self._add(StreetStart, street=self.street)
+        return self
+
+    def deal(self, player: str, up: str = "", down: str = "") -> HandBuilder:
+        self._add(Deal, player=player, street=self.street, up=parse_cards(up),
+                  down=parse_cards(down))
+        self.up[player] += parse_cards(up)
+        self.down[player] += parse_cards(down)
+        self.last[player] = self.street
+        return self
+
+    def act(self, player: str, kind: str, amount: str | None = None, to: str | None = None,
+            all_in: bool = False) -> HandBuilder:
+        action_kind = ActionKind(kind)
+        before = self.street_in.get(player, D(0))
+        if to is not None:
+            total = D(to)
+        elif amount is not None:
+            total = before + D(amount)
+        else:
+            total = before
+        self.street_in[player] = total
+        self.put[player] += total - before
+        if action_kind is ActionKind.FOLD:
+            self.folded.add(player)
+        if all_in:
+            self.all_in.add(player)
+        self._add(Action, player=player, kind=action_kind,
+                  amount=None if amount is None else D(amount),
+                  to=None if to is None else D(to), all_in=all_in)
+        return self
+
+    def returned(self, player: str, amount: str) -> HandBuilder:
+        self.put[player] -= D(amount)
+        self._add(UncalledReturned, player=player, amount=D(amount))
+        return self
+
+    def show(self, player: str, cards: str) -> HandBuilder:
+        if not self.showdown:
+            self.showdown = True
+            self._add(ShowdownStart)
+        self.shown.add(player)
+        self._add(Show, player=player, cards=parse_cards(cards))
+        return self
+
+    def collect(self, player: str, amount: str, half: str | None = None,
+                pot: int = 0) -> HandBuilder:
+        self.collected[player] += D(amount)
+        self.halves.append((player, D(amount), Half(half) if half else None, pot))
+        self._add(Collect, player=player, amount=D(amount), pot=pot,
+                  half=Half(half) if half else None)
+        return self
+
+    def hand(self) -> Hand:
+        return Hand(file=self.file, line=1, end_line=self.line, header=self.header,
+                    seats=self.seats, events=tuple(self.events))
+
+    def check(self, violations: tuple[Violation, ...] = (), rake: str = "0") -> HandCheck:
+        players = []
+        for seat in self.seats:
+            name = seat.player
+            live_at_showdown = self.showdown and name not in self.folded
+            players.append(PlayerResult(
+                player=name, seat=seat.seat, stack=seat.stack, contributed=self.put[name],
+                collected=self.collected[name], net=self.collected[name] - self.put[name],
+                last_street=self.last[name], folded=name in self.folded,
+                all_in=name in self.all_in, showed=name in self.shown,
+                won_at_showdown=live_at_showdown and self.collected[name] > 0,
+                up_cards=tuple(self.up[name]), down_cards=tuple(self.down[name]),
+            ))
+        total = sum(self.put.values(), D(0)) - D(rake)
+        high = tuple((p, a) for p, a, half, _ in self.halves if half is not Half.LOW)
+        low = tuple((p, a) for p, a, half, _ in self.halves if half is Half.LOW)
+        live = tuple(s.player for s in self.seats if s.player not in self.folded)
+        pots = (PotAward(pot=0, amount=total, eligible=live, high=high, low=low),)
+        return HandCheck(hand=self.hand(), violations=violations, players=tuple(players),
+                         pots=pots, rake=D(rake), went_to_showdown=self.showdown)
+
+
+def steal_hand(hand_id: str = "1") -> HandBuilder:
+    """Four players; D steals from the last seats, B (bring-in) defends by calling.
+
+    Antes 4 x 0.01. 3rd: B brings in 0.02, C folds, D completes to 0.04, A
+    folds, B calls 0.02. 4th: B checks, D bets 0.04, B folds; 0.04 returned.
+    Pot = 0.04 antes + 0.04 + 0.04 = 0.12, D collects 0.12 (no rake).
+    Nets: A -0.01, B -0.05, C -0.01, D +0.07.
+    """
+    b = HandBuilder(hand_id)
+    b.deal("A", "Kd", "Ah 2d").deal("B", "2c").deal("C", "9h").deal("D", "Qs")
+    b.act("B", "bring_in", "0.02").act("C", "fold").act("D", "complete", to="0.04")
+    b.act("A", "fold").act("B", "call", "0.02")
+    b.street_marker(4).deal("B", "5d").deal("D", "Qh")
+    b.act("B", "check").act("D", "bet", "0.04").act("B", "fold")
+    b.returned("D", "0.04").collect("D", "0.12")
+    return b
+
+
+def showdown_hand(hand_id: str = "2") -> HandBuilder:
+    """Three players to a showdown; A (hero, cards known) wins 0.90 net of 0.03 rake.
+
+    3rd: C brings in 0.02 (door 3c), A completes to 0.04, B calls 0.04, C calls 0.02.
+    4th: A bets 0.04, B raises to 0.08, C folds, A calls 0.04.
+    5th-7th: A bets 0.08, B calls 0.08, each street.
+    Contributions: A = 0.01+0.04+0.08+0.24 = 0.37, B = 0.37, C = 0.01+0.04 = 0.05.
+    Pot 0.79, rake 0.03, A collects 0.76. Nets: A +0.39, B -0.37, C -0.05.
+    """
+    b = HandBuilder(hand_id, {"A": "2.00", "B": "2.00", "C": "2.00"})
+    b.deal("A", "Ks", "Kh 7c").deal("B", "Jd").deal("C", "3c")
+    b.act("C", "bring_in", "0.02").act("A", "complete", to="0.04").act("B", "call", "0.04")
+    b.act("C", "call", "0.02")
+    b.street_marker(4).deal("A", "4s").deal("B", "Td").deal("C", "8h")
+    b.act("A", "bet", "0.04").act("B", "raise", "0.04", to="0.08").act("C", "fold")
+    b.act("A", "call", "0.04")
+    for street, a_up, b_up in ((5, "9c", "2s"), (6, "5h", "6h")):
+        b.street_marker(street).deal("A", a_up).deal("B", b_up)
+        b.act("A", "bet", "0.08").act("B", "call", "0.08")
+    b.street_marker(7).deal("A", down="Kc").deal("B")
+    b.act("A", "bet", "0.08").act("B", "call", "0.08")
+    b.show("A", "Kh 7c Ks 4s 9c 5h Kc").show("B", "Jc Jh Jd Td 2s 6h 3d")
+    b.collect("A", "0.76")
+    return b
+
+
+# ---------------------------------------------------------------------------
+
+
+def test_schema_is_the_frames_columns_and_dtypes() -> None:
+    frames = frames_from_checks([steal_hand().check(), showdown_hand().check()])
+    for name, frame in frames.tables():
+        expected = [(c.name, c.dtype) for c in SCHEMA[name]]
+        assert [(col, str(frame[col].dtype)) for col in frame.columns] == expected, name
+
+
+def test_empty_input_gives_typed_empty_frames() -> None:
+    frames = frames_from_checks([])
+    assert len(frames) == 0
+    assert str(frames.players["net"].dtype) == "int64"
+
+
+def test_hands_frame() -> None:
+    frames = frames_from_checks([showdown_hand().check(rake="0.03")])
+    row = frames.hands.iloc[0]
+    assert (row.site, row.hand_id, row.variant, row.currency) == ("pokerstars", "2", "stud", "USD")
+    assert row.stakes == "$0.04/$0.08 USD"
+    assert (row.small_bet, row.big_bet, row.ante, row.bring_in) == (4, 8, 1, 2)
+    assert row.players == 3
+    assert row.pot == 79 and row.rake == 3  # 0.37 + 0.37 + 0.05; cents
+    assert row.pot_bb == pytest.approx(79 / 8)
+    assert row.went_to_showdown and row.status == "ok" and row.violations == 0
+    assert row.started_utc == pd.Timestamp("2024-01-01 12:00", tz="UTC")
+
+
+def test_players_frame_money_is_exact_minor_units() -> None:
+    frames = frames_from_checks([showdown_hand().check(rake="0.03")])
+    players = frames.players.set_index("player")
+    assert players.loc["A", "net"] == 39 and players.loc["B", "net"] == -37
+    assert players.loc["C", "net"] == -5
+    assert players["contributed"].sum() == 79
+    assert players["net"].sum() == -3  # the rake
+    assert players.loc["A", "net_bb"] == pytest.approx(39 / 8)
+    assert from_minor(players.loc["A", "net"]) == D("0.39")
+    assert players.loc["A", "high_won"] == 76 and players.loc["A", "low_won"] == 0
+
+
+def test_players_frame_cards_and_streets() -> None:
+    frames = frames_from_checks([showdown_hand().check()])
+    players = frames.players.set_index("player")
+    a = players.loc["A"]
+    assert a.door == "Ks" and a.up_cards == "Ks 4s 9c 5h"
+    assert a.down_cards == "Kh 7c Kc"
+    assert a.start_cards == "Kh 7c Ks" and a.start_class == "split pair"
+    assert a.last_street == 7 and a.showdown and a.won_at_showdown and not a.folded
+    c = players.loc["C"]
+    assert c.brought_in and c.folded and c.last_street == 4 and not c.showdown
+    assert pd.isna(c.start_cards) and pd.isna(c.start_class)
+
+
+def test_action_accumulator_worked_by_hand() -> None:
+    actions = frames_from_checks([showdown_hand().check()]).actions
+    rows = actions[["street", "player", "kind", "put_in", "to_call", "facing_bet",
+                    "bets_before", "pot_before"]].head(8).values.tolist()
+    assert rows == [
+        # antes 0.03 in the pot before anyone acts
+        [3, "C", "bring_in", 2, 0, False, 0, 3],
+        [3, "A", "complete", 4, 2, True, 0, 5],   # faces the bring-in only
+        [3, "B", "call", 4, 4, True, 1, 9],
+        [3, "C", "call", 2, 2, True, 1, 13],
+        [4, "A", "bet", 4, 0, False, 0, 15],
+        [4, "B", "raise", 8, 4, True, 1, 19],     # raise 0.04 to 0.08
+        [4, "C", "fold", 0, 8, True, 2, 27],
+        [4, "A", "call", 4, 4, True, 2, 27],
+    ]
+    assert actions["seq"].tolist() == list(range(len(actions)))
+    assert actions["put_in"].sum() + 3 == 79  # all bets plus antes
+
+
+def test_uncalled_bet_returned_lowers_the_pot() -> None:
+    actions = frames_from_checks([steal_hand().check()]).actions
+    last = actions.iloc[-1]
+    # pot before B's fold on 4th: 0.04 antes + 0.08 (3rd) + 0.04 (D's bet)
+    assert (last.player, last.kind, last.pot_before, last.to_call) == ("B", "fold", 16, 4)
+
+
+def test_raise_without_to_uses_the_increment() -> None:
+    b = HandBuilder("r", {"A": "1", "B": "1"})
+    b.deal("A", "2c").deal("B", "Kd")
+    b.act("A", "bring_in", "0.02").act("B", "complete", to="0.04")
+    b.act("A", "raise", "0.04")  # increment only: to 0.08
+    check = b.check()
+    actions = frames_from_checks([check]).actions
+    assert actions["put_in"].tolist() == [2, 4, 6]
+    assert actions["bets_before"].tolist() == [0, 0, 1]
+
+
+def test_pots_frame_split_pot() -> None:
+    b = HandBuilder("s", {"A": "1", "B": "1"}, variant="stud8")
+    b.deal("A", "2c").deal("B", "Kd")
+    b.act("A", "bring_in", "0.02").act("B", "call", "0.02")
+    b.show("A", "Ac 3d 2c 4h 5s 9d 9c").show("B", "Kc Ks Kd 7h 8h Qs Jc")
+    b.collect("B", "0.03", half="high").collect("A", "0.03", half="low")
+    pots = frames_from_checks([b.check()]).pots
+    assert pots[["pot_kind", "half", "winner", "won"]].values.tolist() == [
+        ["main", "high", "B", 3], ["main", "low", "A", 3],
+    ]
+    players = frames_from_checks([b.check()]).players.set_index("player")
+    assert players.loc["A", "low_won"] == 3 and players.loc["B", "high_won"] == 3
+
+
+def test_violations_name_the_player_of_the_line() -> None:
+    b = steal_hand("v")
+    d_complete = next(e for e in b.events if isinstance(e, Action) and e.player == "D")
+    check = b.check(violations=(Violation("bet.size", d_complete.line, "expected 0.04"),))
+    frames = frames_from_checks([check])
+    row = frames.violations.iloc[0]
+    assert (row.rule, row.player, row.line, row.file) == ("bet.size", "D", d_complete.line,
+                                                           "test.txt")
+    assert frames.hands.iloc[0].status == "violations"
+
+
+def test_rejected_and_skipped_go_to_rejects() -> None:
+    frames = frames_from_checks([
+        Rejected(file="f.txt", line=12, hand_line=10, reason="bad amount", text="x $",
+                 hand_id="77"),
+        Skipped(file="f.txt", line=30, hand_id="78", game="Hold'em No Limit"),
+        steal_hand().check(),
+    ])
+    assert frames.rejects[["status", "hand_id", "line", "hand_line"]].values.tolist() == [
+        ["rejected", "77", 12, 10], ["skipped", "78", 30, 30],
+    ]
+    assert len(frames.hands) == 1
+
+
+def test_amount_finer_than_a_cent_is_rejected_not_rounded() -> None:
+    b = HandBuilder("fine", {"A": "1.005", "B": "1"})
+    b.deal("A", "2c").deal("B", "Kd").act("A", "bring_in", "0.02").act("B", "fold")
+    frames = frames_from_checks([b.check()])
+    assert len(frames.hands) == 0
+    assert "finer than 1/100" in frames.rejects.iloc[0].reason
+    with pytest.raises(ValueError):
+        to_minor(D("0.001"))
+    assert to_minor(D("1250")) == 1250 * MONEY_SCALE
+
+
+@pytest.mark.parametrize(("cards", "variant", "expected"), [
+    ("7c 7d 7s", "stud", "rolled-up trips"),
+    ("Qc Qd 5s", "stud", "buried pair"),
+    ("Qc 5d 5s", "stud", "split pair"),
+    ("2h 9h Kh", "stud", "three to a flush"),
+    ("5c 6d 8s", "stud", "three to a straight"),
+    ("Ac 2d 4s", "stud", "three to a straight"),  # ace low
+    ("Qc Kd As", "stud", "three to a straight"),
+    ("Ac 3d 8s", "stud8", "three low (8 or under)"),
+    ("Ac Kd 3s", "stud", "high cards"),
+    ("2c 7d Js", "stud", "other"),
+    ("Ac 2d 3s", "razz", "3-low"),
+    ("7c 2d 5s", "razz", "7-low"),
+    ("Kc 2d 5s", "razz", "K-low"),
+    ("Ac Ad 5s", "razz", "paired"),
+])
+def test_starting_class(cards: str, variant: str, expected: str) -> None:
+    assert starting_class(parse_cards(cards), variant) == expected
+
+
+def test_schema_markdown_lists_every_column() -> None:
+    text = schema_markdown()
+    for columns in SCHEMA.values():
+        for column in columns:
+            assert f"`{column.name}`" in text
+
+
+# ---------------------------------------------------------------------------
+# The real corpus (read in place): the accumulator agrees with the engine
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+def test_accumulator_agrees_with_the_engine_on_the_corpus() -> None:
+    from studbook.frames import check_results
+
+    results = list(check_results([CORPUS / "PokerStars"]))
+    frames = frames_from_checks(results)
+    assert len(frames.hands) > 0
+    outside_actions = {}  # antes less uncalled bets returned, per hand
+    for result in results:
+        if isinstance(result, HandCheck):
+            events = result.hand.events
+            outside_actions[(result.hand.site, result.hand.hand_id)] = sum(
+                to_minor(e.amount) for e in events if isinstance(e, PostAnte)) - sum(
+                to_minor(e.amount) for e in events if isinstance(e, UncalledReturned))
+    put_in = frames.actions.groupby(["site", "hand_id"])["put_in"].sum()
+    for key, pot in frames.hands.set_index(["site", "hand_id"])["pot"].items():
+        assert put_in.get(key, 0) + outside_actions[key] == pot, key
+    actions = frames.actions
+    assert (actions["to_call"] >= 0).all() and (actions["put_in"] >= 0).all()
+    assert actions["bets_before"].between(0, 4).all()
+    players = frames.players
+    assert (players["net"] == players["collected"] - players["contributed"]).all()
+    assert frames.rejects["status"].isin(["rejected", "skipped"]).all()
+
+
+def test_subset_by_variant_keeps_every_table_consistent() -> None:
+    razz = HandBuilder("z", {"A": "1", "B": "1"}, variant="razz")
+    razz.deal("A", "Kc").deal("B", "2d").act("A", "bring_in", "0.02").act("B", "fold")
+    razz.returned("A", "0").collect("A", "0.04")
+    frames = frames_from_checks([steal_hand().check(), razz.check()])
+    only = frames.subset(variants=["razz"])
+    assert only.hands["hand_id"].tolist() == ["z"]
+    assert set(only.players["hand_id"]) == set(only.actions["hand_id"]) == {"z"}
+    assert len(frames.subset(sites=["pokerstars"])) == 2

@@ -1,0 +1,121 @@
+"""Plots: each kind renders to PNG with titles, labelled axes and legends; the plot CLI.
+
+The PNGs are written under pytest's tmp_path; set STUDBOOK_PLOT_DIR to keep
+them somewhere to look at.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+
+from studbook.cli import main
+from studbook.engine.result import Violation
+from studbook.frames import Frames, frames_from_checks
+from studbook.plots import (
+    compare_players, cumulative_results, plot, save, starting_hand_results, violations_by_rule,
+)
+from studbook.store import import_results
+from test_frames import showdown_hand, steal_hand
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def frames() -> Frames:
+    checks = []
+    for i in range(12):
+        b = showdown_hand(f"s{i}") if i % 3 else steal_hand(f"t{i}")
+        violations = (Violation("bet.size", 20, "expected 0.04"),) if i % 4 == 0 else ()
+        checks.append(b.check(violations=violations))
+    return frames_from_checks(checks)
+
+
+@pytest.fixture()
+def out_dir(tmp_path: Path) -> Path:
+    kept = os.environ.get("STUDBOOK_PLOT_DIR")
+    if kept:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+        return Path(kept)
+    return tmp_path
+
+
+def _texts(figure: Figure) -> list[str]:
+    axes = figure.axes[0]
+    return [axes.get_title(), axes.get_xlabel(), axes.get_ylabel()]
+
+
+def _render(figure: Figure, path: Path, min_size: int = 10_000) -> None:
+    save(figure, path)
+    assert path.read_bytes()[:8] == PNG and path.stat().st_size > min_size
+
+
+def test_cumulative_results(frames: Frames, out_dir: Path) -> None:
+    figure = cumulative_results(frames, "A")
+    title, xlabel, ylabel = _texts(figure)
+    # A: 4 steal hands at -0.01 and 8 showdown hands at +0.39 (no rake): +3.08 USD
+    assert title == "Results of A: 12 hands, +3.08 USD"
+    assert xlabel.startswith("Hands played") and ylabel == "Net won (USD)"
+    axes = figure.axes[0]
+    assert [line.get_label() for line in axes.get_lines()[:3]] == [
+        "All hands", "At showdown", "Without showdown"]
+    total, showdown, other = (line.get_ydata() for line in axes.get_lines()[:3])
+    assert total[-1] == pytest.approx(showdown[-1] + other[-1])
+    assert showdown[-1] == pytest.approx(8 * 0.39) and other[-1] == pytest.approx(-0.04)
+    _render(figure, out_dir / "results.png")
+
+
+def test_cumulative_results_in_big_bets(frames: Frames) -> None:
+    figure = cumulative_results(frames, "A", unit="bb")
+    assert figure.axes[0].get_ylabel() == "Net won (big bets)"
+    assert figure.axes[0].get_lines()[0].get_ydata()[-1] == pytest.approx(3.08 / 0.08)
+
+
+def test_compare_players(frames: Frames, out_dir: Path) -> None:
+    figure = compare_players(frames)
+    title, _, ylabel = _texts(figure)
+    assert title.startswith("Players compared") and ylabel == "Percent of opportunities (%)"
+    legend = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    assert legend[:2] == ["A (12 hands)", "B (12 hands)"]
+    _render(figure, out_dir / "players.png")
+
+
+def test_starting_hand_results(frames: Frames, out_dir: Path) -> None:
+    figure = starting_hand_results(frames, "A")
+    assert figure.get_suptitle() == "Results by starting hand: A"
+    assert figure.axes[0].get_xlabel() == "Big bets won per hand"
+    labels = [tick.get_text() for tick in figure.axes[0].get_yticklabels()]
+    assert set(labels) == {"split pair", "high cards"}
+    _render(figure, out_dir / "starting-hands.png")
+
+
+def test_violations_by_rule(frames: Frames, out_dir: Path) -> None:
+    figure = violations_by_rule(frames)
+    title, xlabel, _ = _texts(figure)
+    assert title == "Rule violations by rule: 3 in 3 of 12 hands"  # hands 0, 4 and 8
+    assert xlabel == "Violations (count)"
+    _render(figure, out_dir / "violations.png")
+
+
+def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
+    empty = frames_from_checks([])
+    for kind in ("results", "players", "starting-hands", "violations"):
+        figure = plot(kind, empty)
+        assert figure.axes[0].texts  # the message
+        _render(figure, out_dir / f"empty-{kind}.png", min_size=1_000)
+
+
+def test_plot_cli(frames: Frames, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    import_results(db, [showdown_hand(str(i)).check() for i in range(4)])
+    for kind in ("results", "players", "starting-hands", "violations"):
+        out = tmp_path / f"{kind}.png"
+        assert main(["plot", kind, "--db", str(db), "--player", "A", "-o", str(out)]) == 0
+        assert out.read_bytes()[:8] == PNG
+    assert main(["plot", "results", "--db", str(db), "-o", str(tmp_path / "x.gif")]) == 2
+    assert main(["plot", "results", "--db", str(db), "--player", "Nobody",
+                 "-o", str(tmp_path / "x.png")]) == 2
+    assert "no hands for player Nobody" in capsys.readouterr().err

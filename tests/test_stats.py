@@ -1,0 +1,314 @@
+"""Stud statistics on small hands whose values are worked out by hand below.
+
+The two shared hands (see test_frames.py):
+
+steal_hand: doors A Kd, B 2c (brings in), C 9h, D Qs. 3rd: B brings in, C folds,
+  D completes, A folds, B calls. 4th: B checks, D bets, B folds. D wins 0.12
+  without showdown. Nets A -0.01, B -0.05, C -0.01, D +0.07.
+  C and D are within the last three seats to act (C has D, A behind; D has A)
+  and both doors beat the 2: C had a steal chance and folded, D stole; B
+  defended by calling. A acted after the steal attempt: no chance.
+
+showdown_hand (rake 0.03): doors A Ks, B Jd, C 3c (brings in). 3rd: C brings in,
+  A completes (a steal chance: one player behind, K > 3; attempted), B calls
+  (so C's next action is no steal defence), C calls. 4th: A bets, B raises, C
+  folds, A calls. 5th-7th: A bets, B calls. A wins at showdown.
+  Nets A +0.39, B -0.37, C -0.05. A's start: Kh 7c / Ks = split pair.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from studbook.frames import frames_from_checks, load
+from studbook.stats import (
+    BY_NAME, STATS, by_starting_hand, compute, facts, stat_definitions_markdown,
+)
+from test_frames import HandBuilder, showdown_hand, steal_hand
+
+
+@pytest.fixture(scope="module")
+def two_hands() -> pd.DataFrame:
+    frames = frames_from_checks([steal_hand("1").check(), showdown_hand("2").check(rake="0.03")])
+    return compute(frames).set_index("player")
+
+
+def test_vpip(two_hands: pd.DataFrame) -> None:
+    # A: folded on 3rd in hand 1, completed in hand 2 -> 1/2
+    # B: bring-in then called the completion (voluntary) in hand 1, called in hand 2 -> 2/2
+    # C: folded in hand 1; brought in then called the completion in hand 2 -> 1/2
+    # D: completed -> 1/1
+    assert two_hands["vpip"].to_dict() == {"A": 50.0, "B": 100.0, "C": 50.0, "D": 100.0}
+
+
+def test_bring_in_who_only_posts_is_not_vpip() -> None:
+    # A brings in and everyone folds: A acted on 3rd street but put in nothing voluntarily.
+    b = HandBuilder("f", {"A": "1", "B": "1", "C": "1"})
+    b.deal("A", "2c").deal("B", "9d").deal("C", "Th")
+    b.act("A", "bring_in", "0.02").act("B", "fold").act("C", "fold")
+    b.returned("A", "0.00").collect("A", "0.05")
+    result = compute(frames_from_checks([b.check()])).set_index("player")
+    assert result.loc["A", "vpip"] == 0.0 and result.loc["A", "hands"] == 1
+    # and it is a won-without-showdown hand for A: 1 of 1 hands dealt
+    assert result.loc["A", "won_without_showdown"] == 100.0
+    # B (behind = 1) and C (behind = 0) had steal chances (9 and T beat the 2), took none
+    assert result.loc["B", "steal_attempt"] == 0.0 and result.loc["C", "steal_attempt"] == 0.0
+    # A faced no steal: no bring-in defence value
+    assert math.isnan(result.loc["A", "bring_in_fold_to_steal"])
+
+
+def test_complete_raise_3rd(two_hands: pd.DataFrame) -> None:
+    # A completed in hand 2 only (1/2); B never; C never; D completed (1/1)
+    assert two_hands["complete_raise_3rd"].to_dict() == {"A": 50.0, "B": 0.0, "C": 0.0,
+                                                          "D": 100.0}
+
+
+def test_steals(two_hands: pd.DataFrame) -> None:
+    # A: chance only in hand 2, attempted -> 100; B: never had a chance (bring-in in
+    # hand 1, acted after A's attempt in hand 2) -> NaN; C: one chance, folded -> 0;
+    # D: one chance, attempted -> 100
+    steal = two_hands["steal_attempt"]
+    assert steal["A"] == 100.0 and math.isnan(steal["B"])
+    assert steal["C"] == 0.0 and steal["D"] == 100.0
+
+
+def test_bring_in_defence(two_hands: pd.DataFrame) -> None:
+    # B faced D's steal in hand 1 and called: call 1/1. In hand 2 B called after A's
+    # completion, so C's call was no defence against a pure steal: C has no spot.
+    b = two_hands.loc["B"]
+    assert (b.bring_in_fold_to_steal, b.bring_in_call_steal, b.bring_in_reraise_steal) == (
+        0.0, 100.0, 0.0)
+    assert math.isnan(two_hands.loc["C", "bring_in_call_steal"])
+
+
+def test_steal_only_from_the_last_three_seats_and_bring_in_folds() -> None:
+    # Six players, P1 brings in with the 2c. P2 (4 players behind) and P3 (3 behind) are
+    # too early; P4 (2 behind) folds its chance; P5 (1 behind) completes: an attempt;
+    # P6 folds; P1 folds to the steal.
+    names = {f"P{i}": "1" for i in range(1, 7)}
+    b = HandBuilder("six", names)
+    for name, door in zip(names, ["2c", "Ks", "Qs", "Js", "Ts", "9s"]):
+        b.deal(name, door)
+    b.act("P1", "bring_in", "0.02")
+    for name in ("P2", "P3", "P4"):
+        b.act(name, "fold")
+    b.act("P5", "complete", to="0.04").act("P6", "fold").act("P1", "fold")
+    b.returned("P5", "0.02").collect("P5", "0.10")
+    table = facts(frames_from_checks([b.check()])).set_index("player")
+    assert table["steal_chance"].to_dict() == {"P1": 0, "P2": 0, "P3": 0, "P4": 1, "P5": 1,
+                                               "P6": 0}
+    assert table["steal"].sum() == 1 and table.loc["P5", "steal"] == 1
+    assert (table.loc["P1", "bi_vs_steal"], table.loc["P1", "bi_fold"]) == (1, 1)
+
+
+def test_door_must_outrank_the_bring_in() -> None:
+    # Stud: B's door 2d ties the bring-in's 2c in rank: no chance. C's 3h outranks it.
+    b = HandBuilder("tie", {"A": "1", "B": "1", "C": "1"})
+    b.deal("A", "2c").deal("B", "2d").deal("C", "3h")
+    b.act("A", "bring_in", "0.02").act("B", "fold").act("C", "complete", to="0.04")
+    b.act("A", "fold").returned("C", "0.02").collect("C", "0.07")
+    table = facts(frames_from_checks([b.check()])).set_index("player")
+    assert (table.loc["B", "steal_chance"], table.loc["C", "steal_chance"]) == (0, 1)
+
+
+def test_razz_steal_uses_low_ranks_and_reraise_defence() -> None:
+    # Razz: the K brings in. B's 7 (behind = 1) beats it and folds; C's Q (behind = 0)
+    # is lower than the K, so completing is a steal; A re-raises: a re-raise defence.
+    b = HandBuilder("razz", {"A": "1", "B": "1", "C": "1"}, variant="razz")
+    b.deal("A", "Kh").deal("B", "7c").deal("C", "Qd")
+    b.act("A", "bring_in", "0.02").act("B", "fold").act("C", "complete", to="0.04")
+    b.act("A", "raise", "0.04", to="0.08").act("C", "fold")
+    b.returned("A", "0.04").collect("A", "0.11")
+    result = compute(frames_from_checks([b.check()])).set_index("player")
+    assert result.loc["B", "steal_attempt"] == 0.0 and result.loc["C", "steal_attempt"] == 100.0
+    assert result.loc["A", "bring_in_reraise_steal"] == 100.0
+    assert (result["variant"] == "razz").all()
+
+
+def test_aggression_per_street(two_hands: pd.DataFrame) -> None:
+    a, b = two_hands.loc["A"], two_hands.loc["B"]
+    # A on 4th: bet, call -> AF 1/1 = 1.0, AFq 1/2 = 50 %; 5th: bet, no call -> AF undefined
+    assert a.af_4th == 1.0 and a.afq_4th == 50.0
+    assert math.isnan(a.af_5th) and a.afq_5th == 100.0
+    # A over 4th-7th: 4 bets, 1 call -> AF 4.0; AFq 4 / 5 = 80 %
+    assert a.af_post == 4.0 and a.afq_post == pytest.approx(80.0)
+    # B: hand 1 checked then folded on 4th, hand 2 raised: AFq 4th 1/2; 5th-7th three calls
+    assert b.afq_4th == 50.0 and b.af_5th == 0.0 and b.af_post == pytest.approx(1 / 3)
+
+
+def test_showdown_stats(two_hands: pd.DataFrame) -> None:
+    # A saw 4th in hand 2 only and won that showdown; B saw 4th twice, one showdown, lost
+    assert (two_hands.loc["A", "went_to_showdown"], two_hands.loc["A", "won_at_showdown"]) == (
+        100.0, 100.0)
+    assert (two_hands.loc["B", "went_to_showdown"], two_hands.loc["B", "won_at_showdown"]) == (
+        50.0, 0.0)
+    # D won hand 1 uncontested on 4th: 1 of 1 hands; A none of 2
+    assert two_hands.loc["D", "won_without_showdown"] == 100.0
+    assert two_hands.loc["A", "won_without_showdown"] == 0.0
+
+
+def test_money(two_hands: pd.DataFrame) -> None:
+    # A: -0.01 + 0.39 = 0.38 exactly; in big bets (0.08): -1/8 + 39/8 = 4.75
+    a = two_hands.loc["A"]
+    assert a.net_won == Decimal("0.38") and a.currency == "USD"
+    assert a.net_won_bb == pytest.approx(4.75)
+    assert a.bb_per_100 == pytest.approx(4.75 / 2 * 100)
+    assert a.showdown_won_bb == pytest.approx(39 / 8)
+    assert a.non_showdown_won_bb == pytest.approx(-1 / 8)
+    assert two_hands.loc["B", "net_won"] == Decimal("-0.42")
+    assert two_hands["hands"].to_dict() == {"A": 2, "B": 2, "C": 2, "D": 1}
+
+
+def test_mixed_currencies_have_no_money_total() -> None:
+    chips = steal_hand("3")
+    chips.header = chips.header.__class__(**{**{f: getattr(chips.header, f) for f in (
+        "site", "hand_id", "variant", "structure", "game", "stakes", "table")},
+        "currency": None})
+    frames = frames_from_checks([steal_hand("1").check(), chips.check()])
+    result = compute(frames).set_index("player")
+    assert result.loc["D", "currency"] == "mixed" and result.loc["D", "net_won"] is None
+    assert result.loc["D", "net_won_bb"] == pytest.approx(14 / 8)
+
+
+def test_filters_and_groups() -> None:
+    frames = frames_from_checks([steal_hand("1").check(), showdown_hand("2").check()])
+    only = compute(frames, player="A")
+    assert only["player"].tolist() == ["A"]
+    assert compute(frames, variant="razz").empty
+    assert compute(frames, min_hands=2)["player"].tolist() == ["A", "B", "C"]
+
+
+def test_by_starting_hand() -> None:
+    # A's starts: hand 1 Ah 2d / Kd -> high cards (A, K); hand 2 Kh 7c / Ks -> split pair.
+    frames = frames_from_checks([steal_hand("1").check(), showdown_hand("2").check(rake="0.03")])
+    table = by_starting_hand(frames).set_index("start_class")
+    assert table["player"].unique().tolist() == ["A"]  # only A's cards are known
+    assert table.loc["split pair", "net_won_bb"] == pytest.approx(39 / 8)
+    assert table.loc["high cards", "vpip"] == 0.0
+    assert table["hands"].sum() == 2
+
+
+def test_registry_is_complete_and_documented() -> None:
+    names = [stat.name for stat in STATS]
+    assert len(names) == len(set(names)) == len(BY_NAME)
+    for stat in STATS:
+        assert len(stat.doc) > 20, stat.name
+    text = stat_definitions_markdown()
+    assert all(f"`{name}`" in text for name in names)
+
+
+def test_empty_frames() -> None:
+    assert compute(frames_from_checks([])).empty
+
+
+# ---------------------------------------------------------------------------
+# `studbook stats`
+
+
+@pytest.fixture()
+def db(tmp_path):
+    from studbook.store import import_results
+
+    path = tmp_path / "s.db"
+    import_results(path, [steal_hand("1").check(), showdown_hand("2").check(rake="0.03")])
+    return path
+
+
+def test_stats_cli_text(db, capsys) -> None:
+    from studbook.cli import main
+
+    assert main(["stats", "--db", str(db), "--player", "A"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split("  ")[0].strip(): line.split()[-1] for line in out.splitlines()[1:]}
+    assert out.splitlines()[0].split() == ["A", "stud"]
+    assert lines["VPIP %"] == "50.0"
+    assert "0.38 USD" in out
+    assert lines["AF 5th"] == "-"  # no calls on 5th: no value
+
+
+def test_stats_cli_csv_and_json(db, capsys) -> None:
+    import csv
+    import io
+    import json
+
+    from studbook.cli import main
+
+    assert main(["stats", "--db", str(db), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["player"] for r in rows] == ["A", "B", "C", "D"]
+    assert rows[0]["net_won"] == "0.38" and rows[1]["steal_attempt"] == ""
+    assert main(["stats", "--db", str(db), "--format", "json", "--stats", "hands,vpip"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0] == {"player": "A", "variant": "stud", "currency": "USD", "hands": 2,
+                       "vpip": 50.0}
+
+
+def test_stats_cli_starting_hands_and_list(db, capsys) -> None:
+    from studbook.cli import main
+
+    assert main(["stats", "--db", str(db), "--starting-hands", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "split pair" in out and "high cards" in out
+    assert main(["stats", "--list"]) == 0
+    assert "bring_in_fold_to_steal" in capsys.readouterr().out
+
+
+def test_stats_cli_usage_errors(db, tmp_path, capsys) -> None:
+    from studbook.cli import main
+
+    assert main(["stats"]) == 2
+    assert main(["stats", "--db", str(db), str(tmp_path)]) == 2
+    assert main(["stats", "--db", str(tmp_path / "none.db")]) == 2
+    assert main(["stats", "--db", str(db), "--stats", "nope"]) == 2
+    assert "unknown statistic nope" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# FPDB's named steal scenarios (real Full Tilt hands, read in place). Worked out
+# from each file's 3rd street: "behind" counts the players still to act before
+# the bring-in; a chance needs behind <= 2 and a door above the bring-in's.
+
+FULLTILT = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "FullTilt"
+STEAL_FILES = {
+    # bring-in thebear666 (7s); goulartarm Qs (behind 2) and Hero Th (behind 1) fold
+    # their chances; arjun1111 As (behind 0) completes; the bring-in calls.
+    "Steal.from.Button.Failure": ({"goulartarm": 0, "Hero": 0, "arjun1111": 1},
+                                  ("thebear666", "call")),
+    # bring-in goulartarm (2c); bllodshot 9c (behind 2) folds, kwuiyhw Kc (behind 1)
+    # completes, chasrigg folds, the bring-in folds.
+    "Steal.from.CO.Success": ({"bllodshot": 0, "kwuiyhw": 1}, ("goulartarm", "fold")),
+    # bring-in shasatipu (3c); three fold (behind 5, 4, 3: too early); Hero As (behind 2)
+    # completes; arjun1111 calls, so the bring-in faces no pure steal.
+    "Steal.from.HJ.Failure-3bet.by.button": ({"Hero": 1}, None),
+    # bring-in kwuiyhw (4c); four fold early (behind 6..3); thebear666 Ac (behind 2)
+    # completes; FILL A RACK folds, bllodshot calls: no pure steal for the bring-in.
+    "Steal.from.HJ.Failure": ({"thebear666": 1}, None),
+    # bring-in goulartarm (3s); four fold early; bllodshot Qc (behind 2) completes;
+    # kwuiyhw and chasrigg fold; the bring-in folds.
+    "Steal.from.HJ.Success": ({"bllodshot": 1}, ("goulartarm", "fold")),
+}
+
+
+@pytest.mark.parametrize("name", STEAL_FILES)
+def test_fpdb_steal_scenarios(name: str) -> None:
+    path = FULLTILT / f"7-Stud-USD-3-6-20106.{name}.txt"
+    if not path.is_file():
+        pytest.skip(f"corpus file not found: {path}")
+    frames = load([path])
+    if frames.hands.empty:
+        pytest.skip(f"{path.name} is not parsed yet: {frames.rejects['reason'].tolist()}")
+    table = facts(frames).set_index("player")
+    chances, defence = STEAL_FILES[name]
+    assert table[table["steal_chance"] > 0]["steal"].to_dict() == chances
+    spots = table[table["bi_vs_steal"] > 0]
+    if defence is None:
+        assert spots.empty
+    else:
+        player, answer = defence
+        assert spots.index.tolist() == [player]
+        assert spots.loc[player, f"bi_{answer}"] == 1

@@ -1,0 +1,273 @@
+"""The SQLite store: round trip, keys, idempotent imports, interrupted imports."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+import pytest
+
+from studbook import frames as frames_module
+from studbook import store as store_module
+from studbook.engine.result import Violation
+from studbook.events import Rejected, Skipped
+from studbook.frames import frames_from_checks, load
+from studbook.store import Store, StoreError, import_results, is_store, read_frames
+from test_frames import showdown_hand, steal_hand
+
+
+def checks(ids: range) -> list:
+    out = []
+    for i in ids:
+        b = showdown_hand(str(i)) if i % 2 else steal_hand(str(i))
+        violations = (Violation("bet.size", 20, "expected 0.04"),) if i % 5 == 0 else ()
+        out.append(b.check(violations=violations, rake="0.03" if i % 2 else "0"))
+    return out
+
+
+PROBLEMS = [
+    Rejected(file="f.txt", line=12, hand_line=10, reason="bad amount", hand_id="x1"),
+    Skipped(file="f.txt", line=40, hand_id="x2", game="Hold'em"),
+]
+
+
+def assert_frames_equal(left: frames_module.Frames, right: frames_module.Frames) -> None:
+    for (name, a), (_, b) in zip(left.tables(), right.tables()):
+        pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True),
+                                      obj=name)
+
+
+def test_round_trip_is_exact(tmp_path: Path) -> None:
+    results = checks(range(10)) + PROBLEMS
+    db = tmp_path / "s.db"
+    summary = import_results(db, results)
+    assert (summary.new, summary.duplicate, summary.rejected, summary.skipped) == (10, 0, 1, 1)
+    assert summary.with_violations == 2 and summary.violations == 2  # hands 0 and 5
+    assert_frames_equal(read_frames(db), frames_from_checks(results))
+
+
+def test_load_detects_a_store(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    import_results(db, checks(range(3)))
+    assert is_store(db)
+    assert len(load(db)) == 3
+    assert len(load(str(db))) == 3
+
+
+def test_reimport_adds_nothing_and_new_files_add_only_new_hands(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    import_results(db, checks(range(5)) + PROBLEMS)
+    again = import_results(db, checks(range(5)) + PROBLEMS)
+    assert (again.new, again.duplicate) == (0, 5)
+    more = import_results(db, checks(range(3, 8)))
+    assert (more.new, more.duplicate) == (3, 2)
+    with Store(db) as store:
+        counts = store.counts()
+    assert counts["hands"] == 8
+    assert counts["rejects"] == 2  # the same rejected/skipped hands are listed once
+    assert counts["players"] == sum(len(c.players) for c in checks(range(8)))
+
+
+def test_duplicates_inside_one_import(tmp_path: Path) -> None:
+    summary = import_results(tmp_path / "s.db", checks(range(3)) + checks(range(3)))
+    assert (summary.new, summary.duplicate) == (3, 3)
+
+
+def test_interrupted_import_keeps_whole_hands_only(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+
+    def interrupted() -> Iterator:
+        yield from checks(range(5))
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        import_results(db, interrupted(), batch_size=2)
+    with Store(db) as store:
+        stored = store.frames()
+    # two batches of two were committed; the fifth hand's batch never was
+    assert sorted(stored.hands["hand_id"]) == ["0", "1", "2", "3"]
+    assert set(stored.players["hand_id"]) == set(stored.hands["hand_id"])
+    assert set(stored.actions["hand_id"]) == set(stored.hands["hand_id"])
+    resumed = import_results(db, checks(range(6)))
+    assert (resumed.new, resumed.duplicate) == (2, 4)
+
+
+def test_failure_inside_a_batch_rolls_the_batch_back(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    import_results(db, checks(range(2)))
+    original = Store._insert
+
+    def failing(self: Store, table: str, frame: pd.DataFrame) -> None:
+        if table == "actions":
+            raise sqlite3.OperationalError("disk I/O error")
+        original(self, table, frame)
+
+    monkeypatch.setattr(Store, "_insert", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        import_results(db, checks(range(2, 4)))
+    monkeypatch.undo()
+    with Store(db) as store:
+        assert store.counts()["hands"] == 2 and store.counts()["players"] == 7
+    assert import_results(db, checks(range(4))).new == 2
+
+
+def test_refuses_files_that_are_not_stores(tmp_path: Path) -> None:
+    text = tmp_path / "hands.txt"
+    text.write_text("PokerStars Game #1: ...\n")
+    assert not is_store(text)
+    with pytest.raises(StoreError):
+        Store(text)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    with pytest.raises(StoreError, match="not a studbook store"):
+        Store(other)
+    with pytest.raises(StoreError, match="no such store"):
+        read_frames(tmp_path / "missing.db")
+
+
+def test_store_is_plain_sql(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    import_results(db, checks(range(4)))
+    conn = sqlite3.connect(db)
+    net = dict(conn.execute("SELECT player, sum(net) FROM players GROUP BY player"))
+    # two steal hands (D +0.07, B -0.05, A and C -0.01) and two showdown hands (A +0.39 ...)
+    assert net == {"A": 2 * -1 + 2 * 39, "B": 2 * -5 + 2 * -37, "C": 2 * -1 + 2 * -5,
+                   "D": 2 * 7}
+    assert conn.execute("SELECT value FROM meta WHERE key='money_scale'").fetchone() == (
+        str(store_module.MONEY_SCALE),)
+
+
+# ---------------------------------------------------------------------------
+# `studbook import`, on the real corpus (read in place, never copied)
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "PokerStars"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+
+
+@needs_corpus
+def test_import_cli_is_idempotent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.cli import main
+
+    db = tmp_path / "hands.db"
+    assert main(["import", str(CORPUS), "--db", str(db)]) == 0
+    first = capsys.readouterr().out
+    stored = len(read_frames(db).hands)
+    assert stored > 0
+    assert f"new hands        {stored:>8}" in first
+    assert "skipped" in first and "rejected" in first and "with violations" in first
+    files = len(list(p for p in CORPUS.rglob("*") if p.is_file()))
+    assert main(["import", str(CORPUS), "--db", str(db), "-q"]) == 0
+    second = capsys.readouterr().out  # unchanged files are not even read again
+    assert f"unchanged files  {files:>8}" in second and "new hands               0" in second
+    assert main(["import", str(CORPUS), "--db", str(db), "-q", "--rescan"]) == 0
+    third = capsys.readouterr().out  # read again: every hand is a duplicate
+    assert "new hands               0" in third and f"duplicates       {stored:>8}" in third
+    assert len(read_frames(db).hands) == stored
+
+
+@needs_corpus
+def test_import_cli_new_files_add_only_new_hands(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.cli import main
+
+    files = sorted(p for p in CORPUS.glob("*.txt"))
+    db = tmp_path / "hands.db"
+    assert main(["import", str(files[0]), "--db", str(db), "-q"]) == 0
+    before = len(read_frames(db).hands)
+    assert main(["import", *map(str, files), "--db", str(db), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "unchanged files         1" in out
+    assert len(read_frames(db).hands) > before
+
+
+def test_import_cli_reads_a_file_that_grew(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    simulate = pytest.importorskip("studbook.simulate")
+    from studbook.cli import main
+
+    hands = list(simulate.simulate_hands("stud", 6, 4, seed=7))
+    log = tmp_path / "today.txt"
+    log.write_text(simulate.write_hands(hands[:4]))
+    db = str(tmp_path / "s.db")
+    assert main(["import", str(log), "--db", db, "-q"]) == 0
+    log.write_text(simulate.write_hands(hands))  # the day's log grew by two hands
+    capsys.readouterr()
+    assert main(["import", str(log), "--db", db, "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "new hands               2" in out and "duplicates              4" in out
+
+
+def test_import_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.cli import main
+
+    assert main(["import", str(tmp_path / "missing"), "--db", str(tmp_path / "x.db")]) == 2
+    not_a_store = tmp_path / "notes.txt"
+    not_a_store.write_text("hello\n")
+    hands = tmp_path / "h.txt"
+    hands.write_text("nothing\n")
+    assert main(["import", str(hands), "--db", str(not_a_store)]) == 2
+    assert "not an SQLite file" in capsys.readouterr().err
+
+
+def test_import_cli_strict_exit_status(tmp_path: Path) -> None:
+    from studbook.cli import main
+
+    junk = tmp_path / "junk.txt"
+    junk.write_text("this is not a hand history\n")
+    assert main(["import", str(junk), "--db", str(tmp_path / "a.db"), "-q"]) == 0
+    assert main(["import", str(junk), "--db", str(tmp_path / "b.db"), "-q", "--strict"]) == 1
+
+
+def test_round_trip_keeps_missing_values(tmp_path: Path) -> None:
+    import dataclasses
+
+    b = steal_hand("missing")
+    b.header = dataclasses.replace(
+        b.header, started_utc=None, max_seats=None, mix="HORSE", currency=None,
+        stakes=dataclasses.replace(b.header.stakes, ante=None, bring_in=None))
+    check = b.check()
+    db = tmp_path / "s.db"
+    import_results(db, [check])
+    stored = read_frames(db)
+    assert_frames_equal(stored, frames_from_checks([check]))
+    row = stored.hands.iloc[0]
+    assert pd.isna(row.started_utc) and pd.isna(row.ante) and pd.isna(row.currency)
+
+
+# ---------------------------------------------------------------------------
+# End to end on simulated hands: files -> import -> store -> frames -> stats
+
+
+def test_simulated_hands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    simulate = pytest.importorskip("studbook.simulate")
+    from studbook.cli import main
+    from studbook.frames import to_minor
+    from studbook.stats import compute
+
+    simulated = []
+    for seed, variant in enumerate(("stud", "stud8", "razz")):
+        hands = list(simulate.simulate(variant, 40, 6, seed=seed, hero="Hero"))
+        simulated += hands
+        (tmp_path / f"{variant}.txt").write_text(simulate.write_hands(h.hand for h in hands))
+    db = tmp_path / "sim.db"
+    assert main(["import", str(tmp_path), "--db", str(db), "-q"]) == 0
+    assert "new hands             120" in capsys.readouterr().out
+    frames = read_frames(db)
+    assert len(frames.hands) == 120 and frames.rejects.empty
+    # every player's net is the simulator's exact result
+    net = frames.players.set_index(["hand_id", "player"])["net"]
+    for hand in simulated:
+        for player, amount in hand.net.items():
+            assert net[(hand.hand.hand_id, player)] == to_minor(amount)
+    # chips are conserved: all nets add up to minus the rake
+    assert frames.players["net"].sum() == -frames.hands["rake"].sum()
+    hero = frames.players[frames.players["player"] == "Hero"]
+    assert len(hero) == 120 and hero["start_class"].notna().all()
+    table = compute(frames)
+    percent = [s for s in table.columns if s.startswith(("vpip", "steal", "went", "won_"))]
+    values = table[percent].stack().dropna()  # NaN: no opportunity
+    assert ((values >= 0) & (values <= 100)).all()
+    assert table["hands"].sum() == len(frames.players)
