@@ -14,8 +14,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+OUT := out
+DB := $(OUT)/studbook.db
+SB := $(VENV)/bin/studbook
+
 run: $(STAMP)
-	$(VENV)/bin/studbook parse histories --format summary
+	@mkdir -p $(OUT)
+	$(SB) import histories --db $(DB)
+	$(SB) stats --db $(DB) --min-hands 300
+	$(SB) plot results --db $(DB) --player Hero -o $(OUT)/hero-results.png
+	$(SB) plot starting-hands --db $(DB) --player Hero -o $(OUT)/hero-starting-hands.png
+	$(SB) plot players --db $(DB) --player Hero --player "Böse Sieben" --player "Fuchs im Bau" -o $(OUT)/players.png
+	$(SB) plot violations --db $(DB) -o $(OUT)/violations.png
+	@echo "plots written to $(OUT)/: hero-results.png hero-starting-hands.png players.png violations.png"
 
 test: $(STAMP)
 	$(PY) -m pytest -q
