@@ -53,7 +53,8 @@ def test_jsonl_one_object_per_hand_then_summary(tmp_path: Path, capsys: pytest.C
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     hands, summary = records[:-1], records[-1]
     assert len(hands) == 11
-    assert summary == {"summary": {"files": 1, "hands": 11, "ok": 10, "violations": 1, "rejected": 0, "skipped": 0}}
+    assert summary == {"summary": {"files": 1, "hands": 11, "ok": 10, "violations": 1, "rejected": 0, "skipped": 0,
+                                   "errors": 0, "ignored": 0}}
     first = hands[0]
     assert set(first) == {"file", "line", "site", "hand_id", "variant", "status", "violations", "net"}
     assert (first["file"], first["line"], first["site"], first["hand_id"], first["variant"], first["status"]) == (
@@ -80,7 +81,7 @@ def test_jsonl_rejected_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixtur
     skipped = [r for r in records[:-1] if r["status"] == "skipped"]
     assert len(skipped) == 84 and all(r["variant"] is None and r["reason"] for r in skipped)
     assert records[-1]["summary"] == {"files": 1, "hands": 137, "ok": 53, "violations": 0, "rejected": 0,
-                                      "skipped": 84}
+                                      "skipped": 84, "errors": 0, "ignored": 0}
 
 
 def test_text_rejected_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,3 +109,52 @@ def test_subprocess_runs_the_installed_command() -> None:
     assert done.returncode == 0
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
     assert json.loads(done.stdout.splitlines()[-1])["summary"]["ok"] == 11
+
+
+def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    need_corpus()
+    _write(tmp_path, "hands.txt", corpus_text(CLEAN))
+    _write(tmp_path, "hands.txt.hp", "{'Player': {'seatNo': 1}}\n")  # an FPDB side file
+    _write(tmp_path, "empty.txt", "")
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    assert main(["check", str(tmp_path)]) == 0  # walked: listed once as ignored, exit status unchanged
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "summary: 1 files, 11 hands, 11 ok, 0 violations, 0 rejected, 0 skipped, 3 ignored"
+    assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
+    assert out[3:] == [
+        "ignored (3 files):",
+        f"  not a hand history: {tmp_path / 'blob.bin'} (binary file, not text)",
+        f"  not a hand history: {tmp_path / 'empty.txt'} (empty file)",
+        f"  not a hand history: {tmp_path / 'hands.txt.hp'} (no known site's format)",
+    ]
+    assert main(["check", "--format", "jsonl", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out.splitlines()[-1])["summary"]["ignored"] == 3
+    assert captured.err.count("not a hand history: ") == 3
+    for name, reason in (("empty.txt", "empty file"), ("blob.bin", "binary file, not text")):
+        assert main(["check", str(tmp_path / name)]) == 1  # named: one error line
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == f"{tmp_path / name}:1: error: {reason}"
+        assert [line for line in out if ": error: " in line] == [out[0]]
+    assert main(["check", str(tmp_path / "hands.txt.hp")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{tmp_path / 'hands.txt.hp'}:1: error: not a hand history of any known site")
+    assert out[1] == "summary: 1 files, 0 hands, 0 ok, 0 violations, 0 rejected, 0 skipped, 1 file error"
+
+
+def test_corpus_check_table(capsys: pytest.CaptureFixture[str]) -> None:
+    need_corpus()
+    corpus = STARS.parent
+    code = main(["check", str(corpus)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1  # the genuine site faults (tests/test_check_sites.py)
+    summary = next(line for line in out if line.startswith("summary: "))
+    assert "file error" not in summary and "ignored" in summary
+    table = out[out.index(summary) + 1:]
+    assert table[0].split() == ["site", "files", "hands", "ok", "skipped", "rejected", "violations"]
+    sites = [row.split()[0] for row in table[1:13]]
+    assert sites == sorted(["absolute", "bovada", "everleaf", "fulltilt", "ipoker", "kingsclub", "merge", "ongame",
+                            "partypoker", "pokerstars", "winamax", "winning"])
+    assert table[13].startswith("ignored (")

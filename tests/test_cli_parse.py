@@ -49,8 +49,26 @@ def test_summary_format_rejects_and_exit_1(capsys: pytest.CaptureFixture[str], l
     code, out, err = run(capsys, str(logs), "--format", "summary")
     assert code == 1 and err == ""
     assert f"  rejected: {logs / 'bad.txt'}:19: hand 1001: unknown line" in out
-    assert f"{logs / 'empty.txt'}: error: empty file" in out
-    assert out.splitlines()[-1] == "total: 3 files, 2 parsed, 0 skipped, 1 rejected, 1 file errors"
+    assert f"not a hand history: {logs / 'empty.txt'} (empty file)" in out  # found by walking: ignored
+    assert out.splitlines()[-1] == "total: 2 files, 2 parsed, 0 skipped, 1 rejected, 0 file errors, 1 ignored"
+
+
+def test_files_that_are_not_hand_histories(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
+    (logs / "empty.txt").write_text("")
+    (logs / "data.bin").write_bytes(b"\x00\x01\x02\xff" * 64)
+    (logs / "notes.md").write_text("# my notes\n")
+    code, out, _ = run(capsys, str(logs), "--format", "summary")  # walked: listed once, exit 0
+    assert code == 0
+    ignored = [line for line in out.splitlines() if line.startswith("not a hand history: ")]
+    assert ignored == [f"not a hand history: {logs / 'data.bin'} (binary file, not text)",
+                       f"not a hand history: {logs / 'empty.txt'} (empty file)",
+                       f"not a hand history: {logs / 'notes.md'} (no known site's format)"]
+    assert out.splitlines()[-1] == "total: 1 files, 2 parsed, 0 skipped, 0 rejected, 0 file errors, 3 ignored"
+    for name, reason in (("empty.txt", "empty file"), ("data.bin", "binary file, not text")):
+        code, out, _ = run(capsys, str(logs / name), "--format", "summary")  # named: an error
+        assert code == 1 and out == f"{logs / name}:1: error: {reason}\n"
+    code, out, _ = run(capsys, str(logs / "notes.md"), "--format", "summary")
+    assert code == 1 and out.startswith(f"{logs / 'notes.md'}:1: error: not a hand history of any known site")
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -73,6 +91,9 @@ def test_forced_site(capsys: pytest.CaptureFixture[str], logs: Path) -> None:
 def test_corpus_directory(capsys: pytest.CaptureFixture[str], corpus: Path) -> None:
     code, out, _ = run(capsys, str(corpus / "PokerStars"), "--format", "summary")
     assert "53 parsed, 84 skipped (Hold'em Limit x24" in out
-    assert "skipped: a PokerStars tournament summary, not a hand history" in out
-    assert "total: 17 files, 75 parsed, 84 skipped, 0 rejected, 3 file errors" in out
-    assert code == 1  # FPDB's .hp/.gt/.json side files are not hand histories
+    summary = corpus / "PokerStars" / "summaries" / "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"
+    assert f"not a hand history: {summary} (a PokerStars tournament summary, not a hand history)" in out
+    assert "total: 13 files, 75 parsed, 84 skipped, 0 rejected, 0 file errors, 4 ignored" in out
+    assert code == 0  # FPDB's .hp/.gt/.json side files and the summary are ignored
+    code, out, _ = run(capsys, str(summary), "--format", "summary")
+    assert code == 1 and out == f"{summary}:1: error: a PokerStars tournament summary, not a hand history\n"

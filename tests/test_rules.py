@@ -15,9 +15,9 @@ import pytest
 
 from studbook.check import TableMemory, check_hand
 from studbook.events import Hand
-from studbook.parse import parse_text
+from studbook.parse import parse_text, read_file
 
-from test_engine_build import HandBuilder, corpus_text, first, heads_up_stud, rules, third_street
+from test_engine_build import CORPUS, HandBuilder, corpus_text, first, heads_up_stud, rules, third_street
 
 D = Decimal
 
@@ -431,3 +431,106 @@ def test_short_all_in_bring_in_at_a_table_whose_bring_in_is_not_yet_known() -> N
     h.act("C", "call", "1")  # the normal bring-in shows itself
     h.act("A", "call", "1")
     assert h.partial() == []
+
+
+# ---------------------------------------------------------------------------
+# Engine fixes found on other sites' real hands (issue 5)
+
+def _real(path: str, hand_id: str) -> Hand:
+    file = CORPUS / path
+    if not file.is_file():
+        pytest.skip(f"corpus file absent: {file}")
+    return next(h for h in read_file(file).hands if h.hand_id == hand_id)
+
+
+def _ante_all_in(returned: str | None) -> HandBuilder:
+    """A antes 0.5; B antes 0.3 and is all-in; the unmatched 0.2 of A's ante may come back."""
+    h = HandBuilder(seats=((1, "A", "100"), (2, "B", "0.3")))
+    h.ante("A", "0.5")
+    h.ante("B", "0.3", all_in=True)
+    if returned is not None:
+        h.uncalled("A", returned)
+    h.street(3)
+    h.deal("A", up="Kh")
+    h.deal("B", up="3c")
+    return h
+
+
+def _run_out(h: HandBuilder) -> HandBuilder:
+    for street, (a, b) in zip((4, 5, 6), (("Kd", "4c"), ("9s", "5c"), ("2d", "7h"))):
+        h.street(street)
+        h.deal("A", up=a)
+        h.deal("B", up=b)
+    h.street(7)
+    h.showdown()
+    h.show("A", "As Ah Kh Kd 9s 2d Qc")  # aces and kings
+    h.show("B", "2s 8h 3c 4c 5c 7h Jd")  # jack high
+    return h
+
+
+def test_an_unmatched_ante_returned_exactly_is_legal() -> None:
+    # pot.uncalled: "Uncalled bet of 1 returned to Hero" before 3rd street (Full Tilt 31349767778)
+    hand = _real("FullTilt/Razz-USD-HUSNG-200-201211.all.in.ante.txt", "31349767778")
+    assert check_hand(hand).violations == ()
+    ok = _run_out(_ante_all_in("0.2"))
+    ok.collect("A", "0.6")
+    ok.summary("0.6")
+    assert ok.check().violations == ()
+    kept = _run_out(_ante_all_in(None))  # or the unmatched 0.2 stays A's own side pot
+    kept.collect("A", "0.8")
+    kept.summary("0.8")
+    assert kept.check().violations == ()
+    wrong = _ante_all_in("0.3")
+    line = wrong.events[2].line
+    assert first(_run_out(wrong).check()) == ("pot.uncalled", line)
+
+
+def test_no_betting_when_everyone_else_is_all_in_from_the_ante() -> None:
+    # order.streets: A is the only player who can bet, so 3rd street has no bring-in and no betting
+    legal = _run_out(_ante_all_in("0.2"))
+    assert not [r for r, _ in legal.partial() if r.startswith("order.")]
+    h = _ante_all_in("0.2")
+    line = h.act("A", "bring_in", "1")
+    assert first(h.check()) == ("order.streets", line)
+
+
+def test_open_pair_is_not_judged_on_boards_the_log_does_not_show() -> None:
+    def fourth(show_b: bool) -> HandBuilder:
+        h = heads_up_stud(a_up="Kh", b_up="3c")
+        h.act("B", "bring_in", "1")
+        h.act("A", "call", "1")
+        h.street(4)
+        h.deal("A", up="Qd")
+        if show_b:
+            h.deal("B", up="4c")
+        return h
+
+    unseen = fourth(show_b=False)  # B's 4th-street card is not in the log: it may pair B's door
+    unseen.act("A", "bet", "4")
+    unseen.act("B", "call", "4")
+    assert [r for r, _ in unseen.partial()] == []
+    seen = fourth(show_b=True)  # twin: both boards known, no pair
+    line = seen.act("A", "bet", "4")
+    assert first(seen.check()) == ("bet.open_pair", line)
+    # real hands: Party MTT 11792805420 ("double bets" with an open pair of deuces shown only at
+    # the end) and Everleaf 285999989
+    assert check_hand(_real("PartyPoker/7-Stud-USD-MTT-6.00-201205.txt", "11792805420")).violations == ()
+    assert check_hand(_real("Everleaf/7-Stud-USD-0.05-0.10.201107.txt", "285999989")).violations == ()
+
+
+def test_cards_shown_by_a_player_whose_deals_the_log_never_printed_decide_the_pot() -> None:
+    h = HandBuilder(seats=((1, "A", "100"), (2, "B", "100")))
+    h.antes()
+    h.street(3)
+    h.act("B", "bring_in", "1")
+    h.act("A", "call", "1")
+    for street in (4, 5, 6, 7):
+        h.street(street)
+        h.act("B" if street == 4 else "A", "check")
+        h.act("A" if street == 4 else "B", "check")
+    h.showdown()
+    h.show("A", "As Ah Kh Kd 9s 2d Qc")  # two pair
+    h.show("B", "3s 3h 3c 4c 5c 7h 8d")  # trips
+    line = h.collect("A", "3")
+    h.summary("3")
+    assert rules(h.check()) == [("showdown.award", line)]

@@ -131,14 +131,16 @@ def test_tournament_balance_is_after_the_ante() -> None:
     assert (hand.header.stakes.small_bet, hand.header.stakes.big_bet) == (D(100), D(200))
 
 
-def test_hands_check_clean_with_the_proposed_profile() -> None:
+def test_hands_check_clean_with_the_site_profile() -> None:
     check = pytest.importorskip("studbook.check")
     profiles = pytest.importorskip("studbook.engine.profiles")
     # Merge writes the hero's <cards type="HOLE"> after everyone else's: deals_in_order=False
-    profile = profiles.RuleProfile(name="merge", deals_in_order=False)
+    profile = profiles.get_profile("merge")
+    assert profile is profiles.MERGE and not profile.deals_in_order
     for name in (STUD, STUD8, V2, FREEROLL, NL, RAZZ):
         for hand in read(name).hands:
-            result = check.check_hand(hand, profile)
+            result = check.check_hand(hand)
             assert not result.violations, (hand.hand_id, result.violations)
-    default = check.check_hand(hand_of(STUD, "31423297-107"))
-    assert [v.rule for v in default.violations] == ["deal.order"]
+    strict = profiles.RuleProfile(name="merge", deals_in_order=True)
+    ordered = check.check_hand(hand_of(STUD, "31423297-107"), strict)
+    assert [v.rule for v in ordered.violations] == ["deal.order"]

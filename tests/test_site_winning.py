@@ -114,7 +114,7 @@ def test_truncated_old_hand_rejected() -> None:
     assert isinstance(result, Rejected) and "truncated" in result.reason
 
 
-KNOWN = {("deal.order", "85198832")}  # ACR lists the hero's deal first (profile option needed)
+KNOWN: set[tuple[str, str]] = set()  # ACR lists the hero's deal first: profile WINNING, deals_in_order=False
 
 
 def test_hands_check_clean() -> None:

@@ -2,10 +2,17 @@
 
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
 and per rejected hand (``file:line: hand ID: rejected: reason``), then a
-summary with a per-site table. ``jsonl`` prints exactly one JSON object per
-hand, then one ``{"summary": {...}}`` line. Exit status: 0 when every hand is
-ok or skipped, 1 when any hand has violations or was rejected (or a file is
-not a hand history), 2 on usage errors.
+summary with a per-site table and the files ignored. ``jsonl`` prints exactly
+one JSON object per hand, then one ``{"summary": {...}}`` line (errors and
+ignored files on stderr).
+
+A file found by walking a directory that is not a hand history (an FPDB side
+file, a tournament summary, an empty file) is listed once as ignored and does
+not change the exit status; a file named on the command line that is not a
+hand history is an error (``file:1: error: reason``).
+
+Exit status: 0 when every hand is ok or skipped, 1 when any hand has
+violations or was rejected or a file is in error, 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from collections import defaultdict
 from typing import Any, Iterator, TextIO
 
 from studbook.check import CheckResult, FileCheck, TableMemory, check_file_result, status_of
-from studbook.cli.common import UsageError, expand_paths
+from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.parse import read_file
@@ -43,19 +50,27 @@ def run(args: argparse.Namespace) -> int:
         if args.site.lower() not in names:
             raise UsageError(f"unknown site {args.site!r}; known: {', '.join(names)}")
         args.site = args.site.lower()
-    files = expand_paths(args.paths)
+    files = expand_inputs(args.paths)
     out = sys.stdout
+    notes = out if args.format == "text" else sys.stderr
     totals = {"files": 0, **{k: 0 for k in _KEYS}}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}})
     errors = 0
+    ignored: list[str] = []
     memory = TableMemory()
-    for checked in _progress(_checks(files, args.site, memory), len(files)):
+    for explicit, checked in _progress(_checks(files, args.site, memory), len(files)):
+        reason = not_a_hand_history(checked.parsed)
+        if reason is not None and not explicit:
+            ignored.append(ignored_line(checked.file, reason))
+            continue
         totals["files"] += 1
-        site_row = sites[checked.site or "(unrecognised)"]
-        site_row["files"] += 1
-        if checked.error is not None:
+        if checked.error is not None or reason is not None:
             errors += 1
-            print(f"{checked.file}:1: error: {checked.error}", file=out if args.format == "text" else sys.stderr)
+            print(f"{checked.file}:1: error: {checked.error or reason}", file=notes)
+        if checked.site is None:
+            continue
+        site_row = sites[checked.site]
+        site_row["files"] += 1
         for result in checked.results:
             status = status_of(result)
             for row in (totals, site_row):
@@ -66,20 +81,24 @@ def run(args: argparse.Namespace) -> int:
             else:
                 _write_text(out, checked, result)
     if args.format == "jsonl":
-        out.write(json.dumps({"summary": {k: totals[k] for k in ("files", *_KEYS)}}) + "\n")
+        for line in ignored:
+            print(line, file=sys.stderr)
+        summary = {k: totals[k] for k in ("files", *_KEYS)}
+        out.write(json.dumps({"summary": {**summary, "errors": errors, "ignored": len(ignored)}}) + "\n")
     else:
-        _write_summary(out, totals, sites, errors)
+        _write_summary(out, totals, sites, errors, ignored)
     bad = totals["violations"] or totals["rejected"] or errors
     return 1 if bad else 0
 
 
-def _checks(files: list[Any], site: str | None, memory: TableMemory) -> Iterator[FileCheck]:
-    for path in files:
-        parsed = read_file(path, site=site)
-        yield check_file_result(parsed, memory) if parsed.error is None else FileCheck(parsed, [])
+def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, FileCheck]]:
+    for file in files:
+        parsed = read_file(file.path, site=site)
+        checked = check_file_result(parsed, memory) if parsed.error is None else FileCheck(parsed, [])
+        yield file.explicit, checked
 
 
-def _progress(items: Iterator[FileCheck], total: int) -> Iterator[FileCheck]:
+def _progress(items: Iterator[tuple[bool, FileCheck]], total: int) -> Iterator[tuple[bool, FileCheck]]:
     if not sys.stderr.isatty():
         return items
     try:
@@ -126,17 +145,26 @@ def _record(checked: FileCheck, result: CheckResult) -> dict[str, Any]:
     return record
 
 
-def _write_summary(out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], errors: int) -> None:
+def _write_summary(
+    out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], errors: int, ignored: list[str]
+) -> None:
     parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
     if errors:
-        parts.append(f"{errors} unreadable file{'s' if errors != 1 else ''}")
+        parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
+    if ignored:
+        parts.append(f"{len(ignored)} ignored")
     out.write("summary: " + ", ".join(parts) + "\n")
     columns = ("site", "files", "hands", "ok", "skipped", "rejected", "violations")
     rows = [[name, *(str(row[c]) for c in columns[1:])] for name, row in sorted(sites.items())]
-    widths = [max(len(columns[i]), *(len(r[i]) for r in rows)) for i in range(len(columns))]
-    out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths))) + "\n")
+    widths = [max([len(columns[i]), *(len(r[i]) for r in rows)]) for i in range(len(columns))]
+    if rows:
+        out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths)))
+                  + "\n")
     for r in rows:
         out.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))) + "\n")
+    if ignored:
+        out.write(f"ignored ({len(ignored)} file{'s' if len(ignored) != 1 else ''}):\n")
+        out.writelines(f"  {line}\n" for line in ignored)
 
 
 __all__ = ["add_parser", "run"]

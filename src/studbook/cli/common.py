@@ -4,37 +4,73 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from studbook.parse import FileResult
 
 
 class UsageError(Exception):
     """A usage problem: reported as one line on stderr, exit status 2."""
 
 
-def expand_paths(paths: Iterable[str]) -> list[Path]:
-    """Files named, and every regular file below directories named, sorted.
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """A file to read, and whether the user named it (else it was found in a directory)."""
+
+    path: Path
+    explicit: bool
+
+
+def expand_inputs(paths: Iterable[str]) -> list[InputFile]:
+    """Files named, and every regular file below directories named (sorted), each
+    marked as named explicitly or found by walking.
 
     Raises UsageError for a path that does not exist or cannot be read, and
     for a directory holding no files at all.
     """
-    found: list[Path] = []
+    found: list[InputFile] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
             files = sorted(p for p in _walk(path) if p.is_file())
             if not files:
                 raise UsageError(f"{name}: directory holds no hand-history files")
-            found.extend(files)
+            found.extend(InputFile(p, False) for p in files)
         elif path.is_file():
             if not os.access(path, os.R_OK):
                 raise UsageError(f"{name}: permission denied")
-            found.append(path)
+            found.append(InputFile(path, True))
         elif path.exists():
             raise UsageError(f"{name}: not a regular file or directory")
         else:
             raise UsageError(f"{name}: no such file or directory")
     return found
+
+
+def expand_paths(paths: Iterable[str]) -> list[Path]:
+    """The files of :func:`expand_inputs`, without the explicit marks."""
+    return [f.path for f in expand_inputs(paths)]
+
+
+def not_a_hand_history(result: FileResult) -> str | None:
+    """Why a file that was read is not a hand history (empty, binary, no known
+    format, a tournament summary), or None. A file that could not be opened, or
+    that looks like a site's hand history but holds no hand, is not counted here:
+    that is an error wherever the file came from."""
+    if result.unreadable or result.results:
+        return None
+    if result.note is not None:
+        return result.note
+    if result.error is not None and result.site is None:
+        return "no known site's format" if result.error.startswith("not a hand history") else result.error
+    return None
+
+
+def ignored_line(path: str, reason: str) -> str:
+    """The one line listing a file found by walking that is not a hand history."""
+    return f"not a hand history: {path} ({reason})"
 
 
 def _walk(root: Path) -> Iterator[Path]:

@@ -2,9 +2,11 @@
 
 Prints the events of every hand (as text, or one JSON object per event),
 with a per-file summary on stderr; ``--format summary`` prints only the
-per-file summaries, on stdout. Exit status: 0 when nothing was rejected,
-1 when a hand or a file was rejected, 2 for usage errors and unreadable
-paths.
+per-file summaries, on stdout. A file found by walking a directory that is
+not a hand history (an FPDB side file, a tournament summary, an empty file)
+is listed once as ignored; one named on the command line is an error
+(``file:1: error: reason``). Exit status: 0 when nothing was rejected, 1 when
+a hand or a file was rejected, 2 for usage errors and unreadable paths.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from enum import Enum
 from typing import Any, Callable, TextIO
 
 from studbook.cards import Card
-from studbook.cli.common import expand_paths
+from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand
 from studbook.parse import FileResult, read_file
 from studbook.sites import site_names
@@ -45,7 +47,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    files = expand_paths(args.paths)
+    files = expand_inputs(args.paths)
     out: TextIO = sys.stdout
     report_to: TextIO = out if args.format == "summary" else sys.stderr
     emit: Callable[[Hand, TextIO], None] | None = {
@@ -53,30 +55,39 @@ def run(args: argparse.Namespace) -> int:
     }[args.format]  # fmt: skip
     totals = {"files": 0, "parsed": 0, "skipped": 0, "rejected": 0, "errors": 0}
     unreadable = False
+    ignored: list[str] = []
     progress = _progress(len(files))
     say = progress.write if progress is not None else None
     try:
-        for path in files:
-            result = read_file(path, site=args.site)
+        for file in files:
+            result = read_file(file.path, site=args.site)
+            reason = not_a_hand_history(result)
+            if progress is not None:
+                progress.update(1)
+            if reason is not None and not file.explicit:
+                ignored.append(ignored_line(result.file, reason))
+                continue
             if emit is not None:
                 for hand in result.hands:
                     emit(hand, out)
-            for line in result.details():
+            lines = result.details() if reason is None else [f"{result.file}:1: error: {result.error or reason}"]
+            for line in lines:
                 if say is not None:
                     say(line, file=report_to)
                 else:
                     print(line, file=report_to)
-            _count(result, totals)
+            _count(result, totals, reason is not None)
             unreadable |= result.unreadable
-            if progress is not None:
-                progress.update(1)
     finally:
         if progress is not None:
             progress.close()
+    for line in ignored:
+        print(line, file=report_to)
     if len(files) > 1:
         print(
             f"total: {totals['files']} files, {totals['parsed']} parsed, {totals['skipped']} skipped, "
-            f"{totals['rejected']} rejected, {totals['errors']} file errors",
+            f"{totals['rejected']} rejected, {totals['errors']} file errors"
+            + (f", {len(ignored)} ignored" if ignored else ""),
             file=report_to,
         )
     out.flush()
@@ -85,11 +96,11 @@ def run(args: argparse.Namespace) -> int:
     return 1 if totals["rejected"] or totals["errors"] else 0
 
 
-def _count(result: FileResult, totals: dict[str, int]) -> None:
+def _count(result: FileResult, totals: dict[str, int], error: bool) -> None:
     totals["files"] += 1
     for key, value in result.counts().items():
         totals[key] += value
-    totals["errors"] += result.error is not None
+    totals["errors"] += error or result.error is not None
 
 
 def _progress(count: int) -> Any:

@@ -16,7 +16,9 @@ from typing import Literal
 FirstSkipAllIn = Literal["next_clockwise", "best_active", "either"]
 ShowOrderNoBet = Literal["unchecked", "first_to_act", "deal_order"]
 OddChip = Literal["any", "deal_order"]
-DealStart = Literal["lowest_seat", "after_button"]
+DealStart = Literal["lowest_seat", "after_button", "first_dealt"]
+ShowOrderBet = Literal["last_aggressor", "first_bettor"]
+ShowOrderAllIn = Literal["by_betting", "deal_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,9 @@ class RuleProfile:
 
     # order.first / showdown / deal.order: where dealing starts. Stud tables on
     # most sites have no button; "lowest_seat" deals from the lowest occupied
-    # seat, "after_button" from the seat after the header's button when given.
+    # seat, "after_button" from the seat after the header's button when given,
+    # "first_dealt" from the player the log deals to first on 3rd street (a site
+    # whose button moves but is never logged).
     deal_start: DealStart = "lowest_seat"
     # deal.order: the log lists every street's deals in dealing order (so the
     # order of its lines can be checked).
@@ -44,8 +48,17 @@ class RuleProfile:
     # order.first: when the best board is all-in and cannot act.
     first_skip_all_in: FirstSkipAllIn = "either"
 
+    # showdown.order: the log records the order hands were shown in (False: an XML
+    # log that lists the hands with no order, so the rule cannot be checked).
+    logs_show_order: bool = True
+    # showdown.order: who shows first when the final round had a bet: the last
+    # aggressor (RULES.md) or the player who made its first bet or completion.
+    show_order_bet: ShowOrderBet = "last_aggressor"
     # showdown.order: who shows first when nobody bet the final round.
     show_order_no_bet: ShowOrderNoBet = "unchecked"
+    # showdown.order: after an all-in run-out (at most one player could still bet),
+    # the same rule as any showdown ("by_betting") or dealing order.
+    show_order_all_in: ShowOrderAllIn = "by_betting"
     # cards.consistent: shown hands list cards in dealing order (down, down, up x4, down).
     shows_in_deal_order: bool = False
 
@@ -54,7 +67,16 @@ class RuleProfile:
     odd_chip_tie: OddChip = "any"
 
     # pot.uncalled: the log always returns an uncalled bet with its own line.
+    # False: the log never does; the engine returns the unmatched bet itself.
     logs_uncalled: bool = True
+    # pot.total: with logs_uncalled=False, the log keeps the uncalled bet in the
+    # pot: the stated total and the bettor's collection include it (the engine
+    # counts that part as the return).
+    uncalled_in_pot: bool = False
+    # pot.total: the log states the rake (a summary line, or no rake at all).
+    # False: the rake is never written; it is whatever the pot holds beyond
+    # what was collected (never negative).
+    states_rake: bool = True
 
 
 DEFAULT = RuleProfile()
@@ -68,7 +90,23 @@ POKERSTARS = RuleProfile(
     shows_in_deal_order=True,
 )
 
-_REGISTRY: dict[str, RuleProfile] = {"default": DEFAULT, "pokerstars": POKERSTARS}
+# The other sites: tests/test_engine_profiles.py proves each option on the site's real hands.
+FULLTILT = RuleProfile(name="fulltilt", deal_start="first_dealt", deals_in_order=True)
+WINNING = RuleProfile(name="winning")  # ACR lists the hero's cards first: deals not in order
+KINGSCLUB = RuleProfile(name="kingsclub", logs_uncalled=False)
+ABSOLUTE = RuleProfile(name="absolute")
+BOVADA = RuleProfile(name="bovada", show_order_no_bet="first_to_act", show_order_all_in="deal_order")
+PARTYPOKER = RuleProfile(name="partypoker", logs_uncalled=False, uncalled_in_pot=True, states_rake=False)
+WINAMAX = RuleProfile(name="winamax", logs_uncalled=False, uncalled_in_pot=True, show_order_bet="first_bettor")
+ONGAME = RuleProfile(name="ongame")
+EVERLEAF = RuleProfile(name="everleaf", logs_uncalled=False, states_rake=False)
+IPOKER = RuleProfile(name="ipoker", logs_show_order=False)
+MERGE = RuleProfile(name="merge")  # the hero's cards come after everyone else's: deals not in order
+
+_REGISTRY: dict[str, RuleProfile] = {
+    p.name: p for p in (DEFAULT, POKERSTARS, FULLTILT, WINNING, KINGSCLUB, ABSOLUTE, BOVADA, PARTYPOKER,
+                        WINAMAX, ONGAME, EVERLEAF, IPOKER, MERGE)
+}
 
 
 def register(profile: RuleProfile) -> None:
@@ -91,4 +129,7 @@ def profiles() -> dict[str, RuleProfile]:
     return dict(_REGISTRY)
 
 
-__all__ = ["DEFAULT", "POKERSTARS", "RuleProfile", "get_profile", "profiles", "register"]
+__all__ = [
+    "ABSOLUTE", "BOVADA", "DEFAULT", "EVERLEAF", "FULLTILT", "IPOKER", "KINGSCLUB", "MERGE", "ONGAME",
+    "PARTYPOKER", "POKERSTARS", "RuleProfile", "WINAMAX", "WINNING", "get_profile", "profiles", "register",
+]

@@ -9,6 +9,7 @@ the pots and the per-player results.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from decimal import Decimal
 from typing import Mapping, Sequence
 
@@ -39,9 +40,10 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     """Close the hand; returns (pots, players, rake, went_to_showdown)."""
     _close_betting(state, end_line)
     money_line = _money_line(state, end_line)
+    _return_unlogged(state)
     _check_unreturned(state, money_line)
     pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
-    rake = state.summary.rake if state.summary is not None else ZERO
+    rake = _rake(state, pots)
     totals_ok = _check_totals(state, pots, rake, money_line)
     nets = _net_pots(state, pots, rake)
     by_pot = _collections_by_pot(state, len(pots))
@@ -75,6 +77,49 @@ def _money_line(state: StudState, end_line: int) -> int:
     if state.summary is not None:
         return state.summary.line
     return end_line
+
+
+def _return_unlogged(state: StudState) -> None:
+    """Profile logs_uncalled=False: the site returns an uncalled bet without a line; do it here."""
+    profile = state.profile
+    if profile.logs_uncalled:
+        return
+    top, amount = state._uncalled()
+    if top is None or amount <= 0 or not (state._showdown or state.hand_over or state.is_betting_over):
+        return
+    top.stack += amount
+    top.total -= amount
+    top.returned += amount
+    if profile.uncalled_in_pot:
+        _take_from_collections(state, top, amount)
+        summary = state.summary
+        if summary is not None:
+            pots = summary.pots[:-1] + (summary.pots[-1] - amount,) if summary.pots else ()
+            state.summary = replace(summary, total=summary.total - amount, pots=pots)
+
+
+def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) -> None:
+    """Count ``amount`` of ``p``'s collections as their returned bet, not as winnings."""
+    left = amount
+    out = []
+    for c in state.collects:
+        if c.player == p.name and left > 0:
+            taken = min(c.amount, left)
+            left -= taken
+            p.collected -= taken
+            c = replace(c, amount=c.amount - taken)
+        out.append(c)
+    state.collects[:] = out
+
+
+def _rake(state: StudState, pots: list[Pot]) -> Decimal:
+    """The stated rake; with profile states_rake=False, what the pot holds beyond the collections."""
+    if state.summary is not None:
+        return state.summary.rake
+    if state.profile.states_rake or not state.collects:
+        return ZERO
+    left = sum((p.amount for p in pots), ZERO) - sum((c.amount for c in state.collects), ZERO)
+    return max(left, ZERO)
 
 
 def _check_unreturned(state: StudState, line: int) -> None:

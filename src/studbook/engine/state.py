@@ -243,11 +243,9 @@ class StudState:
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
-        self.order: list[PlayerState] = self.players[start:] + self.players[:start]
-        for i, q in enumerate(self.order):
-            q.pos = i
-        # each position's view of the table: the players after it clockwise, itself last
-        self._rotations = [self.order[i + 1:] + self.order[:i + 1] for i in range(len(self.order))]
+        self._set_order(start)
+        # profile deal_start="first_dealt": the first 3rd-street deal sets the dealing order
+        self._order_from_deal = self.profile.deal_start == "first_dealt"
         self.street: Street | None = None
         self.community: Card | None = None
         self.current_bet = ZERO
@@ -267,6 +265,8 @@ class StudState:
         self._final_aggressor: PlayerState | None = None
         self._final_first: PlayerState | None = None
         self._round_first: PlayerState | None = None
+        self._round_first_bettor: PlayerState | None = None  # first bet or completion this round
+        self._final_first_bettor: PlayerState | None = None
         self._last_action_street: Street | None = None
         self._last_deal_pos = -1
         self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
@@ -302,6 +302,14 @@ class StudState:
         ``bring_in`` (the table's bring-in when ``stakes`` does not say).
         """
         return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
+
+    def _set_order(self, start: int) -> None:
+        """Dealing order: the players by seat, clockwise from index ``start``."""
+        self.order: list[PlayerState] = self.players[start:] + self.players[:start]
+        for i, q in enumerate(self.order):
+            q.pos = i
+        # each position's view of the table: the players after it clockwise, itself last
+        self._rotations = [self.order[i + 1:] + self.order[:i + 1] for i in range(len(self.order))]
 
     # ------------------------------------------------------------------ public queries
 
@@ -470,6 +478,7 @@ class StudState:
         self._round_flagged = False
         self._aggressor = None
         self._round_first = None
+        self._round_first_bettor = None
         self._last_deal_pos = -1
 
     def _begin_hand(self, line: int) -> None:
@@ -497,6 +506,7 @@ class StudState:
             self._last_action_street = self.street
             self._final_aggressor = self._aggressor
             self._final_first = self._round_first
+            self._final_first_bettor = self._round_first_bettor
 
     def _implicit_river(self, line: int) -> None:
         """7th-street down cards the log does not print (opponents'), once betting starts."""
@@ -528,6 +538,9 @@ class StudState:
     def _on_deal(self, e: Deal) -> None:
         p = self._by_name.get(e.player)
         street = self.street
+        if self._order_from_deal and p is not None and street is Street.THIRD:
+            self._order_from_deal = False
+            self._set_order(self.players.index(p))
         # fast path: one up card on 4th-6th street to a live player, in order, nothing odd
         if (p is not None and street is e.street and len(e.up) == 1 and not e.down
                 and Street.THIRD < street < Street.SEVENTH  # type: ignore[operator]
@@ -684,6 +697,10 @@ class StudState:
             for p in dealt:
                 if not p.ante and p.start > 0:
                     self.flag("deal.ante", p.deal_line, f"{p.name} was dealt in without posting the ante")
+        if sum(1 for p in dealt if not p.all_in) < 2:
+            # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
+            self._to_act = None
+            return
         doors = [p for p in dealt if p.up]
         if len(doors) < len(dealt) or not doors:
             # door cards unknown: accept whoever the log has bring in
@@ -797,9 +814,11 @@ class StudState:
         return (self.big,)
 
     def _has_open_pair(self) -> bool:
+        """4th street: a live board shows an open pair, or the log hides a live board
+        (rule bet.open_pair is not judged on boards the engine cannot see)."""
         if self._open_pair is None:
             self._open_pair = any(
-                len(p.up) >= 2 and p.up[0].rank == p.up[1].rank for p in self.order if p.live)
+                len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in self.order if p.live)
         return self._open_pair
 
     def _capped(self) -> bool:
@@ -980,6 +999,7 @@ class StudState:
             self._last_action_street = self.street
             self._final_aggressor = self._aggressor
             self._final_first = self._round_first
+            self._final_first_bettor = self._round_first_bettor
             return
         if able < 2 or unacted is None:
             self._to_act = owes
@@ -1081,6 +1101,8 @@ class StudState:
             else:
                 self._check_bet(p, e, to, all_in)
         self._opened = True
+        if self._round_first_bettor is None:
+            self._round_first_bettor = p
         self._put(p, chips, e.line, e.all_in)
         self._raise_levels(p, to, third_open)
 
@@ -1181,8 +1203,10 @@ class StudState:
         if p is None:
             self.flag("pot.uncalled", e.line, f"uncalled bet returned to {e.player}, who has no seat")
             return
-        top, expected = self._uncalled()
-        if top is None or expected <= 0:
+        top, expected, unmatched = self._unmatched()
+        if top is p and e.amount == unmatched > 0:
+            pass  # the whole unmatched part, an unmatched ante included, comes back exactly
+        elif top is None or expected <= 0:
             self.flag("pot.uncalled", e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
         elif top is not p or e.amount != expected:
             self.flag("pot.uncalled", e.line,
@@ -1190,7 +1214,7 @@ class StudState:
                       f"not {_fmt(e.amount)} to {p.name}")
         p.stack += e.amount
         p.total -= e.amount
-        p.street_in -= e.amount
+        p.street_in = max(p.street_in - e.amount, ZERO)
         p.returned += e.amount
         self._returned_line = e.line
         if p.stack > 0 and p.all_in and not p.folded:
@@ -1198,6 +1222,12 @@ class StudState:
 
     def _uncalled(self) -> tuple[PlayerState | None, Decimal]:
         """The player whose bet nobody matched, and the unmatched part (street bets only)."""
+        top, street_part, _ = self._unmatched()
+        return top, street_part
+
+    def _unmatched(self) -> tuple[PlayerState | None, Decimal, Decimal]:
+        """The top contributor, the unmatched part of their street bets, and the whole
+        unmatched part (an ante nobody could match included: rule pot.uncalled)."""
         top: PlayerState | None = None
         first = second = ZERO
         for p in self.order:
@@ -1209,8 +1239,8 @@ class StudState:
             elif t > second:
                 second = t
         if top is None:
-            return None, ZERO
-        return top, min(first - second, top.total - top.ante)
+            return None, ZERO, ZERO
+        return top, min(first - second, top.total - top.ante), first - second
 
     def uncalled(self) -> tuple[str, Decimal] | None:
         """The uncalled bet to return now, as (player, amount), or None."""
@@ -1247,18 +1277,25 @@ class StudState:
         return [p.name for p in live[start:] + live[:start]]
 
     def _check_show_order(self, p: PlayerState, line: int) -> None:
-        if self._showdown_first_done or not self._showdown:
+        if self._showdown_first_done or not self._showdown or not self.profile.logs_show_order:
             return
         self._showdown_first_done = True
         live = [q for q in self.order if q.live]
         if len(live) < 2 or not p.live:
             return
-        aggressor = self._final_aggressor
+        street = self._last_action_street
+        if self.profile.show_order_all_in == "deal_order" and self._ran_out(live):
+            if p is not live[0]:
+                self.flag("showdown.order", line,
+                          f"after an all-in run-out hands show in dealing order: {live[0].name} first, not {p.name}")
+            return
+        first_bettor = self.profile.show_order_bet == "first_bettor"
+        aggressor = self._final_first_bettor if first_bettor else self._final_aggressor
         if aggressor is not None and aggressor.live:
             if p is not aggressor:
-                street = self._last_action_street
+                what = "the first bet" if first_bettor else "the last bet or raise"
                 self.flag("showdown.order", line,
-                          f"{aggressor.name} made the last bet or raise "
+                          f"{aggressor.name} made {what} "
                           f"({street.label if street else ''} street) and shows first, not {p.name}")
             return
         mode = self.profile.show_order_no_bet
@@ -1269,6 +1306,13 @@ class StudState:
             if expected is not None and expected.live and p is not expected:
                 self.flag("showdown.order", line,
                           f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
+
+    def _ran_out(self, live: list[PlayerState]) -> bool:
+        """Cards were dealt with no betting: at most one live player could bet, and the
+        last betting action came before 7th street."""
+        street = self._last_action_street
+        return (sum(1 for q in live if not q.all_in) < 2
+                and (street is None or street is not Street.SEVENTH))
 
     def _on_show(self, e: Show) -> None:
         p = self._by_name.get(e.player)
@@ -1334,6 +1378,13 @@ class StudState:
         mine = {id(c) for c in p.cards() if c is not None}
         new = [c for c in cards if id(c) not in mine]
         if not new:
+            return
+        if not p.up and all(c is None for c in p.down):
+            # the log never showed this player's deals: take the cards in dealing order
+            p.down = [*cards[:2], *cards[6:7]]
+            p.up = list(cards[2:6])
+            for card in cards[:7]:
+                self._seen.setdefault(id(card), p.name)
             return
         if len(cards) == len(p.cards()):
             known = p.cards()
