@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Iterable, Iterator, Union
 
 from studbook.engine.profiles import RuleProfile, get_profile
-from studbook.engine.result import HandCheck, Violation
+from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.events import Hand, Rejected, Skipped
@@ -55,10 +55,13 @@ class TableMemory:
         self.bring_ins.setdefault(self.key(hand), {}).setdefault(ante, (amount, hand.hand_id))
 
 
+_CENT = Decimal("0.01")
+
+
 def _chip(hand: Hand) -> Decimal | None:
     header = hand.header
     if header.currency and header.tournament is None and not header.play_money:
-        return Decimal("0.01")
+        return _CENT
     return None
 
 
@@ -77,9 +80,8 @@ def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemo
     pots, players, rake, showdown = finish(state, hand.end_line)
     if memory is not None:
         _remember_bring_in(state, hand, memory)
-    violations = _dedupe(state.violations)
-    return HandCheck(hand=hand, violations=violations, players=tuple(players), pots=tuple(pots),
-                     rake=rake, went_to_showdown=showdown)
+    violations = _dedupe(state.violations) if state.violations else ()
+    return new_hand_check(hand, violations, tuple(players), tuple(pots), rake, showdown)
 
 
 def _remember_bring_in(state: StudState, hand: Hand, memory: TableMemory) -> None:

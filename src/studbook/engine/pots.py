@@ -27,6 +27,17 @@ def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
     player's total; layers with the same eligible players merge.
     """
     levels = sorted({total for _, total, live in contributions if live and total > 0})
+    if len(levels) == 1:
+        # the common case: one pot, every live player put in the same (nobody all-in for less)
+        level = levels[0]
+        amount = ZERO
+        for _, t, _ in contributions:
+            if t > ZERO:
+                amount += (level if t > level else t) - ZERO
+        excess = sum((t - level for _, t, _ in contributions if t > level), ZERO)
+        if excess:
+            amount += excess
+        return [Pot(0, amount, tuple([name for name, t, live in contributions if live and t >= level]))]
     if not levels:
         total = sum((t for _, t, _ in contributions), ZERO)
         return [Pot(0, total, ())] if total else []

@@ -19,7 +19,7 @@ from studbook.events import Half, Street, Variant
 from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact
-from .result import PlayerResult, PotAward
+from .result import PlayerResult, PotAward, new_player_result, new_pot_award
 from .state import PlayerState, StudState
 
 ZERO = Decimal(0)
@@ -123,9 +123,9 @@ def _rake(state: StudState, pots: list[Pot]) -> Decimal:
 
 
 def _check_unreturned(state: StudState, line: int) -> None:
-    top, amount = state._uncalled()
-    if any(v.rule == "pot.uncalled" for v in state.violations):
+    if not state.profile.logs_uncalled or any(v.rule == "pot.uncalled" for v in state.violations):
         return
+    top, amount = state._uncalled()
     if top is not None and amount > 0 and state.profile.logs_uncalled:
         if state._showdown or state.hand_over or state.is_betting_over:
             state.flag("pot.uncalled", line,
@@ -346,27 +346,30 @@ def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, exp
             rows[c.player] = rows.get(c.player, ZERO) + c.amount
         collected = rows if pot.index == 0 else {}
     halves = {c.player: c.half for c in state.collects if c.pot == pot.index and c.half is not None}
-    for player in _ordered(state, collected):
+    for player in (_ordered(state, collected) if len(collected) > 1 else collected):
         amount = collected[player]
-        if halves.get(player) is Half.LOW:
+        if halves and halves.get(player) is Half.LOW:
             low.append((player, amount))
         else:
             high.append((player, amount))
-    return PotAward(pot=pot.index, amount=pot.amount, eligible=pot.eligible, high=tuple(high), low=tuple(low))
+    return new_pot_award(pot.index, pot.amount, pot.eligible, tuple(high), tuple(low))
 
 
 def _results(state: StudState) -> list[PlayerResult]:
     out: list[PlayerResult] = []
     showdown = state._showdown
+    make = new_player_result
     for p in state.players:
         if not p.in_hand:
             continue
-        known_down = tuple(c for c in p.down if c is not None)
-        out.append(PlayerResult(
-            player=p.name, seat=p.seat, stack=p.start, contributed=p.total, collected=p.collected,
-            net=p.collected - p.total, last_street=p.last_street, folded=p.folded, all_in=p.all_in,
-            showed=p.showed, won_at_showdown=showdown and p.live and p.collected > 0,
-            up_cards=tuple(p.up), down_cards=known_down,
+        down = p.down
+        known_down = tuple(down) if None not in down else tuple([c for c in down if c is not None])
+        collected = p.collected
+        total = p.total
+        folded = p.folded
+        out.append(make(
+            p.name, p.seat, p.start, total, collected, collected - total, p.last_street, folded, p.all_in,
+            p.showed, showdown and not folded and collected > 0, tuple(p.up), known_down,
         ))
     return out
 

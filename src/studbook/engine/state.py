@@ -75,10 +75,13 @@ from studbook.evaluate import board_high_key, board_low_key, bring_in_key
 from studbook.money import format_amount
 
 from .profiles import DEFAULT, RuleProfile
-from .result import Violation
+from .result import Violation, new_violation
 
 ZERO = Decimal(0)
 _K = ActionKind
+_THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
+_FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
+_MIDDLE = frozenset((Street.FOURTH, Street.FIFTH, Street.SIXTH))  # one up card each
 
 
 def _fmt(value: Decimal) -> str:
@@ -96,6 +99,7 @@ class PlayerState:
         "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
         "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
         "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line",
+        "board_key", "board_n",
     )
 
     def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool, sitting_out: bool) -> None:
@@ -123,6 +127,9 @@ class PlayerState:
         self.showed = False
         self.mucked = False
         self.shown: tuple[Card, ...] = ()
+        # order.first: the sort key of the up cards, valid while len(up) == board_n
+        self.board_key: tuple[int, ...] = ()
+        self.board_n = -1
 
     @property
     def live(self) -> bool:
@@ -418,7 +425,7 @@ class StudState:
     # ------------------------------------------------------------------ violations
 
     def flag(self, rule: str, line: int, message: str) -> None:
-        self.violations.append(Violation(rule, line, message))
+        self.violations.append(new_violation(rule, line, message))
 
     # ------------------------------------------------------------------ antes
 
@@ -538,31 +545,35 @@ class StudState:
     def _on_deal(self, e: Deal) -> None:
         p = self._by_name.get(e.player)
         street = self.street
-        if self._order_from_deal and p is not None and street is Street.THIRD:
+        if p is None:
+            self._deal_checked(p, e)
+            return
+        if street is _THIRD and self._order_from_deal:
             self._order_from_deal = False
             self._set_order(self.players.index(p))
-        # fast path: one up card on 4th-6th street to a live player, in order, nothing odd
-        if (p is not None and street is e.street and len(e.up) == 1 and not e.down
-                and Street.THIRD < street < Street.SEVENTH  # type: ignore[operator]
-                and p.in_hand and not p.folded and p.pos > self._last_deal_pos
-                and not p.dealt & (1 << street)):  # type: ignore[operator]
-            card = e.up[0]
-            before = e.before
-            if (not before or list(before) == p.up or list(before) == p.cards()) and id(card) not in self._seen:
-                self._last_deal_pos = p.pos
-                p.dealt |= 1 << street  # type: ignore[operator]
-                self._seen[id(card)] = p.name
-                p.up.append(card)
-                p.last_street = street  # type: ignore[assignment]
-                return
-        elif (p is not None and street is Street.THIRD and e.street is street and len(e.up) == 1
-                and len(e.down) in (0, 2) and not e.before and p.in_hand and not p.folded
-                and p.pos > self._last_deal_pos and not p.dealt & 8):
+        if street is not e.street or not p.in_hand or p.folded or p.pos <= self._last_deal_pos:
+            self._deal_checked(p, e)
+            return
+        up = e.up
+        if street in _MIDDLE:
+            # fast path: one up card on 4th-6th street to a live player, in order, nothing odd
+            bit = 1 << street  # type: ignore[operator]
+            if len(up) == 1 and not e.down and not p.dealt & bit:
+                card = up[0]
+                before = e.before
+                if (not before or list(before) == p.up or list(before) == p.cards()) and id(card) not in self._seen:
+                    self._last_deal_pos = p.pos
+                    p.dealt |= bit
+                    self._seen[id(card)] = p.name
+                    p.up.append(card)
+                    p.last_street = street
+                    return
+        elif street is _THIRD and len(up) == 1 and not e.before and not p.dealt & 8:
             seen = self._seen
             down = e.down
-            card = e.up[0]
-            if id(card) not in seen and all(id(c) not in seen for c in down) and (
-                    not down or down[0] is not down[1] and card not in down):
+            card = up[0]
+            if (not down or len(down) == 2 and down[0] is not down[1] and card not in down) and \
+                    id(card) not in seen and all(id(c) not in seen for c in down):
                 self._last_deal_pos = p.pos
                 p.dealt |= 8  # 1 << Street.THIRD
                 p.deal_line = e.line
@@ -727,16 +738,24 @@ class StudState:
         self._to_act = nxt
 
     def _start_later(self) -> None:
-        live = [p for p in self.order if p.in_hand and not p.folded]
+        live: list[PlayerState] = []
+        able: list[PlayerState] = []
+        short = False  # a live board with fewer up cards than the street deals
+        expected_up = 4 if self.street is Street.SEVENTH else int(self.street or 3) - 2
+        for p in self.order:
+            if p.in_hand and not p.folded:
+                live.append(p)
+                if not p.all_in:
+                    able.append(p)
+                if len(p.up) < expected_up:
+                    short = True
         if len(live) < 2:
             self._to_act = None
             return
-        able = [p for p in live if not p.all_in]
         if len(able) < 2:
             self._to_act = None  # at most one player can bet: no betting round
             return
-        expected_up = 4 if self.street is Street.SEVENTH else int(self.street or 3) - 2
-        if any(len(p.up) < expected_up for p in live):
+        if short:
             self._first_ok = tuple(able)  # boards unknown: any able player may start
             self._to_act = able[0]
             return
@@ -769,10 +788,19 @@ class StudState:
         best = players[0]
         best_key: tuple[int, ...] | None = None
         for q in players:
-            cards = q.up if community is None else [*q.up, community]
-            key = cache.get((low, tuple(sorted([c.rank for c in cards]))))
-            if key is None:
-                key = _board_key(cards, low)
+            up = q.up
+            if community is None:
+                # up cards only ever grow, so a key stays good while their count does
+                if q.board_n == len(up):
+                    key = q.board_key
+                else:
+                    found = cache.get((low, tuple(sorted([c.rank for c in up]))))
+                    key = found if found is not None else _board_key(up, low)
+                    q.board_key, q.board_n = key, len(up)
+            else:
+                cards = [*up, community]
+                found = cache.get((low, tuple(sorted([c.rank for c in cards]))))
+                key = found if found is not None else _board_key(cards, low)
             if best_key is None or key < best_key:
                 best, best_key = q, key
         return best
@@ -895,10 +923,11 @@ class StudState:
         if p is None:
             self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
             return
-        if self.street is None:
+        street = self.street
+        if street is None:
             self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
             return
-        if self.street is Street.SEVENTH and not self._river_done:
+        if street is _SEVENTH and not self._river_done:
             self._implicit_river(e.line)
         if not self._round_started:
             self._ensure_round(e.line)
@@ -907,21 +936,21 @@ class StudState:
         if not self._round_actions:
             self._round_first = p
         self._round_actions += 1
-        self._last_action_street = self.street
+        self._last_action_street = street
         kind = e.kind
-        if kind is _K.FOLD:
+        if kind is _FOLD:
             self._fold(p, e)
-        elif kind is _K.CHECK:
+        elif kind is _CHECK:
             self._check(p, e)
-        elif kind is _K.CALL:
+        elif kind is _CALL:
             self._call(p, e)
-        elif kind is _K.BRING_IN:
+        elif kind is _BRING_IN:
             self._bring_in(p, e)
         else:
             self._aggress(p, e)
         p.acted = True
         p.acted_level = self.bet_level
-        p.last_street = self.street
+        p.last_street = street
         self._advance(p)
 
     def _check_turn(self, p: PlayerState, e: Action) -> None:
@@ -993,6 +1022,8 @@ class StudState:
                         owes = q
                     if unacted is None and not q.acted and q is not p:
                         unacted = q
+                    if live >= 2 and able >= 2 and owes is not None and unacted is not None:
+                        break  # nothing later in the rotation can change the outcome
         if live <= 1:
             self.hand_over = True
             self._to_act = None
@@ -1006,7 +1037,8 @@ class StudState:
         elif owes is None:
             self._to_act = unacted
         else:
-            self._to_act = owes if self._distance(p, owes) < self._distance(p, unacted) else unacted
+            n, pos = len(self.order), p.pos
+            self._to_act = owes if (owes.pos - pos) % n < (unacted.pos - pos) % n else unacted
 
     def _distance(self, p: PlayerState, q: PlayerState) -> int:
         return (q.pos - p.pos) % len(self.order)
@@ -1280,7 +1312,7 @@ class StudState:
         if self._showdown_first_done or not self._showdown or not self.profile.logs_show_order:
             return
         self._showdown_first_done = True
-        live = [q for q in self.order if q.live]
+        live = [q for q in self.order if q.in_hand and not q.folded]
         if len(live) < 2 or not p.live:
             return
         street = self._last_action_street
@@ -1375,7 +1407,8 @@ class StudState:
 
     def _learn(self, p: PlayerState, cards: Sequence[Card], line: int) -> None:
         """Fill unknown down cards from cards the player revealed."""
-        mine = {id(c) for c in p.cards() if c is not None}
+        known = p.cards()
+        mine = {id(c) for c in known if c is not None}
         new = [c for c in cards if id(c) not in mine]
         if not new:
             return
@@ -1383,11 +1416,11 @@ class StudState:
             # the log never showed this player's deals: take the cards in dealing order
             p.down = [*cards[:2], *cards[6:7]]
             p.up = list(cards[2:6])
+            p.board_n = -1
             for card in cards[:7]:
                 self._seen.setdefault(id(card), p.name)
             return
-        if len(cards) == len(p.cards()):
-            known = p.cards()
+        if len(cards) == len(known):
             slots = [i for i, k in enumerate(known) if k is None]
             for i in slots:
                 self._set_card(p, i, cards[i])
@@ -1489,6 +1522,21 @@ def _default_bring_in(small: Decimal) -> Decimal:
     return small / 2
 
 
+_PLACES: dict[Decimal, int] = {}  # amount -> its decimal places, trailing zeros aside
+_CHIPS: dict[int, Decimal] = {}
+
+
+def _places(value: Decimal) -> int:
+    places = _PLACES.get(value)  # equal Decimals ("1.50", "1.5") have the same places
+    if places is None:
+        exponent = value.normalize().as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        if len(_PLACES) > 65536:
+            _PLACES.clear()
+        _PLACES[value] = places
+    return places
+
+
 def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
     """The smallest chip: from the decimal places of the stakes and stacks."""
     places = 0
@@ -1497,10 +1545,13 @@ def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -
     for value in values:
         if value is None:
             continue
-        exponent = value.normalize().as_tuple().exponent
-        if isinstance(exponent, int) and -exponent > places:
-            places = -exponent
-    return Decimal(1).scaleb(-places)
+        n = _places(value)
+        if n > places:
+            places = n
+    chip = _CHIPS.get(places)
+    if chip is None:
+        chip = _CHIPS[places] = Decimal(1).scaleb(-places)
+    return chip
 
 
 __all__ = ["LegalAction", "LegalActions", "PlayerState", "StudState"]

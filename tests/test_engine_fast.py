@@ -1,0 +1,72 @@
+"""The engine's fast paths give exactly what the general code gives."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from studbook.engine.pots import Pot, build_pots
+from studbook.engine.result import (
+    HandCheck, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
+)
+from studbook.engine.state import _chip_of
+from studbook.events import Stakes, Street
+
+D = Decimal
+ZERO = D(0)
+
+
+def _reference_pots(contributions: list[tuple[str, Decimal, bool]]) -> list[Pot]:
+    """build_pots before its one-pot fast path: layer by layer."""
+    levels = sorted({t for _, t, live in contributions if live and t > 0})
+    if not levels:
+        total = sum((t for _, t, _ in contributions), ZERO)
+        return [Pot(0, total, ())] if total else []
+    layers: list[tuple[Decimal, tuple[str, ...]]] = []
+    floor = ZERO
+    for level in levels:
+        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), ZERO)
+        eligible = tuple(n for n, t, live in contributions if live and t >= level)
+        if layers and layers[-1][1] == eligible:
+            layers[-1] = (layers[-1][0] + amount, eligible)
+        else:
+            layers.append((amount, eligible))
+        floor = level
+    excess = sum((t - floor for _, t, _ in contributions if t > floor), ZERO)
+    if excess:
+        layers[-1] = (layers[-1][0] + excess, layers[-1][1])
+    return [Pot(i, a, e) for i, (a, e) in enumerate(layers)]
+
+
+def test_build_pots_matches_the_layered_reference_exactly() -> None:
+    rng = random.Random(7)
+    amounts = [D("0"), D("0.10"), D("0.1"), D("1.00"), D("2.5"), D("3"), D("0.35"), D("10")]
+    for _ in range(3000):
+        n = rng.randint(2, 8)
+        rows = [(f"p{i}", rng.choice(amounts), rng.random() < 0.6) for i in range(n)]
+        if rng.random() < 0.5:  # the common case: every live player put in the same
+            level = rng.choice(amounts[1:])
+            rows = [(name, level if live else min(t, level), live) for name, t, live in rows]
+        got, want = build_pots(rows), _reference_pots(rows)
+        assert repr(got) == repr(want), rows  # repr: the Decimal exponents too
+
+
+def test_positional_makers_build_equal_objects() -> None:
+    v = new_violation("bet.size", 3, "too big")
+    assert v == Violation("bet.size", 3, "too big") and hash(v) == hash(Violation("bet.size", 3, "too big"))
+    fields = dict(player="ann", seat=2, stack=D("1.50"), contributed=D("0.20"), collected=ZERO, net=D("-0.20"),
+                  last_street=Street.FOURTH, folded=True, all_in=False, showed=False, won_at_showdown=False,
+                  up_cards=(), down_cards=())
+    r = new_player_result(*fields.values())
+    assert r == PlayerResult(**fields) and repr(r) == repr(PlayerResult(**fields))  # type: ignore[arg-type]
+    a = new_pot_award(0, D(3), ("ann",), (("ann", D(3)),), ())
+    assert a == PotAward(pot=0, amount=D(3), eligible=("ann",), high=(("ann", D(3)),))
+    assert type(r) is PlayerResult and type(a) is PotAward and HandCheck.__slots__
+
+
+def test_chip_of_equal_amounts_written_differently() -> None:
+    stakes = Stakes(D(2), D(4), D("0.5"), D(1))
+    assert _chip_of(stakes, [(1, "a", D("1.50"))]) == D("0.1")
+    assert _chip_of(stakes, [(1, "a", D("1.5"))]) == D("0.1")
+    assert _chip_of(stakes, [(1, "a", D("1.25")), (2, "b", D("100"))]) == D("0.01")
+    assert str(_chip_of(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
