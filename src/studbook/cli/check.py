@@ -28,6 +28,7 @@ from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_li
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.parse import read_file
+from studbook.scale import check_files
 from studbook.sites import site_names
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
@@ -41,6 +42,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or directories")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default text)")
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="check files in N processes (default 1; 0 = one per core); same output")
     parser.set_defaults(run=run)
 
 
@@ -50,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         if args.site.lower() not in names:
             raise UsageError(f"unknown site {args.site!r}; known: {', '.join(names)}")
         args.site = args.site.lower()
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_inputs(args.paths)
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
@@ -58,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     errors = 0
     ignored: list[str] = []
     memory = TableMemory()
-    for explicit, checked in _progress(_checks(files, args.site, memory), len(files)):
+    checks = _checks(files, args.site, memory) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs)
+    for explicit, checked in _progress(checks, len(files)):
         reason = not_a_hand_history(checked.parsed)
         if reason is not None and not explicit:
             ignored.append(ignored_line(checked.file, reason))
@@ -96,6 +102,12 @@ def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> It
         parsed = read_file(file.path, site=site)
         checked = check_file_result(parsed, memory) if parsed.error is None else FileCheck(parsed, [])
         yield file.explicit, checked
+
+
+def _checks_pooled(files: list[InputFile], site: str | None, jobs: int) -> Iterator[tuple[bool, FileCheck]]:
+    """:func:`_checks` in ``jobs`` processes (studbook.scale): the same FileChecks, in order."""
+    for file, checked in zip(files, check_files([str(f.path) for f in files], jobs=jobs, site=site)):
+        yield file.explicit, checked if checked.error is None else FileCheck(checked.parsed, [])
 
 
 def _progress(items: Iterator[tuple[bool, FileCheck]], total: int) -> Iterator[tuple[bool, FileCheck]]:

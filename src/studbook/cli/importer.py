@@ -23,9 +23,9 @@ from typing import Any
 
 from tqdm import tqdm
 
-from studbook.check import check_paths
 from studbook.cli.common import UsageError, expand_paths
 from studbook.events import Rejected, Skipped
+from studbook.scale import check_files
 from studbook.store import ImportSummary, Store, StoreError, file_sha256
 
 SHOW_REJECTED = 50
@@ -46,12 +46,16 @@ def add_parser(subparsers: Any) -> None:
                              "(after a studbook upgrade that reads more hands)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any hand is rejected or breaks a rule")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="parse and check files in N processes (default 1; 0 = one per core)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no list of rejected hands")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_paths(args.paths)
     try:
         store = Store(args.db)
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(1)
             else:
                 todo.append(path)
-        for file_check in check_paths([str(f) for f in todo], site=args.site):
+        for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
             store.add(file_check.results, summary=summary)
             digest = hashes.get(file_check.file) or file_sha256(file_check.file)
             store.record_file(file_check.file, digest, len(file_check.results))
