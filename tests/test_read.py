@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import random
+import re
+import tomllib
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from lark.exceptions import UnexpectedInput
 
-from studbook.events import Action, ActionKind, Deal, Street
+from studbook.events import Action, ActionKind, Deal, Rejected, Street
 from studbook.cards import Card
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
+from studbook.read.grammar import LineGrammarError, _stepped_names, grammar_dir
 from studbook.read.records import maker
+from studbook.read.split import header_starts
 from studbook.sites import all_sites, get_site
 from studbook.sites.pokerstars import HEADER_START, grammar
 
@@ -103,3 +109,86 @@ def test_maker_builds_equal_frozen_events() -> None:
         fast.player = "q"  # type: ignore[misc]
     deal = maker(Deal)("f", 1, "p", Street.THIRD, (Card.parse("Ah"),), (), ())
     assert deal == Deal(file="f", line=1, player="p", street=Street.THIRD, down=(Card.parse("Ah"),))
+
+
+TEXT_SITES = ("pokerstars", "fulltilt", "winning", "kingsclub", "absolute", "bovada", "partypoker",
+              "winamax", "ongame", "everleaf")  # fmt: skip
+
+
+def _site_hands(corpus: Path, name: str) -> list[tuple[object, str]]:
+    """(chunk, text) of every hand of the corpus that the site detects."""
+    fmt = get_site(name)
+    found = []
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file()):
+        text = decode(path.read_bytes()).text
+        if fmt.detect(text[:8192]):
+            for chunk in fmt.split(text):
+                found.append((chunk, chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"))
+    return found
+
+
+@pytest.mark.parametrize("name", TEXT_SITES)
+def test_fast_driver_agrees_with_lark_for_every_text_site(corpus: Path, name: str) -> None:
+    """The rewritten scanners (names, guards) pick Lark's tokens on every site's hands."""
+    rules = get_site(name).grammar()  # type: ignore[attr-defined]
+    checked = 0
+    for chunk, text in _site_hands(corpus, name):
+        try:
+            reference = rules.reference_lines(text)
+        except UnexpectedInput:
+            with pytest.raises(LineGrammarError):
+                rules.lines(text)
+            continue
+        assert rules.lines(text) == reference, f"{name}: {chunk.first_line}"  # type: ignore[attr-defined]
+        checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", TEXT_SITES)
+def test_one_pass_build_equals_a_build_from_larks_tokens(corpus: Path, name: str) -> None:
+    """Scanning and building in one pass gives what building from Lark's tokens gives."""
+    fmt = get_site(name)
+    rules = fmt.grammar()  # type: ignore[attr-defined]
+    checked = 0
+    for chunk, text in _site_hands(corpus, name):
+        result = fmt.parse_hand(chunk, "f")  # type: ignore[arg-type]
+        if isinstance(result, Rejected):
+            continue
+        builder = fmt.builder("f", chunk, text, rules)  # type: ignore[attr-defined]
+        assert builder.replay(rules.reference_lines(text)) == result
+        checked += 1
+    assert checked > 0
+
+
+def test_stepped_names_match_like_lazy_names() -> None:
+    """A lazy name before a literal character matches exactly as the rewrite does."""
+    rng = random.Random(3)
+    for regexp in (r"([^\n]+?): calls ([0-9]+)( and is all-in)?\n", r"Seat ([0-9]): ([^\n]+?) \(([0-9]+)\)\n",
+                   r"([^\n]+?) said, \"([^\n]*)\"\n", r"Dealt to ([^\n]+?) \[([^\]]*)\]\n"):  # fmt: skip
+        lazy, stepped = re.compile(regexp), re.compile(_stepped_names(regexp))
+        assert stepped.pattern != regexp
+        pieces = ["a", " ", ":", ": ", ": calls 5", " (12)", "Seat 3: ", " said, \"x\"", "[Ah]", "Dealt to ",
+                  " and is all-in", "\n", "]", "("]  # fmt: skip
+        for _ in range(4000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+            found, again = lazy.match(text), stepped.match(text)
+            assert (found and found.groups()) == (again and again.groups()), (regexp, text)
+
+
+def test_header_starts_match_finditer() -> None:
+    rng = random.Random(4)
+    pieces = ["PokerStars Hand #1: x\n", "PokerStars Game #", "\n", "x", "PokerStars Hand #9"]
+    find = header_starts(HEADER_START)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        assert find(text) == [m.start() for m in HEADER_START.finditer(text)], text
+
+
+def test_grammars_ship_inside_the_package() -> None:
+    """A wheel maps grammars/ to studbook/grammars; the package list covers src/."""
+    root = Path(__file__).resolve().parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = {".".join(p.parent.relative_to(root / "src").parts) for p in (root / "src").rglob("__init__.py")}
+    assert set(setuptools["packages"]) == packages | {"studbook.grammars"}
+    assert setuptools["package-dir"]["studbook.grammars"] == "grammars"
+    assert (grammar_dir() / "common.lark").is_file()

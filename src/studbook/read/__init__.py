@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable, TypeVar
 
 from studbook.read.decode import Decoded, decode, normalise_newlines
-from studbook.read.split import split_at_headers, split_blank_lines
+from studbook.read.split import split_at_headers, split_at_starts, split_blank_lines
 
 HEAD_CHARS = 8192
 
@@ -34,5 +34,5 @@ def detect_format(text: str, formats: Iterable[F]) -> F | None:
 
 __all__ = [
     "Decoded", "HEAD_CHARS", "decode", "detect_format", "normalise_newlines", "read_bytes",
-    "split_at_headers", "split_blank_lines",
+    "split_at_headers", "split_at_starts", "split_blank_lines",
 ]

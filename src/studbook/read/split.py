@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Iterator
+import re._constants as _c
+import re._parser as _sre_parser
+from typing import Callable, Iterator
 
 from studbook.sites.base import HandText
 
@@ -34,7 +37,7 @@ def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
     as text outside a hand). Text before the first header is dropped: callers
     can tell from the first hand's line number.
     """
-    starts = [m.start() for m in header.finditer(text)]
+    starts = header_starts(header)(text)
     line = 1 + text.count("\n", 0, starts[0]) if starts else 1
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
@@ -50,3 +53,67 @@ def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
 
 def _leading_blank_lines(block: str) -> int:
     return len(block) - len(block.lstrip("\n"))
+
+
+def split_at_starts(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
+    """Hands starting at each ``header`` match (a ``re.M`` pattern), up to the next one,
+    trailing blank lines dropped; blank lines inside a hand are kept (the grammar decides).
+    Text before the first header is dropped."""
+    starts = header_starts(header)(text)
+    line = 1 + text.count("\n", 0, starts[0]) if starts else 1
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        chunk = text[start:end]
+        body = chunk.rstrip()
+        if body:
+            yield HandText(line, body + "\n")
+        line += chunk.count("\n")
+
+
+@functools.lru_cache(maxsize=64)
+def header_starts(header: re.Pattern[str]) -> Callable[[str], list[int]]:
+    """A function giving the offsets where ``header`` (a ``re.M`` pattern
+    anchored with ``^``) matches, as ``finditer`` finds them.
+
+    A regex starting with ``^`` is tried at every offset of the text; when
+    the header starts with literal text, ``str.find`` jumps from one line
+    that starts with it to the next, and only those are matched.
+    """
+    prefix = _literal_prefix(header)
+    if not prefix:
+        return lambda text: [m.start() for m in header.finditer(text)]
+    needle = "\n" + prefix
+    match = header.match
+
+    def starts(text: str) -> list[int]:
+        found: list[int] = []
+        done = 0  # finditer resumes where the previous match ended
+        at = 0 if text.startswith(prefix) else text.find(needle) + 1
+        while at >= 0 and (at > 0 or not found):
+            if at >= done:
+                m = match(text, at)
+                if m is not None:
+                    found.append(at)
+                    done = max(m.end(), at + 1)
+            at = text.find(needle, at) + 1 or -1
+        return found
+
+    return starts
+
+
+def _literal_prefix(header: re.Pattern[str]) -> str:
+    """The literal text a multi-line ``^...`` pattern starts with, or ""."""
+    if not header.flags & re.M or header.flags & re.I:
+        return ""
+    try:
+        items = list(_sre_parser.parse(header.pattern, header.flags))
+    except Exception:  # noqa: BLE001 - then every offset is tried
+        return ""
+    if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
+        return ""
+    prefix = ""
+    for op, arg in items[1:]:
+        if op is not _c.LITERAL:
+            break
+        prefix += chr(arg)
+    return prefix

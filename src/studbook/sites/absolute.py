@@ -14,13 +14,11 @@ from datetime import datetime
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street
-from studbook.sites.fulltilt import (
-    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, Fields, LineBuilder, LineFormat, SkipHand, amount,
+from studbook.sites.lines import (
+    ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason,
 )
-from studbook.sites.pokerstars import to_utc
 
-GRAMMAR = GRAMMAR_DIR / "absolute.lark"
 HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
 _DETECT = re.compile(r"^Stage #\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
 KINDS: dict[str, str] = {
@@ -29,15 +27,14 @@ KINDS: dict[str, str] = {
     "SIXTH": "*** 6TH STREET ***", "RIVER": "*** RIVER ***", "POCKET": "'Pocket' deal line",
     "ALL_IN_ACTION": "all-in", "CHATTER": "table message",
 }
-_STREET_OF = {
-    "THIRD": Street.THIRD, "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH, "SIXTH": Street.SIXTH,
-    "RIVER": Street.SEVENTH,
-}
+_STREET_OF = STREET_TERMINALS
 _WON = re.compile(r"\(\$?([0-9][0-9,]*(?:\.[0-9]+)?)\)")
 
 
 class AbsoluteBuilder(LineBuilder):
-    site = "absolute"
+    SITE = "absolute"
+    LOG_MARKS_ALL_IN = True
+    LOG_NAMES_ACTIONS = True
 
     def header_line(self, kind: str, f: Fields, line: int) -> None:
         self.head["hand_id"] = f[0]
@@ -52,13 +49,10 @@ class AbsoluteBuilder(LineBuilder):
                          started_utc=to_utc(stamp, zone))  # fmt: skip
 
     def seat(self, kind: str, f: Fields, line: int) -> None:
-        self.add_seat(int(f[0]), str(f[1]), amount(f[2]), line)  # type: ignore[arg-type]
+        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.post_ante(str(f[0]), amount(f[1]), line)  # type: ignore[arg-type]
-
-    def street_line(self, kind: str, f: Fields, line: int) -> None:
-        self.start_street(_STREET_OF[kind], line)
+        self.add_ante(line, str(f[0]), amount(f[1]))  # type: ignore[arg-type]
 
     def pocket(self, kind: str, f: Fields, line: int) -> None:
         player = str(f[0])
@@ -71,80 +65,73 @@ class AbsoluteBuilder(LineBuilder):
         if self.street is Street.THIRD:
             down = tuple(c for c in new[:2] if c is not None)
             up = tuple(c for c in new[2:] if c is not None)
-            self.deal(player, line, down=down, up=up)
+            self.add_deal(line, player, down=down, up=up)
         elif self.street is Street.SEVENTH:
-            self.deal(player, line, down=tuple(c for c in new if c is not None), before=before)
+            self.add_deal(line, player, down=tuple(c for c in new if c is not None), before=before)
         else:
-            self.deal(player, line, up=tuple(c for c in new if c is not None), before=before)
+            self.add_deal(line, player, up=tuple(c for c in new if c is not None), before=before)
 
     def action(self, kind: str, f: Fields, line: int) -> None:
         what = ACTION_TERMINALS[kind]
         player = str(f[0])
         if len(f) == 1:
-            self.act(what, player, line)
+            self.add_action(line, player, what)
         elif what is ActionKind.RAISE:
             to = f[2]
             if to is not None:
-                self.act(what, player, line, to=amount(to))
-            else:
-                self.act(what, player, line, put=amount(f[1]))  # type: ignore[arg-type]
+                self.add_action(line, player, what, to=amount(to))
+            else:  # "Raises $X": the raise increment
+                self.add_action(line, player, what, by=amount(f[1]))  # type: ignore[arg-type]
         else:
-            self.act(what, player, line, put=amount(f[1]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]))  # type: ignore[arg-type]
 
     def all_in(self, kind: str, f: Fields, line: int) -> None:
         player, put, to = str(f[0]), amount(f[1]), f[2]  # type: ignore[arg-type]
-        before = self.street_in.get(player, 0)
+        before = self.ledger.street_in.get(player, 0)
         total = amount(to) if to else before + put
-        if total <= self.current:
-            self.act(ActionKind.CALL, player, line, put=total - before, all_in=True)
-        elif self.current == 0:
-            self.act(ActionKind.BET, player, line, put=total - before, all_in=True)
+        if total <= self.ledger.level:
+            self.add_action(line, player, ActionKind.CALL, chips=total - before, all_in=True)
+        elif self.ledger.level == 0:
+            self.add_action(line, player, ActionKind.BET, chips=total - before, all_in=True)
         else:
-            self.act(ActionKind.RAISE, player, line, to=total, all_in=True)
+            self.add_action(line, player, ActionKind.RAISE, to=total, all_in=True)
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
-        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
-
-    def showdown_line(self, kind: str, f: Fields, line: int) -> None:
-        self.showdown(line)
+        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
 
     def show_line(self, kind: str, f: Fields, line: int) -> None:
-        self.show(str(f[0]), cards(f[1] or ""), line, f[2])
+        self.add_show(line, str(f[0]), cards(f[1] or ""), f[2])
 
     def muck_line(self, kind: str, f: Fields, line: int) -> None:
-        self.muck(str(f[0]), line)
+        self.add_muck(line, str(f[0]))
 
     def collect_line(self, kind: str, f: Fields, line: int) -> None:
         player, value, pot = f
         digits = re.sub(r"\D", "", pot or "")
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
-        self.collect(str(player), amount(value), line, number)  # type: ignore[arg-type]
-
-    def summary(self, kind: str, f: Fields, line: int) -> None:
-        pass
+        self.add_collect(line, str(player), amount(value), number)  # type: ignore[arg-type]
 
     def total(self, kind: str, f: Fields, line: int) -> None:
-        self.pot_summary(amount(f[0]), amount(f[1]) if f[1] else amount("0"), line)  # type: ignore[arg-type]
+        self.add_total(line, amount(f[0]), amount(f[1]) if f[1] else amount("0"))  # type: ignore[arg-type]
 
     def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
         assert seat and player and outcome
         shown = re.search(r"\[((?:10|[2-9TJQKA])[cdhs](?: (?:10|[2-9TJQKA])[cdhs])*)", outcome)
         won = _WON.search(outcome) if outcome.startswith("won") else None
-        self.seat_summary(int(seat), player, outcome.strip(), line, cards(shown.group(1)) if shown else (),
-                          amount(won.group(1)) if won else None)  # fmt: skip
+        self.add_seat_summary(line, int(seat), player, outcome.strip(), cards(shown.group(1)) if shown else (), amount(won.group(1)) if won else None)  # fmt: skip
 
     def chatter_line(self, kind: str, f: Fields, line: int) -> None:
-        self.chatter(ChatterKind.OTHER, f[0], line)
+        self.add_chatter(line, ChatterKind.OTHER, f[0])
 
-    handlers = {
-        "STUD_HEADER": header_line, "OTHER_HEADER": header_line, "SEAT": seat, "ANTE": ante,
-        **dict.fromkeys(_STREET_OF, street_line), "POCKET": pocket,
-        **dict.fromkeys(ACTION_TERMINALS, action), "ALL_IN_ACTION": all_in, "UNCALLED": uncalled_line,
-        "SHOWDOWN": showdown_line, "SHOW": show_line, "MUCK": muck_line, "COLLECT": collect_line,
-        "SUMMARY": summary, "TOTAL": total, "SEAT_SUMMARY": seat_summary_line, "CHATTER": chatter_line,
+    HANDLERS = {
+        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "SEAT": "seat", "ANTE": "ante",
+        **dict.fromkeys(_STREET_OF, "street_terminal"), "POCKET": "pocket",
+        **dict.fromkeys(ACTION_TERMINALS, "action"), "ALL_IN_ACTION": "all_in", "UNCALLED": "uncalled_line",
+        "SHOWDOWN": "showdown_marker", "SHOW": "show_line", "MUCK": "muck_line", "COLLECT": "collect_line",
+        "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary_line", "CHATTER": "chatter_line",
     }
-    player_group = {
+    PLAYER_FIELD = {
         **dict.fromkeys(["ANTE", "POCKET", "SHOW", "MUCK", "COLLECT", "CHATTER", "ALL_IN_ACTION",
                          *ACTION_TERMINALS], 0),
         "SEAT_SUMMARY": 1,
@@ -153,7 +140,7 @@ class AbsoluteBuilder(LineBuilder):
 
 FORMAT = LineFormat(
     name="absolute",
-    grammar_path=GRAMMAR,
+    grammar_name="absolute",
     builder=AbsoluteBuilder,
     header=HAND_START,
     kinds=KINDS,

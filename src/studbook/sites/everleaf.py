@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Variant
-from studbook.sites.bovada import (
-    Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, not_shown_as_mucks, pot_number,
+from studbook.sites.bovada import FIRST_NUMBER
+from studbook.sites.lines import (
+    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, not_shown_as_mucks, pot_number,
 )
 
 HAND_START = re.compile(r"^Everleaf Gaming Game #([0-9]+)", re.M)
@@ -32,6 +33,7 @@ def _cards(written: str):  # type: ignore[no-untyped-def]
 
 class EverleafBuilder(LineBuilder):
     SITE = "everleaf"
+    IMPLIED_SHOWDOWN = True
     STREETS = _STREETS
     HANDLERS = {
         "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game", "OTHER_GAME": "other_game",
@@ -44,17 +46,17 @@ class EverleafBuilder(LineBuilder):
 
     # -- header ------------------------------------------------------------
 
-    def stud_game(self, f: Fields, line: int) -> None:
+    def stud_game(self, kind: str, f: Fields, line: int) -> None:
         small, code, big, _code, game, day, clock = f
         self.head.update(small=small, big=big, code=code, game=game, started=f"{day} - {clock}")
 
-    def other_game(self, f: Fields, line: int) -> None:
+    def other_game(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[0]).split(" - ")[0])
 
-    def table(self, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: Fields, line: int) -> None:
         self.head["table"] = f[0]
 
-    def header(self) -> HandHeader:
+    def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
         return HandHeader(
@@ -67,43 +69,36 @@ class EverleafBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, code = f
         if code and not self.head.get("code"):
             self.head["code"] = code
         self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
 
 
-
-
-    def deal(self, f: Fields, line: int) -> None:
+    def deal(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f
-        self.add_deal(line, str(player), _cards(str(shown)))
+        self.add_new_cards(line, str(player), _cards(str(shown)))
 
     # -- betting ---------------------------------------------------------------
 
-    def complete(self, f: Fields, line: int) -> None:
+    def complete(self, kind: str, f: Fields, line: int) -> None:
         self.add_action(line, str(f[0]), ActionKind.COMPLETE, to=amount(str(f[1])))
 
 
-
-
-
-
-
     # -- showdown and award ------------------------------------------------------
-    def show(self, f: Fields, line: int) -> None:
+    def show(self, kind: str, f: Fields, line: int) -> None:
         player, shown, description = f
         self.add_show(line, str(player), _cards(str(shown)), description or None)
 
-    def noshow(self, f: Fields, line: int) -> None:
+    def noshow(self, kind: str, f: Fields, line: int) -> None:
         self.add_noshow(line, str(f[0]))
 
-    def collect(self, f: Fields, line: int) -> None:
+    def collect(self, kind: str, f: Fields, line: int) -> None:
         player, chips, _code, pot, _rest = f
         self.add_collect(line, str(player), amount(str(chips)), pot_number(pot))
 
-    def chatter(self, f: Fields, line: int) -> None:
+    def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
@@ -120,8 +115,8 @@ KINDS = {
     "SHOW": "shows", "NOSHOW": "does not show", "COLLECT": "wins", "$END": "end of hand",
 }  # fmt: skip
 
-FORMAT = LineSiteFormat(
-    name="everleaf", grammar_name="everleaf", builder=EverleafBuilder, hand_start=HAND_START, kinds=KINDS,
+FORMAT = LineFormat(
+    name="everleaf", grammar_name="everleaf", builder=EverleafBuilder, header=HAND_START, kinds=KINDS, hand_id_pattern=FIRST_NUMBER,
 )
 
 __all__ = ["FORMAT"]

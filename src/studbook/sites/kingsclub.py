@@ -30,13 +30,12 @@ import re
 from datetime import datetime, timezone
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, Collect, Street
-from studbook.sites.fulltilt import (
-    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
+from studbook.events import ActionKind, ChatterKind, Collect, Event, Street
+from studbook.sites.lines import (
+    ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
     amount, cards, skip_reason,
 )
 
-GRAMMAR = GRAMMAR_DIR / "kingsclub.lark"
 HAND_START = re.compile(r"^#(\d+): ", re.M)
 _DETECT = re.compile(
     r"^#\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable '", re.M
@@ -53,7 +52,9 @@ KINDS: dict[str, str] = {
 
 
 class KingsClubBuilder(LineBuilder):
-    site = "kingsclub"
+    SITE = "kingsclub"
+    LOG_MARKS_ALL_IN = True
+    LOG_NAMES_ACTIONS = True
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -79,58 +80,55 @@ class KingsClubBuilder(LineBuilder):
                          started_utc=_utc(started))  # fmt: skip
 
     def seat(self, kind: str, f: Fields, line: int) -> None:
-        self.add_seat(int(f[0]), str(f[1]), amount(f[2]), line)  # type: ignore[arg-type]
+        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.post_ante(str(f[0]), amount(f[1]), line, all_in=bool(f[2]))  # type: ignore[arg-type]
+        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
 
     def street_label(self, kind: str, f: Fields, line: int) -> None:
         street = LABELS[str(f[0])]
-        self.start_street(Street(int(street) + self.shift), line)
+        self.start_street(line, Street(int(street) + self.shift))
 
     def deal_line(self, kind: str, f: Fields, line: int) -> None:
         if self.street is None:
             self.shift = 1  # no label before the first deal: labels are one street off
-            self.start_street(Street.THIRD, line)
+            self.start_street(line, Street.THIRD)
         player, shown = str(f[0]), str(f[1])
         dealt = [None if c == "X" else Card.parse(c) for c in shown.split()]
         if self.street is Street.THIRD:
             down = tuple(c for c in dealt[:2] if c is not None)
             up = tuple(c for c in dealt[2:] if c is not None)
-            self.deal(player, line, down=down, up=up)
+            self.add_deal(line, player, down=down, up=up)
         elif self.street is Street.SEVENTH:
-            self.deal(player, line, down=tuple(c for c in dealt if c is not None))
+            self.add_deal(line, player, down=tuple(c for c in dealt if c is not None))
         else:
-            self.deal(player, line, up=tuple(c for c in dealt if c is not None))
+            self.add_deal(line, player, up=tuple(c for c in dealt if c is not None))
 
     def action(self, kind: str, f: Fields, line: int) -> None:
         what = ACTION_TERMINALS[kind]
         player = str(f[0])
         if len(f) == 1:
-            self.act(what, player, line)
+            self.add_action(line, player, what)
         elif what is ActionKind.BRING_IN:
-            self.act(what, player, line, put=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
         else:  # bets, calls and raises: the street total
-            self.act(what, player, line, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
-        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
 
     def show_line(self, kind: str, f: Fields, line: int) -> None:
-        self.show(str(f[0]), cards(f[1] or ""), line)
+        self.add_show(line, str(f[0]), cards(f[1] or ""))
 
     def muck_line(self, kind: str, f: Fields, line: int) -> None:
-        self.muck(str(f[0]), line)
+        self.add_muck(line, str(f[0]))
 
     def chatter_line(self, kind: str, f: Fields, line: int) -> None:
-        self.chatter(ChatterKind.OTHER, f[0], line)
-
-    def summary(self, kind: str, f: Fields, line: int) -> None:
-        pass
+        self.add_chatter(line, ChatterKind.OTHER, f[0])
 
     def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, net = f
-        self.seat_summary(int(seat), str(player), f"({stack}) {net}", line)  # type: ignore[arg-type]
+        self.add_seat_summary(line, int(seat), str(player), f"({stack}) {net}")  # type: ignore[arg-type]
 
     def rake_line(self, kind: str, f: Fields, line: int) -> None:
         self.rake = amount(f[0])  # type: ignore[arg-type]
@@ -140,20 +138,21 @@ class KingsClubBuilder(LineBuilder):
         player, pot, value = f
         digits = re.sub(r"\D", "", pot or "")
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
-        self.collect(str(player), amount(value), line, number)  # type: ignore[arg-type]
+        self.add_collect(line, str(player), amount(value), number)  # type: ignore[arg-type]
 
-    def finish(self) -> None:
+    def finish(self) -> list[Event]:
         collected = sum((e.amount for e in self.events if isinstance(e, Collect)), ZERO)
-        self.pot_summary(collected + self.rake, self.rake, self.summary_line or self.events[-1].line)
+        self.add_total(self.summary_line or self.events[-1].line, collected + self.rake, self.rake)
+        return self.events
 
-    handlers = {
-        "STUD_HEADER": header_line, "OTHER_HEADER": header_line, "DATE": date, "TABLE": table,
-        "SEAT": seat, "ANTE": ante, "STREET": street_label, "DEAL": deal_line,
-        **dict.fromkeys(ACTION_TERMINALS, action), "UNCALLED": uncalled_line, "SHOW": show_line,
-        "MUCK": muck_line, "CHATTER": chatter_line, "SUMMARY": summary,
-        "SEAT_SUMMARY": seat_summary_line, "RAKE": rake_line, "WINS": wins,
+    HANDLERS = {
+        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "DATE": "date", "TABLE": "table",
+        "SEAT": "seat", "ANTE": "ante", "STREET": "street_label", "DEAL": "deal_line",
+        **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line", "SHOW": "show_line",
+        "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",
+        "SEAT_SUMMARY": "seat_summary_line", "RAKE": "rake_line", "WINS": "wins",
     }
-    player_group = {
+    PLAYER_FIELD = {
         **dict.fromkeys(["ANTE", "DEAL", "SHOW", "MUCK", "CHATTER", "WINS", *ACTION_TERMINALS], 0),
         "SEAT_SUMMARY": 1,
     }
@@ -169,7 +168,7 @@ def _utc(started: str) -> datetime | None:
 
 FORMAT = LineFormat(
     name="kingsclub",
-    grammar_path=GRAMMAR,
+    grammar_name="kingsclub",
     builder=KingsClubBuilder,
     header=HAND_START,
     kinds=KINDS,

@@ -14,14 +14,15 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, HandHeader, SeatSummary, Show, Stakes, Street,
     Structure, Variant,
 )
-from studbook.sites.base import HandText
-from studbook.sites.bovada import (
-    ZERO, Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc,
+from studbook.sites.bovada import FIRST_NUMBER
+from studbook.sites.lines import (
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc,
 )
 
 HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*", re.M)
@@ -44,6 +45,7 @@ def _zone(zone: str) -> str | None:
 
 class OnGameBuilder(LineBuilder):
     SITE = "ongame"
+    IMPLIED_SHOWDOWN = True
     STREETS = _STREETS
     HANDLERS = {
         "HISTORY": "hand_number", "START_TIME": "start_time", "STUD_TABLE": "stud_table",
@@ -54,31 +56,31 @@ class OnGameBuilder(LineBuilder):
         "RAKE": "rake", "SEAT_SUMMARY": "seat_summary", "END": "skip", "CHATTER": "chatter",
     }  # fmt: skip
 
-    def __init__(self, file: str, chunk: HandText, text: str) -> None:
-        super().__init__(file, chunk, text)
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
         self.pots: list[Decimal] = []
 
 
     # -- header ------------------------------------------------------------
 
-    def start_time(self, f: Fields, line: int) -> None:
+    def start_time(self, kind: str, f: Fields, line: int) -> None:
         month, day, clock, zone, year = (str(x) for x in f)
         local = datetime.strptime(f"{year} {month} {day} {clock}", "%Y %b %d %H:%M:%S")
         self.head.update(started=f"{month} {day} {clock} {zone} {year}",
                          started_utc=local_to_utc(local, _zone(zone)))  # fmt: skip
 
-    def stud_table(self, f: Fields, line: int) -> None:
+    def stud_table(self, kind: str, f: Fields, line: int) -> None:
         table, _table_id, limit, game, small, big, ante, money = f
         self.head.update(table=table, limit=limit, game=game, small=small, big=big, ante=ante,
                          play=money == "Play money")  # fmt: skip
 
-    def other_table(self, f: Fields, line: int) -> None:
+    def other_table(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[1]))
 
-    def button(self, f: Fields, line: int) -> None:
+    def button(self, kind: str, f: Fields, line: int) -> None:
         self.head["button"] = int(f[0])  # type: ignore[arg-type]
 
-    def header(self) -> HandHeader:
+    def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
         limit = str(h["limit"])
@@ -96,21 +98,19 @@ class OnGameBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack = f
         self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
 
 
-
-
-    def deal(self, f: Fields, line: int) -> None:
+    def deal(self, kind: str, f: Fields, line: int) -> None:
         player, written = f
         parts = str(written).split(", ")
         hidden = parts.count("-")
-        self.add_deal(line, str(player), cards(" ".join(p for p in parts if p != "-")), hidden_down=hidden)
+        self.add_new_cards(line, str(player), cards(" ".join(p for p in parts if p != "-")), hidden_down=hidden)
 
     # -- betting ---------------------------------------------------------------
-    def bring_in(self, f: Fields, line: int) -> None:
+    def bring_in(self, kind: str, f: Fields, line: int) -> None:
         player, size, chips = f
         if size == "big":  # the bring-in player opening for the full small bet: a completion
             self.add_action(line, str(player), ActionKind.COMPLETE, to=amount(str(chips)))
@@ -118,42 +118,39 @@ class OnGameBuilder(LineBuilder):
             self.add_action(line, str(player), ActionKind.BRING_IN, chips=amount(str(chips)))
 
 
-
-    def raise_(self, f: Fields, line: int) -> None:
+    def raise_(self, kind: str, f: Fields, line: int) -> None:
         player, street_total, _hand_total = f
         self.add_action(line, str(player), ActionKind.RAISE, to=amount(str(street_total)))
 
 
-
-
-    def uncalled(self, f: Fields, line: int) -> None:
+    def uncalled(self, kind: str, f: Fields, line: int) -> None:
         chips, player = f
         self.add_uncalled(line, str(player), amount(str(chips)))
 
     # -- summary -----------------------------------------------------------------
-    def pot(self, f: Fields, line: int) -> None:
+    def pot(self, kind: str, f: Fields, line: int) -> None:
         which, total, winners = f
         number = 0 if which == "Main pot" else int(str(which)[9:] or 1)
         self.pots.append(amount(str(total)))
         for player, won in _WINNER.findall(str(winners)):
             self.add_collect(line, player, amount(won), number)
 
-    def rake(self, f: Fields, line: int) -> None:
+    def rake(self, kind: str, f: Fields, line: int) -> None:
         pots = tuple(self.pots)
         self.add_total(line, sum(pots, ZERO), amount(str(f[0])), pots if len(pots) > 1 else ())
 
-    def seat_summary(self, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, _stack, _net, shown, description = f
         name = str(player)
         if shown:
             self.add_show(line, name, cards(shown.replace(",", "")), description)
         self.events.append(SeatSummary(
             file=self.file, line=line, seat=int(seat), player=name,  # type: ignore[arg-type]
-            outcome=self.text[self.start : self.end].split(": ", 1)[1].rstrip()[len(name) + 1 :],
+            outcome=self.line_text().split(": ", 1)[1].rstrip()[len(name) + 1 :],
             cards=cards(shown.replace(",", "")) if shown else (),
         ))  # fmt: skip
 
-    def chatter(self, f: Fields, line: int) -> None:
+    def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
@@ -179,8 +176,8 @@ KINDS = {
     "END": "'End of hand' line", "_SEP": "'---'", "$END": "end of hand",
 }  # fmt: skip
 
-FORMAT = LineSiteFormat(
-    name="ongame", grammar_name="ongame", builder=OnGameBuilder, hand_start=HAND_START, kinds=KINDS,
+FORMAT = LineFormat(
+    name="ongame", grammar_name="ongame", builder=OnGameBuilder, header=HAND_START, kinds=KINDS, hand_id_pattern=FIRST_NUMBER,
 )
 
 __all__ = ["FORMAT"]

@@ -18,8 +18,10 @@ from typing import Optional, cast
 from studbook.events import (
     ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Tournament, Variant,
 )
-from studbook.sites.bovada import (
-    Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc, not_shown_as_mucks, pot_number,
+from studbook.read import split_at_starts
+from studbook.sites.bovada import FIRST_NUMBER
+from studbook.sites.lines import (
+    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, not_shown_as_mucks, pot_number,
 )
 
 # Zone abbreviations Party writes, as regions (daylight time follows the date).
@@ -52,6 +54,7 @@ def party_started(month: str, day: str, clock: str, zone: str, year: str) -> tup
 
 class PartyBuilder(LineBuilder):
     SITE = "partypoker"
+    IMPLIED_SHOWDOWN = True
     STREETS = _STREETS
     HANDLERS = {
         "STARTS": "skip", "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game",
@@ -61,38 +64,38 @@ class PartyBuilder(LineBuilder):
         "DEAL": "deal", "OPENS": "skip", "BRING_IN": "player_bring_in", "COMPLETE": "player_raise_by_chips",
         "BET": "bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
-        "NO_LOW": "no_low", "CHATTER": "chatter",
+        "NO_LOW": "no_low_marker", "CHATTER": "chatter",
     }  # fmt: skip
 
 
     # -- header ------------------------------------------------------------
 
-    def stud_game(self, f: Fields, line: int) -> None:
+    def stud_game(self, kind: str, f: Fields, line: int) -> None:
         small, big, code, game, *when = f
         self.head.update(stakes=(small, big), currency=code, game=game, limit="FL")
         self.head["started"] = party_started(*when)  # type: ignore[arg-type]
 
-    def tourney_game(self, f: Fields, line: int) -> None:
+    def tourney_game(self, kind: str, f: Fields, line: int) -> None:
         limit, game, buy_in, tournament, level, small, big, ante, *when = f
         self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, buy_in=buy_in,
                          tournament=tournament, level=level)  # fmt: skip
         self.head["started"] = party_started(*when)  # type: ignore[arg-type]
 
-    def other_game(self, f: Fields, line: int) -> None:
+    def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0])
         raise SkipHand(game.split(" - ")[0])
 
-    def table(self, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: Fields, line: int) -> None:
         name, money = f
         self.head.update(table=name, play=money == "Play Money")
 
-    def button(self, f: Fields, line: int) -> None:
+    def button(self, kind: str, f: Fields, line: int) -> None:
         self.head["button"] = int(f[0])  # type: ignore[arg-type]
 
-    def players(self, f: Fields, line: int) -> None:
+    def players(self, kind: str, f: Fields, line: int) -> None:
         self.head["max_seats"] = int(f[1])  # type: ignore[arg-type]
 
-    def header(self) -> HandHeader:
+    def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
         small, big = cast(tuple[str, str], h["stakes"])
@@ -115,49 +118,39 @@ class PartyBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, _code = f
         self.add_seat(line, int(seat), str(player), amount(stack))  # type: ignore[arg-type]
 
-
-
-
-    def deal(self, f: Fields, line: int) -> None:
+    def deal(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f
-        self.add_deal(line, str(player), cards(str(shown).strip()))
+        self.add_new_cards(line, str(player), cards(str(shown).strip()))
 
     # -- betting ---------------------------------------------------------------
 
-
-    def bet(self, f: Fields, line: int) -> None:
+    def bet(self, kind: str, f: Fields, line: int) -> None:
         player, _double, chips, _code = f
         self.add_action(line, str(player), ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
 
 
-
-
-
     # -- showdown and award ------------------------------------------------------
-    def show(self, f: Fields, line: int) -> None:
+    def show(self, kind: str, f: Fields, line: int) -> None:
         player, shown, description = f
         self.add_show(line, str(player), cards(str(shown).replace(",", "")), (description or "").strip() or None)
 
-    def muck(self, f: Fields, line: int) -> None:
+    def muck(self, kind: str, f: Fields, line: int) -> None:
         player, shown, _description = f
         self.add_muck(line, str(player), cards(str(shown).replace(",", "")))
 
-    def noshow(self, f: Fields, line: int) -> None:
+    def noshow(self, kind: str, f: Fields, line: int) -> None:
         # the winner of an uncontested pot, or a loser at showdown: settled in finish()
         self.add_noshow(line, str(f[0]))
 
-    def collect(self, f: Fields, line: int) -> None:
+    def collect(self, kind: str, f: Fields, line: int) -> None:
         player, chips, _code, pot, _rest = f
         self.add_collect(line, str(player), amount(str(chips)), pot_number(pot))
 
-    def no_low(self, f: Fields, line: int) -> None:
-        self.add_no_low(line)
-
-    def chatter(self, f: Fields, line: int) -> None:
+    def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
@@ -181,9 +174,9 @@ KINDS = {
     "NO_LOW": "no low hand", "$END": "end of hand",
 }  # fmt: skip
 
-FORMAT = LineSiteFormat(
-    name="partypoker", grammar_name="partypoker", builder=PartyBuilder, hand_start=HAND_START,
-    kinds=KINDS, blank_lines_split=False,
+FORMAT = LineFormat(
+    name="partypoker", grammar_name="partypoker", builder=PartyBuilder, header=HAND_START,
+    kinds=KINDS, splitter=split_at_starts, hand_id_pattern=FIRST_NUMBER,
 )
 
 __all__ = ["FORMAT"]

@@ -17,8 +17,9 @@ from datetime import datetime
 from studbook.events import (
     ActionKind, ChatterKind, Half, HandHeader, SeatSummary, Stakes, Street, Structure, Variant,
 )
-from studbook.sites.bovada import (
-    ZERO, Fields, LineBuilder, LineSiteFormat, SkipHand, amount, cards, local_to_utc, pot_number,
+from studbook.sites.bovada import FIRST_NUMBER
+from studbook.sites.lines import (
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, pot_number,
 )
 
 HAND_START = re.compile(r"^Winamax Poker - [^\n]*? - HandId: #([0-9-]+)", re.M)
@@ -43,6 +44,7 @@ def _hidden(written: str) -> tuple[int, tuple]:  # type: ignore[type-arg]
 
 class WinamaxBuilder(LineBuilder):
     SITE = "winamax"
+    IMPLIED_SHOWDOWN = True
     STREETS = _STREETS
     HANDLERS = {
         "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "TABLE": "table",
@@ -55,22 +57,22 @@ class WinamaxBuilder(LineBuilder):
 
 
     # -- header ------------------------------------------------------------
-    def stud_header(self, f: Fields, line: int) -> None:
-        kind, hand_id, game, limit, ante, euro, small, _e2, big, _e3, when, zone = f
-        self.head.update(kind=kind, hand_id=hand_id, game=game, limit=limit, ante=ante, small=small,
+    def stud_header(self, kind: str, f: Fields, line: int) -> None:
+        table_kind, hand_id, game, limit, ante, euro, small, _e2, big, _e3, when, zone = f
+        self.head.update(kind=table_kind, hand_id=hand_id, game=game, limit=limit, ante=ante, small=small,
                          big=big, euro=euro is not None, when=when, zone=zone)  # fmt: skip
 
-    def other_header(self, f: Fields, line: int) -> None:
+    def other_header(self, kind: str, f: Fields, line: int) -> None:
         _kind, hand_id, game = f
         self.head["hand_id"] = hand_id
         raise SkipHand(str(game))
 
-    def table(self, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: Fields, line: int) -> None:
         name, max_seats, money, button = f
         self.head.update(table=name, max_seats=int(max_seats), play=money == "play money",  # type: ignore[arg-type]
                          button=int(button) if button else None)  # fmt: skip
 
-    def header(self) -> HandHeader:
+    def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
         when = str(h["when"])
@@ -91,26 +93,24 @@ class WinamaxBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, _euro = f
         self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
 
 
-
-    def deal(self, f: Fields, line: int) -> None:
+    def deal(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
         hidden, shown = _hidden(str(first))
         if second is None:  # 3rd street: "[X X 8h]" or the hero's "[Kd 3s 9h]"
-            self.add_deal(line, str(player), shown, hidden_down=hidden)
+            self.add_new_cards(line, str(player), shown, hidden_down=hidden)
             return
         _, new = _hidden(second)
-        self.add_deal(line, str(player), new, before=shown if not hidden else ())
+        self.add_new_cards(line, str(player), new, before=shown if not hidden else ())
 
     # -- betting ---------------------------------------------------------------
 
 
-
-    def raise_(self, f: Fields, line: int) -> None:
+    def raise_(self, kind: str, f: Fields, line: int) -> None:
         player, _by, _e1, to, _e2 = f
         total = amount(str(to))
         ledger = self.ledger
@@ -120,38 +120,37 @@ class WinamaxBuilder(LineBuilder):
         self.add_action(line, str(player), ActionKind.RAISE, to=total)
 
 
-
-    def uncalled(self, f: Fields, line: int) -> None:
+    def uncalled(self, kind: str, f: Fields, line: int) -> None:
         chips, _euro, player = f
         self.add_uncalled(line, str(player), amount(str(chips)))
 
     # -- showdown and award ------------------------------------------------------
-    def showdown_mark(self, f: Fields, line: int) -> None:
+    def showdown_mark(self, kind: str, f: Fields, line: int) -> None:
         self.open_showdown(line)
-        self.showdown = True
+        self.at_showdown = True
 
-    def show(self, f: Fields, line: int) -> None:
+    def show(self, kind: str, f: Fields, line: int) -> None:
         player, shown, description = f
         self.add_show(line, str(player), cards(str(shown)), description)
 
-    def muck(self, f: Fields, line: int) -> None:
+    def muck(self, kind: str, f: Fields, line: int) -> None:
         player, shown, _ = f
         self.add_muck(line, str(player), cards(shown) if shown else ())
 
-    def collect(self, f: Fields, line: int) -> None:
+    def collect(self, kind: str, f: Fields, line: int) -> None:
         player, chips, _euro, pot, half = f
         number = pot_number(pot)
         which = {"HI": Half.HIGH, "LO": Half.LOW}.get(str(half))
         self.add_collect(line, str(player), amount(str(chips)), number, which)
 
-    def total(self, f: Fields, line: int) -> None:
+    def total(self, kind: str, f: Fields, line: int) -> None:
         total, _e1, rake, _e2 = f
         taken = amount(rake) if rake else ZERO
         # Winamax's "Total pot" is what the winners share, net of the rake (every corpus hand):
         # events.py's PotSummary.total is the whole pot, rake included
         self.add_total(line, amount(str(total)) + taken, taken)
 
-    def seat_summary(self, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
         text = str(outcome)
         shown = _OUTCOME_CARDS.search(text)
@@ -161,7 +160,7 @@ class WinamaxBuilder(LineBuilder):
             cards=cards(shown.group(1)) if shown else (), won=amount(won.group(1)) if won else None,
         ))  # fmt: skip
 
-    def chatter(self, f: Fields, line: int) -> None:
+    def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
@@ -176,8 +175,8 @@ KINDS = {
     "TOTAL": "'Total pot' line", "SEAT_SUMMARY": "summary seat line", "$END": "end of hand",
 }  # fmt: skip
 
-FORMAT = LineSiteFormat(
-    name="winamax", grammar_name="winamax", builder=WinamaxBuilder, hand_start=HAND_START, kinds=KINDS,
+FORMAT = LineFormat(
+    name="winamax", grammar_name="winamax", builder=WinamaxBuilder, header=HAND_START, kinds=KINDS, hand_id_pattern=FIRST_NUMBER,
 )
 
 __all__ = ["FORMAT"]

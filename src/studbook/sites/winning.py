@@ -21,19 +21,14 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Iterator
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, NoShow, Street
-from studbook.read import split_at_headers
-from studbook.sites.base import HandText
-from studbook.sites.fulltilt import (
-    ACTION_TERMINALS, COMMON_KINDS, GRAMMAR_DIR, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
+from studbook.sites.lines import (
+    ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
     amount, cards, skip_reason, third_street_deal,
 )
-from studbook.sites.pokerstars import to_utc
 
-GRAMMAR = GRAMMAR_DIR / "winning.lark"
 HAND_START = re.compile(r"^(?:Game started at: |Hand #(\d+) - )", re.M)
 _DETECT = re.compile(r"^Game started at: [^\n]*\nGame ID: \d+ |^Hand #\d+ - [^\n]*\) - [^\n]* - \d{4}/\d{2}/\d{2} ", re.M)
 
@@ -64,7 +59,9 @@ _SHOWED = re.compile(r"\[([^\]]*)\]")
 
 
 class WinningBuilder(LineBuilder):
-    site = "winning"
+    SITE = "winning"
+    LOG_MARKS_ALL_IN = True
+    LOG_NAMES_ACTIONS = True
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -89,14 +86,14 @@ class WinningBuilder(LineBuilder):
 
     def old_seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack = f
-        self.add_seat(int(seat), player, amount(stack), line)  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]
 
     def old_ante(self, kind: str, f: Fields, line: int) -> None:
-        self.post_ante(f[0], amount(f[1]), line)  # type: ignore[arg-type]
+        self.add_ante(line, f[0], amount(f[1]))  # type: ignore[arg-type]
 
     def old_deal(self, kind: str, f: Fields, line: int) -> None:
         if self.street is None:
-            self.start_street(Street.THIRD, line)  # the 3rd-street deal has no label
+            self.start_street(line, Street.THIRD)  # the 3rd-street deal has no label
         player = str(f[0])
         card = Card.parse(f[1]) if kind == "OLD_DEAL" and f[1] else None
         first, dealt = self.pending.setdefault(player, (line, []))
@@ -110,40 +107,40 @@ class WinningBuilder(LineBuilder):
             if self.street is Street.THIRD:
                 down = tuple(c for c in dealt[:2] if c is not None)
                 up = tuple(c for c in dealt[2:] if c is not None)
-                self.deal(player, line, down=down, up=up)
+                self.add_deal(line, player, down=down, up=up)
             elif self.street is Street.SEVENTH:
-                self.deal(player, line, down=known)
+                self.add_deal(line, player, down=known)
             else:
-                self.deal(player, line, up=known)
+                self.add_deal(line, player, up=known)
 
     def old_street(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.start_street(OLD_STREETS[str(f[0])], line)
+        self.start_street(line, OLD_STREETS[str(f[0])])
 
     def old_action(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
         what = _OLD_ACTIONS[kind]
         player = str(f[0])
         if len(f) == 1:
-            self.act(what, player, line)
+            self.add_action(line, player, what)
             return
         value, all_in = amount(f[1]), bool(f[2])  # type: ignore[arg-type]
         if what is ActionKind.RAISE:
-            self.act(what, player, line, to=value, all_in=all_in)
+            self.add_action(line, player, what, to=value, all_in=all_in)
         else:
-            self.act(what, player, line, put=value, all_in=all_in)
+            self.add_action(line, player, what, chips=value, all_in=all_in)
 
     def old_uncalled(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
 
     def old_muck(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.muck(str(f[0]), line)
+        self.add_muck(line, str(f[0]))
 
     def old_show(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.show(str(f[0]), cards(f[1] or ""), line)
+        self.add_show(line, str(f[0]), cards(f[1] or ""))
 
     def old_summary(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
@@ -152,19 +149,18 @@ class WinningBuilder(LineBuilder):
         pot, rake, fee = f
         taken = (amount(rake) if rake else ZERO) + (amount(fee) if fee else ZERO)
         # "Pot: 8.15. Rake 0.11. JP fee 0.04": the pot after rake and jackpot fee
-        self.pot_summary(amount(pot) + taken, taken, line)  # type: ignore[arg-type]
+        self.add_total(line, amount(pot) + taken, taken)  # type: ignore[arg-type]
 
     def old_seat_summary(self, kind: str, f: Fields, line: int) -> None:
         _mark, player, what, shown, _bets, collects = f
         assert player and what is not None
         got = amount(collects)  # type: ignore[arg-type]
         if shown:
-            self.show(player, cards(shown), line, what.removeprefix("shows").strip(" :.") or None)
+            self.add_show(line, player, cards(shown), what.removeprefix("shows").strip(" :.") or None)
         if got > 0:
-            self.collect(player, got, line)
+            self.add_collect(line, player, got)
         seat = next(s.seat for s in self.seats if s.player == player)
-        self.seat_summary(seat, player, self.text[self.start:self.end].strip(), line,
-                          cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
+        self.add_seat_summary(line, seat, player, self.line_text().strip(), cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
 
     def old_ended(self, kind: str, f: Fields, line: int) -> None:
         pass
@@ -187,17 +183,17 @@ class WinningBuilder(LineBuilder):
         self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
                          big=str(h["big"]), currency="USD", table=str(table),
                          max_seats=int(max_seats) if max_seats else None, started=str(h["started"]),
-                         started_utc=h["utc"])  # fmt: skip
+                         started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
 
     def new_seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, status = f
-        self.add_seat(int(seat), str(player), amount(stack), line, sitting_out=status is not None)  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(stack), sitting_out=status is not None)  # type: ignore[arg-type]
 
     def new_ante(self, kind: str, f: Fields, line: int) -> None:
-        self.post_ante(str(f[0]), amount(f[1]), line, all_in=bool(f[2]))  # type: ignore[arg-type]
+        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
 
     def new_street(self, kind: str, f: Fields, line: int) -> None:
-        self.start_street(NEW_STREETS[str(f[0])], line)
+        self.start_street(line, NEW_STREETS[str(f[0])])
 
     def new_pot_note(self, kind: str, f: Fields, line: int) -> None:
         pass
@@ -207,42 +203,42 @@ class WinningBuilder(LineBuilder):
         shown, new = cards(first or ""), cards(second) if second else ()
         if self.street is Street.THIRD:
             down, up = third_street_deal(shown, new)
-            self.deal(str(player), line, down=down, up=up)
+            self.add_deal(line, str(player), down=down, up=up)
         elif self.street is Street.SEVENTH:
-            self.deal(str(player), line, before=shown if new else (), down=new or shown)
+            self.add_deal(line, str(player), before=shown if new else (), down=new or shown)
         else:
-            self.deal(str(player), line, before=shown if new else (), up=new or shown)
+            self.add_deal(line, str(player), before=shown if new else (), up=new or shown)
 
     def new_action(self, kind: str, f: Fields, line: int) -> None:
         what = _NEW_ACTIONS[kind]
         player = str(f[0])
         if len(f) == 1:
-            self.act(what, player, line)
+            self.add_action(line, player, what)
         elif what is ActionKind.RAISE:
             # "raises $0.04 to $0.04": the second figure is the street total
-            self.act(what, player, line, to=amount(f[2]), all_in=bool(f[3]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[2]), all_in=bool(f[3]))  # type: ignore[arg-type]
         elif what is ActionKind.COMPLETE:
-            self.act(what, player, line, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
         else:
-            self.act(what, player, line, put=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
 
     def new_uncalled(self, kind: str, f: Fields, line: int) -> None:
-        self.uncalled(str(f[1]), amount(f[0]), line)  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
 
     def new_showdown(self, kind: str, f: Fields, line: int) -> None:
-        self.showdown(line)
+        self.add_showdown(line)
 
     def new_show(self, kind: str, f: Fields, line: int) -> None:
-        self.show(str(f[0]), cards(f[1] or ""), line, f[2])
+        self.add_show(line, str(f[0]), cards(f[1] or ""), f[2])
 
     def new_muck(self, kind: str, f: Fields, line: int) -> None:
-        self.muck(str(f[0]), line)
+        self.add_muck(line, str(f[0]))
 
     def new_noshow(self, kind: str, f: Fields, line: int) -> None:
         self.emit(NoShow(file=self.file, line=line, player=str(f[0])))
 
     def new_collect(self, kind: str, f: Fields, line: int) -> None:
-        self.collect(str(f[0]), amount(f[1]), line)  # type: ignore[arg-type]
+        self.add_collect(line, str(f[0]), amount(f[1]))  # type: ignore[arg-type]
         self.head["collected"] = True
 
     def new_summary(self, kind: str, f: Fields, line: int) -> None:
@@ -251,7 +247,7 @@ class WinningBuilder(LineBuilder):
     def new_total(self, kind: str, f: Fields, line: int) -> None:
         total, rake = amount(f[0]), amount(f[1])  # type: ignore[arg-type]
         # "Total pot $0.36 | Rake $0.01" states the pot after rake
-        self.pot_summary(total + rake, rake, line)
+        self.add_total(line, total + rake, rake)
 
     def new_seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
@@ -260,27 +256,27 @@ class WinningBuilder(LineBuilder):
         shown = _SHOWED.search(outcome)
         value = amount(won.group(1)) if won else None
         if value is not None and not self.head.get("collected"):
-            self.collect(player, value, line)  # the summary is the only record of the win
-        self.seat_summary(int(seat), player, outcome, line, cards(shown.group(1)) if shown else (), value)
+            self.add_collect(line, player, value)  # the summary is the only record of the win
+        self.add_seat_summary(line, int(seat), player, outcome, cards(shown.group(1)) if shown else (), value)
 
     def chatter_line(self, kind: str, f: Fields, line: int) -> None:
-        self.chatter(ChatterKind.OTHER, f[0], line)
+        self.add_chatter(line, ChatterKind.OTHER, f[0])
 
-    handlers = {
-        "OLD_STARTED": old_started, "OLD_STUD": old_game, "OLD_OTHER": old_game, "OLD_SEAT": old_seat,
-        "OLD_ANTE": old_ante, "OLD_DEAL": old_deal, "OLD_DEAL_HIDDEN": old_deal,
-        "OLD_STREET": old_street, **dict.fromkeys(_OLD_ACTIONS, old_action),
-        "OLD_UNCALLED": old_uncalled, "OLD_MUCK": old_muck, "OLD_SHOW": old_show,
-        "OLD_SUMMARY": old_summary, "OLD_POT": old_pot, "OLD_SEAT_SUMMARY": old_seat_summary,
-        "OLD_ENDED": old_ended, "OLD_CHATTER": chatter_line,
-        "NEW_STUD": new_header, "NEW_OTHER": new_header, "NEW_TABLE": new_table, "NEW_SEAT": new_seat,
-        "NEW_ANTE": new_ante, "NEW_STREET": new_street, "NEW_POT_NOTE": new_pot_note,
-        "NEW_DEAL": new_deal, **dict.fromkeys(_NEW_ACTIONS, new_action), "NEW_UNCALLED": new_uncalled,
-        "NEW_SHOWDOWN": new_showdown, "NEW_SHOW": new_show, "NEW_MUCK": new_muck,
-        "NEW_NOSHOW": new_noshow, "NEW_COLLECT": new_collect, "NEW_SUMMARY": new_summary,
-        "NEW_TOTAL": new_total, "NEW_SEAT_SUMMARY": new_seat_summary, "NEW_CHATTER": chatter_line,
+    HANDLERS = {
+        "OLD_STARTED": "old_started", "OLD_STUD": "old_game", "OLD_OTHER": "old_game", "OLD_SEAT": "old_seat",
+        "OLD_ANTE": "old_ante", "OLD_DEAL": "old_deal", "OLD_DEAL_HIDDEN": "old_deal",
+        "OLD_STREET": "old_street", **dict.fromkeys(_OLD_ACTIONS, "old_action"),
+        "OLD_UNCALLED": "old_uncalled", "OLD_MUCK": "old_muck", "OLD_SHOW": "old_show",
+        "OLD_SUMMARY": "old_summary", "OLD_POT": "old_pot", "OLD_SEAT_SUMMARY": "old_seat_summary",
+        "OLD_ENDED": "old_ended", "OLD_CHATTER": "chatter_line",
+        "NEW_STUD": "new_header", "NEW_OTHER": "new_header", "NEW_TABLE": "new_table", "NEW_SEAT": "new_seat",
+        "NEW_ANTE": "new_ante", "NEW_STREET": "new_street", "NEW_POT_NOTE": "new_pot_note",
+        "NEW_DEAL": "new_deal", **dict.fromkeys(_NEW_ACTIONS, "new_action"), "NEW_UNCALLED": "new_uncalled",
+        "NEW_SHOWDOWN": "new_showdown", "NEW_SHOW": "new_show", "NEW_MUCK": "new_muck",
+        "NEW_NOSHOW": "new_noshow", "NEW_COLLECT": "new_collect", "NEW_SUMMARY": "new_summary",
+        "NEW_TOTAL": "new_total", "NEW_SEAT_SUMMARY": "new_seat_summary", "NEW_CHATTER": "chatter_line",
     }
-    player_group = {
+    PLAYER_FIELD = {
         **dict.fromkeys(["OLD_ANTE", "OLD_DEAL", "OLD_DEAL_HIDDEN", "OLD_MUCK", "OLD_SHOW",
                          "OLD_CHATTER", *_OLD_ACTIONS], 0),
         "OLD_SEAT_SUMMARY": 1,
@@ -290,18 +286,13 @@ class WinningBuilder(LineBuilder):
     }  # fmt: skip
 
 
-def _split(text: str) -> Iterator[HandText]:
-    return split_at_headers(text, HAND_START)
-
-
 FORMAT = LineFormat(
     name="winning",
-    grammar_path=GRAMMAR,
+    grammar_name="winning",
     builder=WinningBuilder,
     header=HAND_START,
     kinds=KINDS,
     detector=_DETECT,
-    splitter=_split,
 )
 
 __all__ = ["FORMAT", "OLD_STREETS", "WinningBuilder"]

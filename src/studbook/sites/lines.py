@@ -1,0 +1,859 @@
+"""What every text site read with a line grammar shares.
+
+A text site is a Lark grammar (``grammars/<site>.lark``) with one terminal
+per line kind, a builder that turns the lines into events, and a format
+object. This module holds all of it that is not site-specific, so a site
+module holds only its grammar name, detection, field mapping and quirks:
+
+* :class:`LineBuilder`, the builder base: one pass over the hand text that
+  runs the grammar's LALR tables (:class:`~studbook.read.grammar.LineGrammar`)
+  and calls the site's handler for each line with the line's regex groups,
+  plus helpers that emit the :mod:`studbook.events` dataclasses;
+* :class:`Ledger`, the per-street chip ledger: sites write "chips put in",
+  "new street total" or "raised by"; the ledger gives events.py's
+  ``amount``/``to`` and tells a completion from a bet or a raise;
+* :class:`LineFormat`, the :class:`~studbook.sites.base.SiteFormat` wrapper:
+  detection, splitting, rejection with Lark's error turned into a message;
+* helpers for game names, streets, pots and times that several sites use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Optional
+from zoneinfo import ZoneInfo
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from studbook.cards import Card, parse_cards
+from studbook.events import (
+    Action, ActionKind, Chatter, ChatterKind, Collect, Deal, Event, Half, Hand, HandHeader, Muck,
+    NoLowHand, NoShow, ParseResult, PostAnte, PotSummary, Rejected, Seat, SeatSummary, Show,
+    ShowdownStart, Skipped, Stakes, Street, StreetStart, Structure, Tournament, UncalledReturned,
+    Variant,
+)
+from studbook.money import parse_amount
+from studbook.read import split_at_headers
+from studbook.read.grammar import Line, LineGrammar, LineGrammarError, load_grammar
+from studbook.read.records import maker
+from studbook.sites.base import HandText
+
+Fields = tuple[Optional[str], ...]
+ZERO = Decimal(0)
+
+# Amounts and card runs repeat a lot: parse each written form once.
+amount = functools.lru_cache(maxsize=8192)(parse_amount)
+cards = functools.lru_cache(maxsize=8192)(parse_cards)
+
+ACTION_TERMINALS: dict[str, ActionKind] = {
+    "BRING_IN": ActionKind.BRING_IN, "COMPLETE": ActionKind.COMPLETE, "BET": ActionKind.BET,
+    "CALL": ActionKind.CALL, "RAISE": ActionKind.RAISE, "CHECK": ActionKind.CHECK,
+    "FOLD": ActionKind.FOLD,
+}
+CHATTER_TERMINALS: dict[str, ChatterKind] = {
+    "JOIN": ChatterKind.JOIN, "LEAVE": ChatterKind.LEAVE, "SIT_OUT": ChatterKind.SIT_OUT,
+    "RETURN": ChatterKind.RETURN, "DISCONNECT": ChatterKind.DISCONNECT,
+    "RECONNECT": ChatterKind.RECONNECT, "TIMEOUT": ChatterKind.TIMEOUT,
+    "CHATTER_OTHER": ChatterKind.OTHER,
+}
+STREET_TERMINALS: dict[str, Street] = {
+    "THIRD": Street.THIRD, "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH,
+    "SIXTH": Street.SIXTH, "RIVER": Street.SEVENTH,
+}
+# What line kinds are called in messages (sites add their own).
+COMMON_KINDS: dict[str, str] = {
+    "SEAT": "seat line", "ANTE": "ante", "DEAL": "deal line", "BRING_IN": "bring-in",
+    "COMPLETE": "completion", "BET": "bet", "CALL": "call", "RAISE": "raise", "CHECK": "check",
+    "FOLD": "fold", "UNCALLED": "uncalled bet returned", "SHOWDOWN": "showdown marker",
+    "SHOW": "shows", "MUCK": "mucks", "COLLECT": "pot won", "NO_LOW": "'No low hand qualified'",
+    "SUMMARY": "summary marker", "TOTAL": "'Total pot' line", "SEAT_SUMMARY": "summary seat line",
+    "SAID": "chat", "SIT_OUT": "sitting out", "TIMEOUT": "timeout", "CHATTER_OTHER": "table message",
+    "$END": "end of hand",
+}
+# Line kinds left out of "expected ..." lists: chatter may come anywhere.
+_CHATTER_KINDS = {"chat", "join", "leave", "sitting out", "return", "disconnect", "reconnect",
+                  "timeout", "table message"}  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Games, streets, pots, times
+
+
+def stud_variant(game: str) -> Variant | None:
+    """The variant of a game name as sites write it; None for other games."""
+    lowered = game.lower()
+    if "razz" in lowered:
+        return None if re.search(r"2-7|deuce", lowered) else Variant.RAZZ
+    if re.search(r"\b(?:5|five)[- ]card", lowered) or not re.search(r"stud|seven[- ]cards?|7 ?cards?", lowered):
+        return None
+    return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|high/low|8|eight", lowered) else Variant.STUD
+
+
+def stud_structure(game: str) -> Structure:
+    lowered = game.lower()
+    if "pot limit" in lowered or "pot-limit" in lowered:
+        return Structure.POT
+    return Structure.NO if "no limit" in lowered or "no-limit" in lowered else Structure.FIXED
+
+
+def skip_reason(game: str) -> str:
+    """Why a game is skipped, naming the unsupported stud forms."""
+    lowered = game.lower()
+    if re.search(r"\b(?:5|five)[- ]card", lowered):
+        return "5-card stud is not replayed (seven-card stud games only)"
+    if "razz" in lowered:
+        return "2-7 razz (deuce-to-seven low) is not replayed (A-5 razz only)"
+    return "not a stud, stud hi/lo or razz hand"
+
+
+def third_street_deal(first: tuple[Card, ...], second: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """(down, up) of a 3rd-street line "[a b] [c]", "[c]" or "[a b c]"."""
+    if second:
+        return first, second
+    if len(first) == 1:
+        return (), first
+    return first[:2], first[2:]
+
+
+def pot_number(pot: str | None) -> int:
+    """0 for "pot"/"main pot", k for "side pot k" or "side pot-k" (an unnumbered side pot is 1)."""
+    if pot and pot.startswith("side pot"):
+        return int(pot[9:]) if len(pot) > 9 else 1
+    return 0
+
+
+def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(dict.fromkeys(shown))
+
+
+def not_shown_as_mucks(events: list[Event], live: list[str]) -> list[Event]:
+    """"Does not show" from a player who collects nothing at a showdown is a muck."""
+    if len(live) < 2:
+        return events
+    winners = {e.player for e in events if isinstance(e, Collect)}
+    return [Muck(file=e.file, line=e.line, player=e.player)
+            if isinstance(e, NoShow) and e.player not in winners else e for e in events]  # fmt: skip
+
+
+# Time-zone abbreviations sites write; each is a region, so daylight saving
+# time follows the date ("CET" in April is UTC+2, as the sites mean).
+ZONES: dict[str, str] = {
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
+    "AKT": "America/Anchorage", "HT": "Pacific/Honolulu", "AT": "America/Halifax",
+    "NT": "America/St_Johns", "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC", "GMT": "UTC", "WET": "Europe/Lisbon", "WEST": "Europe/Lisbon",
+    "BST": "Europe/London", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+    "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
+    "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
+    "AET": "Australia/Sydney", "NZT": "Pacific/Auckland", "NZST": "Pacific/Auckland",
+}
+_zone = functools.lru_cache(maxsize=None)(ZoneInfo)
+
+
+def to_utc(when: str, zone: str | None) -> datetime | None:
+    """``2009/11/26 10:27:46`` in a zone of :data:`ZONES`, as an aware UTC datetime."""
+    if zone not in ZONES:
+        return None
+    day, clock = when.split(" ")
+    year, month, date = day.split("/")
+    hour, minute, second = clock.split(":")
+    local = datetime(int(year), int(month), int(date), int(hour), int(minute), int(second),
+                     tzinfo=_zone(ZONES[zone]))  # fmt: skip
+    return local.astimezone(timezone.utc)
+
+
+def local_to_utc(local: datetime, zone: str | None) -> datetime | None:
+    """A naive local time in an IANA zone (or fixed offset "+03:00") as aware UTC."""
+    if zone is None:
+        return None
+    if zone[0] in "+-":
+        sign = -1 if zone[0] == "-" else 1
+        hours, minutes = int(zone[1:3]), int(zone[-2:])
+        offset = sign * (hours * 60 + minutes)
+        return (local.replace(tzinfo=timezone.utc) - timedelta(minutes=offset)).astimezone(timezone.utc)
+    return local.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
+
+
+# ---------------------------------------------------------------------------
+# The chip ledger: what a site writes -> events.py amounts
+
+
+class Ledger:
+    """Per-hand betting state, so a builder can normalise a site's figures.
+
+    Sites write a raise as the chips put in, as the new street total, as the
+    raise increment, or several of these; the ledger knows each player's
+    street total and the bet to match, so it can always give events.py's
+    ``amount`` (chips for bring-in, bet and call; the increment for a raise;
+    the total for a completion) and ``to`` (the street total after a raise or
+    a completion), and tell a completion from a bet or a raise.
+    """
+
+    def __init__(self, *, stacks_tell_all_in: bool = True, kinds_as_written: bool = False) -> None:
+        self.stacks_tell_all_in = stacks_tell_all_in  # else only the log's "all-in" marks do
+        self.kinds_as_written = kinds_as_written  # else bet, raise or call is told from the figures
+        self.stacks: dict[str, Decimal] = {}
+        self.street_in: dict[str, Decimal] = {}
+        self.in_hand: dict[str, None] = {}  # ordered set: posted, dealt or acted
+        self.folded: set[str] = set()
+        self.street: Street | None = None
+        self.level = ZERO  # the bet to match on this street
+        self.opened = False  # a bet or completion made on this street (a bring-in is not one)
+        self.bring_in: Decimal | None = None
+        self.completion: Decimal | None = None  # 3rd-street completion total
+        self.first_bets: dict[Street, Decimal] = {}  # first bet (not doubled) per street
+        self.ante: Decimal | None = None
+
+    def seat(self, player: str, stack: Decimal) -> None:
+        self.stacks[player] = stack
+        self.street_in[player] = ZERO
+
+    def post_ante(self, player: str, chips: Decimal) -> bool:
+        """Take an ante; True when it leaves the player all-in."""
+        self.in_hand[player] = None
+        if self.ante is None:
+            self.ante = chips
+        self.stacks[player] = self.stacks.get(player, ZERO) - chips
+        return self.stacks_tell_all_in and self.stacks[player] <= 0
+
+    def start(self, street: Street) -> None:
+        self.street = street
+        self.level = ZERO
+        self.opened = False
+        for player in self.street_in:
+            self.street_in[player] = ZERO
+
+    def live(self) -> list[str]:
+        return [p for p in self.in_hand if p not in self.folded]
+
+    def _put(self, player: str, chips: Decimal) -> bool:
+        self.in_hand[player] = None
+        self.stacks[player] = self.stacks.get(player, ZERO) - chips
+        self.street_in[player] = self.street_in.get(player, ZERO) + chips
+        return self.stacks_tell_all_in and self.stacks[player] <= 0
+
+    def returned(self, player: str, chips: Decimal) -> None:
+        self.stacks[player] = self.stacks.get(player, ZERO) + chips
+        self.street_in[player] = self.street_in.get(player, ZERO) - chips
+
+    def won(self, player: str, chips: Decimal) -> None:
+        self.stacks[player] = self.stacks.get(player, ZERO) + chips
+
+    def owed(self, player: str) -> Decimal:
+        return max(self.level - self.street_in.get(player, ZERO), ZERO)
+
+    def act(self, player: str, kind: ActionKind, *, chips: Decimal | None = None, to: Decimal | None = None,
+            by: Decimal | None = None, all_in: bool = False,
+            ) -> tuple[ActionKind, Decimal | None, Decimal | None, bool]:  # fmt: skip
+        """(kind, amount, to, all-in) for what a site wrote: the ``chips`` put in,
+        the street total ``to`` or, for a raise, the increment ``by``."""
+        self.in_hand[player] = None
+        if kind is ActionKind.FOLD:
+            self.folded.add(player)
+            return kind, None, None, all_in
+        if kind is ActionKind.CHECK:
+            return kind, None, None, all_in
+        before = self.street_in.get(player, ZERO)
+        if self.kinds_as_written:
+            return self._as_written(player, kind, before, chips, to, by, all_in)
+        if kind is ActionKind.BRING_IN:
+            if chips is None:
+                chips = to - before if to is not None else ZERO
+            if self.bring_in is None:
+                self.bring_in = chips
+            all_in = self._put(player, chips) or all_in
+            self.level = max(self.level, self.street_in[player])
+            return kind, chips, None, all_in
+        if kind is ActionKind.CALL:
+            if chips is None:
+                chips = min(self.owed(player), self.stacks.get(player, ZERO)) if to is None else to - before
+            all_in = self._put(player, chips) or all_in
+            return kind, chips, None, all_in
+        if to is not None:
+            total = to
+        elif by is not None:
+            total = self.level + by
+        else:
+            total = before + (chips or ZERO)
+        all_in = self._put(player, total - before) or all_in
+        if total <= self.level:  # less than a raise: an all-in call for less
+            return ActionKind.CALL, total - before, None, all_in
+        value: Decimal | None
+        if self.street is Street.THIRD and not self.opened:
+            kind, value, new_to = ActionKind.COMPLETE, total, total
+            if self.completion is None:
+                self.completion = total
+        elif self.level == 0:
+            kind, value, new_to = ActionKind.BET, total - before, None
+            if not all_in:
+                self.first_bets.setdefault(self.street or Street.THIRD, total)
+        else:
+            kind, value, new_to = ActionKind.RAISE, total - self.level, total
+        self.level = total
+        self.opened = True
+        return kind, value, new_to, all_in
+
+
+    def _as_written(self, player: str, kind: ActionKind, before: Decimal, chips: Decimal | None,
+                    to: Decimal | None, by: Decimal | None, all_in: bool,
+                    ) -> tuple[ActionKind, Decimal | None, Decimal | None, bool]:  # fmt: skip
+        """The log's own action kind, with the figures it lacks from the ledger;
+        only a bet or raise that opens 3rd street is a completion."""
+        value: Decimal | None = None
+        total: Decimal | None = None
+        third_unopened = self.street is Street.THIRD and not self.opened
+        if kind is ActionKind.BRING_IN or kind is ActionKind.BET or kind is ActionKind.CALL:
+            value = chips if chips is not None else (to - before if to is not None else None)
+            total = before + (value or ZERO)
+            if kind is ActionKind.BRING_IN and self.bring_in is None:
+                self.bring_in = value
+            if kind is ActionKind.BET and third_unopened and self.level > 0:
+                kind, value = ActionKind.COMPLETE, total  # a bet over the bring-in completes it
+        elif kind is ActionKind.COMPLETE:
+            total = to if to is not None else before + (chips or ZERO)
+            value = total
+        elif kind is ActionKind.RAISE:
+            total = to if to is not None else self.level + (by or ZERO)
+            value = total - self.level
+            if third_unopened:
+                kind, value = ActionKind.COMPLETE, total  # a raise of the bring-in completes it
+        if kind is ActionKind.COMPLETE or kind is ActionKind.BET or kind is ActionKind.RAISE:
+            self.opened = True
+        if total is not None:
+            all_in = self._put(player, total - before) or all_in
+            self.level = max(self.level, total)
+        shown_to = total if kind is ActionKind.RAISE or kind is ActionKind.COMPLETE else None
+        return kind, value, shown_to, all_in
+
+
+# ---------------------------------------------------------------------------
+# The builder base
+
+
+class BuildError(ValueError):
+    """A line the grammar accepted whose content does not make sense."""
+
+
+class SkipHand(Exception):
+    """Raised by a builder on a hand of another game; carries the game and a reason."""
+
+    def __init__(self, game: str, reason: str = "not a stud, stud hi/lo or razz hand") -> None:
+        super().__init__(game)
+        self.game = game
+        self.reason = reason
+
+
+_HAND = maker(Hand)
+
+# Errors in a handler that mean "this line makes no sense": reported at the line.
+_LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
+Handler = Callable[[Any, str, Fields, int], None]
+# (next parser stack, group indices, handler or None, player field or -1,
+#  ends with a newline, next scanner, next steps)
+_Step = tuple[int, tuple[int, ...], Handler, int, bool, Callable[..., Any], dict[str, Any]]
+
+
+def _no_handler(builder: Any, kind: str, f: Fields, line: int) -> None:
+    raise KeyError(kind)
+
+
+def _ignore(builder: Any, kind: str, f: Fields, line: int) -> None:
+    """Terminals named ``_...`` are matched and checked, not built."""
+
+
+class LineBuilder:
+    """Turns one hand's text into a Hand (or a Skipped), in one pass.
+
+    Subclasses set ``SITE``, ``HANDLERS`` (terminal -> name of the method
+    called with ``(kind, fields, line)`` for each line of that kind) and,
+    where names are matched lazily, ``PLAYER_FIELD`` (terminal -> index of
+    the player field, re-read with the seated names when the lazy match cut
+    a name that holds the text that follows it). Handlers record events with
+    the ``add_*`` helpers, which keep the :class:`Ledger` up to date.
+    """
+
+    SITE: ClassVar[str] = ""
+    HANDLERS: ClassVar[Mapping[str, str]] = {}
+    PLAYER_FIELD: ClassVar[Mapping[str, int]] = {}
+    STREETS: ClassVar[Mapping[str, Street]] = {}  # street marker text -> street, for street_named
+    IMPLIED_SHOWDOWN: ClassVar[bool] = False  # no showdown marker: the first card shown opens it
+    LOG_MARKS_ALL_IN: ClassVar[bool] = False  # the log says "all-in" itself: stacks do not tell
+    LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
+    NO_HEADER: ClassVar[str] = "no header"
+    _dispatch: ClassVar[dict[str, tuple[Handler, int]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {terminal: (getattr(cls, method), cls.PLAYER_FIELD.get(terminal, -1))
+                         for terminal, method in cls.HANDLERS.items()}  # fmt: skip
+
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        self.file = file
+        self.chunk = chunk
+        self.text = text
+        self.grammar = grammar
+        self.start = 0  # offset of the line being read
+        self.events: list[Event] = []
+        self.seats: list[Seat] = []
+        self.names: set[str] = set()
+        self.head: dict[str, object] = {}
+        self.header: HandHeader | None = None
+        self.street: Street | None = None
+        self.ledger = Ledger(stacks_tell_all_in=not self.LOG_MARKS_ALL_IN, kinds_as_written=self.LOG_NAMES_ACTIONS)
+        self.at_showdown = False
+        self.anted: set[str] = set()
+        self.sitting_out: set[str] = set()
+        self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order
+
+    # -- the driver ------------------------------------------------------------
+    def build(self) -> ParseResult:
+        """Scan, check the order of the lines and build, in one pass."""
+        grammar, text, names = self.grammar, self.text, self.names
+        plan = self._plan(grammar)
+        sid, match, _ = grammar.begin()
+        steps = plan[sid]
+        pos, end, line = 0, len(text), self.chunk.first_line
+        accepted = False
+        try:
+            while pos < end:
+                m = match(text, pos)
+                if m is None:
+                    break
+                kind = m.lastgroup
+                try:
+                    sid, args, handler, index, newline, match, steps = steps[kind]  # type: ignore[index]
+                except KeyError:
+                    step = self._plan_step(plan, sid, kind)  # type: ignore[arg-type]
+                    if step is None:
+                        break
+                    sid, args, handler, index, newline, match, steps = step
+                # group(0, 0, ...) is a tuple even for 0 or 1 field; drop the two 0s
+                f = m.group(*args)[2:]
+                if index >= 0 and f[index] not in names and names:
+                    f = self._resplit(kind, m.group(), index) or f  # type: ignore[arg-type]
+                self.start = pos
+                handler(self, kind, f, line)  # type: ignore[arg-type]
+                pos = m.end()
+                if newline or text[pos - 1] == "\n":
+                    line += 1
+            else:
+                accepted = grammar.accepts(sid)
+        except SkipHand as skip:
+            grammar.lines(text)  # the grammar's verdict on the whole hand comes first
+            return self._skipped(skip)
+        except Exception as error:
+            grammar.lines(text)
+            if isinstance(error, _LINE_ERRORS):
+                raise BuildError(f"{line}\x00{error}") from None
+            raise
+        if accepted:
+            return self._hand()
+        # The fast scan stopped: Lark's parser raises its error (or, should the
+        # two ever disagree, gives its tokens, which a fresh builder replays).
+        return type(self)(self.file, self.chunk, text, grammar).replay(grammar.lines(text))
+
+    @classmethod
+    def _plan(cls, grammar: LineGrammar) -> dict[int, dict[str, _Step]]:
+        """Per parser stack, what each terminal read there does for this
+        builder: the grammar's step with the handler folded in (memoised)."""
+        plans: dict[LineGrammar, dict[int, dict[str, _Step]]] = cls.__dict__.get("_plans") or {}
+        if not plans:
+            setattr(cls, "_plans", plans)
+        if grammar not in plans:
+            plans[grammar] = {grammar.begin()[0]: {}}
+        return plans[grammar]
+
+    def _plan_step(self, plan: dict[int, dict[str, _Step]], sid: int, kind: str) -> _Step | None:
+        step = self.grammar.step(sid, kind)
+        if step is None:
+            return None
+        nxt, args, keep, match, _ = step
+        handler, index = self._dispatch.get(kind, (_no_handler, -1)) if keep else (_ignore, -1)
+        plan[sid][kind] = found = (nxt, args, handler, index, self.grammar.ends_line(kind), match,
+                                   plan.setdefault(nxt, {}))  # fmt: skip
+        return found
+
+    def replay(self, tokens: list[Line]) -> ParseResult:
+        """Build from a list of line tokens (Lark's own, on the reference path)."""
+        offset = self.chunk.first_line - 1
+        line = self.chunk.first_line
+        try:
+            for kind, f, at, start, end in tokens:
+                line = at + offset
+                handler, index = self._dispatch[kind]
+                if index >= 0 and f[index] not in self.names and self.names:
+                    f = self._resplit(kind, self.text[start:end], index) or f
+                self.start = start
+                handler(self, kind, f, line)
+        except SkipHand as skip:
+            return self._skipped(skip)
+        except _LINE_ERRORS as error:
+            raise BuildError(f"{line}\x00{error}") from None
+        return self._hand()
+
+    def _hand(self) -> Hand:
+        events = self.finish()  # may also fix up the seats
+        header = self.header
+        first = self.chunk.first_line
+        if header is None:
+            try:
+                header = self.final_header()
+            except (ValueError, KeyError, ArithmeticError) as error:
+                raise BuildError(f"{first}\x00{error}") from None
+        last = first + self.text.count("\n") - 1
+        return _HAND(self.file, first, last, header, tuple(self.seats), tuple(events))
+
+    def _skipped(self, skip: SkipHand) -> Skipped:
+        hand_id = self.head.get("hand_id")
+        return Skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
+                       skip.game, skip.reason)  # fmt: skip
+
+    def _resplit(self, kind: str, text: str, index: int) -> Fields | None:
+        """Re-read a line whose player the lazy regex cut at the wrong place
+        (names may hold brackets, colons, ...): try the seated names."""
+        regex = self.grammar.regex[kind]
+        match = regex.match(text)
+        if match is None:
+            return None
+        start = match.start(index + 1)
+        prefix = text[:start]
+        for name in sorted(self.names, key=len, reverse=True):
+            if text.startswith(name, start):
+                again = regex.match(prefix + "X" + text[start + len(name) :])
+                if again:
+                    groups = list(again.groups())
+                    groups[index] = name
+                    return tuple(groups)
+        return None
+
+    def line_text(self) -> str:
+        """The text of the line being read, without its newline."""
+        end = self.text.find("\n", self.start)
+        return self.text[self.start : end if end >= 0 else len(self.text)]
+
+    # -- hooks -----------------------------------------------------------------
+    def final_header(self) -> HandHeader:
+        """The header once every line is read, for sites that assemble it from
+        several lines (others set ``self.header`` from a line)."""
+        raise ValueError(self.NO_HEADER)
+
+    def finish(self) -> list[Event]:
+        """The events once every line is read (a site may fix them up here)."""
+        return self.events
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    # -- handlers shared by sites: markers, and lines "<player> <verb> <amount>" ----
+    def skip(self, kind: str, f: Fields, line: int) -> None:
+        pass
+
+    def hand_number(self, kind: str, f: Fields, line: int) -> None:
+        self.head["hand_id"] = f[0]
+
+    def player_ante(self, kind: str, f: Fields, line: int) -> None:
+        self.add_ante(line, str(f[0]), amount(str(f[1])))
+
+    def third_street(self, kind: str, f: Fields, line: int) -> None:
+        self.start_street(line, Street.THIRD)
+
+    def street_named(self, kind: str, f: Fields, line: int) -> None:
+        self.start_street(line, self.STREETS[str(f[0])])
+
+    def street_terminal(self, kind: str, f: Fields, line: int) -> None:
+        self.start_street(line, STREET_TERMINALS[kind])
+
+    def showdown_marker(self, kind: str, f: Fields, line: int) -> None:
+        self.add_showdown(line)
+
+    def no_low_marker(self, kind: str, f: Fields, line: int) -> None:
+        self.add_no_low(line)
+
+    def player_bring_in(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.BRING_IN, chips=amount(str(f[1])))
+
+    def player_bet(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.BET, chips=amount(str(f[1])))
+
+    def player_call(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.CALL, chips=amount(str(f[1])))
+
+    def player_raise_by_chips(self, kind: str, f: Fields, line: int) -> None:
+        """A raise written as the chips it puts in."""
+        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=amount(str(f[1])))
+
+    def player_all_in(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=amount(str(f[1])), all_in=True)
+
+    def player_check(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.CHECK)
+
+    def player_fold(self, kind: str, f: Fields, line: int) -> None:
+        self.add_action(line, str(f[0]), ActionKind.FOLD)
+
+    # -- header, seats, antes ------------------------------------------------------
+    def make_header(self, *, hand_id: str, game: str, small: str, big: str, ante: str | None = None,
+                    bring_in: str | None = None, tournament: Tournament | None = None,
+                    currency: str | None = None, play_money: bool = False, mix: str | None = None,
+                    table: str = "", max_seats: int | None = None, button: int | None = None,
+                    started: str = "", started_utc: datetime | None = None) -> None:  # fmt: skip
+        """Set the header from written stakes; a game that is not stud skips the hand."""
+        variant = stud_variant(game)
+        if variant is None:
+            raise SkipHand(game, skip_reason(game))
+        self.header = HandHeader(
+            site=self.SITE, hand_id=hand_id, variant=variant, structure=stud_structure(game),
+            game=game,
+            stakes=Stakes(amount(small), amount(big), amount(ante) if ante else None,
+                          amount(bring_in) if bring_in else None),
+            currency=currency, play_money=play_money, tournament=tournament, mix=mix, table=table,
+            max_seats=max_seats, button=button, started=started, started_utc=started_utc,
+        )  # fmt: skip
+
+    def stakes_from_betting(self) -> tuple[Decimal, Decimal]:
+        """Small and big bet read off the betting, for headers that do not give them."""
+        ledger = self.ledger
+        small = ledger.completion or ledger.first_bets.get(Street.FOURTH)
+        big = next((ledger.first_bets[s] for s in (Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+                    if s in ledger.first_bets), None)  # fmt: skip
+        if small is None and big is not None:
+            small = big / 2
+        if small is None and ledger.bring_in is not None:
+            small = ledger.bring_in * 2
+        if small is None:
+            raise ValueError("neither the header nor the betting gives the stakes")
+        return small, big if big is not None else small * 2
+
+    def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
+        self.names.add(player)
+        if sitting_out:
+            self.sitting_out.add(player)
+        self.ledger.seat(player, stack)
+        self.seats.append(Seat(file=self.file, line=line, seat=seat, player=player, stack=stack,
+                               sitting_out=sitting_out))  # fmt: skip
+
+    def add_ante(self, line: int, player: str, chips: Decimal, all_in: bool = False) -> None:
+        self.anted.add(player)
+        all_in = self.ledger.post_ante(player, chips) or all_in
+        self.emit(PostAnte(file=self.file, line=line, player=player, amount=chips, all_in=all_in))
+
+    def settle_seats(self) -> None:
+        """At the deal: a seat marked sitting out is dealt in when it anted."""
+        if not self.anted or not self.sitting_out:
+            return
+        self.seats = [
+            dataclasses.replace(s, sitting_out=s.player in self.sitting_out and s.player not in self.anted)
+            if s.sitting_out != (s.player in self.sitting_out and s.player not in self.anted) else s
+            for s in self.seats
+        ]
+
+    # -- streets and cards -----------------------------------------------------------
+    def start_street(self, line: int, street: Street) -> None:
+        if self.street is None:
+            self.settle_seats()
+        self.street = street
+        self.ledger.start(street)
+        self.emit(StreetStart(file=self.file, line=line, street=street))
+
+    def next_street(self, line: int) -> None:
+        """Start the street after the current one (sites without street markers)."""
+        if self.street is None:
+            self.start_street(line, Street.THIRD)
+        elif self.street < Street.SEVENTH:
+            self.start_street(line, Street(self.street + 1))
+        else:
+            raise ValueError("cards dealt after 7th street")
+
+    def add_deal(self, line: int, player: str, *, down: tuple[Card, ...] = (), up: tuple[Card, ...] = (),
+                 before: tuple[Card, ...] = ()) -> None:  # fmt: skip
+        """Cards dealt to ``player`` on the current street, as down and up cards."""
+        street = self.street
+        if street is None:
+            raise ValueError("cards dealt before 3rd street")
+        self.ledger.in_hand[player] = None
+        seen = self.known.setdefault(player, [])
+        if street is Street.THIRD:
+            seen.extend(list(down) + [None] * (2 - len(down)) + list(up))
+        else:
+            seen.extend(up or down or (None,))
+        self.emit(Deal(file=self.file, line=line, player=player, street=street, down=down, up=up,
+                       before=before))  # fmt: skip
+
+    def add_new_cards(self, line: int, player: str, shown: tuple[Card, ...], *, before: tuple[Card, ...] = (),
+                      hidden_down: int = 0) -> None:  # fmt: skip
+        """The street's new cards in dealing order; ``hidden_down`` is how many
+        leading down cards the log hid (opponents' hole cards)."""
+        if self.street is Street.THIRD:
+            known_down = max(2 - hidden_down, 0)
+            self.add_deal(line, player, down=shown[:known_down], up=shown[known_down:], before=before)
+        elif self.street is Street.SEVENTH:
+            self.add_deal(line, player, down=shown, before=before)
+        else:
+            self.add_deal(line, player, up=shown, before=before)
+
+    # -- betting -----------------------------------------------------------------------
+    def add_action(self, line: int, player: str, kind: ActionKind, *, chips: Decimal | None = None,
+                   to: Decimal | None = None, by: Decimal | None = None, all_in: bool = False) -> None:  # fmt: skip
+        """An action from what the site wrote: ``chips`` put in, street total ``to``
+        or raise increment ``by`` (see :meth:`Ledger.act`)."""
+        if self.street is None:
+            raise ValueError("betting before 3rd street")
+        kind, value, total, all_in = self.ledger.act(player, kind, chips=chips, to=to, by=by, all_in=all_in)
+        self.emit(Action(file=self.file, line=line, player=player, kind=kind, amount=value, to=total,
+                         all_in=all_in))  # fmt: skip
+
+    def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:
+        self.ledger.returned(player, chips)
+        self.emit(UncalledReturned(file=self.file, line=line, player=player, amount=chips))
+
+    # -- showdown and award ------------------------------------------------------------
+    def add_showdown(self, line: int) -> None:
+        self.at_showdown = True
+        self.emit(ShowdownStart(file=self.file, line=line))
+
+    def open_showdown(self, line: int) -> None:
+        """A showdown the log does not mark: before the first card shown while two or more are live."""
+        if not self.at_showdown and len(self.ledger.live()) >= 2:
+            self.add_showdown(line)
+
+    def add_show(self, line: int, player: str, shown: tuple[Card, ...], description: str | None = None) -> None:
+        if self.IMPLIED_SHOWDOWN:
+            self.open_showdown(line)
+        self.emit(Show(file=self.file, line=line, player=player, cards=shown, description=description or None))
+
+    def add_muck(self, line: int, player: str, shown: tuple[Card, ...] = ()) -> None:
+        if self.IMPLIED_SHOWDOWN:
+            self.open_showdown(line)
+        self.emit(Muck(file=self.file, line=line, player=player, cards=shown))
+
+    def add_noshow(self, line: int, player: str) -> None:
+        self.emit(NoShow(file=self.file, line=line, player=player))
+
+    def add_collect(self, line: int, player: str, chips: Decimal, pot: int = 0, half: Half | None = None) -> None:
+        self.ledger.won(player, chips)
+        self.emit(Collect(file=self.file, line=line, player=player, amount=chips, pot=pot, half=half))
+
+    def add_no_low(self, line: int) -> None:
+        self.emit(NoLowHand(file=self.file, line=line))
+
+    def add_total(self, line: int, total: Decimal, rake: Decimal, pots: tuple[Decimal, ...] = ()) -> None:
+        self.emit(PotSummary(file=self.file, line=line, total=total, rake=rake, pots=pots))
+
+    def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
+                         shown: tuple[Card, ...] = (), won: Decimal | None = None) -> None:  # fmt: skip
+        self.emit(SeatSummary(file=self.file, line=line, seat=seat, player=player, outcome=outcome,
+                              cards=shown, won=won))  # fmt: skip
+
+    def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
+        """Table talk; ``text`` defaults to the whole line as written."""
+        written = text if text is not None else self.line_text().rstrip()
+        self.emit(Chatter(file=self.file, line=line, kind=kind, text=written, player=player))
+
+
+# ---------------------------------------------------------------------------
+# The format object and error messages
+
+
+@dataclass(frozen=True)
+class LineFormat:
+    """A :class:`~studbook.sites.base.SiteFormat` read with a line grammar and a :class:`LineBuilder`."""
+
+    name: str
+    grammar_name: str  # grammars/<grammar_name>.lark
+    builder: type[LineBuilder]
+    header: re.Pattern[str]  # a hand's first line (re.M); group 1 the hand id when known
+    kinds: Mapping[str, str]  # terminal -> what it is called in messages
+    detector: re.Pattern[str] | None = None  # defaults to ``header``
+    starts: re.Pattern[str] | None = None  # what a hand's text must start with; defaults to ``header``
+    hand_id_pattern: re.Pattern[str] | None = None  # searched in a rejected hand's first line; defaults to ``header``
+    summary: re.Pattern[str] | None = None  # a tournament summary file of this site
+    summary_note: str = ""
+    splitter: Callable[[str, re.Pattern[str]], Iterator[HandText]] = split_at_headers
+    truncated_hint: Callable[[str], str | None] | None = None  # a site's diagnosis of a cut hand
+    title: str = ""  # the site as messages name it; defaults to ``name``
+
+    def detect(self, head: str) -> bool:
+        return (self.detector or self.header).search(head) is not None
+
+    def describe(self, head: str) -> str | None:
+        """Why a file that is not a hand history is not one, when recognisable."""
+        if self.summary is not None and self.summary.search(head):
+            return self.summary_note
+        return None
+
+    def split(self, text: str) -> Iterator[HandText]:
+        return self.splitter(text, self.header)
+
+    def grammar(self) -> LineGrammar:
+        return load_grammar(self.grammar_name)
+
+    def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
+        text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
+        if not (self.starts or self.header).match(text):
+            return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
+        try:
+            return self.builder(file, chunk, text, self.grammar()).build()
+        except LineGrammarError as failure:
+            line, reason = self.explain(failure.error, chunk, text)
+            return self.reject(chunk, file, line, reason)
+        except BuildError as error:
+            where, _, reason = str(error).partition("\x00")
+            return self.reject(chunk, file, int(where), reason)
+        except Exception as error:  # noqa: BLE001 - a parser never raises on input
+            return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
+
+    def explain(self, error: UnexpectedInput, chunk: HandText, text: str) -> tuple[int, str]:
+        """The file line and a readable reason for a Lark error."""
+        last = chunk.first_line + chunk.text.rstrip("\n").count("\n")
+        line = chunk.first_line + max(getattr(error, "line", 1) or 1, 1) - 1
+        hint = self.truncated_hint(text) if self.truncated_hint else None
+        if hint:
+            return line, hint
+        if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
+            return last, f"hand ends early, truncated? (expected {self.expected(error)})"
+        if isinstance(error, UnexpectedCharacters) or (
+            isinstance(error, UnexpectedToken) and error.token.type == "_OTHER_LINE"
+        ):
+            if line == chunk.first_line:
+                return line, "unrecognised hand header"
+            return line, f"unknown line (expected {self.expected(error)})"
+        if isinstance(error, UnexpectedToken):
+            kind = self.kinds.get(error.token.type, error.token.type)
+            return line, f"{kind} out of place (expected {self.expected(error)})"
+        return line, str(error).splitlines()[0]
+
+    def expected(self, error: UnexpectedInput) -> str:
+        """The line kinds the parser would have accepted, chatter left out."""
+        names = getattr(error, "expected", None) or getattr(error, "allowed", None) or ()
+        kinds = {self.kinds.get(n, n) for n in names if not n.startswith("_") and n != "CHATTER"}
+        shown = sorted(kinds - _CHATTER_KINDS)
+        if len(shown) > 8:
+            shown = shown[:8] + ["..."]
+        return ", ".join(shown) or "nothing"
+
+    def reject(self, chunk: HandText, file: str, line: int, reason: str) -> Rejected:
+        lines = chunk.text.split("\n")
+        index = line - chunk.first_line
+        text = lines[index].rstrip() if 0 <= index < len(lines) else ""
+        if self.hand_id_pattern is not None:
+            found = self.hand_id_pattern.search(lines[0]) if lines else None
+            hand_id = found.group(0) if found else None
+        else:
+            found = self.header.match(chunk.text)
+            hand_id = found.group(1) if found and found.groups() else None
+        return Rejected(file, line, chunk.first_line, reason, text, hand_id)
+
+
+__all__ = [
+    "ACTION_TERMINALS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
+    "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
+    "dedupe", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
+    "stud_variant", "third_street_deal", "to_utc",
+]
