@@ -32,7 +32,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/generate.py --hands 20000
+	$(PY) benchmarks/bench_parse.py out/bench-corpus --repeat 3
+	$(PY) benchmarks/bench_check.py --hands 20000
+	$(PY) benchmarks/bench_evaluate.py
 
 clean:
 	rm -rf $(VENV) out
