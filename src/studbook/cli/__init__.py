@@ -15,31 +15,46 @@ from typing import Sequence
 
 from studbook.cli.common import UsageError
 
-SUBCOMMANDS = ("parse", "check", "simulate", "import", "stats", "plot")
+SUBCOMMANDS = {
+    "parse": "parse hand histories into typed events",
+    "check": "validate stud hands against the rule book",
+    "simulate": "write random legal stud hands as PokerStars text",
+    "import": "parse, check and store hands in a database",
+    "stats": "player statistics made for stud",
+    "plot": "charts: results, players, starting hands, violations",
+}
 _MODULES = {"import": "importer"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported (all of them when None).
+
+    Importing a subcommand can mean importing pandas and matplotlib, so
+    ``studbook check`` does not pay for ``studbook plot``.
+    """
     parser = argparse.ArgumentParser(
         prog="studbook",
         description="Seven-Card Stud hand histories: parse, validate, analyse.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in SUBCOMMANDS:
-        module_name = _MODULES.get(name, name)
-        try:
-            module = importlib.import_module(f"studbook.cli.{module_name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"studbook.cli.{module_name}":
-                raise
+    for name, summary in SUBCOMMANDS.items():
+        if command is not None and name != command:
+            subparsers.add_parser(name, help=summary)
             continue
+        module = importlib.import_module(f"studbook.cli.{_MODULES.get(name, name)}")
         module.add_parser(subparsers)
     return parser
 
 
+def _command_of(argv: Sequence[str]) -> str:
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in SUBCOMMANDS else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_of(arguments))
+    args = parser.parse_args(arguments)
     try:
         code: int = args.run(args)
     except UsageError as error:
