@@ -37,7 +37,7 @@ from studbook.events import (
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, parse_fragment, scan,
+    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, as_xml_hand, hand_text, scan,
     split_winnings,
 )
 
@@ -424,17 +424,12 @@ class IPokerFormat:
         games = [item.element for item in items if item.kind == "record" and item.element is not None]
         context = {"session": session, "levels": Lazy(lambda: levels_of(games, session))}
         for item in items:
-            if item.kind == "record":
-                yield XmlHandText(item.first_line, item.text, element=item.element, context=context)
-            elif item.kind == "error":
-                yield XmlHandText(item.first_line, item.text, element=None, context=context,
-                                  error=item.reason, error_line=item.line)  # fmt: skip
+            hand = hand_text(item, context)
+            if hand is not None:
+                yield hand
 
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
-        if not isinstance(chunk, XmlHandText):
-            read = parse_fragment(chunk, RECORD)
-            chunk = XmlHandText(read.first_line, chunk.text, element=read.element,
-                                error=read.reason or None, error_line=read.line)  # fmt: skip
+        chunk = as_xml_hand(chunk, RECORD)
         hand_id = chunk.element.get("gamecode") or None if chunk.element is not None else None
         if chunk.error is not None or chunk.element is None:
             return _reject(chunk, file, chunk.error_line or chunk.first_line, chunk.error or "no hand", hand_id)

@@ -41,7 +41,7 @@ from studbook.events import (
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, parse_fragment, scan,
+    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, as_xml_hand, hand_text, scan,
 )
 
 SITE = "merge"
@@ -504,17 +504,12 @@ class MergeFormat:
         levels = Lazy(lambda: levels_of(records))
         for item, owner in zip(items, owners):
             context = {"description": owner, "levels": levels}
-            if item.kind == "record":
-                yield XmlHandText(item.first_line, item.text, element=item.element, context=context)
-            elif item.kind == "error":
-                yield XmlHandText(item.first_line, item.text, element=None, context=context,
-                                  error=item.reason, error_line=item.line)  # fmt: skip
+            hand = hand_text(item, context)
+            if hand is not None:
+                yield hand
 
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
-        if not isinstance(chunk, XmlHandText):
-            read = parse_fragment(chunk, RECORD)
-            chunk = XmlHandText(read.first_line, chunk.text, element=read.element,
-                                error=read.reason or None, error_line=read.line)  # fmt: skip
+        chunk = as_xml_hand(chunk, RECORD)
         element = chunk.element
         hand_id = (element.get("id") or None) if element is not None else None
         if chunk.error is not None or element is None:

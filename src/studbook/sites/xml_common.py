@@ -233,6 +233,25 @@ def parse_fragment(chunk: HandText, record: str) -> Scanned:
                    line=chunk.first_line)  # fmt: skip
 
 
+def hand_text(item: Scanned, context: Mapping[str, object]) -> XmlHandText | None:
+    """The hand a scanned record or error stands for (None for a context element)."""
+    if item.kind == "record":
+        return XmlHandText(item.first_line, item.text, element=item.element, context=context)
+    if item.kind == "error":
+        return XmlHandText(item.first_line, item.text, element=None, context=context,
+                           error=item.reason, error_line=item.line)  # fmt: skip
+    return None
+
+
+def as_xml_hand(chunk: HandText, record: str) -> XmlHandText:
+    """``chunk`` as an :class:`XmlHandText`, reading its XML when it is a plain :class:`HandText`."""
+    if isinstance(chunk, XmlHandText):
+        return chunk
+    read = parse_fragment(chunk, record)
+    return XmlHandText(read.first_line, chunk.text, element=read.element,
+                       error=read.reason or None, error_line=read.line)  # fmt: skip
+
+
 def _shift_lines(element: Element, shift: int) -> None:
     element.line += shift
     for child in element.children:
