@@ -13,8 +13,10 @@ single process:
 It prints hands/s (wall and CPU time, best CPU of ``--runs`` runs) and the
 peak resident memory each phase added over an idle interpreter with studbook
 imported. The target is parse + check >= 3,000 hands/s of CPU time (the
-machine may be shared). ``--dir`` reuses a folder of simulated logs. ``--profile`` also runs parse + check under cProfile and prints the
-functions where the time goes (cumulative and own time), by module.
+machine may be shared). ``--dir DIR`` keeps the simulated logs in DIR
+(simulating them there first when DIR is empty or missing) so later runs
+reuse them. ``--profile`` also runs parse + check under cProfile and prints
+the functions where the time goes (cumulative and own time), by module.
 
 ``--engine-only`` parses the hands once into memory, then times only the
 checker (``check_file_result``: engine, settlement and results) over them,
@@ -157,7 +159,8 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="studbook-bench-") as tmp:
         folder = Path(args.dir or tmp)
-        if not args.dir:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not any(folder.iterdir()):
             start = time.perf_counter()
             made = generate(folder, args.hands)
             size = sum(p.stat().st_size for p in folder.iterdir())
