@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
+import pytest
+
 from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
     HandCheck, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
 )
-from studbook.engine.state import _chip_of
+from studbook.engine.state import PlayerState, StudState, _chip_of
 from studbook.events import Stakes, Street
 
 D = Decimal
@@ -70,3 +72,58 @@ def test_chip_of_equal_amounts_written_differently() -> None:
     assert _chip_of(stakes, [(1, "a", D("1.5"))]) == D("0.1")
     assert _chip_of(stakes, [(1, "a", D("1.25")), (2, "b", D("100"))]) == D("0.01")
     assert str(_chip_of(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
+
+
+def _reference_next(order: list[PlayerState], p: PlayerState, current: Decimal) -> tuple[PlayerState | None, bool]:
+    """StudState._advance before its fast path and early stop: (next to act, hand won),
+    from one pass over the players after ``p`` clockwise, ``p`` last."""
+    rotation = order[p.pos + 1:] + order[:p.pos + 1]
+    live = able = 0
+    owes = unacted = None
+    for q in rotation:
+        if q.in_hand and not q.folded:
+            live += 1
+            if not q.all_in:
+                able += 1
+                if owes is None and q.street_in < current:
+                    owes = q
+                if unacted is None and not q.acted and q is not p:
+                    unacted = q
+    if live <= 1:
+        return None, True
+    if able < 2 or unacted is None:
+        return owes, False
+    if owes is None:
+        return unacted, False
+    n = len(order)
+    return (owes if (owes.pos - p.pos) % n < (unacted.pos - p.pos) % n else unacted), False
+
+
+def test_next_to_act_matches_the_one_pass_reference() -> None:
+    rng = random.Random(11)
+    levels = [ZERO, D("0.5"), D(1), D(2)]
+    for _ in range(4000):
+        n = rng.randint(2, 8)
+        state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                              [(i + 1, f"p{i}", D(100)) for i in range(n)])
+        state.current_bet = current = rng.choice(levels[1:])
+        for q in state.order:
+            q.in_hand = rng.random() < 0.9
+            q.folded = rng.random() < 0.3
+            q.all_in = rng.random() < 0.15
+            q.acted = rng.random() < 0.5
+            q.street_in = min(rng.choice(levels), current)
+        p = rng.choice(state.order)
+        want = _reference_next(state.order, p, current)
+        state._advance(p)
+        assert (state._to_act, state.hand_over) == want
+
+
+def test_positional_makers_objects_stay_frozen_and_pickle() -> None:
+    import pickle
+    from dataclasses import FrozenInstanceError
+
+    v = new_violation("bet.size", 3, "too big")
+    with pytest.raises(FrozenInstanceError):
+        v.line = 4  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(v)) == v and type(pickle.loads(pickle.dumps(v))) is Violation

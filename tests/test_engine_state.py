@@ -11,7 +11,7 @@ from studbook.cards import DECK
 from studbook.check import check_hand
 from studbook.engine import DEFAULT, POKERSTARS, RuleProfile, StudState, expected_collections
 from studbook.events import (
-    ActionKind, Collect, Hand, HandHeader, PotSummary, Seat, Show, ShowdownStart, Stakes, Street,
+    ActionKind, Collect, Event, Hand, HandHeader, PotSummary, Seat, Show, ShowdownStart, Stakes, Street,
     Structure, UncalledReturned, Variant,
 )
 
@@ -149,15 +149,16 @@ def simulate(rng: random.Random, variant: str, players: int) -> Hand:
     stacks = [D(rng.choice(["3", "8", "20", "60", "100"])) for _ in range(players)]
     seats = [Seat(file="sim", line=i + 2, seat=i + 1, player=f"P{i + 1}", stack=stacks[i]) for i in range(players)]
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
-    s = StudState.new(variant, stakes, seats)
     events = []
-    real_apply = s.apply
 
-    def apply(event):  # record every event the simulator feeds
-        events.append(event)
-        real_apply(event)
+    class Recording(StudState):
+        __slots__ = ()
 
-    s.apply = apply  # type: ignore[method-assign]
+        def apply(self, event: Event) -> None:  # record every event the simulator feeds
+            events.append(event)
+            super().apply(event)
+
+    s = Recording.new(variant, stakes, seats)
     deck = list(DECK)
     rng.shuffle(deck)
     s.post_antes()

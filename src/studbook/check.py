@@ -143,7 +143,7 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
     memory = memory if memory is not None else TableMemory()
     results: list[CheckResult] = []
     for r in parsed.results:
-        results.append(check_hand(r, memory=memory) if isinstance(r, Hand) else r)
+        results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
     if parsed.error is not None and not parsed.results and parsed.note is None:
         results.append(Rejected(parsed.file, 1, 1, parsed.error))
     return FileCheck(parsed, results)

@@ -26,18 +26,34 @@ def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
     chips stay in the layers they reached. Layers end at each live all-in
     player's total; layers with the same eligible players merge.
     """
-    levels = sorted({total for _, total, live in contributions if live and total > 0})
-    if len(levels) == 1:
-        # the common case: one pot, every live player put in the same (nobody all-in for less)
-        level = levels[0]
-        amount = ZERO
-        for _, t, _ in contributions:
-            if t > ZERO:
-                amount += (level if t > level else t) - ZERO
-        excess = sum((t - level for _, t, _ in contributions if t > level), ZERO)
-        if excess:
-            amount += excess
-        return [Pot(0, amount, tuple([name for name, t, live in contributions if live and t >= level]))]
+    level: Decimal | None = None  # the one live total, if there is one
+    for _, t, live in contributions:
+        if live and t > ZERO:
+            if level is None:
+                level = t
+            elif t != level:
+                return _layered_pots(contributions)
+    if level is None:
+        return _layered_pots(contributions)
+    # the common case: one pot, every live player put in the same (nobody all-in for less);
+    # the sums are the layered ones, term for term (so the Decimal exponents are too)
+    amount = excess = ZERO
+    eligible: list[str] = []
+    for name, t, live in contributions:
+        if t > level:
+            amount += level - ZERO
+            excess += t - level
+        elif t > ZERO:
+            amount += t - ZERO
+        if live and t >= level:
+            eligible.append(name)
+    if excess:
+        amount += excess
+    return [Pot(0, amount, tuple(eligible))]
+
+
+def _layered_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
+    levels = sorted({total for _, total, live in contributions if live and total > ZERO})
     if not levels:
         total = sum((t for _, t, _ in contributions), ZERO)
         return [Pot(0, total, ())] if total else []
@@ -67,7 +83,7 @@ def split(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, t
     count = len(winners)
     base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
     odd = amount - base * count
-    most = base + unit if odd > 0 else base
+    most = base + unit if odd > ZERO else base
     return {w: (base, most) for w in winners}
 
 

@@ -18,9 +18,9 @@ from studbook.evaluate import high_value, low8_value, low_a5_value
 from studbook.events import Half, Street, Variant
 from studbook.money import format_amount
 
-from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact
+from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
-from .state import PlayerState, StudState
+from .state import PlayerState, StudState, able_count
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
@@ -42,7 +42,7 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     money_line = _money_line(state, end_line)
     _return_unlogged(state)
     _check_unreturned(state, money_line)
-    pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
+    pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     rake = _rake(state, pots)
     totals_ok = _check_totals(state, pots, rake, money_line)
     nets = _net_pots(state, pots, rake)
@@ -65,8 +65,8 @@ def _close_betting(state: StudState, end_line: int) -> None:
         return
     street = state.street
     state._close_round(end_line, "the end of the hand")
-    live = [p for p in state.order if p.live]
-    able = sum(1 for p in live if not p.all_in)
+    live = [p for p in state.order if p.in_hand and not p.folded]
+    able = able_count(live)
     if street is not Street.SEVENTH and len(live) >= 2 and able >= 2 and not state._round_flagged:
         state.flag("order.streets", end_line, f"the hand ends on {street.label} street with {len(live)} players live")
 
@@ -85,7 +85,7 @@ def _return_unlogged(state: StudState) -> None:
     if profile.logs_uncalled:
         return
     top, amount = state._uncalled()
-    if top is None or amount <= 0 or not (state._showdown or state.hand_over or state.is_betting_over):
+    if top is None or amount <= ZERO or not (state._showdown or state.hand_over or state.is_betting_over):
         return
     top.stack += amount
     top.total -= amount
@@ -103,7 +103,7 @@ def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) ->
     left = amount
     out = []
     for c in state.collects:
-        if c.player == p.name and left > 0:
+        if c.player == p.name and left > ZERO:
             taken = min(c.amount, left)
             left -= taken
             p.collected -= taken
@@ -118,24 +118,24 @@ def _rake(state: StudState, pots: list[Pot]) -> Decimal:
         return state.summary.rake
     if state.profile.states_rake or not state.collects:
         return ZERO
-    left = sum((p.amount for p in pots), ZERO) - sum((c.amount for c in state.collects), ZERO)
+    left = total([p.amount for p in pots]) - total([c.amount for c in state.collects])
     return max(left, ZERO)
 
 
 def _check_unreturned(state: StudState, line: int) -> None:
-    if not state.profile.logs_uncalled or any(v.rule == "pot.uncalled" for v in state.violations):
+    if not state.profile.logs_uncalled:
         return
     top, amount = state._uncalled()
-    if top is not None and amount > 0 and state.profile.logs_uncalled:
-        if state._showdown or state.hand_over or state.is_betting_over:
-            state.flag("pot.uncalled", line,
-                       f"{top.name}'s uncalled {_fmt(amount)} was not returned")
+    if top is None or amount <= ZERO or any(v.rule == "pot.uncalled" for v in state.violations):
+        return
+    if state._showdown or state.hand_over or state.is_betting_over:
+        state.flag("pot.uncalled", line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
 
 
 def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -> bool:
     """pot.total and the stated side pots; False when the totals are off."""
-    computed = sum((p.amount for p in pots), ZERO)
-    collected = sum((c.amount for c in state.collects), ZERO)
+    computed = total([p.amount for p in pots])
+    collected = total([c.amount for c in state.collects])
     summary = state.summary
     ok = True
     if summary is not None:
@@ -204,7 +204,7 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
 
 
 def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
-    cards = [c for c in p.cards() if c is not None]
+    cards = list(filter(None, p.cards()))  # the known ones: a card is never falsy
     if state.community is not None:
         cards.append(state.community)
     return cards if len(cards) == 7 else None
@@ -212,14 +212,14 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
 
 def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
     """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
-    eligible = [state.player(n) for n in pot.eligible]
-    players = [p for p in eligible if p is not None]
+    by_name = state._by_name
+    players = [by_name[n] for n in pot.eligible if n in by_name]
     if len(players) == 1:
         return {players[0].name: (net, net)}
     contenders = [p for p in players if p.showed]
     if not contenders:
         return None
-    if any(not p.showed and not p.mucked for p in players if p.collected > 0):
+    if any(not p.showed and not p.mucked for p in players if p.collected > ZERO):
         return None  # a collector whose hand we never saw
     hands: dict[str, list[Card]] = {}
     for p in contenders:
@@ -274,8 +274,9 @@ def _check_award(
 ) -> None:
     name = _pot_name(pot.index, count)
     where = _collect_line(state, pot.index, line)
+    by_name = state._by_name
     for player in collected:
-        p = state.player(player)
+        p = by_name.get(player)
         if p is not None and p.folded:
             state.flag("showdown.award", where, f"{player} folded but collects from {name}")
             return
@@ -283,15 +284,11 @@ def _check_award(
             state.flag("pot.side", where,
                        f"{player} collects from {name} but did not match it (eligible: {', '.join(pot.eligible)})")
             return
-    if net is not None and collected and sum(collected.values(), ZERO) != net and count > 1:
+    if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
         state.flag("pot.side", where,
                    f"{name} holds {_fmt(net)} after rake, but {_fmt(sum(collected.values(), ZERO))} is collected from it")
         return
-    if expected is None:
-        return
-    wrong = [n for n in set(expected) | set(collected)
-             if not expected.get(n, (ZERO, ZERO))[0] <= collected.get(n, ZERO) <= expected.get(n, (ZERO, ZERO))[1]]
-    if not wrong:
+    if expected is None or not _misawarded(expected, collected):
         return
     want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
     got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
@@ -313,12 +310,21 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
         collected[c.player] = collected.get(c.player, ZERO) + c.amount
     if not collected:
         return
-    wrong = [n for n in set(total) | set(collected)
-             if not total.get(n, (ZERO, ZERO))[0] <= collected.get(n, ZERO) <= total.get(n, (ZERO, ZERO))[1]]
-    if wrong:
+    if _misawarded(total, collected):
         want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
         got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
         state.flag("showdown.award", line, f"expected {want}; the log has {got}")
+
+
+def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
+    """Someone collected outside their expected range (zero for those not expected)."""
+    for name, (least, most) in expected.items():
+        if not least <= collected.get(name, ZERO) <= most:
+            return True
+    for name, amount in collected.items():
+        if amount != ZERO and name not in expected:
+            return True
+    return False
 
 
 def _collect_line(state: StudState, index: int, default: int) -> int:
@@ -362,14 +368,13 @@ def _results(state: StudState) -> list[PlayerResult]:
     for p in state.players:
         if not p.in_hand:
             continue
-        down = p.down
-        known_down = tuple(down) if None not in down else tuple([c for c in down if c is not None])
+        known_down = tuple(filter(None, p.down))  # the known ones: a card is never falsy
         collected = p.collected
         total = p.total
         folded = p.folded
         out.append(make(
             p.name, p.seat, p.start, total, collected, collected - total, p.last_street, folded, p.all_in,
-            p.showed, showdown and not folded and collected > 0, tuple(p.up), known_down,
+            p.showed, showdown and not folded and collected > ZERO, tuple(p.up), known_down,
         ))
     return out
 
@@ -381,7 +386,7 @@ def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[s
     ``rake`` is taken from the main pot. Odd chips go to the first winners in
     dealing order. Players with unknown cards cannot win a contested pot.
     """
-    pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
+    pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     out: list[tuple[str, Decimal, int]] = []
     for pot in pots:
         net = pot.amount - (rake if pot.index == 0 else ZERO)

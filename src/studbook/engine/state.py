@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any, Callable, Iterable, Sequence
 
 from studbook.cards import DECK, Card
@@ -80,8 +81,12 @@ from .result import Violation, new_violation
 ZERO = Decimal(0)
 _K = ActionKind
 _THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
+_RAZZ = Variant.RAZZ
 _FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
-_MIDDLE = frozenset((Street.FOURTH, Street.FIFTH, Street.SIXTH))  # one up card each
+_RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
+
+
+_SEAT = attrgetter("seat")
 
 
 def _fmt(value: Decimal) -> str:
@@ -98,8 +103,7 @@ class PlayerState:
     __slots__ = (
         "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
         "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
-        "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line",
-        "board_key", "board_n",
+        "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line", "up_ranks",
     )
 
     def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool, sitting_out: bool) -> None:
@@ -120,16 +124,14 @@ class PlayerState:
         self.acted = False  # acted in this betting round
         self.acted_level = ZERO  # the full bet level when they last acted
         self.up: list[Card] = []
+        self.up_ranks = 0  # _rank_sum(up), kept as up grows (order.first)
         self.down: list[Card | None] = []  # None: a down card the log did not show
         self.dealt = 0  # bit per street dealt (1 << street)
         self.deal_line = 0  # line of the 3rd-street deal
-        self.last_street = Street.THIRD
+        self.last_street = _THIRD
         self.showed = False
         self.mucked = False
         self.shown: tuple[Card, ...] = ()
-        # order.first: the sort key of the up cards, valid while len(up) == board_n
-        self.board_key: tuple[int, ...] = ()
-        self.board_n = -1
 
     @property
     def live(self) -> bool:
@@ -207,6 +209,20 @@ class StudState:
     and raises this round, for the cap), ``current_bet`` (the highest street total).
     """
 
+    # slots: a hand's state has too many attributes for a fast instance dict
+    __slots__ = (
+        "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
+        "bring_in_source", "fixed", "violations", "players", "order", "street", "community",
+        "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
+        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted",
+        "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
+        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
+        "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
+        "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
+        "_showdown_first_done", "_returned_line", "_river_done", "_river_due", "_deals_verified",
+        "_deck_at_river", "_community_flagged",
+    )
+
     def __init__(
         self,
         variant: Variant,
@@ -237,16 +253,14 @@ class StudState:
         self._by_name: dict[str, PlayerState] = {}
         for seat in seats:
             if isinstance(seat, Seat):
-                p = PlayerState(seat.player, seat.seat, seat.stack,
-                                not (seat.sitting_out or seat.out_of_hand), seat.sitting_out)
-                if seat.out_of_hand:
-                    p.sitting_out = True
+                out = seat.sitting_out or seat.out_of_hand
+                p = PlayerState(seat.player, seat.seat, seat.stack, not out, out)
             else:
                 p = PlayerState(seat[1], seat[0], seat[2], True, False)
             if p.name not in self._by_name:
                 self.players.append(p)
                 self._by_name[p.name] = p
-        self.players.sort(key=lambda q: q.seat)
+        self.players.sort(key=_SEAT)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
@@ -266,12 +280,11 @@ class StudState:
         self._opened = False  # 3rd street: bring-in or completion made
         self._bring_in_player: PlayerState | None = None
         self._bring_in_optional = False  # bring-in player all-in from the ante
-        self._round_actions = 0
         self._round_flagged = False  # an order violation this round: skip "unfinished" noise
         self._aggressor: PlayerState | None = None
         self._final_aggressor: PlayerState | None = None
         self._final_first: PlayerState | None = None
-        self._round_first: PlayerState | None = None
+        self._round_first: PlayerState | None = None  # who acted first this round (None: nobody yet)
         self._round_first_bettor: PlayerState | None = None  # first bet or completion this round
         self._final_first_bettor: PlayerState | None = None
         self._last_action_street: Street | None = None
@@ -288,6 +301,8 @@ class StudState:
         self.hand_over = False  # one live player left
         self._returned_line = 0
         self._river_done = False
+        self._river_due = False  # 7th street and _implicit_river not yet run
+        self._deals_verified = False  # _check_missing_deals found every deal of this street
         self._deck_at_river: int | None = None
         self._community_flagged = False
 
@@ -315,8 +330,10 @@ class StudState:
         self.order: list[PlayerState] = self.players[start:] + self.players[:start]
         for i, q in enumerate(self.order):
             q.pos = i
-        # each position's view of the table: the players after it clockwise, itself last
-        self._rotations = [self.order[i + 1:] + self.order[:i + 1] for i in range(len(self.order))]
+        # each position's view of the table: the other players, clockwise from the next
+        n = len(self.order)
+        ring = self.order + self.order
+        self._others = [ring[i + 1:i + n] for i in range(n)]
 
     # ------------------------------------------------------------------ public queries
 
@@ -344,15 +361,15 @@ class StudState:
         """The hand is decided: one live player left, or 7th-street betting is over."""
         if self.hand_over:
             return True
-        return self.street is Street.SEVENTH and self.is_betting_over
+        return self.street is _SEVENTH and self.is_betting_over
 
     @property
     def next_street(self) -> Street | None:
         if self.hand_over:
             return None
         if self.street is None:
-            return Street.THIRD
-        return None if self.street is Street.SEVENTH else Street(self.street + 1)
+            return _THIRD
+        return None if self.street is _SEVENTH else Street(self.street + 1)
 
     def dealing_order(self) -> list[str]:
         """Who receives cards on the current street, in dealing order."""
@@ -360,8 +377,15 @@ class StudState:
 
     def needs_community_card(self) -> bool:
         """True on 7th street when the deck cannot give every live player a card."""
-        live = sum(1 for p in self.order if p.live)
-        return self._deck_left() < live
+        return self._deck_left() < self._live_count()
+
+    def _live_count(self) -> int:
+        """Players dealt in and not folded."""
+        n = 0
+        for p in self.order:
+            if p.in_hand and not p.folded:
+                n += 1
+        return n
 
     def _deck_left(self) -> int:
         """Cards left in the deck before the 7th-street deal (no burns online)."""
@@ -393,9 +417,11 @@ class StudState:
     def apply_all(self, events: Iterable[Event]) -> None:
         handlers = _HANDLERS
         for event in events:
-            handler = handlers.get(type(event))
-            if handler is not None:
-                handler(self, event)
+            try:
+                handler = handlers[type(event)]
+            except KeyError:
+                continue  # events the engine does not read (chatter, seats)
+            handler(self, event)
 
     # conveniences for simulators: build the event and apply it
     def post_antes(self, *, line: int = 0) -> None:
@@ -431,6 +457,24 @@ class StudState:
 
     def _on_ante(self, e: PostAnte) -> None:
         p = self._by_name.get(e.player)
+        amount = e.amount
+        posted = self.ante_posted
+        expected = self.ante if self.ante is not None else posted
+        if (p is not None and self.street is None and not p.ante and amount < p.stack and not e.all_in
+                and (expected is None or amount == expected)):
+            # fast path: the ante in force (or the first one posted), once, before the deal,
+            # with chips left behind
+            p.in_hand = True
+            if posted is None:
+                self.ante_posted = amount
+            p.stack -= amount
+            p.total += amount
+            p.ante += amount
+            p.street_in = ZERO  # antes do not count toward bets
+            return
+        self._ante_checked(p, e)
+
+    def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
         if p is None:
             self.flag("deal.ante", e.line, f"{e.player} posts an ante but has no seat")
             return
@@ -438,7 +482,7 @@ class StudState:
             self.flag("deal.ante", e.line, f"{p.name} posts the ante after the deal began")
         if p.ante:
             self.flag("deal.ante", e.line, f"{p.name} posts a second ante")
-        p.in_hand = True
+        self._deal_in(p)
         expected = self.ante if self.ante is not None else self.ante_posted
         amount = e.amount
         if self.ante_posted is None and (amount < p.stack or not e.all_in):
@@ -460,15 +504,16 @@ class StudState:
             self.flag("order.streets", e.line, f"{new.label} street after the hand was won")
         if self.street is None:
             self._begin_hand(e.line)
-            if new is not Street.THIRD:
+            if new is not _THIRD:
                 self.flag("order.streets", e.line, f"the hand should start on 3rd street, not {new.label}")
         else:
-            self._close_round(e.line, f"{new.label} street")
+            self._close_round(e.line, new)
             if new != self.street + 1:
-                expected = Street(self.street + 1).label if self.street < Street.SEVENTH else "the showdown"
+                expected = Street(self.street + 1).label if self.street < _SEVENTH else "the showdown"
                 self.flag("order.streets", e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
         self.street = new
-        if new is Street.SEVENTH:
+        self._river_due = new is _SEVENTH and not self._river_done
+        if new is _SEVENTH:
             self._deck_at_river = 52 - self._cards_dealt()
         for p in self.order:
             p.street_in = ZERO
@@ -481,35 +526,36 @@ class StudState:
         self._open_pair = None
         self._to_act = None
         self._round_started = False
-        self._round_actions = 0
         self._round_flagged = False
         self._aggressor = None
         self._round_first = None
         self._round_first_bettor = None
         self._last_deal_pos = -1
+        self._deals_verified = False
 
     def _begin_hand(self, line: int) -> None:
         dealt = [p for p in self.order if p.in_hand]
         if not 2 <= len(dealt) <= 8:
             self.flag("deal.players", line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
 
-    def _close_round(self, line: int, what: str) -> None:
-        """Checks when a betting round ends (a new street, the showdown, the end)."""
+    def _close_round(self, line: int, until: Street | str) -> None:
+        """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
         if self.street is None or self.hand_over:
             return
-        if self.street is Street.SEVENTH and not self._river_done:
+        if self._river_due:
             self._implicit_river(line)
         self._check_missing_deals(line)
         self._ensure_round()
         p = self._to_act
         if p is not None and not self._round_flagged:
-            if self._round_actions == 0:
+            what = f"{until.label} street" if isinstance(until, Street) else until
+            if self._round_first is None:
                 self.flag("order.streets", line,
                           f"no betting on {self.street.label} street before {what}; {p.name} was to act")
             else:
                 self.flag("order.streets", line,
                           f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
-        if self._round_actions:
+        if self._round_first is not None:
             self._last_action_street = self.street
             self._final_aggressor = self._aggressor
             self._final_first = self._round_first
@@ -518,73 +564,89 @@ class StudState:
     def _implicit_river(self, line: int) -> None:
         """7th-street down cards the log does not print (opponents'), once betting starts."""
         self._river_done = True
+        self._river_due = False
         if self.community is None and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
-            live = sum(1 for q in self.order if q.live)
+            live = self._live_count()
             self.flag("cards.community", line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
             return
-        bit = 1 << Street.SEVENTH
+        bit = 1 << _SEVENTH
         for p in self.order:
-            if p.live and not p.dealt & bit and self.community is None:
+            if p.in_hand and not p.folded and not p.dealt & bit and self.community is None:
                 p.dealt |= bit
                 p.down.append(None)
 
     def _check_missing_deals(self, line: int) -> None:
         street = self.street
-        if not self.profile.logs_every_up_card or street is None or street is Street.SEVENTH:
+        if self._deals_verified or not self.profile.logs_every_up_card or street is None or street is _SEVENTH:
             return
         bit = 1 << street
         for p in self.order:
-            if p.in_hand and not p.folded and not p.dealt & bit:
+            if not p.dealt & bit and p.in_hand and not p.folded:
                 p.dealt |= bit  # one report per street
                 self.flag("deal.pattern", line, f"{p.name} received no {street.label}-street card")
+        # every live player now has this street's bit: until someone else is dealt in
+        # (_deal_in), checking again would find nothing
+        self._deals_verified = True
+
+    def _deal_in(self, p: PlayerState) -> None:
+        """``p`` takes part after all (they were marked out of the hand)."""
+        p.in_hand = True
+        self._deals_verified = False
 
     # ------------------------------------------------------------------ cards
 
     def _on_deal(self, e: Deal) -> None:
-        p = self._by_name.get(e.player)
-        street = self.street
+        p: PlayerState | None = self._by_name.get(e.player)
         if p is None:
             self._deal_checked(p, e)
             return
-        if street is _THIRD and self._order_from_deal:
+        street = e.street
+        if self._order_from_deal and self.street is _THIRD:
             self._order_from_deal = False
             self._set_order(self.players.index(p))
-        if street is not e.street or not p.in_hand or p.folded or p.pos <= self._last_deal_pos:
-            self._deal_checked(p, e)
-            return
         up = e.up
-        if street in _MIDDLE:
-            # fast path: one up card on 4th-6th street to a live player, in order, nothing odd
-            bit = 1 << street  # type: ignore[operator]
-            if len(up) == 1 and not e.down and not p.dealt & bit:
-                card = up[0]
+        # fast paths: the one up card (3rd street: and the hero's two down cards) to a
+        # live player, in dealing order, on the street in play, cards not seen before
+        if (street is self.street and len(up) == 1 and not p.folded and p.in_hand
+                and p.pos > self._last_deal_pos and id(up[0]) not in self._seen):
+            card = up[0]
+            if street is _THIRD:
+                if self._deal_third(p, e, card):
+                    return
+            elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
                 before = e.before
-                if (not before or list(before) == p.up or list(before) == p.cards()) and id(card) not in self._seen:
+                if not before or list(before) == p.up or list(before) == p.cards():
                     self._last_deal_pos = p.pos
                     p.dealt |= bit
                     self._seen[id(card)] = p.name
                     p.up.append(card)
+                    p.up_ranks += _RANK_NIBBLE[card.rank]
                     p.last_street = street
                     return
-        elif street is _THIRD and len(up) == 1 and not e.before and not p.dealt & 8:
-            seen = self._seen
-            down = e.down
-            card = up[0]
-            if (not down or len(down) == 2 and down[0] is not down[1] and card not in down) and \
-                    id(card) not in seen and all(id(c) not in seen for c in down):
-                self._last_deal_pos = p.pos
-                p.dealt |= 8  # 1 << Street.THIRD
-                p.deal_line = e.line
-                name = p.name
-                seen[id(card)] = name
-                for c in down:
-                    seen[id(c)] = name
-                p.up.append(card)
-                p.down[:0] = down or (None, None)
-                return
         self._deal_checked(p, e)
+
+    def _deal_third(self, p: PlayerState, e: Deal, card: Card) -> bool:
+        """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
+        down = e.down
+        seen = self._seen
+        if e.before or p.dealt & 8:  # 8: 1 << _THIRD
+            return False
+        if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
+                     or id(down[0]) in seen or id(down[1]) in seen):
+            return False
+        self._last_deal_pos = p.pos
+        p.dealt |= 8
+        p.deal_line = e.line
+        name = p.name
+        seen[id(card)] = name
+        for c in down:
+            seen[id(c)] = name
+        p.up.append(card)
+        p.up_ranks += _RANK_NIBBLE[card.rank]
+        p.down[:0] = down or (None, None)
+        return True
 
     def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
         street = self.street
@@ -597,8 +659,8 @@ class StudState:
         if e.street is not street:
             self.flag("deal.pattern", e.line, f"{e.street.label}-street cards dealt during {street.label} street")
         if not p.in_hand:
-            if street is Street.THIRD:
-                p.in_hand = True  # a player marked sitting out but dealt in
+            if street is _THIRD:
+                self._deal_in(p)  # a player marked sitting out but dealt in
             else:
                 self.flag("deal.order", e.line, f"{p.name} was not dealt in but receives cards")
         elif p.folded:
@@ -615,17 +677,17 @@ class StudState:
             self._see_all(p, e.down, e.line)
             return
         p.dealt |= bit
-        if street is Street.THIRD:
+        if street is _THIRD:
             p.deal_line = e.line
         self._check_before(p, e)
-        want_up, want_down = (1, 2) if street is Street.THIRD else ((0, 1) if street is Street.SEVENTH else (1, 0))
+        want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
         up, down = e.up, e.down
-        if street is Street.SEVENTH and self.community is not None:
+        if street is _SEVENTH and self.community is not None:
             self.flag("cards.community", e.line,
                       f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
-        elif street is Street.SEVENTH and not self._community_flagged and self.needs_community_card():
+        elif street is _SEVENTH and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
-            live = sum(1 for q in self.order if q.live)
+            live = self._live_count()
             self.flag("cards.community", e.line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
         if len(up) > want_up or len(down) > want_down:
@@ -637,7 +699,8 @@ class StudState:
         self._see_all(p, up, e.line)
         self._see_all(p, down, e.line)
         p.up.extend(up)
-        if street is Street.THIRD:
+        p.up_ranks = _rank_sum(p.up)
+        if street is _THIRD:
             known = list(down[:2])
             p.down[:0] = known + [None] * (2 - len(known))
             if len(down) > 2:
@@ -655,7 +718,7 @@ class StudState:
         known = p.cards()
         if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
             # the hero's hole cards, shown again: learn any we did not know
-            self._learn(p, before, e.line)
+            self._learn(p, before, e.line, known)
             return
         self.flag("cards.consistent", e.line,
                   f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
@@ -672,15 +735,19 @@ class StudState:
             self._see(p, card, line)
 
     def _cards_dealt(self) -> int:
-        return sum(len(p.up) + len(p.down) for p in self.order if p.in_hand)
+        n = 0
+        for p in self.order:
+            if p.in_hand:
+                n += len(p.up) + len(p.down)
+        return n
 
     def _on_community(self, e: DealCommunity) -> None:
-        if self.street is not Street.SEVENTH:
+        if self.street is not _SEVENTH:
             self.flag("cards.community", e.line, "a community card outside 7th street")
         elif self.community is not None:
             self.flag("cards.community", e.line, "a second community card")
         elif not self.needs_community_card():
-            live = sum(1 for p in self.order if p.live)
+            live = self._live_count()
             self.flag("cards.community", e.line,
                       f"community card dealt although {self._deck_left()} cards remain for {live} players")
         owner = self._seen.get(id(e.card))
@@ -697,7 +764,7 @@ class StudState:
         self._round_started = True
         if line:
             self._check_missing_deals(line)
-        if self.street is Street.THIRD:
+        if self.street is _THIRD:
             self._start_third()
         else:
             self._start_later()
@@ -706,26 +773,31 @@ class StudState:
         dealt = [p for p in self.order if p.in_hand and not p.folded]
         if self.ante or self.ante_posted:
             for p in dealt:
-                if not p.ante and p.start > 0:
+                if not p.ante and p.start > ZERO:
                     self.flag("deal.ante", p.deal_line, f"{p.name} was dealt in without posting the ante")
-        if sum(1 for p in dealt if not p.all_in) < 2:
+        keys = _BRING_IN_KEYS[self.variant]
+        able = 0
+        low: PlayerState | None = None  # the lowest door card (razz: the highest)
+        low_key = (99, 99)
+        doors = 0
+        for p in dealt:
+            if not p.all_in:
+                able += 1
+            if p.up:
+                doors += 1
+                key = keys[id(p.up[0])]
+                if key < low_key:
+                    low, low_key = p, key
+        if able < 2:
             # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
             self._to_act = None
             return
-        doors = [p for p in dealt if p.up]
-        if len(doors) < len(dealt) or not doors:
+        if doors < len(dealt) or low is None:
             # door cards unknown: accept whoever the log has bring in
             self._bring_in_player = None
             self._first_ok = tuple(p for p in dealt if p.can_act)
             self._to_act = self._first_ok[0] if self._first_ok else None
             return
-        keys = _BRING_IN_KEYS[self.variant]
-        low = doors[0]
-        low_key = keys[id(low.up[0])]
-        for q in doors:
-            key = keys[id(q.up[0])]
-            if key < low_key:
-                low, low_key = q, key
         self._bring_in_player = low
         if low.can_act:
             self._first_ok = (low,)
@@ -739,25 +811,23 @@ class StudState:
 
     def _start_later(self) -> None:
         live: list[PlayerState] = []
-        able: list[PlayerState] = []
+        able = 0
         short = False  # a live board with fewer up cards than the street deals
-        expected_up = 4 if self.street is Street.SEVENTH else int(self.street or 3) - 2
+        expected_up = 4 if self.street is _SEVENTH else (self.street or 3) - 2
         for p in self.order:
-            if p.in_hand and not p.folded:
-                live.append(p)
-                if not p.all_in:
-                    able.append(p)
-                if len(p.up) < expected_up:
-                    short = True
-        if len(live) < 2:
-            self._to_act = None
-            return
-        if len(able) < 2:
+            if p.folded or not p.in_hand:
+                continue
+            live.append(p)
+            if not p.all_in:
+                able += 1
+            if len(p.up) < expected_up:
+                short = True
+        if len(live) < 2 or able < 2:
             self._to_act = None  # at most one player can bet: no betting round
             return
         if short:
-            self._first_ok = tuple(able)  # boards unknown: any able player may start
-            self._to_act = able[0]
+            self._first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
+            self._to_act = self._first_ok[0]
             return
         best = self._best_board(live)
         if best.can_act:
@@ -765,7 +835,7 @@ class StudState:
             self._to_act = best
             return
         nxt = self._next_from(best.pos)
-        best_able = self._best_board(able)
+        best_able = self._best_board([p for p in live if not p.all_in])
         mode = self.profile.first_skip_all_in
         if mode == "next_clockwise":
             self._first_ok = (nxt,) if nxt else ()
@@ -782,32 +852,22 @@ class StudState:
 
     def _best_board(self, players: list[PlayerState]) -> PlayerState:
         """The best board showing (``players`` in dealing order, so ties go to the first)."""
-        low = self.variant is Variant.RAZZ
+        low = self.variant is _RAZZ
         community = self.community
-        cache = _BOARD_KEYS
+        known = _BOARD_KEYS[low]
         best = players[0]
         best_key: tuple[int, ...] | None = None
         for q in players:
-            up = q.up
-            if community is None:
-                # up cards only ever grow, so a key stays good while their count does
-                if q.board_n == len(up):
-                    key = q.board_key
-                else:
-                    found = cache.get((low, tuple(sorted([c.rank for c in up]))))
-                    key = found if found is not None else _board_key(up, low)
-                    q.board_key, q.board_n = key, len(up)
-            else:
-                cards = [*up, community]
-                found = cache.get((low, tuple(sorted([c.rank for c in cards]))))
-                key = found if found is not None else _board_key(cards, low)
+            key = known.get(q.up_ranks) if community is None and len(q.up) <= 15 else None
+            if key is None:
+                key = _board_key(q.up if community is None else [*q.up, community], low)
             if best_key is None or key < best_key:
                 best, best_key = q, key
         return best
 
     def _first_reason(self, p: PlayerState) -> str:
         board = " ".join(str(c) for c in self._board(p))
-        return f"{'lowest' if self.variant is Variant.RAZZ else 'best'} board {board}"
+        return f"{'lowest' if self.variant is _RAZZ else 'best'} board {board}"
 
     def _next_from(self, pos: int, able: int = -1) -> PlayerState | None:
         """The next player after position ``pos`` who still has to act this round."""
@@ -833,10 +893,10 @@ class StudState:
 
     def _units(self) -> tuple[Decimal, ...]:
         street = self.street
-        if street is Street.THIRD:
+        if street is _THIRD:
             return (self.small,)
-        if street is Street.FOURTH:
-            if self.variant is not Variant.RAZZ and self._has_open_pair():
+        if street is _FOURTH:
+            if self.variant is not _RAZZ and self._has_open_pair():
                 return (self.big,) if self.big_bet_made else (self.small, self.big)
             return (self.small,)
         return (self.big,)
@@ -846,13 +906,13 @@ class StudState:
         (rule bet.open_pair is not judged on boards the engine cannot see)."""
         if self._open_pair is None:
             self._open_pair = any(
-                len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in self.order if p.live)
+                len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in self.order if p.in_hand and not p.folded)
         return self._open_pair
 
     def _capped(self) -> bool:
         if self.bets < self.profile.cap_bets:
             return False
-        if self.profile.uncapped_heads_up and sum(1 for p in self.order if p.live) == 2:
+        if self.profile.uncapped_heads_up and self._live_count() == 2:
             return False
         return True
 
@@ -860,7 +920,7 @@ class StudState:
         stack = p.stack
         to_call = max(self.current_bet - p.street_in, ZERO)
         out: list[LegalAction] = []
-        unopened = self.street is Street.THIRD and not self._opened
+        unopened = self.street is _THIRD and not self._opened
         if unopened and self._bring_in_player is not None:
             bring_in = self.bring_in if self.bring_in is not None else _default_bring_in(self.small)
             if self._bring_in_optional:
@@ -871,7 +931,7 @@ class StudState:
                 to = p.street_in + min(self.small, stack)
                 out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, stack <= self.small))
             return out
-        if to_call > 0:
+        if to_call > ZERO:
             out.append(LegalAction(_K.FOLD))
             chips = min(to_call, stack)
             out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
@@ -881,7 +941,7 @@ class StudState:
             return out
         if not any(q is not p and q.can_act for q in self.order):
             return out  # everyone else is all-in: a raise could not be called
-        third_open = self.street is Street.THIRD and self.bets == 0
+        third_open = self.street is _THIRD and self.bets == 0
         if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < self.current_bet:
             return out  # rule bet.allin: a short all-in raise does not reopen the betting
         most = p.street_in + stack
@@ -896,7 +956,7 @@ class StudState:
                 out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, to == most))
             return out
         for unit in self._units():
-            if self.current_bet == 0:
+            if self.current_bet == ZERO:
                 to = min(unit, most)
                 out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
             else:
@@ -907,9 +967,9 @@ class StudState:
 
     def _options_unlimited(self, p: PlayerState, out: list[LegalAction], to_call: Decimal, most: Decimal) -> None:
         step = max(self.current_bet - self.bet_level, self.small) if self.current_bet else self.small
-        if self.street is Street.THIRD and not self._opened:
+        if self.street is _THIRD and not self._opened:
             step = self.small
-        if self.current_bet == 0:
+        if self.current_bet == ZERO:
             to = min(step, most)
             out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
         else:
@@ -920,30 +980,22 @@ class StudState:
 
     def _on_action(self, e: Action) -> None:
         p = self._by_name.get(e.player)
-        if p is None:
-            self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
-            return
         street = self.street
-        if street is None:
-            self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
+        if p is None or street is None:
+            self._misplaced_action(p, e)
             return
-        if street is _SEVENTH and not self._river_done:
-            self._implicit_river(e.line)
-        if not self._round_started:
-            self._ensure_round(e.line)
-        if self._to_act is not p:
-            self._check_turn(p, e)
-        if not self._round_actions:
+        if p is not self._to_act or self._river_due:
+            self._start_turn(p, e)
+        if self._round_first is None:
             self._round_first = p
-        self._round_actions += 1
         self._last_action_street = street
         kind = e.kind
-        if kind is _FOLD:
-            self._fold(p, e)
-        elif kind is _CHECK:
+        if kind is _CHECK:
             self._check(p, e)
         elif kind is _CALL:
             self._call(p, e)
+        elif kind is _FOLD:
+            self._fold(p, e)
         elif kind is _BRING_IN:
             self._bring_in(p, e)
         else:
@@ -953,16 +1005,32 @@ class StudState:
         p.last_street = street
         self._advance(p)
 
+    def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
+        if p is None:
+            self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
+        else:
+            self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
+
+    def _start_turn(self, p: PlayerState, e: Action) -> None:
+        """An action by someone other than the known player to act, or the first of a round
+        (the player to act is only known once the round has started)."""
+        if self._river_due:
+            self._implicit_river(e.line)
+        if not self._round_started:
+            self._ensure_round(e.line)
+        if self._to_act is not p:
+            self._check_turn(p, e)
+
     def _check_turn(self, p: PlayerState, e: Action) -> None:
         expected = self._to_act
-        first = self._round_actions == 0
+        first = self._round_first is None
         if p.folded:
             self.flag("order.turn", e.line, f"{p.name} folded earlier but acts again")
             self._round_flagged = True
             return
         if not p.in_hand:
             self.flag("order.turn", e.line, f"{p.name} was not dealt in but acts")
-            p.in_hand = True
+            self._deal_in(p)
             self._round_flagged = True
             return
         if p.all_in:
@@ -984,7 +1052,7 @@ class StudState:
                 self.flag("order.turn", e.line,
                           f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
             return
-        if first and street is Street.THIRD:
+        if first and street is _THIRD:
             if self._bring_in_optional:
                 low = self._bring_in_player
                 self.flag("bringin.allin", e.line,
@@ -998,73 +1066,118 @@ class StudState:
                       f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
                       f"not {p.name} ({self._first_reason(p)})")
             return
-        rule = "order.third" if street is Street.THIRD else "order.turn"
+        rule = "order.third" if street is _THIRD else "order.turn"
         self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
 
     def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
-        which = "highest" if self.variant is Variant.RAZZ else "lowest"
+        which = "highest" if self.variant is _RAZZ else "lowest"
         theirs = f" ({p.up[0]})" if p.up else ""
         return (f"bring-in should be {expected.name} ({expected.up[0]}, {which} up card), "
                 f"not {p.name}{theirs}")
 
     def _advance(self, p: PlayerState) -> None:
-        """After ``p`` acted: is the hand won, and who acts next? One pass round the table."""
-        live = able = 0
-        owes: PlayerState | None = None  # first player after p who has a bet to call
-        unacted: PlayerState | None = None  # first player after p who has not acted this round
-        current = self.current_bet
-        for q in self._rotations[p.pos]:
-            if q.in_hand and not q.folded:
-                live += 1
-                if not q.all_in:
-                    able += 1
-                    if owes is None and q.street_in < current:
-                        owes = q
-                    if unacted is None and not q.acted and q is not p:
-                        unacted = q
-                    if live >= 2 and able >= 2 and owes is not None and unacted is not None:
-                        break  # nothing later in the rotation can change the outcome
-        if live <= 1:
-            self.hand_over = True
-            self._to_act = None
-            self._last_action_street = self.street
-            self._final_aggressor = self._aggressor
-            self._final_first = self._round_first
-            self._final_first_bettor = self._round_first_bettor
-            return
-        if able < 2 or unacted is None:
-            self._to_act = owes
-        elif owes is None:
-            self._to_act = unacted
-        else:
-            n, pos = len(self.order), p.pos
-            self._to_act = owes if (owes.pos - pos) % n < (unacted.pos - pos) % n else unacted
+        """After ``p`` acted: is the hand won, and who acts next?
 
-    def _distance(self, p: PlayerState, q: PlayerState) -> int:
-        return (q.pos - p.pos) % len(self.order)
+        Next is the first player after ``p`` (clockwise) who can act and owes chips or
+        has not acted this round; ``p`` again only when they still owe and nobody else
+        does; with fewer than two able players, only someone who owes acts.
+        """
+        current = self.current_bet
+        if p.folded or p.all_in or not p.in_hand or p.street_in < current:
+            self._advance_scan(p, current)
+            return
+        # p can still act and owes nothing (a check, call or raise): the first such player
+        # after them who owes or has not acted is next (with p, two can act); else nobody
+        others_live = False
+        for q in self._others[p.pos]:
+            if q.folded or not q.in_hand:
+                continue
+            others_live = True
+            if not q.all_in and (q.street_in < current or not q.acted):
+                self._to_act = q
+                return
+        if others_live:
+            self._to_act = None
+        else:
+            self._win_by_folds()
+
+    def _advance_scan(self, p: PlayerState, current: Decimal) -> None:
+        """_advance in general (``p`` folded, all-in or still owing); the scan stops as
+        soon as later players cannot change the answer."""
+        able = stuck = 0  # live players who can act, and who are all-in
+        p_owes = False
+        if not p.folded and p.in_hand:
+            if p.all_in:
+                stuck = 1
+            else:
+                able = 1
+                p_owes = p.street_in < current
+        found: PlayerState | None = None  # the first who owes or has not acted
+        owes: PlayerState | None = None  # the first who owes
+        for q in self._others[p.pos]:
+            if q.folded or not q.in_hand:
+                continue
+            if q.all_in:
+                stuck += 1
+                continue
+            able += 1
+            if q.street_in < current:
+                if owes is None:
+                    owes = q
+                    if found is None:
+                        found = q
+            elif found is None and not q.acted:
+                found = q
+            if found is not None and able >= 2 and (owes is not None or not p_owes):
+                break  # (two able players are two live ones)
+        if able + stuck <= 1:
+            self._win_by_folds()
+        elif owes is None and p_owes:
+            self._to_act = p
+        elif able < 2:
+            self._to_act = owes
+        else:
+            self._to_act = found
+
+    def _win_by_folds(self) -> None:
+        """One live player is left: the hand is won."""
+        self.hand_over = True
+        self._to_act = None
+        self._last_action_street = self.street
+        self._final_aggressor = self._aggressor
+        self._final_first = self._round_first
+        self._final_first_bettor = self._round_first_bettor
 
     def _fold(self, p: PlayerState, e: Action) -> None:
-        if self.street is Street.THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
+        if self.street is _THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
             self.flag("bringin.player", e.line, f"{p.name} must bring in or complete, not fold")
             self._opened = True
         p.folded = True
 
     def _check(self, p: PlayerState, e: Action) -> None:
-        if self.street is Street.THIRD and not self._opened and self._bring_in_player is not None:
+        if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
             if self._bring_in_optional:
                 self.flag("bringin.allin", e.line, f"{p.name} must bring in, complete or fold, not check")
             else:
                 self.flag("bet.check", e.line, f"{p.name} checks but must bring in")
             return
         owed = self.current_bet - p.street_in
-        if owed > 0:
+        if owed > ZERO:
             self.flag("bet.check", e.line, f"{p.name} checks facing {_fmt(owed)} to call")
 
     def _call(self, p: PlayerState, e: Action) -> None:
         owed = self.current_bet - p.street_in
-        amount = e.amount if e.amount is not None else min(owed, p.stack)
-        if owed <= 0:
-            if self.street is Street.THIRD and not self._opened and self._bring_in_player is not None:
+        amount = e.amount
+        if amount is None:
+            amount = min(owed, p.stack)
+        if amount != owed or owed <= ZERO:
+            self._check_call(p, e, owed, amount)
+        self._put(p, amount, e.line, e.all_in)
+
+    def _check_call(self, p: PlayerState, e: Action, owed: Decimal, amount: Decimal) -> None:
+        """A call of other than exactly what is owed (or of nothing)."""
+        if owed <= ZERO:
+            if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
                 self.flag("bringin.player", e.line, f"{p.name} calls before anyone brought in")
             else:
                 self.flag("bet.check", e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
@@ -1078,16 +1191,15 @@ class StudState:
             self.flag("bet.allin", e.line,
                       f"{p.name} calls {_fmt(amount)} of {_fmt(owed)} without being all-in "
                       f"({_fmt(p.stack - amount)} behind)")
-        self._put(p, amount, e.line, e.all_in)
 
     def _short_bring_in_unknown(self) -> bool:
         b = self._bring_in_player
-        return (self.street is Street.THIRD and self.bets == 0 and self.bring_in is None
+        return (self.street is _THIRD and self.bets == 0 and self.bring_in is None
                 and b is not None and b.all_in and self.current_bet == b.street_in)
 
     def _bring_in(self, p: PlayerState, e: Action) -> None:
         amount = e.amount if e.amount is not None else (e.to or ZERO)
-        if self.street is not Street.THIRD or self._opened:
+        if self.street is not _THIRD or self._opened:
             if not self._round_flagged:
                 self.flag("bringin.player", e.line, f"{p.name} brings in after the betting was opened")
         self.bring_in_posted = (amount, e.line, amount >= p.stack)
@@ -1112,9 +1224,9 @@ class StudState:
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
         before = p.street_in
-        if kind is _K.RAISE:
+        if kind is _RAISE:
             to = e.to if e.to is not None else self.current_bet + (e.amount or ZERO)
-        elif kind is _K.COMPLETE:
+        elif kind is _COMPLETE:
             to = e.to if e.to is not None else (e.amount or ZERO)
         else:
             to = before + (e.amount if e.amount is not None else (e.to or ZERO) - before)
@@ -1126,7 +1238,7 @@ class StudState:
                       f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
             self._put(p, chips, e.line, e.all_in)
             return
-        third_open = self.street is Street.THIRD and self.bets == 0
+        third_open = self.street is _THIRD and self.bets == 0
         if self.fixed:
             if third_open:
                 self._check_completion(p, e, to, all_in)
@@ -1145,36 +1257,38 @@ class StudState:
                   f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
 
     def _check_bet(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
-        if e.kind is _K.COMPLETE:
+        if e.kind is _COMPLETE:
             self.flag("bringin.complete", e.line,
                       f"{p.name} completes, but only a player facing just the bring-in may complete")
             return
         current = self.current_bet
-        if current > 0 and self._capped():
+        if current > ZERO and self._capped():
             self.flag("bet.cap", e.line,
                       f"{p.name} raises after {self.bets} bets; the cap is {self.profile.cap_bets}")
             return
-        if current > 0 and p.acted and p.acted_level == self.bet_level and p.street_in < current:
+        if current > ZERO and p.acted and p.acted_level == self.bet_level and p.street_in < current:
             self.flag("bet.allin", e.line,
                       f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
                       f"and does not reopen the betting")
             return
         units = self._units()
-        if current == 0:
-            allowed = tuple(units)
+        if current == ZERO:
+            allowed = units
         elif current > self.bet_level:
             allowed = tuple(dict.fromkeys([*(current + u for u in units), *(self.bet_level + u for u in units)]))
+        elif len(units) == 1:
+            allowed = (current + units[0],)
         else:
             allowed = tuple(current + u for u in units)
         if to in allowed:
             return
         if all_in and to < max(allowed):
             return  # all-in for less than a legal size
-        what = "bet" if current == 0 else "raise"
-        if self.street is Street.FOURTH:
+        what = "bet" if current == ZERO else "raise"
+        if self.street is _FOURTH:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
-                if self.variant is Variant.RAZZ:
+                if self.variant is _RAZZ:
                     self.flag("bet.open_pair", e.line,
                               f"{p.name} makes a double {what} on 4th street; razz has no open-pair double bet")
                     return
@@ -1204,12 +1318,12 @@ class StudState:
             self._aggressor = p
             return
         increment = to - level
-        if self.street is Street.FOURTH and len(self._units()) > 1 or self.big_bet_made:
+        if self.street is _FOURTH and len(self._units()) > 1 or self.big_bet_made:
             if increment >= self.big:
                 self.big_bet_made = True  # rule bet.open_pair: later raises are big bets
             unit = self.big if self.big_bet_made else self.small
         else:
-            unit = self.small if self.street in (Street.THIRD, Street.FOURTH) else self.big
+            unit = self.small if self.street is _THIRD or self.street is _FOURTH else self.big
         if not self.fixed or increment * 2 >= unit:
             self.bets += 1
             self.bet_level = to
@@ -1217,16 +1331,17 @@ class StudState:
         self._aggressor = p
 
     def _put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
-        if chips > p.stack:
-            self.flag("chips.stack", line,
-                      f"{p.name} puts in {_fmt(chips)} with only {_fmt(p.stack)} behind")
-        p.stack -= chips
+        before = p.stack
+        p.stack = stack = before - chips
         p.street_in += chips
         p.total += chips
-        if p.stack <= 0:
-            p.all_in = True
-        elif all_in_flag:
-            self.flag("chips.stack", line, f"{p.name} is said to be all-in with {_fmt(p.stack)} behind")
+        if stack > ZERO:
+            if all_in_flag:
+                self.flag("chips.stack", line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
+            return
+        if stack < ZERO:  # more than they had
+            self.flag("chips.stack", line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
+        p.all_in = True
 
     # ------------------------------------------------------------------ the end of betting
 
@@ -1236,9 +1351,9 @@ class StudState:
             self.flag("pot.uncalled", e.line, f"uncalled bet returned to {e.player}, who has no seat")
             return
         top, expected, unmatched = self._unmatched()
-        if top is p and e.amount == unmatched > 0:
+        if top is p and e.amount == unmatched > ZERO:
             pass  # the whole unmatched part, an unmatched ante included, comes back exactly
-        elif top is None or expected <= 0:
+        elif top is None or expected <= ZERO:
             self.flag("pot.uncalled", e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
         elif top is not p or e.amount != expected:
             self.flag("pot.uncalled", e.line,
@@ -1249,7 +1364,7 @@ class StudState:
         p.street_in = max(p.street_in - e.amount, ZERO)
         p.returned += e.amount
         self._returned_line = e.line
-        if p.stack > 0 and p.all_in and not p.folded:
+        if p.stack > ZERO and p.all_in and not p.folded:
             p.all_in = False
 
     def _uncalled(self) -> tuple[PlayerState | None, Decimal]:
@@ -1277,7 +1392,7 @@ class StudState:
     def uncalled(self) -> tuple[str, Decimal] | None:
         """The uncalled bet to return now, as (player, amount), or None."""
         top, amount = self._uncalled()
-        if top is None or amount <= 0 or not (self.hand_over or self._betting_done()):
+        if top is None or amount <= ZERO or not (self.hand_over or self._betting_done()):
             return None
         return top.name, amount
 
@@ -1292,8 +1407,8 @@ class StudState:
         self._showdown = True
         self.showdown_line = e.line
         live = [p for p in self.order if p.in_hand and not p.folded]
-        if self.street is not Street.SEVENTH and not self.hand_over:
-            able = sum(1 for p in live if not p.all_in)
+        if self.street is not _SEVENTH and not self.hand_over:
+            able = able_count(live)
             if able >= 2:
                 self.flag("order.streets", e.line,
                           f"showdown after {self.street.label if self.street else 'no'} street with {able} players still betting")
@@ -1343,8 +1458,8 @@ class StudState:
         """Cards were dealt with no betting: at most one live player could bet, and the
         last betting action came before 7th street."""
         street = self._last_action_street
-        return (sum(1 for q in live if not q.all_in) < 2
-                and (street is None or street is not Street.SEVENTH))
+        return (able_count(live) < 2
+                and (street is None or street is not _SEVENTH))
 
     def _on_show(self, e: Show) -> None:
         p = self._by_name.get(e.player)
@@ -1378,71 +1493,78 @@ class StudState:
 
     def _check_shown(self, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
         """cards.unique, cards.consistent and cards.count for cards a player shows."""
-        if len({id(c) for c in shown}) != len(shown):
+        own_ids = set(map(id, shown))  # cards are interned: identity is equality
+        if len(own_ids) != len(shown):
             self.flag("cards.unique", line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
         community = self.community
-        own = [c for c in shown if c is not community] if community is not None else list(shown)
-        limit = 6 if community is not None else 7
+        own: Sequence[Card] = shown
+        limit = 7
+        if community is not None:
+            own = [c for c in shown if c is not community]
+            own_ids.discard(id(community))
+            limit = 6
         if len(own) > limit:
             self.flag("cards.count", line,
                       f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
                       f"a stud hand has {limit}")
         known = p.cards()
         if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
-            if any(k is not None and k is not c for k, c in zip(known, own)):
-                self.flag("cards.consistent", line,
-                          f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
-                return
+            for k, c in zip(known, own):
+                if k is not None and k is not c:
+                    self.flag("cards.consistent", line,
+                              f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
+                    return
         else:
-            missing = [c for c in known if c is not None and c not in own]
+            missing = [c for c in known if c is not None and id(c) not in own_ids]
             if len(own) >= len(known) and missing:
                 self.flag("cards.consistent", line,
                           f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
                 return
-        for card in own:
-            owner = self._seen.get(id(card))
-            if owner is not None and owner != p.name:
-                self.flag("cards.unique", line, f"{p.name} shows {card}, which is {owner}'s card")
-        self._learn(p, own, line)
+        seen = self._seen
+        name = p.name
+        if not set(map(seen.get, map(id, own))).issubset((None, name)):  # someone else's card
+            for card in own:
+                owner = seen.get(id(card))
+                if owner is not None and owner != name:
+                    self.flag("cards.unique", line, f"{name} shows {card}, which is {owner}'s card")
+        self._learn(p, own, line, known)
 
-    def _learn(self, p: PlayerState, cards: Sequence[Card], line: int) -> None:
-        """Fill unknown down cards from cards the player revealed."""
-        known = p.cards()
-        mine = {id(c) for c in known if c is not None}
-        new = [c for c in cards if id(c) not in mine]
-        if not new:
-            return
+    def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
+        """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
+        if known is None:
+            known = p.cards()
+        mine = set(map(id, known))
+        if mine.issuperset(map(id, cards)):
+            return  # nothing new
+        seen = self._seen
+        name = p.name
         if not p.up and all(c is None for c in p.down):
             # the log never showed this player's deals: take the cards in dealing order
             p.down = [*cards[:2], *cards[6:7]]
             p.up = list(cards[2:6])
-            p.board_n = -1
+            p.up_ranks = _rank_sum(p.up)
             for card in cards[:7]:
-                self._seen.setdefault(id(card), p.name)
+                seen.setdefault(id(card), name)
             return
+        down = p.down
         if len(cards) == len(known):
-            slots = [i for i, k in enumerate(known) if k is None]
-            for i in slots:
-                self._set_card(p, i, cards[i])
+            # the same count as dealt: each unknown slot takes the card shown in its place
+            # (index in cards() order: down 0-1, then the up cards, then later down cards)
+            n_up = len(p.up)
+            for i, k in enumerate(known):
+                if k is None:
+                    card = cards[i]
+                    down[i if i < 2 else i - n_up] = card
+                    seen.setdefault(id(card), name)
             return
-        for card in new:
-            try:
-                i = p.down.index(None)
-            except ValueError:
+        for card in cards:
+            if id(card) in mine:
+                continue
+            i = next((j for j, c in enumerate(down) if c is None), -1)
+            if i < 0:
                 return
-            p.down[i] = card
-            if id(card) not in self._seen:
-                self._seen[id(card)] = p.name
-
-    def _set_card(self, p: PlayerState, index: int, card: Card) -> None:
-        # index in cards() order: down 0-1, then the up cards, then later down cards
-        n_up = len(p.up)
-        if index < 2:
-            p.down[index] = card
-        else:
-            p.down[index - n_up] = card
-        if id(card) not in self._seen:
-            self._seen[id(card)] = p.name
+            down[i] = card
+            seen.setdefault(id(card), name)
 
     # ------------------------------------------------------------------ money lines
 
@@ -1467,9 +1589,9 @@ class StudState:
                       f"the log says betting is capped after {self.bets} bets; the cap is {self.profile.cap_bets}")
 
     def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
-        if self.variant is Variant.RAZZ:
+        if self.variant is _RAZZ:
             self.flag("bet.open_pair", e.line, "an open-pair double bet announced in razz")
-        elif self.street is not Street.FOURTH:
+        elif self.street is not _FOURTH:
             self.flag("bet.open_pair", e.line, "an open-pair double bet announced outside 4th street")
         elif not self._has_open_pair():
             self.flag("bet.open_pair", e.line, "an open-pair double bet announced with no open pair on 4th street")
@@ -1496,11 +1618,22 @@ _HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
 }
 
 
+def able_count(players: Iterable[PlayerState]) -> int:
+    """How many of ``players`` (live ones) are not all-in."""
+    n = 0
+    for p in players:
+        if not p.all_in:
+            n += 1
+    return n
+
+
 def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(-k for k in key)
 
 
-_BOARD_KEYS: dict[tuple[bool, tuple[int, ...]], tuple[int, ...]] = {}
+# order.first: board keys by the ranks showing (_rank_sum), for razz (low) and the others
+_RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
+_BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
 
 # rule bringin.player: each door card's key per variant (smallest brings in), by id of the interned card
 _BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
@@ -1508,13 +1641,23 @@ _BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
 }
 
 
+def _rank_sum(cards: Sequence[Card]) -> int:
+    """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards)."""
+    ranks = 0
+    for card in cards:
+        ranks += _RANK_NIBBLE[card.rank]
+    return ranks
+
+
 def _board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
     """The order.first sort key of a board (smallest acts first), memoised by ranks."""
-    ranks = (low, tuple(sorted([c.rank for c in up])))
-    key = _BOARD_KEYS.get(ranks)
+    if len(up) > 15:  # only ever in a broken log
+        return board_low_key(up) if low else _neg(board_high_key(up))
+    ranks = _rank_sum(up)
+    known = _BOARD_KEYS[low]
+    key = known.get(ranks)
     if key is None:
-        key = board_low_key(up) if low else _neg(board_high_key(up))
-        _BOARD_KEYS[ranks] = key
+        key = known[ranks] = board_low_key(up) if low else _neg(board_high_key(up))
     return key
 
 
