@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from lark.exceptions import UnexpectedInput
 
-from studbook.events import Action, ActionKind, Deal, Rejected, Street
-from studbook.cards import Card
+from studbook.events import Action, ActionKind, Deal, Hand, HandHeader, Rejected, Stakes, Street
+from studbook.cards import Card, parse_cards
+from studbook.money import _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
-from studbook.read.grammar import LineGrammarError, _stepped_names, grammar_dir
+from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, grammar_dir
+from studbook.read.memo import TextMemo
 from studbook.read.records import maker
 from studbook.read.split import header_starts
 from studbook.sites import all_sites, get_site
@@ -142,6 +144,87 @@ def test_fast_driver_agrees_with_lark_for_every_text_site(corpus: Path, name: st
         assert rules.lines(text) == reference, f"{name}: {chunk.first_line}"  # type: ignore[attr-defined]
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("name", TEXT_SITES)
+def test_remembered_lines_give_larks_tokens(corpus: Path, name: str) -> None:
+    """Read three times, every line comes from the scanners' memos at the
+    end (a line is remembered the second time it comes): still Lark's tokens."""
+    rules = get_site(name).grammar()  # type: ignore[attr-defined]
+    hands = []
+    for _, text in _site_hands(corpus, name):
+        try:
+            hands.append((text, rules.reference_lines(text)))
+        except UnexpectedInput:
+            continue
+    for _ in range(3):
+        for text, reference in hands:
+            assert rules.lines(text) == reference
+    assert any(scanner.memo for scanner in rules._scanner_by_terms.values())
+
+
+def test_only_patterns_confined_to_their_line_are_remembered() -> None:
+    """A scanner remembers tokens per rest of line only when no terminal can
+    look past the line: no inner newline, anchor or look-behind."""
+    for confined in (r"([^\n]+?): calls ([0-9]+)[ \t]*\n", r"Table '(.+?)'\n", r"(?=[^\n]*: x)a(?= - )",
+                     r"(?i:level )([IVX]+)", r"[^\n]*\n", r"(?:[^\n\ ]*+\ )*?x\n"):  # fmt: skip
+        assert _in_line(confined), confined
+    for spanning in (r"a\nb", r"[^x]*\n", r"^a\n", r"a$", r"(?<=\n)a", r"\ba", r"(?s:.)", r"(?=a\nb)a",
+                     r"\s+\n", r"(a)\1\n"):  # fmt: skip
+        assert not _in_line(spanning), spanning
+
+
+def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:
+    calls: list[str] = []
+
+    def convert(text: str) -> int:
+        calls.append(text)
+        return int(text)
+
+    memo = TextMemo(convert, limit=2)
+    assert [memo["1"], memo["1"], memo["2"], memo["3"], memo["3"]] == [1, 1, 2, 3, 3]
+    assert calls == ["1", "2", "3"] and len(memo) <= 2
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            memo.__getitem__("x")
+    assert calls[-2:] == ["x", "x"]
+
+
+@pytest.mark.parametrize("text", ["$0.04", "40", "€1,250.50", "1,250", "0.04 USD", "$ 5", " 7 ", "$-5", "£1e3",
+                                  "$1_000", "5$", "$$5", "\u00a05", "٣", "$NaN", "Infinity", "", "$", "abc",
+                                  "1.250,50", "USD"])  # fmt: skip
+def test_parse_amount_fast_path_reads_like_the_written_forms(text: str) -> None:
+    """Trying the text as a decimal literal first changes no result and no error."""
+    try:
+        expected: object = _parse_written(text)
+    except ValueError as error:
+        expected = str(error)
+    try:
+        got: object = parse_amount(text)
+    except ValueError as error:
+        got = str(error)
+    assert got == expected and type(got) is type(expected)
+    if isinstance(got, Decimal):
+        assert str(got) == str(expected)
+
+
+def test_parse_cards_reads_every_form() -> None:
+    assert parse_cards("Th 2c As") == (Card.parse("Th"), Card.parse("2c"), Card.parse("As"))
+    assert parse_cards("10h th") == (Card.parse("Th"), Card.parse("Th"))
+    assert parse_cards("") == ()
+    with pytest.raises(ValueError):
+        parse_cards("Th of")
+
+
+def test_makers_build_the_real_classes() -> None:
+    """Drafts become the dataclass itself, nested in a Hand as the constructor's would be."""
+    stakes = maker(Stakes)(Decimal("1"), Decimal("2"), None, None)
+    assert type(stakes) is Stakes and stakes == Stakes(Decimal("1"), Decimal("2"))
+    fields = dict(site="s", hand_id="1", variant="stud", structure="fixed", game="g", stakes=stakes, currency=None)
+    header = maker(HandHeader)(*fields.values(), False, None, None, "", None, None, "", None)
+    assert type(header) is HandHeader and header == HandHeader(**fields)  # type: ignore[arg-type]
+    hand = maker(Hand)("f", 1, 2, header, (), ())
+    assert type(hand) is Hand and hash(hand) == hash(Hand("f", 1, 2, header, (), ()))
 
 
 @pytest.mark.parametrize("name", TEXT_SITES)

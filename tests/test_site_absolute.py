@@ -74,3 +74,9 @@ def test_truncated_rejected() -> None:
     cut = "\n".join(FILE.read_text().splitlines()[:40]) + "\n"
     (result,) = list(parse_text(cut, site="absolute"))
     assert isinstance(result, Rejected) and "truncated" in result.reason and result.hand_id == "1300000000"
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "Stage #1300000000: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)\nSeat 1 - PLAYER1 ($0.17 in chips)\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

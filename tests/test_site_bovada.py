@@ -125,3 +125,9 @@ def test_truncated_hand_is_rejected_with_a_reason() -> None:
     assert isinstance(result, Rejected)
     assert result.line == 40 and result.hand_id == "2633952287"
     assert result.reason.startswith("hand ends early, truncated?")
+
+
+@pytest.mark.parametrize("header", ["Bovada Hand #2633952287 TBL#2027664 7CARD HiLo Fixed Limit - 2012-09-19 13:11:08\n", "Bodog UK Hand #C2633952287 TBL#2027664 7CARD HiLo Fixed Limit - 2012-09-19 13:11:08\n"])
+def test_detects_a_hand_header_only_at_a_line_start(header: str) -> None:
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

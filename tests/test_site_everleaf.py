@@ -75,3 +75,9 @@ def test_check_results(hands: dict[str, Hand]) -> None:
     # profile EVERLEAF (logs_uncalled=False, states_rake=False, tests/test_engine_profiles.py);
     # the engine does not judge bet.open_pair on up cards the log never shows
     assert found == Counter()
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "Everleaf Gaming Game #285997460\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

@@ -266,3 +266,9 @@ def test_hands_check_clean() -> None:
                 if (v.rule,) not in KNOWN and (v.rule, hand.hand_id) not in KNOWN:
                     unexpected.append((path.name, hand.hand_id, v))
     assert unexpected == []
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "Full Tilt Poker Game #21536266313: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - 12:06:20 ET - 2010/06/11\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

@@ -13,6 +13,7 @@ from studbook.events import (
     UncalledReturned, Variant,
 )
 from studbook.parse import read_file
+from studbook.read import decode
 from studbook.sites import register
 from studbook.sites.ipoker import FORMAT
 
@@ -134,3 +135,11 @@ def test_street_labels_and_lines() -> None:
     assert streets == [Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH]
     river = next(e for e in hand.events if isinstance(e, Deal) and e.street is Street.SEVENTH)
     assert river.line == 44 and river.down == parse_cards("4c")
+
+
+def test_stakes_from_other_hands_do_not_depend_on_parse_order() -> None:
+    # levels are found on demand and reuse hands already built: any order gives the full pass's stakes
+    text = decode((CORPUS / SNG).read_bytes()).text
+    forward = [FORMAT.parse_hand(chunk, SNG) for chunk in FORMAT.split(text)]
+    backward = [FORMAT.parse_hand(chunk, SNG) for chunk in reversed(list(FORMAT.split(text)))][::-1]
+    assert forward == backward and all(isinstance(hand, Hand) for hand in forward)

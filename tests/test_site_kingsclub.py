@@ -140,3 +140,9 @@ def test_check_results(name: str) -> None:
     check = pytest.importorskip("studbook.check")
     found = {(v.rule, v.line) for v in check.check_hand(only_hand(name)).violations}
     assert found == EXPECTED[name]
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "#37581152: Limit Seven Card Stud - 44/88\n2020-10-26 19:00:47\nTable 'Real Deal Mix'\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

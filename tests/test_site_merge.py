@@ -10,10 +10,11 @@ import pytest
 
 from studbook.cards import parse_cards
 from studbook.events import (
-    Action, ActionKind, Collect, Deal, Half, NoShow, PotSummary, Show, ShowdownStart, Skipped,
+    Action, ActionKind, Collect, Deal, Half, Hand, NoShow, PotSummary, Show, ShowdownStart, Skipped,
     Structure, UncalledReturned, Variant,
 )
 from studbook.parse import read_file
+from studbook.read import decode
 from studbook.sites import register
 from studbook.sites.merge import FORMAT
 
@@ -144,3 +145,11 @@ def test_hands_check_clean_with_the_site_profile() -> None:
     strict = profiles.RuleProfile(name="merge", deals_in_order=True)
     ordered = check.check_hand(hand_of(STUD, "31423297-107"), strict)
     assert [v.rule for v in ordered.violations] == ["deal.order"]
+
+
+def test_stakes_from_other_hands_do_not_depend_on_parse_order() -> None:
+    # a file-wide fact (stakes by ante level) is read on demand: any order gives the same hands
+    text = decode((CORPUS / FREEROLL).read_bytes()).text
+    forward = [FORMAT.parse_hand(chunk, FREEROLL) for chunk in FORMAT.split(text)]
+    backward = [FORMAT.parse_hand(chunk, FREEROLL) for chunk in reversed(list(FORMAT.split(text)))][::-1]
+    assert forward == backward and sum(isinstance(hand, Hand) for hand in forward) == 14

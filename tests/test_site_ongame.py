@@ -72,3 +72,9 @@ def test_check_results() -> None:
     check = pytest.importorskip("studbook.check")
     for hand in (_hand(BIG), _hand(HILO)):
         assert check.check_hand(hand).violations == ()
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "***** History for hand R5-78227816-62 *****\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

@@ -95,3 +95,10 @@ def test_check_results() -> None:
     # Player4 had an open pair of deuces (2h 2d, shown at the end) but the log shows no up
     # cards when the double bet is made: the engine does not judge unknown boards.
     assert found == Counter()
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "#Game No : 9581478205 \n"
+    assert FORMAT.detect(header) and FORMAT.detect("Game #9581478205 starts.\n\n" + header)
+    assert FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

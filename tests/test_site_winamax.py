@@ -90,3 +90,9 @@ def test_check_results() -> None:
     # (show_order_bet="first_bettor"); no uncalled-bet line, the returned bet stays in the stated
     # pot and the collection (logs_uncalled=False, uncalled_in_pot=True).
     assert found == Counter()
+
+
+def test_detects_a_hand_header_only_at_a_line_start() -> None:
+    header = "Winamax Poker - CashGame - HandId: #9250793-470-1478990787 - 7-Card Stud fixed limit - 2016/11/12 22:46:27 UTC\n"
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

@@ -125,3 +125,12 @@ def test_hands_check_clean() -> None:
             unexpected += [(hand.hand_id, v) for v in check.check_hand(hand).violations
                            if (v.rule, hand.hand_id) not in KNOWN]  # fmt: skip
     assert unexpected == []
+
+
+@pytest.mark.parametrize("header", [
+    "Game started at: 2016/8/2 11:17:19\nGame ID: 693977667 1/2 (PRR) Leyak (Seven Cards Stud)\n",
+    "Hand #85198832 - 7Stud(Fixed Limit) - $0.04/$0.08 - 2019/07/28 16:15:58 UTC\n",
+])  # fmt: skip
+def test_detects_a_hand_header_only_at_a_line_start(header: str) -> None:
+    assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
+    assert not FORMAT.detect("x" + header)

@@ -62,7 +62,10 @@ _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
 
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Parse space-separated cards, e.g. ``"3d Th As"``."""
-    return tuple(Card.parse(part) for part in text.split())
+    try:  # the usual case: every card written as "Th"
+        return tuple(map(_BY_TEXT.__getitem__, text.split()))
+    except KeyError:
+        return tuple(Card.parse(part) for part in text.split())
 
 
 def format_cards(cards: Iterable[Card]) -> str:

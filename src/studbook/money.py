@@ -19,6 +19,17 @@ _STRIP = "$€£ \t"
 
 def parse_amount(text: str) -> Decimal:
     """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
+    try:  # the usual forms, "$0.04" or "40": a decimal literal, maybe after a symbol
+        value = Decimal(text[1:] if text[:1] in _CURRENCY_SYMBOLS else text)
+    except InvalidOperation:
+        return _parse_written(text)
+    if not value.is_finite():
+        raise ValueError(f"not an amount: {text!r}")
+    return value
+
+
+def _parse_written(text: str) -> Decimal:
+    """Amounts with codes, separators or blanks: "1,250 USD", "€ 5"."""
     cleaned = text.strip().strip(_STRIP)
     for code in ("USD", "EUR", "GBP"):
         if cleaned.endswith(code):

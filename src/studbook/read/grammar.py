@@ -10,11 +10,16 @@ hands. :class:`LineGrammar` compiles the grammar with Lark and then runs
 * the lexer: for each LALR state, one regex alternation of the terminals
   that state accepts, in Lark's order (priority, then width, then name) -
   exactly what Lark's contextual lexer does; the fields of a line are the
-  regex groups of its terminal, read from the same match;
+  regex groups of its terminal, read from the same match. When none of a
+  scanner's terminals can look past the end of the line, what it reads
+  depends on the rest of the line alone, so it remembers the token per rest
+  of line: logs repeat the same lines ("Hero: folds", antes, calls) all the
+  time, and a repeated line costs a dict lookup instead of a regex match;
 * the parser: Lark's LALR action/goto table, with whole transitions
   (reductions then shift) memoised per (parser stack, terminal), so after
-  warm-up a line costs one regex match and one dict lookup. The grammar's
-  language is finite-state in practice, so few distinct stacks occur.
+  warm-up a line costs one regex match (or one lookup) and one dict lookup.
+  The grammar's language is finite-state in practice, so few distinct
+  stacks occur.
 
 On any error the text is handed to Lark's ordinary ``parse`` so the error is
 Lark's own ``UnexpectedInput`` (and should the two ever disagree, Lark's
@@ -26,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Iterable, Optional
 
 import re._constants as _c
 import re._parser as _sre_parser
@@ -36,13 +41,17 @@ from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
 _ACCEPT = -1
-_Step = tuple[int, tuple[int, ...], bool, Callable[[str, int], "re.Match[str] | None"], dict]
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
+_MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
+_SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 
-
-# One token: (terminal name, its regex groups, 1-based line in the parsed
-# text, start and end offsets). A plain tuple: thousands are made per second.
-Line = tuple[str, tuple[Optional[str], ...], int, int, int]
+Fields = tuple[Optional[str], ...]
+# One token as a scanner reads it: (terminal name, its regex groups, its
+# length, whether it ends with the newline). Shared by every repeat of the line.
+Scanned = tuple[str, Fields, int, bool]
+# One token of a parsed text: (terminal name, its regex groups, 1-based line
+# in the parsed text, start and end offsets). A plain tuple: thousands are made per second.
+Line = tuple[str, Fields, int, int, int]
 
 
 class LineGrammarError(ValueError):
@@ -65,9 +74,13 @@ class _Scanner:
     (see :func:`_line_guard`): a necessary condition, cheap to refute, and a
     lazy name followed by a literal character only stops where that character
     is (see :func:`_stepped_names`).
+
+    ``memo`` holds the token read from each rest of line seen so far, when
+    no alternative can look past the end of the line (see :func:`_in_line`);
+    it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_in_line")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -80,6 +93,49 @@ class _Scanner:
             self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
             used += count + 1
         self.match = re.compile("|".join(parts)).match
+        # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
+        self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
+        self._in_line = all(_in_line(part) for part in parts)
+        self.memo: dict[str, Scanned] = {}
+        self._older: dict[str, Scanned] = {}  # the memo as it was when last full
+        self._seen: set[str] = set()  # rests of lines read once, lately
+
+    def read(self, text: str, pos: int, rest: str) -> Scanned | None:
+        """The token at ``pos``, ``rest`` being ``text`` from there to the
+        end of its line (without the newline that follows); None when no
+        terminal matches, or when the match runs past the line.
+
+        Only lines met twice lately are remembered: most lines that hold
+        cards or stacks come once, and their tokens would only burden the
+        garbage collector. A full memo becomes the older one: the lines read
+        again before the new one fills up come back from there, the rest are
+        forgotten, so memory stays bounded.
+        """
+        token = self._older.get(rest)
+        if token is None:
+            m = self.match(text, pos)
+            if m is None or not pos < m.end() <= pos + len(rest) + 1:
+                return None  # no token, or one past its line: a case for Lark's own parser
+            name: str = m.lastgroup  # type: ignore[assignment]
+            stop = m.end()
+            token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
+            if not self._in_line or self._first_sight(rest):
+                return token
+        memo = self.memo
+        if len(memo) >= _MEMO_LIMIT:
+            self._older = memo.copy()
+            memo.clear()
+        memo[rest] = token
+        return token
+
+    def _first_sight(self, rest: str) -> bool:
+        """True, and noted, the first time (lately) a rest of line is read."""
+        if rest in self._seen:
+            return False
+        if len(self._seen) >= _SEEN_LIMIT:
+            self._seen.clear()
+        self._seen.add(rest)
+        return True
 
 
 def _line_guard(regexp: str) -> str:
@@ -217,6 +273,45 @@ def _no_newline(op: Any, arg: Any) -> bool:
     return False
 
 
+def _in_line(regexp: str) -> bool:
+    """True when a match of ``regexp`` at any offset depends only on the text
+    from there to the end of that line: no item can match or look at a
+    newline, save one final newline, and no anchor or look-behind looks
+    outside (conservative: unknown constructs give False)."""
+    try:
+        items = _flatten(_sre_parser.parse(regexp))
+    except Exception:  # noqa: BLE001 - then nothing is remembered
+        return False
+    if items and items[-1] == (_c.LITERAL, 10):
+        items = items[:-1]
+    return all(_stays_in_line(op, arg) for op, arg in items)
+
+
+def _stays_in_line(op: Any, arg: Any) -> bool:
+    """True when the item neither matches nor looks at a newline, nor looks
+    before the match or at the ends of the text."""
+    if op is _c.ASSERT or op is _c.ASSERT_NOT:
+        direction, items = arg
+        return direction == 1 and all(_stays_in_line(o, a) for o, a in items)
+    if op is _c.AT:
+        return False
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
+        return all(_stays_in_line(o, a) for o, a in arg[2])
+    if op is _c.ATOMIC_GROUP:
+        return all(_stays_in_line(o, a) for o, a in arg)
+    if op is _c.SUBPATTERN:
+        added, removed, items = arg[1], arg[2], arg[3]
+        return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a) for o, a in items)
+    if op is _c.BRANCH:
+        return all(_stays_in_line(o, a) for branch in arg[1] for o, a in branch)
+    return _no_newline(op, arg)
+
+
+# What reading a terminal on a parser stack does: (the next stack, whether
+# the token is kept, the next stack's scanner and its steps).
+Step = tuple[int, bool, _Scanner, dict[str, Any]]
+
+
 class LineGrammar:
     """A compiled line grammar: Lark for the definition, a lean loop to run it."""
 
@@ -235,9 +330,9 @@ class LineGrammar:
         self._stacks: list[tuple[Any, ...]] = [(table.start_states[start],)]
         self._stack_ids: dict[tuple[Any, ...], int] = {self._stacks[0]: 0}
         # Per parser stack (interned as an int): its scanner, and for each
-        # terminal met so far a _Step: the next stack, the terminal's group
-        # indices, whether the token is kept, the next stack's scanner and steps.
-        self._steps: dict[int, dict[str, _Step]] = {}
+        # terminal met so far a Step: the next stack, whether the token is
+        # kept, the next stack's scanner and steps.
+        self._steps: dict[int, dict[str, Step]] = {}
         self._moves: dict[tuple[int, str], int | None] = {}
         self._scanner_of: dict[int, _Scanner] = {}
         self._scanner_by_terms: dict[frozenset[str], _Scanner] = {}
@@ -250,58 +345,47 @@ class LineGrammar:
         Terminals whose name starts with ``_`` are matched but not returned.
         """
         out: list[Line] = []
-        append = out.append
-        pos, end, line, sid = 0, len(text), 1, 0
-        match = self._matcher(0)
-        steps = self._steps[0]
-        while pos < end:
-            m = match(text, pos)
-            if m is None:
-                return self._fallback(text)
-            name = m.lastgroup
-            step = steps.get(name)  # type: ignore[arg-type]
-            if step is None:
-                step = self._step(sid, name)  # type: ignore[arg-type]
+        lines = text.split("\n")
+        if lines.pop():
+            return self._fallback(text)
+        pos = 0
+        sid, scanner, steps = self.begin()
+        for line, rest in enumerate(lines, 1):
+            newline = False
+            while not newline:  # the tokens of the line: one, save in headers
+                token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
+                if token is None:
+                    return self._fallback(text)
+                name, fields, length, newline = token
+                step = steps.get(name) or self._step(sid, name)
                 if step is None:
                     return self._fallback(text)
-            sid, args, keep, match, steps = step
-            stop = m.end()
-            if keep:
-                # group(0, 0, ...) is a tuple even for 0 or 1 field; drop the two 0s
-                append((name, m.group(*args)[2:], line, pos, stop))  # type: ignore[arg-type]
-            if text[stop - 1] == "\n":
-                line += 1
-            pos = stop
+                sid, keep, scanner, steps = step
+                if keep:
+                    out.append((name, fields, line, pos, pos + length))
+                pos += length
+                rest = rest[length:]
         if self._move(sid, "$END") != _ACCEPT:
             return self._fallback(text)
         return out
 
     # -- stepping, for callers that build as they scan --------------------------
-    def begin(self) -> tuple[int, Callable[[str, int], re.Match[str] | None], dict[str, _Step]]:
+    def begin(self) -> tuple[int, _Scanner, dict[str, Step]]:
         """The start stack, its scanner and its memoised steps (see :meth:`lines`)."""
-        return 0, self._matcher(0), self._steps[0]
+        return 0, self._scanner(0), self._steps[0]
 
-    def step(self, sid: int, terminal: str) -> _Step | None:
+    def step(self, sid: int, terminal: str) -> Step | None:
         """What reading ``terminal`` on stack ``sid`` does, or None if it is an error."""
         return self._step(sid, terminal)
-
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - grammars live as long as the process
-    def ends_line(self, terminal: str) -> bool:
-        """True when every match of ``terminal`` ends with a newline."""
-        try:
-            items = _flatten(_sre_parser.parse(self.terminals[terminal].pattern.to_regexp()))
-        except Exception:  # noqa: BLE001 - then callers look at the text
-            return False
-        return bool(items) and items[-1][0] is _c.LITERAL and items[-1][1] == 10
 
     def accepts(self, sid: int) -> bool:
         """True when the text may end on stack ``sid``."""
         return self._move(sid, "$END") == _ACCEPT
 
-    def _matcher(self, sid: int) -> Callable[[str, int], re.Match[str] | None]:
+    def _scanner(self, sid: int) -> _Scanner:
         """The scanner of a parser stack: the terminals its top state accepts."""
         if sid in self._scanner_of:
-            return self._scanner_of[sid].match
+            return self._scanner_of[sid]
         state = self._stacks[sid][-1]
         accepts = frozenset(name for name in self._states[state] if name in self.terminals)
         scanner = self._scanner_by_terms.get(accepts)
@@ -313,20 +397,17 @@ class LineGrammar:
             scanner = self._scanner_by_terms[accepts] = _Scanner(ordered)
         self._scanner_of[sid] = scanner
         self._steps.setdefault(sid, {})
-        return scanner.match
+        return scanner
 
-    def _step(self, sid: int, terminal: str) -> _Step | None:
+    def _step(self, sid: int, terminal: str) -> Step | None:
         """What reading ``terminal`` on stack ``sid`` does: memoised."""
         known = self._steps.setdefault(sid, {})
         if terminal not in known:
             nxt = self._move(sid, terminal)
             if nxt is None:
                 return None
-            self._matcher(sid)
-            index = self._scanner_of[sid].groups[terminal]
-            match = self._matcher(nxt) if nxt != _ACCEPT else self._scanner_of[sid].match
-            known[terminal] = (nxt, (0, 0, *index), not terminal.startswith("_"), match,
-                               self._steps.setdefault(nxt, {}))  # fmt: skip
+            scanner = self._scanner(nxt) if nxt != _ACCEPT else self._scanner(sid)
+            known[terminal] = (nxt, not terminal.startswith("_"), scanner, self._steps.setdefault(nxt, {}))
         return known[terminal]
 
     def _move(self, sid: int, terminal: str) -> int | None:
@@ -406,4 +487,4 @@ def _line_offsets(text: str) -> list[int]:
     return offsets
 
 
-__all__ = ["Line", "LineGrammar", "LineGrammarError", "grammar_dir", "load_grammar"]
+__all__ = ["Fields", "Line", "LineGrammar", "LineGrammarError", "Scanned", "Step", "grammar_dir", "load_grammar"]

@@ -1,12 +1,17 @@
 """Fast construction of the frozen event dataclasses.
 
 A frozen dataclass's ``__init__`` stores each field through
-``object.__setattr__`` with keyword arguments; a parser makes about forty
+``object.__setattr__`` with keyword arguments; a parser makes about fifty
 events a hand, and that alone would cost a third of the parse time. A
-*maker* stores the fields through the class's slot descriptors instead, with
-positional arguments in field order. The result is indistinguishable from
-the constructor's (same type, fields, equality, hash); classes with a
-``__post_init__`` or without slots get their ordinary constructor.
+*maker* takes every field positionally, in field order, and fills a *draft*
+instead: an instance of a mutable class with exactly the class's layout (the
+same base and the same slots), whose plain attribute stores Python runs
+cheaply, then turns the draft into the real class by assigning its
+``__class__`` (which Python allows between classes of the same layout). The
+result is indistinguishable from the constructor's (same type, fields,
+equality, hash). Should a class not allow that, the maker stores the fields
+through the class's slot descriptors; classes with a ``__post_init__`` or
+without slots get their ordinary constructor.
 """
 
 from __future__ import annotations
@@ -22,14 +27,39 @@ def maker(cls: type[T]) -> Callable[..., T]:
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         return lambda *values: cls(**dict(zip(names, values)))
-    setters = {f"_set_{i}": getattr(cls, name).__set__ for i, name in enumerate(names)}
-    args = ", ".join(f"v{i}" for i in range(len(names)))
-    body = "".join(f"    _set_{i}(o, v{i})\n" for i in range(len(names)))
-    source = f"def make({args}):\n    o = _new(_cls)\n{body}    return o\n"
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, **setters}
-    exec(source, scope)  # noqa: S102 - generated from the dataclass's own field names
-    make: Callable[..., T] = scope["make"]
+    make = _draft_maker(cls, names) or _slot_maker(cls, names)
     make.__doc__ = f"Make a {cls.__name__} from ({', '.join(names)})."
+    return make
+
+
+def _draft_maker(cls: type[T], names: list[str]) -> Callable[..., T] | None:
+    """``make`` filling a draft of ``cls``; None when ``cls`` cannot take one."""
+    slots = cls.__dict__.get("__slots__")
+    if slots is None or any(name.startswith("__") for name in names):
+        return None  # private names are mangled in a class body, not in ``make``
+    namespace = {"__slots__": slots, "__init__": object.__init__,
+                 "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}  # fmt: skip
+    draft = type(f"{cls.__name__}Draft", cls.__bases__, namespace)
+    body = "".join(f"    o.{name} = v{i}\n" for i, name in enumerate(names))
+    make = _compile(names, f"    o = _draft()\n{body}    o.__class__ = _cls\n", {"_draft": draft, "_cls": cls})
+    try:
+        made = make(*[None] * len(names))
+    except TypeError:  # a layout or class that refuses the assignment
+        return None
+    return make if type(made) is cls else None
+
+
+def _slot_maker(cls: type[T], names: list[str]) -> Callable[..., T]:
+    """``make`` storing each field through the class's slot descriptors."""
+    setters = {f"_set_{i}": getattr(cls, name).__set__ for i, name in enumerate(names)}
+    body = "".join(f"    _set_{i}(o, v{i})\n" for i in range(len(names)))
+    return _compile(names, f"    o = _new(_cls)\n{body}", {"_new": object.__new__, "_cls": cls, **setters})
+
+
+def _compile(names: list[str], body: str, scope: dict[str, Any]) -> Callable[..., Any]:
+    args = ", ".join(f"v{i}" for i in range(len(names)))
+    exec(f"def make({args}):\n{body}    return o\n", scope)  # noqa: S102 - from the dataclass's own field names
+    make: Callable[..., Any] = scope["make"]
     return make
 
 

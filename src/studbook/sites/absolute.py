@@ -20,7 +20,9 @@ from studbook.sites.lines import (
 )
 
 HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
-_DETECT = re.compile(r"^Stage #\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
+# Detection: search for the header's literal text, then check that it starts a line
+# (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
+_DETECT = re.compile(r"Stage #(?<=^Stage #)\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
 KINDS: dict[str, str] = {
     **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
     "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",

@@ -31,6 +31,10 @@ from studbook.sites.lines import (
 FIRST_NUMBER = re.compile(r"[0-9][0-9-]{3,}")
 
 _BOVADA_START = re.compile(r"^(?:Bovada|Ignition|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?([0-9]+)", re.M)
+# Detection: search for the header's literal text, then check that it starts a line
+# (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
+_NAMES = ("Bovada", "Ignition", "Bodog", "Bodog.com", "Bodog.eu", "Bodog UK", "Bodog Canada", "Bodog88")  # as in _BOVADA_START
+_DETECT = re.compile(" Hand #(?:" + "|".join(f"(?<=^{re.escape(name)} Hand #)" for name in _NAMES) + ")C?[0-9]", re.M)
 _STREET_MARK = {"3RD STREET": Street.THIRD, "4TH STREET": Street.FOURTH, "5TH STREET": Street.FIFTH,
                 "6TH STREET": Street.SIXTH, "RIVER": Street.SEVENTH}  # fmt: skip
 _BOVADA_CHATTER = {"Table enter user": ChatterKind.JOIN, "Table leave user": ChatterKind.LEAVE,
@@ -251,6 +255,6 @@ BOVADA_KINDS = {
 }  # fmt: skip
 
 FORMAT = LineFormat(
-    name="bovada", grammar_name="bovada", builder=BovadaBuilder, header=_BOVADA_START,
+    name="bovada", grammar_name="bovada", builder=BovadaBuilder, header=_BOVADA_START, detector=_DETECT,
     kinds=BOVADA_KINDS, truncated_hint=_bovada_truncated, hand_id_pattern=FIRST_NUMBER,
 )

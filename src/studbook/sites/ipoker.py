@@ -30,15 +30,15 @@ from typing import Iterator, Mapping
 
 from studbook.cards import Card
 from studbook.events import (
-    Action, Chatter, ChatterKind, Collect, Deal, Event, Hand, HandHeader, Muck, ParseResult,
-    PostAnte, PotSummary, Rejected, Seat, Show, ShowdownStart, Skipped, Stakes, Street, StreetStart,
-    Structure, Tournament, UncalledReturned, Variant,
+    Chatter, ChatterKind, Event, Hand, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
+    ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, UncalledReturned, Variant,
 )
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, as_xml_hand, hand_text, scan,
-    split_winnings,
+    ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
+    hand_text, make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes,
+    make_street, scan, shown_level, split_winnings,
 )
 
 SITE = "ipoker"
@@ -106,6 +106,7 @@ DEAL_SLOTS: dict[Street, tuple[tuple[int, ...], tuple[int, ...]]] = {
 # PotSummary only when it is plausible (else the engine sees the mismatch).
 MAX_RAKE = Decimal("0.10")
 _RANKS = {"10": "T"}
+Shown = tuple[tuple[Card, ...], tuple[Card, ...]]  # new down cards, new up cards
 _HIDDEN = "X"
 
 
@@ -117,12 +118,26 @@ class _Bad(ValueError):
         self.line = line
 
 
+@functools.lru_cache(maxsize=256)
 def card(text: str) -> Card | None:
     """``H10`` -> Th, ``DA`` -> Ad, ``X`` -> None (hidden)."""
     if text == _HIDDEN:
         return None
     suit, rank = text[0], text[1:]
     return Card.parse(_RANKS.get(rank, rank) + suit.lower())
+
+
+@functools.lru_cache(maxsize=1024)
+def cards_dealt(text: str, street: Street, hero: bool) -> tuple[tuple[Card | None, ...], Shown | None]:
+    """A <cards> element's cards as written (hidden ones None) and the new (down, up) cards
+    it shows, down ones only to the hero; None when the count is wrong for the street."""
+    cards = tuple(card(part) for part in text.split())
+    down_at, up_at = DEAL_SLOTS[street]
+    if len(cards) != len(down_at) + len(up_at):
+        return cards, None
+    down = tuple(c for i in down_at if (c := cards[i]) is not None) if hero else ()
+    up = tuple(c for i in up_at if (c := cards[i]) is not None)
+    return cards, (down, up)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -170,7 +185,7 @@ class Session:
 class _Builder:
     """One <game> element -> Hand, Skipped or Rejected."""
 
-    def __init__(self, file: str, chunk: XmlHandText, session: Session, levels: Lazy[dict[Decimal, tuple[Decimal, Decimal]]]) -> None:
+    def __init__(self, file: str, chunk: XmlHandText, session: Session, levels: StakesLevels) -> None:
         self.file = file
         self.chunk = chunk
         self.session = session
@@ -200,88 +215,85 @@ class _Builder:
         for child in game.children:
             if child.tag not in ("general", "round"):
                 raise _Bad(child.line, f"unknown element <{child.tag}> in a hand")
-        for element in sorted(rounds, key=lambda r: int(r.get("no", "-1"))):
+        for element in sorted(rounds, key=_round_order):
             self._round(element)
         self._mark_sitting_out()
         self._showdown(game)
         self._award(wins, game)
         header = self._header(game, hand_id, general)
         last = self.chunk.first_line + self.chunk.text.count("\n")
-        return Hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
+        return make_hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
 
     # -- seats ---------------------------------------------------------------
     def _seat_players(self, players: Element) -> dict[str, tuple[Decimal, Decimal, int]]:
         wins: dict[str, tuple[Decimal, Decimal, int]] = {}
         self.button: int | None = None
         for player in players.findall("player"):
-            name = player.get("name")
+            attrs = player.attrs
+            name = attrs.get("name", "")
             if not name:
                 continue  # an empty seat
-            seat = int(player.get("seat"))
-            stack = money(player.get("chips"))
-            self.seats.append(Seat(file=self.file, line=player.line, seat=seat, player=name, stack=stack))
+            seat = int(attrs.get("seat", ""))
+            stack = money(attrs.get("chips", ""))
+            self.seats.append(make_seat(self.file, player.line, seat, name, stack, False, False))
             self.betting.stacks[name] = stack
-            wins[name] = (money(player.get("win")), money(player.get("bet")), player.line)
-            if player.get("dealer") == "1":
+            wins[name] = (money(attrs.get("win", "")), money(attrs.get("bet", "")), player.line)
+            if attrs.get("dealer") == "1":
                 self.button = seat
         return wins
 
     def _mark_sitting_out(self) -> None:
         self.seats = [
             seat if seat.player in self.acted else
-            Seat(file=seat.file, line=seat.line, seat=seat.seat, player=seat.player, stack=seat.stack,
-                 sitting_out=True)
+            make_seat(seat.file, seat.line, seat.seat, seat.player, seat.stack, True, False)
             for seat in self.seats
         ]  # fmt: skip
 
     # -- rounds --------------------------------------------------------------
     def _round(self, element: Element) -> None:
-        number = element.get("no")
+        number = element.attrs.get("no", "")
         if number not in ROUNDS:
             raise _Bad(element.line, f"unknown round no={number!r}")
         street = ROUNDS[number]
         if street is not None:
             self.betting.new_street(street)
-            self.events.append(StreetStart(file=self.file, line=element.line, street=street))
+            self.events.append(make_street(self.file, element.line, street))
         actions = []
         for child in element.children:
-            if child.tag == "cards":
+            tag = child.tag
+            if tag == "cards":
                 self._deal(child, street)
-            elif child.tag == "action":
+            elif tag == "action":
                 actions.append(child)
             else:
-                raise _Bad(child.line, f"unknown element <{child.tag}> in a round")
-        for action in sorted(actions, key=lambda a: int(a.get("no", "0"))):
+                raise _Bad(child.line, f"unknown element <{tag}> in a round")
+        for action in sorted(actions, key=_action_order):
             self._action(action, street)
 
     def _deal(self, element: Element, street: Street | None) -> None:
-        dealt = CARD_STREETS.get(element.get("type"))
+        dealt = CARD_STREETS.get(element.attrs.get("type", ""))
         if street is None or dealt is not street:
             raise _Bad(element.line, f"<cards type={element.get('type')!r}> in round of {street}")
         player = self._player(element)
-        cards = [card(text) for text in element.text.split()]
-        down_at, up_at = DEAL_SLOTS[street]
-        if len(cards) != len(down_at) + len(up_at):
+        cards, shown = cards_dealt(element.text, street, player == self.session.hero)
+        if shown is None:
             raise _Bad(element.line, f"{len(cards)} cards dealt on {street.label} street")
         self.known.setdefault(player, []).extend(cards)
         self.acted.add(player)
-        hero = player == self.session.hero
-        down = tuple(c for i in down_at if (c := cards[i]) is not None) if hero else ()
-        up = tuple(c for i in up_at if (c := cards[i]) is not None)
+        down, up = shown
         if down or up:
-            self.events.append(Deal(file=self.file, line=element.line, player=player, street=street,
-                                    down=down, up=up))  # fmt: skip
+            self.events.append(make_deal(self.file, element.line, player, street, down, up, ()))
 
     def _action(self, element: Element, street: Street | None) -> None:
         player = self._player(element)
-        code = element.get("type")
-        figure = money(element.get("sum"))
+        attrs = element.attrs
+        code = attrs.get("type", "")
+        figure = money(attrs.get("sum", ""))
         self.acted.add(player)
         if code == ANTE:
             all_in = self.betting.ante(player, figure)
             self.ante = self.ante or figure
-            self.events.append(PostAnte(file=self.file, line=element.line, player=player, amount=figure,
-                                        all_in=all_in))  # fmt: skip
+            self.events.append(make_ante(self.file, element.line, player, figure, all_in))
             return
         if code in NOTICES:
             self.events.append(Chatter(file=self.file, line=element.line, kind=NOTICES[code],
@@ -297,11 +309,10 @@ class _Builder:
         done = self.betting.act(player, intent, figure, means)
         if intent == "bring_in":
             self.bring_in = self.bring_in or figure
-        self.events.append(Action(file=self.file, line=element.line, player=player, kind=done.kind,
-                                  amount=done.amount, to=done.to, all_in=done.all_in))  # fmt: skip
+        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
 
     def _player(self, element: Element) -> str:
-        player = element.get("player")
+        player = element.attrs.get("player", "")
         if player not in self.betting.stacks:
             raise _Bad(element.line, f"{player!r} has no seat")
         return player
@@ -319,8 +330,7 @@ class _Builder:
         for player in live[start:] + live[:start]:
             cards = self.known.get(player, [])
             if cards and all(c is not None for c in cards):
-                self.events.append(Show(file=self.file, line=line, player=player,
-                                        cards=tuple(c for c in cards if c is not None)))  # fmt: skip
+                self.events.append(make_show(self.file, line, player, tuple(c for c in cards if c is not None), None))
             else:
                 self.events.append(Muck(file=self.file, line=line, player=player))
 
@@ -341,7 +351,7 @@ class _Builder:
             won[player] -= amount
         pots = betting.pots()
         for player, amount, pot in split_winnings(won, pots):
-            self.events.append(Collect(file=self.file, line=lines[player], player=player, amount=amount, pot=pot))
+            self.events.append(make_collect(self.file, lines[player], player, amount, pot, None))
         if self.session.currency is not None and self.session.tournament is None:
             self._rake(pots, sum(won.values(), ZERO), game)
 
@@ -353,13 +363,11 @@ class _Builder:
             self.events.append(PotSummary(file=self.file, line=game.line, total=total, rake=rake))
 
     def _last_line(self, game: Element) -> int:
-        line = game.line
-        stack = [game]
-        while stack:
-            element = stack.pop()
-            line = max(line, element.line)
-            stack.extend(element.children)
-        return line
+        """The line of the hand's last start tag: the last element in document order."""
+        element = game
+        while element.children:
+            element = element.children[-1]
+        return element.line
 
     def _header(self, game: Element, hand_id: str, general: Element) -> HandHeader:
         session = self.session
@@ -378,30 +386,29 @@ class _Builder:
         if small is None or big is None:
             found = complete_stakes(*self.betting.stakes())
             if found is None and self.ante is not None:
-                found = self.levels.get().get(self.ante)
+                found = self.levels.get(self.ante)
             if found is None:
                 raise _Bad(game.line, "no stakes: the header gives none and no bet of this file shows them")
             small, big = found
-        return Stakes(small, big, self.ante, self.bring_in)
+        return make_stakes(small, big, self.ante, self.bring_in)
 
 
-def levels_of(games: list[Element], session: Session) -> dict[Decimal, tuple[Decimal, Decimal]]:
-    """Tournament stakes each ante level of the file shows in some hand."""
-    levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
-    if session.small is not None and session.big is not None:
-        return levels
-    for game in games:
-        chunk = XmlHandText(game.line, "", element=game)
-        builder = _Builder("", chunk, session, Lazy(dict))
-        try:
-            result = builder.build(game)
-        except (_Bad, ValueError, KeyError, ArithmeticError):
-            continue
-        if isinstance(result, Hand) and builder.ante is not None:
-            found = complete_stakes(*builder.betting.stakes())
-            if found is not None:
-                levels.setdefault(builder.ante, found)
-    return levels
+def _round_order(element: Element) -> int:
+    return int(element.attrs.get("no", "-1"))
+
+
+def _action_order(element: Element) -> int:
+    return int(element.attrs.get("no", "0"))
+
+
+def measure_level(game: Element, session: Session) -> Level | None:
+    """The ante level ``game`` shows by its own bets, for another hand of the file."""
+    builder = _Builder("", XmlHandText(game.line, "", element=game), session, StakesLevels())
+    try:
+        result = builder.build(game)
+    except (_Bad, ValueError, KeyError, ArithmeticError):
+        return None
+    return shown_level(result, builder.ante, builder.betting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,7 +429,7 @@ class IPokerFormat:
                 break
         session = Session.of(general)
         games = [item.element for item in items if item.kind == "record" and item.element is not None]
-        context = {"session": session, "levels": Lazy(lambda: levels_of(games, session))}
+        context = {"session": session, "levels": StakesLevels(games, lambda game: measure_level(game, session))}
         for item in items:
             hand = hand_text(item, context)
             if hand is not None:
@@ -437,9 +444,12 @@ class IPokerFormat:
         if not isinstance(session, Session):
             return _reject(chunk, file, chunk.first_line, "a hand without its session header (<general>)", hand_id)
         levels = chunk.context.get("levels")
-        levels = levels if isinstance(levels, Lazy) else Lazy(dict)
+        levels = levels if isinstance(levels, StakesLevels) else StakesLevels()
         try:
-            return _Builder(file, chunk, session, levels).build(chunk.element)  # type: ignore[arg-type]
+            builder = _Builder(file, chunk, session, levels)
+            result = builder.build(chunk.element)
+            levels.note(chunk.element, shown_level(result, builder.ante, builder.betting))
+            return result
         except _Bad as error:
             return _reject(chunk, file, error.line, str(error), hand_id)
         except (ValueError, KeyError, ArithmeticError) as error:

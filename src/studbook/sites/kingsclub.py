@@ -37,8 +37,10 @@ from studbook.sites.lines import (
 )
 
 HAND_START = re.compile(r"^#(\d+): ", re.M)
+# Detection: search for the header's literal text, then check that it starts a line
+# (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
 _DETECT = re.compile(
-    r"^#\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable '", re.M
+    r"#(?<=^#)\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable '", re.M
 )
 LABELS: dict[str, Street] = {
     "3RD": Street.THIRD, "4TH": Street.FOURTH, "5TH": Street.FIFTH, "6TH": Street.SIXTH,

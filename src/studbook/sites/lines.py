@@ -39,16 +39,22 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Line, LineGrammar, LineGrammarError, load_grammar
+from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, load_grammar
+from studbook.read.memo import TextMemo
 from studbook.read.records import maker
 from studbook.sites.base import HandText
 
 Fields = tuple[Optional[str], ...]
 ZERO = Decimal(0)
 
-# Amounts and card runs repeat a lot: parse each written form once.
-amount = functools.lru_cache(maxsize=8192)(parse_amount)
-cards = functools.lru_cache(maxsize=8192)(parse_cards)
+# Amounts and card runs repeat a lot: parse each written form once
+# (``AMOUNTS[text]`` or ``amount(text)``, ``CARDS[text]`` or ``cards(text)``).
+AMOUNTS: TextMemo[Decimal] = TextMemo(parse_amount)
+CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
+# (typed to take Any, as the lru_cache wrappers they replace did: handlers pass
+# regex groups, str | None, that their terminal always fills)
+amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
+cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
 
 ACTION_TERMINALS: dict[str, ActionKind] = {
     "BRING_IN": ActionKind.BRING_IN, "COMPLETE": ActionKind.COMPLETE, "BET": ActionKind.BET,
@@ -355,9 +361,11 @@ _HAND = maker(Hand)
 # Errors in a handler that mean "this line makes no sense": reported at the line.
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
-# (next parser stack, group indices, handler or None, player field or -1,
-#  ends with a newline, next scanner, next steps)
-_Step = tuple[int, tuple[int, ...], Handler, int, bool, Callable[..., Any], dict[str, Any]]
+# What a line of a terminal read on a parser stack does for a builder:
+# (next parser stack, handler, player field or -1, next scanner's memo and
+#  read method, next steps)
+Reader = Callable[[str, int, str], Optional[Scanned]]
+_Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
 
 
 def _no_handler(builder: Any, kind: str, f: Fields, line: int) -> None:
@@ -406,58 +414,74 @@ class LineBuilder:
         self.head: dict[str, object] = {}
         self.header: HandHeader | None = None
         self.street: Street | None = None
-        self.ledger = Ledger(stacks_tell_all_in=not self.LOG_MARKS_ALL_IN, kinds_as_written=self.LOG_NAMES_ACTIONS)
         self.at_showdown = False
         self.anted: set[str] = set()
         self.sitting_out: set[str] = set()
         self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order
 
+    @functools.cached_property
+    def ledger(self) -> Ledger:
+        """The hand's chip ledger, made when a handler first needs it
+        (PokerStars' handlers never do)."""
+        return Ledger(stacks_tell_all_in=not self.LOG_MARKS_ALL_IN, kinds_as_written=self.LOG_NAMES_ACTIONS)
+
     # -- the driver ------------------------------------------------------------
     def build(self) -> ParseResult:
         """Scan, check the order of the lines and build, in one pass."""
-        grammar, text, names = self.grammar, self.text, self.names
-        plan = self._plan(grammar)
-        sid, match, _ = grammar.begin()
-        steps = plan[sid]
-        pos, end, line = 0, len(text), self.chunk.first_line
-        accepted = False
         try:
-            while pos < end:
-                m = match(text, pos)
-                if m is None:
-                    break
-                kind = m.lastgroup
-                try:
-                    sid, args, handler, index, newline, match, steps = steps[kind]  # type: ignore[index]
-                except KeyError:
-                    step = self._plan_step(plan, sid, kind)  # type: ignore[arg-type]
-                    if step is None:
-                        break
-                    sid, args, handler, index, newline, match, steps = step
-                # group(0, 0, ...) is a tuple even for 0 or 1 field; drop the two 0s
-                f = m.group(*args)[2:]
-                if index >= 0 and f[index] not in names and names:
-                    f = self._resplit(kind, m.group(), index) or f  # type: ignore[arg-type]
-                self.start = pos
-                handler(self, kind, f, line)  # type: ignore[arg-type]
-                pos = m.end()
-                if newline or text[pos - 1] == "\n":
-                    line += 1
-            else:
-                accepted = grammar.accepts(sid)
+            sid = self._scan()
         except SkipHand as skip:
-            grammar.lines(text)  # the grammar's verdict on the whole hand comes first
+            self.grammar.lines(self.text)  # the grammar's verdict on the whole hand comes first
             return self._skipped(skip)
         except Exception as error:
-            grammar.lines(text)
+            self.grammar.lines(self.text)
             if isinstance(error, _LINE_ERRORS):
+                line = self.chunk.first_line + self.text.count("\n", 0, self.start)
                 raise BuildError(f"{line}\x00{error}") from None
             raise
-        if accepted:
+        if sid is not None and self.grammar.accepts(sid):
             return self._hand()
-        # The fast scan stopped: Lark's parser raises its error (or, should the
-        # two ever disagree, gives its tokens, which a fresh builder replays).
-        return type(self)(self.file, self.chunk, text, grammar).replay(grammar.lines(text))
+        return self._from_lark()
+
+    def _scan(self) -> int | None:
+        """Read the lines and call their handlers: the parser stack at the
+        end, or None when the scan stops on a line the grammar does not allow."""
+        grammar, text, names = self.grammar, self.text, self.names
+        plan = self._plan(grammar)
+        sid, scanner, _ = grammar.begin()
+        memo, steps = scanner.memo, plan[sid]
+        read: Reader = scanner.read
+        lines = text.split("\n")
+        if lines.pop():  # the text must end with a newline
+            return None
+        pos = 0
+        for line, rest in enumerate(lines, self.chunk.first_line):
+            while True:  # the tokens of the line: one, save in headers
+                token = memo.get(rest) or read(text, pos, rest)
+                if token is None:
+                    return None
+                kind, f, length, newline = token
+                try:
+                    sid, handler, index, memo, read, steps = steps[kind]
+                except KeyError:
+                    step = self._plan_step(plan, sid, kind)
+                    if step is None:
+                        return None
+                    sid, handler, index, memo, read, steps = step
+                self.start = pos
+                if index >= 0 and names and f[index] not in names:
+                    f = self._resplit(kind, text[pos : pos + length], index) or f
+                handler(self, kind, f, line)
+                pos += length
+                if newline:
+                    break
+                rest = rest[length:]
+        return sid
+
+    def _from_lark(self) -> ParseResult:
+        """When the fast scan stops: Lark's parser raises its error (or, should
+        the two ever disagree, gives its tokens, which a fresh builder replays)."""
+        return type(self)(self.file, self.chunk, self.text, self.grammar).replay(self.grammar.lines(self.text))
 
     @classmethod
     def _plan(cls, grammar: LineGrammar) -> dict[int, dict[str, _Step]]:
@@ -474,10 +498,9 @@ class LineBuilder:
         step = self.grammar.step(sid, kind)
         if step is None:
             return None
-        nxt, args, keep, match, _ = step
+        nxt, keep, scanner, _ = step
         handler, index = self._dispatch.get(kind, (_no_handler, -1)) if keep else (_ignore, -1)
-        plan[sid][kind] = found = (nxt, args, handler, index, self.grammar.ends_line(kind), match,
-                                   plan.setdefault(nxt, {}))  # fmt: skip
+        plan[sid][kind] = found = (nxt, handler, index, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
         return found
 
     def replay(self, tokens: list[Line]) -> ParseResult:
@@ -852,7 +875,7 @@ class LineFormat:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
     "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
     "dedupe", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "third_street_deal", "to_utc",

@@ -34,14 +34,16 @@ from zoneinfo import ZoneInfo
 
 from studbook.cards import Card
 from studbook.events import (
-    Action, Chatter, ChatterKind, Collect, Deal, DealCommunity, Event, Half, Hand, HandHeader,
-    Muck, NoShow, ParseResult, PostAnte, PotSummary, Rejected, Seat, Show, ShowdownStart,
-    Skipped, Stakes, Street, StreetStart, Structure, Tournament, UncalledReturned, Variant,
+    Chatter, ChatterKind, DealCommunity, Event, Half, Hand, HandHeader, Muck, NoShow, ParseResult,
+    PotSummary, Rejected, Seat, ShowdownStart, Skipped, Stakes, Street, Structure, Tournament,
+    UncalledReturned, Variant,
 )
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Lazy, XmlHandText, complete_stakes, as_xml_hand, hand_text, scan,
+    ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
+    hand_text, make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes,
+    make_street, scan, shown_level,
 )
 
 SITE = "merge"
@@ -118,6 +120,8 @@ DEAL_SLOTS: dict[Street, tuple[tuple[int, ...], tuple[int, ...]]] = {
     Street.THIRD: ((0, 1), (2,)), Street.FOURTH: ((), (3,)), Street.FIFTH: ((), (4,)),
     Street.SIXTH: ((), (5,)), Street.SEVENTH: ((6,), ()),
 }
+LAST_SLOT: dict[Street, int] = {street: max(down + up) for street, (down, up) in DEAL_SLOTS.items()}
+THIRD = Street.THIRD  # a module constant: Street.THIRD is a slow metaclass lookup in Python 3.11
 # <winner pottype="..."> -> half of a split pot.
 POT_TYPES: dict[str, Half | None] = {"n": None, "h": Half.HIGH, "l": Half.LOW}
 MAX_RAKE = Decimal("0.10")
@@ -134,8 +138,23 @@ def money(text: str) -> Decimal:
     return parse_amount(text) if text else ZERO
 
 
-def running(text: str) -> list[Card | None]:
-    return [None if part.strip() in HIDDEN else Card.parse(part.strip()) for part in text.split(",")]
+@functools.lru_cache(maxsize=1024)
+def running(text: str) -> tuple[Card | None, ...]:
+    """A running card list (``"Ah,null,3c"``); hidden cards are None."""
+    return tuple(None if (part := piece.strip()) in HIDDEN else Card.parse(part) for piece in text.split(","))
+
+
+@functools.lru_cache(maxsize=1024)
+def street_cards(written: str, street: Street, hero: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    """The new (down, up) cards a running list shows on ``street``, down ones only to the
+    hero; None when the list holds no card of the street."""
+    cards = running(written)
+    if LAST_SLOT[street] >= len(cards):
+        return None
+    down_at, up_at = DEAL_SLOTS[street]
+    down = tuple(c for i in down_at if (c := cards[i]) is not None) if hero else ()
+    up = tuple(c for i in up_at if (c := cards[i]) is not None)
+    return down, up
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +196,7 @@ class Description:
 class _Builder:
     """One <game> element -> Hand, Skipped or Rejected."""
 
-    def __init__(self, file: str, chunk: XmlHandText, description: Description,
-                 levels: Lazy[dict[Decimal, tuple[Decimal, Decimal]]]) -> None:  # fmt: skip
+    def __init__(self, file: str, chunk: XmlHandText, description: Description, levels: StakesLevels) -> None:
         self.file = file
         self.chunk = chunk
         self.description = description
@@ -221,7 +239,7 @@ class _Builder:
         self._adjust_tournament_stacks()
         header = self._header(game, hand_id, name)
         last = self.chunk.first_line + self.chunk.text.count("\n")
-        return Hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
+        return make_hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
 
     def _game_name(self, game: Element) -> str:
         code = game.get("multigametype") or game.get("gametype")
@@ -240,34 +258,35 @@ class _Builder:
             stack = money(player.get("balance"))
             self.names[written] = name
             self.betting.stacks[name] = stack
-            self.seats.append(Seat(file=self.file, line=player.line, seat=int(written) + 1 - SEAT_BASE,
-                                   player=name, stack=stack, sitting_out=player.get("dealtin") == "false"))  # fmt: skip
+            self.seats.append(make_seat(self.file, player.line, int(written) + 1 - SEAT_BASE, name, stack,
+                                        player.get("dealtin") == "false", False))  # fmt: skip
 
     def _adjust_tournament_stacks(self) -> None:
         if not self.after_ante:
             return
         antes = self.betting.antes
         self.seats = [
-            Seat(file=s.file, line=s.line, seat=s.seat, player=s.player, stack=s.stack + antes.get(s.player, ZERO),
-                 sitting_out=s.sitting_out, out_of_hand=s.out_of_hand)
+            make_seat(s.file, s.line, s.seat, s.player, s.stack + antes.get(s.player, ZERO), s.sitting_out,
+                      s.out_of_hand)
             for s in self.seats
         ]  # fmt: skip
 
     def _player(self, element: Element, attribute: str = "player") -> str:
-        written = element.get(attribute)
-        if written not in self.names:
+        written = element.attrs.get(attribute, "")
+        names = self.names
+        if written not in names:
             raise _Bad(element.line, f"seat {written!r} has no player")
-        return self.names[written]
+        return names[written]
 
     # -- rounds --------------------------------------------------------------
     def _round(self, element: Element) -> bool:
-        kind = element.get("id")
+        kind = element.attrs.get("id", "")
         if kind in STREET_ROUNDS:
             street = STREET_ROUNDS[kind]
-            if street is Street.THIRD and self.after_ante:
+            if street is THIRD and self.after_ante:
                 self._restore_antes()
             self.betting.new_street(street)
-            self.events.append(StreetStart(file=self.file, line=element.line, street=street))
+            self.events.append(make_street(self.file, element.line, street))
             for cards in element.findall("cards"):
                 self._cards(cards, street)
         elif kind in SHOWDOWN_ROUNDS:
@@ -278,12 +297,13 @@ class _Builder:
             raise _Bad(element.line, f"unknown round {kind!r}")
         folded = END_ROUNDS.get(kind, False)
         for child in element.children:
-            if child.tag == "event":
+            tag = child.tag
+            if tag == "event":
                 self._event(child, folded)
-            elif child.tag == "winner":
+            elif tag == "winner":
                 self.winners.append(child)
-            elif child.tag != "cards":
-                raise _Bad(child.line, f"unknown element <{child.tag}> in a round")
+            elif tag != "cards":
+                raise _Bad(child.line, f"unknown element <{tag}> in a round")
         return folded
 
     def _restore_antes(self) -> None:
@@ -292,7 +312,8 @@ class _Builder:
             self.betting.stacks[player] += ante
 
     def _cards(self, element: Element, street: Street | None) -> None:
-        kind = element.get("type")
+        attrs = element.attrs
+        kind = attrs.get("type", "")
         if kind == COMMUNITY:
             if street is not Street.SEVENTH:
                 raise _Bad(element.line, f"a community card on {street} in a stud hand")
@@ -300,7 +321,8 @@ class _Builder:
                                              card=Card.parse(element.get("cards").split(",")[-1])))  # fmt: skip
             return
         player = self._player(element)
-        cards = running(element.get("cards"))
+        written = attrs.get("cards", "")
+        cards = running(written)
         if kind in SHOWN_CARDS:
             self.shown[player] = tuple(c for c in cards if c is not None)
             return
@@ -310,26 +332,24 @@ class _Builder:
         if hero:
             self.hero = player
         previous = self.known.get(player, [])
-        self.known[player] = [c if c is not None else (previous[i] if i < len(previous) else None)
-                              for i, c in enumerate(cards)]  # fmt: skip
-        down_at, up_at = DEAL_SLOTS[street]
-        if max(down_at + up_at) >= len(cards) or len(previous) > max(down_at + up_at):
+        self.known[player] = list(cards) if not previous else [
+            c if c is not None else (previous[i] if i < len(previous) else None) for i, c in enumerate(cards)
+        ]  # fmt: skip
+        shown = street_cards(written, street, hero)
+        if shown is None or len(previous) > LAST_SLOT[street]:
             return  # no card of this street for this player (folded earlier)
-        down = tuple(c for i in down_at if (c := cards[i]) is not None) if hero else ()
-        up = tuple(c for i in up_at if (c := cards[i]) is not None)
+        down, up = shown
         if down or up:  # like the text sites: no line for an opponent's hidden 7th card
-            self.events.append(Deal(file=self.file, line=element.line, player=player, street=street,
-                                    down=down, up=up))  # fmt: skip
+            self.events.append(make_deal(self.file, element.line, player, street, down, up, ()))
 
     def _event(self, element: Element, folded_end: bool) -> None:
-        kind = element.get("type")
+        kind = element.attrs.get("type", "")
         if kind == ANTE:
             player = self._player(element)
-            amount = money(element.get("amount"))
+            amount = money(element.attrs.get("amount", ""))
             all_in = self.betting.ante(player, amount)
             self.ante = self.ante or amount
-            self.events.append(PostAnte(file=self.file, line=element.line, player=player, amount=amount,
-                                        all_in=all_in))  # fmt: skip
+            self.events.append(make_ante(self.file, element.line, player, amount, all_in))
         elif kind in self.actions:
             self._action(element, kind)
         elif kind in SHOWS:
@@ -349,12 +369,12 @@ class _Builder:
             raise _Bad(element.line, f"{kind} before 3rd street")
         player = self._player(element)
         intent, means = self.actions[kind]
-        figure = money(element.get("amount")) if element.get("amount") else None
+        written = element.attrs.get("amount", "")
+        figure = money(written) if written else None
         done = self.betting.act(player, intent, figure, means)
         if intent == "bring_in":
             self.bring_in = self.bring_in or figure
-        self.events.append(Action(file=self.file, line=element.line, player=player, kind=done.kind,
-                                  amount=done.amount, to=done.to, all_in=done.all_in))  # fmt: skip
+        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
 
     def _chatter(self, element: Element, kind: ChatterKind) -> None:
         written = element.get("player")
@@ -372,7 +392,7 @@ class _Builder:
                 full = tuple(c for c in known if c is not None) if known and None not in known else ()
                 cards = max(self.shown.get(player, ()), full, key=len)
                 if element.get("type") == "SHOW":
-                    self.events.append(Show(file=self.file, line=element.line, player=player, cards=cards))
+                    self.events.append(make_show(self.file, element.line, player, cards, None))
                 else:
                     self.events.append(Muck(file=self.file, line=element.line, player=player, cards=cards))
         self._award()
@@ -408,8 +428,7 @@ class _Builder:
         for (player, pot, half), amount in won.items():
             if amount > 0:
                 collected += amount
-                self.events.append(Collect(file=self.file, line=lines[player], player=player, amount=amount,
-                                           pot=pot, half=half))  # fmt: skip
+                self.events.append(make_collect(self.file, lines[player], player, amount, pot, half))
         if not self.description.tournament and CURRENCY:
             total = sum((amount for amount, _eligible in betting.pots()), ZERO)
             rake = total - collected
@@ -443,10 +462,10 @@ class _Builder:
         if found is None:
             found = complete_stakes(*self.betting.stakes())
         if found is None and self.ante is not None:
-            found = self.levels.get().get(self.ante)
+            found = self.levels.get(self.ante)
         if found is None:
             raise _Bad(game.line, "no stakes: the description gives none and no bet of this file shows them")
-        return Stakes(found[0], found[1], self.ante or description.ante, self.bring_in or description.bring_in)
+        return make_stakes(found[0], found[1], self.ante or description.ante, self.bring_in or description.bring_in)
 
 
 def _utc(started: str) -> datetime | None:
@@ -457,28 +476,26 @@ def _utc(started: str) -> datetime | None:
     return local.astimezone(timezone.utc)
 
 
-def _build(file: str, chunk: XmlHandText, description: Description,
-           levels: Lazy[dict[Decimal, tuple[Decimal, Decimal]]]) -> tuple[_Builder, ParseResult]:  # fmt: skip
+def _build(file: str, chunk: XmlHandText, description: Description, levels: StakesLevels) -> ParseResult:
+    """Build one hand and tell ``levels`` the ante level its bets show."""
     builder = _Builder(file, chunk, description, levels)
     assert chunk.element is not None
-    return builder, builder.build(chunk.element)
+    result = builder.build(chunk.element)
+    if description.stakes is None:  # else the description gives the stakes, not the bets
+        levels.note(chunk.element, shown_level(result, builder.ante, builder.betting))
+    return result
 
 
-def levels_of(records: list[tuple[Element, Description]]) -> dict[Decimal, tuple[Decimal, Decimal]]:
-    """Tournament stakes each ante level of the file shows in some hand."""
-    levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
-    for game, description in records:
-        if description.stakes is not None:
-            continue
-        try:
-            builder, result = _build("", XmlHandText(game.line, "", element=game), description, Lazy(dict))
-        except (_Bad, ValueError, KeyError, ArithmeticError):
-            continue
-        if isinstance(result, Hand) and builder.ante is not None:
-            found = complete_stakes(*builder.betting.stakes())
-            if found is not None:
-                levels.setdefault(builder.ante, found)
-    return levels
+def measure_level(game: Element, description: Description) -> Level | None:
+    """The ante level ``game`` shows by its own bets, for another hand of the file."""
+    if description.stakes is not None:
+        return None
+    try:
+        builder = _Builder("", XmlHandText(game.line, "", element=game), description, StakesLevels())
+        result = builder.build(game)
+    except (_Bad, ValueError, KeyError, ArithmeticError):
+        return None
+    return shown_level(result, builder.ante, builder.betting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,17 +508,17 @@ class MergeFormat:
         return _DETECT.search(head) is not None
 
     def split(self, text: str) -> Iterator[HandText]:
-        items = list(scan(text, RECORD, CONTEXT))
+        items = list(scan(text, RECORD, CONTEXT, with_text=False))  # Merge writes no element text
         description = Description.of(None)
-        records: list[tuple[Element, Description]] = []
+        records: dict[Element, Description] = {}
         owners: list[Description] = []
         for item in items:
             if item.kind == "context":
                 description = Description.of(item.element)
             elif item.element is not None:
-                records.append((item.element, description))
+                records[item.element] = description
             owners.append(description)
-        levels = Lazy(lambda: levels_of(records))
+        levels = StakesLevels(list(records), lambda game: measure_level(game, records[game]))
         for item, owner in zip(items, owners):
             context = {"description": owner, "levels": levels}
             hand = hand_text(item, context)
@@ -518,9 +535,9 @@ class MergeFormat:
         if not isinstance(description, Description):
             description = Description.of(None)
         levels = chunk.context.get("levels")
-        levels = levels if isinstance(levels, Lazy) else Lazy(dict)
+        levels = levels if isinstance(levels, StakesLevels) else StakesLevels()
         try:
-            return _build(file, chunk, description, levels)[1]  # type: ignore[arg-type]
+            return _build(file, chunk, description, levels)
         except _Bad as error:
             return _reject(chunk, file, error.line, str(error), hand_id)
         except (ValueError, KeyError, ArithmeticError) as error:

@@ -23,6 +23,9 @@ from studbook.sites.lines import (
 )
 
 HAND_START = re.compile(r"^Winamax Poker - [^\n]*? - HandId: #([0-9-]+)", re.M)
+# Detection: search for the header's literal text, then check that it starts a line
+# (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
+_DETECT = re.compile(r"Winamax Poker - (?<=^Winamax Poker - )[^\n]*? - HandId: #[0-9-]", re.M)
 _STREETS = {
     "3rd STREET": Street.THIRD, "4th STREET": Street.FOURTH, "5th STREET": Street.FIFTH,
     "6th STREET": Street.SIXTH, "7th STREET": Street.SEVENTH, "THIRD": Street.THIRD,
@@ -176,7 +179,7 @@ KINDS = {
 }  # fmt: skip
 
 FORMAT = LineFormat(
-    name="winamax", grammar_name="winamax", builder=WinamaxBuilder, header=HAND_START, kinds=KINDS, hand_id_pattern=FIRST_NUMBER,
+    name="winamax", grammar_name="winamax", builder=WinamaxBuilder, header=HAND_START, detector=_DETECT, kinds=KINDS, hand_id_pattern=FIRST_NUMBER,
 )
 
 __all__ = ["FORMAT"]

@@ -27,13 +27,28 @@ import re
 import xml.parsers.expat as expat
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Callable, Generic, Iterator, Literal, Mapping, TypeVar
+from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
-from studbook.events import ActionKind, Street
+from studbook.events import (
+    Action, ActionKind, Collect, Deal, Hand, ParseResult, PostAnte, Seat, Show, Stakes, Street, StreetStart,
+)
+from studbook.read.records import maker
 from studbook.sites.base import HandText
 
 ZERO = Decimal(0)
-T = TypeVar("T")
+
+# The frequent parts of a hand, made positionally through their slots
+# (studbook.read.records): half the cost of the keyword constructors. The
+# arguments are every field in order, defaults included.
+make_seat = maker(Seat)  # file, line, seat, player, stack, sitting_out, out_of_hand
+make_ante = maker(PostAnte)  # file, line, player, amount, all_in
+make_street = maker(StreetStart)  # file, line, street
+make_deal = maker(Deal)  # file, line, player, street, down, up, before
+make_action = maker(Action)  # file, line, player, kind, amount, to, all_in
+make_show = maker(Show)  # file, line, player, cards, description
+make_collect = maker(Collect)  # file, line, player, amount, pot, half
+make_stakes = maker(Stakes)  # small_bet, big_bet, ante, bring_in
+make_hand = maker(Hand)  # file, line, end_line, header, seats, events
 
 _ROOT = "studbook-xml-root"
 _DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
@@ -104,7 +119,7 @@ class _Builder:
     """expat callbacks: trees for context and record elements, spans of records."""
 
     def __init__(self, parser: expat.XMLParserType, data: bytes, record: str,
-                 context: frozenset[str], line0: int) -> None:  # fmt: skip
+                 context: frozenset[str], line0: int, with_text: bool) -> None:  # fmt: skip
         self.parser = parser
         self.data = data
         self.record = record
@@ -115,7 +130,8 @@ class _Builder:
         self.items: list[Scanned] = []
         parser.StartElementHandler = self.start_element
         parser.EndElementHandler = self.end_element
-        parser.CharacterDataHandler = self.characters
+        if with_text:  # else no call per run of text, indentation included
+            parser.CharacterDataHandler = self.characters
         parser.StartDoctypeDeclHandler = _refuse
         parser.EntityDeclHandler = _refuse
         parser.UnparsedEntityDeclHandler = _refuse
@@ -163,8 +179,11 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def scan(text: str, record: str, context: frozenset[str] = frozenset()) -> Iterator[Scanned]:
-    """Context elements, records and errors of a decoded XML file, in file order."""
+def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_text: bool = True) -> Iterator[Scanned]:
+    """Context elements, records and errors of a decoded XML file, in file order.
+
+    ``with_text=False`` leaves every element's ``text`` empty (for formats
+    that write everything in attributes: faster)."""
     declaration = _DECLARATION.match(text)
     if declaration:  # blanked, not removed: line numbers stay those of the file
         text = re.sub(r"[^\n]", " ", declaration.group(0)) + text[declaration.end() :]
@@ -176,7 +195,7 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset()) -> Itera
     resync = re.compile(rf"<{re.escape(record)}[\s>/]")
     pos = 0
     while pos < len(text):
-        items, failed = _scan_segment(text, pos, record, context, first_segment=pos == 0)
+        items, failed = _scan_segment(text, pos, record, context, pos == 0, with_text)
         yield from items
         if failed is None or failed >= len(text):
             return
@@ -185,14 +204,14 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset()) -> Itera
 
 
 def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
-                  first_segment: bool) -> tuple[list[Scanned], int | None]:  # fmt: skip
+                  first_segment: bool, with_text: bool = True) -> tuple[list[Scanned], int | None]:  # fmt: skip
     """The items of ``text[pos:]`` and, after an error, the offset it stopped at."""
     head = f"<{_ROOT}>".encode()
     body = text[pos:].encode("utf-8")
     data = head + body + f"</{_ROOT}>".encode()
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
-    builder = _Builder(parser, data, record, context, _line_of(text, pos) - 1)
+    builder = _Builder(parser, data, record, context, _line_of(text, pos) - 1, with_text)
     items = builder.items
     try:
         parser.Parse(data, True)
@@ -261,17 +280,29 @@ def _shift_lines(element: Element, shift: int) -> None:
 # ---------------------------------------------------------------------------
 # Betting: site figures -> event-model Action fields
 
+# Enum members the per-action code compares with, as module constants: in
+# Python 3.11 ``ActionKind.CALL`` is a metaclass attribute lookup, some twenty
+# times the cost of reading a global.
+BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
+    ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE, ActionKind.CALL,
+    ActionKind.CHECK, ActionKind.FOLD,
+)
+THIRD = Street.THIRD
+
 Figure = Literal["chips", "to"]
 Intent = Literal["bring_in", "complete", "bet", "raise", "call", "all_in", "check", "fold"]
 
 
-@dataclass(frozen=True, slots=True)
-class Normalised:
+class Normalised(NamedTuple):  # a tuple: built for every action, a frozen dataclass costs twice as much
     kind: ActionKind
     amount: Decimal | None
     to: Decimal | None
     all_in: bool
     chips: Decimal  # put in by this action
+
+
+_FOLDED = Normalised(FOLD, None, None, False, ZERO)
+_CHECKED = Normalised(CHECK, None, None, False, ZERO)
 
 
 @dataclass(slots=True)
@@ -300,7 +331,7 @@ class Betting:
         self.street = street
         self.street_in = {}
         self.current = ZERO
-        self.completed = street is not Street.THIRD
+        self.completed = street is not THIRD
         self.fresh = True
 
     def ante(self, player: str, amount: Decimal) -> bool:
@@ -316,48 +347,48 @@ class Betting:
             self.fresh, self.aggressor = False, None
         if intent == "fold":
             self.folded.add(player)
-            return Normalised(ActionKind.FOLD, None, None, False, ZERO)
+            return _FOLDED
         if intent == "check":
-            return Normalised(ActionKind.CHECK, None, None, False, ZERO)
+            return _CHECKED
         value = figure if figure is not None else ZERO
         to = value if means == "to" else before + value
         chips = to - before
         stack = self.stacks.get(player, ZERO)
-        all_in = chips >= stack > 0 or (intent == "all_in")
+        all_in = chips >= stack > ZERO or (intent == "all_in")
         kind = self._kind(intent, to)
         current = self.current
         self._pay(player, chips)
         self.street_in[player] = to
         amount: Decimal | None
         new_to: Decimal | None = None
-        if kind is ActionKind.CALL or kind is ActionKind.BRING_IN or kind is ActionKind.BET:
+        if kind is CALL or kind is BRING_IN or kind is BET:
             amount = chips
-        elif kind is ActionKind.COMPLETE:
+        elif kind is COMPLETE:
             amount = new_to = to
             self.completed = True
         else:  # a raise: the increment over the bet to call
             amount, new_to = to - current, to
             self.completed = True
-        if to > self.current:
-            self._note_unit(kind, to - current if kind is not ActionKind.COMPLETE else to, all_in)
+        if to > current:
+            self._note_unit(kind, to - current if kind is not COMPLETE else to, all_in)
             self.current = to
-            if kind is not ActionKind.BRING_IN:
+            if kind is not BRING_IN:
                 self.aggressor = player
         return Normalised(kind, amount, new_to, all_in, chips)
 
     def _kind(self, intent: Intent, to: Decimal) -> ActionKind:
         if intent == "bring_in":
-            return ActionKind.BRING_IN
+            return BRING_IN
         if intent == "call" or to <= self.current:
-            return ActionKind.CALL
-        if self.street is Street.THIRD and not self.completed:
-            return ActionKind.COMPLETE
-        if self.current == 0:
-            return ActionKind.BET
-        return ActionKind.RAISE
+            return CALL
+        if self.street is THIRD and not self.completed:
+            return COMPLETE
+        if self.current == ZERO:
+            return BET
+        return RAISE
 
     def _note_unit(self, kind: ActionKind, size: Decimal, all_in: bool) -> None:
-        if all_in or kind is ActionKind.BRING_IN or self.street is None:
+        if all_in or kind is BRING_IN or self.street is None:
             return
         self.units.setdefault(self.street, size)
 
@@ -437,17 +468,48 @@ def split_winnings(wins: Mapping[str, Decimal], pots: list[tuple[Decimal, frozen
     return out
 
 
-class Lazy(Generic[T]):
-    """A value computed on first use (file-wide facts most hands never need)."""
+Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
 
-    def __init__(self, compute: Callable[[], T]) -> None:
-        self._compute: Callable[[], T] | None = compute
-        self._value: T | None = None
 
-    def get(self) -> T:
-        if self._compute is not None:
-            self._value, self._compute = self._compute(), None
-        return self._value  # type: ignore[return-value]
+class StakesLevels:
+    """Tournament stakes by ante level, as the hands of one file show them.
+
+    For a hand whose own bets do not show the stakes: :meth:`get` measures the
+    file's records in file order, only until one shows the ante level asked
+    for, so the first hand in file order wins, as a full pass would give.
+    Records the parse has built already came through :meth:`note` and are
+    not built again.
+    """
+
+    def __init__(self, records: Sequence[Element] = (), measure: Callable[[Element], Level | None] = lambda _: None) -> None:
+        self._records = records
+        self._measure = measure
+        self._next = 0  # records before this one are in _levels
+        self._noted: dict[Element, Level | None] = {}
+        self._levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
+
+    def note(self, record: Element, level: Level | None) -> None:
+        """What the parse found building ``record``: its ante level, or None."""
+        self._noted[record] = level
+
+    def get(self, ante: Decimal) -> tuple[Decimal, Decimal] | None:
+        """The stakes of the first record at ``ante`` that shows them."""
+        levels, records = self._levels, self._records
+        while ante not in levels and self._next < len(records):
+            record = records[self._next]
+            self._next += 1
+            level = self._noted.pop(record) if record in self._noted else self._measure(record)
+            if level is not None:
+                levels.setdefault(level[0], level[1])
+        return levels.get(ante)
+
+
+def shown_level(result: ParseResult, ante: Decimal | None, betting: Betting) -> Level | None:
+    """The ante level a built hand shows by its own bets (None when it shows none)."""
+    if ante is None or not isinstance(result, Hand):
+        return None
+    found = complete_stakes(*betting.stakes())
+    return (ante, found) if found is not None else None
 
 
 def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
@@ -461,6 +523,7 @@ def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal
 
 
 __all__ = [
-    "Betting", "Element", "Lazy", "Normalised", "Scanned", "UNSAFE_REASON", "UnsafeXml", "XmlHandText",
-    "complete_stakes", "parse_fragment", "scan", "split_winnings",
+    "Betting", "Element", "Level", "Normalised", "Scanned", "StakesLevels", "UNSAFE_REASON", "UnsafeXml",
+    "XmlHandText", "complete_stakes", "make_action", "make_ante", "make_collect", "make_deal", "make_hand", "make_seat",
+    "make_show", "make_stakes", "make_street", "parse_fragment", "scan", "shown_level", "split_winnings",
 ]
