@@ -17,7 +17,7 @@ from studbook.money import _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
 from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, grammar_dir
 from studbook.read.memo import TextMemo
-from studbook.read.records import maker
+from studbook.records import maker
 from studbook.read.split import header_starts
 from studbook.sites import all_sites, get_site
 from studbook.sites.pokerstars import HEADER_START, grammar

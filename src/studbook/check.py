@@ -20,6 +20,7 @@ from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.events import Hand, Rejected, Skipped
+from studbook.gcpause import gc_paused
 from studbook.parse import FileResult, parse_paths
 
 CheckResult = Union[HandCheck, Rejected, Skipped]
@@ -142,8 +143,9 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
     """Check every hand of an already parsed file."""
     memory = memory if memory is not None else TableMemory()
     results: list[CheckResult] = []
-    for r in parsed.results:
-        results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
+    with gc_paused():
+        for r in parsed.results:
+            results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
     if parsed.error is not None and not parsed.results and parsed.note is None:
         results.append(Rejected(parsed.file, 1, 1, parsed.error))
     return FileCheck(parsed, results)

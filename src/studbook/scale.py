@@ -43,7 +43,6 @@ and is capped by the caller unpickling. :func:`to_dask` sends only frames.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import io
 import multiprocessing
 import operator
@@ -51,18 +50,18 @@ import os
 import pickle
 import signal
 from collections import deque
-from contextlib import contextmanager
 from decimal import Decimal
 from enum import Enum
 from itertools import islice
 from multiprocessing.pool import AsyncResult
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from studbook.cards import DECK, Card
 from studbook.check import FileCheck, TableMemory, check_hand, check_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
+from studbook.gcpause import gc_paused
+from studbook.read import files_in
 
 if TYPE_CHECKING:
     import dask.dataframe
@@ -86,16 +85,7 @@ _IN_FLIGHT = 2  # tasks queued per worker: bounds the results held waiting for t
 
 def expand_paths(paths: Iterable[PathLike]) -> list[str]:
     """The files :func:`studbook.parse.parse_paths` reads for ``paths``, in its order."""
-    files: list[str] = []
-    for path in paths:
-        target = Path(path)
-        if not target.is_dir():
-            files.append(str(target))
-            continue
-        for root, dirs, names in os.walk(target):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            files.extend(str(Path(root) / name) for name in sorted(names) if not name.startswith("."))
-    return files
+    return [str(file) for path in paths for file in files_in(path)]
 
 
 def resolve_jobs(jobs: int | None) -> int:
@@ -387,29 +377,14 @@ def check_files_dask(
 
 def _dumps(obj: object) -> bytes:
     buffer = io.BytesIO()
-    with _no_gc():
+    with gc_paused():
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return buffer.getvalue()
 
 
 def _loads(data: bytes) -> Any:
-    with _no_gc():
+    with gc_paused():
         return pickle.loads(data)
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Pause the cyclic GC: (un)pickling makes a tuple or an object per field and
-    per event, all acyclic, and each collection they trigger would rescan every
-    hand held (as in ``studbook.parse``)."""
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _card(index: int) -> Card:

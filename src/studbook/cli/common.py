@@ -6,9 +6,10 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from studbook.parse import FileResult
+from studbook.read import files_in
 
 
 class UsageError(Exception):
@@ -34,7 +35,7 @@ def expand_inputs(paths: Iterable[str]) -> list[InputFile]:
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            files = sorted(p for p in _walk(path) if p.is_file())
+            files = sorted(p for p in files_in(path) if p.is_file())
             if not files:
                 raise UsageError(f"{name}: directory holds no hand-history files")
             found.extend(InputFile(p, False) for p in files)
@@ -71,14 +72,6 @@ def not_a_hand_history(result: FileResult) -> str | None:
 def ignored_line(path: str, reason: str) -> str:
     """The one line listing a file found by walking that is not a hand history."""
     return f"not a hand history: {path} ({reason})"
-
-
-def _walk(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for filename in filenames:
-            if not filename.startswith("."):
-                yield Path(dirpath) / filename
 
 
 def stderr(message: str) -> None:

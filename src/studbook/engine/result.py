@@ -6,12 +6,12 @@ CLI read them and nothing deeper.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable
 
 from studbook.cards import Card
 from studbook.events import Hand, Street
+from studbook.records import maker
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,29 +67,8 @@ class HandCheck:
         return {p.player: p.net for p in self.players}
 
 
-def _positional_maker(cls: type) -> Callable[..., Any]:
-    """A constructor taking every field positionally, for the engine's hot path.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
-    from keyword arguments: several µs for a PlayerResult. This builds the very same
-    object (same class, same fields) about four times faster: a plain class with the
-    same slots stores the fields as any ``__init__`` does, then the object becomes an
-    instance of ``cls`` (Python allows ``__class__`` assignment between classes whose
-    slots are the same).
-    """
-    names = [f.name for f in fields(cls)]
-    if tuple(names) != tuple(getattr(cls, "__slots__", ())):
-        raise TypeError(f"{cls.__name__}: the fields are not the slots")
-    body = "".join(f"        self.{name} = {name}\n" for name in names)
-    source = (f"class Twin:\n    __slots__ = {tuple(names)!r}\n\n"
-              f"    def __init__(self, {', '.join(names)}):\n{body}        self.__class__ = cls\n")
-    namespace: dict[str, Any] = {"cls": cls}
-    exec(source, namespace)  # noqa: S102 - the source is built from the dataclass's own field names
-    return namespace["Twin"]  # type: ignore[no-any-return]
-
-
 # positional constructors (every field, in declaration order) for the engine's hot path
-new_player_result = _positional_maker(PlayerResult)
-new_pot_award = _positional_maker(PotAward)
-new_hand_check = _positional_maker(HandCheck)
-new_violation = _positional_maker(Violation)
+new_player_result = maker(PlayerResult)
+new_pot_award = maker(PotAward)
+new_hand_check = maker(HandCheck)
+new_violation = maker(Violation)

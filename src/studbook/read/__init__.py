@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, TypeVar
+from typing import Iterable, Iterator, TypeVar
 
 from studbook.read.decode import Decoded, decode, normalise_newlines
 from studbook.read.split import split_at_headers, split_at_starts, split_blank_lines
@@ -23,6 +23,19 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return Path(path).read_bytes()
 
 
+def files_in(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """``path`` itself when it is not a directory, else every file below it
+    in walk order (each folder's files by name, then its sub-folders by
+    name), names starting with a dot skipped."""
+    target = Path(path)
+    if not target.is_dir():
+        yield target
+        return
+    for root, dirs, files in os.walk(target):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        yield from (Path(root) / name for name in sorted(files) if not name.startswith("."))
+
+
 def detect_format(text: str, formats: Iterable[F]) -> F | None:
     """The first format whose ``detect`` accepts the head of ``text``."""
     head = text[:HEAD_CHARS]
@@ -33,6 +46,6 @@ def detect_format(text: str, formats: Iterable[F]) -> F | None:
 
 
 __all__ = [
-    "Decoded", "HEAD_CHARS", "decode", "detect_format", "normalise_newlines", "read_bytes",
+    "Decoded", "HEAD_CHARS", "decode", "detect_format", "files_in", "normalise_newlines", "read_bytes",
     "split_at_headers", "split_at_starts", "split_blank_lines",
 ]

@@ -44,6 +44,8 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+# A terminal that reads any line, or the rest of one (as Lark writes /[^\n]*\n/, or escaped)
+_ANY_LINE = frozenset({"[^\n]*\n", r"[^\n]*\n"})
 
 Fields = tuple[Optional[str], ...]
 # One token as a scanner reads it: (terminal name, its regex groups, its
@@ -336,6 +338,7 @@ class LineGrammar:
         self._moves: dict[tuple[int, str], int | None] = {}
         self._scanner_of: dict[int, _Scanner] = {}
         self._scanner_by_terms: dict[frozenset[str], _Scanner] = {}
+        self._takes_any_rest: dict[int, bool] = {}
 
     # -- the fast path -------------------------------------------------------
     def lines(self, text: str) -> list[Line]:
@@ -381,6 +384,41 @@ class LineGrammar:
     def accepts(self, sid: int) -> bool:
         """True when the text may end on stack ``sid``."""
         return self._move(sid, "$END") == _ACCEPT
+
+    def accepts_rest(self, text: str, sid: int, pos: int) -> bool:
+        """True when the fast scan of ``text`` (which ends with a newline), on
+        stack ``sid`` at offset ``pos``, reads the rest of the text and
+        the grammar accepts it, as :meth:`lines` would; False when it stops
+        (then only Lark's parser can tell)."""
+        scanner, steps = self._scanner(sid), self._steps[sid]
+        while pos < len(text):
+            if self._any_rest(sid):
+                return True
+            rest = text[pos : text.index("\n", pos)]
+            token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
+            if token is None:
+                return False
+            name, _, length, _ = token
+            step = steps.get(name) or self._step(sid, name)
+            if step is None:
+                return False
+            sid, _, scanner, steps = step
+            pos += length
+        return self.accepts(sid)
+
+    def _any_rest(self, sid: int) -> bool:
+        """True when stack ``sid`` may end and reads only a terminal that takes
+        any (rest of a) line, back onto ``sid`` (``_OTHER_LINE*`` in a hand of
+        another game): then it accepts any rest of a text that ends with a newline."""
+        known = self._takes_any_rest.get(sid)
+        if known is None:
+            names = list(self._scanner(sid).groups)
+            step = self._step(sid, names[0]) if len(names) == 1 else None
+            known = self._takes_any_rest[sid] = (
+                step is not None and step[0] == sid and self.accepts(sid)
+                and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE
+            )  # fmt: skip
+        return known
 
     def _scanner(self, sid: int) -> _Scanner:
         """The scanner of a parser stack: the terminals its top state accepts."""

@@ -71,15 +71,18 @@ def split_at_starts(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
 
 
 @functools.lru_cache(maxsize=64)
-def header_starts(header: re.Pattern[str]) -> Callable[[str], list[int]]:
+def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable[[str], list[int]]:
     """A function giving the offsets where ``header`` (a ``re.M`` pattern
-    anchored with ``^``) matches, as ``finditer`` finds them.
+    anchored with ``^``) matches, as ``finditer`` finds them; with
+    ``first_only``, the first one only (what ``search`` finds).
 
     A regex starting with ``^`` is tried at every offset of the text; when
     the header starts with literal text, ``str.find`` jumps from one line
     that starts with it to the next, and only those are matched.
     """
     prefix = _literal_prefix(header)
+    if not prefix and first_only:
+        return lambda text: [m.start()] if (m := header.search(text)) else []
     if not prefix:
         return lambda text: [m.start() for m in header.finditer(text)]
     needle = "\n" + prefix
@@ -94,6 +97,8 @@ def header_starts(header: re.Pattern[str]) -> Callable[[str], list[int]]:
                 m = match(text, at)
                 if m is not None:
                     found.append(at)
+                    if first_only:
+                        break
                     done = max(m.end(), at + 1)
             at = text.find(needle, at) + 1 or -1
         return found

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any, Optional, cast
 
 from studbook.events import (
-    ActionKind, ChatterKind, Collect, Half, HandHeader, SeatSummary, Stakes, Street, Structure,
+    ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
     Tournament, Variant,
 )
 from studbook.sites.lines import (
@@ -216,10 +216,8 @@ class BovadaBuilder(LineBuilder):
             won = (amount(hi.group(1)) if hi else ZERO) + (amount(lo.group(1)) if lo else ZERO)
         if hi and lo or (lo and not hi) or text.lstrip().startswith("HI "):
             self._halves(player, amount(hi.group(1)) if hi else None, amount(lo.group(1)) if lo else None)
-        self.events.append(SeatSummary(
-            file=self.file, line=line, seat=int(seat), player=player,  # type: ignore[arg-type]
-            outcome=text.strip(), cards=cards(shown.group(1).strip()) if shown else (), won=won,
-        ))  # fmt: skip
+        self.add_seat_summary(line, int(seat), player, text.strip(),  # type: ignore[arg-type]
+                              cards(shown.group(1).strip()) if shown else (), won)  # fmt: skip
 
     def _halves(self, player: str, hi: Decimal | None, lo: Decimal | None) -> None:
         """Mark the player's collections high or low, as the summary says."""

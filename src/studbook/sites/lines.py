@@ -41,7 +41,8 @@ from studbook.money import parse_amount
 from studbook.read import split_at_headers
 from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, load_grammar
 from studbook.read.memo import TextMemo
-from studbook.read.records import maker
+from studbook.records import maker
+from studbook.read.split import header_starts
 from studbook.sites.base import HandText
 
 Fields = tuple[Optional[str], ...]
@@ -55,6 +56,27 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
+
+# Positional record makers (see :mod:`studbook.records`): every field, in field order.
+_HAND = maker(Hand)
+_HEADER = maker(HandHeader)
+_STAKES = maker(Stakes)
+_SKIPPED = maker(Skipped)
+_SEAT = maker(Seat)
+_POST_ANTE = maker(PostAnte)
+_STREET_START = maker(StreetStart)
+_DEAL = maker(Deal)
+_ACTION = maker(Action)
+_UNCALLED = maker(UncalledReturned)
+_SHOWDOWN = maker(ShowdownStart)
+_SHOW = maker(Show)
+_MUCK = maker(Muck)
+_NO_SHOW = maker(NoShow)
+_COLLECT = maker(Collect)
+_NO_LOW = maker(NoLowHand)
+_POT_SUMMARY = maker(PotSummary)
+_SEAT_SUMMARY = maker(SeatSummary)
+_CHATTER = maker(Chatter)
 
 ACTION_TERMINALS: dict[str, ActionKind] = {
     "BRING_IN": ActionKind.BRING_IN, "COMPLETE": ActionKind.COMPLETE, "BET": ActionKind.BET,
@@ -142,8 +164,8 @@ def not_shown_as_mucks(events: list[Event], live: list[str]) -> list[Event]:
     if len(live) < 2:
         return events
     winners = {e.player for e in events if isinstance(e, Collect)}
-    return [Muck(file=e.file, line=e.line, player=e.player)
-            if isinstance(e, NoShow) and e.player not in winners else e for e in events]  # fmt: skip
+    return [_MUCK(e.file, e.line, e.player, ()) if isinstance(e, NoShow) and e.player not in winners else e
+            for e in events]  # fmt: skip
 
 
 # Time-zone abbreviations sites write; each is a region, so daylight saving
@@ -356,8 +378,6 @@ class SkipHand(Exception):
         self.reason = reason
 
 
-_HAND = maker(Hand)
-
 # Errors in a handler that mean "this line makes no sense": reported at the line.
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
@@ -408,6 +428,7 @@ class LineBuilder:
         self.text = text
         self.grammar = grammar
         self.start = 0  # offset of the line being read
+        self.stopped_at: tuple[int, int] | None = None  # parser stack and offset after the line whose handler raised
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: set[str] = set()
@@ -431,10 +452,10 @@ class LineBuilder:
         try:
             sid = self._scan()
         except SkipHand as skip:
-            self.grammar.lines(self.text)  # the grammar's verdict on the whole hand comes first
+            self._check_grammar()  # the grammar's verdict on the whole hand comes first
             return self._skipped(skip)
         except Exception as error:
-            self.grammar.lines(self.text)
+            self._check_grammar()
             if isinstance(error, _LINE_ERRORS):
                 line = self.chunk.first_line + self.text.count("\n", 0, self.start)
                 raise BuildError(f"{line}\x00{error}") from None
@@ -471,12 +492,24 @@ class LineBuilder:
                 self.start = pos
                 if index >= 0 and names and f[index] not in names:
                     f = self._resplit(kind, text[pos : pos + length], index) or f
-                handler(self, kind, f, line)
+                try:
+                    handler(self, kind, f, line)
+                except Exception:
+                    self.stopped_at = (sid, pos + length)
+                    raise
                 pos += length
                 if newline:
                     break
                 rest = rest[length:]
         return sid
+
+    def _check_grammar(self) -> None:
+        """Raise Lark's error when the hand does not follow the grammar, once a
+        handler stopped the scan: the scan goes on from there without handlers,
+        and only when that does not accept does the whole hand go to Lark."""
+        stopped = self.stopped_at
+        if stopped is None or not self.grammar.accepts_rest(self.text, *stopped):
+            self.grammar.lines(self.text)
 
     def _from_lark(self) -> ParseResult:
         """When the fast scan stops: Lark's parser raises its error (or, should
@@ -535,8 +568,8 @@ class LineBuilder:
 
     def _skipped(self, skip: SkipHand) -> Skipped:
         hand_id = self.head.get("hand_id")
-        return Skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
-                       skip.game, skip.reason)  # fmt: skip
+        return _SKIPPED(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
+                        skip.game, skip.reason)  # fmt: skip
 
     def _resplit(self, kind: str, text: str, index: int) -> Fields | None:
         """Re-read a line whose player the lazy regex cut at the wrong place
@@ -631,14 +664,10 @@ class LineBuilder:
         variant = stud_variant(game)
         if variant is None:
             raise SkipHand(game, skip_reason(game))
-        self.header = HandHeader(
-            site=self.SITE, hand_id=hand_id, variant=variant, structure=stud_structure(game),
-            game=game,
-            stakes=Stakes(amount(small), amount(big), amount(ante) if ante else None,
-                          amount(bring_in) if bring_in else None),
-            currency=currency, play_money=play_money, tournament=tournament, mix=mix, table=table,
-            max_seats=max_seats, button=button, started=started, started_utc=started_utc,
-        )  # fmt: skip
+        stakes = _STAKES(amount(small), amount(big), amount(ante) if ante else None,
+                         amount(bring_in) if bring_in else None)  # fmt: skip
+        self.header = _HEADER(self.SITE, hand_id, variant, stud_structure(game), game, stakes, currency,
+                              play_money, tournament, mix, table, max_seats, button, started, started_utc)  # fmt: skip
 
     def stakes_from_betting(self) -> tuple[Decimal, Decimal]:
         """Small and big bet read off the betting, for headers that do not give them."""
@@ -659,13 +688,12 @@ class LineBuilder:
         if sitting_out:
             self.sitting_out.add(player)
         self.ledger.seat(player, stack)
-        self.seats.append(Seat(file=self.file, line=line, seat=seat, player=player, stack=stack,
-                               sitting_out=sitting_out))  # fmt: skip
+        self.seats.append(_SEAT(self.file, line, seat, player, stack, sitting_out, False))
 
     def add_ante(self, line: int, player: str, chips: Decimal, all_in: bool = False) -> None:
         self.anted.add(player)
         all_in = self.ledger.post_ante(player, chips) or all_in
-        self.emit(PostAnte(file=self.file, line=line, player=player, amount=chips, all_in=all_in))
+        self.emit(_POST_ANTE(self.file, line, player, chips, all_in))
 
     def settle_seats(self) -> None:
         """At the deal: a seat marked sitting out is dealt in when it anted."""
@@ -683,7 +711,7 @@ class LineBuilder:
             self.settle_seats()
         self.street = street
         self.ledger.start(street)
-        self.emit(StreetStart(file=self.file, line=line, street=street))
+        self.emit(_STREET_START(self.file, line, street))
 
     def next_street(self, line: int) -> None:
         """Start the street after the current one (sites without street markers)."""
@@ -706,8 +734,7 @@ class LineBuilder:
             seen.extend(list(down) + [None] * (2 - len(down)) + list(up))
         else:
             seen.extend(up or down or (None,))
-        self.emit(Deal(file=self.file, line=line, player=player, street=street, down=down, up=up,
-                       before=before))  # fmt: skip
+        self.emit(_DEAL(self.file, line, player, street, down, up, before))
 
     def add_new_cards(self, line: int, player: str, shown: tuple[Card, ...], *, before: tuple[Card, ...] = (),
                       hidden_down: int = 0) -> None:  # fmt: skip
@@ -729,17 +756,16 @@ class LineBuilder:
         if self.street is None:
             raise ValueError("betting before 3rd street")
         kind, value, total, all_in = self.ledger.act(player, kind, chips=chips, to=to, by=by, all_in=all_in)
-        self.emit(Action(file=self.file, line=line, player=player, kind=kind, amount=value, to=total,
-                         all_in=all_in))  # fmt: skip
+        self.emit(_ACTION(self.file, line, player, kind, value, total, all_in))
 
     def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:
         self.ledger.returned(player, chips)
-        self.emit(UncalledReturned(file=self.file, line=line, player=player, amount=chips))
+        self.emit(_UNCALLED(self.file, line, player, chips))
 
     # -- showdown and award ------------------------------------------------------------
     def add_showdown(self, line: int) -> None:
         self.at_showdown = True
-        self.emit(ShowdownStart(file=self.file, line=line))
+        self.emit(_SHOWDOWN(self.file, line))
 
     def open_showdown(self, line: int) -> None:
         """A showdown the log does not mark: before the first card shown while two or more are live."""
@@ -749,35 +775,34 @@ class LineBuilder:
     def add_show(self, line: int, player: str, shown: tuple[Card, ...], description: str | None = None) -> None:
         if self.IMPLIED_SHOWDOWN:
             self.open_showdown(line)
-        self.emit(Show(file=self.file, line=line, player=player, cards=shown, description=description or None))
+        self.emit(_SHOW(self.file, line, player, shown, description or None))
 
     def add_muck(self, line: int, player: str, shown: tuple[Card, ...] = ()) -> None:
         if self.IMPLIED_SHOWDOWN:
             self.open_showdown(line)
-        self.emit(Muck(file=self.file, line=line, player=player, cards=shown))
+        self.emit(_MUCK(self.file, line, player, shown))
 
     def add_noshow(self, line: int, player: str) -> None:
-        self.emit(NoShow(file=self.file, line=line, player=player))
+        self.emit(_NO_SHOW(self.file, line, player))
 
     def add_collect(self, line: int, player: str, chips: Decimal, pot: int = 0, half: Half | None = None) -> None:
         self.ledger.won(player, chips)
-        self.emit(Collect(file=self.file, line=line, player=player, amount=chips, pot=pot, half=half))
+        self.emit(_COLLECT(self.file, line, player, chips, pot, half))
 
     def add_no_low(self, line: int) -> None:
-        self.emit(NoLowHand(file=self.file, line=line))
+        self.emit(_NO_LOW(self.file, line))
 
     def add_total(self, line: int, total: Decimal, rake: Decimal, pots: tuple[Decimal, ...] = ()) -> None:
-        self.emit(PotSummary(file=self.file, line=line, total=total, rake=rake, pots=pots))
+        self.emit(_POT_SUMMARY(self.file, line, total, rake, pots))
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
                          shown: tuple[Card, ...] = (), won: Decimal | None = None) -> None:  # fmt: skip
-        self.emit(SeatSummary(file=self.file, line=line, seat=seat, player=player, outcome=outcome,
-                              cards=shown, won=won))  # fmt: skip
+        self.emit(_SEAT_SUMMARY(self.file, line, seat, player, outcome, shown, won))
 
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
         """Table talk; ``text`` defaults to the whole line as written."""
         written = text if text is not None else self.line_text().rstrip()
-        self.emit(Chatter(file=self.file, line=line, kind=kind, text=written, player=player))
+        self.emit(_CHATTER(self.file, line, kind, written, player))
 
 
 # ---------------------------------------------------------------------------
@@ -793,7 +818,8 @@ class LineFormat:
     builder: type[LineBuilder]
     header: re.Pattern[str]  # a hand's first line (re.M); group 1 the hand id when known
     kinds: Mapping[str, str]  # terminal -> what it is called in messages
-    detector: re.Pattern[str] | None = None  # defaults to ``header``
+    # what a file of this site holds (several: any of them); defaults to ``header``
+    detector: re.Pattern[str] | tuple[re.Pattern[str], ...] | None = None
     starts: re.Pattern[str] | None = None  # what a hand's text must start with; defaults to ``header``
     hand_id_pattern: re.Pattern[str] | None = None  # searched in a rejected hand's first line; defaults to ``header``
     summary: re.Pattern[str] | None = None  # a tournament summary file of this site
@@ -803,7 +829,17 @@ class LineFormat:
     title: str = ""  # the site as messages name it; defaults to ``name``
 
     def detect(self, head: str) -> bool:
-        return (self.detector or self.header).search(head) is not None
+        return bool(self._first_header(head))
+
+    @functools.cached_property
+    def _first_header(self) -> Callable[[str], list[int]]:
+        """The splitter's search for a header, first match only: it tries a
+        ``^literal`` pattern only where a line starts with the literal."""
+        detector = self.detector or self.header
+        if isinstance(detector, re.Pattern):
+            return header_starts(detector, first_only=True)
+        finders = [header_starts(pattern, first_only=True) for pattern in detector]
+        return lambda head: next((found for find in finders if (found := find(head))), [])
 
     def describe(self, head: str) -> str | None:
         """Why a file that is not a hand history is not one, when recognisable."""

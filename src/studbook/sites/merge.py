@@ -468,9 +468,19 @@ class _Builder:
         return make_stakes(found[0], found[1], self.ante or description.ante, self.bring_in or description.bring_in)
 
 
+_EASTERN = ZoneInfo(TIME_ZONE)
+# A plain starttime: 14 digits, each field in the range strptime reads as two digits.
+_PLAIN_TIME = re.compile(r"\d{4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[01]\d|2[0-3])[0-5]\d[0-5]\d")
+
+
 def _utc(started: str) -> datetime | None:
+    written = started[:14]
     try:
-        local = datetime.strptime(started[:14], "%Y%m%d%H%M%S").replace(tzinfo=ZoneInfo(TIME_ZONE))
+        if _PLAIN_TIME.fullmatch(written):  # strptime's reading, at a fraction of its cost
+            local = datetime(int(written[:4]), int(written[4:6]), int(written[6:8]), int(written[8:10]),
+                             int(written[10:12]), int(written[12:]), tzinfo=_EASTERN)  # fmt: skip
+        else:
+            local = datetime.strptime(written, "%Y%m%d%H%M%S").replace(tzinfo=_EASTERN)
     except ValueError:
         return None
     return local.astimezone(timezone.utc)

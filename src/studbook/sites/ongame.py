@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from studbook.events import (
-    ActionKind, ChatterKind, Collect, Event, HandHeader, SeatSummary, Show, Stakes, Street,
+    ActionKind, ChatterKind, Collect, Event, HandHeader, Show, Stakes, Street,
     Structure, Variant,
 )
 from studbook.sites.bovada import FIRST_NUMBER
@@ -147,11 +147,9 @@ class OnGameBuilder(LineBuilder):
         name = str(player)
         if shown:
             self.add_show(line, name, cards(shown.replace(",", "")), description)
-        self.events.append(SeatSummary(
-            file=self.file, line=line, seat=int(seat), player=name,  # type: ignore[arg-type]
-            outcome=self.line_text().split(": ", 1)[1].rstrip()[len(name) + 1 :],
-            cards=cards(shown.replace(",", "")) if shown else (),
-        ))  # fmt: skip
+        outcome = self.line_text().split(": ", 1)[1].rstrip()[len(name) + 1 :]
+        self.add_seat_summary(line, int(seat), name, outcome,  # type: ignore[arg-type]
+                              cards(shown.replace(",", "")) if shown else ())  # fmt: skip
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f

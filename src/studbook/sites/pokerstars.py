@@ -26,7 +26,7 @@ from studbook.events import (
 )
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
-from studbook.read.records import maker
+from studbook.records import maker
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
     amount, cards, pot_number, to_utc,

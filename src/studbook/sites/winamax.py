@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 
 from studbook.events import (
-    ActionKind, ChatterKind, Half, HandHeader, SeatSummary, Stakes, Street, Structure, Variant,
+    ActionKind, ChatterKind, Half, HandHeader, Stakes, Street, Structure, Variant,
 )
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
@@ -158,10 +158,9 @@ class WinamaxBuilder(LineBuilder):
         text = str(outcome)
         shown = _OUTCOME_CARDS.search(text)
         won = _OUTCOME_WON.search(text)
-        self.events.append(SeatSummary(
-            file=self.file, line=line, seat=int(seat), player=str(player), outcome=text,  # type: ignore[arg-type]
-            cards=cards(shown.group(1)) if shown else (), won=amount(won.group(1)) if won else None,
-        ))  # fmt: skip
+        shown_cards = cards(shown.group(1)) if shown else ()
+        self.add_seat_summary(line, int(seat), str(player), text, shown_cards,  # type: ignore[arg-type]
+                              amount(won.group(1)) if won else None)  # fmt: skip
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f

@@ -32,13 +32,13 @@ from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Hand, ParseResult, PostAnte, Seat, Show, Stakes, Street, StreetStart,
 )
-from studbook.read.records import maker
+from studbook.records import maker
 from studbook.sites.base import HandText
 
 ZERO = Decimal(0)
 
 # The frequent parts of a hand, made positionally through their slots
-# (studbook.read.records): half the cost of the keyword constructors. The
+# (studbook.records): half the cost of the keyword constructors. The
 # arguments are every field in order, defaults included.
 make_seat = maker(Seat)  # file, line, seat, player, stack, sitting_out, out_of_hand
 make_ante = maker(PostAnte)  # file, line, player, amount, all_in

@@ -1,8 +1,9 @@
-"""Fast construction of the frozen event dataclasses.
+"""Fast construction of frozen dataclasses: events, and the engine's results.
 
 A frozen dataclass's ``__init__`` stores each field through
 ``object.__setattr__`` with keyword arguments; a parser makes about fifty
-events a hand, and that alone would cost a third of the parse time. A
+events a hand and the engine a result per player, and that alone would cost
+a third of the parse time. A
 *maker* takes every field positionally, in field order, and fills a *draft*
 instead: an instance of a mutable class with exactly the class's layout (the
 same base and the same slots), whose plain attribute stores Python runs

@@ -1,0 +1,165 @@
+"""The shortcuts of the text sites' fast path give what the slow path gave.
+
+* a hand skipped as another game is still judged by the grammar first: the
+  scan goes on from where the builder stopped (``LineGrammar.accepts_rest``),
+  and an ungrammatical hand is rejected with Lark's own error;
+* ``LineGrammar.accepts_rest`` accepts exactly the texts Lark's parser accepts;
+* detection with the splitter's header search picks the same site as the
+  regexes' own search, on every corpus file (and Winning's two line-start
+  patterns detect what its one lookbehind regex did).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from lark.exceptions import UnexpectedInput
+
+from studbook.events import Rejected, Skipped
+from studbook.read import HEAD_CHARS, decode, read_bytes
+from studbook.sites import all_sites, get_site
+from studbook.sites.base import HandText
+from studbook.sites.lines import LineFormat
+
+TEXT_SITES = ("pokerstars", "fulltilt", "winning", "kingsclub", "absolute", "bovada", "partypoker",
+              "winamax", "ongame", "everleaf")  # fmt: skip
+WINNING_OLD = "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
+
+
+def corpus_texts(corpus: Path) -> list[tuple[Path, str]]:
+    return [(path, decode(read_bytes(path)).text) for path in sorted(corpus.rglob("*")) if path.is_file()]
+
+
+def line_format(name: str) -> LineFormat:
+    fmt = get_site(name)
+    assert isinstance(fmt, LineFormat)
+    return fmt
+
+
+def lark_verdict(fmt: LineFormat, chunk: HandText) -> tuple[int, str] | None:
+    """The (line, reason) Lark's own parser rejects the hand with, or None when it accepts it."""
+    try:
+        fmt.grammar().lark.parse(chunk.text)
+    except UnexpectedInput as error:
+        return fmt.explain(error, chunk, chunk.text)
+    return None
+
+
+def first_hand(corpus: Path, name: str, site: str) -> HandText:
+    path = corpus / name
+    if not path.is_file():
+        pytest.skip(f"corpus file absent: {path}")
+    return next(iter(line_format(site).split(decode(read_bytes(path)).text)))
+
+
+def as_deuce_razz(hand: HandText) -> HandText:
+    """A Winning (older client) hand as a 2-7 razz hand: skipped at its game line,
+    where the stud grammar still holds for the rest of the hand."""
+    return HandText(hand.first_line, hand.text.replace("(Seven Cards Stud)", "(Razz 2-7)", 1))
+
+
+def test_a_grammatical_hand_of_another_game_is_skipped(corpus: Path) -> None:
+    hand = as_deuce_razz(first_hand(corpus, WINNING_OLD, "winning"))
+    result = line_format("winning").parse_hand(hand, "x.txt")
+    assert isinstance(result, Skipped)
+    assert (result.game, result.hand_id) == ("Razz 2-7", "693977667")
+    assert result.reason == "2-7 razz (deuce-to-seven low) is not replayed (A-5 razz only)"
+
+
+@pytest.mark.parametrize(("line", "replacement"), [
+    ("Player Nee folds\n", "Player Nee juggles\n"),  # an unknown line
+    ("Player Nee folds\n", "------ Summary ------\n"),  # a line out of place
+    ("Seat 5: Nee (50).\n", ""),  # a seat line missing: the grammar allows it, the hand is skipped
+    ("Pot: 1.10. Rake 0\n", ""),  # the summary cut short
+])  # fmt: skip
+def test_a_hand_of_another_game_is_judged_by_the_grammar_first(corpus: Path, line: str, replacement: str) -> None:
+    hand = as_deuce_razz(first_hand(corpus, WINNING_OLD, "winning"))
+    assert line in hand.text
+    changed = HandText(hand.first_line, hand.text.replace(line, replacement, 1))
+    fmt = line_format("winning")
+    result = fmt.parse_hand(changed, "x.txt")
+    expected = lark_verdict(fmt, changed)
+    if expected is None:
+        assert isinstance(result, Skipped)
+    else:
+        assert isinstance(result, Rejected)
+        assert (result.line, result.reason) == expected
+
+
+def test_an_unknown_line_in_a_skipped_hand_gives_larks_message(corpus: Path) -> None:
+    hand = as_deuce_razz(first_hand(corpus, WINNING_OLD, "winning"))
+    changed = HandText(hand.first_line, hand.text.replace("Player Nee folds\n", "Player Nee juggles\n", 1))
+    result = line_format("winning").parse_hand(changed, "x.txt")
+    assert isinstance(result, Rejected)
+    assert result.text == "Player Nee juggles"
+    assert result.reason.startswith("unknown line (expected ")
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_accepts_rest_accepts_what_lark_accepts(corpus: Path, site: str) -> None:
+    """From the start of each corpus hand of the site, and of the hand cut at
+    each line: the fast scan's verdict is Lark's."""
+    fmt = line_format(site)
+    grammar = fmt.grammar()
+    start = grammar.begin()[0]
+    checked = 0
+    for _path, text in corpus_texts(corpus):
+        if not fmt.detect(text[:HEAD_CHARS]):
+            continue
+        for chunk in list(fmt.split(text))[:20]:
+            lines = chunk.text.splitlines(keepends=True)
+            for cut in {len(lines), len(lines) - 1, len(lines) // 2}:
+                hand = HandText(chunk.first_line, "".join(lines[:cut]))
+                if not hand.text:
+                    continue
+                assert grammar.accepts_rest(hand.text, start, 0) == (lark_verdict(fmt, hand) is None)
+                checked += 1
+    assert checked
+
+
+# Winning's detector as it was: one regex, searched for the letter "a" both line starts share.
+WINNING_BEFORE = re.compile(
+    r"a(?:(?<=^Ga)me started at: [^\n]*\nGame ID: \d+ |(?<=^Ha)nd #\d+ - [^\n]*\) - [^\n]* - \d{4}/\d{2}/\d{2} )", re.M
+)
+
+
+def searched(fmt: LineFormat, head: str) -> bool:
+    """Detection by the regexes' own search."""
+    detector = fmt.detector or fmt.header
+    return any(pattern.search(head) for pattern in (detector if isinstance(detector, tuple) else (detector,)))
+
+
+def test_detection_matches_the_regex_search_on_every_corpus_file(corpus: Path) -> None:
+    formats = [fmt for fmt in all_sites() if isinstance(fmt, LineFormat)]
+    for path, text in corpus_texts(corpus):
+        head = text[:HEAD_CHARS]
+        for fmt in formats:
+            assert fmt.detect(head) == searched(fmt, head), (path, fmt.name)
+        assert line_format("winning").detect(head) == bool(WINNING_BEFORE.search(head)), path
+
+
+@pytest.mark.parametrize("head", [
+    "Game started at: 2016/8/2 11:17:19\nGame ID: 693977667 1/2 (PRR) Leyak (Seven Cards Stud)\n",
+    "notes\nGame started at: 2016/8/2\nGame ID: 6 x",
+    "Game started at: 2016/8/2\nGame ID: x",
+    " Game started at: 2016/8/2\nGame ID: 6 x",
+    "Hand #1 - 7Stud(Limit) - 1/2 - 2019/07/01 ",
+    "x\nHand #1 - a) - b - 2019/07/01 \n",
+    "Hand #1 - a - b - 2019/07/01 \n",
+    "Bovada Hand #1 - a) - b - 2019/07/01 \n",
+])  # fmt: skip
+def test_winning_detection_is_as_before(head: str) -> None:
+    assert line_format("winning").detect(head) == bool(WINNING_BEFORE.search(head))
+
+
+@pytest.mark.parametrize(("head", "found"), [
+    ("PokerStars Hand #1: ", True),
+    ("notes\nPokerStars Hand #1: ", True),
+    ("notes PokerStars Hand #1: \n", False),  # not at a line start
+    ("PokerStars Hand #x\nPokerStars Game #2", True),
+    ("PokerStars Hand #x\n", False),
+])  # fmt: skip
+def test_pokerstars_detection_wants_a_header_at_a_line_start(head: str, found: bool) -> None:
+    assert line_format("pokerstars").detect(head) is found
