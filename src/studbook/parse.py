@@ -13,6 +13,7 @@ still come through. ``strict=True`` turns the first problem into a
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -130,6 +131,8 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
     """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`)."""
+    if not gc.isenabled():  # the usual case: read_file paused it for the whole file
+        return fmt.parse_hand(chunk, file)
     with gc_paused():
         return fmt.parse_hand(chunk, file)
 
