@@ -348,27 +348,7 @@ class LineGrammar:
         Terminals whose name starts with ``_`` are matched but not returned.
         """
         out: list[Line] = []
-        lines = text.split("\n")
-        if lines.pop():
-            return self._fallback(text)
-        pos = 0
-        sid, scanner, steps = self.begin()
-        for line, rest in enumerate(lines, 1):
-            newline = False
-            while not newline:  # the tokens of the line: one, save in headers
-                token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
-                if token is None:
-                    return self._fallback(text)
-                name, fields, length, newline = token
-                step = steps.get(name) or self._step(sid, name)
-                if step is None:
-                    return self._fallback(text)
-                sid, keep, scanner, steps = step
-                if keep:
-                    out.append((name, fields, line, pos, pos + length))
-                pos += length
-                rest = rest[length:]
-        if self._move(sid, "$END") != _ACCEPT:
+        if (text and text[-1] != "\n") or not self._scan_rest(text, 0, 0, out):
             return self._fallback(text)
         return out
 
@@ -390,20 +370,32 @@ class LineGrammar:
         stack ``sid`` at offset ``pos``, reads the rest of the text and
         the grammar accepts it, as :meth:`lines` would; False when it stops
         (then only Lark's parser can tell)."""
+        return self._scan_rest(text, sid, pos, None)
+
+    def _scan_rest(self, text: str, sid: int, pos: int, out: list[Line] | None) -> bool:
+        """Scan ``text`` (which ends with a newline) from offset ``pos`` on
+        stack ``sid``: True when every line reads and the grammar accepts the
+        end, False when the scan stops. With ``out``, the kept tokens go to it,
+        lines numbered from 1 at ``pos``; without, the scan ends as soon as
+        the stack accepts any rest (see :meth:`_any_rest`)."""
         scanner, steps = self._scanner(sid), self._steps[sid]
+        line = 1
         while pos < len(text):
-            if self._any_rest(sid):
+            if out is None and self._any_rest(sid):
                 return True
             rest = text[pos : text.index("\n", pos)]
             token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
             if token is None:
                 return False
-            name, _, length, _ = token
+            name, fields, length, newline = token
             step = steps.get(name) or self._step(sid, name)
             if step is None:
                 return False
-            sid, _, scanner, steps = step
+            sid, keep, scanner, steps = step
+            if keep and out is not None:
+                out.append((name, fields, line, pos, pos + length))
             pos += length
+            line += newline
         return self.accepts(sid)
 
     def _any_rest(self, sid: int) -> bool:
