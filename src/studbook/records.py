@@ -3,11 +3,11 @@
 A frozen dataclass's ``__init__`` stores each field through
 ``object.__setattr__`` with keyword arguments; a parser makes about fifty
 events a hand and the engine a result per player, and that alone would cost
-a third of the parse time. A
-*maker* takes every field positionally, in field order, and fills a *draft*
-instead: an instance of a mutable class with exactly the class's layout (the
-same base and the same slots), whose plain attribute stores Python runs
-cheaply, then turns the draft into the real class by assigning its
+a third of the parse time. A *maker* takes every field positionally, in
+field order, and fills a *draft* instead: an instance of a mutable class
+with exactly the class's layout (the same base and the same slots), whose
+plain attribute stores Python runs cheaply, then turns the draft into the
+real class by assigning its
 ``__class__`` (which Python allows between classes of the same layout). The
 result is indistinguishable from the constructor's (same type, fields,
 equality, hash). Should a class not allow that, the maker stores the fields

@@ -30,15 +30,17 @@ from typing import Iterator, Mapping
 
 from studbook.cards import Card
 from studbook.events import (
-    Chatter, ChatterKind, Event, Hand, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
+    Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
     ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, UncalledReturned, Variant,
 )
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
     ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
-    hand_text, make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes,
-    make_street, scan, shown_level, split_winnings,
+    hand_text, scan, shown_level, split_winnings,
+)
+from studbook.sites.makers import (
+    make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
 )
 
 SITE = "ipoker"

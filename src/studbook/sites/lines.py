@@ -32,18 +32,20 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from studbook.cards import Card, parse_cards
 from studbook.events import (
-    Action, ActionKind, Chatter, ChatterKind, Collect, Deal, Event, Half, Hand, HandHeader, Muck,
-    NoLowHand, NoShow, ParseResult, PostAnte, PotSummary, Rejected, Seat, SeatSummary, Show,
-    ShowdownStart, Skipped, Stakes, Street, StreetStart, Structure, Tournament, UncalledReturned,
-    Variant,
+    ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
+    Skipped, Street, Structure, Tournament, Variant,
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
 from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, load_grammar
 from studbook.read.memo import TextMemo
-from studbook.records import maker
 from studbook.read.split import header_starts
 from studbook.sites.base import HandText
+from studbook.sites.makers import (
+    make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
+    make_no_low, make_no_show, make_pot_summary, make_seat, make_seat_summary, make_show, make_showdown,
+    make_skipped, make_stakes, make_street, make_uncalled,
+)
 
 Fields = tuple[Optional[str], ...]
 ZERO = Decimal(0)
@@ -56,27 +58,6 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
-
-# Positional record makers (see :mod:`studbook.records`): every field, in field order.
-_HAND = maker(Hand)
-_HEADER = maker(HandHeader)
-_STAKES = maker(Stakes)
-_SKIPPED = maker(Skipped)
-_SEAT = maker(Seat)
-_POST_ANTE = maker(PostAnte)
-_STREET_START = maker(StreetStart)
-_DEAL = maker(Deal)
-_ACTION = maker(Action)
-_UNCALLED = maker(UncalledReturned)
-_SHOWDOWN = maker(ShowdownStart)
-_SHOW = maker(Show)
-_MUCK = maker(Muck)
-_NO_SHOW = maker(NoShow)
-_COLLECT = maker(Collect)
-_NO_LOW = maker(NoLowHand)
-_POT_SUMMARY = maker(PotSummary)
-_SEAT_SUMMARY = maker(SeatSummary)
-_CHATTER = maker(Chatter)
 
 ACTION_TERMINALS: dict[str, ActionKind] = {
     "BRING_IN": ActionKind.BRING_IN, "COMPLETE": ActionKind.COMPLETE, "BET": ActionKind.BET,
@@ -164,7 +145,7 @@ def not_shown_as_mucks(events: list[Event], live: list[str]) -> list[Event]:
     if len(live) < 2:
         return events
     winners = {e.player for e in events if isinstance(e, Collect)}
-    return [_MUCK(e.file, e.line, e.player, ()) if isinstance(e, NoShow) and e.player not in winners else e
+    return [make_muck(e.file, e.line, e.player, ()) if isinstance(e, NoShow) and e.player not in winners else e
             for e in events]  # fmt: skip
 
 
@@ -564,11 +545,11 @@ class LineBuilder:
             except (ValueError, KeyError, ArithmeticError) as error:
                 raise BuildError(f"{first}\x00{error}") from None
         last = first + self.text.count("\n") - 1
-        return _HAND(self.file, first, last, header, tuple(self.seats), tuple(events))
+        return make_hand(self.file, first, last, header, tuple(self.seats), tuple(events))
 
     def _skipped(self, skip: SkipHand) -> Skipped:
         hand_id = self.head.get("hand_id")
-        return _SKIPPED(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
+        return make_skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
                         skip.game, skip.reason)  # fmt: skip
 
     def _resplit(self, kind: str, text: str, index: int) -> Fields | None:
@@ -664,9 +645,9 @@ class LineBuilder:
         variant = stud_variant(game)
         if variant is None:
             raise SkipHand(game, skip_reason(game))
-        stakes = _STAKES(amount(small), amount(big), amount(ante) if ante else None,
+        stakes = make_stakes(amount(small), amount(big), amount(ante) if ante else None,
                          amount(bring_in) if bring_in else None)  # fmt: skip
-        self.header = _HEADER(self.SITE, hand_id, variant, stud_structure(game), game, stakes, currency,
+        self.header = make_header(self.SITE, hand_id, variant, stud_structure(game), game, stakes, currency,
                               play_money, tournament, mix, table, max_seats, button, started, started_utc)  # fmt: skip
 
     def stakes_from_betting(self) -> tuple[Decimal, Decimal]:
@@ -688,12 +669,12 @@ class LineBuilder:
         if sitting_out:
             self.sitting_out.add(player)
         self.ledger.seat(player, stack)
-        self.seats.append(_SEAT(self.file, line, seat, player, stack, sitting_out, False))
+        self.seats.append(make_seat(self.file, line, seat, player, stack, sitting_out, False))
 
     def add_ante(self, line: int, player: str, chips: Decimal, all_in: bool = False) -> None:
         self.anted.add(player)
         all_in = self.ledger.post_ante(player, chips) or all_in
-        self.emit(_POST_ANTE(self.file, line, player, chips, all_in))
+        self.emit(make_ante(self.file, line, player, chips, all_in))
 
     def settle_seats(self) -> None:
         """At the deal: a seat marked sitting out is dealt in when it anted."""
@@ -711,7 +692,7 @@ class LineBuilder:
             self.settle_seats()
         self.street = street
         self.ledger.start(street)
-        self.emit(_STREET_START(self.file, line, street))
+        self.emit(make_street(self.file, line, street))
 
     def next_street(self, line: int) -> None:
         """Start the street after the current one (sites without street markers)."""
@@ -734,7 +715,7 @@ class LineBuilder:
             seen.extend(list(down) + [None] * (2 - len(down)) + list(up))
         else:
             seen.extend(up or down or (None,))
-        self.emit(_DEAL(self.file, line, player, street, down, up, before))
+        self.emit(make_deal(self.file, line, player, street, down, up, before))
 
     def add_new_cards(self, line: int, player: str, shown: tuple[Card, ...], *, before: tuple[Card, ...] = (),
                       hidden_down: int = 0) -> None:  # fmt: skip
@@ -756,16 +737,16 @@ class LineBuilder:
         if self.street is None:
             raise ValueError("betting before 3rd street")
         kind, value, total, all_in = self.ledger.act(player, kind, chips=chips, to=to, by=by, all_in=all_in)
-        self.emit(_ACTION(self.file, line, player, kind, value, total, all_in))
+        self.emit(make_action(self.file, line, player, kind, value, total, all_in))
 
     def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:
         self.ledger.returned(player, chips)
-        self.emit(_UNCALLED(self.file, line, player, chips))
+        self.emit(make_uncalled(self.file, line, player, chips))
 
     # -- showdown and award ------------------------------------------------------------
     def add_showdown(self, line: int) -> None:
         self.at_showdown = True
-        self.emit(_SHOWDOWN(self.file, line))
+        self.emit(make_showdown(self.file, line))
 
     def open_showdown(self, line: int) -> None:
         """A showdown the log does not mark: before the first card shown while two or more are live."""
@@ -775,34 +756,34 @@ class LineBuilder:
     def add_show(self, line: int, player: str, shown: tuple[Card, ...], description: str | None = None) -> None:
         if self.IMPLIED_SHOWDOWN:
             self.open_showdown(line)
-        self.emit(_SHOW(self.file, line, player, shown, description or None))
+        self.emit(make_show(self.file, line, player, shown, description or None))
 
     def add_muck(self, line: int, player: str, shown: tuple[Card, ...] = ()) -> None:
         if self.IMPLIED_SHOWDOWN:
             self.open_showdown(line)
-        self.emit(_MUCK(self.file, line, player, shown))
+        self.emit(make_muck(self.file, line, player, shown))
 
     def add_noshow(self, line: int, player: str) -> None:
-        self.emit(_NO_SHOW(self.file, line, player))
+        self.emit(make_no_show(self.file, line, player))
 
     def add_collect(self, line: int, player: str, chips: Decimal, pot: int = 0, half: Half | None = None) -> None:
         self.ledger.won(player, chips)
-        self.emit(_COLLECT(self.file, line, player, chips, pot, half))
+        self.emit(make_collect(self.file, line, player, chips, pot, half))
 
     def add_no_low(self, line: int) -> None:
-        self.emit(_NO_LOW(self.file, line))
+        self.emit(make_no_low(self.file, line))
 
     def add_total(self, line: int, total: Decimal, rake: Decimal, pots: tuple[Decimal, ...] = ()) -> None:
-        self.emit(_POT_SUMMARY(self.file, line, total, rake, pots))
+        self.emit(make_pot_summary(self.file, line, total, rake, pots))
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
                          shown: tuple[Card, ...] = (), won: Decimal | None = None) -> None:  # fmt: skip
-        self.emit(_SEAT_SUMMARY(self.file, line, seat, player, outcome, shown, won))
+        self.emit(make_seat_summary(self.file, line, seat, player, outcome, shown, won))
 
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
         """Table talk; ``text`` defaults to the whole line as written."""
         written = text if text is not None else self.line_text().rstrip()
-        self.emit(_CHATTER(self.file, line, kind, written, player))
+        self.emit(make_chatter(self.file, line, kind, written, player))
 
 
 # ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 from studbook.cards import Card
 from studbook.events import (
-    Chatter, ChatterKind, DealCommunity, Event, Half, Hand, HandHeader, Muck, NoShow, ParseResult,
+    Chatter, ChatterKind, DealCommunity, Event, Half, HandHeader, Muck, NoShow, ParseResult,
     PotSummary, Rejected, Seat, ShowdownStart, Skipped, Stakes, Street, Structure, Tournament,
     UncalledReturned, Variant,
 )
@@ -42,8 +42,10 @@ from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
     ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
-    hand_text, make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes,
-    make_street, scan, shown_level,
+    hand_text, scan, shown_level,
+)
+from studbook.sites.makers import (
+    make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
 )
 
 SITE = "merge"

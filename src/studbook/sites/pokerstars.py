@@ -19,17 +19,17 @@ from decimal import Decimal
 from typing import Optional
 
 from studbook.cards import Card
-from studbook.events import (
-    ActionKind, BettingCapped, Chatter, ChatterKind, HandHeader, NoLowHand, NoShow, OpenPairNotice,
-    PostAnte, PotSummary, Seat, SeatSummary, Show, ShowdownStart, Stakes, Street, StreetStart,
-    Structure, Tournament, UncalledReturned, Variant, Action, Collect, Deal, DealCommunity, Muck,
-)
+from studbook.events import ActionKind, ChatterKind, HandHeader, Street, Structure, Variant
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
-from studbook.records import maker
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
     amount, cards, pot_number, to_utc,
+)
+from studbook.sites.makers import (
+    make_action, make_ante, make_capped, make_chatter, make_collect, make_deal, make_deal_community,
+    make_header, make_muck, make_no_low, make_no_show, make_open_pair, make_pot_summary, make_seat,
+    make_seat_summary, make_show, make_showdown, make_stakes, make_street, make_tournament, make_uncalled,
 )
 
 HEADER_START = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+)", re.M)
@@ -171,19 +171,19 @@ class _Builder(LineBuilder):
         seat, player, stack, _bounty, status = f
         self.names.add(player)  # type: ignore[arg-type]
         sitting_out = status == " is sitting out"
-        self.seats.append(_SEAT(self.file, line, int(seat), player, amount(stack),  # type: ignore[arg-type]
+        self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),  # type: ignore[arg-type]
                                 sitting_out, bool(status) and not sitting_out))  # fmt: skip
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         player, value, all_in = f
-        self.events.append(_POST_ANTE(self.file, line, player, amount(value), all_in is not None))
+        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))
 
     def street_start(self, kind: str, f: Fields, line: int) -> None:
         self.street = street = _STREET_OF[kind]
-        self.events.append(_STREET_START(self.file, line, street))
+        self.events.append(make_street(self.file, line, street))
         if f and f[0]:
             self.community = Card.parse(f[0])
-            self.events.append(_DEAL_COMMUNITY(self.file, line, self.community))
+            self.events.append(make_deal_community(self.file, line, self.community))
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
         player, first, second, bare = f
@@ -196,7 +196,7 @@ class _Builder(LineBuilder):
             new, hidden = (), True
         street = self.street
         if street in _BEFORE_AND_UP:  # the common case: [before] [up]
-            self.events.append(_DEAL(self.file, line, player, street, (), new, shown))
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
             return
         down: tuple[Card, ...] = ()
         up: tuple[Card, ...] = ()
@@ -212,60 +212,60 @@ class _Builder(LineBuilder):
             before, down = shown, new
         else:
             before, up = shown, new
-        self.events.append(_DEAL(self.file, line, player, street, down, up, before))  # type: ignore[arg-type]
+        self.events.append(make_deal(self.file, line, player, street, down, up, before))  # type: ignore[arg-type]
 
     # -- betting -------------------------------------------------------------
     def bet(self, kind: str, f: Fields, line: int) -> None:
         """Bring-in, bet, call: one figure, the chips put in."""
         player, value, all_in = f
-        self.events.append(_ACTION(self.file, line, player, _ACTION_OF[kind], amount(value), None,
+        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,
                                    all_in is not None))  # fmt: skip
 
     def complete(self, kind: str, f: Fields, line: int) -> None:
         player, value, all_in = f
         to = amount(value)
-        self.events.append(_ACTION(self.file, line, player, ActionKind.COMPLETE, to, to,
+        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,
                                    all_in is not None))  # fmt: skip
 
     def raise_(self, kind: str, f: Fields, line: int) -> None:
         player, value, to, all_in = f
-        self.events.append(_ACTION(self.file, line, player, ActionKind.RAISE, amount(value),
+        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),
                                    amount(to), all_in is not None))  # fmt: skip
 
     def check_fold(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_ACTION(self.file, line, f[0], _ACTION_OF[kind], None, None, False))
+        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))
 
     def capped(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_CAPPED(self.file, line))
+        self.events.append(make_capped(self.file, line))
 
     def pair_on_board(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_OPEN_PAIR(self.file, line))
+        self.events.append(make_open_pair(self.file, line))
 
     def uncalled(self, kind: str, f: Fields, line: int) -> None:
         value, player = f
-        self.events.append(_UNCALLED(self.file, line, player, amount(value)))
+        self.events.append(make_uncalled(self.file, line, player, amount(value)))
 
     # -- showdown and award --------------------------------------------------
     def showdown(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_SHOWDOWN(self.file, line))
+        self.events.append(make_showdown(self.file, line))
 
     def show(self, kind: str, f: Fields, line: int) -> None:
         player, shown, description = f
-        self.events.append(_SHOW(self.file, line, player, cards(shown), description))
+        self.events.append(make_show(self.file, line, player, cards(shown), description))
 
     def muck(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f
-        self.events.append(_MUCK(self.file, line, player, cards(shown) if shown else ()))
+        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))
 
     def noshow(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_NO_SHOW(self.file, line, f[0]))
+        self.events.append(make_no_show(self.file, line, f[0]))
 
     def collect(self, kind: str, f: Fields, line: int) -> None:
         player, value, pot = f
-        self.events.append(_COLLECT(self.file, line, player, amount(value), pot_number(pot), None))
+        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
 
     def no_low(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_NO_LOW(self.file, line))
+        self.events.append(make_no_low(self.file, line))
 
     # -- summary ---------------------------------------------------------------
 
@@ -274,7 +274,7 @@ class _Builder(LineBuilder):
         pots: tuple[Decimal, ...] = ()
         if main is not None:
             pots = (amount(main), *(amount(side) for side in _SIDE_POT.findall(sides or "")))
-        self.events.append(_POT_SUMMARY(self.file, line, amount(total), amount(rake), pots))
+        self.events.append(make_pot_summary(self.file, line, amount(total), amount(rake), pots))
 
     def board(self, kind: str, f: Fields, line: int) -> None:
         if self.community is None or cards(f[0]) != (self.community,):
@@ -283,15 +283,15 @@ class _Builder(LineBuilder):
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
         shown, won = _outcome(outcome)  # type: ignore[arg-type]
-        self.events.append(_SEAT_SUMMARY(self.file, line, int(seat), player, outcome, shown, won))  # type: ignore[arg-type]
+        self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))  # type: ignore[arg-type]
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
         player, message = f
-        self.events.append(_CHATTER(self.file, line, ChatterKind.SAID, message or "", player))
+        self.events.append(make_chatter(self.file, line, ChatterKind.SAID, message or "", player))
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(_CHATTER(self.file, line, _CHATTER_OF[kind], self.line_text().rstrip(), f[0]))
+        self.events.append(make_chatter(self.file, line, _CHATTER_OF[kind], self.line_text().rstrip(), f[0]))
 
 
 def _header(head: dict[str, object], table: str, max_seats: str | None, play_money: bool,
@@ -317,10 +317,10 @@ def _header(head: dict[str, object], table: str, max_seats: str | None, play_mon
         is_play = True  # a buy-in without a currency: play-money chips
     tournament = None
     if tournament_id is not None or level is not None or club is not None:
-        tournament = _TOURNAMENT(str(tournament_id or ""), buy_in, level, club)
-    return _HEADER(
+        tournament = make_tournament(str(tournament_id or ""), buy_in, level, club)
+    return make_header(
         "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,
-        _STAKES(amount(small), amount(big), None, None), currency, is_play, tournament,
+        make_stakes(amount(small), amount(big), None, None), currency, is_play, tournament,
         head.get("mix"), table, int(max_seats) if max_seats else None,
         int(button) if button else None, head["started"], head["started_utc"],
     )
@@ -334,27 +334,6 @@ def _outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
     return cards(shown.group(1)) if shown else (), sum(won, Decimal(0)) if won else None
 
 
-_HEADER = maker(HandHeader)
-_TOURNAMENT = maker(Tournament)
-_CAPPED = maker(BettingCapped)
-_OPEN_PAIR = maker(OpenPairNotice)
-_UNCALLED = maker(UncalledReturned)
-_SHOWDOWN = maker(ShowdownStart)
-_NO_SHOW = maker(NoShow)
-_NO_LOW = maker(NoLowHand)
-_POT_SUMMARY = maker(PotSummary)
-_CHATTER = maker(Chatter)
-_STAKES = maker(Stakes)
-_SEAT = maker(Seat)
-_POST_ANTE = maker(PostAnte)
-_STREET_START = maker(StreetStart)
-_DEAL_COMMUNITY = maker(DealCommunity)
-_DEAL = maker(Deal)
-_ACTION = maker(Action)
-_SHOW = maker(Show)
-_MUCK = maker(Muck)
-_COLLECT = maker(Collect)
-_SEAT_SUMMARY = maker(SeatSummary)
 
 
 FORMAT = LineFormat(

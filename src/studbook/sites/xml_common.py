@@ -29,26 +29,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
-from studbook.events import (
-    Action, ActionKind, Collect, Deal, Hand, ParseResult, PostAnte, Seat, Show, Stakes, Street, StreetStart,
-)
-from studbook.records import maker
+from studbook.events import ActionKind, Hand, ParseResult, Street
 from studbook.sites.base import HandText
 
 ZERO = Decimal(0)
-
-# The frequent parts of a hand, made positionally through their slots
-# (studbook.records): half the cost of the keyword constructors. The
-# arguments are every field in order, defaults included.
-make_seat = maker(Seat)  # file, line, seat, player, stack, sitting_out, out_of_hand
-make_ante = maker(PostAnte)  # file, line, player, amount, all_in
-make_street = maker(StreetStart)  # file, line, street
-make_deal = maker(Deal)  # file, line, player, street, down, up, before
-make_action = maker(Action)  # file, line, player, kind, amount, to, all_in
-make_show = maker(Show)  # file, line, player, cards, description
-make_collect = maker(Collect)  # file, line, player, amount, pot, half
-make_stakes = maker(Stakes)  # small_bet, big_bet, ante, bring_in
-make_hand = maker(Hand)  # file, line, end_line, header, seats, events
 
 _ROOT = "studbook-xml-root"
 _DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
@@ -524,6 +508,5 @@ def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal
 
 __all__ = [
     "Betting", "Element", "Level", "Normalised", "Scanned", "StakesLevels", "UNSAFE_REASON", "UnsafeXml",
-    "XmlHandText", "complete_stakes", "make_action", "make_ante", "make_collect", "make_deal", "make_hand", "make_seat",
-    "make_show", "make_stakes", "make_street", "parse_fragment", "scan", "shown_level", "split_winnings",
+    "XmlHandText", "complete_stakes", "parse_fragment", "scan", "shown_level", "split_winnings",
 ]
