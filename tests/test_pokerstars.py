@@ -70,6 +70,17 @@ def parse_one(path: Path) -> Hand:
     return only(list(studbook.parse_file(path)))
 
 
+def test_a_name_that_starts_another_seated_name_is_read_as_the_longest_that_fits() -> None:
+    """"drachensüss" and "drachensüss:" both seated: "drachensüss: is sitting out" is the
+    second one (a name without the optional colon), "drachensüss: checks" the first."""
+    text = SMALL.replace("Seat 4: a: b (300", "Seat 4: drachensüss: (300").replace(
+        "drachensüss: checks\n", "drachensüss: checks\ndrachensüss: is sitting out\n")
+    events = only(list(studbook.parse_text(text, file="prefix.txt"))).events
+    sitting_out = next(e for e in events if isinstance(e, Chatter) and e.kind is ChatterKind.SIT_OUT)
+    check = next(e for e in events if isinstance(e, Action) and e.kind is ActionKind.CHECK)
+    assert (sitting_out.player, check.player) == ("drachensüss:", "drachensüss")
+
+
 # ---------------------------------------------------------------------------
 # A hand made for the tests: every field of the model
 

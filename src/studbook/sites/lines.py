@@ -413,6 +413,7 @@ class LineBuilder:
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: set[str] = set()
+        self.prefixes: set[str] = set()  # seated names that another seated name starts with
         self.head: dict[str, object] = {}
         self.header: HandHeader | None = None
         self.street: Street | None = None
@@ -448,7 +449,7 @@ class LineBuilder:
     def _scan(self) -> int | None:
         """Read the lines and call their handlers: the parser stack at the
         end, or None when the scan stops on a line the grammar does not allow."""
-        grammar, text, names = self.grammar, self.text, self.names
+        grammar, text, names, prefixes = self.grammar, self.text, self.names, self.prefixes
         plan = self._plan(grammar)
         sid, scanner, _ = grammar.begin()
         memo, steps = scanner.memo, plan[sid]
@@ -471,7 +472,7 @@ class LineBuilder:
                         return None
                     sid, handler, index, memo, read, steps = step
                 self.start = pos
-                if index >= 0 and names and f[index] not in names:
+                if index >= 0 and names and (f[index] not in names or f[index] in prefixes):
                     f = self._resplit(kind, text[pos : pos + length], index) or f
                 try:
                     handler(self, kind, f, line)
@@ -525,7 +526,7 @@ class LineBuilder:
             for kind, f, at, start, end in tokens:
                 line = at + offset
                 handler, index = self._dispatch[kind]
-                if index >= 0 and f[index] not in self.names and self.names:
+                if index >= 0 and self.names and (f[index] not in self.names or f[index] in self.prefixes):
                     f = self._resplit(kind, self.text[start:end], index) or f
                 self.start = start
                 handler(self, kind, f, line)
@@ -664,8 +665,19 @@ class LineBuilder:
             raise ValueError("neither the header nor the betting gives the stakes")
         return small, big if big is not None else small * 2
 
-    def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
+    def seat_name(self, player: str) -> None:
+        """Note a seated player's name. A line naming a player whose name
+        another seated name starts with ("Bob" and "Bob:") is read again with
+        the seated names, longest first (see :meth:`_resplit`)."""
+        for other in self.names:
+            if other.startswith(player):
+                self.prefixes.add(player)
+            elif player.startswith(other):
+                self.prefixes.add(other)
         self.names.add(player)
+
+    def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
+        self.seat_name(player)
         if sitting_out:
             self.sitting_out.add(player)
         self.ledger.seat(player, stack)

@@ -64,6 +64,7 @@ _CHATTER_OF = CHATTER_TERMINALS
 _PLAYER_GROUP = {
     "ANTE": 0, "DEAL": 0, "BRING_IN": 0, "COMPLETE": 0, "BET": 0, "CALL": 0, "RAISE": 0,
     "CHECK": 0, "FOLD": 0, "SHOW": 0, "MUCK": 0, "NOSHOW": 0, "COLLECT": 0, "SEAT_SUMMARY": 1,
+    "SAID": 0, "JOIN": 0, "LEAVE": 0, "SIT_OUT": 0, "RETURN": 0, "DISCONNECT": 0, "RECONNECT": 0,
 }
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
 _SIDE_POT = re.compile(r"Side pot(?:-[0-9]+)? ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\.")
@@ -169,7 +170,7 @@ class _Builder(LineBuilder):
     # -- seats, antes, streets ---------------------------------------------
     def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, _bounty, status = f
-        self.names.add(player)  # type: ignore[arg-type]
+        self.seat_name(player)  # type: ignore[arg-type]
         sitting_out = status == " is sitting out"
         self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),  # type: ignore[arg-type]
                                 sitting_out, bool(status) and not sitting_out))  # fmt: skip
