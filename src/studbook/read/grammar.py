@@ -208,6 +208,14 @@ def _stepped_names(regexp: str) -> str:
     return "".join(out)
 
 
+def _name_field(regexp: str) -> int:
+    """The index among ``regexp``'s groups of its first lazy name, or -1."""
+    at = min((i for form in _LAZY_NAME if (i := regexp.find(form)) >= 0), default=-1)
+    if at < 0:
+        return -1
+    return re.compile(f"{regexp[:at]}(?P<_name>{regexp[at + 1:]}").groupindex["_name"] - 1
+
+
 def _literal_at(regexp: str, i: int) -> str | None:
     """The literal character that must match at ``regexp[i]``, if there is one."""
     if i >= len(regexp):
@@ -328,6 +336,12 @@ class LineGrammar:
         self.regex = {
             name: re.compile(_LOOKAHEAD_END.sub(r"\\Z", t.pattern.to_regexp()))
             for name, t in self.terminals.items()
+        }
+        # Per terminal that holds a lazily matched name (common.lark's PLAYER),
+        # the index of the first one among its fields: where a builder finds
+        # the player to re-read with the seated names.
+        self.name_field = {
+            name: index for name, t in self.terminals.items() if (index := _name_field(t.pattern.to_regexp())) >= 0
         }
         self._stacks: list[tuple[Any, ...]] = [(table.start_states[start],)]
         self._stack_ids: dict[tuple[Any, ...], int] = {self._stacks[0]: 0}

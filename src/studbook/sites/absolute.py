@@ -133,11 +133,6 @@ class AbsoluteBuilder(LineBuilder):
         "SHOWDOWN": "showdown_marker", "SHOW": "show_line", "MUCK": "muck_line", "COLLECT": "collect_line",
         "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary_line", "CHATTER": "chatter_line",
     }
-    PLAYER_FIELD = {
-        **dict.fromkeys(["ANTE", "POCKET", "SHOW", "MUCK", "COLLECT", "CHATTER", "ALL_IN_ACTION",
-                         *ACTION_TERMINALS], 0),
-        "SEAT_SUMMARY": 1,
-    }  # fmt: skip
 
 
 FORMAT = LineFormat(

@@ -45,6 +45,7 @@ class EverleafBuilder(LineBuilder):
         "BET": "player_bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "NOSHOW": "noshow", "COLLECT": "collect", "CHATTER": "chatter",
     }  # fmt: skip
+    NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
 
 
     # -- header ------------------------------------------------------------

@@ -177,11 +177,7 @@ class FullTiltBuilder(LineBuilder):
         "NO_LOW": "no_low_marker", "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary_line",
         "SAID": "said", "SIT_OUT": "sit_out", "TIMEOUT": "other_chatter", "CHATTER_OTHER": "other_chatter",
     }
-    PLAYER_FIELD = {
-        "ANTE": 0, "DEAL": 0, "LOW_NOTE": 0, "BRING_IN": 0, "COMPLETE": 0, "BET": 0, "CALL": 0,
-        "RAISE": 0, "CHECK": 0, "FOLD": 0, "SHOW": 0, "MUCK": 0, "COLLECT": 0, "SEAT_SUMMARY": 1,
-        "SAID": 0,
-    }
+    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
 
 
 FORMAT = LineFormat(

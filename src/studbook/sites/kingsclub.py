@@ -154,10 +154,7 @@ class KingsClubBuilder(LineBuilder):
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",
         "SEAT_SUMMARY": "seat_summary_line", "RAKE": "rake_line", "WINS": "wins",
     }
-    PLAYER_FIELD = {
-        **dict.fromkeys(["ANTE", "DEAL", "SHOW", "MUCK", "CHATTER", "WINS", *ACTION_TERMINALS], 0),
-        "SEAT_SUMMARY": 1,
-    }
+    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
 
 
 def _utc(started: str) -> datetime | None:

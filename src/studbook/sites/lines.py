@@ -380,28 +380,32 @@ def _ignore(builder: Any, kind: str, f: Fields, line: int) -> None:
 class LineBuilder:
     """Turns one hand's text into a Hand (or a Skipped), in one pass.
 
-    Subclasses set ``SITE``, ``HANDLERS`` (terminal -> name of the method
-    called with ``(kind, fields, line)`` for each line of that kind) and,
-    where names are matched lazily, ``PLAYER_FIELD`` (terminal -> index of
-    the player field, re-read with the seated names when the lazy match cut
-    a name that holds the text that follows it). Handlers record events with
-    the ``add_*`` helpers, which keep the :class:`Ledger` up to date.
+    Subclasses set ``SITE`` and ``HANDLERS`` (terminal -> name of the method
+    called with ``(kind, fields, line)`` for each line of that kind).
+    Handlers record events with the ``add_*`` helpers, which keep the
+    :class:`Ledger` up to date.
+
+    A player's name is matched lazily (names may hold any text), so on a line
+    whose name is not a seated one, or is a seated name that starts another
+    ("Bob" and "Bob:"), the name is read again with the seated names (see
+    :meth:`_resplit`): the field is the terminal's first lazy name
+    (``LineGrammar.name_field``), on every terminal but those in
+    ``NOT_PLAYERS`` (seat lines, which name the players, and table names).
     """
 
     SITE: ClassVar[str] = ""
     HANDLERS: ClassVar[Mapping[str, str]] = {}
-    PLAYER_FIELD: ClassVar[Mapping[str, int]] = {}
+    NOT_PLAYERS: ClassVar[frozenset[str]] = frozenset({"SEAT"})  # lazy names that are not a seated player's
     STREETS: ClassVar[Mapping[str, Street]] = {}  # street marker text -> street, for street_named
     IMPLIED_SHOWDOWN: ClassVar[bool] = False  # no showdown marker: the first card shown opens it
     LOG_MARKS_ALL_IN: ClassVar[bool] = False  # the log says "all-in" itself: stacks do not tell
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
     NO_HEADER: ClassVar[str] = "no header"
-    _dispatch: ClassVar[dict[str, tuple[Handler, int]]] = {}
+    _dispatch: ClassVar[dict[str, Handler]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._dispatch = {terminal: (getattr(cls, method), cls.PLAYER_FIELD.get(terminal, -1))
-                         for terminal, method in cls.HANDLERS.items()}  # fmt: skip
+        cls._dispatch = {terminal: getattr(cls, method) for terminal, method in cls.HANDLERS.items()}
 
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         self.file = file
@@ -514,7 +518,8 @@ class LineBuilder:
         if step is None:
             return None
         nxt, keep, scanner, _ = step
-        handler, index = self._dispatch.get(kind, (_no_handler, -1)) if keep else (_ignore, -1)
+        handler = self._dispatch.get(kind, _no_handler) if keep else _ignore
+        index = self._player_field(kind) if keep else -1
         plan[sid][kind] = found = (nxt, handler, index, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
         return found
 
@@ -525,7 +530,7 @@ class LineBuilder:
         try:
             for kind, f, at, start, end in tokens:
                 line = at + offset
-                handler, index = self._dispatch[kind]
+                handler, index = self._dispatch[kind], self._player_field(kind)
                 if index >= 0 and self.names and (f[index] not in self.names or f[index] in self.prefixes):
                     f = self._resplit(kind, self.text[start:end], index) or f
                 self.start = start
@@ -553,6 +558,10 @@ class LineBuilder:
         return make_skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
                         skip.game, skip.reason)  # fmt: skip
 
+    def _player_field(self, kind: str) -> int:
+        """The index of the player among a ``kind`` line's fields, or -1."""
+        return -1 if kind in self.NOT_PLAYERS else self.grammar.name_field.get(kind, -1)
+
     def _resplit(self, kind: str, text: str, index: int) -> Fields | None:
         """Re-read a line whose player the lazy regex cut at the wrong place
         (names may hold brackets, colons, ...): try the seated names."""
@@ -565,7 +574,7 @@ class LineBuilder:
         for name in sorted(self.names, key=len, reverse=True):
             if text.startswith(name, start):
                 again = regex.match(prefix + "X" + text[start + len(name) :])
-                if again:
+                if again and again.group(index + 1) == "X":  # the name ends where the seated one does
                     groups = list(again.groups())
                     groups[index] = name
                     return tuple(groups)

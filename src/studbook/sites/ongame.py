@@ -58,6 +58,7 @@ class OnGameBuilder(LineBuilder):
         "FOLD": "player_fold", "ALL_IN": "player_all_in", "UNCALLED": "uncalled", "SUMMARY": "skip", "POT": "pot",
         "RAKE": "rake", "SEAT_SUMMARY": "seat_summary", "END": "skip", "CHATTER": "chatter",
     }  # fmt: skip
+    NOT_PLAYERS = frozenset({"SEAT", "STUD_TABLE", "OTHER_TABLE", "USER"})
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

@@ -58,14 +58,6 @@ _STREET_OF = STREET_TERMINALS
 _BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal lines "[before] [up]"
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
-# Terminals whose first group is the player at the start of the line (or after
-# a fixed prefix): the builder re-splits these with the seated names when the
-# lazy regex picked a name nobody sits under (names may hold brackets).
-_PLAYER_GROUP = {
-    "ANTE": 0, "DEAL": 0, "BRING_IN": 0, "COMPLETE": 0, "BET": 0, "CALL": 0, "RAISE": 0,
-    "CHECK": 0, "FOLD": 0, "SHOW": 0, "MUCK": 0, "NOSHOW": 0, "COLLECT": 0, "SEAT_SUMMARY": 1,
-    "SAID": 0, "JOIN": 0, "LEAVE": 0, "SIT_OUT": 0, "RETURN": 0, "DISCONNECT": 0, "RECONNECT": 0,
-}
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
 _SIDE_POT = re.compile(r"Side pot(?:-[0-9]+)? ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\.")
 _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
@@ -112,7 +104,6 @@ class _Builder(LineBuilder):
         "TOTAL": "total", "BOARD": "board", "SEAT_SUMMARY": "seat_summary", "SAID": "said",
         **dict.fromkeys(_CHATTER_OF, "chatter"),
     }  # fmt: skip
-    PLAYER_FIELD = _PLAYER_GROUP
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)  # type: ignore[arg-type]

@@ -57,6 +57,7 @@ class WinamaxBuilder(LineBuilder):
         "SHOW": "show", "MUCK": "muck", "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total",
         "SEAT_SUMMARY": "seat_summary", "CHATTER": "chatter",
     }  # fmt: skip
+    NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
 
 
     # -- header ------------------------------------------------------------

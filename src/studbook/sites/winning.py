@@ -280,14 +280,7 @@ class WinningBuilder(LineBuilder):
         "NEW_NOSHOW": "new_noshow", "NEW_COLLECT": "new_collect", "NEW_SUMMARY": "new_summary",
         "NEW_TOTAL": "new_total", "NEW_SEAT_SUMMARY": "new_seat_summary", "NEW_CHATTER": "chatter_line",
     }
-    PLAYER_FIELD = {
-        **dict.fromkeys(["OLD_ANTE", "OLD_DEAL", "OLD_DEAL_HIDDEN", "OLD_MUCK", "OLD_SHOW",
-                         "OLD_CHATTER", *_OLD_ACTIONS], 0),
-        "OLD_SEAT_SUMMARY": 1,
-        **dict.fromkeys(["NEW_ANTE", "NEW_DEAL", "NEW_SHOW", "NEW_MUCK", "NEW_NOSHOW", "NEW_COLLECT",
-                         "NEW_CHATTER", *_NEW_ACTIONS], 0),
-        "NEW_SEAT_SUMMARY": 1,
-    }  # fmt: skip
+    NOT_PLAYERS = frozenset({"OLD_SEAT", "NEW_SEAT", "NEW_OTHER"})
 
 
 FORMAT = LineFormat(
