@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_parse.py out/bench-corpus --repeat 3
 	$(PY) benchmarks/bench_check.py --hands 20000
 	$(PY) benchmarks/bench_evaluate.py
+	$(PY) benchmarks/bench_pokerkit.py
 
 clean:
 	rm -rf $(VENV) out

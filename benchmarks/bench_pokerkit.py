@@ -1,0 +1,96 @@
+"""Calibrate the machine: pokerkit and studbook on the same hands, in one run.
+
+    .venv/bin/python benchmarks/bench_pokerkit.py [--hands 120] [--runs 3]
+
+The engine issue sets parse + check at 3,000 hands/s on a machine where
+pokerkit (the test-only oracle, PyPI) replays about 250 stud hands/s, that is
+12 times pokerkit. This VM's speed changes from day to day, so an absolute
+figure alone does not say whether studbook met that bar; the ratio does.
+
+Simulates tournament hands of stud, stud8 and razz at 2, 5 and 8 players
+(``--hands`` per table), keeps those pokerkit plays by RULES.md (the same
+exclusions as ``tests/test_pokerkit_oracle.py``, whose replay it uses), then
+times, best CPU time of ``--runs``:
+
+* pokerkit replaying them (cards and actions known; no text to read);
+* studbook parsing their PokerStars text and checking every hand.
+
+Needs the test extras (``pip install -e '.[test]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from test_pokerkit_oracle import exclusion, replay  # noqa: E402
+
+from studbook.check import check_paths  # noqa: E402
+from studbook.simulate import SimulatedHand, simulate, write_hands  # noqa: E402
+
+REFERENCE_POKERKIT = 250.0  # hands/s, the issue's figure for pokerkit
+TARGET = 3000.0  # hands/s of parse + check on that machine
+
+
+def hands_to_compare(per_table: int) -> list[SimulatedHand]:
+    sims: list[SimulatedHand] = []
+    for seed, (variant, players) in enumerate((v, p) for v in ("stud", "stud8", "razz") for p in (2, 5, 8)):
+        table = simulate(variant, per_table, players, seed=100 + seed, tournament=True, hands_per_level=40)
+        sims += [s for s in table if exclusion(s) is None]
+    return sims
+
+
+def best_cpu(run: Callable[[], int], runs: int) -> tuple[int, float]:
+    """(hands, best CPU seconds) of ``runs`` runs, the cyclic GC paused as in studbook's own loops."""
+    best, hands = float("inf"), 0
+    for _ in range(runs):
+        gc.collect()
+        start = time.process_time()
+        hands = run()
+        best = min(best, time.process_time() - start)
+    return hands, best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=120, help="hands simulated per table (9 tables)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each (best CPU time is kept)")
+    args = parser.parse_args()
+    sims = hands_to_compare(args.hands)
+    with tempfile.TemporaryDirectory(prefix="studbook-pokerkit-") as tmp:
+        (Path(tmp) / "hands.txt").write_text(write_hands([s.hand for s in sims]), encoding="utf-8")
+
+        def pokerkit_replay() -> int:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pokerkit warns when dealt a card it did not choose
+                for sim in sims:
+                    replay(sim)
+            return len(sims)
+
+        def studbook_check() -> int:
+            return sum(len(file.results) for file in check_paths([tmp]))
+
+        theirs, their_cpu = best_cpu(pokerkit_replay, args.runs)
+        ours, our_cpu = best_cpu(studbook_check, args.runs)
+    assert theirs == ours == len(sims), (theirs, ours, len(sims))
+    pokerkit_rate, studbook_rate = theirs / their_cpu, ours / our_cpu
+    speed = pokerkit_rate / REFERENCE_POKERKIT
+    print(f"{len(sims)} simulated tournament hands (stud, stud8, razz; 2, 5, 8 players), best CPU of {args.runs}")
+    print(f"pokerkit replay          {pokerkit_rate:8,.0f} hands/s "
+          f"(the issue's machine: {REFERENCE_POKERKIT:,.0f}; this one runs at {speed:.0%} of it)")  # fmt: skip
+    print(f"studbook parse + check   {studbook_rate:8,.0f} hands/s = {studbook_rate / pokerkit_rate:.1f} x pokerkit "
+          f"(target {TARGET / REFERENCE_POKERKIT:.0f} x; on the issue's machine about "
+          f"{studbook_rate / speed:,.0f} hands/s against {TARGET:,.0f})")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
