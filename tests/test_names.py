@@ -33,11 +33,11 @@ from studbook.events import Hand
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.read.grammar import _LAZY_NAME
-from studbook.sites import get_site
+from studbook.sites import get_site, site_names
 from studbook.sites.lines import LineFormat
 
-TEXT_SITES = ("pokerstars", "fulltilt", "winning", "kingsclub", "absolute", "partypoker", "winamax", "ongame",
-              "everleaf")  # fmt: skip (Bovada writes seat numbers, not names)
+# every grammar-driven site but Bovada, which writes seat numbers, not names
+TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat) and name != "bovada")
 SUFFIXES = (":", " :", "[", " (", ")", "-", ".", " - ", ": calls", " calls", " folds", " checks", " bets",
             " raises", " is", " has", " said", " adds", " posts", " stands up", " sitting out", " collected")  # fmt: skip
 READS_TWO_WAYS = {("everleaf", ":"), ("everleaf", " :"), ("fulltilt", " adds")}

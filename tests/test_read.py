@@ -19,7 +19,8 @@ from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, gr
 from studbook.read.memo import TextMemo
 from studbook.records import maker
 from studbook.read.split import header_starts
-from studbook.sites import all_sites, get_site
+from studbook.sites import all_sites, get_site, site_names
+from studbook.sites.lines import LineFormat
 from studbook.sites.pokerstars import HEADER_START, grammar
 
 TEXT = "PokerStars Hand #1: x\nline two\n"
@@ -113,8 +114,7 @@ def test_maker_builds_equal_frozen_events() -> None:
     assert deal == Deal(file="f", line=1, player="p", street=Street.THIRD, down=(Card.parse("Ah"),))
 
 
-TEXT_SITES = ("pokerstars", "fulltilt", "winning", "kingsclub", "absolute", "bovada", "partypoker",
-              "winamax", "ongame", "everleaf")  # fmt: skip
+TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))  # every grammar-driven site
 
 
 def _site_hands(corpus: Path, name: str) -> list[tuple[object, str]]:

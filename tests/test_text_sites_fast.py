@@ -19,12 +19,11 @@ from lark.exceptions import UnexpectedInput
 
 from studbook.events import Rejected, Skipped
 from studbook.read import HEAD_CHARS, decode, read_bytes
-from studbook.sites import all_sites, get_site
+from studbook.sites import all_sites, get_site, site_names
 from studbook.sites.base import HandText
 from studbook.sites.lines import LineFormat
 
-TEXT_SITES = ("pokerstars", "fulltilt", "winning", "kingsclub", "absolute", "bovada", "partypoker",
-              "winamax", "ongame", "everleaf")  # fmt: skip
+TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))  # every grammar-driven site
 WINNING_OLD = "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
 
 
