@@ -97,3 +97,25 @@ def test_corpus_directory(capsys: pytest.CaptureFixture[str], corpus: Path) -> N
     assert code == 0  # FPDB's .hp/.gt/.json side files and the summary are ignored
     code, out, _ = run(capsys, str(summary), "--format", "summary")
     assert code == 1 and out == f"{summary}:1: error: a PokerStars tournament summary, not a hand history\n"
+
+
+def test_version_matches_the_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    import studbook
+
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.strip() == f"studbook {studbook.__version__}"
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["version"] == studbook.__version__
+
+
+def test_python_dash_m_runs_the_cli(logs: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "studbook", "parse", str(logs / "good.txt"), "--format", "summary"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0 and "2 parsed" in done.stdout, done

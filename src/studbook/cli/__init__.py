@@ -13,6 +13,7 @@ import importlib
 import sys
 from typing import Sequence
 
+from studbook import __version__
 from studbook.cli.common import UsageError
 
 SUBCOMMANDS = {
@@ -36,6 +37,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="studbook",
         description="Seven-Card Stud hand histories: parse, validate, analyse.",
     )
+    parser.add_argument("--version", action="version", version=f"studbook {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, summary in SUBCOMMANDS.items():
         if command is not None and name != command:
