@@ -53,8 +53,7 @@ def test_jsonl_one_object_per_hand_then_summary(tmp_path: Path, capsys: pytest.C
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     hands, summary = records[:-1], records[-1]
     assert len(hands) == 11
-    assert summary == {"summary": {"files": 1, "hands": 11, "ok": 10, "violations": 1, "rejected": 0, "skipped": 0,
-                                   "errors": 0, "ignored": 0}}
+    assert summary == {"summary": {"files": 1, "hands": 11, "ok": 10, "violations": 1, "rejected": 0, "skipped": 0}}
     first = hands[0]
     assert set(first) == {"file", "line", "site", "hand_id", "variant", "status", "violations", "net"}
     assert (first["file"], first["line"], first["site"], first["hand_id"], first["variant"], first["status"]) == (
@@ -81,7 +80,7 @@ def test_jsonl_rejected_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixtur
     skipped = [r for r in records[:-1] if r["status"] == "skipped"]
     assert len(skipped) == 84 and all(r["variant"] is None and r["reason"] for r in skipped)
     assert records[-1]["summary"] == {"files": 1, "hands": 137, "ok": 53, "violations": 0, "rejected": 0,
-                                      "skipped": 84, "errors": 0, "ignored": 0}
+                                      "skipped": 84}
 
 
 def test_text_rejected_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -131,8 +130,15 @@ def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
     ]
     assert main(["check", "--format", "jsonl", str(tmp_path)]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out.splitlines()[-1])["summary"]["ignored"] == 3
+    assert json.loads(captured.out.splitlines()[-1]) == {
+        "summary": {"files": 1, "hands": 11, "ok": 11, "violations": 0, "rejected": 0, "skipped": 0}}
     assert captured.err.count("not a hand history: ") == 3
+    assert main(["check", "--format", "jsonl", str(tmp_path / "empty.txt"), str(tmp_path / "hands.txt")]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0] == {"file": str(tmp_path / "empty.txt"), "line": 1, "site": None, "hand_id": None,
+                          "variant": None, "status": "rejected", "violations": [], "net": {}, "reason": "empty file"}
+    assert len(records) == 13 and records[-1] == {
+        "summary": {"files": 2, "hands": 12, "ok": 11, "violations": 0, "rejected": 1, "skipped": 0}}
     for name, reason in (("empty.txt", "empty file"), ("blob.bin", "binary file, not text")):
         assert main(["check", str(tmp_path / name)]) == 1  # named: one error line
         out = capsys.readouterr().out.splitlines()

@@ -3,8 +3,10 @@
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
 and per rejected hand (``file:line: hand ID: rejected: reason``), then a
 summary with a per-site table and the files ignored. ``jsonl`` prints exactly
-one JSON object per hand, then one ``{"summary": {...}}`` line (errors and
-ignored files on stderr).
+one JSON object per hand, then one ``{"summary": {"files", "hands", "ok",
+"violations", "rejected", "skipped"}}`` line; a file named on the command line
+that holds no hand to check is one ``rejected`` object at line 1 (``hand_id``
+null) with the reason, and the files ignored are listed on stderr.
 
 A file found by walking a directory that is not a hand history (an FPDB side
 file, a tournament summary, an empty file) is listed once as ignored and does
@@ -73,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
         if checked.error is not None or reason is not None:
             errors += 1
             print(f"{checked.file}:1: error: {checked.error or reason}", file=notes)
+            if args.format == "jsonl":  # the records list every input: a file in error is rejected whole
+                totals["hands"] += 1
+                totals["rejected"] += 1
+                out.write(json.dumps(_file_error_record(checked, str(checked.error or reason))) + "\n")
         if checked.site is None:
             continue
         site_row = sites[checked.site]
@@ -89,8 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)
-        summary = {k: totals[k] for k in ("files", *_KEYS)}
-        out.write(json.dumps({"summary": {**summary, "errors": errors, "ignored": len(ignored)}}) + "\n")
+        out.write(json.dumps({"summary": {k: totals[k] for k in ("files", *_KEYS)}}) + "\n")
     else:
         _write_summary(out, totals, sites, errors, ignored)
     bad = totals["violations"] or totals["rejected"] or errors
@@ -155,6 +160,12 @@ def _record(checked: FileCheck, result: CheckResult) -> dict[str, Any]:
     record.update(line=result.line, site=checked.site, hand_id=result.hand_id, variant=None,
                   status="skipped", violations=[], net={}, reason=f"{result.reason}: {result.game}")
     return record
+
+
+def _file_error_record(checked: FileCheck, reason: str) -> dict[str, Any]:
+    """A file named on the command line that holds no hand to check, as one rejected record."""
+    return {"file": checked.file, "line": 1, "site": checked.site, "hand_id": None, "variant": None,
+            "status": "rejected", "violations": [], "net": {}, "reason": reason}  # fmt: skip
 
 
 def _write_summary(
