@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutate
 
 import studbook
 from studbook import (
@@ -363,29 +364,6 @@ def test_forced_site_and_nul_bytes_and_leading_garbage(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------
 # Fuzzing: bad input never raises out of parse_text
-
-
-def mutate(text: str, data: st.DataObject) -> str:
-    lines = text.split("\n")
-    for _ in range(data.draw(st.integers(1, 4))):
-        op = data.draw(st.sampled_from(["drop", "dup", "swap", "garble", "insert", "cut"]))
-        i = data.draw(st.integers(0, len(lines) - 1))
-        j = data.draw(st.integers(0, len(lines) - 1))
-        if op == "drop" and len(lines) > 1:
-            del lines[i]
-        elif op == "dup":
-            lines.insert(i, lines[j])
-        elif op == "swap":
-            lines[i], lines[j] = lines[j], lines[i]
-        elif op == "garble":
-            junk = data.draw(st.text(min_size=1, max_size=8))
-            k = data.draw(st.integers(0, len(lines[i])))
-            lines[i] = lines[i][:k] + junk + lines[i][k:]
-        elif op == "insert":
-            lines.insert(i, data.draw(st.text(max_size=40)))
-        elif op == "cut":
-            lines = lines[: i + 1]
-    return "\n".join(lines)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
