@@ -271,3 +271,23 @@ def test_simulated_hands_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtur
     values = table[percent].stack().dropna()  # NaN: no opportunity
     assert ((values >= 0) & (values <= 100)).all()
     assert table["hands"].sum() == len(frames.players)
+
+
+def test_start_times_are_stored_as_utc_text(tmp_path: Path) -> None:
+    import dataclasses
+    from datetime import datetime, timedelta, timezone
+
+    results = []
+    paris = timezone(timedelta(hours=2))
+    for hand_id, started in (("1-naive", datetime(2024, 5, 1, 13, 0)),
+                             ("2-paris", datetime(2024, 5, 1, 15, 0, 0, 250000, tzinfo=paris))):  # fmt: skip
+        b = steal_hand(hand_id)
+        b.header = dataclasses.replace(b.header, started_utc=started)
+        results.append(b.check())
+    db = tmp_path / "s.db"
+    import_results(db, results)
+    stored = sqlite3.connect(db).execute("SELECT hand_id, started_utc, typeof(folded) FROM hands "
+                                         "JOIN players USING (site, hand_id) GROUP BY hand_id").fetchall()  # fmt: skip
+    assert stored == [("1-naive", "2024-05-01T13:00:00+00:00", "integer"),
+                      ("2-paris", "2024-05-01T13:00:00.250000+00:00", "integer")]  # fmt: skip
+    assert_frames_equal(read_frames(db), frames_from_checks(results))

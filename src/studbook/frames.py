@@ -277,6 +277,13 @@ def _opt_minor(amount: Decimal | None) -> int | None:
 
 def frames_from_checks(results: Iterable[CheckResult]) -> Frames:
     """Frames from checker results, with no I/O."""
+    rows = rows_from_checks(results)
+    return Frames(**{table: typed_frame(table, rows[table]) for table in TABLES})
+
+
+def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of every table from checker results: tuples of plain Python
+    values in :data:`SCHEMA` order (what the frames and the store are made of)."""
     rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
     for result in results:
         if isinstance(result, HandCheck):
@@ -293,7 +300,7 @@ def frames_from_checks(results: Iterable[CheckResult]) -> Frames:
             rows["rejects"].append(_skipped_row(result))
         else:
             raise TypeError(f"not a check result: {type(result).__name__}")
-    return Frames(**{table: typed_frame(table, rows[table]) for table in TABLES})
+    return rows
 
 
 def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
@@ -607,6 +614,6 @@ def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
 
 __all__ = [
     "CheckResult", "Column", "Frames", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
-    "STUD_CLASSES", "TABLES", "check_results", "empty_frames", "frames_from_checks",
+    "STUD_CLASSES", "TABLES", "check_results", "empty_frames", "frames_from_checks", "rows_from_checks",
     "from_minor", "load", "schema_markdown", "starting_class", "to_minor", "typed_frame",
 ]

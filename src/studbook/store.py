@@ -28,9 +28,7 @@ import pandas as pd
 
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
-from studbook.frames import (
-    MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, frames_from_checks, typed_frame,
-)
+from studbook.frames import MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, rows_from_checks, typed_frame
 
 SCHEMA_VERSION = "1"
 _MAGIC = b"SQLite format 3\x00"
@@ -204,18 +202,18 @@ class Store:
         return summary
 
     def _write(self, batch: list[CheckResult], summary: ImportSummary) -> None:
-        frames = frames_from_checks(batch)
+        rows = rows_from_checks(batch)
         self.conn.execute("BEGIN")
         try:
-            for table, frame in frames.tables():
-                self._insert(table, frame)
+            for table in TABLES:
+                self._insert(table, rows[table])
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
-        summary.new += len(frames.hands)
-        summary.with_violations += int((frames.hands["violations"] > 0).sum())
-        summary.violations += len(frames.violations)
+        summary.new += len(rows["hands"])
+        summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])
+        summary.violations += len(rows["violations"])
         for result in batch:
             if isinstance(result, Skipped):
                 summary.skipped += 1
@@ -223,18 +221,17 @@ class Store:
             elif isinstance(result, Rejected):
                 summary.rejected += 1
                 summary.problems.append(result)
-        unstorable = len(frames.rejects) - sum(
+        unstorable = len(rows["rejects"]) - sum(
             isinstance(r, (Rejected, Skipped)) for r in batch)
         summary.rejected += unstorable  # hands whose amounts could not be stored exactly
 
-    def _insert(self, table: str, frame: pd.DataFrame) -> None:
-        if frame.empty:
+    def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
+        if not rows:
             return
         names = ", ".join(f'"{c.name}"' for c in SCHEMA[table])
         marks = ", ".join("?" for _ in SCHEMA[table])
         verb = "INSERT OR IGNORE" if table == "rejects" else "INSERT"
-        self.conn.executemany(f"{verb} INTO {table} ({names}) VALUES ({marks})",
-                              _records(table, frame))
+        self.conn.executemany(f"{verb} INTO {table} ({names}) VALUES ({marks})", _sql_rows(table, rows))
 
     # -- reading -----------------------------------------------------------
 
@@ -257,23 +254,37 @@ class Store:
                 for table in TABLES}
 
 
-def _records(table: str, frame: pd.DataFrame) -> list[tuple[Any, ...]]:
-    """Rows of plain Python values (sqlite3 takes no numpy scalars nor pd.NA)."""
-    columns = []
-    for column in SCHEMA[table]:
-        series = frame[column.name]
-        if column.dtype.startswith("datetime64"):
-            values = [None if pd.isna(t) else t.isoformat() for t in series]
-        elif column.dtype in ("int64", "float64"):
-            values = series.tolist()
-        elif column.dtype == "bool":
-            values = series.astype("int64").tolist()
-        else:  # nullable: string, Int64
-            values = [None if pd.isna(v) else v for v in series.astype(object).tolist()]
-            if column.dtype == "Int64":
-                values = [None if v is None else int(v) for v in values]
-        columns.append(values)
-    return list(zip(*columns))
+def _iso_utc(value: Any) -> str | None:
+    """A start time as ISO-8601 UTC text (naive times are UTC already)."""
+    if value is None or pd.isna(value):
+        return None
+    when = pd.Timestamp(value)
+    return (when.tz_localize("UTC") if when.tzinfo is None else when.tz_convert("UTC")).isoformat()
+
+
+_HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")
+
+
+def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows as SQLite takes them. The values are plain Python already
+    (ints, floats, bools, strings, None) and each column's affinity stores
+    them as its type; times are written out as ISO-8601 UTC text, and
+    booleans as ints, which sqlite3 binds without looking for an adapter
+    (it looks for one for every bool, at a cost that showed in profiles)."""
+    columns = SCHEMA[table]
+    times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
+    flags = [i for i, column in enumerate(columns) if column.dtype == "bool"]
+    if not times and not flags:
+        return rows
+    out = []
+    for row in rows:
+        values = list(row)
+        for i in flags:
+            values[i] = 1 if values[i] else 0
+        for i in times:
+            values[i] = _iso_utc(values[i])
+        out.append(tuple(values))
+    return out
 
 
 def file_sha256(path: str | Path) -> str:
