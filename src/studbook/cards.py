@@ -69,4 +69,4 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in cards)
+    return " ".join([RANKS[card.rank - 2] + card.suit for card in cards])  # str(card), inlined: frames call it a lot

@@ -39,6 +39,7 @@ from studbook.events import (
     Variant,
 )
 from studbook.money import format_amount
+from studbook.read.memo import Memo
 
 MONEY_DIGITS = 2
 MONEY_SCALE = 10**MONEY_DIGITS
@@ -255,11 +256,18 @@ def empty_frames() -> Frames:
 
 def to_minor(amount: Decimal) -> int:
     """``amount`` in minor units; ValueError when that would round."""
+    return _MINOR[amount]  # a hand repeats the same few amounts: each is converted once
+
+
+def _exact_minor(amount: Decimal) -> int:
     scaled = amount * MONEY_SCALE
     integral = scaled.to_integral_value()
     if scaled != integral:
         raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
     return int(integral)
+
+
+_MINOR: Memo[Decimal, int] = Memo(_exact_minor)
 
 
 def from_minor(value: int) -> Decimal:
