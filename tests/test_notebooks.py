@@ -20,7 +20,7 @@ HISTORIES = ROOT / "histories"
 CORPUS = ROOT.parent / "shared" / "corpus" / "PokerStars"
 
 
-FIGURES = {"player_stats.ipynb": 3, "integrity_report.ipynb": 1}
+FIGURES = {"player_stats.ipynb": 3, "integrity_report.ipynb": 1, "research_dataset.ipynb": 1}
 
 
 def _has_files(folder: Path) -> bool:
@@ -52,8 +52,8 @@ def simulated_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def test_both_notebooks_exist() -> None:
-    assert {p.name for p in NOTEBOOKS} >= {"player_stats.ipynb", "integrity_report.ipynb"}
+def test_the_notebooks_exist() -> None:
+    assert {p.name for p in NOTEBOOKS} == set(FIGURES)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
