@@ -72,13 +72,14 @@ def run(args: argparse.Namespace) -> int:
             ignored.append(ignored_line(checked.file, reason))
             continue
         totals["files"] += 1
-        if checked.error is not None or reason is not None:
+        problem = checked.error or reason
+        if problem is not None:
             errors += 1
-            print(f"{checked.file}:1: error: {checked.error or reason}", file=notes)
+            print(f"{checked.file}:1: error: {problem}", file=notes)
             if args.format == "jsonl":  # the records list every input: a file in error is rejected whole
                 totals["hands"] += 1
                 totals["rejected"] += 1
-                out.write(json.dumps(_file_error_record(checked, str(checked.error or reason))) + "\n")
+                out.write(json.dumps(_file_error_record(checked, problem)) + "\n")
         if checked.site is None:
             continue
         site_row = sites[checked.site]

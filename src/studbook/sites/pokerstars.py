@@ -326,8 +326,6 @@ def _outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
     return cards(shown.group(1)) if shown else (), sum(won, Decimal(0)) if won else None
 
 
-
-
 FORMAT = LineFormat(
     name="pokerstars", grammar_name="pokerstars", builder=_Builder, header=HEADER_START, kinds=KINDS,
     starts=re.compile("PokerStars "), summary=_TOURNEY_SUMMARY,
