@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test fuzz install bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The property tests with 20 times the examples, from fresh random seeds
+# (`make test` draws the same examples every run; see tests/budget.py).
+FUZZ ?= 20
+fuzz: $(STAMP)
+	STUDBOOK_FUZZ=$(FUZZ) $(PY) -m pytest -q -m hypothesis
 
 bench: $(STAMP)
 	$(PY) benchmarks/generate.py --hands 20000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import budget  # noqa: F401 - loads the hypothesis profile before any test module
 import pytest
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

@@ -28,6 +28,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from budget import examples
 
 from studbook.check import check_hand
 from studbook.engine.profiles import get_profile
@@ -42,7 +43,7 @@ VARIANT_NAMES = ("stud", "stud8", "razz")
 VARIANTS = st.sampled_from(list(VARIANT_NAMES))
 PLAYERS = st.integers(min_value=2, max_value=8)
 SEEDS = st.integers(min_value=0, max_value=2**32)
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SENSIBLE = {
     "order.turn", "order.third", "order.first", "order.streets", "bringin.player", "bringin.allin",
@@ -177,7 +178,7 @@ def _alternatives(state: StudState, options: LegalActions, original: Action) -> 
     return [a for a in out if not _offered(options, a, state)]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(VARIANTS, PLAYERS, SEEDS, st.booleans(), st.data())
 def test_actions_not_offered_are_flagged(variant: str, players: int, seed: int, tournament: bool,
                                          data: st.DataObject) -> None:

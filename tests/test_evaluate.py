@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from budget import examples
 
 from studbook.cards import DECK, Card, parse_cards
 from studbook.evaluate import (
@@ -160,32 +161,32 @@ def cards(text: str) -> tuple[Card, ...]:
 
 
 # ---------------------------------------------------------------- against the reference
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(hands())
 def test_high_matches_reference(hand: list[Card]) -> None:
     assert high_value(hand) == ref_high(hand)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(hands())
 def test_low_a5_matches_reference(hand: list[Card]) -> None:
     assert low_a5_value(hand) == ref_low(hand)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(hands())
 def test_low8_matches_reference(hand: list[Card]) -> None:
     assert low8_value(hand) == ref_low8(hand)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hands(1, 7))
 def test_board_keys_match_reference(up: list[Card]) -> None:
     assert board_high_key(up) == ref_board_high(up)
     assert board_low_key(up) == ref_board_low(up)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(hands(5, 7))
 def test_board_low_key_of_five_or_more_is_the_a5_low(up: list[Card]) -> None:
     value = low_a5_value(up)
@@ -193,7 +194,7 @@ def test_board_low_key_of_five_or_more_is_the_a5_low(up: list[Card]) -> None:
     assert board_low_key(up) == (value >> 20, *[r for r in ranks if r])
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(hands(7, 7), min_size=1, max_size=40))
 def test_batch_equals_scalar(batch: list[list[Card]]) -> None:
     idx = hand_indices(batch)
@@ -435,7 +436,7 @@ def test_razz_bring_in(variant: str | Variant) -> None:
     assert brings_in("7c 8c 3d", variant) == "8c"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.permutations(DECK).map(lambda deck: deck[:8]))
 def test_bring_in_matches_rule(doors: list[Card]) -> None:
     order = "cdhs"
@@ -451,7 +452,7 @@ def test_unknown_variant() -> None:
 
 
 # ---------------------------------------------------------------- pokerkit, where installed
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(hands(7, 7), hands(7, 7))
 def test_orderings_agree_with_pokerkit(first: list[Card], second: list[Card]) -> None:
     pokerkit = pytest.importorskip("pokerkit")

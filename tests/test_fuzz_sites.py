@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from budget import examples
 from mutations import mutate
 
 from studbook.check import check_hand
@@ -32,7 +33,7 @@ def site_texts(corpus: Path) -> dict[str, list[str]]:
     return texts
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(data=st.data())
 def test_mutated_real_hands_of_every_site_never_raise(site_texts: dict[str, list[str]], data: st.DataObject) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from budget import examples
 from mutations import mutate
 
 import studbook
@@ -366,7 +367,7 @@ def test_forced_site_and_nul_bytes_and_leading_garbage(tmp_path: Path) -> None:
 # Fuzzing: bad input never raises out of parse_text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzzed_hands_never_raise(data: st.DataObject) -> None:
     text = mutate(two_hands(), data)
@@ -378,7 +379,7 @@ def test_fuzzed_hands_never_raise(data: st.DataObject) -> None:
             assert result.file == "fuzz.txt" and result.line >= 1 and result.reason
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=300) | st.binary(max_size=300).map(lambda b: b.decode("latin-1")))
 def test_random_text_never_raises(text: str) -> None:
     for result in studbook.parse_text("PokerStars Hand #5: " + text):

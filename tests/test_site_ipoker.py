@@ -10,9 +10,9 @@ import pytest
 from studbook.cards import parse_cards
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Hand, PotSummary, Show, ShowdownStart, Skipped, Street,
-    UncalledReturned, Variant,
+    Rejected, UncalledReturned, Variant,
 )
-from studbook.parse import read_file
+from studbook.parse import parse_text, read_file
 from studbook.read import decode
 from studbook.sites import register
 from studbook.sites.ipoker import FORMAT
@@ -143,3 +143,11 @@ def test_stakes_from_other_hands_do_not_depend_on_parse_order() -> None:
     forward = [FORMAT.parse_hand(chunk, SNG) for chunk in FORMAT.split(text)]
     backward = [FORMAT.parse_hand(chunk, SNG) for chunk in reversed(list(FORMAT.split(text)))][::-1]
     assert forward == backward and all(isinstance(hand, Hand) for hand in forward)
+
+
+def test_unreadable_header_stakes_reject_every_hand_with_the_reason() -> None:
+    text = decode((CORPUS / CASH).read_bytes()).text.replace("L $0.05/$0.10<", "L $0.05/0$0.10<", 1)
+    results = list(parse_text(text, file="garbled.xml"))
+    assert len(results) == 2 and all(isinstance(result, Rejected) for result in results)
+    assert all("<gametype>" in result.reason and "0$0.10" in result.reason for result in results)
+    assert [result.hand_id for result in results] == ["2418629537", "2418630592"]

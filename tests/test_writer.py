@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from budget import examples
 
 import studbook
 from studbook import Hand
@@ -101,7 +102,7 @@ def mutate(hand: Hand, names: dict[str, str], factor: Decimal, hand_id: str) -> 
                                events=tuple(fix(e) for e in hand.events))  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_real_hands_round_trip(real_hands: list[Hand], data: st.DataObject) -> None:
     hand = data.draw(st.sampled_from(real_hands))
@@ -161,7 +162,7 @@ def simple_hand(draw: Any) -> Hand:
     return Hand("", 0, 0, header, seats, tuple(events))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(simple_hand())
 def test_hands_from_events_alone_round_trip(hand: Hand) -> None:
     if hand.header.currency:  # the outcome text carries the currency symbol as the writer writes it

@@ -161,6 +161,7 @@ class Session:
     play_money: bool
     hero: str
     tournament: Tournament | None
+    problem: str | None = None  # why the hands of this session cannot be read
 
     @staticmethod
     def of(general: Mapping[str, str]) -> "Session":
@@ -168,8 +169,13 @@ class Session:
         found = _GAMETYPE.match(written)
         name = found.group("game") if found else None
         structure = STRUCTURES[found.group("limit")] if found else Structure.FIXED
-        small = money(found.group("small")) if found and found.group("small") else None
-        big = money(found.group("big")) if found and found.group("big") else None
+        small = big = None
+        problem = None
+        if found and found.group("small") and found.group("big"):
+            try:
+                small, big = money(found.group("small")), money(found.group("big"))
+            except ValueError:
+                problem = f"the session's <gametype> has stakes that are not amounts: {written!r}"
         table = general.get("tablename", "")
         mode = general.get("mode", "real").lower()
         code = general.get("currency", "")
@@ -181,7 +187,7 @@ class Session:
             table = parts[0]
         currency = None if play or tournament is not None else (code or None)
         return Session(written, name, structure, small, big, table, currency, play,
-                       general.get("nickname", ""), tournament)  # fmt: skip
+                       general.get("nickname", ""), tournament, problem)  # fmt: skip
 
 
 class _Builder:
@@ -206,6 +212,8 @@ class _Builder:
         if session.name not in VARIANTS:
             reason = SKIPPED.get(session.name or "", "not a stud, stud hi/lo or razz hand")
             return Skipped(self.file, self.chunk.first_line, hand_id, session.game, reason)
+        if session.problem is not None:
+            raise _Bad(game.line, session.problem)
         general = game.find("general")
         if general is None:
             raise _Bad(game.line, "the hand has no <general> block")
