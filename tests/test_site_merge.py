@@ -11,9 +11,9 @@ import pytest
 from studbook.cards import parse_cards
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Half, Hand, NoShow, PotSummary, Show, ShowdownStart, Skipped,
-    Structure, UncalledReturned, Variant,
+    Rejected, Structure, UncalledReturned, Variant,
 )
-from studbook.parse import read_file
+from studbook.parse import parse_text, read_file
 from studbook.read import decode
 from studbook.sites import register
 from studbook.sites.merge import FORMAT
@@ -153,3 +153,10 @@ def test_stakes_from_other_hands_do_not_depend_on_parse_order() -> None:
     forward = [FORMAT.parse_hand(chunk, FREEROLL) for chunk in FORMAT.split(text)]
     backward = [FORMAT.parse_hand(chunk, FREEROLL) for chunk in reversed(list(FORMAT.split(text)))][::-1]
     assert forward == backward and sum(isinstance(hand, Hand) for hand in forward) == 14
+
+
+def test_unreadable_description_stakes_reject_the_hand_with_the_reason() -> None:
+    text = decode((CORPUS / STUD).read_bytes()).text.replace('stakes="Limit $0.50/$1"', 'stakes="Limit $0.5.0/$1"')
+    (result,) = parse_text(text, file="garbled.xml")
+    assert isinstance(result, Rejected) and result.hand_id == read(STUD).hands[0].hand_id
+    assert "<description>" in result.reason and "$0.5.0/$1" in result.reason

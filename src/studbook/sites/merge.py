@@ -171,6 +171,7 @@ class Description:
     ante: Decimal | None
     bring_in: Decimal | None
     written: str
+    problem: str | None = None  # why the games it describes cannot be read
 
     @staticmethod
     def of(element: Element | None) -> "Description":
@@ -185,14 +186,17 @@ class Description:
         structure = STRUCTURES[found.group("limit")] if found else Structure.FIXED
         stakes = None
         ante = bring_in = None
-        if found and found.group("a"):
-            a, b, c = (money(found.group(k)) if found.group(k) else None for k in "abc")
-            if c is not None:  # "No Limit ($ante/$bring-in/$bet)"
-                ante, bring_in, stakes = a, b, (c, c)
-            elif a is not None and b is not None:
-                stakes = (a, b)
-        return Description(game, mix, tournament, structure, stakes, ante, bring_in,
-                           f"{kind} {stakes_text}".strip())  # fmt: skip
+        written = f"{kind} {stakes_text}".strip()
+        try:
+            a, b, c = (money(found.group(k)) if found and found.group(k) else None for k in "abc")
+        except ValueError:
+            return Description(game, mix, tournament, structure, None, None, None, written,
+                               f"the <description>'s stakes are not amounts: {stakes_text!r}")  # fmt: skip
+        if c is not None:  # "No Limit ($ante/$bring-in/$bet)"
+            ante, bring_in, stakes = a, b, (c, c)
+        elif a is not None and b is not None:
+            stakes = (a, b)
+        return Description(game, mix, tournament, structure, stakes, ante, bring_in, written)
 
 
 class _Builder:
@@ -224,6 +228,8 @@ class _Builder:
         if name not in VARIANTS:
             reason = SKIP_REASONS.get(name, "not a stud, stud hi/lo or razz hand")
             return Skipped(self.file, self.chunk.first_line, hand_id, name or "unknown game", reason)
+        if self.description.problem is not None:
+            raise _Bad(game.line, self.description.problem)
         if game.get("starttime") < RAISE_TO_SINCE:
             self.actions = OLD_ACTIONS
         players = game.find("players")
