@@ -10,6 +10,8 @@ single process:
 * parse only: ``studbook.parse.parse_paths`` over the folder;
 * parse + check: ``studbook.check.check_paths`` (the engine on every hand).
 
+Both loops run as the ``studbook`` commands do: the cyclic collector paused
+for the run and collecting between files (``studbook.gcpause.gc_between_files``).
 It prints hands/s (wall and CPU time, best CPU of ``--runs`` runs) and the
 peak resident memory each phase added over an idle interpreter with studbook
 imported. The target is parse + check >= 3,000 hands/s of CPU time (the
@@ -71,17 +73,21 @@ def _rss_mb() -> float:
 def phase(kind: str, folder: str) -> None:
     """Child process: run one phase, print 'hands seconds cpu_seconds peak_mb base_mb'."""
     from studbook.check import check_paths
+    from studbook.gcpause import gc_between_files
     from studbook.parse import parse_paths
 
     base = _rss_mb()
     start, cpu = time.perf_counter(), time.process_time()
     hands = 0
-    if kind == "parse":
-        for parsed in parse_paths([folder]):
-            hands += len(parsed.hands)
-    else:
-        for checked in check_paths([folder]):
-            hands += len(checked.checks)
+    with gc_between_files() as next_file:  # as the studbook commands run
+        if kind == "parse":
+            for parsed in parse_paths([folder]):
+                next_file()
+                hands += len(parsed.hands)
+        else:
+            for checked in check_paths([folder]):
+                next_file()
+                hands += len(checked.checks)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(hands, elapsed, cpu, _rss_mb(), base)
 

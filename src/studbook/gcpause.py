@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
+
+FILES_PER_COLLECTION = 16
 
 
 @contextmanager
@@ -22,6 +24,36 @@ def gc_paused() -> Iterator[None]:
         gc.disable()
     try:
         yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+@contextmanager
+def gc_between_files(every: int = FILES_PER_COLLECTION) -> Iterator[Callable[[], None]]:
+    """Pause the cyclic GC for a whole run over files; collect at file boundaries.
+
+    For a command that handles each file's hands and lets them go before the
+    next file. With :func:`gc_paused` around each file alone, the file's hands
+    are still alive when the collector comes back on, and its next pass
+    traverses every one of them (about a fifth of a check run's time). Here
+    the caller calls the yielded ``next_file()`` as it takes each file, the
+    one before let go; every ``every`` files that runs a young collection,
+    while only one file is alive, so garbage cycles (from rejected hands'
+    exceptions, say) never pile up.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    done = 0
+
+    def next_file() -> None:
+        nonlocal done
+        done += 1
+        if done % every == 0:
+            gc.collect(1 if done % (every * 10) == 0 else 0)
+
+    try:
+        yield next_file
     finally:
         if collecting:
             gc.enable()

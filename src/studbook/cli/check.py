@@ -29,6 +29,7 @@ from studbook.check import CheckResult, FileCheck, TableMemory, check_file_resul
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
+from studbook.gcpause import gc_between_files
 from studbook.parse import read_file
 from studbook.scale import check_files
 from studbook.sites import site_names
@@ -66,33 +67,35 @@ def run(args: argparse.Namespace) -> int:
     ignored: list[str] = []
     memory = TableMemory()
     checks = _checks(files, args.site, memory) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs)
-    for explicit, checked in _progress(checks, len(files)):
-        reason = not_a_hand_history(checked.parsed)
-        if reason is not None and not explicit:
-            ignored.append(ignored_line(checked.file, reason))
-            continue
-        totals["files"] += 1
-        problem = checked.error or reason
-        if problem is not None:
-            errors += 1
-            print(f"{checked.file}:1: error: {problem}", file=notes)
-            if args.format == "jsonl":  # the records list every input: a file in error is rejected whole
-                totals["hands"] += 1
-                totals["rejected"] += 1
-                out.write(json.dumps(_file_error_record(checked, problem)) + "\n")
-        if checked.site is None:
-            continue
-        site_row = sites[checked.site]
-        site_row["files"] += 1
-        for result in checked.results:
-            status = status_of(result)
-            for row in (totals, site_row):
-                row["hands"] += 1
-                row[status] += 1
-            if args.format == "jsonl":
-                out.write(json.dumps(_record(checked, result)) + "\n")
-            else:
-                _write_text(out, checked, result)
+    with gc_between_files() as next_file:
+        for explicit, checked in _progress(checks, len(files)):
+            next_file()
+            reason = not_a_hand_history(checked.parsed)
+            if reason is not None and not explicit:
+                ignored.append(ignored_line(checked.file, reason))
+                continue
+            totals["files"] += 1
+            problem = checked.error or reason
+            if problem is not None:
+                errors += 1
+                print(f"{checked.file}:1: error: {problem}", file=notes)
+                if args.format == "jsonl":  # the records list every input: a file in error is rejected whole
+                    totals["hands"] += 1
+                    totals["rejected"] += 1
+                    out.write(json.dumps(_file_error_record(checked, problem)) + "\n")
+            if checked.site is None:
+                continue
+            site_row = sites[checked.site]
+            site_row["files"] += 1
+            for result in checked.results:
+                status = status_of(result)
+                for row in (totals, site_row):
+                    row["hands"] += 1
+                    row[status] += 1
+                if args.format == "jsonl":
+                    out.write(json.dumps(_record(checked, result)) + "\n")
+                else:
+                    _write_text(out, checked, result)
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)

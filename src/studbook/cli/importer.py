@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from studbook.cli.common import UsageError, expand_paths
 from studbook.events import Rejected, Skipped
+from studbook.gcpause import gc_between_files
 from studbook.scale import check_files
 from studbook.store import ImportSummary, Store, StoreError, file_sha256
 
@@ -73,12 +74,14 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(1)
             else:
                 todo.append(path)
-        for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
-            store.add(file_check.results, summary=summary)
-            digest = hashes.get(file_check.file) or file_sha256(file_check.file)
-            store.record_file(file_check.file, digest, len(file_check.results))
-            progress.update(1)
-            progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
+        with gc_between_files() as next_file:
+            for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
+                next_file()
+                store.add(file_check.results, summary=summary)
+                digest = hashes.get(file_check.file) or file_sha256(file_check.file)
+                store.record_file(file_check.file, digest, len(file_check.results))
+                progress.update(1)
+                progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts()["hands"]
     except KeyboardInterrupt:
         progress.close()

@@ -23,6 +23,7 @@ from typing import Any, Callable, TextIO
 from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand
+from studbook.gcpause import gc_between_files
 from studbook.parse import FileResult, read_file
 from studbook.sites import site_names
 
@@ -59,25 +60,27 @@ def run(args: argparse.Namespace) -> int:
     progress = _progress(len(files))
     say = progress.write if progress is not None else None
     try:
-        for file in files:
-            result = read_file(file.path, site=args.site)
-            reason = not_a_hand_history(result)
-            if progress is not None:
-                progress.update(1)
-            if reason is not None and not file.explicit:
-                ignored.append(ignored_line(result.file, reason))
-                continue
-            if emit is not None:
-                for hand in result.hands:
-                    emit(hand, out)
-            lines = result.details() if reason is None else [f"{result.file}:1: error: {result.error or reason}"]
-            for line in lines:
-                if say is not None:
-                    say(line, file=report_to)
-                else:
-                    print(line, file=report_to)
-            _count(result, totals, reason is not None)
-            unreadable |= result.unreadable
+        with gc_between_files() as next_file:
+            for file in files:
+                next_file()
+                result = read_file(file.path, site=args.site)
+                reason = not_a_hand_history(result)
+                if progress is not None:
+                    progress.update(1)
+                if reason is not None and not file.explicit:
+                    ignored.append(ignored_line(result.file, reason))
+                    continue
+                if emit is not None:
+                    for hand in result.hands:
+                        emit(hand, out)
+                lines = result.details() if reason is None else [f"{result.file}:1: error: {result.error or reason}"]
+                for line in lines:
+                    if say is not None:
+                        say(line, file=report_to)
+                    else:
+                        print(line, file=report_to)
+                _count(result, totals, reason is not None)
+                unreadable |= result.unreadable
     finally:
         if progress is not None:
             progress.close()
