@@ -208,3 +208,24 @@ def test_net_results_sum_to_minus_rake() -> None:
     assert check.violations == ()
     assert sum(check.net.values(), D(0)) + check.rake == 0
     assert check.net == {"A": D("2.5"), "B": D("-1.5"), "C": D("-1.5")}
+
+
+def test_a_contested_end_is_a_showdown_with_or_without_the_marker() -> None:
+    """Sites that write no showdown line (Full Tilt after an all-in, KingsClub)
+    still end contested hands with two or more live players: a showdown."""
+    from dataclasses import replace
+
+    from studbook.events import ShowdownStart
+    from studbook.simulate import simulate_hands
+
+    hands = list(simulate_hands("stud", 60, 4, seed=11))
+    marked = [h for h in hands if any(isinstance(e, ShowdownStart) for e in h.events)]
+    uncontested = [h for h in hands if h not in marked]
+    assert marked and uncontested
+    for hand in marked:
+        unmarked = replace(hand, events=tuple(e for e in hand.events if not isinstance(e, ShowdownStart)))
+        result = check_hand(unmarked)
+        assert result.went_to_showdown
+        assert {p.player for p in result.players if p.won_at_showdown} == {
+            p.player for p in check_hand(hand).players if p.won_at_showdown}
+    assert not any(check_hand(hand).went_to_showdown for hand in uncontested)

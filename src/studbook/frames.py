@@ -95,7 +95,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
         ("rake", _MONEY, "rake taken, minor units"),
         ("pot_bb", "float64", "pot in big bets (float convenience)"),
-        ("went_to_showdown", "bool", "two or more players reached showdown"),
+        ("went_to_showdown", "bool", "two or more players were live at the end (marked showdown or not)"),
         ("status", "string", "'ok' or 'violations' (the checker's verdict)"),
         ("violations", "int64", "number of rule violations found"),
         ("file", "string", "file the hand came from"),

@@ -57,7 +57,15 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
         awards.append(_award(state, pot, collected, expected))
     if by_pot is None and totals_ok:
         _check_aggregate(state, pots, nets, money_line)
-    return awards, _results(state), rake, state._showdown
+    showdown = went_to_showdown(state)
+    return awards, _results(state, showdown), rake, showdown
+
+
+def went_to_showdown(state: StudState) -> bool:
+    """Two or more players were live at the end: the pot was contested, whether
+    or not the log marks a showdown (Full Tilt, for one, writes no marker when
+    all-in hands are shown before the river)."""
+    return state._showdown or sum(1 for p in state.order if p.in_hand and not p.folded) >= 2
 
 
 def _close_betting(state: StudState, end_line: int) -> None:
@@ -361,9 +369,8 @@ def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, exp
     return new_pot_award(pot.index, pot.amount, pot.eligible, tuple(high), tuple(low))
 
 
-def _results(state: StudState) -> list[PlayerResult]:
+def _results(state: StudState, showdown: bool) -> list[PlayerResult]:
     out: list[PlayerResult] = []
-    showdown = state._showdown
     make = new_player_result
     for p in state.players:
         if not p.in_hand:
