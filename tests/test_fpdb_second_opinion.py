@@ -2,7 +2,8 @@
 
 Beside some corpus files FPDB (the open-source tracker the corpus comes from)
 left what its importer made of them: ``*.hp`` per player, ``*.hands`` per
-hand. Every field both projects define is compared here for every such file;
+hand, ``*.gt`` the game type, ``*.snapshot.json`` all three with the
+actions. Every field both projects define is compared here for every such file;
 where they differ, the difference is listed below with the reason, and the
 test fails when a listed difference goes away or a new one appears.
 """
@@ -10,6 +11,7 @@ test fails when a listed difference goes away or a new one appears.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +33,15 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("7-Stud-USD-0.50-1.00-201102.Sample.txt", "", "started_utc"):
         "Merge writes Eastern time (the file's epoch stamps agree); FPDB took it for UTC",
 }
+
+
+# FPDB's game type tuple: category, limit type, small and big bet, ante (cents)
+GT_FIELDS = {"variant": 4, "structure": 5, "small_bet": 10, "big_bet": 11, "ante": 13}
+GT_VARIANTS = {"studhi": "stud", "studhilo": "stud8", "razz": "razz"}
+GT_LIMITS = {"fl": "fixed", "pl": "pot", "nl": "no"}
+# FPDB's action ids -> studbook's action kinds; antes (1) and shows (18) are not actions here
+SNAPSHOT_ACTIONS = {13: "bring_in", 6: "call", 10: "fold", 11: "check", 8: "bet", 7: "raise", 15: "complete"}
+SNAPSHOT_NOT_ACTIONS = {1, 18}
 
 
 def _literal(path: Path) -> Any:
@@ -66,6 +77,47 @@ def _hand_fields(fpdb: dict[str, Any], hand: pd.Series, players: pd.DataFrame) -
     return pairs
 
 
+def _game_type_fields(gt: tuple[Any, ...], hand: pd.Series) -> dict[str, tuple[object, object]]:
+    ours = {"variant": hand["variant"], "structure": hand["structure"], "small_bet": hand["small_bet"],
+            "big_bet": hand["big_bet"], "ante": hand["ante"]}
+    theirs = {field: gt[index] for field, index in GT_FIELDS.items()}
+    if gt[2] == "tour":  # FPDB keeps a tournament's stakes in chips, its results in 1/100 chips
+        theirs.update({field: theirs[field] * 100 for field in ("small_bet", "big_bet", "ante")})
+    theirs["variant"] = GT_VARIANTS.get(theirs["variant"], theirs["variant"])
+    theirs["structure"] = GT_LIMITS.get(theirs["structure"], theirs["structure"])
+    return {field: (theirs[field], None if pd.isna(ours[field]) else ours[field]) for field in GT_FIELDS}
+
+
+def _snapshot_fields(snapshot: dict[str, Any], frames: studbook.Frames) -> dict[str, tuple[object, object]]:
+    details = snapshot["hand_details"]
+    hand = frames.hands.iloc[0]
+    theirs_actions = []
+    for action in snapshot["actions"]:
+        if action["actionId"] in SNAPSHOT_NOT_ACTIONS:
+            continue
+        kind = SNAPSHOT_ACTIONS[action["actionId"]]  # a new id fails here: map it above
+        theirs_actions.append((action["street"] + 3, action["player"], kind, action["amount"]))
+    ours_actions = [(int(a.street), a.player, a.kind, 0 if pd.isna(a.amount) else int(a.amount))
+                    for a in frames.actions.itertuples()]  # fmt: skip
+    pairs: dict[str, tuple[object, object]] = {
+        "actions": (theirs_actions, ours_actions),
+        "pot": (details["totalPot"], int(hand["pot"])),
+        "rake": (details["rake"], int(hand["rake"])),
+        "players at showdown": (details["playersAtShowdown"], int(frames.players["showdown"].sum())),
+    }
+    players = frames.players.set_index("player")
+    for fpdb in snapshot["players"]:
+        row = players.loc[fpdb["playerName"]]
+        for field, (theirs, ours) in {
+            "seat": (fpdb["seatNo"], int(row["seat"])), "stack": (fpdb["startCash"], int(row["stack"])),
+            "net": (fpdb["totalProfit"], int(row["net"])), "collected": (fpdb["winnings"], int(row["collected"])),
+            "showdown": (fpdb["sawShowdown"], bool(row["showdown"])), "showed": (fpdb["showed"], bool(row["showed"])),
+            "all_in": (fpdb["wentAllIn"], bool(row["all_in"])),
+        }.items():  # fmt: skip
+            pairs[f"{fpdb['playerName']} {field}"] = (theirs, ours)
+    return pairs
+
+
 def _differences(source: Path) -> dict[tuple[str, str, str], tuple[object, object]]:
     frames = studbook.load(source)
     assert len(frames.hands) == 1, "FPDB's side files describe one hand"
@@ -83,6 +135,17 @@ def _differences(source: Path) -> dict[tuple[str, str, str], tuple[object, objec
         for field, (theirs, ours) in _hand_fields(_literal(hands_file), frames.hands.iloc[0], frames.players).items():
             if theirs != ours:
                 found[(source.name, "", field)] = (theirs, ours)
+    game_type = source.with_name(source.name + ".gt")
+    if game_type.exists():
+        for field, (theirs, ours) in _game_type_fields(_literal(game_type), frames.hands.iloc[0]).items():
+            if theirs != ours:
+                found[(source.name, "", f"game type {field}")] = (theirs, ours)
+    snapshot = source.with_name(source.name + ".snapshot.json")
+    if snapshot.exists():
+        (only,) = json.loads(snapshot.read_text(encoding="utf-8"))["snapshot"]
+        for field, (theirs, ours) in _snapshot_fields(only, frames).items():
+            if theirs != ours:
+                found[(source.name, "", f"snapshot {field}")] = (theirs, ours)
     return found
 
 
