@@ -421,3 +421,23 @@ def test_subset_by_variant_keeps_every_table_consistent() -> None:
     assert only.hands["hand_id"].tolist() == ["z"]
     assert set(only.players["hand_id"]) == set(only.actions["hand_id"]) == {"z"}
     assert len(frames.subset(sites=["pokerstars"])) == 2
+
+
+def test_ante_and_bring_in_come_from_the_log_when_the_header_has_none() -> None:
+    import dataclasses
+
+    b = steal_hand("posted")
+    b.header = dataclasses.replace(b.header, stakes=dataclasses.replace(b.header.stakes, ante=None, bring_in=None))
+    check = b.check()
+    antes = [e for e in check.hand.events if isinstance(e, PostAnte)]
+    # one posts a wrong ante and one goes all-in for that much: the all-in one does not
+    # count, so the ante most posted (0.01 by two) stands
+    odd = {antes[0].player: dataclasses.replace(antes[0], amount=D("0.02")),
+           antes[1].player: dataclasses.replace(antes[1], amount=D("0.02"), all_in=True)}
+    events = tuple(odd.get(getattr(e, "player", None), e) if isinstance(e, PostAnte) else e for e in check.hand.events)
+    check = dataclasses.replace(check, hand=dataclasses.replace(check.hand, events=events))
+    row = frames_from_checks([check]).hands.iloc[0]
+    assert (row.ante, row.bring_in) == (1, 2)
+    stated = steal_hand("stated").check()
+    row = frames_from_checks([stated]).hands.iloc[0]
+    assert (row.ante, row.bring_in) == (to_minor(stated.hand.header.stakes.ante), to_minor(stated.hand.header.stakes.bring_in))

@@ -234,7 +234,14 @@ def test_round_trip_keeps_missing_values(tmp_path: Path) -> None:
     stored = read_frames(db)
     assert_frames_equal(stored, frames_from_checks([check]))
     row = stored.hands.iloc[0]
-    assert pd.isna(row.started_utc) and pd.isna(row.ante) and pd.isna(row.currency)
+    assert pd.isna(row.started_utc) and pd.isna(row.max_seats) and pd.isna(row.currency)
+    # a header without ante and bring-in: the frames give the ones posted
+    from studbook.events import Action, ActionKind, PostAnte
+    from studbook.frames import to_minor
+
+    assert {row.ante} == {to_minor(e.amount) for e in check.hand.events if isinstance(e, PostAnte)}
+    assert [row.bring_in] == [to_minor(e.amount) for e in check.hand.events
+                              if isinstance(e, Action) and e.kind is ActionKind.BRING_IN]
 
 
 # ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ float conveniences in big bets (amount / the hand's big bet).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -82,8 +82,8 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("stakes", "string", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
         ("small_bet", _MONEY, "small bet (3rd, 4th street), minor units"),
         ("big_bet", _MONEY, "big bet (5th to 7th street), minor units"),
-        ("ante", _MONEY_OPT, "ante from the header, minor units; NA when not stated"),
-        ("bring_in", _MONEY_OPT, "bring-in from the header, minor units; NA when not stated"),
+        ("ante", _MONEY_OPT, "ante, minor units: the header's, else the one most players posted; NA when none"),
+        ("bring_in", _MONEY_OPT, "bring-in, minor units: the header's, else the one posted (not all-in); NA when none"),
         ("tournament", "string", "tournament id; NA for cash games"),
         ("buy_in", "string", "tournament buy-in as written"),
         ("level", "string", "tournament level as written"),
@@ -331,7 +331,9 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     header = hand.header
     key = (header.site, header.hand_id)
     big_bet = to_minor(header.stakes.big_bet)
-    actions, brought_in = _action_rows(hand)
+    actions, posted = _action_rows(hand)
+    brought_in = posted.brought_in
+    stakes = header.stakes
     pots, won = _pot_rows(check)
     pot = sum(to_minor(p.contributed) for p in check.players)
     started = header.started_utc  # naive times are UTC already
@@ -339,7 +341,8 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
         *key, header.variant.value, header.structure.value, header.game, header.mix,
         header.currency, header.play_money, _stakes_label(hand),
         to_minor(header.stakes.small_bet), big_bet,
-        _opt_minor(header.stakes.ante), _opt_minor(header.stakes.bring_in),
+        posted.ante() if stakes.ante is None else to_minor(stakes.ante),
+        posted.bring_in if stakes.bring_in is None else to_minor(stakes.bring_in),
         header.tournament.id if header.tournament else None,
         header.tournament.buy_in if header.tournament else None,
         header.tournament.level if header.tournament else None,
@@ -507,24 +510,43 @@ class _Betting:
         self.street_in[player] = self.street_in.get(player, 0) - amount
 
 
-def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], str | None]:
-    """One row an action, and who posted the bring-in."""
+@dataclass(slots=True)
+class _Posted:
+    """What a hand's log shows of its forced bets (minor units)."""
+
+    antes: list[int] = field(default_factory=list)  # those not all-in
+    brought_in: str | None = None
+    bring_in: int | None = None  # when not all-in
+
+    def ante(self) -> int | None:
+        """The ante most players posted (the larger on a tie)."""
+        antes = self.antes
+        return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
+
+
+def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], _Posted]:
+    """One row an action, and the forced bets posted."""
     key = (hand.site, hand.hand_id)
     betting = _Betting()
     rows: list[tuple[Any, ...]] = []
-    brought_in: str | None = None
+    posted = _Posted()
     for event in hand.events:
         if isinstance(event, StreetStart):
             betting.start_street(event.street)
         elif isinstance(event, Deal) and event.street > betting.street:
             betting.start_street(event.street)
         elif isinstance(event, PostAnte):
-            betting.pot += to_minor(event.amount)
+            ante = to_minor(event.amount)
+            betting.pot += ante
+            if not event.all_in:
+                posted.antes.append(ante)
         elif isinstance(event, UncalledReturned):
             betting.returned(event.player, to_minor(event.amount))
         elif isinstance(event, Action):
-            if event.kind is ActionKind.BRING_IN and brought_in is None:
-                brought_in = event.player
+            if event.kind is ActionKind.BRING_IN and posted.brought_in is None:
+                posted.brought_in = event.player
+                if not event.all_in and event.amount is not None:
+                    posted.bring_in = to_minor(event.amount)
             to_call = betting.to_call(event.player)
             bets_before, pot_before = betting.bets, betting.pot
             put_in = betting.apply(event)
@@ -533,7 +555,7 @@ def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], str | None]:
                 event.kind.value, _opt_minor(event.amount), _opt_minor(event.to), put_in,
                 event.all_in, to_call, to_call > 0, bets_before, pot_before,
             ))
-    return rows, brought_in
+    return rows, posted
 
 
 # ---------------------------------------------------------------------------
