@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from studbook.check import check_paths
 from studbook.cli import main
+from studbook.engine.result import HandCheck
 
 from test_engine_build import STARS, corpus_text, need_corpus
 from test_rules import ANTE, STUD
@@ -45,6 +47,9 @@ def test_text_violation_lines_and_exit_1(tmp_path: Path, capsys: pytest.CaptureF
     assert out[0] == f"{path}:{line}: hand 35874004239: deal.ante: ante should be 0.01, not 0.02 from Nikolay Zem"
     assert out[1].startswith(f"{path}:") and ": hand 35874004239: pot.total: " in out[1]
     assert "summary: 1 files, 11 hands, 10 ok, 1 violations, 0 rejected, 0 skipped" in out
+    # the summary counts violations by rule: how many, and in how many hands
+    table = out[next(i for i, text in enumerate(out) if text.split() == ["rule", "violations", "hands"]):]
+    assert [row.split() for row in table[1:]] == [["deal.ante", "1", "1"], ["pot.total", "1", "1"]]
 
 
 def test_jsonl_one_object_per_hand_then_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,4 +168,12 @@ def test_corpus_check_table(capsys: pytest.CaptureFixture[str]) -> None:
     sites = [row.split()[0] for row in table[1:13]]
     assert sites == sorted(["absolute", "bovada", "everleaf", "fulltilt", "ipoker", "kingsclub", "merge", "ongame",
                             "partypoker", "pokerstars", "winamax", "winning"])
-    assert table[13].startswith("ignored (")
+    assert table[13].split() == ["rule", "violations", "hands"]
+    end = next(i for i, row in enumerate(table) if row.startswith("ignored ("))
+    listed = {row.split()[0]: (int(row.split()[1]), int(row.split()[2])) for row in table[14:end]}
+    checks = [r for f in check_paths([corpus]) for r in f.results if isinstance(r, HandCheck)]
+    assert listed == {
+        rule: (sum(v.rule == rule for c in checks for v in c.violations),
+               sum(any(v.rule == rule for v in c.violations) for c in checks))
+        for rule in {v.rule for c in checks for v in c.violations}
+    }

@@ -23,11 +23,11 @@ import argparse
 import json
 import sys
 from collections import defaultdict
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterator, Sequence, TextIO
 
 from studbook.check import CheckResult, FileCheck, TableMemory, check_file_result, status_of
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
-from studbook.engine.result import HandCheck
+from studbook.engine.result import HandCheck, Violation
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.parse import read_file
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     notes = out if args.format == "text" else sys.stderr
     totals = {"files": 0, **{k: 0 for k in _KEYS}}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}})
+    rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
     ignored: list[str] = []
     memory = TableMemory()
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
                 for row in (totals, site_row):
                     row["hands"] += 1
                     row[status] += 1
+                if isinstance(result, HandCheck) and result.violations:
+                    _count_rules(rules, result.violations)
                 if args.format == "jsonl":
                     out.write(json.dumps(_record(checked, result)) + "\n")
                 else:
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         out.write(json.dumps({"summary": {k: totals[k] for k in ("files", *_KEYS)}}) + "\n")
     else:
-        _write_summary(out, totals, sites, errors, ignored)
+        _write_summary(out, totals, sites, rules, errors, ignored)
     bad = totals["violations"] or totals["rejected"] or errors
     return 1 if bad else 0
 
@@ -172,9 +175,17 @@ def _file_error_record(checked: FileCheck, reason: str) -> dict[str, Any]:
             "status": "rejected", "violations": [], "net": {}, "reason": reason}  # fmt: skip
 
 
+def _count_rules(rules: dict[str, list[int]], violations: Sequence[Violation]) -> None:
+    for violation in violations:
+        rules[violation.rule][0] += 1
+    for rule in {violation.rule for violation in violations}:
+        rules[rule][1] += 1
+
+
 def _write_summary(
-    out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], errors: int, ignored: list[str]
-) -> None:
+    out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], rules: dict[str, list[int]],
+    errors: int, ignored: list[str],
+) -> None:  # fmt: skip
     parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
     if errors:
         parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
@@ -182,16 +193,21 @@ def _write_summary(
         parts.append(f"{len(ignored)} ignored")
     out.write("summary: " + ", ".join(parts) + "\n")
     columns = ("site", "files", "hands", "ok", "skipped", "rejected", "violations")
-    rows = [[name, *(str(row[c]) for c in columns[1:])] for name, row in sorted(sites.items())]
-    widths = [max([len(columns[i]), *(len(r[i]) for r in rows)]) for i in range(len(columns))]
-    if rows:
-        out.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths)))
-                  + "\n")
-    for r in rows:
-        out.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))) + "\n")
+    _write_table(out, columns, [[name, *(str(row[c]) for c in columns[1:])] for name, row in sorted(sites.items())])
+    by_count = sorted(rules.items(), key=lambda item: (-item[1][1], item[0]))
+    _write_table(out, ("rule", "violations", "hands"), [[rule, str(n), str(hands)] for rule, (n, hands) in by_count])
     if ignored:
         out.write(f"ignored ({len(ignored)} file{'s' if len(ignored) != 1 else ''}):\n")
         out.writelines(f"  {line}\n" for line in ignored)
+
+
+def _write_table(out: TextIO, columns: Sequence[str], rows: list[list[str]]) -> None:
+    """Columns aligned, the first to the left and the rest to the right; nothing without rows."""
+    if not rows:
+        return
+    widths = [max([len(columns[i]), *(len(r[i]) for r in rows)]) for i in range(len(columns))]
+    for r in [list(columns), *rows]:
+        out.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))) + "\n")
 
 
 __all__ = ["add_parser", "run"]
