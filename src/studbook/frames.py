@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -38,6 +38,7 @@ from studbook.events import (
     UncalledReturned,
     Variant,
 )
+from studbook.gcpause import gc_between_files
 from studbook.money import format_amount
 from studbook.read.memo import Memo
 
@@ -631,14 +632,18 @@ def load(source: str | Path | Iterable[str | Path]) -> Frames:
 
     if len(paths) == 1 and store.is_store(paths[0]):
         return store.read_frames(paths[0])
-    return frames_from_checks(check_results(paths))
+    with gc_between_files() as next_file:  # the rows are made as each file is checked
+        return frames_from_checks(check_results(paths, next_file=next_file))
 
 
-def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
-    """Every hand's check result of the files and directories ``paths``, in file order."""
+def check_results(paths: Iterable[str | Path], *, next_file: Callable[[], None] | None = None) -> Iterator[CheckResult]:
+    """Every hand's check result of the files and directories ``paths``, in file order;
+    ``next_file`` is called as each file's results begin (see :func:`studbook.gcpause.gc_between_files`)."""
     from studbook.check import check_paths
 
     for file_check in check_paths([str(p) for p in paths]):
+        if next_file is not None:
+            next_file()
         yield from file_check.results
 
 
