@@ -38,9 +38,9 @@ KNOWN: dict[tuple[str, str, str], str] = {
 # FPDB's game type tuple: category, limit type, small and big bet, ante (cents)
 GT_FIELDS = {"variant": 4, "structure": 5, "small_bet": 10, "big_bet": 11, "ante": 13}
 GT_VARIANTS = {"studhi": "stud", "studhilo": "stud8", "razz": "razz"}
-GT_LIMITS = {"fl": "fixed", "pl": "pot", "nl": "no"}
+GT_LIMITS = {"fl": "fixed"}  # the only limit type of the side files here
 # FPDB's action ids -> studbook's action kinds; antes (1) and shows (18) are not actions here
-SNAPSHOT_ACTIONS = {13: "bring_in", 6: "call", 10: "fold", 11: "check", 8: "bet", 7: "raise", 15: "complete"}
+SNAPSHOT_ACTIONS = {13: "bring_in", 6: "call", 10: "fold", 11: "check", 8: "bet"}  # those the side files use
 SNAPSHOT_NOT_ACTIONS = {1, 18}
 
 
