@@ -187,6 +187,7 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
     """What ``studbook import`` does: parse + check each new or changed file, store
     its new hands (``rescan``: parse unchanged files too)."""
     from studbook.check import check_paths
+    from studbook.gcpause import gc_between_files
     from studbook.store import ImportSummary, Store, file_sha256
 
     summary = ImportSummary()
@@ -196,9 +197,11 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
         hashes = {str(p): file_sha256(p) for p in files}
         todo = [p for p in files if rescan or not store.imported(p, hashes[str(p)])]
         summary.unchanged_files = len(files) - len(todo)
-        for file_check in check_paths([str(p) for p in todo]):
-            store.add(file_check.results, summary=summary)
-            store.record_file(file_check.file, hashes[file_check.file], len(file_check.results))
+        with gc_between_files() as next_file:  # as the command runs
+            for file_check in check_paths([str(p) for p in todo]):
+                next_file()
+                store.add(file_check.results, summary=summary)
+                store.record_file(file_check.file, hashes[file_check.file], len(file_check.results))
     return summary
 
 
