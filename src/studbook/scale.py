@@ -60,7 +60,7 @@ from studbook.cards import DECK, Card
 from studbook.check import FileCheck, TableMemory, check_hand, check_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.gcpause import gc_paused
+from studbook.gcpause import gc_between_files, gc_paused
 from studbook.read import files_in
 
 if TYPE_CHECKING:
@@ -175,7 +175,11 @@ def _load_batch(data: bytes) -> _Batch:
 
 def _check_task(files: list[str], site: str | None) -> _Batch:
     memory = _Recorder()
-    checks = list(check_paths(files, site=site, memory=memory))
+    checks: list[FileCheck] = []
+    with gc_between_files() as next_file:  # as the commands run: the task's checks are all kept
+        for checked in check_paths(files, site=site, memory=memory):
+            next_file()
+            checks.append(checked)
     return _Batch(checks, memory.asked, memory.told, memory.bring_ins)
 
 
