@@ -29,4 +29,7 @@ def test_one_tiny_run_reports_both_rates_on_the_same_hands(monkeypatch: pytest.M
     studbook = re.search(r"studbook parse \+ check +([\d,]+) hands/s = ([\d.]+) x pokerkit", out)
     assert pokerkit and studbook, out
     ratio = int(studbook.group(1).replace(",", "")) / int(pokerkit.group(1).replace(",", ""))
-    assert ratio == pytest.approx(float(studbook.group(2)), rel=0.05)
+    assert ratio == pytest.approx(float(studbook.group(2)), abs=0.06)  # printed to one decimal
+    rounds = re.search(r"round by round: studbook / pokerkit = ([\d. ]+) \(median ([\d.]+) x\)", out)
+    assert rounds, out
+    assert len(rounds.group(1).split()) == 1 and rounds.group(1).strip() == rounds.group(2)  # one round: its ratio
