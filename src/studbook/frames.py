@@ -331,17 +331,17 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     hand = check.hand
     header = hand.header
     key = (header.site, header.hand_id)
-    big_bet = to_minor(header.stakes.big_bet)
+    stakes = header.stakes
+    big_bet = to_minor(stakes.big_bet)
     actions, posted = _action_rows(hand)
     brought_in = posted.brought_in
-    stakes = header.stakes
     pots, won = _pot_rows(check)
     pot = sum(to_minor(p.contributed) for p in check.players)
     started = header.started_utc  # naive times are UTC already
     hand_row = (
         *key, header.variant.value, header.structure.value, header.game, header.mix,
         header.currency, header.play_money, _stakes_label(hand),
-        to_minor(header.stakes.small_bet), big_bet,
+        to_minor(stakes.small_bet), big_bet,
         posted.ante() if stakes.ante is None else to_minor(stakes.ante),
         posted.bring_in if stakes.bring_in is None else to_minor(stakes.bring_in),
         header.tournament.id if header.tournament else None,

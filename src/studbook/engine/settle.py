@@ -65,7 +65,7 @@ def went_to_showdown(state: StudState) -> bool:
     """Two or more players were live at the end: the pot was contested, whether
     or not the log marks a showdown (Full Tilt, for one, writes no marker when
     all-in hands are shown before the river)."""
-    return state._showdown or sum(1 for p in state.order if p.in_hand and not p.folded) >= 2
+    return state._showdown or state._live_count() >= 2
 
 
 def _close_betting(state: StudState, end_line: int) -> None:
