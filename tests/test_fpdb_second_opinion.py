@@ -50,17 +50,22 @@ def _literal(path: Path) -> Any:
     return ast.literal_eval(text)
 
 
-def _player_fields(fpdb: dict[str, Any], row: pd.Series) -> dict[str, tuple[object, object]]:
-    """(FPDB's value, ours) for each per-player field both define; money in cents."""
-    pairs: dict[str, tuple[object, object]] = {
+def _seat_and_money_fields(fpdb: dict[str, Any], row: pd.Series) -> dict[str, tuple[object, object]]:
+    """(FPDB's value, ours) for the per-player fields of both FPDB's files; money in cents."""
+    return {
         "seat": (fpdb["seatNo"], int(row["seat"])),
         "stack": (fpdb["startCash"], int(row["stack"])),
         "net": (fpdb["totalProfit"], int(row["net"])),
         "collected": (fpdb["winnings"], int(row["collected"])),
         "showdown": (bool(fpdb["sawShowdown"]), bool(row["showdown"])),
-        "won_at_showdown": (bool(fpdb["wonAtSD"]), bool(row["won_at_showdown"])),
         "showed": (bool(fpdb["showed"]), bool(row["showed"])),
     }
+
+
+def _player_fields(fpdb: dict[str, Any], row: pd.Series) -> dict[str, tuple[object, object]]:
+    """Those and the fields only a ``.hp`` file has."""
+    pairs = _seat_and_money_fields(fpdb, row)
+    pairs["won_at_showdown"] = (bool(fpdb["wonAtSD"]), bool(row["won_at_showdown"]))
     for n in range(1, 5):  # FPDB's street n is 4th street for n = 1
         pairs[f"saw street {n + 3}"] = (bool(fpdb[f"street{n}Seen"]), int(row["last_street"]) >= n + 3)
     return pairs
@@ -108,13 +113,9 @@ def _snapshot_fields(snapshot: dict[str, Any], frames: studbook.Frames) -> dict[
     players = frames.players.set_index("player")
     for fpdb in snapshot["players"]:
         row = players.loc[fpdb["playerName"]]
-        for field, (theirs, ours) in {
-            "seat": (fpdb["seatNo"], int(row["seat"])), "stack": (fpdb["startCash"], int(row["stack"])),
-            "net": (fpdb["totalProfit"], int(row["net"])), "collected": (fpdb["winnings"], int(row["collected"])),
-            "showdown": (fpdb["sawShowdown"], bool(row["showdown"])), "showed": (fpdb["showed"], bool(row["showed"])),
-            "all_in": (fpdb["wentAllIn"], bool(row["all_in"])),
-        }.items():  # fmt: skip
-            pairs[f"{fpdb['playerName']} {field}"] = (theirs, ours)
+        fields = _seat_and_money_fields(fpdb, row)
+        fields["all_in"] = (bool(fpdb["wentAllIn"]), bool(row["all_in"]))
+        pairs.update({f"{fpdb['playerName']} {field}": pair for field, pair in fields.items()})
     return pairs
 
 
@@ -122,30 +123,27 @@ def _differences(source: Path) -> dict[tuple[str, str, str], tuple[object, objec
     frames = studbook.load(source)
     assert len(frames.hands) == 1, "FPDB's side files describe one hand"
     players = frames.players.set_index("player")
+    hand = frames.hands.iloc[0]
     found: dict[tuple[str, str, str], tuple[object, object]] = {}
-    for name, fpdb in _literal(source.with_name(source.name + ".hp")).items():
+
+    def note(player: str, prefix: str, pairs: dict[str, tuple[object, object]]) -> None:
+        found.update({(source.name, player, prefix + field): pair for field, pair in pairs.items() if pair[0] != pair[1]})
+
+    def side(suffix: str) -> Path:  # FPDB's file beside the hand history
+        return source.with_name(source.name + suffix)
+
+    for name, fpdb in _literal(side(".hp")).items():
         if name not in players.index:
             found[(source.name, name, "present")] = (True, False)
-            continue
-        for field, (theirs, ours) in _player_fields(fpdb, players.loc[name]).items():
-            if theirs != ours:
-                found[(source.name, name, field)] = (theirs, ours)
-    hands_file = source.with_name(source.name + ".hands")
-    if hands_file.exists():
-        for field, (theirs, ours) in _hand_fields(_literal(hands_file), frames.hands.iloc[0], frames.players).items():
-            if theirs != ours:
-                found[(source.name, "", field)] = (theirs, ours)
-    game_type = source.with_name(source.name + ".gt")
-    if game_type.exists():
-        for field, (theirs, ours) in _game_type_fields(_literal(game_type), frames.hands.iloc[0]).items():
-            if theirs != ours:
-                found[(source.name, "", f"game type {field}")] = (theirs, ours)
-    snapshot = source.with_name(source.name + ".snapshot.json")
-    if snapshot.exists():
+        else:
+            note(name, "", _player_fields(fpdb, players.loc[name]))
+    if (hands_file := side(".hands")).exists():
+        note("", "", _hand_fields(_literal(hands_file), hand, frames.players))
+    if (game_type := side(".gt")).exists():
+        note("", "game type ", _game_type_fields(_literal(game_type), hand))
+    if (snapshot := side(".snapshot.json")).exists():
         (only,) = json.loads(snapshot.read_text(encoding="utf-8"))["snapshot"]
-        for field, (theirs, ours) in _snapshot_fields(only, frames).items():
-            if theirs != ours:
-                found[(source.name, "", f"snapshot {field}")] = (theirs, ours)
+        note("", "snapshot ", _snapshot_fields(only, frames))
     return found
 
 
