@@ -88,16 +88,17 @@ class _Scanner:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
         used = 0
+        in_line = True
         for t in terminals:
-            regexp = t.pattern.to_regexp()
-            count = re.compile(regexp).groups
-            parts.append(f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{t.name}>)")
+            part, count, stays = _alternative(t.name, t.pattern.to_regexp())
+            parts.append(part)
+            in_line = in_line and stays
             self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
             used += count + 1
         self.match = re.compile("|".join(parts)).match
         # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
         self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
-        self._in_line = all(_in_line(part) for part in parts)
+        self._in_line = in_line
         self.memo: dict[str, Scanned] = {}
         self._older: dict[str, Scanned] = {}  # the memo as it was when last full
         self._seen: set[str] = set()  # rests of lines read once, lately
@@ -138,6 +139,16 @@ class _Scanner:
             self._seen.clear()
         self._seen.add(rest)
         return True
+
+
+@functools.cache
+def _alternative(name: str, regexp: str) -> tuple[str, int, bool]:
+    """A terminal as one alternative of a scanner: its text, the number of
+    groups of ``regexp``, and whether it stays in its line (:func:`_in_line`).
+    Memoised: a terminal is in the scanners of many parser states, and reading
+    a regex with ``re._parser`` is most of the time it takes to build them."""
+    part = f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{name}>)"
+    return part, re.compile(regexp).groups, _in_line(part)
 
 
 def _line_guard(regexp: str) -> str:
