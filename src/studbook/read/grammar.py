@@ -40,6 +40,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
+from studbook.read.memo import TextMemo
+
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
@@ -343,11 +345,9 @@ class LineGrammar:
         self._end_state = table.end_states[start]
         self.terminals = {t.name: t for t in self.lark.terminals}
         # Each token is also matched on its own (fallback path, re-splitting
-        # names): a trailing look-ahead then becomes an end anchor.
-        self.regex = {
-            name: re.compile(_LOOKAHEAD_END.sub(r"\\Z", t.pattern.to_regexp()))
-            for name, t in self.terminals.items()
-        }
+        # names): a trailing look-ahead then becomes an end anchor. Compiled
+        # when first needed: most runs never take those paths.
+        self.regex: TextMemo[re.Pattern[str]] = TextMemo(self._token_regex)
         # Per terminal that holds a lazily matched name (common.lark's PLAYER),
         # the index of the first one among its fields: where a builder finds
         # the player to re-read with the seated names.
@@ -364,6 +364,9 @@ class LineGrammar:
         self._scanner_of: dict[int, _Scanner] = {}
         self._scanner_by_terms: dict[frozenset[str], _Scanner] = {}
         self._takes_any_rest: dict[int, bool] = {}
+
+    def _token_regex(self, name: str) -> re.Pattern[str]:
+        return re.compile(_LOOKAHEAD_END.sub(r"\\Z", self.terminals[name].pattern.to_regexp()))
 
     # -- the fast path -------------------------------------------------------
     def lines(self, text: str) -> list[Line]:
