@@ -114,6 +114,33 @@ def test_truncated_old_hand_rejected() -> None:
     assert isinstance(result, Rejected) and "truncated" in result.reason
 
 
+def test_summary_line_of_an_unseated_player_rejects_that_hand_only() -> None:
+    """A hand whose seat line is gone but whose summary names the player is
+    rejected with the line and the hand id (the id is on the line after the
+    old client's header); before, the summary handler stopped on it and the
+    hand came back as "internal error: StopIteration()" without an id."""
+    path = SITE / OLD
+    if not path.exists():
+        pytest.skip(f"corpus file absent: {path}")
+    text = path.read_bytes().decode("utf-16").replace("\r\n", "\n")
+    seat = "Seat 1: ChazDazzle (10).\n"
+    assert text.count(seat) == 1
+    results = list(parse_text(text.replace(seat, ""), site="winning"))
+    first, *rest = results
+    assert isinstance(first, Rejected)
+    assert first.reason == "summary line for 'ChazDazzle', who has no seat line"
+    assert first.hand_id == "693977667" and first.text.startswith("*Player ChazDazzle mucks")
+    assert len(rest) == 3 and all(isinstance(r, Hand) for r in rest)
+
+
+def test_rejected_hand_ids_in_both_formats() -> None:
+    old = "Game started at: 2016/8/2 11:17:19\nGame ID: 693977667 1/2 (PRR) Leyak (Seven Cards Stud)\nnonsense\n"
+    new = "Hand #85198832 - 7Stud(Fixed Limit) - $0.04/$0.08 - 2019/07/28 16:15:58 UTC\nnonsense\n"
+    for text, hand_id in ((old, "693977667"), (new, "85198832")):
+        (result,) = list(parse_text(text, site="winning"))
+        assert isinstance(result, Rejected) and result.hand_id == hand_id
+
+
 KNOWN: set[tuple[str, str]] = set()  # ACR lists the hero's deal first: profile WINNING, deals_in_order=False
 
 

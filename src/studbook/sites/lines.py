@@ -823,7 +823,9 @@ class LineFormat:
     # what a file of this site holds (several: any of them); defaults to ``header``
     detector: re.Pattern[str] | tuple[re.Pattern[str], ...] | None = None
     starts: re.Pattern[str] | None = None  # what a hand's text must start with; defaults to ``header``
-    hand_id_pattern: re.Pattern[str] | None = None  # searched in a rejected hand's first line; defaults to ``header``
+    # searched in a rejected hand's first line (in its whole text when the
+    # pattern is re.M); group 1 if it has groups. Defaults to ``header``.
+    hand_id_pattern: re.Pattern[str] | None = None
     summary: re.Pattern[str] | None = None  # a tournament summary file of this site
     summary_note: str = ""
     splitter: Callable[[str, re.Pattern[str]], Iterator[HandText]] = split_at_headers
@@ -903,9 +905,10 @@ class LineFormat:
         lines = chunk.text.split("\n")
         index = line - chunk.first_line
         text = lines[index].rstrip() if 0 <= index < len(lines) else ""
-        if self.hand_id_pattern is not None:
-            found = self.hand_id_pattern.search(lines[0]) if lines else None
-            hand_id = found.group(0) if found else None
+        pattern = self.hand_id_pattern
+        if pattern is not None:
+            found = pattern.search(chunk.text if pattern.flags & re.M else lines[0])
+            hand_id = found.group(1 if pattern.groups else 0) if found else None
         else:
             found = self.header.match(chunk.text)
             hand_id = found.group(1) if found and found.groups() else None

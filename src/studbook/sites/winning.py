@@ -30,6 +30,8 @@ from studbook.sites.lines import (
 )
 
 HAND_START = re.compile(r"^(?:Game started at: |Hand #(\d+) - )", re.M)
+# The hand id of a rejected hand: the older client writes it on the line after the header
+_HAND_ID = re.compile(r"^(?:Game ID: |Hand #)(\d+)", re.M)
 # Detection: a line "Game started at: ..." then "Game ID: N ", or a line "Hand #N - ...) - ... - YYYY/MM/DD ".
 _DETECT = (
     re.compile(r"^Game started at: [^\n]*\nGame ID: \d+ ", re.M),
@@ -163,7 +165,9 @@ class WinningBuilder(LineBuilder):
             self.add_show(line, player, cards(shown), what.removeprefix("shows").strip(" :.") or None)
         if got > 0:
             self.add_collect(line, player, got)
-        seat = next(s.seat for s in self.seats if s.player == player)
+        seat = next((s.seat for s in self.seats if s.player == player), None)
+        if seat is None:
+            raise ValueError(f"summary line for {player!r}, who has no seat line")
         self.add_seat_summary(line, seat, player, self.line_text().strip(), cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
 
     def old_ended(self, kind: str, f: Fields, line: int) -> None:
@@ -290,6 +294,7 @@ FORMAT = LineFormat(
     header=HAND_START,
     kinds=KINDS,
     detector=_DETECT,
+    hand_id_pattern=_HAND_ID,
 )
 
 __all__ = ["FORMAT", "OLD_STREETS", "WinningBuilder"]
