@@ -1,7 +1,9 @@
 """Fuzzing every site: real hands of each site, mutated line by line, never
 make the parser or the checker raise. Each result is a Hand, Skipped or
 Rejected naming the file and a line, and every Hand checks without an
-exception (violations are expected; a traceback never is)."""
+exception (violations are expected; a traceback never is). A hand rejected
+as an "internal error" is a reader's bug that the catch-all in ``parse_hand``
+hid, so it fails the test too."""
 
 from __future__ import annotations
 
@@ -45,6 +47,6 @@ def test_mutated_real_hands_of_every_site_never_raise(site_texts: dict[str, list
         assert isinstance(result, (Hand, Skipped, Rejected))
         assert result.file == "fuzz.txt" and result.line >= 1
         if isinstance(result, Rejected):
-            assert result.reason
+            assert result.reason and not result.reason.startswith("internal error"), result.reason
         if isinstance(result, Hand):
             check_hand(result)
