@@ -151,3 +151,17 @@ def test_unreadable_header_stakes_reject_every_hand_with_the_reason() -> None:
     assert len(results) == 2 and all(isinstance(result, Rejected) for result in results)
     assert all("<gametype>" in result.reason and "0$0.10" in result.reason for result in results)
     assert [result.hand_id for result in results] == ["2418629537", "2418630592"]
+
+
+def test_a_bad_value_is_reported_at_its_element() -> None:
+    """An amount that does not read rejects the hand at the line of the
+    element that holds it (before: at the hand's first line), and the
+    session's other hand still imports."""
+    text = decode((CORPUS / CASH).read_bytes()).text
+    action = '<action no="16" player="Hero" type="4" sum="$0"'
+    assert text.count(action) == 1 and text.split("\n")[34].lstrip().startswith('<cards type="Fourth Street"')
+    first, second = parse_text(text.replace(action, action.replace('"$0"', '"$zero"')), file="garbled.xml")
+    assert isinstance(first, Rejected) and isinstance(second, Hand)
+    assert (first.line, first.hand_id) == (35, "2418629537")
+    assert first.reason == "bad value in <action>: not an amount: '$zero'"
+    assert action.replace('"$0"', '"$zero"') in first.text

@@ -160,3 +160,16 @@ def test_unreadable_description_stakes_reject_the_hand_with_the_reason() -> None
     (result,) = parse_text(text, file="garbled.xml")
     assert isinstance(result, Rejected) and result.hand_id == read(STUD).hands[0].hand_id
     assert "<description>" in result.reason and "$0.5.0/$1" in result.reason
+
+
+def test_a_bad_value_is_reported_at_its_element() -> None:
+    """A seat number that does not read rejects the hand at the line of its
+    <player> element (before: at the hand's first line)."""
+    text = decode((CORPUS / STUD).read_bytes()).text
+    player = '<player seat="3" nickname="Hero"'
+    assert text.count(player) == 1 and text.split("\n")[6].strip().startswith(player)
+    (result,) = parse_text(text.replace(player, player.replace('"3"', '"three"')), file="garbled.xml")
+    assert isinstance(result, Rejected) and result.line == 7
+    assert result.hand_id == read(STUD).hands[0].hand_id
+    assert result.reason == "bad value in <player>: invalid literal for int() with base 10: 'three'"
+    assert result.text.startswith('<player seat="three" nickname="Hero"')

@@ -36,8 +36,8 @@ from studbook.events import (
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
-    hand_text, scan, shown_level, split_winnings,
+    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand,
+    complete_stakes, hand_text, scan, shown_level, split_winnings,
 )
 from studbook.sites.makers import (
     make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
@@ -112,14 +112,6 @@ Shown = tuple[tuple[Card, ...], tuple[Card, ...]]  # new down cards, new up card
 _HIDDEN = "X"
 
 
-class _Bad(ValueError):
-    """Content that does not make sense; carries the line."""
-
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(reason)
-        self.line = line
-
-
 @functools.lru_cache(maxsize=256)
 def card(text: str) -> Card | None:
     """``H10`` -> Th, ``DA`` -> Ad, ``X`` -> None (hidden)."""
@@ -190,7 +182,7 @@ class Session:
                        general.get("nickname", ""), tournament, problem)  # fmt: skip
 
 
-class _Builder:
+class _Builder(RecordBuilder):
     """One <game> element -> Hand, Skipped or Rejected."""
 
     def __init__(self, file: str, chunk: XmlHandText, session: Session, levels: StakesLevels) -> None:
@@ -206,25 +198,25 @@ class _Builder:
         self.ante = self.bring_in = None  # type: Decimal | None
         self.betting = Betting({})
 
-    def build(self, game: Element) -> ParseResult:
+    def build_record(self, game: Element) -> ParseResult:
         session = self.session
         hand_id = game.get("gamecode")
         if session.name not in VARIANTS:
             reason = SKIPPED.get(session.name or "", "not a stud, stud hi/lo or razz hand")
             return Skipped(self.file, self.chunk.first_line, hand_id, session.game, reason)
         if session.problem is not None:
-            raise _Bad(game.line, session.problem)
+            raise BadRecord(game.line, session.problem)
         general = game.find("general")
         if general is None:
-            raise _Bad(game.line, "the hand has no <general> block")
+            raise BadRecord(game.line, "the hand has no <general> block")
         players = general.find("players")
         if players is None:
-            raise _Bad(general.line, "the hand has no <players>")
+            raise BadRecord(general.line, "the hand has no <players>")
         wins = self._seat_players(players)
         rounds = game.findall("round")
         for child in game.children:
             if child.tag not in ("general", "round"):
-                raise _Bad(child.line, f"unknown element <{child.tag}> in a hand")
+                raise BadRecord(child.line, f"unknown element <{child.tag}> in a hand")
         for element in sorted(rounds, key=_round_order):
             self._round(element)
         self._mark_sitting_out()
@@ -239,6 +231,7 @@ class _Builder:
         wins: dict[str, tuple[Decimal, Decimal, int]] = {}
         self.button: int | None = None
         for player in players.findall("player"):
+            self.at = player
             attrs = player.attrs
             name = attrs.get("name", "")
             if not name:
@@ -261,9 +254,10 @@ class _Builder:
 
     # -- rounds --------------------------------------------------------------
     def _round(self, element: Element) -> None:
+        self.at = element
         number = element.attrs.get("no", "")
         if number not in ROUNDS:
-            raise _Bad(element.line, f"unknown round no={number!r}")
+            raise BadRecord(element.line, f"unknown round no={number!r}")
         street = ROUNDS[number]
         if street is not None:
             self.betting.new_street(street)
@@ -276,18 +270,19 @@ class _Builder:
             elif tag == "action":
                 actions.append(child)
             else:
-                raise _Bad(child.line, f"unknown element <{tag}> in a round")
+                raise BadRecord(child.line, f"unknown element <{tag}> in a round")
         for action in sorted(actions, key=_action_order):
             self._action(action, street)
 
     def _deal(self, element: Element, street: Street | None) -> None:
+        self.at = element
         dealt = CARD_STREETS.get(element.attrs.get("type", ""))
         if street is None or dealt is not street:
-            raise _Bad(element.line, f"<cards type={element.get('type')!r}> in round of {street}")
+            raise BadRecord(element.line, f"<cards type={element.get('type')!r}> in round of {street}")
         player = self._player(element)
         cards, shown = cards_dealt(element.text, street, player == self.session.hero)
         if shown is None:
-            raise _Bad(element.line, f"{len(cards)} cards dealt on {street.label} street")
+            raise BadRecord(element.line, f"{len(cards)} cards dealt on {street.label} street")
         self.known.setdefault(player, []).extend(cards)
         self.acted.add(player)
         down, up = shown
@@ -295,6 +290,7 @@ class _Builder:
             self.events.append(make_deal(self.file, element.line, player, street, down, up, ()))
 
     def _action(self, element: Element, street: Street | None) -> None:
+        self.at = element
         player = self._player(element)
         attrs = element.attrs
         code = attrs.get("type", "")
@@ -310,9 +306,9 @@ class _Builder:
                                        text=f"action type {code}", player=player))  # fmt: skip
             return
         if code not in ACTIONS:
-            raise _Bad(element.line, f"unknown action type {code!r}")
+            raise BadRecord(element.line, f"unknown action type {code!r}")
         if street is None:
-            raise _Bad(element.line, f"action type {code} before 3rd street")
+            raise BadRecord(element.line, f"action type {code} before 3rd street")
         intent, means = ACTIONS[code]
         if code in BET_TOTAL_UNRELIABLE_AFTER:
             self.unchecked.add(player)
@@ -324,7 +320,7 @@ class _Builder:
     def _player(self, element: Element) -> str:
         player = element.attrs.get("player", "")
         if player not in self.betting.stacks:
-            raise _Bad(element.line, f"{player!r} has no seat")
+            raise BadRecord(element.line, f"{player!r} has no seat")
         return player
 
     # -- the end ---------------------------------------------------------------
@@ -349,14 +345,14 @@ class _Builder:
         for player, (_win, bet, line) in wins.items():
             put_in = betting.total.get(player, ZERO)
             if put_in != bet and player not in self.unchecked:
-                raise _Bad(line, f"{player}'s actions put in {put_in}, but the log's bet total is {bet}")
+                raise BadRecord(line, f"{player}'s actions put in {put_in}, but the log's bet total is {bet}")
         won = {player: win for player, (win, _bet, _line) in wins.items()}
         lines = {player: line for player, (_win, _bet, line) in wins.items()}
         uncalled = betting.uncalled()
         if uncalled is not None:
             player, amount = uncalled
             if won[player] < amount:
-                raise _Bad(lines[player], f"{player} wins {won[player]}, less than the uncalled bet {amount}")
+                raise BadRecord(lines[player], f"{player} wins {won[player]}, less than the uncalled bet {amount}")
             self.events.append(UncalledReturned(file=self.file, line=lines[player], player=player, amount=amount))
             won[player] -= amount
         pots = betting.pots()
@@ -380,6 +376,7 @@ class _Builder:
         return element.line
 
     def _header(self, game: Element, hand_id: str, general: Element) -> HandHeader:
+        self.at = game
         session = self.session
         assert session.name is not None
         started = (general.find("startdate") or Element("startdate", {}, 0)).text.strip()
@@ -398,7 +395,7 @@ class _Builder:
             if found is None and self.ante is not None:
                 found = self.levels.get(self.ante)
             if found is None:
-                raise _Bad(game.line, "no stakes: the header gives none and no bet of this file shows them")
+                raise BadRecord(game.line, "no stakes: the header gives none and no bet of this file shows them")
             small, big = found
         return make_stakes(small, big, self.ante, self.bring_in)
 
@@ -416,7 +413,7 @@ def measure_level(game: Element, session: Session) -> Level | None:
     builder = _Builder("", XmlHandText(game.line, "", element=game), session, StakesLevels())
     try:
         result = builder.build(game)
-    except (_Bad, ValueError, KeyError, ArithmeticError):
+    except (BadRecord, ValueError, KeyError, ArithmeticError):
         return None
     return shown_level(result, builder.ante, builder.betting)
 
@@ -460,7 +457,7 @@ class IPokerFormat:
             result = builder.build(chunk.element)
             levels.note(chunk.element, shown_level(result, builder.ante, builder.betting))
             return result
-        except _Bad as error:
+        except BadRecord as error:
             return _reject(chunk, file, error.line, str(error), hand_id)
         except (ValueError, KeyError, ArithmeticError) as error:
             return _reject(chunk, file, chunk.first_line, f"bad value: {error}", hand_id)

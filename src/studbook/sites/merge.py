@@ -41,8 +41,8 @@ from studbook.events import (
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, Betting, Element, Figure, Intent, Level, StakesLevels, XmlHandText, as_xml_hand, complete_stakes,
-    hand_text, scan, shown_level,
+    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand,
+    complete_stakes, hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
     make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
@@ -129,12 +129,6 @@ POT_TYPES: dict[str, Half | None] = {"n": None, "h": Half.HIGH, "l": Half.LOW}
 MAX_RAKE = Decimal("0.10")
 
 
-class _Bad(ValueError):
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(reason)
-        self.line = line
-
-
 @functools.lru_cache(maxsize=4096)
 def money(text: str) -> Decimal:
     return parse_amount(text) if text else ZERO
@@ -199,7 +193,7 @@ class Description:
         return Description(game, mix, tournament, structure, stakes, ante, bring_in, written)
 
 
-class _Builder:
+class _Builder(RecordBuilder):
     """One <game> element -> Hand, Skipped or Rejected."""
 
     def __init__(self, file: str, chunk: XmlHandText, description: Description, levels: StakesLevels) -> None:
@@ -222,26 +216,26 @@ class _Builder:
         self.winners: list[Element] = []
         self.after_ante = BALANCE_AFTER_ANTE["tournament" if description.tournament else "cash"]
 
-    def build(self, game: Element) -> ParseResult:
+    def build_record(self, game: Element) -> ParseResult:
         hand_id = game.get("id")
         name = self._game_name(game)
         if name not in VARIANTS:
             reason = SKIP_REASONS.get(name, "not a stud, stud hi/lo or razz hand")
             return Skipped(self.file, self.chunk.first_line, hand_id, name or "unknown game", reason)
         if self.description.problem is not None:
-            raise _Bad(game.line, self.description.problem)
+            raise BadRecord(game.line, self.description.problem)
         if game.get("starttime") < RAISE_TO_SINCE:
             self.actions = OLD_ACTIONS
         players = game.find("players")
         if players is None:
-            raise _Bad(game.line, "the hand has no <players>")
+            raise BadRecord(game.line, "the hand has no <players>")
         self._seat_players(players)
         folded_end = False
         for child in game.children:
             if child.tag == "players":
                 continue
             if child.tag != "round":
-                raise _Bad(child.line, f"unknown element <{child.tag}> in a hand")
+                raise BadRecord(child.line, f"unknown element <{child.tag}> in a hand")
             folded_end = self._round(child) or folded_end
         self._showdown()
         self._adjust_tournament_stacks()
@@ -258,9 +252,11 @@ class _Builder:
 
     # -- seats ---------------------------------------------------------------
     def _seat_players(self, players: Element) -> None:
+        self.at = players
         dealer = players.get("dealer")
         self.button = int(dealer) + 1 - SEAT_BASE if dealer else None
         for player in players.findall("player"):
+            self.at = player
             name = player.get("nickname")
             written = player.get("seat")
             stack = money(player.get("balance"))
@@ -283,11 +279,12 @@ class _Builder:
         written = element.attrs.get(attribute, "")
         names = self.names
         if written not in names:
-            raise _Bad(element.line, f"seat {written!r} has no player")
+            raise BadRecord(element.line, f"seat {written!r} has no player")
         return names[written]
 
     # -- rounds --------------------------------------------------------------
     def _round(self, element: Element) -> bool:
+        self.at = element
         kind = element.attrs.get("id", "")
         if kind in STREET_ROUNDS:
             street = STREET_ROUNDS[kind]
@@ -302,7 +299,7 @@ class _Builder:
             for cards in element.findall("cards"):
                 self._cards(cards, None)
         elif kind not in ANTE_ROUNDS and kind not in CONTINUED_ROUNDS and kind not in END_ROUNDS:
-            raise _Bad(element.line, f"unknown round {kind!r}")
+            raise BadRecord(element.line, f"unknown round {kind!r}")
         folded = END_ROUNDS.get(kind, False)
         for child in element.children:
             tag = child.tag
@@ -311,7 +308,7 @@ class _Builder:
             elif tag == "winner":
                 self.winners.append(child)
             elif tag != "cards":
-                raise _Bad(child.line, f"unknown element <{tag}> in a round")
+                raise BadRecord(child.line, f"unknown element <{tag}> in a round")
         return folded
 
     def _restore_antes(self) -> None:
@@ -320,11 +317,12 @@ class _Builder:
             self.betting.stacks[player] += ante
 
     def _cards(self, element: Element, street: Street | None) -> None:
+        self.at = element
         attrs = element.attrs
         kind = attrs.get("type", "")
         if kind == COMMUNITY:
             if street is not Street.SEVENTH:
-                raise _Bad(element.line, f"a community card on {street} in a stud hand")
+                raise BadRecord(element.line, f"a community card on {street} in a stud hand")
             self.events.append(DealCommunity(file=self.file, line=element.line,
                                              card=Card.parse(element.get("cards").split(",")[-1])))  # fmt: skip
             return
@@ -335,7 +333,7 @@ class _Builder:
             self.shown[player] = tuple(c for c in cards if c is not None)
             return
         if kind not in RUNNING_CARDS or street is None:
-            raise _Bad(element.line, f"unknown <cards type={kind!r}>")
+            raise BadRecord(element.line, f"unknown <cards type={kind!r}>")
         hero = kind == HERO_CARDS
         if hero:
             self.hero = player
@@ -351,6 +349,7 @@ class _Builder:
             self.events.append(make_deal(self.file, element.line, player, street, down, up, ()))
 
     def _event(self, element: Element, folded_end: bool) -> None:
+        self.at = element
         kind = element.attrs.get("type", "")
         if kind == ANTE:
             player = self._player(element)
@@ -368,13 +367,13 @@ class _Builder:
         elif kind in CHATTER:
             self._chatter(element, CHATTER[kind])
         elif kind == CANCELLED:
-            raise _Bad(element.line, "the site cancelled this hand")
+            raise BadRecord(element.line, "the site cancelled this hand")
         else:
-            raise _Bad(element.line, f"unknown event type {kind!r}")
+            raise BadRecord(element.line, f"unknown event type {kind!r}")
 
     def _action(self, element: Element, kind: str) -> None:
         if self.betting.street is None:
-            raise _Bad(element.line, f"{kind} before 3rd street")
+            raise BadRecord(element.line, f"{kind} before 3rd street")
         player = self._player(element)
         intent, means = self.actions[kind]
         written = element.attrs.get("amount", "")
@@ -411,6 +410,7 @@ class _Builder:
         lines: dict[str, int] = {}
         returned = False
         for element in self.winners:
+            self.at = element
             player = self._player(element)
             amount = money(element.get("amount"))
             lines.setdefault(player, element.line)
@@ -428,7 +428,7 @@ class _Builder:
             player, amount = uncalled
             holder = next((k for k in won if k[0] == player and won[k] >= amount), None)
             if holder is None:
-                raise _Bad(lines.get(player, 0) or self.chunk.first_line,
+                raise BadRecord(lines.get(player, 0) or self.chunk.first_line,
                            f"{player}'s uncalled {amount} is neither returned nor in a winner amount")
             won[holder] -= amount
             self.events.append(UncalledReturned(file=self.file, line=lines[player], player=player, amount=amount))
@@ -444,6 +444,7 @@ class _Builder:
                 self.events.append(PotSummary(file=self.file, line=self.winners[0].line, total=total, rake=rake))
 
     def _header(self, game: Element, hand_id: str, name: str) -> HandHeader:
+        self.at = game
         description = self.description
         data = game.get("data").split("|")
         tournament = None
@@ -472,7 +473,7 @@ class _Builder:
         if found is None and self.ante is not None:
             found = self.levels.get(self.ante)
         if found is None:
-            raise _Bad(game.line, "no stakes: the description gives none and no bet of this file shows them")
+            raise BadRecord(game.line, "no stakes: the description gives none and no bet of this file shows them")
         return make_stakes(found[0], found[1], self.ante or description.ante, self.bring_in or description.bring_in)
 
 
@@ -511,7 +512,7 @@ def measure_level(game: Element, description: Description) -> Level | None:
     try:
         builder = _Builder("", XmlHandText(game.line, "", element=game), description, StakesLevels())
         result = builder.build(game)
-    except (_Bad, ValueError, KeyError, ArithmeticError):
+    except (BadRecord, ValueError, KeyError, ArithmeticError):
         return None
     return shown_level(result, builder.ante, builder.betting)
 
@@ -556,7 +557,7 @@ class MergeFormat:
         levels = levels if isinstance(levels, StakesLevels) else StakesLevels()
         try:
             return _build(file, chunk, description, levels)
-        except _Bad as error:
+        except BadRecord as error:
             return _reject(chunk, file, error.line, str(error), hand_id)
         except (ValueError, KeyError, ArithmeticError) as error:
             return _reject(chunk, file, chunk.first_line, f"bad value: {error}", hand_id)

@@ -48,6 +48,14 @@ class UnsafeXml(ValueError):
     """The XML declares a DTD, an entity or refers to an external entity."""
 
 
+class BadRecord(ValueError):
+    """Content of a hand record that does not make sense; carries its file line."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+
+
 @dataclass(slots=True, eq=False)
 class Element:
     """One XML element: tag, attributes, the file line of its start tag, children, text."""
@@ -70,6 +78,29 @@ class Element:
     def texts(self) -> dict[str, str]:
         """Child tag -> stripped text (the last one wins): a header block as a dict."""
         return {child.tag: child.text.strip() for child in self.children}
+
+
+class RecordBuilder:
+    """Builds one hand record (a site's builder implements :meth:`build_record`).
+
+    The builder keeps ``at``, the element it is reading, so that a value that
+    does not convert (an amount, a seat number, a card) is reported at that
+    element's line and tag rather than at the start of the hand.
+    """
+
+    at: Element
+
+    def build(self, record: Element) -> ParseResult:
+        self.at = record
+        try:
+            return self.build_record(record)
+        except BadRecord:
+            raise
+        except (ValueError, KeyError, ArithmeticError) as error:
+            raise BadRecord(self.at.line, f"bad value in <{self.at.tag}>: {error}") from None
+
+    def build_record(self, record: Element) -> ParseResult:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +538,7 @@ def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal
 
 
 __all__ = [
-    "Betting", "Element", "Level", "Normalised", "Scanned", "StakesLevels", "UNSAFE_REASON", "UnsafeXml",
+    "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Scanned", "StakesLevels",
+    "UNSAFE_REASON", "UnsafeXml",
     "XmlHandText", "complete_stakes", "parse_fragment", "scan", "shown_level", "split_winnings",
 ]
