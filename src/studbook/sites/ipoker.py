@@ -413,7 +413,7 @@ def measure_level(game: Element, session: Session) -> Level | None:
     builder = _Builder("", XmlHandText(game.line, "", element=game), session, StakesLevels())
     try:
         result = builder.build(game)
-    except (BadRecord, ValueError, KeyError, ArithmeticError):
+    except (ValueError, KeyError, ArithmeticError):  # BadRecord is a ValueError
         return None
     return shown_level(result, builder.ante, builder.betting)
 

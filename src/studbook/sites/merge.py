@@ -429,7 +429,7 @@ class _Builder(RecordBuilder):
             holder = next((k for k in won if k[0] == player and won[k] >= amount), None)
             if holder is None:
                 raise BadRecord(lines.get(player, 0) or self.chunk.first_line,
-                           f"{player}'s uncalled {amount} is neither returned nor in a winner amount")
+                                f"{player}'s uncalled {amount} is neither returned nor in a winner amount")
             won[holder] -= amount
             self.events.append(UncalledReturned(file=self.file, line=lines[player], player=player, amount=amount))
         collected = ZERO
@@ -512,7 +512,7 @@ def measure_level(game: Element, description: Description) -> Level | None:
     try:
         builder = _Builder("", XmlHandText(game.line, "", element=game), description, StakesLevels())
         result = builder.build(game)
-    except (BadRecord, ValueError, KeyError, ArithmeticError):
+    except (ValueError, KeyError, ArithmeticError):  # BadRecord is a ValueError
         return None
     return shown_level(result, builder.ante, builder.betting)
 
