@@ -27,7 +27,8 @@ from typing import Iterable, Mapping
 
 from studbook.cards import Card
 from studbook.events import (
-    Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure, Variant,
+    Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure,
+    UncalledReturned, Variant,
 )
 
 PHH_VARIANTS: dict[Variant, str] = {Variant.STUD: "F7S", Variant.STUD8: "F7S/8", Variant.RAZZ: "FR"}
@@ -178,8 +179,8 @@ def _bring_in(hand: Hand) -> Decimal:
     stakes = hand.header.stakes
     if stakes.bring_in is not None:
         return stakes.bring_in
-    for e in hand.events:
-        if isinstance(e, Action) and e.kind is ActionKind.BRING_IN and e.amount and not e.all_in:
+    for e in hand.events:  # the log's bring-in (all-in for less: the log shows no other figure)
+        if isinstance(e, Action) and e.kind is ActionKind.BRING_IN and e.amount:
             return e.amount
     return stakes.small_bet / 2  # the bring-in player completed: the figure is never used
 
@@ -202,9 +203,13 @@ def phh_fields(hand: Hand, result: PhhResult | None = None) -> list[tuple[str, s
     players = phh_players(hand)
     seats = {s.player: s for s in hand.seats}
     antes = {p: Decimal(0) for p in players}
-    for e in hand.events:
+    for e in hand.events:  # an ante returned before the deal (the others all-in for less) is no ante
+        if isinstance(e, (StreetStart, Deal, Action)):
+            break
         if isinstance(e, PostAnte) and e.player in antes:
             antes[e.player] += e.amount
+        elif isinstance(e, UncalledReturned) and e.player in antes:
+            antes[e.player] -= e.amount
     numbers = lambda values: "[" + ", ".join(phh_number(v) for v in values) + "]"  # noqa: E731
     out = [
         ("variant", _string(PHH_VARIANTS[header.variant])),
