@@ -248,9 +248,15 @@ def write_phh(hand: Hand, result: PhhResult | None = None) -> str:
     return "".join(f"{key} = {value}\n" for key, value in phh_fields(hand, result))
 
 
+def phhs_table(number: int, document: str) -> str:
+    """The ``number``-th hand (from 1) of a ``.phhs`` text: ``[number]``, its document,
+    after a blank line unless it is the first."""
+    return f"{'' if number == 1 else chr(10)}[{number}]\n{document}"
+
+
 def write_phhs(hands: Iterable[tuple[Hand, PhhResult | None]]) -> str:
     """Many hands as one ``.phhs`` text: tables ``[1]``, ``[2]``, ... separated by a blank line."""
-    return "\n".join(f"[{i}]\n{write_phh(hand, won)}" for i, (hand, won) in enumerate(hands, 1))
+    return "".join(phhs_table(i, write_phh(hand, won)) for i, (hand, won) in enumerate(hands, 1))
 
 
 __all__ = ["PHH_VARIANTS", "PhhResult", "phh_actions", "phh_players", "phh_fields", "phh_number", "write_phh", "write_phhs"]
