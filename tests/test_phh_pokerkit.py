@@ -39,9 +39,9 @@ EXCLUDED = {
     "violations": "the engine flagged the hand: the log breaks the rule book, pokerkit would play it its own way",
     "unknown_up_card": "the log does not show an up card: pokerkit picks the bring-in and first actor from them",
     "double_bet": "a big bet on 4th street after an open pair: pokerkit has no open-pair option",
-    "short_all_in_raise": "an all-in raise of less than a full bet: pokerkit applies no-limit reopening",
+    "short_all_in_raise": "a raise after an all-in raise of less than a full bet: pokerkit reopens as in no-limit",
     "partial_bring_in": "a bring-in all-in for less than the bring-in: pokerkit lets the others call the part",
-    "all_in_ante": "a player all-in from the ante: pokerkit picks its own bring-in (optional_bring_in)",
+    "all_in_ante": "the bring-in player all-in from the ante, no bring-in: pokerkit picks another (optional_bring_in)",
     "community": "a community card on 7th street: pokerkit deals none",
     "odd_chip": "a split pot that does not divide evenly: pokerkit places odd chips its own way",
     "no_low_side_pot": "stud hi/lo side pots where one pot has no low: pokerkit pays a low half anyway",
@@ -78,20 +78,22 @@ def exclusion(check: HandCheck) -> str | None:
 
 
 def _betting_exclusion(hand: Hand) -> str | None:
-    if any(isinstance(e, PostAnte) and e.all_in for e in hand.events):
-        return "all_in_ante"
+    if any(isinstance(e, PostAnte) and e.all_in for e in hand.events) and not any(
+            isinstance(e, Action) and e.kind is K.BRING_IN for e in hand.events):
+        return "all_in_ante"  # the bring-in player is all-in from the ante: nobody brings in
     live = set(phh_players(hand))
     street = Street.THIRD
     up_seen: set[str] = set()
     top = Decimal(0)
     street_in: dict[str, Decimal] = {}
+    short = False  # this street had an all-in raise of less than a full bet
     small = hand.header.stakes.small_bet
     for e in hand.events:
         if isinstance(e, (StreetStart, Deal)) and (e.street != street or isinstance(e, StreetStart)):
             if e.street != street and street <= Street.SIXTH and live - up_seen:
                 return "unknown_up_card"
             if e.street != street:
-                street, up_seen, top, street_in = e.street, set(), Decimal(0), {}
+                street, up_seen, top, street_in, short = e.street, set(), Decimal(0), {}, False
         if isinstance(e, Deal) and e.up:
             up_seen.add(e.player)
         if not isinstance(e, Action):
@@ -109,8 +111,9 @@ def _betting_exclusion(hand: Hand) -> str | None:
             bet = small if street <= Street.FOURTH else hand.header.stakes.big_bet
             if street is Street.FOURTH and (to > small and top < small or to - top > small):
                 return "double_bet"
-            if e.all_in and (to - top < bet if top >= small or street > Street.THIRD else to < small):
+            if short:  # a raise after a short all-in raise: reopened or not is where pokerkit differs
                 return "short_all_in_raise"
+            short = e.all_in and (to - top < bet if top >= small or street > Street.THIRD else to < small)
             top = max(top, to)
             street_in[e.player] = to
         else:

@@ -17,8 +17,8 @@ Formats:
 * ``jsonl``: one JSON object per hand with its header, seats and events.
 
 ``--player`` (hands the player was seated in), ``--variant`` and ``--hand``
-select hands (each repeatable); the
-``rejects`` frame is not filtered (a rejected hand has no player or variant).
+select hands (each repeatable); the ``rejects`` frame is not filtered (a
+rejected hand has no player or variant).
 Hands come from hand-history PATHs (parsed and checked) or from a store
 (``--db``), which re-reads each hand's kept original text for ``phh`` and ``jsonl``.
 
