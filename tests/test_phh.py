@@ -124,6 +124,11 @@ def test_other_variants_are_skipped_with_the_variant_named() -> None:
      'starting_stacks = [100, 100\nactions = []\n', 7, "not valid TOML"),
     ('variant = "FR"\nantes = [1, 1]\nsmall_bet = 5\nbig_bet = 10\n'
      'starting_stacks = [100, 100]\nactions = []\n', 1, "no 'bring_in' field"),
+    ('variant = "F7S"\nantes = [1, 1]\nbring_in = 2\nsmall_bet = 5\nbig_bet = 10\n'
+     'starting_stacks = [100, 100]\nactions = [\n  "d dh p1 ????2c",\n  "d dh p2 ????3c",\n  "p1 pb",\n'
+     '  "p2 cbr nan",\n]\n', 11, "not an amount"),
+    ('variant = "F7S"\nantes = [1, 1]\nbring_in = inf\nsmall_bet = 5\nbig_bet = 10\n'
+     'starting_stacks = [100, 100]\nactions = []\n', 3, "bring_in: not an amount"),
 ])
 def test_bad_phh_is_rejected_at_its_line(text: str, line: int, words: str) -> None:
     (result,) = parse_text(text, file="bad.phh")
@@ -141,6 +146,7 @@ def test_pokerkit_phh_checks_clean_with_pokerkits_payoffs(variant: str) -> None:
     from studbook.simulate import simulate
 
     compared = 0
+    brought_in = ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for sim in simulate(variant, 40, 5, 77, tournament=True, hands_per_level=6):
@@ -154,4 +160,14 @@ def test_pokerkit_phh_checks_clean_with_pokerkits_payoffs(variant: str) -> None:
             assert check.net == nets, (text, check.net, nets)
             assert [(f"p{names.index(p) + 1}", k) for p, k in betting(sim.hand)] == betting(read_back(text))
             compared += 1
+            if " pb'" in text:
+                brought_in = text
     assert compared >= 20
+    # pokerkit writes every action on the ``actions`` line: a wrong bring-in is flagged there
+    lines = brought_in.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("actions = "))
+    bring_in = next(a for a in betting(read_back(brought_in)) if a[1] == "pb")[0]
+    other = "p1" if bring_in != "p1" else "p2"
+    lines[at] = lines[at].replace(f"'{bring_in} pb'", f"'{other} pb'")
+    check = check_hand(read_back("\n".join(lines)))
+    assert ("bringin.player", at + 1) in [(v.rule, v.line) for v in check.violations], check.violations

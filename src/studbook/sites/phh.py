@@ -215,7 +215,8 @@ class _Reader:
         return [self.number(v, key) for v in values]
 
     def number(self, value: Any, key: str) -> Decimal:
-        if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite() \
+                or value < 0:
             raise BadPhh(self.line(key), f"{key}: not an amount: {value!r}")
         return Decimal(value)
 
@@ -230,8 +231,8 @@ class _Reader:
                 self.deal(words, line)
             else:
                 self.player_action(words, line)
-        except (IndexError, KeyError, ValueError) as error:
-            raise BadPhh(line, f"bad action: {error}", action) from None
+        except (IndexError, KeyError, ValueError, ArithmeticError) as error:
+            raise BadPhh(line, f"bad action: {error or type(error).__name__}", action) from None
 
     def player(self, label: str) -> _Player:
         if not re.fullmatch(r"p[1-9][0-9]*", label) or int(label[1:]) > len(self.players):
@@ -300,6 +301,8 @@ class _Reader:
                 self.events.append(make_action(file, line, p.name, K.CHECK, None, None, False))
         elif verb == "cbr" and len(args) == 1:
             to = Decimal(args[0])
+            if not to.is_finite():
+                raise ValueError(f"not an amount: {args[0]}")
             if to <= before or to - before > p.stack:
                 raise ValueError(f"{p.name} cannot make it {args[0]} (in {before}, stack {p.stack})")
             if self.street is Street.THIRD and self.top < self.small:
