@@ -11,11 +11,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studbook.check import check_hand, check_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Action, ActionKind, Hand, Rejected, Skipped, Structure
 from studbook.parse import parse_text, read_file
+from studbook.simulate import simulate_hands
 from studbook.write.phh import PhhResult, phh_actions, phh_players, write_phh, write_phhs
 
 K = ActionKind
@@ -134,6 +138,20 @@ def test_bad_phh_is_rejected_at_its_line(text: str, line: int, words: str) -> No
     (result,) = parse_text(text, file="bad.phh")
     assert isinstance(result, Rejected), result
     assert result.line == line and words in result.reason, result
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(variant=st.sampled_from(["stud", "stud8", "razz"]), players=st.integers(2, 8),
+       seed=st.integers(0, 10**6), tournament=st.booleans(), hero=st.booleans())
+def test_simulated_hands_round_trip_through_phh(variant: str, players: int, seed: int, tournament: bool,
+                                                hero: bool) -> None:
+    hand = next(simulate_hands(variant, 1, players, seed, tournament, hero="Hero" if hero else None))
+    check = check_hand(hand)
+    assert not check.violations
+    back = read_back(write_phh(hand, result_of(check)))
+    again = check_hand(back)
+    assert not again.violations, again.violations
+    assert again.net == check.net and phh_actions(back) == phh_actions(hand)
 
 
 # -- PHH that pokerkit writes ---------------------------------------------------
