@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Iterable, Mapping
 
 from studbook.cards import Card
@@ -182,7 +182,11 @@ def _bring_in(hand: Hand) -> Decimal:
     for e in hand.events:  # the log's bring-in (all-in for less: the log shows no other figure)
         if isinstance(e, Action) and e.kind is ActionKind.BRING_IN and e.amount:
             return e.amount
-    return stakes.small_bet / 2  # the bring-in player completed: the figure is never used
+    # the bring-in player completed, so the log never shows the figure PHH requires: half the
+    # small bet, in the small bet's units (0.25 -> 0.12), never played
+    unit = Decimal(1).scaleb(stakes.small_bet.as_tuple().exponent)  # type: ignore[arg-type]
+    half = (stakes.small_bet / 2).quantize(unit, rounding=ROUND_DOWN)
+    return half if 0 < half < stakes.small_bet else stakes.small_bet / 2
 
 
 @dataclass(frozen=True, slots=True)
