@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from studbook.events import ParseResult
 from studbook.read import decode, detect_format, read_bytes
 from studbook.sites import HandText, all_sites, get_site
-from studbook.sites.xml_common import XmlHandText
 
 OriginalKey = tuple[str, int]  # (file as the parser named it, first line of the hand)
 
@@ -41,9 +40,10 @@ def hand_texts(path: str | os.PathLike[str], site: str | None = None) -> dict[Or
     out: dict[OriginalKey, HandSource] = {}
     context: str | None = None
     for chunk in fmt.split(text):
-        if isinstance(chunk, XmlHandText) and context is None:
+        xml = _is_xml(chunk.text)
+        if xml and context is None:
             context = text[: text.find(chunk.text)] if chunk.text in text else ""
-        out[(file, chunk.first_line)] = HandSource(chunk.text, context if isinstance(chunk, XmlHandText) else None)
+        out[(file, chunk.first_line)] = HandSource(chunk.text, context if xml else None)
     return out
 
 
@@ -59,9 +59,13 @@ def read_again(site: str, source: HandSource, file: str, line: int) -> ParseResu
     return fmt.parse_hand(chunk, file)
 
 
+def _is_xml(text: str) -> bool:
+    return text.lstrip().startswith("<")
+
+
 def suffix_of(text: str) -> str:
     """The file suffix for a hand's original text: ``.xml`` for an XML element, else ``.txt``."""
-    return ".xml" if text.lstrip().startswith("<") else ".txt"
+    return ".xml" if _is_xml(text) else ".txt"
 
 
 __all__ = ["HandSource", "OriginalKey", "hand_texts", "read_again", "suffix_of"]
