@@ -155,6 +155,7 @@ def test_export_phh_split_and_jsonl(corpus: Path, tmp_path: Path) -> None:
     (["export", "--format", "phh"], "either --db FILE or hand-history PATHs"),
     (["export", "x.txt", "--format", "parquet"], "needs -o DIR"),
     (["export", "x.txt", "--format", "jsonl", "--split", "-o", "d"], "--split goes with"),
+    (["export", "x.txt", "--format", "phh", "--site", "nosuch"], "unknown site 'nosuch'"),
 ])
 def test_usage_errors(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2

@@ -53,6 +53,7 @@ from studbook.events import Hand, Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
 from studbook.originals import hand_texts, read_again, suffix_of
 from studbook.scale import check_files
+from studbook.sites import site_names
 from studbook.store import SCHEMA_VERSION, Original, Store, StoreError, is_store
 from studbook.write.phh import PhhResult, phhs_table, write_phh
 
@@ -126,6 +127,8 @@ class _Tally:
 def run(args: argparse.Namespace) -> int:
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
+    if args.site is not None and args.site.lower() not in site_names():
+        raise UsageError(f"unknown site {args.site!r}; known: {', '.join(site_names())}")
     if args.format in ("parquet", "csv") or args.split:
         if not args.output:
             raise UsageError(f"--format {args.format}{' --split' if args.split else ''} needs -o DIR")
