@@ -16,10 +16,11 @@ from budget import examples
 from mutations import mutate
 
 from studbook.check import check_hand
-from studbook.events import Hand, Rejected, Skipped
+from studbook.events import Hand, Rejected, Skipped, Structure
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import site_names
+from studbook.write.phh import write_phhs
 
 WINDOW = 12_000  # characters of a file a case starts from: a few hands
 
@@ -31,6 +32,9 @@ def site_texts(corpus: Path) -> dict[str, list[str]]:
     for path in sorted(corpus.rglob("*")):
         if path.is_file() and (result := read_file(path)).site is not None and result.hands:
             texts.setdefault(result.site, []).append(decode(read_bytes(path)).text)
+    # PHH is not a site's log: its real hands are the corpus's, written as PHH
+    texts["phh"] = [write_phhs((h, None) for h in read_file(path).hands if h.header.structure is Structure.FIXED)
+                    for path in sorted((corpus / "PokerStars").glob("*.txt"))[:6]]
     assert set(texts) == set(site_names()), "every site has hands in the corpus"
     return texts
 

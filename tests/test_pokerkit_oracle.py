@@ -88,18 +88,22 @@ class Divergence(AssertionError):
 
 def replay(sim: SimulatedHand) -> dict[str, int]:
     """Play ``sim`` in pokerkit; each player's payoff (chips) by name."""
+    _, state, names = play_in_pokerkit(sim)
+    return {name: int(state.payoffs[i]) for i, name in enumerate(names)}
+
+
+def play_in_pokerkit(sim: SimulatedHand) -> tuple[Any, Any, list[str]]:
+    """``sim`` played in pokerkit: the game, its final state and the players by index."""
     hand = sim.hand
     antes = [e for e in hand.events if type(e).__name__ == "PostAnte"]
     ante = max((int(e.amount) for e in antes), default=0)  # type: ignore[attr-defined]
     seats = sorted(hand.seats, key=lambda s: s.seat)
     names = [s.player for s in seats]
-    index = {name: i for i, name in enumerate(names)}
     actions = [e for e in hand.events if isinstance(e, (Action, StreetStart))]
     bring_in = _bring_in(sim)
     small, big = int(hand.header.stakes.small_bet), int(hand.header.stakes.big_bet)
-    state = GAMES[hand.variant.value].create_state(
-        AUTOMATIONS, TRIM, ante, bring_in, small, big, tuple(int(s.stack) for s in seats), len(seats),
-    )
+    game = GAMES[hand.variant.value](AUTOMATIONS, TRIM, ante, bring_in, small, big)
+    state = game(tuple(int(s.stack) for s in seats), len(seats))
     dealt = Counter[str]()
     street_in: dict[str, Decimal] = {}
     for event in actions:
@@ -117,7 +121,7 @@ def replay(sim: SimulatedHand) -> dict[str, int]:
     _deal_pending(state, sim, names, dealt)
     if state.status:
         raise Divergence("pokerkit's hand is not over")
-    return {name: int(state.payoffs[index[name]]) for name in names}
+    return game, state, names
 
 
 def _bring_in(sim: SimulatedHand) -> int:

@@ -12,25 +12,29 @@ goes in with all its rows in one transaction, so an interrupted import leaves
 whole hands only. ``rejects`` is keyed by ``(status, file, hand_line)``.
 Two bookkeeping tables sit beside the frames' six: ``meta`` (schema version,
 money scale) and ``files`` (each imported file's SHA-256, so that importing
-an unchanged file again does not even parse it).
+an unchanged file again does not even parse it). ``originals`` keeps each
+stored hand's original text (zlib-compressed UTF-8) with its file and first
+line, written in the same transaction as the hand's rows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import pandas as pd
 
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, rows_from_checks, typed_frame
+from studbook.originals import HandSource, OriginalKey
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: the originals table
 _MAGIC = b"SQLite format 3\x00"
 _SQL_TYPES = {"string": "TEXT", "int64": "INTEGER", "Int64": "INTEGER", "bool": "INTEGER",
               "float64": "REAL", "datetime64[ns, UTC]": "TEXT"}
@@ -44,6 +48,30 @@ FILES_SQL = (
 )
 """Bookkeeping, not frames: each imported file's content hash, so an unchanged file
 is not parsed again (a file that grew, as a day's log does, is)."""
+
+
+ORIGINALS_SQL = (
+    "CREATE TABLE IF NOT EXISTS originals (site TEXT NOT NULL, hand_id TEXT NOT NULL, "
+    "file TEXT NOT NULL, line INTEGER NOT NULL, text BLOB NOT NULL, context BLOB, PRIMARY KEY (site, hand_id))"
+)
+"""Each stored hand's original text, zlib-compressed, and for an XML site the file's
+head its reader needs to read the hand again (see :mod:`studbook.originals`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Original:
+    """One hand's original text as the store keeps it."""
+
+    site: str
+    hand_id: str
+    file: str
+    line: int
+    text: str
+    context: str | None = None  # an XML site's file head (studbook.originals.HandSource)
+
+    @property
+    def source(self) -> HandSource:
+        return HandSource(self.text, self.context)
 
 
 class StoreError(Exception):
@@ -80,6 +108,7 @@ def is_store(path: str | Path) -> bool:
 def _create_sql() -> Iterator[str]:
     yield "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
     yield FILES_SQL
+    yield ORIGINALS_SQL
     for table, columns in SCHEMA.items():
         defs = [
             f'"{c.name}" {_SQL_TYPES[c.dtype]}'
@@ -169,6 +198,7 @@ class Store:
         batch_size: int = 500,
         on_result: Callable[[CheckResult], None] | None = None,
         summary: ImportSummary | None = None,
+        originals: Mapping[OriginalKey, HandSource] | None = None,
     ) -> ImportSummary:
         """Store the new hands of ``results``; count duplicates, skipped and rejected.
 
@@ -193,20 +223,24 @@ class Store:
                 batch_keys.add(key)
             batch.append(result)
             if len(batch) >= batch_size:
-                self._write(batch, summary)
+                self._write(batch, summary, originals)
                 keys |= batch_keys
                 batch, batch_keys = [], set()
         if batch:
-            self._write(batch, summary)
+            self._write(batch, summary, originals)
             keys |= batch_keys
         return summary
 
-    def _write(self, batch: list[CheckResult], summary: ImportSummary) -> None:
+    def _write(self, batch: list[CheckResult], summary: ImportSummary,
+               originals: Mapping[OriginalKey, HandSource] | None = None) -> None:
         rows = rows_from_checks(batch)
         self.conn.execute("BEGIN")
         try:
             for table in TABLES:
                 self._insert(table, rows[table])
+            if originals:
+                self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(
+                    batch, originals))
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
@@ -249,6 +283,18 @@ class Store:
                                                     utc=True)
         return typed_frame(table, frame)
 
+    def originals(self, keys: Iterable[tuple[str, str]] | None = None) -> Iterator[Original]:
+        """The original texts of the hands ``keys`` ((site, hand_id) pairs, in that
+        order, those stored), or of every hand in import order."""
+        query = "SELECT site, hand_id, file, line, text, context FROM originals"
+        if keys is None:
+            rows: Iterable[tuple[Any, ...]] = self.conn.execute(query + " ORDER BY rowid")
+        else:
+            found = (self.conn.execute(query + " WHERE site = ? AND hand_id = ?", key).fetchone() for key in keys)
+            rows = (row for row in found if row is not None)
+        for site, hand_id, file, line, text, context in rows:
+            yield Original(site, hand_id, file, line, _unpack(text) or "", _unpack(context))
+
     def counts(self) -> dict[str, int]:
         return {table: self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
                 for table in TABLES}
@@ -287,6 +333,24 @@ def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return out
 
 
+def _original_rows(batch: list[CheckResult], originals: Mapping[OriginalKey, HandSource]
+                   ) -> Iterator[tuple[Any, ...]]:
+    for result in batch:
+        if isinstance(result, HandCheck):
+            hand = result.hand
+            source = originals.get((hand.file, hand.line))
+            if source is not None:
+                yield (hand.site, hand.hand_id, hand.file, hand.line, _pack(source.text), _pack(source.context))
+
+
+def _pack(text: str | None) -> bytes | None:
+    return zlib.compress(text.encode("utf-8")) if text is not None else None
+
+
+def _unpack(data: bytes | None) -> str | None:
+    return zlib.decompress(data).decode("utf-8") if data is not None else None
+
+
 def file_sha256(path: str | Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -307,5 +371,5 @@ def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) 
         return store.add(results, **kw)
 
 
-__all__ = ["ImportSummary", "SCHEMA_VERSION", "Store", "StoreError", "file_sha256",
+__all__ = ["ImportSummary", "Original", "SCHEMA_VERSION", "Store", "StoreError", "file_sha256",
            "import_results", "is_store", "read_frames"]

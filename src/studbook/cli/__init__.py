@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "import": "parse, check and store hands in a database",
     "stats": "player statistics made for stud",
     "plot": "charts: results, players, starting hands, violations",
+    "export": "write hands as PHH, original text, Parquet, CSV or JSON lines",
 }
 _MODULES = {"import": "importer"}
 

@@ -23,9 +23,11 @@ from typing import Any
 
 from tqdm import tqdm
 
+from studbook.check import FileCheck
 from studbook.cli.common import UsageError, expand_paths
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
+from studbook.originals import HandSource, OriginalKey, hand_texts
 from studbook.scale import check_files
 from studbook.store import ImportSummary, Store, StoreError, file_sha256
 
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         with gc_between_files() as next_file:
             for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
                 next_file()
-                store.add(file_check.results, summary=summary)
+                store.add(file_check.results, summary=summary, originals=_originals(file_check))
                 digest = hashes.get(file_check.file) or file_sha256(file_check.file)
                 store.record_file(file_check.file, digest, len(file_check.results))
                 progress.update(1)
@@ -99,6 +101,16 @@ def run(args: argparse.Namespace) -> int:
     if args.strict and (summary.rejected or summary.with_violations):
         return 1
     return 0
+
+
+def _originals(file_check: FileCheck) -> dict[OriginalKey, HandSource]:
+    """The file's hands' original texts (the file is read again: the parse kept none)."""
+    if not file_check.checks:
+        return {}
+    try:
+        return hand_texts(file_check.file, file_check.site)
+    except OSError:
+        return {}
 
 
 def report(summary: ImportSummary, db: str, files: int, total: int, *,

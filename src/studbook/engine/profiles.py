@@ -77,6 +77,10 @@ class RuleProfile:
     # False: the rake is never written; it is whatever the pot holds beyond
     # what was collected (never negative).
     states_rake: bool = True
+    # showdown.award: the log says who collected what. False: a format that may
+    # not (PHH without ``winnings``); when a hand has no collection at all, the
+    # engine awards each pot as the rules say (``expected_collections``).
+    logs_collections: bool = True
 
 
 DEFAULT = RuleProfile()
@@ -102,10 +106,15 @@ ONGAME = RuleProfile(name="ongame")
 EVERLEAF = RuleProfile(name="everleaf", logs_uncalled=False, states_rake=False)
 IPOKER = RuleProfile(name="ipoker", logs_show_order=False)
 MERGE = RuleProfile(name="merge")  # the hero's cards come after everyone else's: deals not in order
+# PHH (pokerkit's format) is not a site's log: no uncalled-bet lines, no rake, ``winnings`` optional,
+# and ``sm`` lines name their player, so writers put them in any order (pokerkit's own, or the
+# end of the hand where a log showed all-in hands early): the show order is not recorded.
+PHH = RuleProfile(name="phh", logs_uncalled=False, states_rake=False, logs_collections=False,
+                  logs_show_order=False)
 
 _REGISTRY: dict[str, RuleProfile] = {
     p.name: p for p in (DEFAULT, POKERSTARS, FULLTILT, WINNING, KINGSCLUB, ABSOLUTE, BOVADA, PARTYPOKER,
-                        WINAMAX, ONGAME, EVERLEAF, IPOKER, MERGE)
+                        WINAMAX, ONGAME, EVERLEAF, IPOKER, MERGE, PHH)
 }
 
 
@@ -131,5 +140,5 @@ def profiles() -> dict[str, RuleProfile]:
 
 __all__ = [
     "ABSOLUTE", "BOVADA", "DEFAULT", "EVERLEAF", "FULLTILT", "IPOKER", "KINGSCLUB", "MERGE", "ONGAME",
-    "PARTYPOKER", "POKERSTARS", "RuleProfile", "WINAMAX", "WINNING", "get_profile", "profiles", "register",
+    "PARTYPOKER", "PHH", "POKERSTARS", "RuleProfile", "WINAMAX", "WINNING", "get_profile", "profiles", "register",
 ]

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from studbook.cards import Card
 from studbook.evaluate import high_value, low8_value, low_a5_value
-from studbook.events import Half, Street, Variant
+from studbook.events import Collect, Half, Street, Variant
 from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
@@ -41,6 +41,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     _close_betting(state, end_line)
     money_line = _money_line(state, end_line)
     _return_unlogged(state)
+    if not state.profile.logs_collections and not state.collects:
+        _award_unlogged(state, end_line)
     _check_unreturned(state, money_line)
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     rake = _rake(state, pots)
@@ -104,6 +106,13 @@ def _return_unlogged(state: StudState) -> None:
         if summary is not None:
             pots = summary.pots[:-1] + (summary.pots[-1] - amount,) if summary.pots else ()
             state.summary = replace(summary, total=summary.total - amount, pots=pots)
+
+
+def _award_unlogged(state: StudState, line: int) -> None:
+    """Profile logs_collections=False and no collection in the log: each pot goes
+    to the best hands shown, as the rules split it (a mucked or unknown hand wins nothing)."""
+    for player, amount, pot in expected_collections(state):
+        state.apply(Collect(file="", line=line, player=player, amount=amount, pot=pot))
 
 
 def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) -> None:
@@ -391,14 +400,15 @@ def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[s
     whose betting is over and whose live hands are all known (a simulator's view).
 
     ``rake`` is taken from the main pot. Odd chips go to the first winners in
-    dealing order. Players with unknown cards cannot win a contested pot.
+    dealing order. Players with unknown cards, and mucked hands, cannot win a contested pot.
     """
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     out: list[tuple[str, Decimal, int]] = []
     for pot in pots:
         net = pot.amount - (rake if pot.index == 0 else ZERO)
         live = [state.player(n) for n in pot.eligible]
-        hands = {p.name: c for p in live if p is not None and (c := _full_hand(state, p)) is not None}
+        hands = {p.name: c for p in live
+                 if p is not None and not p.mucked and (c := _full_hand(state, p)) is not None}
         if len(pot.eligible) == 1:
             out.append((pot.eligible[0], net, pot.index))
             continue

@@ -27,6 +27,7 @@ _BUILTIN: dict[str, str] = {
     "everleaf": "studbook.sites.everleaf",
     "ipoker": "studbook.sites.ipoker",
     "merge": "studbook.sites.merge",
+    "phh": "studbook.sites.phh",
 }
 _LOADED: dict[str, SiteFormat] = {}
 

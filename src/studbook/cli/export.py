@@ -1,0 +1,340 @@
+"""``studbook export PATH... | --db FILE --format FORMAT [-o OUT] [--split]``: hands out.
+
+Formats:
+
+* ``phh``: the Poker Hand History format (pokerkit's standard): one ``.phhs``
+  file (tables ``[1]``, ``[2]``, ...) to ``-o FILE`` or standard output, or
+  with ``--split`` one ``.phh`` per hand in the folder ``-o DIR``. Pot- and
+  no-limit stud hands cannot be written (PHH has fixed-limit stud only).
+* ``original``: each hand's text exactly as the site wrote it (after
+  decoding; an XML site's hand is its ``<game>`` element), hands separated by
+  a blank line, or with ``--split`` one file per hand. From a store, the text
+  it kept at import, so the files may be gone.
+* ``parquet`` / ``csv``: the six frames (hands, players, actions, pots,
+  violations, rejects) with the README's schema, one file per table in the
+  folder ``-o DIR``; the schema version is in each Parquet file's metadata
+  (key ``studbook``) and in ``schema.json`` beside the CSV files.
+* ``jsonl``: one JSON object per hand with its header, seats and events.
+
+``--player`` (hands the player was seated in), ``--variant`` and ``--hand``
+select hands (each repeatable); the ``rejects`` frame is not filtered (a
+rejected hand has no player or variant).
+Hands come from hand-history PATHs (parsed and checked) or from a store
+(``--db``), which re-reads each hand's kept original text for ``phh`` and ``jsonl``.
+
+Exit status: 0 when every selected hand was written, 1 when some hand could
+not be (named on stderr with the reason) or the input had rejected hands,
+2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sqlite3
+import sys
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import Any, Iterable, Iterator, TextIO
+
+import pandas as pd
+
+from studbook import __version__
+from studbook.cards import Card
+from studbook.check import check_hand
+from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
+from studbook.cli.stats import add_source_arguments
+from studbook.engine.result import HandCheck
+from studbook.events import Hand, Rejected, Skipped
+from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
+from studbook.originals import hand_texts, read_again, suffix_of
+from studbook.scale import check_files
+from studbook.sites import site_names
+from studbook.store import SCHEMA_VERSION, Original, Store, StoreError, is_store
+from studbook.write.phh import PhhResult, phhs_table, write_phh
+
+FORMATS = ("phh", "original", "parquet", "csv", "jsonl")
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "export", help="write hands as PHH, original text, Parquet, CSV or JSON lines",
+        description="Write hands out: PHH (pokerkit's standard), each hand's original text, "
+                    "the six frames as Parquet or CSV, or events as JSON lines.",
+    )
+    add_source_arguments(parser)  # PATH... or --db FILE, --player, --variant
+    parser.add_argument("--format", required=True, choices=FORMATS, help="what to write")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="the file to write (phh, original, jsonl; default standard output), "
+                             "or the folder (parquet, csv, and any format with --split)")
+    parser.add_argument("--split", action="store_true",
+                        help="one file per hand in the folder OUT (phh, original)")
+    parser.add_argument("--hand", action="append", metavar="ID", help="only this hand id (repeat for several)")
+    parser.add_argument("--site", metavar="NAME", help="force the site format of the PATHs")
+    parser.set_defaults(run=run)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which hands ``--player``, ``--variant`` and ``--hand`` keep (None: all)."""
+
+    players: frozenset[str] | None = None
+    variants: frozenset[str] | None = None
+    hands: frozenset[str] | None = None
+
+    def wants(self, hand: Hand) -> bool:
+        if self.variants is not None and hand.variant.value not in self.variants:
+            return False
+        if self.hands is not None and hand.hand_id not in self.hands:
+            return False
+        return self.players is None or any(s.player in self.players for s in hand.seats)
+
+    def frames(self, frames: Frames) -> Frames:
+        """The selected hands' rows of every frame (the rejects all kept)."""
+        hands = frames.hands
+        if self.variants is not None:
+            hands = hands[hands["variant"].isin(sorted(self.variants))]
+        if self.hands is not None:
+            hands = hands[hands["hand_id"].isin(sorted(self.hands))]
+        if self.players is not None:
+            seated = frames.players[frames.players["player"].isin(sorted(self.players))][["site", "hand_id"]]
+            hands = hands.merge(seated.drop_duplicates(), on=["site", "hand_id"], how="inner", sort=False)
+        keys = hands[["site", "hand_id"]]
+
+        def keep(frame: pd.DataFrame) -> pd.DataFrame:
+            return frame.merge(keys, on=["site", "hand_id"], how="inner", sort=False).reset_index(drop=True)
+
+        return Frames(hands=hands.reset_index(drop=True), players=keep(frames.players),
+                      actions=keep(frames.actions), pots=keep(frames.pots),
+                      violations=keep(frames.violations), rejects=frames.rejects)
+
+
+@dataclass
+class _Tally:
+    written: int = 0
+    problems: int = 0
+
+    def problem(self, message: str) -> None:
+        self.problems += 1
+        stderr(f"studbook export: {message}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.db) == bool(args.paths):
+        raise UsageError("give either --db FILE or hand-history PATHs")
+    if args.site is not None and args.site.lower() not in site_names():
+        raise UsageError(f"unknown site {args.site!r}; known: {', '.join(site_names())}")
+    if args.format in ("parquet", "csv") or args.split:
+        if not args.output:
+            raise UsageError(f"--format {args.format}{' --split' if args.split else ''} needs -o DIR")
+        if Path(args.output).exists() and not Path(args.output).is_dir():
+            raise UsageError(f"{args.output}: not a folder")
+    if args.split and args.format not in ("phh", "original"):
+        raise UsageError("--split goes with --format phh or original")
+    selection = Selection(*(frozenset(v) if v else None for v in (args.player, args.variant, args.hand)))
+    tally = _Tally()
+    if args.format in ("parquet", "csv"):
+        frames = selection.frames(_frames(args))
+        write_frames(frames, Path(args.output), args.format)
+        tally.written = len(frames.hands)
+    elif args.db:
+        _from_store(args, selection, tally)
+    else:
+        _from_paths(args, selection, tally)
+    where = args.output or "standard output"
+    stderr(f"exported {tally.written} hand{'s' if tally.written != 1 else ''} as {args.format} to {where}")
+    return 1 if tally.problems else 0
+
+
+# -- sources ---------------------------------------------------------------
+
+
+def _open_store(path: str) -> Store:
+    if not is_store(path):
+        raise UsageError(f"{path}: not a studbook store (make one with 'studbook import')")
+    try:
+        return Store(path, create=False)
+    except (StoreError, sqlite3.DatabaseError) as error:
+        raise UsageError(str(error)) from None
+
+
+def _frames(args: argparse.Namespace) -> Frames:
+    if args.db:
+        store = _open_store(args.db)
+        try:
+            return store.frames()
+        finally:
+            store.close()
+    return load(expand_paths(args.paths))
+
+
+def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
+    files = [str(p) for p in expand_paths(args.paths)]
+
+    def hands() -> Iterator[_Item]:
+        for file_check in check_files(files, site=args.site):
+            ignored = not_a_hand_history(file_check.parsed)
+            if ignored is not None:
+                stderr(ignored_line(file_check.file, ignored))
+                continue
+            texts = hand_texts(file_check.file, file_check.site) if args.format == "original" else {}
+            for result in file_check.results:
+                if isinstance(result, Rejected):
+                    tally.problem(f"rejected: {result.message()}")
+                elif isinstance(result, HandCheck) and selection.wants(result.hand):
+                    hand = result.hand
+                    source = texts.get((hand.file, hand.line))
+                    yield _Item(hand.site, hand.hand_id, result, source.text if source else None)
+
+    _write_hands(args, hands(), tally)
+
+
+def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
+    store = _open_store(args.db)
+    try:
+        frames = selection.frames(store.frames())
+        keys = list(zip(frames.hands["site"], frames.hands["hand_id"]))
+        kept = list(store.originals(keys))
+    finally:
+        store.close()
+    missing = len(keys) - len(kept)
+    if missing:
+        tally.problem(f"{missing} selected hand{'s' if missing != 1 else ''} without original text in {args.db}")
+
+    def hands() -> Iterator[_Item]:
+        for original in kept:
+            if args.format == "original":
+                yield _Item(original.site, original.hand_id, None, original.text)
+                continue
+            result = reread(original)
+            if isinstance(result, HandCheck):
+                yield _Item(original.site, original.hand_id, result, original.text)
+            else:
+                tally.problem(f"{original.file}:{original.line}: hand {original.hand_id}: cannot read the kept "
+                              f"text again: {getattr(result, 'reason', result)}")
+
+    _write_hands(args, hands(), tally)
+
+
+def reread(original: Original) -> HandCheck | Rejected | Skipped:
+    """A stored hand parsed again from its original text and checked."""
+    result = read_again(original.site, original.source, original.file, original.line)
+    return check_hand(result) if isinstance(result, Hand) else result
+
+
+# -- writing hands -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """A selected hand: its key, its check (None when only the text is wanted) and original text."""
+
+    site: str
+    hand_id: str
+    check: HandCheck | None
+    original: str | None
+
+
+def _write_hands(args: argparse.Namespace, hands: Iterable[_Item], tally: _Tally) -> None:
+    out: TextIO | None = None
+    folder = Path(args.output) if args.split else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    elif args.output:
+        out = open(args.output, "w", encoding="utf-8", newline="\n")
+    else:
+        out = sys.stdout
+    try:
+        for item in hands:
+            text = _render(args.format, item, tally)
+            if text is None:
+                continue
+            if folder is not None:
+                suffix = ".phh" if args.format == "phh" else suffix_of(text)
+                name = _UNSAFE.sub("_", f"{item.site}-{item.hand_id}") + suffix
+                (folder / name).write_text(text, encoding="utf-8", newline="\n")
+            else:
+                assert out is not None
+                if args.format == "phh":
+                    text = phhs_table(tally.written + 1, text)
+                elif args.format == "original" and tally.written:
+                    text = "\n" + text  # hands apart by a blank line, as the sites write them
+                out.write(text)
+            tally.written += 1
+    finally:
+        if out is not None and out is not sys.stdout:
+            out.close()
+
+
+def _render(fmt: str, item: _Item, tally: _Tally) -> str | None:
+    if fmt == "original":
+        if item.original is None:
+            tally.problem(f"hand {item.site} {item.hand_id}: no original text")
+        return item.original
+    check = item.check
+    assert check is not None
+    hand = check.hand
+    if fmt == "jsonl":
+        return json.dumps(hand_record(hand), ensure_ascii=False) + "\n"
+    try:
+        return write_phh(hand, PhhResult({p.player: p.collected for p in check.players}, check.net))
+    except ValueError as error:
+        tally.problem(f"{hand.file}:{hand.line}: hand {hand.hand_id}: not written as PHH: {error}")
+        return None
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON holds it: amounts as exact decimal strings, cards as text."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (Decimal, Card)):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    """One hand as a JSON object: where it came from, its header, seats and events
+    (each event with its ``type``, ``file`` and ``line``)."""
+    return {
+        "site": hand.site, "hand_id": hand.hand_id, "file": hand.file, "line": hand.line,
+        "end_line": hand.end_line, "header": _plain(hand.header),
+        "seats": [_plain(s) for s in hand.seats],
+        "events": [{"type": type(e).__name__, **_plain(e)} for e in hand.events],
+    }
+
+
+# -- frames ------------------------------------------------------------------
+
+
+def write_frames(frames: Frames, folder: Path, fmt: str) -> None:
+    """The six frames as ``folder/<table>.parquet`` (or ``.csv`` and ``schema.json``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = {"schema_version": SCHEMA_VERSION, "money_scale": MONEY_SCALE, "studbook": __version__}
+    if fmt == "csv":
+        for name, frame in frames.tables():
+            frame.to_csv(folder / f"{name}.csv", index=False)
+        tables = {name: {c.name: c.dtype for c in columns} for name, columns in SCHEMA.items()}
+        (folder / "schema.json").write_text(json.dumps({**meta, "tables": tables}, indent=2) + "\n",
+                                            encoding="utf-8")
+        return
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError("--format parquet needs pyarrow (pip install 'studbook[parquet]')") from None
+    for name, frame in frames.tables():
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        metadata = dict(table.schema.metadata or {})
+        metadata[b"studbook"] = json.dumps({**meta, "table": name}).encode("utf-8")
+        pq.write_table(table.replace_schema_metadata(metadata), folder / f"{name}.parquet")
