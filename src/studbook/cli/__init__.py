@@ -23,6 +23,8 @@ SUBCOMMANDS = {
     "import": "parse, check and store hands in a database",
     "stats": "player statistics made for stud",
     "plot": "charts: results, players, starting hands, violations",
+    "show": "print a hand readably, street by street",
+    "replay": "step through hands: terminal, plain frames, or a web page",
 }
 _MODULES = {"import": "importer"}
 

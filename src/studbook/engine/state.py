@@ -340,6 +340,13 @@ class StudState:
     def player(self, name: str) -> PlayerState | None:
         return self._by_name.get(name)
 
+    # ------------------------------------------------------------------ read-only views (replayers: engine/snapshot.py)
+
+    @property
+    def at_showdown(self) -> bool:
+        """The log marked the showdown (a ShowdownStart was applied)."""
+        return self._showdown
+
     @property
     def live_players(self) -> list[PlayerState]:
         """Players dealt in and not folded, in dealing order."""
