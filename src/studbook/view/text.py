@@ -69,7 +69,7 @@ def show_lines(replay: Replay, big_bets: bool = False) -> list[str]:
     first = snaps[0]
     out.append("seats: " + ", ".join(
         f"{s.seat} {s.name}{'*' if s.name == replay.hero else ''} ({money(s.stack, unit)})"
-        for s in first.seats if s.dealt_in))
+        for s in first.seats if snaps[-1].seat(s.name).dealt_in))
     if replay.hero:
         out.append(f"hero (*): {replay.hero}")
     antes = [s for s in snaps if isinstance(s.event, PostAnte)]
@@ -147,13 +147,21 @@ def pot_name(index: int, count: int) -> str:
 def pot_line(pot: PotResult, count: int, unit: Decimal | None = None) -> str:
     """``main pot 0.44 (a, b, c): high a 0.42; low b 0.20``."""
     won = []
-    if pot.high:
+    if pot.high and not pot.low and pot.best_low:
+        # the log does not say which half: name it from the hands shown
+        won.append(", ".join(f"{n} {money(a, unit)}{_halves(pot, n)}" for n, a in pot.high))
+    elif pot.high:
         label = "high " if pot.low else ""
         won.append(label + ", ".join(f"{n} {money(a, unit)}" for n, a in pot.high))
     if pot.low:
         won.append("low " + ", ".join(f"{n} {money(a, unit)}" for n, a in pot.low))
     taken = "; ".join(won) if won else "nobody collected"
     return f"{pot_name(pot.index, count)} {money(pot.amount, unit)} ({', '.join(pot.eligible)}): {taken}"
+
+
+def _halves(pot: PotResult, name: str) -> str:
+    halves = [half for half, best in (("high", pot.best_high), ("low", pot.best_low)) if name in best]
+    return f" ({' and '.join(halves)})" if halves and pot.best_high else ""
 
 
 def frame(replay: Replay, snap: Snapshot, big_bets: bool = False) -> list[str]:
