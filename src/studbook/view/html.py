@@ -73,6 +73,7 @@ def hand_data(replay: Replay) -> dict[str, Any]:
     hand = replay.hand
     h = hand.header
     first = replay.snapshots[0]
+    dealt = {s.name for snap in replay.snapshots for s in snap.seats if s.dealt_in}
     return {
         "site": h.site,
         "hand_id": hand.hand_id,
@@ -84,8 +85,8 @@ def hand_data(replay: Replay) -> dict[str, Any]:
         "currency": h.currency,
         "file": hand.file,
         "line": hand.line,
-        "players": [s.name for s in first.seats if s.dealt_in],
-        "seats": {s.name: s.seat for s in first.seats if s.dealt_in},
+        "players": [s.name for s in first.seats if s.name in dealt],
+        "seats": {s.name: s.seat for s in first.seats if s.name in dealt},
         "max_seats": h.max_seats,
         "hero": replay.hero,
         "known": {name: [_card(c) for c in down] for name, down in replay.known.items()
