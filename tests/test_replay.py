@@ -199,3 +199,17 @@ def test_razz_to_seventh(corpus: Path) -> None:
 
 def test_replay_is_exported_lazily() -> None:
     assert studbook.replay is replay
+
+
+def test_replaying_changes_nothing_the_checker_finds(corpus: Path) -> None:
+    """Snapshots (asking whose turn it is included) leave the engine's verdict as it is."""
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    hands = [load(corpus, where) for where in HANDS]
+    hands += [h for h in studbook.parse_file(planted) if isinstance(h, Hand)]
+    found = 0
+    for hand in hands:
+        expected = {(v.rule, v.line, v.message) for v in check_hand(hand).violations}
+        got = {(v.rule, v.line, v.message) for v in replay(hand).violations}
+        assert got == expected, hand.hand_id
+        found += len(expected)
+    assert found >= 10  # the planted file's violations are among them

@@ -23,17 +23,17 @@ the middle (``rule pot.side``).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from studbook.cards import DECK, Card, format_cards
+from studbook.cards import Card, format_cards
 from studbook.events import (
     Action, ActionKind, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, NoShow,
     OpenPairNotice, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart, Street, StreetStart, UncalledReturned,
 )
 from studbook.money import format_amount
+from studbook.records import maker
 
 from .pots import build_pots
 from .result import Violation
@@ -163,6 +163,18 @@ def take(
     )
 
 
+_new_seat = maker(SeatView)
+_CARD_VIEWS: dict[tuple[Card | None, bool, Street], CardView] = {}  # frozen, so shared between snapshots
+
+
+def _card_view(card: Card | None, up: bool, street: Street) -> CardView:
+    key = (card, up, street)
+    view = _CARD_VIEWS.get(key)
+    if view is None:
+        view = _CARD_VIEWS[key] = CardView(card, up, street)
+    return view
+
+
 def _seat(
     state: StudState, p: PlayerState, swept: bool, hero: bool, shown: frozenset[Card],
     known: Sequence[Card | None] | None,
@@ -177,13 +189,13 @@ def _seat(
             card = known[j]
         elif known is None and not hero and card not in shown:
             card = None
-        cards.append(CardView(card, False, Street.THIRD if j < 2 else _SEVENTH))
-    ups = [CardView(c, True, _UP_STREETS[min(i, 3)]) for i, c in enumerate(p.up)]
-    cards[min(2, len(cards)):min(2, len(cards))] = ups
-    return SeatView(
-        seat=p.seat, name=p.name, stack=p.stack + p.collected, in_front=ZERO if swept else p.street_in,
-        put_in=p.total, collected=p.collected, cards=tuple(cards), dealt_in=p.in_hand, folded=p.folded,
-        all_in=p.all_in, showed=p.showed, mucked=p.mucked, hero=hero,
+        cards.append(_card_view(card, False, Street.THIRD if j < 2 else _SEVENTH))
+    ups = [_card_view(c, True, _UP_STREETS[min(i, 3)]) for i, c in enumerate(p.up)]
+    cut = min(2, len(cards))
+    cards[cut:cut] = ups
+    return _new_seat(
+        p.seat, p.name, p.stack + p.collected, ZERO if swept else p.street_in, p.total, p.collected, tuple(cards),
+        p.in_hand, p.folded, p.all_in, p.showed, p.mucked, hero,
     )
 
 
@@ -266,8 +278,7 @@ def revealed_cards(event: Event) -> tuple[str, tuple[Card, ...]] | None:
 
 
 def _to_act(state: StudState, event: Event) -> str | None:
-    """Who the engine expects next, asked of a copy (asking starts the betting round,
-    which the real state must do itself when the next event comes)."""
+    """Who the engine expects next; nobody while a street is being dealt or shown down."""
     if isinstance(event, (StreetStart, ShowdownStart, Show, Muck, Collect, SeatSummary)) or state.at_showdown:
         return None
     street = state.street
@@ -277,9 +288,7 @@ def _to_act(state: StudState, event: Event) -> str | None:
         bit = 1 << street
         if any(p.in_hand and not p.folded and not p.dealt & bit for p in state.order):
             return None  # still dealing
-    memo: dict[int, object] = {id(card): card for card in DECK}
-    memo[id(state.profile)] = state.profile
-    return copy.deepcopy(state, memo).to_act
+    return state.peek_to_act()
 
 
 class Recorder:
