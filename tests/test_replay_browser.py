@@ -121,7 +121,9 @@ def test_showdown_highlights_winning_cards(driver: Any, built: tuple[Path, dict[
     hero_low = [e.get_attribute("data-card") for e in by_css(driver, '.seat[data-player="Hero"] .card.win-low')]
     shown = {s["player"]: s for s in data["hands"][0]["showdown"]}
     assert sorted(hero_low) == sorted(shown["Hero"]["low_five"])
-    assert "side pot 1" in text_of(driver, "results") and "Player0 150" in text_of(driver, "results")
+    results = text_of(driver, "results")
+    assert "main pot 320 \u2192 Hero 320 (high and low)" in results
+    assert "side pot 1 300 \u2192 Player0 150 (low), Player3 150 (high)" in results
     save(driver, "stud8-showdown.png")
 
 

@@ -92,3 +92,20 @@ def test_interactive_in_a_terminal(corpus: Path, tmp_path: Path) -> None:
         assert done.read_text().strip() == "0"
     finally:
         _tmux(socket, "kill-server")
+
+
+def test_interactive_hand_of_a_file_reaches_its_neighbours(corpus: Path, tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux not installed")
+    studbook = Path(sys.executable).with_name("studbook")
+    socket = f"studbook-test-n-{os.getpid()}"
+    path = corpus / "PokerStars/7-Stud-USD-0.04-0.08-200911.txt"
+    command = f"'{studbook}' replay '{path}' --hand 35874081088"
+    _tmux(socket, "new-session", "-d", "-s", "replay", "-x", "150", "-y", "40", command)
+    try:
+        assert "hand 35874081088" in _screen_after(socket, "hand 3/11")
+        _tmux(socket, "send-keys", "-t", "replay", "n")
+        assert "hand 35874124553" in _screen_after(socket, "hand 4/11")
+        _tmux(socket, "send-keys", "-t", "replay", "q")
+    finally:
+        _tmux(socket, "kill-server")

@@ -1,6 +1,7 @@
 """``studbook replay PATH... [--hand ID]``: step through hands.
 
-* interactive (a terminal): right/left one event, down/up one street, Home/End,
+* interactive (a terminal; with ``--hand`` the other hands of its file are a ``n``/``p`` away):
+  right/left one event, down/up one street, Home/End,
   space play/pause, ``+``/``-`` speed, ``n``/``p`` next/previous hand, ``r``
   reveal the cards the log knows, ``b`` big bets, ``q`` quit (standard ``curses``);
 * ``--plain``: one frame per event on stdout, for pipes and tests;
@@ -50,8 +51,24 @@ def run(args: argparse.Namespace) -> int:
 
             from studbook.view.terminal import Replayer
 
-            curses.wrapper(Replayer(selection.hands, reveal=args.reveal, big_bets=args.big_bets).run)
+            hands, start = _with_neighbours(selection.hands, args)
+            curses.wrapper(Replayer(hands, start=start, reveal=args.reveal, big_bets=args.big_bets).run)
     return report(selection)
+
+
+def _with_neighbours(chosen: list[Hand], args: argparse.Namespace) -> tuple[list[Hand], int]:
+    """With ``--hand``: every hand of the files holding the chosen ones (so ``n``/``p``
+    reach the hands before and after), and where the first chosen one is."""
+    if not args.hand:
+        return chosen, 0
+    from studbook.parse import read_file
+
+    hands: list[Hand] = []
+    for file in dict.fromkeys(h.file for h in chosen):
+        hands.extend(read_file(file, site=args.site).hands)
+    first = chosen[0]
+    start = next((i for i, h in enumerate(hands) if h.file == first.file and h.line == first.line), 0)
+    return hands, start
 
 
 def _plain(hands: list[Hand], reveal: bool, big_bets: bool) -> None:

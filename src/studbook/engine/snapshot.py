@@ -158,7 +158,7 @@ def take(
     return Snapshot(
         step=step, event=event, street=state.street, seats=seats, community=state.community,
         pot=put_in - collected, pots=pots, to_act=to_act, actor=actor if isinstance(actor, str) else None,
-        action=describe(event) if event is not None else "", amount=_chips(event, state),
+        action=describe(event) if event is not None else "", amount=_chips(event),
         violations=tuple(violations), reveal=known is not None,
     )
 
@@ -199,7 +199,7 @@ def _seat(
     )
 
 
-def _chips(event: Event | None, state: StudState) -> Decimal | None:
+def _chips(event: Event | None) -> Decimal | None:
     if isinstance(event, (PostAnte, Collect, UncalledReturned)):
         return event.amount
     if isinstance(event, Action):

@@ -18,11 +18,11 @@ HELP = "<- -> step  up/down street  Home/End  space play  +/- speed  n/p hand  r
 class Replayer:
     """Keys move a cursor (hand, step); each move redraws one frame."""
 
-    def __init__(self, hands: Sequence[Hand], *, reveal: bool = False, big_bets: bool = False) -> None:
+    def __init__(self, hands: Sequence[Hand], *, start: int = 0, reveal: bool = False, big_bets: bool = False) -> None:
         self.hands = list(hands)
         self.reveal = reveal
         self.big_bets = big_bets
-        self.hand = 0
+        self.hand = start
         self.step = 0
         self.playing = False
         self.speed = 2

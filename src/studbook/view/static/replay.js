@@ -175,7 +175,15 @@
     });
     hand.pots.forEach(function (p) {
       var parts = [];
-      if (p.high.length) parts.push((p.low.length ? "high: " : "") + p.high.map(function (w) { return w[0] + " " + money(w[1]); }).join(", "));
+      // the log may not say which half a collector took: name it from the hands shown
+      var halves = function (name) {
+        if (p.low.length || !p.best_low.length || !p.best_high.length) return "";
+        var h = [];
+        if (p.best_high.indexOf(name) >= 0) h.push("high");
+        if (p.best_low.indexOf(name) >= 0) h.push("low");
+        return h.length ? " (" + h.join(" and ") + ")" : "";
+      };
+      if (p.high.length) parts.push((p.low.length ? "high: " : "") + p.high.map(function (w) { return w[0] + " " + money(w[1]) + halves(w[0]); }).join(", "));
       if (p.low.length) parts.push("low: " + p.low.map(function (w) { return w[0] + " " + money(w[1]); }).join(", "));
       var div = el("div", "pot-result", p.name + " " + money(p.amount) + " \u2192 " + (parts.join("; ") || "nobody collected"));
       box.appendChild(div);
