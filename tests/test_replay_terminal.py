@@ -8,7 +8,9 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -68,15 +70,25 @@ def _screen_after(socket: str, wanted: str) -> str:
     raise AssertionError(f"{wanted!r} not on screen:\n{screen}")
 
 
-def test_interactive_in_a_terminal(corpus: Path, tmp_path: Path) -> None:
+@contextmanager
+def tmux_session(command: str) -> Iterator[str]:
+    """``command`` running in a private tmux server (150x40); yields the server's socket name."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux not installed: the interactive replayer is tested through its keys only")
-    studbook = Path(sys.executable).with_name("studbook")
-    socket = f"studbook-test-{os.getpid()}"
-    done = tmp_path / "exit-status"
-    command = f"'{studbook}' replay '{corpus / STUD8_SIDE_POT[0]}'; echo $? > '{done}'"
+    socket = f"studbook-test-{os.getpid()}-{time.monotonic_ns()}"
     _tmux(socket, "new-session", "-d", "-s", "replay", "-x", "150", "-y", "40", command)
     try:
+        yield socket
+    finally:
+        _tmux(socket, "kill-server")
+
+
+STUDBOOK = Path(sys.executable).with_name("studbook")
+
+
+def test_interactive_in_a_terminal(corpus: Path, tmp_path: Path) -> None:
+    done = tmp_path / "exit-status"
+    with tmux_session(f"'{STUDBOOK}' replay '{corpus / STUD8_SIDE_POT[0]}'; echo $? > '{done}'") as socket:
         _screen_after(socket, "step 0/87")
         _tmux(socket, "send-keys", "-t", "replay", "Right", "Right", "Right")
         _screen_after(socket, "step 3/87")
@@ -90,22 +102,12 @@ def test_interactive_in_a_terminal(corpus: Path, tmp_path: Path) -> None:
         while not done.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert done.read_text().strip() == "0"
-    finally:
-        _tmux(socket, "kill-server")
 
 
-def test_interactive_hand_of_a_file_reaches_its_neighbours(corpus: Path, tmp_path: Path) -> None:
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux not installed")
-    studbook = Path(sys.executable).with_name("studbook")
-    socket = f"studbook-test-n-{os.getpid()}"
+def test_interactive_hand_of_a_file_reaches_its_neighbours(corpus: Path) -> None:
     path = corpus / "PokerStars/7-Stud-USD-0.04-0.08-200911.txt"
-    command = f"'{studbook}' replay '{path}' --hand 35874081088"
-    _tmux(socket, "new-session", "-d", "-s", "replay", "-x", "150", "-y", "40", command)
-    try:
+    with tmux_session(f"'{STUDBOOK}' replay '{path}' --hand 35874081088") as socket:
         assert "hand 35874081088" in _screen_after(socket, "hand 3/11")
         _tmux(socket, "send-keys", "-t", "replay", "n")
         assert "hand 35874124553" in _screen_after(socket, "hand 4/11")
         _tmux(socket, "send-keys", "-t", "replay", "q")
-    finally:
-        _tmux(socket, "kill-server")
