@@ -112,3 +112,28 @@ def test_replay_html_data(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFi
 def test_replay_needs_a_terminal(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "replay", str(corpus / SIDE_POT_FILE))
     assert code == 2 and "--plain" in err
+
+
+def test_show_finds_what_check_finds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Across the hands of a file (a table's bring-in remembered from earlier hands included)."""
+    planted = str(Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt")
+    code, out, _ = run(capsys, "check", planted)
+    assert code == 1
+    expected = {m.groups() for m in re.finditer(r":(\d+): hand \d+: ([a-z_.]+): (.*)", out)}
+    assert len(expected) >= 10
+    code, out, _ = run(capsys, "show", planted)
+    assert code == 0
+    got = {m.groups() for m in re.finditer(r"  !! line (\d+): ([a-z_.]+): (.*)", out)}
+    assert got == expected
+
+
+def test_show_remembers_the_tables_bring_in(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real file with one change: the second hand brings in for less than the first did."""
+    lines = (corpus / "PokerStars/7-Stud-USD-0.04-0.08-200911.txt").read_text().split("\n")
+    assert lines[89] == "RoadDevil: brings in for $0.02"
+    lines[89] = "RoadDevil: brings in for $0.01"
+    edited = tmp_path / "edited.txt"
+    edited.write_text("\n".join(lines))
+    code, out, _ = run(capsys, "show", str(edited), "--hand", "35874039554")
+    assert code == 0
+    assert "!! line 90: bringin.amount: bring-in should be 0.02 as in hand 35874004239 at this table" in out

@@ -10,10 +10,12 @@ one predicate.
 from __future__ import annotations
 
 import argparse
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
+from studbook.check import TableMemory, check_hand
 from studbook.cli.common import UsageError, expand_inputs, stderr
 from studbook.events import Hand
 from studbook.parse import read_file
@@ -50,10 +52,19 @@ def predicates(args: argparse.Namespace) -> list[Predicate]:
 
 @dataclass
 class Selection:
-    """The hands chosen, in file order, and the problems met on the way (one line each)."""
+    """The hands chosen, in file order, and the problems met on the way (one line each).
+
+    ``memories`` holds, per chosen hand, what the hands before it told the checker
+    about their tables (their bring-ins), so that a replay finds exactly the
+    violations ``studbook check`` finds in the same files.
+    """
 
     hands: list[Hand] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    memories: dict[tuple[str, int], TableMemory] = field(default_factory=dict)
+
+    def memory_for(self, hand: Hand) -> TableMemory | None:
+        return self.memories.get((hand.file, hand.line))
 
 
 def select_hands(args: argparse.Namespace) -> Selection:
@@ -61,22 +72,32 @@ def select_hands(args: argparse.Namespace) -> Selection:
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
     files = _store_files(args.db, args.hand) if args.db else [f.path for f in expand_inputs(args.paths)]
-    tests = predicates(args)
-    chosen = Selection()
-    for path in files:
-        if not path.is_file():
-            chosen.problems.append(f"{path}: no such file (named by {args.db})")
-            continue
-        result = read_file(path, site=args.site)
-        for hand in result.hands:
-            if all(test(hand) for test in tests):
-                chosen.hands.append(hand)
-        if args.hand:
-            chosen.problems.extend(r.message() for r in result.rejected if r.hand_id in args.hand)
+    chosen = select_from(files, predicates(args), args.site, args.hand or ())
     if args.hand:
         found = {h.hand_id for h in chosen.hands}
         rejected = {r.split("hand ", 1)[-1].split(":", 1)[0] for r in chosen.problems}
         chosen.problems.extend(f"hand {i}: not found" for i in args.hand if i not in found and i not in rejected)
+    return chosen
+
+
+def select_from(files: Iterable[Path], tests: Iterable[Predicate], site: str | None = None,
+                ids: Iterable[str] = ()) -> Selection:
+    """The hands of ``files`` that pass every test; ``ids``: hand ids asked for (a rejected
+    one is named among the problems)."""
+    tests, ids = list(tests), set(ids)
+    chosen = Selection()
+    memory = TableMemory()
+    for path in files:
+        if not path.is_file():
+            chosen.problems.append(f"{path}: no such file")
+            continue
+        result = read_file(path, site=site)
+        for hand in result.hands:
+            if all(test(hand) for test in tests):
+                chosen.hands.append(hand)
+                chosen.memories[(hand.file, hand.line)] = copy.deepcopy(memory)
+            check_hand(hand, None, memory)  # what this hand tells the checker about its table
+        chosen.problems.extend(r.message() for r in result.rejected if r.hand_id in ids)
     return chosen
 
 
@@ -105,4 +126,4 @@ def report(selection: Selection) -> int:
     return 1 if selection.problems else 0
 
 
-__all__ = ["Selection", "add_selection", "predicates", "report", "select_hands"]
+__all__ = ["Selection", "add_selection", "predicates", "report", "select_from", "select_hands"]

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError, stderr
-from studbook.cli.hands import add_selection, report, select_hands
-from studbook.events import Hand
+from studbook.cli.hands import Selection, add_selection, report, select_from, select_hands
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,53 +42,51 @@ def run(args: argparse.Namespace) -> int:
     selection = select_hands(args)
     if selection.hands:
         if args.html:
-            _write_html(selection.hands, Path(args.html), args.reveal)
+            _write_html(selection, Path(args.html), args.reveal)
         elif args.plain:
-            _plain(selection.hands, args.reveal, args.big_bets)
+            _plain(selection, args.reveal, args.big_bets)
         else:
             import curses
 
             from studbook.view.terminal import Replayer
 
-            hands, start = _with_neighbours(selection.hands, args)
-            curses.wrapper(Replayer(hands, start=start, reveal=args.reveal, big_bets=args.big_bets).run)
+            around, start = _with_neighbours(selection, args)
+            curses.wrapper(Replayer(around.hands, start=start, memories=around.memories, reveal=args.reveal,
+                                    big_bets=args.big_bets).run)
     return report(selection)
 
 
-def _with_neighbours(chosen: list[Hand], args: argparse.Namespace) -> tuple[list[Hand], int]:
+def _with_neighbours(chosen: Selection, args: argparse.Namespace) -> tuple[Selection, int]:
     """With ``--hand``: every hand of the files holding the chosen ones (so ``n``/``p``
     reach the hands before and after), and where the first chosen one is."""
     if not args.hand:
         return chosen, 0
-    from studbook.parse import read_file
-
-    hands: list[Hand] = []
-    for file in dict.fromkeys(h.file for h in chosen):
-        hands.extend(read_file(file, site=args.site).hands)
-    first = chosen[0]
-    start = next((i for i, h in enumerate(hands) if h.file == first.file and h.line == first.line), 0)
-    return hands, start
+    around = select_from([Path(f) for f in dict.fromkeys(h.file for h in chosen.hands)], [], args.site)
+    first = chosen.hands[0]
+    start = next((i for i, h in enumerate(around.hands) if h.file == first.file and h.line == first.line), 0)
+    return around, start
 
 
-def _plain(hands: list[Hand], reveal: bool, big_bets: bool) -> None:
+def _plain(selection: Selection, reveal: bool, big_bets: bool) -> None:
     from studbook.view import replay
     from studbook.view.text import header, plain_frames
 
     out = sys.stdout
-    for i, hand in enumerate(hands):
+    for i, hand in enumerate(selection.hands):
         if i:
             out.write("\n")
         out.write(f"=== {header(hand)}\n")
-        for text in plain_frames(replay(hand, reveal=reveal), big_bets):
+        for text in plain_frames(replay(hand, reveal=reveal, memory=selection.memory_for(hand)), big_bets):
             out.write(text + "\n")
     out.flush()
 
 
-def _write_html(hands: list[Hand], path: Path, reveal: bool) -> None:
+def _write_html(selection: Selection, path: Path, reveal: bool) -> None:
     from studbook.view import replay
     from studbook.view.html import page
 
-    text = page([replay(hand, reveal=reveal) for hand in hands],
+    hands = selection.hands
+    text = page([replay(hand, reveal=reveal, memory=selection.memory_for(hand)) for hand in hands],
                 title=f"studbook: {hands[0].hand_id}" + (f" and {len(hands) - 1} more" if len(hands) > 1 else ""))
     try:
         path.write_text(text, encoding="utf-8")

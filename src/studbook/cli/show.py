@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         from studbook.view import replay
         from studbook.view.text import show_lines
 
-        out.write("\n".join(show_lines(replay(hand, reveal=args.reveal), args.big_bets)) + "\n")
+        shown = replay(hand, reveal=args.reveal, memory=selection.memory_for(hand))
+        out.write("\n".join(show_lines(shown, args.big_bets)) + "\n")
     out.flush()
     return report(selection)
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import curses
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+from studbook.check import TableMemory
 from studbook.events import Hand, ShowdownStart, StreetStart
 
 from . import Replay, replay
@@ -18,8 +19,12 @@ HELP = "<- -> step  up/down street  Home/End  space play  +/- speed  n/p hand  r
 class Replayer:
     """Keys move a cursor (hand, step); each move redraws one frame."""
 
-    def __init__(self, hands: Sequence[Hand], *, start: int = 0, reveal: bool = False, big_bets: bool = False) -> None:
+    def __init__(
+        self, hands: Sequence[Hand], *, start: int = 0, reveal: bool = False, big_bets: bool = False,
+        memories: Mapping[tuple[str, int], TableMemory] | None = None,
+    ) -> None:
         self.hands = list(hands)
+        self.memories = memories or {}
         self.reveal = reveal
         self.big_bets = big_bets
         self.hand = start
@@ -32,7 +37,8 @@ class Replayer:
     def current(self) -> Replay:
         key = (self.hand, self.reveal)
         if key not in self._cache:
-            self._cache[key] = replay(self.hands[self.hand], reveal=self.reveal)
+            hand = self.hands[self.hand]
+            self._cache[key] = replay(hand, reveal=self.reveal, memory=self.memories.get((hand.file, hand.line)))
         return self._cache[key]
 
     def street_starts(self) -> list[int]:
