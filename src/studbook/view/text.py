@@ -111,7 +111,7 @@ def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
     out: list[str] = []
     if replay.shown:
         out.append("")
-        out.append("hands shown:")
+        out.append("hands at the showdown:")
         for h in replay.shown:
             parts = []
             if h.high is not None:
