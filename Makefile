@@ -27,6 +27,7 @@ run: $(STAMP)
 	$(SB) plot players --db $(DB) --player Hero --player "Böse Sieben" --player "Fuchs im Bau" -o $(OUT)/players.png
 	$(SB) plot violations --db $(DB) -o $(OUT)/violations.png
 	@echo "plots written to $(OUT)/: hero-results.png hero-starting-hands.png players.png violations.png"
+	$(SB) replay histories/planted-violations.txt --html $(OUT)/replay.html
 
 test: $(STAMP)
 	$(PY) -m pytest -q

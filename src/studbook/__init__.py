@@ -11,7 +11,8 @@ types of :mod:`studbook.events` are re-exported here.
 
 The later stages are reachable from here too, imported on first use so that
 ``import studbook`` stays light: ``check_hand`` / ``check_paths``
-(:mod:`studbook.check`), ``load`` / ``Frames`` (:mod:`studbook.frames`).
+(:mod:`studbook.check`), ``load`` / ``Frames`` (:mod:`studbook.frames`),
+``replay`` (:mod:`studbook.view`: a snapshot of the table after every event).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ _LAZY = {
     "check_paths": "studbook.check",
     "load": "studbook.frames",
     "Frames": "studbook.frames",
+    "replay": "studbook.view",
 }
 
 

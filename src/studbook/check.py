@@ -66,8 +66,9 @@ def _chip(hand: Hand) -> Decimal | None:
     return None
 
 
-def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemory | None = None) -> HandCheck:
-    """Replay ``hand`` through the engine; never raises on bad input."""
+def start_state(hand: Hand, profile: RuleProfile | None = None, memory: TableMemory | None = None) -> StudState:
+    """The engine's state for ``hand`` before its first event (site profile, chip, the
+    bring-in an earlier hand at the table used): what :func:`check_hand` and replayers feed."""
     header = hand.header
     profile = profile or get_profile(header.site)
     known = memory.bring_in_for(hand) if memory is not None else None
@@ -77,6 +78,12 @@ def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemo
     )
     if known is not None:
         state.bring_in_source = f" as in hand {known[1]} at this table and stakes"
+    return state
+
+
+def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemory | None = None) -> HandCheck:
+    """Replay ``hand`` through the engine; never raises on bad input."""
+    state = start_state(hand, profile, memory)
     state.apply_all(hand.events)
     pots, players, rake, showdown = finish(state, hand.end_line)
     if memory is not None:
@@ -160,4 +167,7 @@ def check_paths(
         yield check_file_result(parsed, memory)
 
 
-__all__ = ["CheckResult", "FileCheck", "TableMemory", "check_file_result", "check_hand", "check_paths", "status_of"]
+__all__ = [
+    "CheckResult", "FileCheck", "TableMemory", "check_file_result", "check_hand", "check_paths", "start_state",
+    "status_of",
+]

@@ -24,6 +24,8 @@ SUBCOMMANDS = {
     "stats": "player statistics made for stud",
     "plot": "charts: results, players, starting hands, violations",
     "export": "write hands as PHH, original text, Parquet, CSV or JSON lines",
+    "show": "print a hand readably, street by street",
+    "replay": "step through hands: terminal, plain frames, or a web page",
 }
 _MODULES = {"import": "importer"}
 

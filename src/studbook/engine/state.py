@@ -42,6 +42,7 @@ write it as a bet (by the bring-in player) or a raise, and the engine reads all 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from decimal import Decimal
 from operator import attrgetter
@@ -339,6 +340,23 @@ class StudState:
 
     def player(self, name: str) -> PlayerState | None:
         return self._by_name.get(name)
+
+    # ------------------------------------------------------------------ read-only views (replayers: engine/snapshot.py)
+
+    @property
+    def at_showdown(self) -> bool:
+        """The log marked the showdown (a ShowdownStart was applied)."""
+        return self._showdown
+
+    def peek_to_act(self) -> str | None:
+        """:attr:`to_act`, without starting the betting round on this state: asking starts
+        it, which the state must do itself when the next event comes (with that event's line).
+        Starting a round only sets the state's own fields, so a shallow copy answers."""
+        if self._round_started or self.street is None or self.hand_over:
+            return self._to_act.name if self._to_act is not None else None
+        clone = copy.copy(self)
+        clone.violations = []
+        return clone.to_act
 
     @property
     def live_players(self) -> list[PlayerState]:

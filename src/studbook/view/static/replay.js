@@ -1,0 +1,281 @@
+// studbook replayer: reads the hands from <script id="studbook-replay"> and draws one step at a time.
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("studbook-replay").textContent);
+  var HANDS = DATA.hands;
+  var SPEEDS = [2400, 1600, 1000, 650, 400, 200];  // ms per step
+  var SUITS = { s: ["\u2660", "#111"], h: ["\u2665", "#c8102e"], d: ["\u2666", "#1565c0"], c: ["\u2663", "#1b7a2e"] };
+  var view = { hand: 0, step: 0, playing: false, speed: 2, reveal: false, bigBets: false, timer: null };
+  var $ = function (id) { return document.getElementById(id); };
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function money(text) {
+    if (text === null || text === undefined) return "";
+    var hand = HANDS[view.hand];
+    if (view.bigBets) {
+      var bb = Number(hand.stakes.big_bet);
+      return (Math.round(Number(text) / bb * 100) / 100) + " BB";
+    }
+    var n = Number(text);
+    return n === Math.round(n) ? String(Math.round(n)) : n.toFixed(2);
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // one card as inline SVG: face (rank and suit) or back
+  function cardElement(card, up, revealed) {
+    var span = el("span", "card " + (up ? "up" : "down") + (card ? " face" : " back") + (revealed ? " revealed" : ""));
+    span.setAttribute("data-card", card || "");
+    var s = svg("svg", { width: 30, height: 42, viewBox: "0 0 36 50", role: "img", "aria-label": card || "face down" });
+    if (card) {
+      var rank = card[0] === "T" ? "10" : card[0], suit = SUITS[card[1]];
+      s.appendChild(svg("rect", { "class": "bg", x: 0.5, y: 0.5, width: 35, height: 49, rx: 4, fill: "#fff", stroke: "#999" }));
+      s.appendChild(svg("text", { x: 4, y: 17, "font-size": 15, "font-weight": 700, fill: suit[1], "font-family": "sans-serif" }, rank));
+      s.appendChild(svg("text", { x: 18, y: 42, "font-size": 22, "text-anchor": "middle", fill: suit[1] }, suit[0]));
+    } else {
+      s.appendChild(svg("rect", { x: 0.5, y: 0.5, width: 35, height: 49, rx: 4, fill: "url(#sb-back)", stroke: "#ddd" }));
+      s.appendChild(svg("rect", { x: 4, y: 4, width: 28, height: 42, rx: 2, fill: "none", stroke: "#cfd8ff", "stroke-width": 1 }));
+    }
+    span.appendChild(s);
+    return span;
+  }
+
+  function seatPositions(hand) {
+    var players = hand.players.slice().sort(function (a, b) { return hand.seats[a] - hand.seats[b]; });
+    var n = players.length, start = hand.hero ? players.indexOf(hand.hero) : 0, pos = {};
+    for (var i = 0; i < n; i++) {
+      var k = (i - start + n) % n, angle = Math.PI / 2 + 2 * Math.PI * k / n;  // hero at the bottom, clockwise
+      pos[players[i]] = { x: 50 + 37 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
+    }
+    return pos;
+  }
+
+  // the cards to highlight once the pot is awarded: each winner's high and low five
+  function winners(hand) {
+    var out = {};
+    hand.pots.forEach(function (pot) {
+      var took = pot.high.concat(pot.low).map(function (w) { return w[0]; });
+      took.forEach(function (name) {
+        var shown = hand.showdown.filter(function (s) { return s.player === name; })[0];
+        if (!shown) return;
+        var mark = out[name] || (out[name] = { high: [], low: [] });
+        if (pot.best_high.indexOf(name) >= 0) mark.high = shown.high_five;
+        if (pot.best_low.indexOf(name) >= 0) mark.low = shown.low_five;
+      });
+    });
+    return out;
+  }
+
+  function streetStarts(hand) {
+    var out = [0];
+    hand.steps.forEach(function (s, i) { if (s.event === "StreetStart" || s.event === "ShowdownStart") out.push(i); });
+    return out;
+  }
+
+  function render() {
+    var hand = HANDS[view.hand], step = hand.steps[view.step];
+    var pos = seatPositions(hand), seats = $("seats");
+    var awarded = view.step >= hand.award_step, wins = awarded ? winners(hand) : {};
+    var blamed = {};
+    step.violations.forEach(function () { if (step.actor) blamed[step.actor] = true; });
+    seats.textContent = "";
+    hand.players.forEach(function (name) {
+      var p = pos[name], div = el("div", "seat");
+      div.setAttribute("data-player", name);
+      div.style.left = p.x + "%"; div.style.top = p.y + "%";
+      if (name === hand.hero) div.classList.add("hero");
+      if (step.folded.indexOf(name) >= 0) div.classList.add("folded");
+      if (step.all_in.indexOf(name) >= 0) div.classList.add("all-in");
+      if (step.to_act === name) div.classList.add("to-act");
+      if (step.actor === name) div.classList.add("acting");
+      if (blamed[name]) div.classList.add("violation");
+      div.appendChild(el("div", "name", name + (name === hand.hero ? " (hero)" : "")));
+      div.appendChild(el("div", "stack", money(step.stacks[name])));
+      var row = el("div", "cards"), downIndex = 0, known = hand.known[name] || [];
+      var mark = wins[name] || { high: [], low: [] };
+      (step.cards[name] || []).forEach(function (c) {
+        var card = c.card, revealed = false;
+        if (!c.up) {
+          if (!card && view.reveal && known[downIndex]) { card = known[downIndex]; revealed = true; }
+          downIndex++;
+        }
+        var span = cardElement(card, c.up, revealed);
+        if (card && !revealed) {
+          if (mark.high.indexOf(card) >= 0) span.classList.add("win-high");
+          if (mark.low.indexOf(card) >= 0) span.classList.add("win-low");
+        }
+        row.appendChild(span);
+      });
+      div.appendChild(row);
+      if (step.in_front[name]) {
+        var front = el("div", "front", money(step.in_front[name]));
+        front.style[p.y > 50 ? "top" : "bottom"] = "-1.4em";
+        div.appendChild(front);
+      }
+      seats.appendChild(div);
+    });
+    $("street").textContent = step.street ? ordinal(step.street) + " street" + (step.street === 7 ? " (river)" : "") : "antes";
+    $("pot-amount").textContent = money(step.pot);
+    $("side-pots").textContent = step.pots.length > 1
+      ? step.pots.map(function (p) { return p.name + " " + money(p.amount); }).join(" \u00b7 ") : "";
+    var community = $("community");
+    community.textContent = "";
+    if (step.community) {
+      community.appendChild(el("span", "label", "community card"));
+      community.appendChild(cardElement(step.community, true, false));
+    }
+    $("last-action").textContent = step.actor ? step.actor + " " + step.action : step.action;
+    renderViolations(step);
+    renderResults(hand, awarded);
+    renderLog(hand);
+    $("step-counter").textContent = "step " + view.step + " / " + (hand.steps.length - 1) + (step.line ? " \u00b7 line " + step.line : "");
+    $("speed").textContent = "speed " + (view.speed + 1);
+    $("play").textContent = view.playing ? "pause" : "play";
+    $("reveal").checked = view.reveal;
+    $("big-bets").checked = view.bigBets;
+  }
+
+  function ordinal(n) { return n + (n === 3 ? "rd" : "th"); }
+
+  function renderViolations(step) {
+    var box = $("violations");
+    box.textContent = "";
+    step.violations.forEach(function (v) {
+      var div = el("div", "violation");
+      div.appendChild(el("span", "rule", v.rule));
+      div.appendChild(document.createTextNode(" line " + v.line + ": " + v.message));
+      box.appendChild(div);
+    });
+  }
+
+  function renderResults(hand, awarded) {
+    var box = $("results");
+    box.textContent = "";
+    if (!awarded) return;
+    box.appendChild(el("h2", "", "Result"));
+    hand.showdown.forEach(function (s) {
+      var line = el("div", "shown");
+      line.appendChild(el("b", "", s.player + ": "));
+      if (s.high) line.appendChild(el("span", "hi", s.high + " [" + s.high_five.join(" ") + "]"));
+      if (s.high && s.low) line.appendChild(document.createTextNode(" / "));
+      if (s.low) line.appendChild(el("span", "lo", s.low + (s.low_five.length ? " [" + s.low_five.join(" ") + "]" : "")));
+      box.appendChild(line);
+    });
+    hand.pots.forEach(function (p) {
+      var parts = [];
+      // the log may not say which half a collector took: name it from the hands shown
+      var halves = function (name) {
+        if (p.low.length || !p.best_low.length || !p.best_high.length) return "";
+        var h = [];
+        if (p.best_high.indexOf(name) >= 0) h.push("high");
+        if (p.best_low.indexOf(name) >= 0) h.push("low");
+        return h.length ? " (" + h.join(" and ") + ")" : "";
+      };
+      if (p.high.length) parts.push((p.low.length ? "high: " : "") + p.high.map(function (w) { return w[0] + " " + money(w[1]) + halves(w[0]); }).join(", "));
+      if (p.low.length) parts.push("low: " + p.low.map(function (w) { return w[0] + " " + money(w[1]); }).join(", "));
+      var div = el("div", "pot-result", p.name + " " + money(p.amount) + " \u2192 " + (parts.join("; ") || "nobody collected"));
+      box.appendChild(div);
+    });
+  }
+
+  function renderLog(hand) {
+    var log = $("log");
+    log.textContent = "";
+    var current = null;
+    for (var i = 1; i <= view.step; i++) {
+      var s = hand.steps[i];
+      if (s.event === "Deal" || s.event === "SeatSummary" || s.event === "PotSummary") continue;
+      var street = s.event === "StreetStart" || s.event === "ShowdownStart";
+      var li = el("li", street ? "street" : "", street ? s.action : (s.actor ? s.actor + " " : "") + s.action);
+      if (s.violations.length) li.classList.add("has-violation");
+      log.appendChild(li);
+      current = li;
+    }
+    if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function go(step) {
+    var n = HANDS[view.hand].steps.length;
+    view.step = Math.max(0, Math.min(n - 1, step));
+    if (view.step === n - 1) pause();
+    render();
+  }
+
+  function street(direction) {
+    var starts = streetStarts(HANDS[view.hand]), target = direction > 0 ? HANDS[view.hand].steps.length - 1 : 0;
+    if (direction > 0) {
+      for (var i = 0; i < starts.length; i++) if (starts[i] > view.step) { target = starts[i]; break; }
+    } else {
+      for (var j = starts.length - 1; j >= 0; j--) if (starts[j] < view.step) { target = starts[j]; break; }
+    }
+    go(target);
+  }
+
+  function selectHand(i) {
+    pause();
+    view.hand = (i + HANDS.length) % HANDS.length;
+    view.step = 0;
+    $("hand-list").value = String(view.hand);
+    var hand = HANDS[view.hand];
+    $("hand-info").textContent = hand.site + " \u00b7 " + hand.variant + " \u00b7 " + hand.game +
+      (hand.table ? " \u00b7 table " + hand.table : "") + " \u00b7 " + hand.stakes.small_bet + "/" + hand.stakes.big_bet;
+    render();
+  }
+
+  function tick() { if (view.step >= HANDS[view.hand].steps.length - 1) { pause(); render(); return; } go(view.step + 1); schedule(); }
+  function schedule() { clearTimeout(view.timer); if (view.playing) view.timer = setTimeout(tick, SPEEDS[view.speed]); }
+  function play() { view.playing = true; schedule(); render(); }
+  function pause() { view.playing = false; clearTimeout(view.timer); }
+  function toggle() { if (view.playing) { pause(); render(); } else play(); }
+  function speed(d) { view.speed = Math.max(0, Math.min(SPEEDS.length - 1, view.speed + d)); schedule(); render(); }
+
+  function init() {
+    var list = $("hand-list");
+    HANDS.forEach(function (h, i) {
+      var o = el("option", "", h.site + " " + h.hand_id + " (" + h.variant + ")");
+      o.value = String(i);
+      list.appendChild(o);
+    });
+    list.addEventListener("change", function () { selectHand(Number(list.value)); });
+    $("first").onclick = function () { go(0); };
+    $("last").onclick = function () { go(Infinity); };
+    $("prev").onclick = function () { go(view.step - 1); };
+    $("next").onclick = function () { go(view.step + 1); };
+    $("prev-street").onclick = function () { street(-1); };
+    $("next-street").onclick = function () { street(1); };
+    $("play").onclick = toggle;
+    $("slower").onclick = function () { speed(-1); };
+    $("faster").onclick = function () { speed(1); };
+    $("reveal").onchange = function (e) { view.reveal = e.target.checked; render(); };
+    $("big-bets").onchange = function (e) { view.bigBets = e.target.checked; render(); };
+    document.addEventListener("keydown", function (e) {
+      if (e.target && e.target.tagName === "SELECT") return;
+      var keys = {
+        ArrowRight: function () { go(view.step + 1); }, ArrowLeft: function () { go(view.step - 1); },
+        ArrowDown: function () { street(1); }, ArrowUp: function () { street(-1); },
+        Home: function () { go(0); }, End: function () { go(Infinity); }, " ": toggle,
+        "+": function () { speed(1); }, "=": function () { speed(1); }, "-": function () { speed(-1); },
+        n: function () { selectHand(view.hand + 1); }, p: function () { selectHand(view.hand - 1); },
+        r: function () { view.reveal = !view.reveal; render(); }, b: function () { view.bigBets = !view.bigBets; render(); }
+      };
+      var action = keys[e.key];
+      if (action) { e.preventDefault(); action(); }
+    });
+    if (HANDS.length) selectHand(0);
+    else $("hand-info").textContent = "no hands";
+  }
+
+  init();
+})();

@@ -1,0 +1,202 @@
+"""A hand for the terminal: ``studbook show`` (a block per street) and
+``studbook replay --plain`` (one frame per event)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Iterator
+
+from studbook.engine.snapshot import SeatView, Snapshot
+from studbook.events import (
+    Action, Collect, Deal, DealCommunity, Hand, Muck, NoShow, PostAnte, Show, ShowdownStart, StreetStart,
+    UncalledReturned,
+)
+from studbook.money import format_amount
+
+from . import PotResult, Replay
+
+ZERO = Decimal(0)
+
+
+def money(value: Decimal, big_bet: Decimal | None = None) -> str:
+    """An amount, or in big bets (``2.5 BB``) when ``big_bet`` is given."""
+    if big_bet:
+        return f"{(value / big_bet).quantize(Decimal('0.01')).normalize():f} BB"
+    return format_amount(value)
+
+
+def header(hand: Hand) -> str:
+    h = hand.header
+    stakes = f"{format_amount(h.stakes.small_bet)}/{format_amount(h.stakes.big_bet)}"
+    if h.stakes.ante:
+        stakes += f", ante {format_amount(h.stakes.ante)}"
+    currency = f" {h.currency}" if h.currency else ""
+    table = f", table {h.table!r}" if h.table else ""
+    return (f"{h.site} hand {hand.hand_id}: {h.game} ({h.variant.value}), {stakes}{currency}{table}"
+            f"  [{hand.file}:{hand.line}]")
+
+
+def board(seat: SeatView) -> str:
+    """``[?? ??] 9h 3d [??]``: down cards in brackets, up cards bare."""
+    parts: list[str] = []
+    for i, card in enumerate(seat.cards):
+        text = card.text
+        if not card.up:
+            if i == 1 and not seat.cards[0].up:
+                parts[-1] = parts[-1][:-1] + " " + text + "]"
+                continue
+            text = f"[{text}]"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _seat_label(seat: SeatView, width: int) -> str:
+    mark = "*" if seat.hero else " "
+    return f"{seat.name:<{width}}{mark}"
+
+
+def _violations(snap: Snapshot, indent: str = "  ") -> list[str]:
+    return [f"{indent}!! line {v.line}: {v.rule}: {v.message}" for v in snap.violations]
+
+
+def show_lines(replay: Replay, big_bets: bool = False) -> list[str]:
+    """``studbook show``: the hand as blocks per street, the showdown and the pots."""
+    hand = replay.hand
+    unit = hand.header.stakes.big_bet if big_bets else None
+    snaps = replay.snapshots
+    width = max((len(s.name) for s in snaps[0].seats), default=4)
+    out = [header(hand)]
+    first = snaps[0]
+    out.append("seats: " + ", ".join(
+        f"{s.seat} {s.name}{'*' if s.name == replay.hero else ''} ({money(s.stack, unit)})"
+        for s in first.seats if snaps[-1].seat(s.name).dealt_in))
+    if replay.hero:
+        out.append(f"hero (*): {replay.hero}")
+    antes = [s for s in snaps if isinstance(s.event, PostAnte)]
+    if antes:
+        out.append(f"antes: {len(antes)} posted, pot {money(antes[-1].pot, unit)}")
+        for s in antes:
+            out.extend(_violations(s))
+    for i, snap in enumerate(snaps[1:], start=1):
+        event = snap.event
+        nxt = snaps[i + 1].event if i + 1 < len(snaps) else None
+        if isinstance(event, StreetStart):
+            out.append("")
+            out.append(f"*** {snap.action} ***")
+        elif isinstance(event, ShowdownStart):
+            out.append("")
+            out.append("*** showdown ***")
+        if isinstance(event, (StreetStart, Deal, DealCommunity)) and not isinstance(nxt, (Deal, DealCommunity)):
+            out.extend(_boards(snap, width, unit))
+        elif isinstance(event, (Action, UncalledReturned, Show, Muck, NoShow, Collect)):
+            text = f"  {snap.actor} {snap.action}"
+            out.append(f"{text:<{width + 40}} pot {money(snap.pot, unit)}" if isinstance(event, Action) else text)
+        if not isinstance(event, PostAnte):
+            out.extend(_violations(snap))
+    out.extend(_showdown_lines(replay, unit))
+    return out
+
+
+def _boards(snap: Snapshot, width: int, unit: Decimal | None) -> list[str]:
+    lines = []
+    for seat in snap.seats:
+        if seat.live:
+            lines.append(f"  {_seat_label(seat, width)} {board(seat):<28} stack {money(seat.stack, unit)}")
+    if snap.community is not None:
+        lines.append(f"  community card: {snap.community}")
+    return lines
+
+
+def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
+    out: list[str] = []
+    if replay.shown:
+        out.append("")
+        out.append("hands at the showdown:")
+        for h in replay.shown:
+            parts = []
+            if h.high is not None:
+                parts.append(f"high: {h.high} [{' '.join(map(str, h.high_five))}]")
+            if h.low is not None:
+                five = f" [{' '.join(map(str, h.low_five))}]" if h.low_five else ""
+                parts.append(f"low: {h.low}{five}")
+            out.append(f"  {h.player}: " + "; ".join(parts))
+    if replay.pots:
+        out.append("")
+        out.append("pots:")
+        for pot in replay.pots:
+            out.append("  " + pot_line(pot, len(replay.pots), unit))
+    out.append("")
+    final = replay.snapshots[-1]
+    out.append("result: " + ", ".join(
+        f"{s.name} {_signed(s.collected - s.put_in, unit)}" for s in final.seats if s.dealt_in))
+    count = len(replay.violations)
+    out.append(f"{count} violation{'s' if count != 1 else ''}")
+    return out
+
+
+def _signed(value: Decimal, unit: Decimal | None) -> str:
+    return ("+" if value > ZERO else "") + money(value, unit)
+
+
+def pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "pot"
+    return "main pot" if index == 0 else f"side pot {index}"
+
+
+def pot_line(pot: PotResult, count: int, unit: Decimal | None = None) -> str:
+    """``main pot 0.44 (a, b, c): high a 0.42; low b 0.20``."""
+    won = []
+    if pot.high and not pot.low and pot.best_low:
+        # the log does not say which half: name it from the hands shown
+        won.append(", ".join(f"{n} {money(a, unit)}{_halves(pot, n)}" for n, a in pot.high))
+    elif pot.high:
+        label = "high " if pot.low else ""
+        won.append(label + ", ".join(f"{n} {money(a, unit)}" for n, a in pot.high))
+    if pot.low:
+        won.append("low " + ", ".join(f"{n} {money(a, unit)}" for n, a in pot.low))
+    taken = "; ".join(won) if won else "nobody collected"
+    return f"{pot_name(pot.index, count)} {money(pot.amount, unit)} ({', '.join(pot.eligible)}): {taken}"
+
+
+def _halves(pot: PotResult, name: str) -> str:
+    halves = [half for half, best in (("high", pot.best_high), ("low", pot.best_low)) if name in best]
+    return f" ({' and '.join(halves)})" if halves and pot.best_high else ""
+
+
+def frame(replay: Replay, snap: Snapshot, big_bets: bool = False) -> list[str]:
+    """One frame of ``replay --plain``: where we are, the event, every seat, the pot."""
+    hand = replay.hand
+    unit = hand.header.stakes.big_bet if big_bets else None
+    street = snap.street.label + " street" if snap.street is not None else "before the deal"
+    head = f"--- hand {hand.hand_id} step {snap.step}/{len(replay) - 1}"
+    if snap.event is not None:
+        head += f" line {snap.line}"
+    head += f" | {street} | pot {money(snap.pot, unit)}"
+    if len(snap.pots) > 1:
+        head += " (" + ", ".join(f"{pot_name(p.index, 2)} {money(p.amount, unit)}" for p in snap.pots) + ")"
+    if snap.to_act:
+        head += f" | to act: {snap.to_act}"
+    lines = [head]
+    if snap.event is not None:
+        lines.append(f"> {snap.actor + ' ' if snap.actor else ''}{snap.action}")
+    width = max((len(s.name) for s in snap.seats), default=4)
+    for seat in snap.seats:
+        if not seat.dealt_in:
+            continue
+        state = "folded" if seat.folded else ("all-in" if seat.all_in else "")
+        front = f"in front {money(seat.in_front, unit)}" if seat.in_front else ""
+        lines.append(f"  {seat.seat:>2} {_seat_label(seat, width)} {money(seat.stack, unit):>10}  "
+                     f"{board(seat):<30} {front:<16} {state}".rstrip())
+    if snap.community is not None:
+        lines.append(f"  community card: {snap.community}")
+    lines.extend(_violations(snap))
+    return lines
+
+
+def plain_frames(replay: Replay, big_bets: bool = False) -> Iterator[str]:
+    for snap in replay.snapshots:
+        yield "\n".join(frame(replay, snap, big_bets))
+
+
+__all__ = ["board", "frame", "header", "money", "plain_frames", "pot_line", "show_lines"]

@@ -1,0 +1,139 @@
+"""``studbook show`` and ``studbook replay --plain`` / ``--html`` on real hands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from studbook.cli import main
+from studbook.parse import parse_text
+from test_replay import COMMUNITY_8, STUD8_SIDE_POT
+
+SIDE_POT_FILE = STUD8_SIDE_POT[0]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_one_hand(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "show", str(corpus / SIDE_POT_FILE), "--hand", STUD8_SIDE_POT[1])
+    assert code == 0, err
+    assert "*** 3rd street ***" in out and "*** 7th street (the river) ***" in out and "*** showdown ***" in out
+    # opponents' hole cards hidden, the hero's shown
+    assert re.search(r"Player0 +\[\?\? \?\?\] 6c", out)
+    assert re.search(r"Hero +\* \[3h Ah\] 2s", out)
+    assert "seats: 1 Player0 (8835), 2 Player1 (1485), 3 Player2" in out
+    assert "Player1 checks" in out and "pot 620" in out
+    assert "Player0: high: a pair of Eights [8c 7h As 8d Tc]; low: 8,7,6,3,A" in out
+    assert "side pot 1 300 (Player0, Player1, Player3, Player5, Player6): Player0 150 (low), Player3 150 (high)" in out
+    assert "0 violations" in out
+
+
+def test_show_reveal_and_pokerstars(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(corpus / SIDE_POT_FILE)
+    code, out, _ = run(capsys, "show", path, "--hand", STUD8_SIDE_POT[1], "--reveal")
+    assert code == 0
+    assert re.search(r"Player0 +\[3d 8c\] 6c", out)  # shown at the end, known from the deal on
+    code, out, _ = run(capsys, "show", path, "--hand", STUD8_SIDE_POT[1], "--as", "pokerstars")
+    assert code == 0
+    again = list(parse_text(out))
+    assert len(again) == 1 and again[0].hand_id == STUD8_SIDE_POT[1]
+
+
+def test_show_marks_violations_in_place(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = corpus / "KingsClub/Razz-USD-500-100-202101.multi.pot.failure.txt"
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 0
+    assert re.search(r"  !! line \d+: [a-z]+\.[a-z_]+: ", out)
+    assert "1 violation" in out
+
+
+def test_show_unknown_hand_and_usage(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", str(corpus / SIDE_POT_FILE), "--hand", "999")
+    assert code == 1 and "hand 999: not found" in err
+    code, _, err = run(capsys, "show")
+    assert code == 2 and "--db FILE or hand-history PATHs" in err
+
+
+def test_show_from_store(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    assert main(["import", str(corpus / COMMUNITY_8[0]), "--db", str(db)]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "show", "--db", str(db), "--hand", COMMUNITY_8[1])
+    assert code == 0, err
+    assert "community card: 6h" in out
+
+
+def test_replay_plain_one_frame_per_event(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", str(corpus / COMMUNITY_8[0]), "--plain", "--player", "Player3")
+    assert code == 0
+    frames = out.split("--- hand ")[1:]
+    from studbook import parse_file
+
+    hand = next(iter(parse_file(corpus / COMMUNITY_8[0])))
+    assert len(frames) == len(hand.events) + 1
+    community = next(f for f in frames if "> community card" in f)
+    assert "community card: 6h" in community
+    assert "to act:" in out and "in front 0.02" in out
+
+
+def test_replay_plain_big_bets(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", str(corpus / SIDE_POT_FILE), "--plain", "--big-bets")
+    assert code == 0
+    assert "| pot 0.8 BB" in out  # eight antes of 40, the big bet 400
+
+
+def test_replay_html_data(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "r.html"
+    code, _, err = run(capsys, "replay", str(corpus / SIDE_POT_FILE), str(corpus / COMMUNITY_8[0]), "--html", str(out_file))
+    assert code == 0 and "wrote" in err
+    text = out_file.read_text(encoding="utf-8")
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    data = json.loads(re.search(r'<script type="application/json" id="studbook-replay">(.*?)</script>', text, re.S)[1])
+    hands = data["hands"]
+    assert [h["hand_id"] for h in hands] == [STUD8_SIDE_POT[1], COMMUNITY_8[1]]
+    for key in ("site", "hand_id", "variant", "players", "steps"):
+        assert key in hands[0]
+    step = hands[0]["steps"][-1]
+    for key in ("street", "actor", "action", "amount", "pot", "stacks", "cards", "community", "violations"):
+        assert key in step
+    assert all(isinstance(v, str) for v in step["stacks"].values())
+    # no opponent's down card in a step before it is shown
+    first = hands[0]["steps"][12]
+    assert all(c["card"] is None for c in first["cards"]["Player0"] if not c["up"])
+
+
+def test_replay_needs_a_terminal(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "replay", str(corpus / SIDE_POT_FILE))
+    assert code == 2 and "--plain" in err
+
+
+def test_show_finds_what_check_finds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Across the hands of a file (a table's bring-in remembered from earlier hands included)."""
+    planted = str(Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt")
+    code, out, _ = run(capsys, "check", planted)
+    assert code == 1
+    expected = {m.groups() for m in re.finditer(r":(\d+): hand \d+: ([a-z_.]+): (.*)", out)}
+    assert len(expected) >= 10
+    code, out, _ = run(capsys, "show", planted)
+    assert code == 0
+    got = {m.groups() for m in re.finditer(r"  !! line (\d+): ([a-z_.]+): (.*)", out)}
+    assert got == expected
+
+
+def test_show_remembers_the_tables_bring_in(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real file with one change: the second hand brings in for less than the first did."""
+    lines = (corpus / "PokerStars/7-Stud-USD-0.04-0.08-200911.txt").read_text().split("\n")
+    assert lines[89] == "RoadDevil: brings in for $0.02"
+    lines[89] = "RoadDevil: brings in for $0.01"
+    edited = tmp_path / "edited.txt"
+    edited.write_text("\n".join(lines))
+    code, out, _ = run(capsys, "show", str(edited), "--hand", "35874039554")
+    assert code == 0
+    assert "!! line 90: bringin.amount: bring-in should be 0.02 as in hand 35874004239 at this table" in out

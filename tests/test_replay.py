@@ -1,0 +1,215 @@
+"""The replayer's snapshots (studbook.replay) on real hands of each variant.
+
+After every event the pot, stacks, chips in front and cards of the snapshot are
+the engine's (an independent StudState fed the same events); the viewer never
+sees an opponent's down card before the log shows it; the money at the end is
+what the log states; the stud deal pattern (2 down 1 up, up, up, up, down, or
+the community card) holds on every street.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import studbook
+from studbook.check import check_hand, start_state
+from studbook.events import (
+    Action, Chatter, Collect, Deal, DealCommunity, Hand, Muck, PotSummary, SeatSummary, Show, Street, StreetStart,
+    Variant,
+)
+from studbook.view import replay
+
+ZERO = Decimal(0)
+STUD8_SIDE_POT = ("PokerStars/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt", "241636097024")
+COMMUNITY_8 = ("PokerStars/7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt", "30506593746")
+RUN_OUT = ("PokerStars/Triple-Stud-USD-2.00-0.20-MTT-201301.txt", "91733835979")
+RAZZ_7TH = ("PokerStars/Razz-8max-USD-200-15-201009.bracket.in.alias.txt", "49382949075")
+EVERYONE_DEALT = ("Bovada/7-Stud-USD-MTT - $10-$1 - 201206.txt", "2633131343")
+HANDS = [STUD8_SIDE_POT, COMMUNITY_8, RUN_OUT, RAZZ_7TH, EVERYONE_DEALT]
+
+
+def load(corpus: Path, where: tuple[str, str]) -> Hand:
+    path, hand_id = where
+    for hand in studbook.parse_file(corpus / path):
+        if isinstance(hand, Hand) and hand.hand_id == hand_id:
+            return hand
+    raise AssertionError(f"hand {hand_id} not in {path}")
+
+
+def shown_by_step(hand: Hand) -> list[dict[str, set[str]]]:
+    """Per step (0: before the first event), the cards each player has shown so far, from the log."""
+    events = [e for e in hand.events if not isinstance(e, Chatter)]
+    shown: dict[str, set[str]] = {}
+    out = [{}]
+    for e in events:
+        if isinstance(e, (Show, Muck, SeatSummary)) and e.cards:
+            shown.setdefault(e.player, set()).update(map(str, e.cards))
+        out.append({k: set(v) for k, v in shown.items()})
+    return out
+
+
+@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
+def test_snapshots_are_the_engines_state(corpus: Path, where: tuple[str, str]) -> None:
+    hand = load(corpus, where)
+    r = replay(hand)
+    state = start_state(hand)
+    events = [e for e in hand.events if not isinstance(e, Chatter)]
+    assert len(r) == len(events) + 1
+    for event, snap in zip(events, r.snapshots[1:]):
+        state.apply(event)
+        assert snap.event is event
+        assert snap.pot == sum((p.total - p.collected for p in state.players), ZERO)
+        assert snap.community is state.community and snap.street is state.street
+        for p in state.players:
+            seat = snap.seat(p.name)
+            assert seat.stack == p.stack + p.collected
+            assert seat.folded == p.folded and seat.all_in == p.all_in
+            assert seat.up_cards == tuple(p.up)
+            hidden_river = (state.street is Street.SEVENTH and state.community is None and p.live
+                            and not p.dealt & (1 << 7) and len(p.down) == 2 and bool(p.up))
+            assert len(seat.cards) == len(p.cards()) + hidden_river
+        if isinstance(event, StreetStart):
+            assert all(s.in_front == ZERO for s in snap.seats)
+    assert r.violations == () or all(v.rule for v in r.violations)
+
+
+@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
+def test_viewer_never_sees_hidden_down_cards(corpus: Path, where: tuple[str, str]) -> None:
+    hand = load(corpus, where)
+    r = replay(hand)
+    dealt_down = {e.player for e in hand.events if isinstance(e, Deal) and e.down}
+    assert r.hero == (next(iter(dealt_down)) if len(dealt_down) == 1 else None)
+    shown = shown_by_step(hand)
+    for snap in r:
+        for seat in snap.seats:
+            down = [c.card for c in seat.cards if not c.up]
+            if seat.name == r.hero:
+                continue
+            visible = {str(c) for c in down if c is not None}
+            assert visible <= shown[snap.step].get(seat.name, set()), (snap.step, seat.name, visible)
+            if not shown[snap.step].get(seat.name):
+                assert all(c is None for c in down), (snap.step, seat.name)
+
+
+def test_hero_sees_own_down_cards_and_reveal_shows_known_ones(corpus: Path) -> None:
+    hand = load(corpus, STUD8_SIDE_POT)
+    viewer, revealed = replay(hand), replay(hand, reveal=True)
+    hero = viewer.hero
+    third = next(e for e in hand.events if isinstance(e, Deal) and e.player == hero and e.down)
+    after_deal = next(s for s in viewer if s.event is third)
+    assert [c.card for c in after_deal.seat(hero).cards if not c.up] == list(third.down)
+    # the log shows Player0's seven at the end: reveal has the two hole cards from 3rd street on
+    shows = {e.player: e.cards for e in hand.events if isinstance(e, Show)}
+    first_deal = next(s for s in revealed if isinstance(s.event, Deal) and s.event.player == "Player0")
+    assert [c.card for c in first_deal.seat("Player0").cards] == list(shows["Player0"][:3])
+    assert all(c.card is None for c in next(s for s in viewer if s.step == first_deal.step).seat("Player0").cards
+               if not c.up)
+
+
+@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
+def test_money_at_the_end_is_what_the_log_says(corpus: Path, where: tuple[str, str]) -> None:
+    hand = load(corpus, where)
+    r = replay(hand)
+    check = check_hand(hand)
+    summary = next((e for e in hand.events if isinstance(e, PotSummary)), None)
+    first_collect = next(s for s in r if isinstance(s.event, Collect))
+    before = r[first_collect.step - 1]
+    if summary is not None:
+        assert before.pot == summary.total
+        assert r[-1].pot == summary.rake
+    final = r[-1]
+    start = {s.player: s.stack for s in hand.seats}
+    for result in check.players:
+        assert final.seat(result.player).stack - start[result.player] == result.net
+    assert sum((p.amount for p in r.pots), ZERO) == before.pot
+
+
+@pytest.mark.parametrize("where", [STUD8_SIDE_POT, RUN_OUT, RAZZ_7TH], ids=lambda w: w[1])
+def test_deal_pattern_per_street(corpus: Path, where: tuple[str, str]) -> None:
+    hand = load(corpus, where)
+    r = replay(hand)
+    pattern = {3: "ddu", 4: "dduu", 5: "dduuu", 6: "dduuuu", 7: "dduuuud"}
+    for i, snap in enumerate(r.snapshots[:-1]):
+        nxt = r[i + 1].event
+        if not isinstance(snap.event, Deal) or isinstance(nxt, Deal):
+            continue  # the street's deal is complete here
+        for seat in snap.seats:
+            if seat.live:
+                got = "".join("u" if c.up else "d" for c in seat.cards)
+                assert got == pattern[int(snap.street)], (snap.step, seat.name)
+                assert [c.street for c in seat.cards] == sorted(c.street for c in seat.cards)
+
+
+def test_community_card_hand(corpus: Path) -> None:
+    hand = load(corpus, COMMUNITY_8)
+    r = replay(hand)
+    assert len(r[0].seats) == 8
+    step = next(s for s in r if isinstance(s.event, DealCommunity))
+    assert step.community == step.event.card and r[step.step - 1].community is None
+    for snap in r.snapshots[step.step:]:
+        for seat in snap.seats:
+            assert len(seat.cards) <= 6  # nobody gets a 7th card of their own
+    assert "community card" in step.action
+    winner = r.shown[0]
+    assert step.community in winner.cards and len(winner.cards) == 7
+
+
+def test_all_in_run_out_has_no_betting_steps(corpus: Path) -> None:
+    hand = load(corpus, RUN_OUT)
+    r = replay(hand)
+    streets = [s for s in r if isinstance(s.event, StreetStart)]
+    assert [int(s.event.street) for s in streets] == [3, 4, 5, 6, 7]
+    last_action = max(s.step for s in r if isinstance(s.event, Action))
+    run_out = [s for s in r if s.step > last_action and s.street is not None]
+    assert any(isinstance(s.event, StreetStart) and s.event.street is Street.SEVENTH for s in run_out)
+    assert all(s.to_act is None for s in run_out)
+    live = [s for s in r[-1].seats if s.live]
+    assert len(live) >= 2 and all(len(s.cards) == 7 for s in live)
+
+
+def test_stud8_side_pot_halves(corpus: Path) -> None:
+    hand = load(corpus, STUD8_SIDE_POT)
+    r = replay(hand)
+    assert hand.variant is Variant.STUD8 and len(r.pots) == 2
+    main, side = r.pots
+    assert main.best_high == ("Hero",) and main.best_low == ("Hero",)
+    assert side.best_high == ("Player3",) and side.best_low == ("Player0",)
+    shown = {s.player: s for s in r.shown}
+    assert shown["Player0"].low == "8,7,6,3,A" and len(shown["Player0"].low_five) == 5
+    assert shown["Player1"].low == "no low" and shown["Player1"].low_five == ()
+    summary = next(e for e in hand.events if isinstance(e, PotSummary))
+    showdown = next(s for s in r if s.action == "showdown")
+    assert [p.amount for p in showdown.pots] == [p.amount for p in r.pots]
+    assert len(summary.pots) in (0, 2)
+
+
+def test_razz_to_seventh(corpus: Path) -> None:
+    hand = load(corpus, RAZZ_7TH)
+    r = replay(hand)
+    assert hand.variant is Variant.RAZZ
+    seventh = [s for s in r if s.street is Street.SEVENTH]
+    assert seventh
+    winner = next(s.event.player for s in r if isinstance(s.event, Collect))
+    assert r.pots[0].best_low == (winner,)
+    assert all(h.high is None and h.low is not None and len(h.low_five) == 5 for h in r.shown)
+
+
+def test_replay_is_exported_lazily() -> None:
+    assert studbook.replay is replay
+
+
+def test_replaying_changes_nothing_the_checker_finds(corpus: Path) -> None:
+    """Snapshots (asking whose turn it is included) leave the engine's verdict as it is."""
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    hands = [load(corpus, where) for where in HANDS]
+    hands += [h for h in studbook.parse_file(planted) if isinstance(h, Hand)]
+    found = 0
+    for hand in hands:
+        expected = {(v.rule, v.line, v.message) for v in check_hand(hand).violations}
+        got = {(v.rule, v.line, v.message) for v in replay(hand).violations}
+        assert got == expected, hand.hand_id
+        found += len(expected)
+    assert found >= 10  # the planted file's violations are among them
