@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError, stderr
-from studbook.cli.hands import Selection, add_selection, report, select_from, select_hands
+from studbook.cli.selection import Selection, add_selection, report, select_from, select_hands
 
 
 def add_parser(subparsers: Any) -> None:

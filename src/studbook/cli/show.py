@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any
 
-from studbook.cli.hands import add_selection, report, select_hands
+from studbook.cli.selection import add_selection, report, select_hands
 
 
 def add_parser(subparsers: Any) -> None:
