@@ -22,6 +22,7 @@ from typing import Iterable, Iterator
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
+from studbook.read.limits import screen, too_big
 from studbook.sites import HandText, SiteFormat, all_sites, get_site
 
 
@@ -130,11 +131,15 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
 
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
-    """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`)."""
+    """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`),
+    screened against the limits of :mod:`studbook.read.limits`."""
+    big = too_big(chunk, file)
+    if big is not None:
+        return big
     if not gc.isenabled():  # the usual case: read_file paused it for the whole file
-        return fmt.parse_hand(chunk, file)
+        return screen(fmt.parse_hand(chunk, file), chunk, file)
     with gc_paused():
-        return fmt.parse_hand(chunk, file)
+        return screen(fmt.parse_hand(chunk, file), chunk, file)
 
 
 def _offset_of_line(text: str, line: int) -> int:

@@ -181,6 +181,13 @@ class _Builder:
         if self.stack:
             self.stack[-1].text += data
 
+    def release(self) -> None:
+        """Break the parser <-> builder cycle (its handlers are the builder's
+        methods), so both go with the reference count, not at the next
+        collection (which may be paused for the whole file)."""
+        self.parser = None  # type: ignore[assignment]
+        self.data = b""
+
     @property
     def in_record(self) -> bool:
         return bool(self.stack) and self.stack[0].tag == self.record
@@ -198,7 +205,12 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
     """Context elements, records and errors of a decoded XML file, in file order.
 
     ``with_text=False`` leaves every element's ``text`` empty (for formats
-    that write everything in attributes: faster)."""
+    that write everything in attributes: faster).
+
+    A well-formed file is read in one pass. After the first fault, each
+    remaining record is read on its own, from its start tag up to the next
+    record's (and a context element after it, in that stretch, too), so a
+    file with a fault in every hand costs one pass, not one pass per hand."""
     declaration = _DECLARATION.match(text)
     if declaration:  # blanked, not removed: line numbers stay those of the file
         text = re.sub(r"[^\n]", " ", declaration.group(0)) + text[declaration.end() :]
@@ -207,26 +219,44 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
         line = _line_of(text, unsafe.start())
         yield Scanned("error", line, text.split("\n")[line - 1], reason=UNSAFE_REASON, line=line)
         return
+    if "&" in text:  # a bare "&" (a table called "Cash & Carry") is text, not a broken entity
+        text = _BARE_AMPERSAND.sub("&amp;", text)
+    items, failed = _scan_segment(text, 0, len(text), 1, record, context, True, with_text)
+    yield from items
+    if failed is None or failed >= len(text):
+        return
     resync = re.compile(rf"<{re.escape(record)}[\s>/]")
-    pos = 0
-    while pos < len(text):
-        items, failed = _scan_segment(text, pos, record, context, pos == 0, with_text)
+    contexts = re.compile(rf"<(?:{'|'.join(map(re.escape, sorted(context)))})[\s>/]") if context else None
+    starts = [found.start() for found in resync.finditer(text, max(failed, 1))]
+    line, counted = 1, 0  # the file line of offset ``counted``
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        line += text.count("\n", counted, start)
+        counted = start
+        items, stopped = _scan_segment(text, start, end, line, record, context, False, with_text)
         yield from items
-        if failed is None or failed >= len(text):
-            return
-        found = resync.search(text, max(failed, pos + 1))
-        pos = found.start() if found else len(text)
+        if stopped is None or contexts is None or any(item.kind == "error" for item in items):
+            continue
+        after = contexts.search(text, stopped, end)  # a new session's header after the record
+        if after is not None:
+            first = line + text.count("\n", start, after.start())
+            more, _ = _scan_segment(text, after.start(), end, first, record, context, False, with_text)
+            yield from (item for item in more if item.kind == "context")
 
 
-def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
+_BARE_AMPERSAND = re.compile(r"&(?!(?:[A-Za-z_:][\w.:-]*|#[0-9]+|#x[0-9A-Fa-f]+);)")
+
+
+def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, context: frozenset[str],
                   first_segment: bool, with_text: bool = True) -> tuple[list[Scanned], int | None]:  # fmt: skip
-    """The items of ``text[pos:]`` and, after an error, the offset it stopped at."""
+    """The items of ``text[pos:end]`` (starting on file line ``first_line``) and,
+    after an error, the offset it stopped at."""
     head = f"<{_ROOT}>".encode()
-    body = text[pos:].encode("utf-8")
+    body = text[pos:end].encode("utf-8")
     data = head + body + f"</{_ROOT}>".encode()
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
-    builder = _Builder(parser, data, record, context, _line_of(text, pos) - 1, with_text)
+    builder = _Builder(parser, data, record, context, first_line - 1, with_text)
     items = builder.items
     try:
         parser.Parse(data, True)
@@ -238,7 +268,7 @@ def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
     except expat.ExpatError as error:
         failed = min(max(parser.ErrorByteIndex - len(head), 0), len(body))
         at_end = failed >= len(body.rstrip())
-        line = min(builder.line0 + (error.lineno or 1), _line_of(text, len(text)))
+        line = min(builder.line0 + (error.lineno or 1), first_line + body.count(b"\n"))
         stopped = pos + len(body[:failed].decode("utf-8", "ignore"))
         message = f"malformed XML: {expat.ErrorString(error.code)}"
         if builder.in_record:
@@ -250,6 +280,8 @@ def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
         elif not at_end and first_segment:
             items.append(Scanned("error", line, text.split("\n")[line - 1], reason=message, line=line))
         return items, stopped
+    finally:
+        builder.release()
 
 
 def parse_fragment(chunk: HandText, record: str) -> Scanned:
