@@ -52,15 +52,9 @@ class Decoded:
 
 def decode(data: bytes) -> Decoded:
     """Decode a hand-history file's bytes; never raises."""
-    encoding, text, warnings = _decode(data)
-    binary = _looks_binary(text)
-    nuls = text.count("\x00")
-    if nuls:
-        text = text.replace("\x00", "")
-        warnings.insert(0, f"{nuls} NUL byte{'s' if nuls != 1 else ''} dropped")
-    if encoding == "latin-1":
-        warnings.append("not valid UTF-8 or cp1252: read as latin-1")
-    return Decoded(normalise_newlines(text), encoding, tuple(warnings), binary)
+    decoder = Decoder()
+    text = decoder.feed(data, final=True)
+    return Decoded(text, decoder.encoding, tuple(decoder.warnings()), decoder.binary)
 
 
 def normalise_newlines(text: str) -> str:
@@ -78,30 +72,145 @@ def lines_named(lines: list[int]) -> str:
     return f"line{'s' if len(lines) > 1 else ''} {shown}{more}"
 
 
-def _decode(data: bytes) -> tuple[str, str, list[str]]:
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            body = data[len(bom) :]
-            if encoding.startswith("utf-16"):
-                text, warnings = _utf16(body, encoding)
-                return encoding, text, warnings
-            text, warnings = _utf8(body)
-            return encoding, text, warnings
-    utf16 = _utf16_without_bom(data[:_SNIFF])
-    if utf16:
-        text, warnings = _utf16(data, utf16)
-        return utf16, text, warnings
-    try:
-        return "utf-8", data.decode("utf-8"), []
-    except UnicodeDecodeError:
-        pass
-    if _UTF8_MULTI.search(data):  # UTF-8 text with some damage or a stray byte
-        text, warnings = _utf8(data)
-        return "utf-8", text, warnings
-    try:
-        return "cp1252", data.decode("cp1252"), []
-    except UnicodeDecodeError:
-        return "latin-1", data.decode("latin-1"), []
+class Decoder:
+    """Decodes a file block by block: :meth:`feed` returns the text of the
+    complete lines received so far (normalised, NUL bytes dropped), so a file
+    of any size is decoded with one block in memory. The encoding is decided
+    by the first block (byte-order mark, UTF-16 NUL pattern); for 8-bit text,
+    UTF-8 or cp1252 is decided per block and per undecodable run of bytes."""
+
+    def __init__(self) -> None:
+        self.encoding = ""  # the name reported: utf-8, utf-8-sig, utf-16-le, cp1252, latin-1
+        self.binary = False
+        self._utf16: str | None = None
+        self._pending = b""
+        self._line = 1  # the file line the pending bytes start on
+        self._started = False
+        self._nuls = 0
+        self._utf8_seen = False  # a well-formed multi-byte UTF-8 character was read
+        self._cp1252: list[int] = []  # lines of bytes read as cp1252 in a UTF-8 file
+        self._cp1252_blocks: list[int] = []  # first lines of blocks read wholly as cp1252
+        self._cut: list[int] = []
+        self._latin1 = False
+        self._damaged16: list[int] = []
+        self._replaced16: list[int] = []
+
+    def feed(self, data: bytes, final: bool = False) -> str:
+        """The text of the complete lines of ``data`` (after what earlier calls
+        kept back); with ``final``, everything left."""
+        if not self._started:
+            data = self._start(self._pending + data if self._pending else data, final)
+            if not self._started:
+                return ""
+        else:
+            data = self._pending + data if self._pending else data
+        cut = len(data) if final else self._cut_at(data)
+        piece, self._pending = data[:cut], data[cut:]
+        if not piece:
+            return ""
+        text = self._utf16_piece(piece) if self._utf16 else self._eight_bit_piece(piece)
+        if self._line == 1 and not self.binary:
+            self.binary = _looks_binary(text)
+        nuls = text.count("\x00")
+        if nuls:
+            self._nuls += nuls
+            text = text.replace("\x00", "")
+        if self._line == 1:
+            text = normalise_newlines(text)
+        elif "\r" in text:
+            text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
+        self._line += text.count("\n")
+        return text
+
+    def _start(self, data: bytes, final: bool) -> bytes:
+        if len(data) < _SNIFF and not final:
+            self._pending = data
+            return b""
+        self._started = True
+        for bom, encoding in _BOMS:
+            if data.startswith(bom):
+                self.encoding = encoding
+                self._utf16 = encoding if encoding.startswith("utf-16") else None
+                return data[len(bom) :]
+        self._utf16 = _utf16_without_bom(data[:_SNIFF])
+        self.encoding = self._utf16 or "utf-8"
+        return data
+
+    def _cut_at(self, data: bytes) -> int:
+        """Where the complete lines of ``data`` end (0: keep it all back)."""
+        if self._utf16:
+            at = data.rfind("\n".encode(self._utf16))
+            return at + 2 if at != -1 else 0
+        at = data.rfind(b"\n")
+        if at == -1:
+            at = data.rfind(b"\r", 0, len(data) - 1)  # old Mac line ends; a CR LF is never split
+        return at + 1
+
+    def _eight_bit_piece(self, piece: bytes) -> str:
+        try:
+            text = piece.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            if not self._utf8_seen and len(text) != len(piece):
+                self._utf8_seen = True
+            return text
+        if self._utf8_seen or _UTF8_MULTI.search(piece):  # UTF-8 text with some damage or a stray byte
+            self._utf8_seen = True
+            return self._mixed_piece(piece)
+        if self.encoding in ("utf-8", "cp1252"):  # keeps utf-8-sig and latin-1
+            self.encoding = "cp1252"
+        self._cp1252_blocks.append(self._line)
+        try:
+            return piece.decode("cp1252")
+        except UnicodeDecodeError:
+            self._latin1 = True
+            self.encoding = "latin-1"
+            return piece.decode("latin-1")
+
+    def _mixed_piece(self, piece: bytes) -> str:
+        repairs = _Repairs()
+        _current.append(repairs)
+        try:
+            text = piece.decode("utf-8", _MIXED)
+        finally:
+            _current.pop()
+        if self.encoding == "cp1252":
+            self.encoding = "utf-8"
+        self._cp1252 += _lines_at(piece, repairs.foreign, self._line)
+        self._cut += _lines_at(piece, repairs.cut, self._line)
+        return text
+
+    def _utf16_piece(self, piece: bytes) -> str:
+        assert self._utf16 is not None
+        text, damaged, replaced = _utf16(piece, self._utf16)
+        self._damaged16 += [self._line + n - 1 for n in damaged]
+        self._replaced16 += [self._line + n - 1 for n in replaced]
+        return text
+
+    def warnings(self) -> list[str]:
+        """What was changed, with the lines (call after the final feed)."""
+        nuls = [f"{self._nuls} NUL byte{'s' if self._nuls != 1 else ''} dropped"] if self._nuls else []
+        return nuls + self.repairs()
+
+    def repairs(self) -> list[str]:
+        """The bytes that could not be read as the file's encoding, with their
+        lines: read as cp1252 in a UTF-8 file, replaced by U+FFFD, a UTF-16
+        line garbled, a file read as latin-1."""
+        warnings: list[str] = []
+        foreign = sorted(set(self._cp1252 + (self._cp1252_blocks if self._utf8_seen else [])))
+        if foreign and self._utf8_seen:
+            warnings.append(f"{lines_named(foreign)}: not UTF-8, read as cp1252 (the file mixes encodings)")
+        if self._cut:
+            warnings.append(f"{lines_named(self._cut)}: a multi-byte UTF-8 character cut short, replaced by U+FFFD")
+        if self._damaged16:
+            warnings.append(f"{lines_named(self._damaged16)}: UTF-16 with a byte missing or extra; "
+                            "the line is garbled")  # fmt: skip
+        if self._replaced16:
+            warnings.append(f"{lines_named(self._replaced16)}: bytes that are not UTF-16 replaced by U+FFFD")
+        if self._latin1 and not self._utf8_seen:
+            warnings.append("not valid UTF-8 or cp1252: read as latin-1")
+        return warnings
 
 
 # -- UTF-8 with damage ---------------------------------------------------------
@@ -137,32 +246,10 @@ def _mixed(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_MIXED, _mixed)
 
 
-def _utf8(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 text, each undecodable run of bytes repaired on its own, with warnings."""
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError:
-        pass
-    repairs = _Repairs()
-    _current.append(repairs)
-    try:
-        text = data.decode("utf-8", _MIXED)
-    finally:
-        _current.pop()
-    warnings = []
-    if repairs.foreign:
-        lines = _lines_at(data, repairs.foreign)
-        warnings.append(f"{lines_named(lines)}: not UTF-8, read as cp1252 (the file mixes encodings)")
-    if repairs.cut:
-        lines = _lines_at(data, repairs.cut)
-        warnings.append(f"{lines_named(lines)}: a multi-byte UTF-8 character cut short, replaced by U+FFFD")
-    return text, warnings
-
-
-def _lines_at(data: bytes, offsets: list[int]) -> list[int]:
-    """The distinct 1-based line numbers of byte offsets (ascending) in ``data``."""
+def _lines_at(data: bytes, offsets: list[int], first_line: int = 1) -> list[int]:
+    """The distinct line numbers of byte offsets (ascending) in ``data``, which starts on ``first_line``."""
     lines: list[int] = []
-    line, pos = 1, 0
+    line, pos = first_line, 0
     for offset in offsets:
         line += data.count(b"\n", pos, offset)
         pos = offset
@@ -173,12 +260,13 @@ def _lines_at(data: bytes, offsets: list[int]) -> list[int]:
 
 # -- UTF-16 ----------------------------------------------------------------------
 
-def _utf16(data: bytes, encoding: str) -> tuple[str, list[str]]:
-    """UTF-16 text; a line with a byte missing or too many is garbled alone."""
+def _utf16(data: bytes, encoding: str) -> tuple[str, list[int], list[int]]:
+    """UTF-16 text, and the lines (from 1) garbled by a byte missing or extra, and
+    with bytes replaced; a line with a byte missing is garbled alone."""
     newline = "\n".encode(encoding)
     text = data.decode(encoding, "replace")
     if "\ufffd" not in text and data.count(newline) == text.count("\n"):
-        return text, []
+        return text, [], []
     parts: list[str] = []
     damaged: list[int] = []
     replaced: list[int] = []
@@ -191,12 +279,7 @@ def _utf16(data: bytes, encoding: str) -> tuple[str, list[str]]:
             if "\ufffd" in piece:
                 replaced.append(number)
             parts.append(piece)
-    warnings = []
-    if damaged:
-        warnings.append(f"{lines_named(damaged)}: UTF-16 with a byte missing or extra; the line is garbled")
-    if replaced:
-        warnings.append(f"{lines_named(replaced)}: bytes that are not UTF-16 replaced by U+FFFD")
-    return "".join(parts), warnings
+    return "".join(parts), damaged, replaced
 
 
 def _utf16_lines(data: bytes, newline: bytes) -> list[bytes]:
