@@ -27,6 +27,8 @@ from studbook.events import Hand, Rejected, Skipped
 from studbook.parse import read_file
 from studbook.read import decode
 from studbook.read import limits
+from studbook.read.split import header_starts
+from studbook.sites import get_site
 
 ROOT = Path(__file__).resolve().parents[1]
 HISTORY = ROOT / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt"
@@ -302,3 +304,36 @@ def test_rejected_and_skipped_are_results_not_errors() -> None:
     rejected = Rejected("f", 1, 1, "why", "t" * 1000)
     screened = limits.screen(rejected, parse_module.HandText(1, "x\n"), "f")
     assert isinstance(screened, Rejected) and screened.text.endswith("(800 more characters cut)")
+
+
+def test_import_lists_the_hand_ids_repeated_in_its_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = HISTORY.read_text()
+    first = text.split("\n\n")[0]
+    copy = _write(tmp_path, "b.txt", (first + "\n").encode())
+    hands = _hands(HISTORY)
+    assert main(["import", str(HISTORY), str(copy), "--db", str(tmp_path / "s.db"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "duplicates              1  (already in the store, or repeated in these files: 1, listed below)" in out
+    assert main(["import", str(copy), "--db", str(tmp_path / "t.db")]) == 0  # alone: nothing repeated
+    assert "repeated" not in capsys.readouterr().out
+    assert main(["import", str(HISTORY), str(copy), "--db", str(tmp_path / "u.db")]) == 0
+    assert f"  {copy}:1: hand {hands[0].hand_id}: the same hand id as at {HISTORY}:1" in capsys.readouterr().out
+
+
+def test_a_line_of_millions_of_characters_is_one_rejected_hand_held_in_pieces(tmp_path: Path) -> None:
+    lines = HISTORY.read_text().split("\n")
+    hands = _hands(HISTORY)
+    third = hands[2]
+    damaged = lines[: third.line + 2] + ["x" * 2_500_000] + lines[third.line + 2 :]
+    report = read_file(_write(tmp_path, "endless.txt", "\n".join(damaged).encode()))
+    text = "\n".join(damaged)
+    starts = header_starts(get_site("pokerstars").header)(text)  # type: ignore[attr-defined]
+    (rejected,) = report.rejected
+    assert rejected.line == third.line and rejected.reason.endswith(
+        f" characters, over the limit of {limits.MAX_HAND_CHARS:,}; not read")
+    shown = int(re.search(r"hand of ([\d,]+) characters", rejected.reason).group(1).replace(",", ""))  # type: ignore[union-attr]
+    # the hand's text, its trailing blank lines counted or not (as the splitter or the window cut it)
+    assert len(text[starts[2] : starts[3]].rstrip("\n")) + 1 <= shown <= starts[3] - starts[2]
+    assert rejected.text == lines[third.line - 1]
+    assert [(h.line, h.hand_id) for h in report.hands] == [(h.line + (h.line > third.line), h.hand_id)
+                                                           for h in hands if h is not third]  # fmt: skip

@@ -19,13 +19,13 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
 from studbook.read.decode import Decoder
-from studbook.read.limits import MAX_HAND_CHARS, screen, too_big
+from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site
 
@@ -143,16 +143,14 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
     if isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers, split_at_starts):
         windows = _windows(head, pieces, header)
     else:
-        windows = iter(((1, "".join(itertools.chain((head,), pieces)), False),))
+        windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
-    for first_line, text, mid_hand in windows:
+    for first_line, text, overlong in windows:
+        if overlong:
+            first = False
+            yield overlong_hand(HandText(first_line, text), overlong, file)
+            continue
         shift = first_line - 1
-        if mid_hand:  # the window starts inside an overlong hand: its rest is a rejected item of its own
-            assert isinstance(header, re.Pattern)
-            starts = header_starts(header, first_only=True)(text)
-            rest = text[: starts[0]] if starts else text
-            if rest.strip():
-                yield _parse_hand(fmt, HandText(first_line, rest), file)
         for chunk in fmt.split(text):
             if first:
                 first = False
@@ -168,31 +166,49 @@ WINDOW = 1 << 20  # characters of text split at a time
 _MARGIN = 1 << 14  # a header this close to a window's end is left for the next (its line may be cut)
 
 
-def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Iterator[tuple[int, str, bool]]:
-    """(first line, text, starts inside a hand) windows of a file, each cut just before a hand's header.
+def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Iterator[tuple[int, str, int]]:
+    """(first line, text, 0) windows of a file, each cut just before a hand's header.
 
-    A hand longer than a window is read on until the next header; past
-    :data:`~studbook.read.limits.MAX_HAND_CHARS` it is cut anyway (the hand is
-    rejected as too big, and the rest until the next header as text outside a hand)."""
+    A hand longer than a window is read on until the next header; one past
+    :data:`~studbook.read.limits.MAX_HAND_CHARS` is passed over up to the
+    next header without being held, and comes as (first line, its start,
+    its size in characters)."""
     find = header_starts(header)
-    buffer, line, mid_hand = head, 1, False
+    buffer, line = head, 1
+    skipped: list[Any] = []  # [first line, start, size] of an overlong hand being passed over
     for piece in itertools.chain(("",), pieces):
         buffer += piece
+        if skipped:
+            starts = [at for at in find(buffer) if at <= len(buffer) - _MARGIN]
+            at = starts[0] if starts else max(len(buffer) - _MARGIN, 0)
+            skipped[2] += at
+            line += buffer.count("\n", 0, at)
+            buffer = buffer[at:]
+            if not starts:
+                continue
+            yield skipped[0], skipped[1], skipped[2]
+            skipped = []
         if len(buffer) < WINDOW:
             continue
         starts = find(buffer)
         cut = next((at for at in reversed(starts) if 0 < at <= len(buffer) - _MARGIN), 0)
-        forced = not cut
-        if forced:
-            if len(buffer) <= MAX_HAND_CHARS + WINDOW:
-                continue
-            cut = buffer.rfind("\n", 0, len(buffer) - 1) + 1 or len(buffer)
+        if not cut:
+            if len(buffer) > MAX_HAND_CHARS + WINDOW:
+                skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]
+                line += buffer.count("\n")
+                buffer = ""
+            continue
         window, buffer = buffer[:cut], buffer[cut:]
-        yield line, window, mid_hand
+        yield line, window, 0
         line += window.count("\n")
-        mid_hand = forced
+    if skipped:
+        starts = find(buffer)
+        at = starts[0] if starts else len(buffer)
+        yield skipped[0], skipped[1], skipped[2] + at
+        line += buffer.count("\n", 0, at)
+        buffer = buffer[at:]
     if buffer:
-        yield line, buffer, mid_hand
+        yield line, buffer, 0
 
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:

@@ -38,6 +38,7 @@ _CONTINUATION = range(0x80, 0xC0)
 # Lines named in one warning before "and N more".
 SHOW_LINES = 5
 _MIXED = "studbook-mixed-utf8"
+MAX_PENDING = 1 << 22  # bytes of one line held before it is cut
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +138,21 @@ class Decoder:
         return data
 
     def _cut_at(self, data: bytes) -> int:
-        """Where the complete lines of ``data`` end (0: keep it all back)."""
+        """Where the complete lines of ``data`` end (0: keep it all back). A
+        line longer than :data:`MAX_PENDING` bytes is cut anyway (at a
+        character boundary), so one endless line never fills the memory."""
         if self._utf16:
             at = data.rfind("\n".encode(self._utf16))
-            return at + 2 if at != -1 else 0
+            cut = at + 2 if at != -1 else 0
+            return cut or (len(data) & ~1 if len(data) > MAX_PENDING else 0)
         at = data.rfind(b"\n")
         if at == -1:
             at = data.rfind(b"\r", 0, len(data) - 1)  # old Mac line ends; a CR LF is never split
+        if at == -1 and len(data) > MAX_PENDING:
+            cut = len(data)
+            while cut > len(data) - 4 and data[cut - 1] >= 0x80:  # not inside a UTF-8 character
+                cut -= 1
+            return cut if cut > len(data) - 4 else len(data)
         return at + 1
 
     def _eight_bit_piece(self, piece: bytes) -> str:

@@ -27,11 +27,14 @@ REPLACED = "\ufffd"
 def too_big(chunk: HandText, file: str) -> Rejected | None:
     """A rejection for a hand longer than :data:`MAX_HAND_CHARS`, unread; else None."""
     size = len(chunk.text)
-    if size <= MAX_HAND_CHARS:
-        return None
-    newline = chunk.text.find("\n")
-    first = chunk.text if newline == -1 else chunk.text[:newline]
-    return Rejected(file, chunk.first_line, chunk.first_line,
+    return overlong_hand(chunk, size, file) if size > MAX_HAND_CHARS else None
+
+
+def overlong_hand(start: HandText, size: int, file: str) -> Rejected:
+    """The rejection of a hand of ``size`` characters, over the limit, given its start."""
+    newline = start.text.find("\n")
+    first = start.text if newline == -1 else start.text[:newline]
+    return Rejected(file, start.first_line, start.first_line,
                     f"hand of {size:,} characters, over the limit of {MAX_HAND_CHARS:,}; not read",
                     capped(first))  # fmt: skip
 
@@ -78,4 +81,7 @@ def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejecte
                     capped(value), hand_id)  # fmt: skip
 
 
-__all__ = ["MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped", "screen", "too_big"]
+__all__ = [
+    "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped", "overlong_hand", "screen",
+    "too_big",
+]
