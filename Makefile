@@ -33,10 +33,11 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The property tests with 20 times the examples, from fresh random seeds
-# (`make test` draws the same examples every run; see tests/budget.py).
+# (`make test` draws the same examples every run; see tests/budget.py),
+# and the tests marked slow (big inputs under a memory limit).
 FUZZ ?= 20
 fuzz: $(STAMP)
-	STUDBOOK_FUZZ=$(FUZZ) $(PY) -m pytest -q -m hypothesis
+	STUDBOOK_FUZZ=$(FUZZ) $(PY) -m pytest -q -m "hypothesis or slow"
 
 bench: $(STAMP)
 	$(PY) benchmarks/generate.py --hands 20000

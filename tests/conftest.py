@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import budget  # noqa: F401 - loads the hypothesis profile before any test module
 import pytest
 
@@ -16,3 +18,13 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"real hand-history corpus not found at {CORPUS}")
     return CORPUS
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run only under ``make fuzz`` (STUDBOOK_FUZZ) or with STUDBOOK_SLOW=1."""
+    if os.environ.get("STUDBOOK_SLOW") or os.environ.get("STUDBOOK_FUZZ"):
+        return
+    skip = pytest.mark.skip(reason="slow: run by `make fuzz` or with STUDBOOK_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -72,8 +72,8 @@ def test_the_parser_itself_refuses_a_dtd() -> None:
     # the scanner's expat handlers refuse even if the text check were bypassed
     from studbook.sites import xml_common
 
-    items = list(xml_common._scan_segment(EXTERNAL.replace("<?xml version=\"1.0\"?>", ""), 0, "game",
-                                          frozenset(), True)[0])  # fmt: skip
+    text = EXTERNAL.replace("<?xml version=\"1.0\"?>", "")
+    items = list(xml_common._scan_segment(text, 0, len(text), 1, "game", frozenset(), True)[0])
     assert items and items[-1].kind == "error"
 
 

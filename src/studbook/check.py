@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -19,12 +20,17 @@ from studbook.engine.profiles import RuleProfile, get_profile
 from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
-from studbook.events import Hand, Rejected, Skipped
+from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.parse import FileResult, parse_paths
+from studbook.parse import stream_file as parse_stream
+from studbook.read import files_in
 
 CheckResult = Union[HandCheck, Rejected, Skipped]
 TableKey = tuple[str, str, str, Decimal, Decimal]
+
+
+MAX_TABLES = 50_000  # tables (with stakes) remembered; some 200 bytes each
 
 
 @dataclass(slots=True)
@@ -32,6 +38,8 @@ class TableMemory:
     """What earlier hands said about each table: its bring-in (rule ``bringin.amount``).
 
     Keyed by site, table, tournament, small and big bet, then the ante posted.
+    At most :data:`MAX_TABLES` tables are kept (the first remembered goes first),
+    so a run over any number of files holds bounded memory.
     """
 
     bring_ins: dict[TableKey, dict[Decimal | None, tuple[Decimal, str]]] = field(default_factory=dict)
@@ -53,7 +61,41 @@ class TableMemory:
         return next(iter(by_ante.values())) if len(by_ante) == 1 else None
 
     def remember(self, hand: Hand, ante: Decimal | None, amount: Decimal) -> None:
-        self.bring_ins.setdefault(self.key(hand), {}).setdefault(ante, (amount, hand.hand_id))
+        key = self.key(hand)
+        bring_ins = self.bring_ins
+        if key not in bring_ins and len(bring_ins) >= MAX_TABLES:  # bounded: the first remembered goes
+            del bring_ins[next(iter(bring_ins))]
+        bring_ins.setdefault(key, {}).setdefault(ante, (amount, hand.hand_id))
+
+
+MAX_SEEN = 200_000  # hand ids remembered to find repeats; some 150 bytes each
+
+
+class SeenHands:
+    """The hands met so far in a run, by site and hand id, to find a hand id
+    met twice (a spliced or tampered log, or one file given twice).
+
+    At most :data:`MAX_SEEN` ids are kept (the first met goes first), so a
+    run over any number of hands holds bounded memory: a repeat further back
+    than that goes unnoticed.
+    """
+
+    __slots__ = ("_seen", "limit")
+
+    def __init__(self, limit: int = MAX_SEEN) -> None:
+        self._seen: dict[int, tuple[str, int]] = {}
+        self.limit = limit
+
+    def earlier(self, hand: Hand) -> tuple[str, int] | None:
+        """(file, line) of an earlier hand with ``hand``'s site and id, else None (and ``hand`` is remembered)."""
+        key = hash((hand.header.site, hand.header.hand_id))
+        seen = self._seen
+        found = seen.get(key)
+        if found is None:
+            if len(seen) >= self.limit:
+                del seen[next(iter(seen))]
+            seen[key] = (hand.file, hand.line)
+        return found
 
 
 _CENT = Decimal("0.01")
@@ -110,12 +152,11 @@ def _dedupe(violations: list[Violation]) -> tuple[Violation, ...]:
     return tuple(out)
 
 
-@dataclass(slots=True)
-class FileCheck:
-    """The checked results of one file, in file order."""
+class _OfFile:
+    """The file-level facts of a checked file, from its parse report."""
 
+    __slots__ = ()
     parsed: FileResult
-    results: list[CheckResult]
 
     @property
     def file(self) -> str:
@@ -128,6 +169,14 @@ class FileCheck:
     @property
     def error(self) -> str | None:
         return self.parsed.error
+
+
+@dataclass(slots=True)
+class FileCheck(_OfFile):
+    """The checked results of one file, in file order."""
+
+    parsed: FileResult
+    results: list[CheckResult]
 
     @property
     def checks(self) -> list[HandCheck]:
@@ -158,6 +207,62 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
     return FileCheck(parsed, results)
 
 
+@dataclass(slots=True)
+class FileStream(_OfFile):
+    """A file being checked hand by hand: ``results`` is consumed once; the
+    report (``parsed``: site, encoding, warnings, file-level error) is
+    complete once it is exhausted. What :func:`stream_paths` yields."""
+
+    parsed: FileResult
+    results: Iterator[CheckResult]
+
+
+def stream_file(path: str | os.PathLike[str], site: str | None = None,
+                memory: TableMemory | None = None) -> FileStream:  # fmt: skip
+    """Check one file hand by hand (the same results as :func:`check_file_result`
+    on :func:`~studbook.parse.read_file`'s, one hand in memory at a time)."""
+    memory = memory if memory is not None else TableMemory()
+    parsed, results = parse_stream(path, site=site)
+    return FileStream(parsed, _checked(parsed, results, memory))
+
+
+def _checked(parsed: FileResult, results: Iterator[ParseResult], memory: TableMemory) -> Iterator[CheckResult]:
+    count = 0
+    for result in check_results(results, memory):
+        count += 1
+        yield result
+    if parsed.error is not None and not count and parsed.note is None:
+        yield Rejected(parsed.file, 1, 1, parsed.error)
+
+
+HANDS_PER_COLLECTION = 2000
+
+
+def check_results(results: Iterable[ParseResult], memory: TableMemory) -> Iterator[CheckResult]:
+    """Each parse result checked as it comes (hands replayed, the rest passed on).
+
+    The cyclic collector is paused, as for a whole file, but a young
+    collection runs every :data:`HANDS_PER_COLLECTION` results: only the
+    hands in flight are alive, so it is cheap, and the garbage cycles a
+    damaged file makes (rejected hands' exceptions) never pile up."""
+    with gc_paused():
+        for count, r in enumerate(results, start=1):
+            yield check_hand(r, None, memory) if isinstance(r, Hand) else r
+            if not count % HANDS_PER_COLLECTION:
+                gc.collect(0)
+
+
+def stream_paths(
+    paths: Iterable[str | os.PathLike[str]], site: str | None = None, memory: TableMemory | None = None
+) -> Iterator[FileStream]:
+    """:func:`check_paths`, each file as a :class:`FileStream` (consume each
+    one's results before taking the next)."""
+    memory = memory if memory is not None else TableMemory()
+    for path in paths:
+        for file in files_in(path):
+            yield stream_file(file, site, memory)
+
+
 def check_paths(
     paths: Iterable[str | os.PathLike[str]], site: str | None = None, memory: TableMemory | None = None
 ) -> Iterator[FileCheck]:
@@ -168,6 +273,6 @@ def check_paths(
 
 
 __all__ = [
-    "CheckResult", "FileCheck", "TableMemory", "check_file_result", "check_hand", "check_paths", "start_state",
-    "status_of",
+    "CheckResult", "FileCheck", "FileStream", "TableMemory", "check_file_result", "check_hand", "check_paths",
+    "SeenHands", "check_results", "start_state", "status_of", "stream_file", "stream_paths",
 ]

@@ -14,14 +14,19 @@ still come through. ``strict=True`` turns the first problem into a
 from __future__ import annotations
 
 import gc
+import itertools
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
+from studbook.read.decode import Decoder
+from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
+from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site
 
 
@@ -47,6 +52,7 @@ class FileResult:
     error: str | None = None  # the file could not be read as hand histories
     note: str | None = None  # a recognised file that holds no hands (tournament summary)
     unreadable: bool = False  # the file could not be opened (OSError)
+    repairs: list[str] = field(default_factory=list)  # the decoding repairs among the warnings
     results: list[ParseResult] = field(default_factory=list)
 
     @property
@@ -104,12 +110,28 @@ def _site(site: str | SiteFormat | None) -> SiteFormat | None:
 
 def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileResult) -> Iterator[ParseResult]:
     """Detect, split and parse decoded text, filling the file-level report."""
-    if not text.strip():
+    return _parse_pieces(iter((text,)), file, site, report)
+
+
+def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
+                  report: FileResult) -> Iterator[ParseResult]:  # fmt: skip
+    """Detect, split and parse decoded text arriving in pieces of whole lines.
+
+    Formats that split at hand headers (every text format) are split one
+    window of about :data:`WINDOW` characters at a time, each window cut at
+    a hand's header, so a file of any size holds one window in memory; the
+    XML formats get the whole text."""
+    head = ""
+    for piece in pieces:
+        head += piece
+        if len(head) >= WINDOW and head.strip():
+            break
+    if not head.strip():
         report.error = "empty file"
         return
-    fmt = site or detect_format(text, all_sites())
+    fmt = site or detect_format(head, all_sites())
     if fmt is None:
-        notes = [getattr(f, "describe", lambda head: None)(text[:8192]) for f in all_sites()]
+        notes = [getattr(f, "describe", lambda head: None)(head[:8192]) for f in all_sites()]
         note = next((n for n in notes if n), None)
         if note:
             report.note = note
@@ -117,24 +139,88 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
             report.error = "not a hand history of any known site (" + ", ".join(f.name for f in all_sites()) + ")"
         return
     report.site = fmt.name
+    header = getattr(fmt, "header", None)
+    if isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers, split_at_starts):
+        windows = _windows(head, pieces, header)
+    else:
+        windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
-    for chunk in fmt.split(text):
-        if first:
+    for first_line, text, overlong in windows:
+        if overlong:
             first = False
-            ignored = text.count("\n", 0, _offset_of_line(text, chunk.first_line))
-            if ignored and text[: _offset_of_line(text, chunk.first_line)].strip():
-                report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
-        yield _parse_hand(fmt, chunk, file)
+            yield overlong_hand(HandText(first_line, text), overlong, file)
+            continue
+        shift = first_line - 1
+        for chunk in fmt.split(text):
+            if first:
+                first = False
+                ignored = text.count("\n", 0, _offset_of_line(text, chunk.first_line))
+                if ignored and text[: _offset_of_line(text, chunk.first_line)].strip():
+                    report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
+            yield _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
     if first:
         report.error = f"no {fmt.name} hand found"
 
 
+WINDOW = 1 << 20  # characters of text split at a time
+_MARGIN = 1 << 14  # a header this close to a window's end is left for the next (its line may be cut)
+
+
+def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Iterator[tuple[int, str, int]]:
+    """(first line, text, 0) windows of a file, each cut just before a hand's header.
+
+    A hand longer than a window is read on until the next header; one past
+    :data:`~studbook.read.limits.MAX_HAND_CHARS` is passed over up to the
+    next header without being held, and comes as (first line, its start,
+    its size in characters)."""
+    find = header_starts(header)
+    buffer, line = head, 1
+    skipped: list[Any] = []  # [first line, start, size] of an overlong hand being passed over
+    for piece in itertools.chain(("",), pieces):
+        buffer += piece
+        if skipped:
+            starts = [at for at in find(buffer) if at <= len(buffer) - _MARGIN]
+            at = starts[0] if starts else max(len(buffer) - _MARGIN, 0)
+            skipped[2] += at
+            line += buffer.count("\n", 0, at)
+            buffer = buffer[at:]
+            if not starts:
+                continue
+            yield skipped[0], skipped[1], skipped[2]
+            skipped = []
+        if len(buffer) < WINDOW:
+            continue
+        starts = find(buffer)
+        cut = next((at for at in reversed(starts) if 0 < at <= len(buffer) - _MARGIN), 0)
+        if not cut:
+            if len(buffer) > MAX_HAND_CHARS + WINDOW:
+                skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]
+                line += buffer.count("\n")
+                buffer = ""
+            continue
+        window, buffer = buffer[:cut], buffer[cut:]
+        yield line, window, 0
+        line += window.count("\n")
+    if skipped:
+        starts = find(buffer)
+        at = starts[0] if starts else len(buffer)
+        yield skipped[0], skipped[1], skipped[2] + at
+        line += buffer.count("\n", 0, at)
+        buffer = buffer[at:]
+    if buffer:
+        yield line, buffer, 0
+
+
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
-    """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`)."""
+    """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`),
+    screened against the limits of :mod:`studbook.read.limits`."""
+    big = too_big(chunk, file)
+    if big is not None:
+        return big
     if not gc.isenabled():  # the usual case: read_file paused it for the whole file
-        return fmt.parse_hand(chunk, file)
+        return screen(fmt.parse_hand(chunk, file), chunk, file)
     with gc_paused():
-        return fmt.parse_hand(chunk, file)
+        return screen(fmt.parse_hand(chunk, file), chunk, file)
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -203,19 +289,62 @@ def _parse_bytes(data: bytes, file: str, fmt: SiteFormat | None, report: FileRes
 
 def read_file(path: str | os.PathLike[str], *, site: str | None = None) -> FileResult:
     """Parse one file completely into a :class:`FileResult`; never raises."""
+    report, results = stream_file(path, site=site)
+    with gc_paused():
+        report.results = list(results)
+    return report
+
+
+BLOCK = 1 << 20  # bytes read at a time
+
+
+def stream_file(path: str | os.PathLike[str], *, site: str | None = None) -> tuple[FileResult, Iterator[ParseResult]]:
+    """A file's report and its results, read as they are consumed: the file is
+    read, decoded and split a block at a time, so a file of any size costs
+    about one block and one hand (XML files: the whole text). The report's
+    encoding, warnings and file-level error are complete once the results
+    are exhausted; nothing raises (an unreadable file is a report with
+    ``unreadable`` set and no results)."""
     report = FileResult(str(path))
     try:
-        data = read_bytes(path)
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the generator
     except OSError as error:
         report.error = f"cannot read: {error.strerror or error}"
         report.unreadable = True
-        return report
+        return report, iter(())
+    return report, _stream(handle, site, report)
+
+
+def _stream(handle: BinaryIO, site: str | None, report: FileResult) -> Iterator[ParseResult]:
+    decoder = Decoder()
+    file = report.file
     try:
-        with gc_paused():
-            report.results = list(_parse_bytes(data, str(path), _site(site), report))
+        with handle:
+            fmt = _site(site)
+            pieces = _decoded(handle, decoder)
+            first = next(pieces, "")
+            report.encoding = decoder.encoding
+            if decoder.binary:
+                report.error = "binary file, not text"
+            else:
+                yield from _parse_pieces(itertools.chain((first,), pieces), file, fmt, report)
+    except OSError as error:
+        report.error = f"cannot read: {error.strerror or error}"
     except ValueError as error:
         report.error = str(error)
-    return report
+    report.encoding = decoder.encoding or report.encoding
+    report.warnings[0:0] = decoder.warnings()
+    report.repairs = decoder.repairs()
+
+
+def _decoded(handle: BinaryIO, decoder: Decoder) -> Iterator[str]:
+    while block := handle.read(BLOCK):
+        text = decoder.feed(block)
+        if text:
+            yield text
+    text = decoder.feed(b"", final=True)
+    if text:
+        yield text
 
 
 def parse_paths(
@@ -227,4 +356,4 @@ def parse_paths(
             yield read_file(file, site=site)
 
 
-__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_file"]
+__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_file", "stream_file"]

@@ -8,33 +8,43 @@ one JSON object per hand, then one ``{"summary": {"files", "hands", "ok",
 that holds no hand to check is one ``rejected`` object at line 1 (``hand_id``
 null) with the reason, and the files ignored are listed on stderr.
 
+A hand whose site and hand id an earlier hand of the run had (a spliced or
+tampered log, or one file given twice) is not counted again: it is reported
+with status ``duplicate`` (``file:line: hand ID: duplicate hand id: the same
+as at FILE:LINE``) and counted in the summary (``duplicates``, present when
+there are any). Files are read, decoded and checked one hand at a time;
+the decoder's repairs (bytes read as cp1252 in a UTF-8 file, characters
+replaced) are listed as ``file: warning: ...`` lines.
+
 A file found by walking a directory that is not a hand history (an FPDB side
 file, a tournament summary, an empty file) is listed once as ignored and does
 not change the exit status; a file named on the command line that is not a
 hand history is an error (``file:1: error: reason``).
 
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
-violations or was rejected or a file is in error, 2 on usage errors.
+violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections import defaultdict
 from typing import Any, Iterator, Sequence, TextIO
 
-from studbook.check import CheckResult, FileCheck, TableMemory, check_file_result, status_of
+from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, TableMemory, check_results, status_of
+from studbook.parse import stream_file
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck, Violation
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
-from studbook.parse import read_file
 from studbook.scale import check_files
 from studbook.sites import site_names
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
+Checked = FileCheck | FileStream
 
 
 def add_parser(subparsers: Any) -> None:
@@ -61,22 +71,47 @@ def run(args: argparse.Namespace) -> int:
     files = expand_inputs(args.paths)
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
-    totals = {"files": 0, **{k: 0 for k in _KEYS}}
-    sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}})
+    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0}
+    sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
     ignored: list[str] = []
     memory = TableMemory()
+    seen = SeenHands()
     checks = _checks(files, args.site, memory) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs)
     with gc_between_files() as next_file:
         for explicit, checked in _progress(checks, len(files)):
             next_file()
-            reason = not_a_hand_history(checked.parsed)
+            results = iter(checked.results)
+            first = next(results, None)  # a streamed file's report is final when it holds no result
+            reason = not_a_hand_history(checked.parsed) if first is None else None
             if reason is not None and not explicit:
                 ignored.append(ignored_line(checked.file, reason))
                 continue
             totals["files"] += 1
+            if checked.site is not None:
+                sites[checked.site]["files"] += 1
+            if first is not None and checked.site is not None:
+                site_row = sites[checked.site]
+                for result in itertools.chain((first,), results):
+                    earlier = seen.earlier(result.hand) if isinstance(result, HandCheck) else None
+                    status = status_of(result) if earlier is None else "duplicate"
+                    for row in (totals, site_row):
+                        row["hands"] += 1
+                        row[status] += 1
+                    if earlier is not None:
+                        assert isinstance(result, HandCheck)
+                        _write_duplicate(out, checked, result, earlier, args.format)
+                        continue
+                    if isinstance(result, HandCheck) and result.violations:
+                        _count_rules(rules, result.violations)
+                    if args.format == "jsonl":
+                        out.write(json.dumps(_record(checked, result)) + "\n")
+                    else:
+                        _write_text(out, checked, result)
             problem = checked.error or reason
+            for warning in checked.parsed.repairs if problem is None else ():
+                print(f"{checked.file}: warning: {warning}", file=notes)
             if problem is not None:
                 errors += 1
                 print(f"{checked.file}:1: error: {problem}", file=notes)
@@ -84,45 +119,33 @@ def run(args: argparse.Namespace) -> int:
                     totals["hands"] += 1
                     totals["rejected"] += 1
                     out.write(json.dumps(_file_error_record(checked, problem)) + "\n")
-            if checked.site is None:
-                continue
-            site_row = sites[checked.site]
-            site_row["files"] += 1
-            for result in checked.results:
-                status = status_of(result)
-                for row in (totals, site_row):
-                    row["hands"] += 1
-                    row[status] += 1
-                if isinstance(result, HandCheck) and result.violations:
-                    _count_rules(rules, result.violations)
-                if args.format == "jsonl":
-                    out.write(json.dumps(_record(checked, result)) + "\n")
-                else:
-                    _write_text(out, checked, result)
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)
-        out.write(json.dumps({"summary": {k: totals[k] for k in ("files", *_KEYS)}}) + "\n")
+        summary = {k: totals[k] for k in ("files", *_KEYS)}
+        if totals["duplicate"]:
+            summary["duplicates"] = totals["duplicate"]
+        out.write(json.dumps({"summary": summary}) + "\n")
     else:
         _write_summary(out, totals, sites, rules, errors, ignored)
-    bad = totals["violations"] or totals["rejected"] or errors
+    bad = totals["violations"] or totals["rejected"] or totals["duplicate"] or errors
     return 1 if bad else 0
 
 
-def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, FileCheck]]:
+def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, Checked]]:
+    """Each file checked hand by hand as the caller consumes it (one hand in memory)."""
     for file in files:
-        parsed = read_file(file.path, site=site)
-        checked = check_file_result(parsed, memory) if parsed.error is None else FileCheck(parsed, [])
-        yield file.explicit, checked
+        parsed, results = stream_file(file.path, site=site)
+        yield file.explicit, FileStream(parsed, check_results(results, memory))
 
 
-def _checks_pooled(files: list[InputFile], site: str | None, jobs: int) -> Iterator[tuple[bool, FileCheck]]:
+def _checks_pooled(files: list[InputFile], site: str | None, jobs: int) -> Iterator[tuple[bool, Checked]]:
     """:func:`_checks` in ``jobs`` processes (studbook.scale): the same FileChecks, in order."""
     for file, checked in zip(files, check_files([str(f.path) for f in files], jobs=jobs, site=site)):
         yield file.explicit, checked if checked.error is None else FileCheck(checked.parsed, [])
 
 
-def _progress(items: Iterator[tuple[bool, FileCheck]], total: int) -> Iterator[tuple[bool, FileCheck]]:
+def _progress(items: Iterator[tuple[bool, Checked]], total: int) -> Iterator[tuple[bool, Checked]]:
     if not sys.stderr.isatty():
         return items
     try:
@@ -138,7 +161,7 @@ def _hand_id(result: CheckResult) -> str | None:
     return result.hand_id
 
 
-def _write_text(out: TextIO, checked: FileCheck, result: CheckResult) -> None:
+def _write_text(out: TextIO, checked: Checked, result: CheckResult) -> None:
     if isinstance(result, HandCheck):
         for v in result.violations:
             out.write(f"{checked.file}:{v.line}: hand {result.hand.hand_id}: {v.rule}: {v.message}\n")
@@ -147,7 +170,7 @@ def _write_text(out: TextIO, checked: FileCheck, result: CheckResult) -> None:
         out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}\n")
 
 
-def _record(checked: FileCheck, result: CheckResult) -> dict[str, Any]:
+def _record(checked: Checked, result: CheckResult) -> dict[str, Any]:
     record: dict[str, Any] = {"file": checked.file}
     if isinstance(result, HandCheck):
         hand = result.hand
@@ -169,7 +192,19 @@ def _record(checked: FileCheck, result: CheckResult) -> dict[str, Any]:
     return record
 
 
-def _file_error_record(checked: FileCheck, reason: str) -> dict[str, Any]:
+def _write_duplicate(out: TextIO, checked: Checked, result: HandCheck, earlier: tuple[str, int], form: str) -> None:
+    """A hand whose site and id an earlier hand of the run had: not counted again."""
+    hand = result.hand
+    reason = f"duplicate hand id: the same as at {earlier[0]}:{earlier[1]}"
+    if form == "jsonl":
+        record = _record(checked, result)
+        record.update(status="duplicate", violations=[], net={}, reason=reason)
+        out.write(json.dumps(record) + "\n")
+    else:
+        out.write(f"{checked.file}:{hand.line}: hand {hand.hand_id}: {reason}\n")
+
+
+def _file_error_record(checked: Checked, reason: str) -> dict[str, Any]:
     """A file named on the command line that holds no hand to check, as one rejected record."""
     return {"file": checked.file, "line": 1, "site": checked.site, "hand_id": None, "variant": None,
             "status": "rejected", "violations": [], "net": {}, "reason": reason}  # fmt: skip
@@ -187,12 +222,16 @@ def _write_summary(
     errors: int, ignored: list[str],
 ) -> None:  # fmt: skip
     parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
+    if totals["duplicate"]:
+        parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
     if errors:
         parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
     if ignored:
         parts.append(f"{len(ignored)} ignored")
     out.write("summary: " + ", ".join(parts) + "\n")
-    columns = ("site", "files", "hands", "ok", "skipped", "rejected", "violations")
+    columns: tuple[str, ...] = ("site", "files", "hands", "ok", "skipped", "rejected", "violations")
+    if totals["duplicate"]:
+        columns += ("duplicate",)
     _write_table(out, columns, [[name, *(str(row[c]) for c in columns[1:])] for name, row in sorted(sites.items())])
     by_count = sorted(rules.items(), key=lambda item: (-item[1][1], item[0]))
     _write_table(out, ("rule", "violations", "hands"), [[rule, str(n), str(hands)] for rule, (n, hands) in by_count])

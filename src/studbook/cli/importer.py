@@ -4,7 +4,8 @@ Every file is parsed and checked, and its new hands are stored in one
 transaction; hands already in the store (same site and hand id) are counted
 as duplicates and left alone. A file imported before with the same content
 (SHA-256) is not read again unless ``--rescan``; one that grew is. A summary follows: new, duplicate, skipped,
-rejected and with-violations counts, then each rejected hand with its line.
+rejected and with-violations counts, then each rejected hand with its line, and each hand id repeated within
+the files of this import (with the line of its first). With one job, files are read and stored hand by hand.
 
 Exit status: 0 when the import ran, even if some hands were rejected or broke
 rules (they are listed, and violations are stored for the integrity report);
@@ -19,16 +20,17 @@ import argparse
 import sqlite3
 import sys
 from collections import Counter
-from typing import Any
+from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from studbook.check import FileCheck
+from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, stream_paths
 from studbook.cli.common import UsageError, expand_paths
+from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.originals import HandSource, OriginalKey, hand_texts
-from studbook.scale import check_files
+from studbook.scale import check_files, resolve_jobs
 from studbook.store import ImportSummary, Store, StoreError, file_sha256
 
 SHOW_REJECTED = 50
@@ -65,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, sqlite3.DatabaseError) as error:
         raise UsageError(str(error)) from None
     summary = ImportSummary()
+    seen, repeated = SeenHands(), list[str]()  # hand ids met twice in this run's files
     progress = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                     disable=args.quiet or not sys.stderr.isatty())
     try:
@@ -77,11 +80,12 @@ def run(args: argparse.Namespace) -> int:
             else:
                 todo.append(path)
         with gc_between_files() as next_file:
-            for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
+            for file_check in _checks([str(f) for f in todo], args.jobs, args.site):
                 next_file()
-                store.add(file_check.results, summary=summary, originals=_originals(file_check))
+                watched = _Watched(file_check.results, seen, repeated)
+                store.add(watched, summary=summary, originals=_originals(file_check.file, args.site))
                 digest = hashes.get(file_check.file) or file_sha256(file_check.file)
-                store.record_file(file_check.file, digest, len(file_check.results))
+                store.record_file(file_check.file, digest, watched.count)
                 progress.update(1)
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts()["hands"]
@@ -97,31 +101,58 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         store.close()
-    print(report(summary, args.db, len(files), total, show_problems=not args.quiet))
+    print(report(summary, args.db, len(files), total, show_problems=not args.quiet, repeated=repeated))
     if args.strict and (summary.rejected or summary.with_violations):
         return 1
     return 0
 
 
-def _originals(file_check: FileCheck) -> dict[OriginalKey, HandSource]:
+def _originals(file: str, site: str | None) -> dict[OriginalKey, HandSource]:
     """The file's hands' original texts (the file is read again: the parse kept none)."""
-    if not file_check.checks:
-        return {}
     try:
-        return hand_texts(file_check.file, file_check.site)
+        return hand_texts(file, site)
     except OSError:
         return {}
 
 
+def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[FileCheck | FileStream]:
+    """The files checked: hand by hand in this process (one hand in memory), or in ``jobs`` processes."""
+    if resolve_jobs(jobs) == 1:
+        return stream_paths(files, site=site)
+    return check_files(files, jobs=jobs, site=site)
+
+
+class _Watched:
+    """A file's results as they go to the store: counted, and each hand id
+    met earlier in the run noted in ``repeated`` (the store counts it as a
+    duplicate and keeps the first)."""
+
+    def __init__(self, results: Iterable[CheckResult], seen: SeenHands, repeated: list[str]) -> None:
+        self.results, self.seen, self.repeated = results, seen, repeated
+        self.count = 0
+
+    def __iter__(self) -> Iterator[CheckResult]:
+        for result in self.results:
+            self.count += 1
+            if isinstance(result, HandCheck):
+                earlier = self.seen.earlier(result.hand)
+                if earlier is not None:
+                    hand = result.hand
+                    self.repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
+                                         f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
+            yield result
+
+
 def report(summary: ImportSummary, db: str, files: int, total: int, *,
-           show_problems: bool = True) -> str:
+           show_problems: bool = True, repeated: Sequence[str] = ()) -> str:
     """The end-of-import summary."""
     skipped_games = Counter(p.game for p in summary.problems if isinstance(p, Skipped))
     games = ", ".join(f"{game} {n}" for game, n in skipped_games.most_common(5))
     lines = [
         f"imported {files} file{'s' if files != 1 else ''} into {db}",
         f"  new hands        {summary.new:>8}",
-        f"  duplicates       {summary.duplicate:>8}  (already in the store)",
+        f"  duplicates       {summary.duplicate:>8}  (already in the store"
+        + (f", or repeated in these files: {len(repeated)}, listed below)" if repeated else ")"),
         f"  skipped          {summary.skipped:>8}" + (f"  (not stud: {games})" if games else ""),
         f"  rejected         {summary.rejected:>8}",
         f"  with violations  {summary.with_violations:>8}  "
@@ -138,4 +169,9 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
         if len(rejected) > SHOW_REJECTED:
             lines.append(f"  ... and {len(rejected) - SHOW_REJECTED} more "
                          "(all are in the store's rejects table)")
+    if show_problems and repeated:
+        lines.append("hand ids repeated in these files (the first was kept):")
+        lines.extend(f"  {line}" for line in repeated[:SHOW_REJECTED])
+        if len(repeated) > SHOW_REJECTED:
+            lines.append(f"  ... and {len(repeated) - SHOW_REJECTED} more")
     return "\n".join(lines)

@@ -131,12 +131,18 @@ class Scanned:
 
 
 class _Builder:
-    """expat callbacks: trees for context and record elements, spans of records."""
+    """expat callbacks: trees for context and record elements, spans of records.
 
-    def __init__(self, parser: expat.XMLParserType, data: bytes, record: str,
+    The bytes are fed a block at a time (:meth:`feed`); ``window`` keeps
+    those from the open record's start tag on (``base`` is the stream offset
+    of its first byte), so a record's text can be cut out when it closes."""
+
+    def __init__(self, parser: expat.XMLParserType, record: str,
                  context: frozenset[str], line0: int, with_text: bool) -> None:  # fmt: skip
         self.parser = parser
-        self.data = data
+        self.window = bytearray()
+        self.base = 0
+        self.fed = 0  # bytes fed so far
         self.record = record
         self.context = context
         self.line0 = line0  # file line of the data's first line, minus one
@@ -152,6 +158,19 @@ class _Builder:
         parser.UnparsedEntityDeclHandler = _refuse
         parser.ExternalEntityRefHandler = _refuse
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def feed(self, data: bytes, final: bool = False) -> None:
+        self.window += data
+        self.fed += len(data)
+        self.parser.Parse(data, final)
+        keep = self.start if self.stack else self.fed
+        if keep > self.base:
+            del self.window[: keep - self.base]
+            self.base = keep
+
+    def span(self, start: int, end: int) -> bytes:
+        """Bytes ``start:end`` of the stream (within the window)."""
+        return bytes(self.window[max(start - self.base, 0) : max(end - self.base, 0)])
 
     def start_element(self, tag: str, attrs: dict[str, str]) -> None:
         stack = self.stack
@@ -171,8 +190,9 @@ class _Builder:
         if stack:
             return
         if element.tag == self.record:
-            close = self.data.find(b">", self.parser.CurrentByteIndex) + 1
-            text = self.data[self.start : close].decode("utf-8")
+            at = self.parser.CurrentByteIndex - self.base
+            close = self.window.find(b">", at) + 1
+            text = self.window[self.start - self.base : close].decode("utf-8")
             self.items.append(Scanned("record", element.line, text, element))
         else:
             self.items.append(Scanned("context", element.line, element=element))
@@ -180,6 +200,13 @@ class _Builder:
     def characters(self, data: str) -> None:
         if self.stack:
             self.stack[-1].text += data
+
+    def release(self) -> None:
+        """Break the parser <-> builder cycle (its handlers are the builder's
+        methods), so both go with the reference count, not at the next
+        collection (which may be paused for the whole file)."""
+        self.parser = None  # type: ignore[assignment]
+        self.window = bytearray()
 
     @property
     def in_record(self) -> bool:
@@ -198,58 +225,108 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
     """Context elements, records and errors of a decoded XML file, in file order.
 
     ``with_text=False`` leaves every element's ``text`` empty (for formats
-    that write everything in attributes: faster)."""
+    that write everything in attributes: faster).
+
+    A well-formed file is read in one pass. After the first fault, each
+    remaining record is read on its own, from its start tag up to the next
+    record's (and a context element after it, in that stretch, too), so a
+    file with a fault in every hand costs one pass, not one pass per hand."""
     declaration = _DECLARATION.match(text)
-    if declaration:  # blanked, not removed: line numbers stay those of the file
-        text = re.sub(r"[^\n]", " ", declaration.group(0)) + text[declaration.end() :]
-    unsafe = _UNSAFE.search(text)
+    blank = declaration.end() if declaration else 0  # blanked as read: line numbers stay those of the file
+    unsafe = _UNSAFE.search(text, blank)
     if unsafe:
         line = _line_of(text, unsafe.start())
-        yield Scanned("error", line, text.split("\n")[line - 1], reason=UNSAFE_REASON, line=line)
+        yield Scanned("error", line, _line_at(text, unsafe.start()), reason=UNSAFE_REASON, line=line)
+        return
+    if "&" in text:  # a bare "&" (a table called "Cash & Carry") is text, not a broken entity
+        text = _BARE_AMPERSAND.sub("&amp;", text)
+    items, failed = _scan_segment(text, 0, len(text), 1, record, context, True, with_text, blank)
+    yield from items
+    if failed is None or failed >= len(text):
         return
     resync = re.compile(rf"<{re.escape(record)}[\s>/]")
-    pos = 0
-    while pos < len(text):
-        items, failed = _scan_segment(text, pos, record, context, pos == 0, with_text)
+    contexts = re.compile(rf"<(?:{'|'.join(map(re.escape, sorted(context)))})[\s>/]") if context else None
+    starts = [found.start() for found in resync.finditer(text, max(failed, 1))]
+    line, counted = 1, 0  # the file line of offset ``counted``
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        line += text.count("\n", counted, start)
+        counted = start
+        items, stopped = _scan_segment(text, start, end, line, record, context, False, with_text)
         yield from items
-        if failed is None or failed >= len(text):
-            return
-        found = resync.search(text, max(failed, pos + 1))
-        pos = found.start() if found else len(text)
+        if stopped is None or contexts is None or any(item.kind == "error" for item in items):
+            continue
+        after = contexts.search(text, stopped, end)  # a new session's header after the record
+        if after is not None:
+            first = line + text.count("\n", start, after.start())
+            more, _ = _scan_segment(text, after.start(), end, first, record, context, False, with_text)
+            yield from (item for item in more if item.kind == "context")
 
 
-def _scan_segment(text: str, pos: int, record: str, context: frozenset[str],
-                  first_segment: bool, with_text: bool = True) -> tuple[list[Scanned], int | None]:  # fmt: skip
-    """The items of ``text[pos:]`` and, after an error, the offset it stopped at."""
+_BARE_AMPERSAND = re.compile(r"&(?!(?:[A-Za-z_:][\w.:-]*|#[0-9]+|#x[0-9A-Fa-f]+);)")
+
+
+_FEED = 1 << 16  # characters encoded and fed to expat at a time
+_NON_SPACE = re.compile(r"\S")
+
+
+def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, context: frozenset[str],
+                  first_segment: bool, with_text: bool = True, blank: int = 0) -> tuple[list[Scanned], int | None]:  # fmt: skip
+    """The items of ``text[pos:end]`` (starting on file line ``first_line``) and,
+    after an error, the offset it stopped at. ``text[:blank]`` (an XML
+    declaration) is read as spaces. The text is encoded and fed a block at a
+    time: no copy of the whole segment is made."""
     head = f"<{_ROOT}>".encode()
-    body = text[pos:].encode("utf-8")
-    data = head + body + f"</{_ROOT}>".encode()
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
-    builder = _Builder(parser, data, record, context, _line_of(text, pos) - 1, with_text)
+    builder = _Builder(parser, record, context, first_line - 1, with_text)
     items = builder.items
+    fed: list[tuple[int, int, bytes]] = []  # (text offset, stream offset, bytes) of the last blocks fed
     try:
-        parser.Parse(data, True)
+        builder.feed(head)
+        for at in range(pos, end, _FEED):
+            piece = text[at : min(at + _FEED, end)]
+            if at < blank:
+                piece = re.sub(r"[^\n]", " ", piece[: blank - at]) + piece[blank - at :]
+            data = piece.encode("utf-8")
+            fed = [*fed[-1:], (at, builder.fed, data)]
+            builder.feed(data)
+        builder.feed(f"</{_ROOT}>".encode(), True)
         return items, None
     except UnsafeXml as error:
         line = builder.line0 + parser.CurrentLineNumber
         items.append(Scanned("error", line, "", reason=str(error), line=line))
         return items, len(text)
     except expat.ExpatError as error:
-        failed = min(max(parser.ErrorByteIndex - len(head), 0), len(body))
-        at_end = failed >= len(body.rstrip())
-        line = min(builder.line0 + (error.lineno or 1), _line_of(text, len(text)))
-        stopped = pos + len(body[:failed].decode("utf-8", "ignore"))
+        failed = parser.ErrorByteIndex
+        stopped = end
+        for offset, stream, data in reversed(fed):
+            if failed >= stream:
+                stopped = min(offset + len(data[: failed - stream].decode("utf-8", "ignore")), end)
+                break
+        else:
+            stopped = fed[0][0] if fed else pos
+        at_end = _NON_SPACE.search(text, stopped, end) is None
+        line = min(builder.line0 + (error.lineno or 1), first_line + text.count("\n", pos, end))
         message = f"malformed XML: {expat.ErrorString(error.code)}"
         if builder.in_record:
             opened = builder.stack[0]
-            partial = data[builder.start : len(head) + failed].decode("utf-8", "ignore")
+            partial = builder.span(builder.start, failed).decode("utf-8", "ignore")
             if at_end:
                 message = f"the hand ends early, truncated? (the XML stops inside <{record}>)"
             items.append(Scanned("error", opened.line, partial, opened, message, line))
         elif not at_end and first_segment:
-            items.append(Scanned("error", line, text.split("\n")[line - 1], reason=message, line=line))
+            items.append(Scanned("error", line, _line_at(text, stopped), reason=message, line=line))
         return items, stopped
+    finally:
+        builder.release()
+
+
+def _line_at(text: str, offset: int) -> str:
+    """The line of ``text`` holding ``offset``."""
+    start = text.rfind("\n", 0, offset) + 1
+    stop = text.find("\n", offset)
+    return text[start : stop if stop != -1 else len(text)]
 
 
 def parse_fragment(chunk: HandText, record: str) -> Scanned:

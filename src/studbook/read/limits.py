@@ -1,0 +1,87 @@
+"""Sane limits on what one hand may hold, and the screening of each parse result.
+
+A hand history is written by a poker client: player names of a dozen
+characters, table names of a few dozen, hands of a few KB. A file that breaks
+these bounds by orders of magnitude is damaged or hostile (a 50 MB "player
+name" would make a 100 MB store for one hand), so :func:`screen` rejects the
+hand, naming the file, the line and the field; the other hands of the file
+read on. It also keeps what a rejected hand carries small (the offending text
+capped, with a note), and turns a hand skipped as "not stud" because its game
+name holds bytes the decoder had to replace (U+FFFD) into a rejection: the
+hand is damaged, not of another game.
+"""
+
+from __future__ import annotations
+
+from studbook.events import Hand, ParseResult, Rejected, Skipped
+from studbook.sites.base import HandText
+
+MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB
+MAX_NAME_CHARS = 100  # player names: sites allow 12 to 30
+MAX_TABLE_CHARS = 200  # table names, tournament ids, game names, hand ids
+MAX_TEXT_SHOWN = 200  # the offending text a rejected hand keeps
+
+REPLACED = "\ufffd"
+
+
+def too_big(chunk: HandText, file: str) -> Rejected | None:
+    """A rejection for a hand longer than :data:`MAX_HAND_CHARS`, unread; else None."""
+    size = len(chunk.text)
+    return overlong_hand(chunk, size, file) if size > MAX_HAND_CHARS else None
+
+
+def overlong_hand(start: HandText, size: int, file: str) -> Rejected:
+    """The rejection of a hand of ``size`` characters, over the limit, given its start."""
+    newline = start.text.find("\n")
+    first = start.text if newline == -1 else start.text[:newline]
+    return Rejected(file, start.first_line, start.first_line,
+                    f"hand of {size:,} characters, over the limit of {MAX_HAND_CHARS:,}; not read",
+                    capped(first))  # fmt: skip
+
+
+def screen(result: ParseResult, chunk: HandText, file: str) -> ParseResult:
+    """``result`` as it should reach the user: within the limits, damage named."""
+    if isinstance(result, Hand):
+        return _over_limit(result) or result
+    if isinstance(result, Rejected):
+        if len(result.text) > MAX_TEXT_SHOWN:
+            return Rejected(result.file, result.line, result.hand_line, result.reason, capped(result.text),
+                            result.hand_id)  # fmt: skip
+        return result
+    if REPLACED in result.game:
+        return Rejected(file, result.line, chunk.first_line,
+                        "the game name holds bytes that could not be decoded (replaced by U+FFFD): "
+                        "the hand is damaged", capped(result.game), result.hand_id)  # fmt: skip
+    return result
+
+
+def capped(text: str) -> str:
+    """``text`` cut to :data:`MAX_TEXT_SHOWN` characters, with a note of what was cut."""
+    if len(text) <= MAX_TEXT_SHOWN:
+        return text
+    return f"{text[:MAX_TEXT_SHOWN]}... ({len(text) - MAX_TEXT_SHOWN:,} more characters cut)"
+
+
+def _over_limit(hand: Hand) -> Rejected | None:
+    header = hand.header
+    for seat in hand.seats:
+        if len(seat.player) > MAX_NAME_CHARS:
+            return _reject(hand, seat.line, f"seat {seat.seat}: a player name", seat.player, MAX_NAME_CHARS)
+    for what, value in (("table name", header.table), ("hand id", header.hand_id), ("game name", header.game),
+                        ("mix name", header.mix or ""),
+                        ("tournament id", header.tournament.id if header.tournament else "")):  # fmt: skip
+        if len(value) > MAX_TABLE_CHARS:
+            return _reject(hand, hand.line, f"a {what}", value, MAX_TABLE_CHARS)
+    return None
+
+
+def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejected:
+    hand_id = hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
+    return Rejected(hand.file, line, hand.line, f"{what} of {len(value):,} characters, over the limit of {limit}",
+                    capped(value), hand_id)  # fmt: skip
+
+
+__all__ = [
+    "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped", "overlong_hand", "screen",
+    "too_big",
+]
