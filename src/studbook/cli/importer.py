@@ -6,11 +6,17 @@ as duplicates and left alone. A file imported before with the same content
 (SHA-256) is not read again unless ``--rescan``; one that grew is. A summary follows: new, duplicate, skipped,
 rejected and with-violations counts, then each rejected hand with its line.
 
+A file that cannot be read (no permission, gone since the directory was
+walked) is listed with the reason and not marked imported, so the next import
+reads it; the other files are imported. A full disk rolls back the file being
+written and stops the import: the store keeps every file before it.
+
 Exit status: 0 when the import ran, even if some hands were rejected or broke
 rules (they are listed, and violations are stored for the integrity report);
 1 with ``--strict`` when any hand was rejected or had violations, or when the
-store could not be written; 2 for usage errors (a path that does not exist, a
-``--db`` that is not a studbook store).
+store could not be written (a full disk, a damaged store); 2 for usage errors
+(a path that does not exist, a ``--db`` that is not a studbook store or may not
+be written) and when a file could not be read.
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ from tqdm import tqdm
 from studbook.cli.common import UsageError, expand_paths
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
+from studbook.printable import printable_path
 from studbook.scale import check_files
-from studbook.store import ImportSummary, Store, StoreError, file_sha256
+from studbook.store import ImportSummary, Store, StoreError, explain, file_sha256
 
 SHOW_REJECTED = 50
 
@@ -60,15 +67,26 @@ def run(args: argparse.Namespace) -> int:
     files = expand_paths(args.paths)
     try:
         store = Store(args.db)
-    except (StoreError, sqlite3.DatabaseError) as error:
+    except StoreError as error:
         raise UsageError(str(error)) from None
     summary = ImportSummary()
+    unreadable: list[str] = []
     progress = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                     disable=args.quiet or not sys.stderr.isatty())
+
+    def cannot_read(path: object, reason: str) -> None:
+        unreadable.append(f"{printable_path(str(path))}: {reason}")
+        progress.write(f"studbook import: cannot read {unreadable[-1]}", file=sys.stderr)
+
     try:
         todo, hashes = [], {}
         for path in files:
-            hashes[str(path)] = digest = file_sha256(path)
+            try:
+                hashes[str(path)] = digest = file_sha256(path)
+            except OSError as error:
+                cannot_read(path, error.strerror or str(error))
+                progress.update(1)
+                continue
             if not args.rescan and store.imported(path, digest):
                 summary.unchanged_files += 1
                 progress.update(1)
@@ -77,10 +95,15 @@ def run(args: argparse.Namespace) -> int:
         with gc_between_files() as next_file:
             for file_check in check_files([str(f) for f in todo], jobs=args.jobs, site=args.site):
                 next_file()
-                store.add(file_check.results, summary=summary)
-                digest = hashes.get(file_check.file) or file_sha256(file_check.file)
-                store.record_file(file_check.file, digest, len(file_check.results))
                 progress.update(1)
+                if file_check.parsed.unreadable:  # since it was hashed: not marked imported
+                    cannot_read(file_check.file, _reason(file_check.error))
+                    continue
+                try:
+                    store.add(file_check.results, summary=summary,
+                              record=(file_check.file, hashes[file_check.file]))
+                except sqlite3.Error as error:
+                    raise explain(args.db, error, writing=file_check.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts()["hands"]
     except KeyboardInterrupt:
@@ -88,26 +111,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"interrupted: the store keeps the {summary.new} new hands of the files "
               f"finished; import again to add the rest", file=sys.stderr)
         raise
-    except sqlite3.Error as error:
+    except StoreError as error:
         progress.close()
-        print(f"studbook import: error: {args.db}: {error}", file=sys.stderr)
+        print(f"studbook import: error: {error}", file=sys.stderr)
         return 1
     finally:
         progress.close()
         store.close()
-    print(report(summary, args.db, len(files), total, show_problems=not args.quiet))
+    print(report(summary, args.db, len(files) - len(unreadable), total, show_problems=not args.quiet,
+                 unreadable=unreadable))
+    if unreadable:
+        return 2
     if args.strict and (summary.rejected or summary.with_violations):
         return 1
     return 0
 
 
+def _reason(error: str | None) -> str:
+    """Why a file could not be read, without read_file's 'cannot read: ' prefix."""
+    text = error or "cannot read"
+    return text.removeprefix("cannot read: ")
+
+
 def report(summary: ImportSummary, db: str, files: int, total: int, *,
-           show_problems: bool = True) -> str:
-    """The end-of-import summary."""
+           show_problems: bool = True, unreadable: list[str] | None = None) -> str:
+    """The end-of-import summary; ``unreadable`` lists the files not read, with why."""
     skipped_games = Counter(p.game for p in summary.problems if isinstance(p, Skipped))
     games = ", ".join(f"{game} {n}" for game, n in skipped_games.most_common(5))
     lines = [
-        f"imported {files} file{'s' if files != 1 else ''} into {db}",
+        f"imported {files} file{'s' if files != 1 else ''} into {printable_path(db)}",
         f"  new hands        {summary.new:>8}",
         f"  duplicates       {summary.duplicate:>8}  (already in the store)",
         f"  skipped          {summary.skipped:>8}" + (f"  (not stud: {games})" if games else ""),
@@ -119,10 +151,15 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
     if summary.unchanged_files:
         lines.insert(1, f"  unchanged files  {summary.unchanged_files:>8}  "
                         "(imported before with the same content: not read again; --rescan)")
+    if unreadable:
+        lines.insert(1, f"  unreadable files {len(unreadable):>8}  "
+                        "(not imported; the next import reads them)")
+        lines.append("files not read:")
+        lines.extend(f"  {line}" for line in unreadable)
     rejected = [p for p in summary.problems if isinstance(p, Rejected)]
     if show_problems and rejected:
         lines.append("rejected hands:")
-        lines.extend(f"  {r.message()}" for r in rejected[:SHOW_REJECTED])
+        lines.extend(f"  {printable_path(r.message())}" for r in rejected[:SHOW_REJECTED])
         if len(rejected) > SHOW_REJECTED:
             lines.append(f"  ... and {len(rejected) - SHOW_REJECTED} more "
                          "(all are in the store's rejects table)")
