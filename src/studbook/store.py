@@ -249,18 +249,19 @@ class Store:
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.OperationalError as error:
-            if getattr(error, "sqlite_errorcode", None) != _READONLY_DIRECTORY:
-                conn.close()
-                raise
             conn.close()
             wal = Path(f"{self.path}-wal")
-            if wal.exists() and wal.stat().st_size:
+            pending = wal.exists() and wal.stat().st_size > 0
+            if pending and not os.access(self.path.absolute().parent, os.W_OK):
                 raise ReadOnlyStore(
                     f"{printable_path(self.path)}: cannot read the store: its folder is "
                     f"read-only and it has a write-ahead log ({printable_path(wal.name)}) "
-                    "not yet merged into it; open it once with write access to the folder "
-                    "(any studbook command does), or copy the store and its log elsewhere"
+                    "not yet merged into it, and SQLite cannot read them both without writing "
+                    "beside them; make the folder writable, or copy the store and its log "
+                    "to a folder that is"
                 ) from None
+            if pending or getattr(error, "sqlite_errorcode", None) != _READONLY_DIRECTORY:
+                raise
             conn = sqlite3.connect(_read_only_uri(self.path) + "&immutable=1", uri=True,
                                    isolation_level=None)
         return conn
