@@ -291,10 +291,10 @@ class Store:
         if "meta" in tables:
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("schema_version") != SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: store schema version "
+                raise StoreError(f"{printable_path(self.path)}: store schema version "
                                  f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}")
             if meta.get("money_scale") != str(MONEY_SCALE):
-                raise StoreError(f"{self.path}: money scale {meta.get('money_scale')}")
+                raise StoreError(f"{printable_path(self.path)}: money scale {meta.get('money_scale')}")
             return
         if self.readonly:
             raise StoreError(f"{printable_path(self.path)}: an empty SQLite file, not a studbook "
