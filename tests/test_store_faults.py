@@ -670,3 +670,18 @@ def test_an_unexpected_os_error_is_one_line(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(stats, "load_source", locked)
     assert main(["stats", "--db", "x.db"]) == 2
     assert_one_line_error(capsys.readouterr().err, "studbook stats: error: x.db: database is locked")
+
+    def damaged(args: Any) -> Any:
+        raise DamagedStore("x.db: the store is damaged (...)")
+
+    monkeypatch.setattr(stats, "load_source", damaged)
+    assert main(["stats", "--db", "x.db"]) == 2
+    assert_one_line_error(capsys.readouterr().err,
+                          "studbook stats: error: x.db: the store is damaged (...)")
+
+    def bug(args: Any) -> Any:
+        raise ZeroDivisionError("a bug is not a fault")
+
+    monkeypatch.setattr(stats, "load_source", bug)
+    with pytest.raises(ZeroDivisionError):  # bugs are not hidden
+        main(["stats", "--db", "x.db"])
