@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz install bench clean
+.PHONY: run test fuzz faults install bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ test: $(STAMP)
 FUZZ ?= 20
 fuzz: $(STAMP)
 	STUDBOOK_FUZZ=$(FUZZ) $(PY) -m pytest -q -m "hypothesis or slow"
+
+# The fault-injection tests (tests/test_store_faults.py) with their slow part:
+# kill -9 at many points and rounds of concurrent imports, FAULTS times as many.
+FAULTS ?= 1
+faults: $(STAMP)
+	STUDBOOK_FAULTS=$(FAULTS) $(PY) -m pytest -q -m faults
 
 bench: $(STAMP)
 	$(PY) benchmarks/generate.py --hands 20000

@@ -200,8 +200,8 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
         with gc_between_files() as next_file:  # as the command runs
             for file_check in check_paths([str(p) for p in todo]):
                 next_file()
-                store.add(file_check.results, summary=summary)
-                store.record_file(file_check.file, hashes[file_check.file], len(file_check.results))
+                store.add(file_check.results, summary=summary,
+                          record=(file_check.file, hashes[file_check.file]))
     return summary
 
 

@@ -75,23 +75,25 @@ def test_duplicates_inside_one_import(tmp_path: Path) -> None:
     assert (summary.new, summary.duplicate) == (3, 3)
 
 
-def test_interrupted_import_keeps_whole_hands_only(tmp_path: Path) -> None:
+def test_interrupted_import_keeps_whole_calls_only(tmp_path: Path) -> None:
+    """One add() is one transaction (one file, for the importer), however many
+    batches of rows it wrote before the interruption."""
     db = tmp_path / "s.db"
+    import_results(db, checks(range(2)))
 
     def interrupted() -> Iterator:
-        yield from checks(range(5))
+        yield from checks(range(2, 7))
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        import_results(db, interrupted(), batch_size=2)
+        import_results(db, interrupted(), batch_size=2)  # two batches written, not committed
     with Store(db) as store:
         stored = store.frames()
-    # two batches of two were committed; the fifth hand's batch never was
-    assert sorted(stored.hands["hand_id"]) == ["0", "1", "2", "3"]
+    assert sorted(stored.hands["hand_id"]) == ["0", "1"]
     assert set(stored.players["hand_id"]) == set(stored.hands["hand_id"])
     assert set(stored.actions["hand_id"]) == set(stored.hands["hand_id"])
     resumed = import_results(db, checks(range(6)))
-    assert (resumed.new, resumed.duplicate) == (2, 4)
+    assert (resumed.new, resumed.duplicate) == (4, 2)
 
 
 def test_failure_inside_a_batch_rolls_the_batch_back(tmp_path: Path,

@@ -7,21 +7,35 @@ takes well under a second either way (see ``benchmarks/bench_store.py``).
 Tables and columns are exactly :data:`studbook.frames.SCHEMA`; amounts are
 INTEGER minor units (``frames.MONEY_SCALE``), booleans 0/1, times ISO-8601 UTC
 text, so the file is easy to query with any SQLite tool. ``hands`` is keyed by
-``(site, hand_id)``: adding a hand already stored does nothing, and every hand
-goes in with all its rows in one transaction, so an interrupted import leaves
-whole hands only. ``rejects`` is keyed by ``(status, file, hand_line)``.
+``(site, hand_id)``: adding a hand already stored does nothing. One call of
+:meth:`Store.add` is one transaction, and ``studbook import`` makes one call
+per file, with the file's ``files`` row in the same transaction: an
+interrupted import (a kill, a full disk) leaves whole files only, and a file
+is marked imported only when its hands are stored. ``rejects`` is keyed by
+``(status, file, hand_line)``.
 Two bookkeeping tables sit beside the frames' six: ``meta`` (schema version,
 money scale) and ``files`` (each imported file's SHA-256, so that importing
 an unchanged file again does not even parse it). ``originals`` keeps each
 stored hand's original text (zlib-compressed UTF-8) with its file and first
 line, written in the same transaction as the hand's rows.
+
+Faults. Reading (``read_frames``, ``Store(path, create=False)``) opens the
+file read-only (SQLite's ``mode=ro`` URI) and never writes, so a read-only
+store or folder can be read. Writers take the write lock when a file's
+transaction begins (``BEGIN IMMEDIATE``) and wait for one another, and check
+their hands against the store inside that transaction, so imports running at
+the same time into one store serialise. SQLite's errors become a
+:class:`StoreError` naming the store, with a hint (:func:`explain`); file
+names that are not valid UTF-8 are stored escaped (:func:`printable_path`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +47,7 @@ from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, rows_from_checks, typed_frame
 from studbook.originals import HandSource, OriginalKey
+from studbook.printable import printable_path
 
 SCHEMA_VERSION = "2"  # 2: the originals table
 _MAGIC = b"SQLite format 3\x00"
@@ -72,10 +87,84 @@ class Original:
     @property
     def source(self) -> HandSource:
         return HandSource(self.text, self.context)
+WRITE_WAIT = 600.0
+"""Seconds a writer waits for another one (another import into the same store)
+to finish its file before giving up."""
 
 
 class StoreError(Exception):
-    """The file is not a studbook store this version can read."""
+    """The file is not a studbook store this version can read, or the store
+    cannot be read or written: one line naming the store, with a hint."""
+
+
+class DamagedStore(StoreError):
+    """The store's file is damaged (``file is not a database``, ``malformed``)."""
+
+
+class ReadOnlyStore(StoreError):
+    """A writing command met a store it may not write to."""
+
+
+class DiskFull(StoreError):
+    """The disk filled up while a file's hands were written; that file was rolled back."""
+
+
+def integrity(path: str | Path) -> str:
+    """The first finding of ``PRAGMA integrity_check`` on ``path`` opened
+    read-only, on one line ('ok' for a sound store), or the error that stopped it."""
+    try:
+        conn = sqlite3.connect(_read_only_uri(Path(path)), uri=True)
+        try:
+            row = conn.execute("PRAGMA integrity_check(1)").fetchone()  # its first finding
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        return str(error)
+    text = str(row[0]) if row else "no answer"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    summary = " ".join(lines[:3])
+    return summary if len(summary) <= 160 else summary[:157] + "..."
+
+
+def explain(path: str | Path, error: sqlite3.Error, *, writing: str | None = None) -> StoreError:
+    """SQLite's ``error`` on the store at ``path`` as one line with a hint.
+
+    ``writing`` names the hand-history file whose hands were being written.
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    store = printable_path(path)
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or str(error) in _DAMAGED:
+        return DamagedStore(
+            f"{store}: the store is damaged ({error}; PRAGMA integrity_check: "
+            f"{integrity(path)}); keep a copy of it, then import the hand histories "
+            "again into a new store")
+    if primary == sqlite3.SQLITE_FULL:
+        if writing is not None:
+            return DiskFull(f"disk full while writing {printable_path(writing)}; "
+                            "the store holds every file before it")
+        return DiskFull(f"{store}: disk full ({error})")
+    if primary == sqlite3.SQLITE_IOERR and writing is not None:
+        return DiskFull(f"{error} while writing {printable_path(writing)} (is the disk full, "
+                        "or the file too large?); the store holds every file before it")
+    if primary == sqlite3.SQLITE_READONLY:
+        return ReadOnlyStore(f"{store}: cannot write to the store ({error}); importing needs "
+                             "write access to the store and its folder (reading does not)")
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return StoreError(f"{store}: cannot open the store ({error}); check that the file and "
+                          "its folder exist and may be read (and written, to import)")
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return StoreError(f"{store}: the store is busy ({error}): another program is writing "
+                          "to it; try again when it is done")
+    return StoreError(f"{store}: {error}")
+
+
+_DAMAGED = {"file is not a database", "database disk image is malformed"}
+_READONLY_DIRECTORY = 1544  # SQLITE_READONLY_DIRECTORY: no -shm file and no way to create one
+
+
+def _read_only_uri(path: Path) -> str:
+    return path.absolute().as_uri() + "?mode=ro"
 
 
 @dataclass
@@ -94,6 +183,17 @@ class ImportSummary:
     @property
     def seen(self) -> int:
         return self.new + self.duplicate + self.skipped + self.rejected
+
+    def merge(self, other: ImportSummary) -> None:
+        """Add ``other``'s counts and problems to these."""
+        self.new += other.new
+        self.duplicate += other.duplicate
+        self.skipped += other.skipped
+        self.rejected += other.rejected
+        self.with_violations += other.with_violations
+        self.violations += other.violations
+        self.unchanged_files += other.unchanged_files
+        self.problems.extend(other.problems)
 
 
 def is_store(path: str | Path) -> bool:
@@ -123,17 +223,83 @@ def _create_sql() -> Iterator[str]:
 class Store:
     """An open store. Use as a context manager; ``add`` imports, ``frames`` reads."""
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True,
+                 readonly: bool | None = None) -> None:
+        """Open the store at ``path``, creating it when ``create``.
+
+        ``readonly`` (by default: when not ``create``) opens it with SQLite's
+        ``mode=ro``: nothing is ever written, not even the journal mode, so
+        a store on a read-only file or folder can be read. A damaged or
+        unreadable store raises :class:`StoreError` (see :func:`explain`).
+        """
         self.path = Path(path)
-        if not create and not self.path.exists():
-            raise StoreError(f"{path}: no such store")
-        if self.path.exists() and self.path.stat().st_size and not is_store(self.path):
-            raise StoreError(f"{path}: not an SQLite file")
-        self.conn = sqlite3.connect(self.path, isolation_level=None)  # explicit transactions
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self._init_schema()
+        self.readonly = not create if readonly is None else readonly
+        name = printable_path(path)
+        try:
+            size = self.path.stat().st_size if self.path.exists() else None
+        except OSError as error:
+            raise StoreError(f"{name}: cannot read the store ({error.strerror or error})") from None
+        if size is None and (self.readonly or not create):
+            raise StoreError(f"{name}: no such store (make one with 'studbook import')")
+        if size == 0 and self.readonly:
+            raise StoreError(f"{name}: an empty file, not a studbook store "
+                             "(make one with 'studbook import')")
+        if size and not is_store(self.path):
+            if not os.access(self.path, os.R_OK):
+                raise StoreError(f"{name}: cannot read the store (permission denied)")
+            raise StoreError(f"{name}: not an SQLite file, so not a studbook store (a store "
+                             "whose header was overwritten looks like this too: keep a copy of "
+                             "it, then import the hand histories again into a new store)")
         self._keys: set[tuple[str, str]] | None = None
+        self._version: int | None = None  # PRAGMA data_version when the keys were read
+        self._stale = False  # another connection wrote: check new keys in the store too
+        with self._errors():
+            if self.readonly:
+                self.conn = self._open_read_only()
+            else:  # explicit transactions
+                self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=WRITE_WAIT)
+            try:
+                if not self.readonly:
+                    self.conn.execute("PRAGMA journal_mode=WAL")
+                    self.conn.execute("PRAGMA synchronous=NORMAL")
+                self._init_schema()
+            except BaseException:
+                self.conn.close()
+                raise
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """A ``mode=ro`` connection. A store in WAL mode needs its ``-shm`` file,
+        which a read-only folder does not let SQLite create: then, when there is
+        no write-ahead log either (every import ended and merged it into the
+        store), the file is opened ``immutable``, which needs neither."""
+        conn = sqlite3.connect(_read_only_uri(self.path), uri=True, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as error:
+            conn.close()
+            wal = Path(f"{self.path}-wal")
+            pending = wal.exists() and wal.stat().st_size > 0
+            if pending and not os.access(self.path.absolute().parent, os.W_OK):
+                raise ReadOnlyStore(
+                    f"{printable_path(self.path)}: cannot read the store: its folder is "
+                    f"read-only and it has a write-ahead log ({printable_path(wal.name)}) "
+                    "not yet merged into it, and SQLite cannot read them both without writing "
+                    "beside them; make the folder writable, or copy the store and its log "
+                    "to a folder that is"
+                ) from None
+            if pending or getattr(error, "sqlite_errorcode", None) != _READONLY_DIRECTORY:
+                raise
+            conn = sqlite3.connect(_read_only_uri(self.path) + "&immutable=1", uri=True,
+                                   isolation_level=None)
+        return conn
+
+    @contextmanager
+    def _errors(self, writing: str | None = None) -> Iterator[None]:
+        """SQLite's errors as a :class:`StoreError` naming this store."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise explain(self.path, error, writing=writing) from None
 
     def __enter__(self) -> Store:
         return self
@@ -148,48 +314,86 @@ class Store:
         tables = {row[0] for row in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "meta" not in tables:
-            raise StoreError(f"{self.path}: an SQLite file but not a studbook store")
+            raise StoreError(f"{printable_path(self.path)}: an SQLite file but not a studbook store")
         if "meta" in tables:
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
             if meta.get("schema_version") != SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: store schema version "
+                raise StoreError(f"{printable_path(self.path)}: store schema version "
                                  f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}")
             if meta.get("money_scale") != str(MONEY_SCALE):
-                raise StoreError(f"{self.path}: money scale {meta.get('money_scale')}")
+                raise StoreError(f"{printable_path(self.path)}: money scale {meta.get('money_scale')}")
             return
-        self.conn.execute("BEGIN")
-        try:
+        if self.readonly:
+            raise StoreError(f"{printable_path(self.path)}: an empty SQLite file, not a studbook "
+                             "store (make one with 'studbook import')")
+        with self._transaction():
+            if "meta" in {row[0] for row in self.conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}:
+                return  # another import created it meanwhile
             for statement in _create_sql():
                 self.conn.execute(statement)
             self.conn.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: the write lock is taken at once (another writer
+        waits up to :data:`WRITE_WAIT`), rolled back on any exception."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
             self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Roll back the transaction in progress, if SQLite has not already (it
+        does on a full disk): the error that got us here is the one to raise,
+        not ``cannot rollback - no transaction is active``."""
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     # -- files already imported ---------------------------------------------
 
     def imported(self, path: str | Path, sha256: str) -> bool:
         """True when the file at ``path`` was imported with exactly this content."""
-        row = self.conn.execute("SELECT sha256 FROM files WHERE path = ?",
-                                (str(Path(path).resolve()),)).fetchone()
+        with self._errors():
+            row = self.conn.execute("SELECT sha256 FROM files WHERE path = ?",
+                                    (_file_key(path),)).fetchone()
         return row is not None and row[0] == sha256
 
     def record_file(self, path: str | Path, sha256: str, results: int) -> None:
-        """Remember that ``path`` (with this content) has been imported."""
-        resolved = Path(path).resolve()
-        size = resolved.stat().st_size if resolved.exists() else 0
+        """Remember that ``path`` (with this content) has been imported.
+
+        ``add(..., record=(path, sha256))`` does this in the transaction
+        that stores the file's hands, which is what an import wants.
+        """
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
-                          (str(resolved), sha256, size, results, stamp))
+                          (_file_key(path), sha256, size, results, stamp))
 
     # -- writing -----------------------------------------------------------
 
     def keys(self) -> set[tuple[str, str]]:
+        """The (site, hand_id) of the stored hands, as this store read them
+        (hands another import stored since are checked for in :meth:`add`)."""
         if self._keys is None:
-            self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
+            with self._errors():
+                self._version = self._data_version()
+                self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
         return self._keys
+
+    def _data_version(self) -> int:
+        """SQLite's count of commits by other connections (PRAGMA data_version)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def add(
         self,
@@ -199,52 +403,88 @@ class Store:
         on_result: Callable[[CheckResult], None] | None = None,
         summary: ImportSummary | None = None,
         originals: Mapping[OriginalKey, HandSource] | None = None,
+        record: tuple[str | Path, str] | None = None,
     ) -> ImportSummary:
         """Store the new hands of ``results``; count duplicates, skipped and rejected.
 
-        Hands are written in transactions of at most ``batch_size`` results,
-        and the last batch when ``results`` ends (so one call per file is one
-        transaction per file): an interruption loses at most the batch in
-        progress, never part of a hand. Counts are added to ``summary`` when
-        given.
+        The whole call is one transaction, begun when the first rows are
+        written (rows go to SQLite ``batch_size`` results at a time): it
+        stores all of ``results`` or, when interrupted or failing, nothing.
+        ``record=(path, sha256)`` marks that file imported in the same
+        transaction (see :meth:`record_file`). Hands are checked against the
+        store inside the transaction, so another import writing the same
+        hands at the same time makes them duplicates, not an error. Counts
+        are added to ``summary`` (when given) once the transaction commits.
+        SQLite's errors propagate as ``sqlite3.Error`` (see :func:`explain`).
         """
         summary = summary if summary is not None else ImportSummary()
+        done = ImportSummary()  # this call's counts, added to summary on commit
         keys = self.keys()
+        added: set[tuple[str, str]] = set()
         batch: list[CheckResult] = []
-        batch_keys: set[tuple[str, str]] = set()
-        for result in results:
-            if on_result is not None:
-                on_result(result)
+        count = 0
+        opened = False
+        try:
+            for result in results:
+                count += 1
+                if on_result is not None:
+                    on_result(result)
+                batch.append(result)
+                if len(batch) >= batch_size:
+                    if not opened:
+                        self._begin()
+                        opened = True
+                    self._write(self._new(batch, keys, added, done), done, originals)
+                    batch = []
+            if not opened:
+                self._begin()
+                opened = True
+            if batch:
+                self._write(self._new(batch, keys, added, done), done, originals)
+            if record is not None:
+                self.record_file(record[0], record[1], count)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
+        keys |= added
+        summary.merge(done)
+        return summary
+
+    def _begin(self) -> None:
+        """Take the write lock (``BEGIN IMMEDIATE``; another writer waits), and
+        note whether another connection has written since the keys were read."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        if not self._stale and self._data_version() != self._version:
+            self._stale = True
+
+    def _new(self, batch: list[CheckResult], keys: set[tuple[str, str]],
+             added: set[tuple[str, str]], done: ImportSummary) -> list[CheckResult]:
+        """``batch`` less the hands stored already or earlier in this call."""
+        out = []
+        for result in batch:
             if isinstance(result, HandCheck):
                 key = (result.hand.site, result.hand.hand_id)
-                if key in keys or key in batch_keys:
-                    summary.duplicate += 1
+                if key in keys or key in added or (self._stale and self._stored(key)):
+                    done.duplicate += 1
                     continue
-                batch_keys.add(key)
-            batch.append(result)
-            if len(batch) >= batch_size:
-                self._write(batch, summary, originals)
-                keys |= batch_keys
-                batch, batch_keys = [], set()
-        if batch:
-            self._write(batch, summary, originals)
-            keys |= batch_keys
-        return summary
+                added.add(key)
+            out.append(result)
+        return out
+
+    def _stored(self, key: tuple[str, str]) -> bool:
+        return self.conn.execute("SELECT 1 FROM hands WHERE site = ? AND hand_id = ?",
+                                 key).fetchone() is not None
 
     def _write(self, batch: list[CheckResult], summary: ImportSummary,
                originals: Mapping[OriginalKey, HandSource] | None = None) -> None:
+        """Insert ``batch``'s rows (and its hands' original texts), inside the caller's transaction."""
         rows = rows_from_checks(batch)
-        self.conn.execute("BEGIN")
-        try:
-            for table in TABLES:
-                self._insert(table, rows[table])
-            if originals:
-                self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(
-                    batch, originals))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        for table in TABLES:
+            self._insert(table, rows[table])
+        if originals:
+            self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)",
+                                  _original_rows(batch, originals))
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])
         summary.violations += len(rows["violations"])
@@ -275,8 +515,10 @@ class Store:
     def read_table(self, table: str) -> pd.DataFrame:
         columns = SCHEMA[table]
         names = ", ".join(f'"{c.name}"' for c in columns)
-        cursor = self.conn.execute(f"SELECT {names} FROM {table} ORDER BY rowid")
-        frame = pd.DataFrame.from_records(cursor.fetchall(), columns=[c.name for c in columns])
+        with self._errors():
+            cursor = self.conn.execute(f"SELECT {names} FROM {table} ORDER BY rowid")
+            records = cursor.fetchall()
+        frame = pd.DataFrame.from_records(records, columns=[c.name for c in columns])
         for column in columns:
             if column.dtype.startswith("datetime64"):
                 frame[column.name] = pd.to_datetime(frame[column.name], format="ISO8601",
@@ -296,8 +538,9 @@ class Store:
             yield Original(site, hand_id, file, line, _unpack(text) or "", _unpack(context))
 
     def counts(self) -> dict[str, int]:
-        return {table: self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                for table in TABLES}
+        with self._errors():
+            return {table: self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                    for table in TABLES}
 
 
 def _iso_utc(value: Any) -> str | None:
@@ -311,17 +554,25 @@ def _iso_utc(value: Any) -> str | None:
 _HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")
 
 
+def _file_key(path: str | Path) -> str:
+    """A file's key in the ``files`` table: its resolved path, printable."""
+    return printable_path(Path(path).resolve())
+
+
 def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The rows as SQLite takes them. The values are plain Python already
     (ints, floats, bools, strings, None) and each column's affinity stores
     them as its type; times are written out as ISO-8601 UTC text, and
     booleans as ints, which sqlite3 binds without looking for an adapter
-    (it looks for one for every bool, at a cost that showed in profiles)."""
+    (it looks for one for every bool, at a cost that showed in profiles).
+    File names go through :func:`printable_path` (SQLite takes UTF-8 only)."""
     columns = SCHEMA[table]
     times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
     flags = [i for i, column in enumerate(columns) if column.dtype == "bool"]
-    if not times and not flags:
+    files = [i for i, column in enumerate(columns) if column.name == "file"]
+    if not times and not flags and not files:
         return rows
+    printable: dict[Any, Any] = {}  # a file's rows share its name: escape it once
     out = []
     for row in rows:
         values = list(row)
@@ -329,6 +580,11 @@ def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             values[i] = 1 if values[i] else 0
         for i in times:
             values[i] = _iso_utc(values[i])
+        for i in files:
+            name = values[i]
+            if name not in printable:
+                printable[name] = name if not isinstance(name, str) else printable_path(name)
+            values[i] = printable[name]
         out.append(tuple(values))
     return out
 
@@ -371,5 +627,6 @@ def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) 
         return store.add(results, **kw)
 
 
-__all__ = ["ImportSummary", "Original", "SCHEMA_VERSION", "Store", "StoreError", "file_sha256",
-           "import_results", "is_store", "read_frames"]
+__all__ = ["DamagedStore", "DiskFull", "ImportSummary", "Original", "ReadOnlyStore", "SCHEMA_VERSION", "Store",
+           "StoreError", "WRITE_WAIT", "explain", "file_sha256", "import_results", "integrity",
+           "is_store", "printable_path", "read_frames"]

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
+import sqlite3
 import sys
 from typing import Sequence
 
 from studbook import __version__
 from studbook.cli.common import UsageError
+from studbook.printable import ERRORS, printable_path
 
 SUBCOMMANDS = {
     "parse": "parse hand histories into typed events",
@@ -60,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_command_of(arguments))
     args = parser.parse_args(arguments)
+    _escape_file_names()
     try:
         code: int = args.run(args)
     except UsageError as error:
@@ -70,7 +74,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (OSError, sqlite3.Error) as error:
+        # The safety net: each command reports the faults it expects itself.
+        print(f"studbook {args.command}: error: {_fault(args, error)}", file=sys.stderr)
+        return 2
+    except Exception as error:
+        store = sys.modules.get("studbook.store")  # loaded by the commands that use a store
+        if store is None or not isinstance(error, store.StoreError):
+            raise
+        print(f"studbook {args.command}: error: {error}", file=sys.stderr)
+        return 2
     return code
+
+
+def _escape_file_names() -> None:
+    """Print file names holding bytes that are not UTF-8 as ``\\xff`` escapes,
+    as the store keeps them (:mod:`studbook.printable`), not as a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            try:
+                stream.reconfigure(errors=ERRORS)
+            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+                pass
+
+
+def _fault(args: argparse.Namespace, error: OSError | sqlite3.Error) -> str:
+    """An operating-system or store error as one line naming its path."""
+    if isinstance(error, sqlite3.Error):
+        from studbook.store import explain  # imported here: it brings pandas
+
+        return str(explain(getattr(args, "db", None) or "the store", error))
+    name = error.filename
+    reason = error.strerror or str(error)
+    return f"{printable_path(str(name))}: {reason}" if name is not None else reason
 
 
 if __name__ == "__main__":

@@ -7,11 +7,17 @@ as duplicates and left alone. A file imported before with the same content
 rejected and with-violations counts, then each rejected hand with its line, and each hand id repeated within
 the files of this import (with the line of its first). With one job, files are read and stored hand by hand.
 
+A file that cannot be read (no permission, gone since the directory was
+walked) is listed with the reason and not marked imported, so the next import
+reads it; the other files are imported. A full disk rolls back the file being
+written and stops the import: the store keeps every file before it.
+
 Exit status: 0 when the import ran, even if some hands were rejected or broke
 rules (they are listed, and violations are stored for the integrity report);
 1 with ``--strict`` when any hand was rejected or had violations, or when the
-store could not be written; 2 for usage errors (a path that does not exist, a
-``--db`` that is not a studbook store).
+store could not be written (a full disk, a damaged store); 2 for usage errors
+(a path that does not exist, a ``--db`` that is not a studbook store or may not
+be written) and when a file could not be read.
 """
 
 from __future__ import annotations
@@ -30,8 +36,9 @@ from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.originals import HandSource, OriginalKey, hand_texts
+from studbook.printable import printable_path
 from studbook.scale import check_files, resolve_jobs
-from studbook.store import ImportSummary, Store, StoreError, file_sha256
+from studbook.store import ImportSummary, Store, StoreError, explain, file_sha256
 
 SHOW_REJECTED = 50
 
@@ -64,16 +71,27 @@ def run(args: argparse.Namespace) -> int:
     files = expand_paths(args.paths)
     try:
         store = Store(args.db)
-    except (StoreError, sqlite3.DatabaseError) as error:
+    except StoreError as error:
         raise UsageError(str(error)) from None
     summary = ImportSummary()
     seen, repeated = SeenHands(), list[str]()  # hand ids met twice in this run's files
+    unreadable: list[str] = []
     progress = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                     disable=args.quiet or not sys.stderr.isatty())
+
+    def cannot_read(path: object, reason: str) -> None:
+        unreadable.append(f"{printable_path(str(path))}: {reason}")
+        progress.write(f"studbook import: cannot read {unreadable[-1]}", file=sys.stderr)
+
     try:
         todo, hashes = [], {}
         for path in files:
-            hashes[str(path)] = digest = file_sha256(path)
+            try:
+                hashes[str(path)] = digest = file_sha256(path)
+            except OSError as error:
+                cannot_read(path, error.strerror or str(error))
+                progress.update(1)
+                continue
             if not args.rescan and store.imported(path, digest):
                 summary.unchanged_files += 1
                 progress.update(1)
@@ -82,11 +100,16 @@ def run(args: argparse.Namespace) -> int:
         with gc_between_files() as next_file:
             for file_check in _checks([str(f) for f in todo], args.jobs, args.site):
                 next_file()
-                watched = _Watched(file_check.results, seen, repeated)
-                store.add(watched, summary=summary, originals=_originals(file_check.file, args.site))
-                digest = hashes.get(file_check.file) or file_sha256(file_check.file)
-                store.record_file(file_check.file, digest, watched.count)
                 progress.update(1)
+                if file_check.parsed.unreadable:  # since it was hashed: not marked imported
+                    cannot_read(file_check.file, _reason(file_check.error))
+                    continue
+                try:
+                    store.add(_Watched(file_check.results, seen, repeated), summary=summary,
+                              record=(file_check.file, hashes[file_check.file]),
+                              originals=_originals(file_check.file, args.site))
+                except sqlite3.Error as error:
+                    raise explain(args.db, error, writing=file_check.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts()["hands"]
     except KeyboardInterrupt:
@@ -94,14 +117,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"interrupted: the store keeps the {summary.new} new hands of the files "
               f"finished; import again to add the rest", file=sys.stderr)
         raise
-    except sqlite3.Error as error:
+    except StoreError as error:
         progress.close()
-        print(f"studbook import: error: {args.db}: {error}", file=sys.stderr)
+        print(f"studbook import: error: {error}", file=sys.stderr)
         return 1
     finally:
         progress.close()
         store.close()
-    print(report(summary, args.db, len(files), total, show_problems=not args.quiet, repeated=repeated))
+    print(report(summary, args.db, len(files) - len(unreadable), total, show_problems=not args.quiet,
+                 unreadable=unreadable, repeated=repeated))
+    if unreadable:
+        return 2
     if args.strict and (summary.rejected or summary.with_violations):
         return 1
     return 0
@@ -143,13 +169,21 @@ class _Watched:
             yield result
 
 
+def _reason(error: str | None) -> str:
+    """Why a file could not be read, without read_file's 'cannot read: ' prefix."""
+    text = error or "cannot read"
+    return text.removeprefix("cannot read: ")
+
+
 def report(summary: ImportSummary, db: str, files: int, total: int, *,
-           show_problems: bool = True, repeated: Sequence[str] = ()) -> str:
-    """The end-of-import summary."""
+           show_problems: bool = True, unreadable: list[str] | None = None,
+           repeated: Sequence[str] = ()) -> str:
+    """The end-of-import summary; ``unreadable`` lists the files not read, with why, and
+    ``repeated`` the hand ids met twice in this import's files."""
     skipped_games = Counter(p.game for p in summary.problems if isinstance(p, Skipped))
     games = ", ".join(f"{game} {n}" for game, n in skipped_games.most_common(5))
     lines = [
-        f"imported {files} file{'s' if files != 1 else ''} into {db}",
+        f"imported {files} file{'s' if files != 1 else ''} into {printable_path(db)}",
         f"  new hands        {summary.new:>8}",
         f"  duplicates       {summary.duplicate:>8}  (already in the store"
         + (f", or repeated in these files: {len(repeated)}, listed below)" if repeated else ")"),
@@ -162,10 +196,15 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
     if summary.unchanged_files:
         lines.insert(1, f"  unchanged files  {summary.unchanged_files:>8}  "
                         "(imported before with the same content: not read again; --rescan)")
+    if unreadable:
+        lines.insert(1, f"  unreadable files {len(unreadable):>8}  "
+                        "(not imported; the next import reads them)")
+        lines.append("files not read:")
+        lines.extend(f"  {line}" for line in unreadable)
     rejected = [p for p in summary.problems if isinstance(p, Rejected)]
     if show_problems and rejected:
         lines.append("rejected hands:")
-        lines.extend(f"  {r.message()}" for r in rejected[:SHOW_REJECTED])
+        lines.extend(f"  {printable_path(r.message())}" for r in rejected[:SHOW_REJECTED])
         if len(rejected) > SHOW_REJECTED:
             lines.append(f"  ... and {len(rejected) - SHOW_REJECTED} more "
                          "(all are in the store's rejects table)")

@@ -22,7 +22,7 @@ import pandas as pd
 from studbook.cli.common import UsageError, expand_paths
 from studbook.frames import Frames, load
 from studbook.stats import BY_NAME, STARTING_HAND_STATS, STATS, by_starting_hand, compute
-from studbook.store import StoreError, is_store
+from studbook.store import StoreError, read_frames
 
 VARIANTS = ("stud", "stud8", "razz")
 COLUMNS_PER_BLOCK = 5
@@ -44,11 +44,9 @@ def load_source(args: argparse.Namespace) -> Frames:
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
     if args.db:
-        if not is_store(args.db):
-            raise UsageError(f"{args.db}: not a studbook store (make one with 'studbook import')")
-        try:
-            return load(args.db)
-        except StoreError as error:
+        try:  # read-only: a store on a read-only file or folder reads as well
+            return read_frames(args.db)
+        except StoreError as error:  # not a store, damaged, unreadable: one line with a hint
             raise UsageError(str(error)) from None
     return load(expand_paths(args.paths))
 
