@@ -543,7 +543,14 @@ def test_a_file_unreadable_for_a_moment_is_imported_by_the_next_run(
             raise PermissionError(13, "Permission denied", str(path))
         return read_bytes(path)
 
+    def open_once(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path) == str(flaky) and not failed:
+            failed.append(str(path))
+            raise PermissionError(13, "Permission denied", str(path))
+        return open(path, *args, **kwargs)
+
     monkeypatch.setattr(parse_module, "read_bytes", once)
+    monkeypatch.setattr(parse_module, "open", open_once, raising=False)  # the streamed read opens the file
     assert main(["import", *map(str, sim), "--db", str(db)]) == 2
     out, err = capsys.readouterr()
     assert failed == [str(flaky)]

@@ -596,7 +596,8 @@ def _original_rows(batch: list[CheckResult], originals: Mapping[OriginalKey, Han
             hand = result.hand
             source = originals.get((hand.file, hand.line))
             if source is not None:
-                yield (hand.site, hand.hand_id, hand.file, hand.line, _pack(source.text), _pack(source.context))
+                yield (hand.site, hand.hand_id, printable_path(hand.file), hand.line, _pack(source.text),
+                       _pack(source.context))
 
 
 def _pack(text: str | None) -> bytes | None:
