@@ -20,6 +20,9 @@ from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
+from .rules import (
+    ORDER_STREETS, POT_SIDE, POT_TOTAL, POT_UNCALLED, SHOWDOWN_AWARD,
+)
 from .state import PlayerState, StudState, able_count
 
 ZERO = Decimal(0)
@@ -76,7 +79,7 @@ def _close_betting(state: StudState, end_line: int) -> None:
     live = [p for p in state.order if p.in_hand and not p.folded]
     able = able_count(live)
     if street is not Street.SEVENTH and len(live) >= 2 and able >= 2 and not state._round_flagged:
-        state.flag("order.streets", end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+        state.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
 
 
 def _money_line(state: StudState, end_line: int) -> int:
@@ -134,10 +137,10 @@ def _check_unreturned(state: StudState, line: int) -> None:
     if not state.profile.logs_uncalled:
         return
     top, amount = state._uncalled()
-    if top is None or amount <= ZERO or any(v.rule == "pot.uncalled" for v in state.violations):
+    if top is None or amount <= ZERO or any(v.rule == POT_UNCALLED for v in state.violations):
         return
     if state._showdown or state.hand_over or state.is_betting_over:
-        state.flag("pot.uncalled", line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
+        state.flag(POT_UNCALLED, line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
 
 
 def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -> bool:
@@ -148,32 +151,32 @@ def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -
     ok = True
     if summary is not None:
         if summary.total != computed:
-            state.flag("pot.total", summary.line,
+            state.flag(POT_TOTAL, summary.line,
                        f"total pot should be {_fmt(computed)} (contributions less returned bets), "
                        f"the log says {_fmt(summary.total)}")
             ok = False
         if state.collects and collected + rake != summary.total:
-            state.flag("pot.total", line,
+            state.flag(POT_TOTAL, line,
                        f"collected {_fmt(collected)} + rake {_fmt(rake)} should equal the total pot "
                        f"{_fmt(summary.total)}")
             ok = False
         if summary.pots:
             ok = _check_stated_pots(state, pots, summary.pots, rake, summary.line) and ok
     elif state.collects and collected > computed:
-        state.flag("pot.total", line, f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
+        state.flag(POT_TOTAL, line, f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
         ok = False
     return ok
 
 
 def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
     if len(stated) != len(pots):
-        state.flag("pot.side", line,
+        state.flag(POT_SIDE, line,
                    f"the log states {len(stated)} pots ({', '.join(_fmt(s) for s in stated)}); "
                    f"the contributions make {len(pots)} ({', '.join(_fmt(p.amount) for p in pots)})")
         return False
     for pot, amount in zip(pots, stated):
         if not ZERO <= pot.amount - amount <= rake:
-            state.flag("pot.side", line,
+            state.flag(POT_SIDE, line,
                        f"{_pot_name(pot.index, len(pots))} should be {_fmt(pot.amount)}"
                        f"{' less rake' if rake else ''}, the log says {_fmt(amount)}")
             return False
@@ -202,7 +205,7 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
         if c.pot >= count:
             if count == 1:
                 return None
-            state.flag("pot.side", c.line,
+            state.flag(POT_SIDE, c.line,
                        f"{c.player} collects from side pot {c.pot}, but there {'is' if count == 2 else 'are'} "
                        f"only {count - 1} side pot{'s' if count > 2 else ''}")
             return None
@@ -286,21 +289,21 @@ def _check_award(
     for player in collected:
         p = by_name.get(player)
         if p is not None and p.folded:
-            state.flag("showdown.award", where, f"{player} folded but collects from {name}")
+            state.flag(SHOWDOWN_AWARD, where, f"{player} folded but collects from {name}")
             return
         if player not in pot.eligible:
-            state.flag("pot.side", where,
+            state.flag(POT_SIDE, where,
                        f"{player} collects from {name} but did not match it (eligible: {', '.join(pot.eligible)})")
             return
     if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
-        state.flag("pot.side", where,
+        state.flag(POT_SIDE, where,
                    f"{name} holds {_fmt(net)} after rake, but {_fmt(sum(collected.values(), ZERO))} is collected from it")
         return
     if expected is None or not _misawarded(expected, collected):
         return
     want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
     got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
-    state.flag("showdown.award", where, f"{name}: expected {want}; the log has {got}")
+    state.flag(SHOWDOWN_AWARD, where, f"{name}: expected {want}; the log has {got}")
 
 
 def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, line: int) -> None:
@@ -321,7 +324,7 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
     if _misawarded(total, collected):
         want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
         got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
-        state.flag("showdown.award", line, f"expected {want}; the log has {got}")
+        state.flag(SHOWDOWN_AWARD, line, f"expected {want}; the log has {got}")
 
 
 def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:

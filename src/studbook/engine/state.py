@@ -77,6 +77,12 @@ from studbook.money import format_amount
 
 from .profiles import DEFAULT, RuleProfile
 from .result import Violation, new_violation
+from .rules import (
+    BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_AMOUNT,
+    BRINGIN_COMPLETE, BRINGIN_PLAYER, CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE,
+    CHIPS_STACK, DEAL_ANTE, DEAL_ORDER, DEAL_PATTERN, DEAL_PLAYERS, ORDER_FIRST, ORDER_STREETS,
+    ORDER_THIRD, ORDER_TURN, POT_UNCALLED, SHOWDOWN_AWARD, SHOWDOWN_ORDER,
+)
 
 ZERO = Decimal(0)
 _K = ActionKind
@@ -476,12 +482,12 @@ class StudState:
 
     def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
         if p is None:
-            self.flag("deal.ante", e.line, f"{e.player} posts an ante but has no seat")
+            self.flag(DEAL_ANTE, e.line, f"{e.player} posts an ante but has no seat")
             return
         if self.street is not None:
-            self.flag("deal.ante", e.line, f"{p.name} posts the ante after the deal began")
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts the ante after the deal began")
         if p.ante:
-            self.flag("deal.ante", e.line, f"{p.name} posts a second ante")
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts a second ante")
         self._deal_in(p)
         expected = self.ante if self.ante is not None else self.ante_posted
         amount = e.amount
@@ -490,7 +496,7 @@ class StudState:
         if expected is not None and amount != expected:
             short_all_in = amount < expected and amount == p.stack
             if not short_all_in:
-                self.flag("deal.ante", e.line,
+                self.flag(DEAL_ANTE, e.line,
                           f"ante should be {_fmt(expected)}, not {_fmt(amount)} from {p.name}")
         self._put(p, amount, e.line)
         p.ante += amount
@@ -501,16 +507,16 @@ class StudState:
     def _on_street(self, e: StreetStart) -> None:
         new = e.street
         if self.hand_over:
-            self.flag("order.streets", e.line, f"{new.label} street after the hand was won")
+            self.flag(ORDER_STREETS, e.line, f"{new.label} street after the hand was won")
         if self.street is None:
             self._begin_hand(e.line)
             if new is not _THIRD:
-                self.flag("order.streets", e.line, f"the hand should start on 3rd street, not {new.label}")
+                self.flag(ORDER_STREETS, e.line, f"the hand should start on 3rd street, not {new.label}")
         else:
             self._close_round(e.line, new)
             if new != self.street + 1:
                 expected = Street(self.street + 1).label if self.street < _SEVENTH else "the showdown"
-                self.flag("order.streets", e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
+                self.flag(ORDER_STREETS, e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
         self.street = new
         self._river_due = new is _SEVENTH and not self._river_done
         if new is _SEVENTH:
@@ -536,7 +542,7 @@ class StudState:
     def _begin_hand(self, line: int) -> None:
         dealt = [p for p in self.order if p.in_hand]
         if not 2 <= len(dealt) <= 8:
-            self.flag("deal.players", line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
+            self.flag(DEAL_PLAYERS, line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
 
     def _close_round(self, line: int, until: Street | str) -> None:
         """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
@@ -550,10 +556,10 @@ class StudState:
         if p is not None and not self._round_flagged:
             what = f"{until.label} street" if isinstance(until, Street) else until
             if self._round_first is None:
-                self.flag("order.streets", line,
+                self.flag(ORDER_STREETS, line,
                           f"no betting on {self.street.label} street before {what}; {p.name} was to act")
             else:
-                self.flag("order.streets", line,
+                self.flag(ORDER_STREETS, line,
                           f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
         if self._round_first is not None:
             self._last_action_street = self.street
@@ -568,7 +574,7 @@ class StudState:
         if self.community is None and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
             live = self._live_count()
-            self.flag("cards.community", line,
+            self.flag(CARDS_COMMUNITY, line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
             return
         bit = 1 << _SEVENTH
@@ -585,7 +591,7 @@ class StudState:
         for p in self.order:
             if not p.dealt & bit and p.in_hand and not p.folded:
                 p.dealt |= bit  # one report per street
-                self.flag("deal.pattern", line, f"{p.name} received no {street.label}-street card")
+                self.flag(DEAL_PATTERN, line, f"{p.name} received no {street.label}-street card")
         # every live player now has this street's bit: until someone else is dealt in
         # (_deal_in), checking again would find nothing
         self._deals_verified = True
@@ -651,27 +657,27 @@ class StudState:
     def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
         street = self.street
         if p is None:
-            self.flag("deal.order", e.line, f"cards dealt to {e.player}, who has no seat")
+            self.flag(DEAL_ORDER, e.line, f"cards dealt to {e.player}, who has no seat")
             return
         if street is None:
-            self.flag("order.streets", e.line, "cards dealt before 3rd street")
+            self.flag(ORDER_STREETS, e.line, "cards dealt before 3rd street")
             return
         if e.street is not street:
-            self.flag("deal.pattern", e.line, f"{e.street.label}-street cards dealt during {street.label} street")
+            self.flag(DEAL_PATTERN, e.line, f"{e.street.label}-street cards dealt during {street.label} street")
         if not p.in_hand:
             if street is _THIRD:
                 self._deal_in(p)  # a player marked sitting out but dealt in
             else:
-                self.flag("deal.order", e.line, f"{p.name} was not dealt in but receives cards")
+                self.flag(DEAL_ORDER, e.line, f"{p.name} was not dealt in but receives cards")
         elif p.folded:
-            self.flag("deal.order", e.line, f"{p.name} folded but receives {street.label}-street cards")
+            self.flag(DEAL_ORDER, e.line, f"{p.name} folded but receives {street.label}-street cards")
         if self.profile.deals_in_order:
             if p.pos < self._last_deal_pos:
-                self.flag("deal.order", e.line, f"{p.name} dealt out of clockwise order")
+                self.flag(DEAL_ORDER, e.line, f"{p.name} dealt out of clockwise order")
             self._last_deal_pos = p.pos
         bit = 1 << street
         if p.dealt & bit:
-            self.flag("deal.pattern", e.line, f"{p.name} dealt twice on {street.label} street")
+            self.flag(DEAL_PATTERN, e.line, f"{p.name} dealt twice on {street.label} street")
             self._check_before(p, e)
             self._see_all(p, e.up, e.line)
             self._see_all(p, e.down, e.line)
@@ -683,19 +689,19 @@ class StudState:
         want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
         up, down = e.up, e.down
         if street is _SEVENTH and self.community is not None:
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
         elif street is _SEVENTH and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
             live = self._live_count()
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
         if len(up) > want_up or len(down) > want_down:
-            self.flag("deal.pattern", e.line,
+            self.flag(DEAL_PATTERN, e.line,
                       f"{street.label} street deals {want_down} down and {want_up} up to {p.name}, "
                       f"not {len(down)} down and {len(up)} up")
         elif self.profile.logs_every_up_card and want_up and not up:
-            self.flag("deal.pattern", e.line, f"{p.name}'s {street.label}-street up card is missing")
+            self.flag(DEAL_PATTERN, e.line, f"{p.name}'s {street.label}-street up card is missing")
         self._see_all(p, up, e.line)
         self._see_all(p, down, e.line)
         p.up.extend(up)
@@ -720,7 +726,7 @@ class StudState:
             # the hero's hole cards, shown again: learn any we did not know
             self._learn(p, before, e.line, known)
             return
-        self.flag("cards.consistent", e.line,
+        self.flag(CARDS_CONSISTENT, e.line,
                   f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
 
     def _see(self, p: PlayerState, card: Card, line: int) -> None:
@@ -728,7 +734,7 @@ class StudState:
         if owner is None:
             self._seen[id(card)] = p.name
         elif owner != p.name:
-            self.flag("cards.unique", line, f"{card} is {owner}'s card but also appears for {p.name}")
+            self.flag(CARDS_UNIQUE, line, f"{card} is {owner}'s card but also appears for {p.name}")
 
     def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
         for card in cards:
@@ -743,16 +749,16 @@ class StudState:
 
     def _on_community(self, e: DealCommunity) -> None:
         if self.street is not _SEVENTH:
-            self.flag("cards.community", e.line, "a community card outside 7th street")
+            self.flag(CARDS_COMMUNITY, e.line, "a community card outside 7th street")
         elif self.community is not None:
-            self.flag("cards.community", e.line, "a second community card")
+            self.flag(CARDS_COMMUNITY, e.line, "a second community card")
         elif not self.needs_community_card():
             live = self._live_count()
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"community card dealt although {self._deck_left()} cards remain for {live} players")
         owner = self._seen.get(id(e.card))
         if owner is not None and owner != "community":
-            self.flag("cards.unique", e.line, f"community card {e.card} is also {owner}'s card")
+            self.flag(CARDS_UNIQUE, e.line, f"community card {e.card} is also {owner}'s card")
         self._seen[id(e.card)] = "community"
         self.community = e.card
 
@@ -774,7 +780,7 @@ class StudState:
         if self.ante or self.ante_posted:
             for p in dealt:
                 if not p.ante and p.start > ZERO:
-                    self.flag("deal.ante", p.deal_line, f"{p.name} was dealt in without posting the ante")
+                    self.flag(DEAL_ANTE, p.deal_line, f"{p.name} was dealt in without posting the ante")
         keys = _BRING_IN_KEYS[self.variant]
         able = 0
         low: PlayerState | None = None  # the lowest door card (razz: the highest)
@@ -1007,9 +1013,9 @@ class StudState:
 
     def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
         if p is None:
-            self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
+            self.flag(ORDER_TURN, e.line, f"{e.player} acts but has no seat")
         else:
-            self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
+            self.flag(ORDER_STREETS, e.line, f"{p.name} acts before 3rd street")
 
     def _start_turn(self, p: PlayerState, e: Action) -> None:
         """An action by someone other than the known player to act, or the first of a round
@@ -1025,16 +1031,16 @@ class StudState:
         expected = self._to_act
         first = self._round_first is None
         if p.folded:
-            self.flag("order.turn", e.line, f"{p.name} folded earlier but acts again")
+            self.flag(ORDER_TURN, e.line, f"{p.name} folded earlier but acts again")
             self._round_flagged = True
             return
         if not p.in_hand:
-            self.flag("order.turn", e.line, f"{p.name} was not dealt in but acts")
+            self.flag(ORDER_TURN, e.line, f"{p.name} was not dealt in but acts")
             self._deal_in(p)
             self._round_flagged = True
             return
         if p.all_in:
-            self.flag("order.turn", e.line, f"{p.name} is all-in and cannot act")
+            self.flag(ORDER_TURN, e.line, f"{p.name} is all-in and cannot act")
             self._round_flagged = True
             return
         if expected is p:
@@ -1046,27 +1052,27 @@ class StudState:
         if expected is None:
             able = sum(1 for q in self.order if q.can_act)
             if first and able < 2:
-                self.flag("order.streets", e.line,
+                self.flag(ORDER_STREETS, e.line,
                           f"{p.name} acts on {street.label} street, but at most one player can still bet")  # type: ignore[union-attr]
             else:
-                self.flag("order.turn", e.line,
+                self.flag(ORDER_TURN, e.line,
                           f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
             return
         if first and street is _THIRD:
             if self._bring_in_optional:
                 low = self._bring_in_player
-                self.flag("bringin.allin", e.line,
+                self.flag(BRINGIN_ALLIN, e.line,
                           f"{low.name if low else '?'} is all-in from the ante: {expected.name}, on their left, "
                           f"acts first, not {p.name}")
             else:
-                self.flag("bringin.player", e.line, self._bring_in_message(expected, p))
+                self.flag(BRINGIN_PLAYER, e.line, self._bring_in_message(expected, p))
             return
         if first:
-            self.flag("order.first", e.line,
+            self.flag(ORDER_FIRST, e.line,
                       f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
                       f"not {p.name} ({self._first_reason(p)})")
             return
-        rule = "order.third" if street is _THIRD else "order.turn"
+        rule = ORDER_THIRD if street is _THIRD else ORDER_TURN
         self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
 
     def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
@@ -1150,20 +1156,20 @@ class StudState:
 
     def _fold(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
-            self.flag("bringin.player", e.line, f"{p.name} must bring in or complete, not fold")
+            self.flag(BRINGIN_PLAYER, e.line, f"{p.name} must bring in or complete, not fold")
             self._opened = True
         p.folded = True
 
     def _check(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
             if self._bring_in_optional:
-                self.flag("bringin.allin", e.line, f"{p.name} must bring in, complete or fold, not check")
+                self.flag(BRINGIN_ALLIN, e.line, f"{p.name} must bring in, complete or fold, not check")
             else:
-                self.flag("bet.check", e.line, f"{p.name} checks but must bring in")
+                self.flag(BET_CHECK, e.line, f"{p.name} checks but must bring in")
             return
         owed = self.current_bet - p.street_in
         if owed > ZERO:
-            self.flag("bet.check", e.line, f"{p.name} checks facing {_fmt(owed)} to call")
+            self.flag(BET_CHECK, e.line, f"{p.name} checks facing {_fmt(owed)} to call")
 
     def _call(self, p: PlayerState, e: Action) -> None:
         owed = self.current_bet - p.street_in
@@ -1178,17 +1184,17 @@ class StudState:
         """A call of other than exactly what is owed (or of nothing)."""
         if owed <= ZERO:
             if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
-                self.flag("bringin.player", e.line, f"{p.name} calls before anyone brought in")
+                self.flag(BRINGIN_PLAYER, e.line, f"{p.name} calls before anyone brought in")
             else:
-                self.flag("bet.check", e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
+                self.flag(BET_CHECK, e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
         elif amount > owed and self._short_bring_in_unknown():
             # a bring-in all-in for less at a table whose bring-in we do not know yet:
             # the first caller shows the normal amount (rule bringin.allin)
             self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
         elif amount > owed:
-            self.flag("bet.size", e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
+            self.flag(BET_SIZE, e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
         elif amount < owed and amount < p.stack:
-            self.flag("bet.allin", e.line,
+            self.flag(BET_ALLIN, e.line,
                       f"{p.name} calls {_fmt(amount)} of {_fmt(owed)} without being all-in "
                       f"({_fmt(p.stack - amount)} behind)")
 
@@ -1201,16 +1207,16 @@ class StudState:
         amount = e.amount if e.amount is not None else (e.to or ZERO)
         if self.street is not _THIRD or self._opened:
             if not self._round_flagged:
-                self.flag("bringin.player", e.line, f"{p.name} brings in after the betting was opened")
+                self.flag(BRINGIN_PLAYER, e.line, f"{p.name} brings in after the betting was opened")
         self.bring_in_posted = (amount, e.line, amount >= p.stack)
         expected = self.bring_in
         all_in_short = amount >= p.stack and (expected is None or amount < expected)
         if self.fixed and not all_in_short:
             if not ZERO < amount < self.small:
-                self.flag("bringin.amount", e.line,
+                self.flag(BRINGIN_AMOUNT, e.line,
                           f"bring-in {_fmt(amount)} must be more than zero and less than the small bet {_fmt(self.small)}")
             elif expected is not None and amount != expected:
-                self.flag("bringin.amount", e.line,
+                self.flag(BRINGIN_AMOUNT, e.line,
                           f"bring-in should be {_fmt(expected)}{self.bring_in_source}, not {_fmt(amount)}")
         if self.bring_in is None and not all_in_short:
             self.bring_in = amount
@@ -1234,7 +1240,7 @@ class StudState:
         chips = to - before
         all_in = chips >= p.stack
         if to <= current:
-            self.flag("bet.size", e.line,
+            self.flag(BET_SIZE, e.line,
                       f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
             self._put(p, chips, e.line, e.all_in)
             return
@@ -1253,21 +1259,21 @@ class StudState:
     def _check_completion(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
         if to == self.small or (all_in and to < self.small):
             return
-        self.flag("bringin.complete", e.line,
+        self.flag(BRINGIN_COMPLETE, e.line,
                   f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
 
     def _check_bet(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
         if e.kind is _COMPLETE:
-            self.flag("bringin.complete", e.line,
+            self.flag(BRINGIN_COMPLETE, e.line,
                       f"{p.name} completes, but only a player facing just the bring-in may complete")
             return
         current = self.current_bet
         if current > ZERO and self._capped():
-            self.flag("bet.cap", e.line,
+            self.flag(BET_CAP, e.line,
                       f"{p.name} raises after {self.bets} bets; the cap is {self.profile.cap_bets}")
             return
         if current > ZERO and p.acted and p.acted_level == self.bet_level and p.street_in < current:
-            self.flag("bet.allin", e.line,
+            self.flag(BET_ALLIN, e.line,
                       f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
                       f"and does not reopen the betting")
             return
@@ -1289,23 +1295,23 @@ class StudState:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
                 if self.variant is _RAZZ:
-                    self.flag("bet.open_pair", e.line,
+                    self.flag(BET_OPEN_PAIR, e.line,
                               f"{p.name} makes a double {what} on 4th street; razz has no open-pair double bet")
                     return
                 if not self._has_open_pair():
-                    self.flag("bet.open_pair", e.line,
+                    self.flag(BET_OPEN_PAIR, e.line,
                               f"{p.name} makes a double {what} on 4th street without an open pair")
                     return
             if self.big_bet_made and to == current + self.small:
-                self.flag("bet.open_pair", e.line,
+                self.flag(BET_OPEN_PAIR, e.line,
                           f"after a double bet on 4th street every raise is {_fmt(self.big)}; {p.name} raises {_fmt(self.small)}")
                 return
         if not all_in and to < min(allowed) and to > current:
-            self.flag("bet.size", e.line,
+            self.flag(BET_SIZE, e.line,
                       f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}"
                       " (less only when all-in)")
             return
-        self.flag("bet.size", e.line,
+        self.flag(BET_SIZE, e.line,
                   f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}")
 
     def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
@@ -1337,10 +1343,10 @@ class StudState:
         p.total += chips
         if stack > ZERO:
             if all_in_flag:
-                self.flag("chips.stack", line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
+                self.flag(CHIPS_STACK, line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
             return
         if stack < ZERO:  # more than they had
-            self.flag("chips.stack", line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
+            self.flag(CHIPS_STACK, line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
         p.all_in = True
 
     # ------------------------------------------------------------------ the end of betting
@@ -1348,15 +1354,15 @@ class StudState:
     def _on_uncalled(self, e: UncalledReturned) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("pot.uncalled", e.line, f"uncalled bet returned to {e.player}, who has no seat")
+            self.flag(POT_UNCALLED, e.line, f"uncalled bet returned to {e.player}, who has no seat")
             return
         top, expected, unmatched = self._unmatched()
         if top is p and e.amount == unmatched > ZERO:
             pass  # the whole unmatched part, an unmatched ante included, comes back exactly
         elif top is None or expected <= ZERO:
-            self.flag("pot.uncalled", e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
+            self.flag(POT_UNCALLED, e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
         elif top is not p or e.amount != expected:
-            self.flag("pot.uncalled", e.line,
+            self.flag(POT_UNCALLED, e.line,
                       f"the uncalled {_fmt(expected)} goes back to {top.name}, "
                       f"not {_fmt(e.amount)} to {p.name}")
         p.stack += e.amount
@@ -1410,7 +1416,7 @@ class StudState:
         if self.street is not _SEVENTH and not self.hand_over:
             able = able_count(live)
             if able >= 2:
-                self.flag("order.streets", e.line,
+                self.flag(ORDER_STREETS, e.line,
                           f"showdown after {self.street.label if self.street else 'no'} street with {able} players still betting")
 
     def showdown_order(self) -> list[str]:
@@ -1433,7 +1439,7 @@ class StudState:
         street = self._last_action_street
         if self.profile.show_order_all_in == "deal_order" and self._ran_out(live):
             if p is not live[0]:
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"after an all-in run-out hands show in dealing order: {live[0].name} first, not {p.name}")
             return
         first_bettor = self.profile.show_order_bet == "first_bettor"
@@ -1441,17 +1447,17 @@ class StudState:
         if aggressor is not None and aggressor.live:
             if p is not aggressor:
                 what = "the first bet" if first_bettor else "the last bet or raise"
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"{aggressor.name} made {what} "
                           f"({street.label if street else ''} street) and shows first, not {p.name}")
             return
         mode = self.profile.show_order_no_bet
         if mode == "deal_order" and p is not live[0]:
-            self.flag("showdown.order", line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
+            self.flag(SHOWDOWN_ORDER, line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
         elif mode == "first_to_act":
             expected = self._final_first
             if expected is not None and expected.live and p is not expected:
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
 
     def _ran_out(self, live: list[PlayerState]) -> bool:
@@ -1464,7 +1470,7 @@ class StudState:
     def _on_show(self, e: Show) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("cards.consistent", e.line, f"{e.player} shows cards but has no seat")
+            self.flag(CARDS_CONSISTENT, e.line, f"{e.player} shows cards but has no seat")
             return
         self._check_show_order(p, e.line)
         self._check_shown(p, e.cards, e.line)
@@ -1495,7 +1501,7 @@ class StudState:
         """cards.unique, cards.consistent and cards.count for cards a player shows."""
         own_ids = set(map(id, shown))  # cards are interned: identity is equality
         if len(own_ids) != len(shown):
-            self.flag("cards.unique", line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
+            self.flag(CARDS_UNIQUE, line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
         community = self.community
         own: Sequence[Card] = shown
         limit = 7
@@ -1504,20 +1510,20 @@ class StudState:
             own_ids.discard(id(community))
             limit = 6
         if len(own) > limit:
-            self.flag("cards.count", line,
+            self.flag(CARDS_COUNT, line,
                       f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
                       f"a stud hand has {limit}")
         known = p.cards()
         if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
             for k, c in zip(known, own):
                 if k is not None and k is not c:
-                    self.flag("cards.consistent", line,
+                    self.flag(CARDS_CONSISTENT, line,
                               f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
                     return
         else:
             missing = [c for c in known if c is not None and id(c) not in own_ids]
             if len(own) >= len(known) and missing:
-                self.flag("cards.consistent", line,
+                self.flag(CARDS_CONSISTENT, line,
                           f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
                 return
         seen = self._seen
@@ -1526,7 +1532,7 @@ class StudState:
             for card in own:
                 owner = seen.get(id(card))
                 if owner is not None and owner != name:
-                    self.flag("cards.unique", line, f"{name} shows {card}, which is {owner}'s card")
+                    self.flag(CARDS_UNIQUE, line, f"{name} shows {card}, which is {owner}'s card")
         self._learn(p, own, line, known)
 
     def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
@@ -1571,7 +1577,7 @@ class StudState:
     def _on_collect(self, e: Collect) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("showdown.award", e.line, f"{e.player} collects but has no seat")
+            self.flag(SHOWDOWN_AWARD, e.line, f"{e.player} collects but has no seat")
             return
         p.collected += e.amount
         self.collects.append(e)
@@ -1585,16 +1591,16 @@ class StudState:
 
     def _on_capped(self, e: BettingCapped) -> None:
         if self.fixed and self.bets < self.profile.cap_bets:
-            self.flag("bet.cap", e.line,
+            self.flag(BET_CAP, e.line,
                       f"the log says betting is capped after {self.bets} bets; the cap is {self.profile.cap_bets}")
 
     def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
         if self.variant is _RAZZ:
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced in razz")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced in razz")
         elif self.street is not _FOURTH:
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced outside 4th street")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced outside 4th street")
         elif not self._has_open_pair():
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced with no open pair on 4th street")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced with no open pair on 4th street")
 
 
 # ---------------------------------------------------------------------- helpers
