@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from studbook.cards import Card
 from studbook.evaluate import high_value, low8_value, low_a5_value
-from studbook.events import Half, Street, Variant
+from studbook.events import Collect, Half, Street, Variant
 from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
@@ -47,8 +47,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     _check_unreturned(state, money_line)
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     rake = _rake(state, pots)
-    totals_ok = _check_totals(state, pots, rake, money_line)
     nets = _net_pots(state, pots, rake)
+    totals_ok = _check_totals(state, pots, rake, nets, money_line)
     by_pot = _collections_by_pot(state, len(pots))
     awards: list[PotAward] = []
     for pot in pots:
@@ -143,8 +143,12 @@ def _check_unreturned(state: StudState, line: int) -> None:
         state.flag(POT_UNCALLED, line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
 
 
-def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -> bool:
-    """pot.total and the stated side pots; False when the totals are off."""
+def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, line: int) -> bool:
+    """pot.total and the stated side pots; False when the totals are off.
+
+    A wrong collection is blamed on its own line where the shown hands tell
+    who should have collected what (``line``, the first collection, otherwise).
+    """
     computed = total([p.amount for p in pots])
     collected = total([c.amount for c in state.collects])
     summary = state.summary
@@ -155,17 +159,51 @@ def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -
                        f"total pot should be {_fmt(computed)} (contributions less returned bets), "
                        f"the log says {_fmt(summary.total)}")
             ok = False
-        if state.collects and collected + rake != summary.total:
-            state.flag(POT_TOTAL, line,
+        if state.collects and collected + rake != summary.total and (ok or collected + rake != computed):
+            # when the collections and rake agree with the contributions, the stated
+            # total is the one line that is wrong: it alone was flagged above
+            state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line),
                        f"collected {_fmt(collected)} + rake {_fmt(rake)} should equal the total pot "
                        f"{_fmt(summary.total)}")
             ok = False
         if summary.pots:
             ok = _check_stated_pots(state, pots, summary.pots, rake, summary.line) and ok
     elif state.collects and collected > computed:
-        state.flag(POT_TOTAL, line, f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
+        state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line), f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
         ok = False
     return ok
+
+
+def _wrong_collection(state: StudState, pots: list[Pot], nets: list[Decimal] | None, default: int) -> int:
+    """The line of the first collection outside what its player should collect over
+    all pots; ``default`` when the log does not let us know who should collect what."""
+    if nets is None:
+        return default
+    expected: Ranges = {}
+    for pot, net in zip(pots, nets):
+        shares = _expected(state, pot, net)
+        if shares is None:
+            return default
+        add_ranges(expected, shares)
+    return _off_line(state.collects, expected, default)
+
+
+def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> int:
+    """The first line at which ``collects`` are known to be wrong: one that takes its
+    player past their share, or a player's last one that leaves them short;
+    ``default`` when none is (a player who should collect has no line at all)."""
+    total: dict[str, Decimal] = {}
+    last: dict[str, int] = {}
+    for c in collects:
+        total[c.player] = total.get(c.player, ZERO) + c.amount
+        last[c.player] = c.line
+    running: dict[str, Decimal] = {}
+    for c in collects:
+        least, most = expected.get(c.player, (ZERO, ZERO))
+        running[c.player] = amount = running.get(c.player, ZERO) + c.amount
+        if amount > most or (last[c.player] == c.line and total[c.player] < least):
+            return c.line
+    return default
 
 
 def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
@@ -303,6 +341,7 @@ def _check_award(
         return
     want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
     got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
+    where = _off_line([c for c in state.collects if c.pot == pot.index], expected, where)
     state.flag(SHOWDOWN_AWARD, where, f"{name}: expected {want}; the log has {got}")
 
 
@@ -324,7 +363,7 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
     if _misawarded(total, collected):
         want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
         got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
-        state.flag(SHOWDOWN_AWARD, line, f"expected {want}; the log has {got}")
+        state.flag(SHOWDOWN_AWARD, _off_line(state.collects, total, line), f"expected {want}; the log has {got}")
 
 
 def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
