@@ -47,6 +47,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Sequence
 
+from studbook.betting import completes, street_total
 from studbook.cards import DECK, Card
 from studbook.events import (
     Action,
@@ -947,7 +948,7 @@ class StudState:
             return out
         if not any(q is not p and q.can_act for q in self.order):
             return out  # everyone else is all-in: a raise could not be called
-        third_open = self.street is _THIRD and self.bets == 0
+        third_open = completes(self.street, self.bets > 0)
         if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < self.current_bet:
             return out  # rule bet.allin: a short all-in raise does not reopen the betting
         most = p.street_in + stack
@@ -1230,12 +1231,7 @@ class StudState:
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
         before = p.street_in
-        if kind is _RAISE:
-            to = e.to if e.to is not None else self.current_bet + (e.amount or ZERO)
-        elif kind is _COMPLETE:
-            to = e.to if e.to is not None else (e.amount or ZERO)
-        else:
-            to = before + (e.amount if e.amount is not None else (e.to or ZERO) - before)
+        to = street_total(kind, e.amount, e.to, before, self.current_bet)
         current = self.current_bet
         chips = to - before
         all_in = chips >= p.stack
@@ -1244,7 +1240,7 @@ class StudState:
                       f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
             self._put(p, chips, e.line, e.all_in)
             return
-        third_open = self.street is _THIRD and self.bets == 0
+        third_open = completes(self.street, self.bets > 0)
         if self.fixed:
             if third_open:
                 self._check_completion(p, e, to, all_in)
