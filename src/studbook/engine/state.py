@@ -226,7 +226,7 @@ class StudState:
         "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
         "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
         "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
-        "_showdown_first_done", "_returned_line", "_river_done", "_river_due", "_deals_verified",
+        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
         "_deck_at_river", "_community_flagged",
     )
 
@@ -298,7 +298,9 @@ class StudState:
         self._last_deal_pos = -1
         self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
         self._showdown = False
-        self._showdown_first_done = False
+        self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
+        self._shown_last: PlayerState | None = None  # and the latest
+        self._show_base: PlayerState | None = None  # who should have shown first, where known
         self.showdown_line = 0
         self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
         self.ante_posted: Decimal | None = None
@@ -1417,23 +1419,29 @@ class StudState:
 
     def showdown_order(self) -> list[str]:
         """Live players in the order they show: the last aggressor of the final round
-        first (else the first in dealing order), then clockwise."""
+        first (else the first in dealing order), then clockwise (with the profile's
+        shows_side_pots_first, pot by pot from the last side pot)."""
         live = [p for p in self.order if p.in_hand and not p.folded]
         if not live:
             return []
         first = self._final_aggressor if self._final_aggressor in live else live[0]
-        start = live.index(first)  # type: ignore[arg-type]
-        return [p.name for p in live[start:] + live[:start]]
+        rest = sorted((p for p in live if p is not first), key=lambda q: self._show_key(first, q))  # type: ignore[arg-type]
+        return [first.name] + [p.name for p in rest]  # type: ignore[union-attr]
 
     def _check_show_order(self, p: PlayerState, line: int) -> None:
-        if self._showdown_first_done or not self._showdown or not self.profile.logs_show_order:
+        if not self._showdown or not self.profile.logs_show_order:
             return
-        self._showdown_first_done = True
+        first = self._shown_first
+        if first is not None:
+            self._check_show_next(first, p, line)
+            return
+        self._shown_first = self._shown_last = p
         live = [q for q in self.order if q.in_hand and not q.folded]
         if len(live) < 2 or not p.live:
             return
         street = self._last_action_street
         if self.profile.show_order_all_in == "deal_order" and self._ran_out(live):
+            self._show_base = live[0]
             if p is not live[0]:
                 self.flag(SHOWDOWN_ORDER, line,
                           f"after an all-in run-out hands show in dealing order: {live[0].name} first, not {p.name}")
@@ -1441,6 +1449,7 @@ class StudState:
         first_bettor = self.profile.show_order_bet == "first_bettor"
         aggressor = self._final_first_bettor if first_bettor else self._final_aggressor
         if aggressor is not None and aggressor.live:
+            self._show_base = aggressor
             if p is not aggressor:
                 what = "the first bet" if first_bettor else "the last bet or raise"
                 self.flag(SHOWDOWN_ORDER, line,
@@ -1448,13 +1457,40 @@ class StudState:
                           f"({street.label if street else ''} street) and shows first, not {p.name}")
             return
         mode = self.profile.show_order_no_bet
+        if mode == "deal_order":
+            self._show_base = live[0]
         if mode == "deal_order" and p is not live[0]:
             self.flag(SHOWDOWN_ORDER, line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
         elif mode == "first_to_act":
             expected = self._final_first
+            if expected is not None and expected.live:
+                self._show_base = expected
             if expected is not None and expected.live and p is not expected:
                 self.flag(SHOWDOWN_ORDER, line,
                           f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
+
+    def _check_show_next(self, first: PlayerState, p: PlayerState, line: int) -> None:
+        """After the first hand shown, the others show or muck clockwise from it (from
+        whoever should have shown first, where known, so that one hand out of turn is
+        one violation); with the profile's shows_side_pots_first, pot by pot from the
+        last side pot."""
+        last = self._shown_last
+        base = self._show_base or first
+        if last is None or p is last or p is base or not p.live:
+            return  # (the one who should have shown first, showing later: flagged already)
+        self._shown_last = p  # judged against the latest: one hand out of turn is one violation
+        if last is first or self._show_key(base, p) > self._show_key(base, last):
+            return
+        if self.profile.shows_side_pots_first and p.total > last.total:
+            self.flag(SHOWDOWN_ORDER, line,
+                      f"side pots show first, from the last: {p.name} after {last.name}, who is all-in for less")
+        else:
+            self.flag(SHOWDOWN_ORDER, line, f"hands show clockwise from {base.name}: {p.name} after {last.name}")
+
+    def _show_key(self, first: PlayerState, q: PlayerState) -> tuple[Decimal, int]:
+        """Where ``q`` comes in the showing order after ``first``."""
+        clockwise = (q.pos - first.pos) % len(self.order)
+        return (-q.total if self.profile.shows_side_pots_first else ZERO, clockwise)
 
     def _ran_out(self, live: list[PlayerState]) -> bool:
         """Cards were dealt with no betting: at most one live player could bet, and the
