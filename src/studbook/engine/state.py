@@ -946,44 +946,47 @@ class StudState:
             out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
         else:
             out.append(LegalAction(_K.CHECK))
-        if stack <= to_call:
-            return out
-        if not any(q is not p and q.can_act for q in self.order):
-            return out  # everyone else is all-in: a raise could not be called
-        third_open = completes(self.street, self.bets > 0)
-        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < self.current_bet:
-            return out  # rule bet.allin: a short all-in raise does not reopen the betting
+        if self.fixed and completes(self.street, self.bets > 0):
+            kind = _K.COMPLETE
+        else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
+            kind = _K.BET if self.current_bet == ZERO else _K.RAISE
         most = p.street_in + stack
-        if not self.fixed:
-            self._options_unlimited(p, out, to_call, most)
-            return out
-        if self._capped():
-            return out
-        if third_open:
-            to = min(self.small, most)
-            if to > self.current_bet:
-                out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, to == most))
-            return out
-        for unit in self._units():
-            if self.current_bet == ZERO:
-                to = min(unit, most)
-                out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
-            else:
-                target = self.bet_level + unit if self.current_bet > self.bet_level else self.current_bet + unit
-                to = min(target, most)
-                out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+        for size in self._raise_targets(p):
+            to = min(size, most)
+            amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - self.current_bet
+            out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
         return out
 
-    def _options_unlimited(self, p: PlayerState, out: list[LegalAction], to_call: Decimal, most: Decimal) -> None:
-        step = max(self.current_bet - self.bet_level, self.small) if self.current_bet else self.small
-        if self.street is _THIRD and not self._opened:
-            step = self.small
-        if self.current_bet == ZERO:
-            to = min(step, most)
-            out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
-        else:
-            to = min(self.current_bet + step, most)
-            out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+    def _raise_targets(self, p: PlayerState) -> tuple[Decimal, ...]:
+        """The street totals ``p`` may bet, raise or complete to: the one definition of
+        legal sizes, which legal_actions() offers and the checker accepts (rules
+        bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
+        each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
+        check or fold. A player may also go all-in for less (legal_actions() offers
+        the size capped at their stack)."""
+        stack = p.stack
+        current = self.current_bet
+        if stack <= current - p.street_in:
+            return ()
+        if not any(q is not p and q.can_act for q in self.order):
+            return ()  # everyone else is all-in: a raise could not be called
+        third_open = completes(self.street, self.bets > 0)
+        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < current:
+            return ()  # rule bet.allin: a short all-in raise does not reopen the betting
+        most = p.street_in + stack
+        if not self.fixed:
+            step = max(current - self.bet_level, self.small) if current else self.small
+            if self.street is _THIRD and not self._opened:
+                step = self.small
+            return (current + step,)
+        if self._capped():
+            return ()
+        if third_open:
+            return (self.small,) if min(self.small, most) > current else ()
+        if current == ZERO:
+            return self._units()
+        level = self.bet_level if current > self.bet_level else current
+        return tuple(level + unit for unit in self._units())
 
     # ------------------------------------------------------------------ actions
 
@@ -1244,27 +1247,32 @@ class StudState:
             return
         third_open = completes(self.street, self.bets > 0)
         if self.fixed:
-            if third_open:
-                self._check_completion(p, e, to, all_in)
-            else:
-                self._check_bet(p, e, to, all_in)
+            self._check_aggression(p, e, to, all_in, third_open)
         self._opened = True
         if self._round_first_bettor is None:
             self._round_first_bettor = p
         self._put(p, chips, e.line, e.all_in)
         self._raise_levels(p, to, third_open)
 
-    def _check_completion(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
-        if to == self.small or (all_in and to < self.small):
-            return
-        self.flag(BRINGIN_COMPLETE, e.line,
-                  f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
-
-    def _check_bet(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
-        if e.kind is _COMPLETE:
+    def _check_aggression(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, third_open: bool) -> None:
+        """A bet, raise or completion is legal when legal_actions() offers its size
+        (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
+        otherwise the violation names the rule it breaks and what was legal."""
+        if e.kind is _COMPLETE and not third_open:
             self.flag(BRINGIN_COMPLETE, e.line,
                       f"{p.name} completes, but only a player facing just the bring-in may complete")
             return
+        offered = self._raise_targets(p)
+        if to in offered or (all_in and offered and to < max(offered)):
+            return
+        if third_open:
+            self.flag(BRINGIN_COMPLETE, e.line,
+                      f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
+            return
+        self._not_offered(p, e, to, all_in, offered)
+
+    def _not_offered(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
+        """Which rule a bet or raise the legal actions did not offer breaks."""
         current = self.current_bet
         if current > ZERO and self._capped():
             self.flag(BET_CAP, e.line,
@@ -1275,20 +1283,11 @@ class StudState:
                       f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
                       f"and does not reopen the betting")
             return
-        units = self._units()
-        if current == ZERO:
-            allowed = units
-        elif current > self.bet_level:
-            allowed = tuple(dict.fromkeys([*(current + u for u in units), *(self.bet_level + u for u in units)]))
-        elif len(units) == 1:
-            allowed = (current + units[0],)
-        else:
-            allowed = tuple(current + u for u in units)
-        if to in allowed:
-            return
-        if all_in and to < max(allowed):
-            return  # all-in for less than a legal size
         what = "bet" if current == ZERO else "raise"
+        if not offered:
+            self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}, but nobody left could call it: "
+                                        f"only call or fold")
+            return
         if self.street is _FOURTH:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
@@ -1304,13 +1303,12 @@ class StudState:
                 self.flag(BET_OPEN_PAIR, e.line,
                           f"after a double bet on 4th street every raise is {_fmt(self.big)}; {p.name} raises {_fmt(self.small)}")
                 return
-        if not all_in and to < min(allowed) and to > current:
+        sizes = ' or '.join(_fmt(a) for a in offered)
+        if not all_in and to < min(offered) and to > current:
             self.flag(BET_SIZE, e.line,
-                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}"
-                      " (less only when all-in)")
+                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes} (less only when all-in)")
             return
-        self.flag(BET_SIZE, e.line,
-                  f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}")
+        self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes}")
 
     def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
         level = self.bet_level
