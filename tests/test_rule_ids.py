@@ -72,3 +72,13 @@ def test_the_scan_sees_a_bare_rule_id(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('"""bet.size in a docstring is fine."""\nstate.flag("bet.size", 3, "x")\n')
     assert _string_rule_ids(sample) == [(2, "bet.size")]
+
+
+def test_settle_reads_only_the_states_public_attributes() -> None:
+    """Settlement works from the state's public view, never its private attributes."""
+    tree = ast.parse((ENGINE / "settle.py").read_text(encoding="utf-8"))
+    private = sorted({
+        f"{node.lineno}: .{node.attr}" for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+    })
+    assert private == []

@@ -15,15 +15,15 @@ from typing import Mapping, Sequence
 
 from studbook.cards import Card
 from studbook.evaluate import high_value, low8_value, low_a5_value
-from studbook.events import Collect, Half, Street, Variant
+from studbook.events import Collect, Half, Variant
 from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
 from .rules import (
-    ORDER_STREETS, POT_SIDE, POT_TOTAL, POT_UNCALLED, SHOWDOWN_AWARD,
+    POT_SIDE, POT_TOTAL, POT_UNCALLED, SHOWDOWN_AWARD,
 )
-from .state import PlayerState, StudState, able_count
+from .state import PlayerState, StudState
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
@@ -41,7 +41,7 @@ def _pot_name(index: int, count: int) -> str:
 
 def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
     """Close the hand; returns (pots, players, rake, went_to_showdown)."""
-    _close_betting(state, end_line)
+    state.end_betting(end_line)
     money_line = _money_line(state, end_line)
     _return_unlogged(state)
     _check_unreturned(state, money_line)
@@ -60,26 +60,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
         awards.append(_award(state, pot, collected, expected))
     if by_pot is None and totals_ok:
         _check_aggregate(state, pots, nets, money_line)
-    showdown = went_to_showdown(state)
+    showdown = state.went_to_showdown
     return awards, _results(state, showdown), rake, showdown
-
-
-def went_to_showdown(state: StudState) -> bool:
-    """Two or more players were live at the end: the pot was contested, whether
-    or not the log marks a showdown (Full Tilt, for one, writes no marker when
-    all-in hands are shown before the river)."""
-    return state._showdown or state._live_count() >= 2
-
-
-def _close_betting(state: StudState, end_line: int) -> None:
-    if state.street is None or state.hand_over or state._showdown:
-        return
-    street = state.street
-    state._close_round(end_line, "the end of the hand")
-    live = [p for p in state.order if p.in_hand and not p.folded]
-    able = able_count(live)
-    if street is not Street.SEVENTH and len(live) >= 2 and able >= 2 and not state._round_flagged:
-        state.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
 
 
 def _money_line(state: StudState, end_line: int) -> int:
@@ -95,8 +77,8 @@ def _return_unlogged(state: StudState) -> None:
     profile = state.profile
     if profile.logs_uncalled:
         return
-    top, amount = state._uncalled()
-    if top is None or amount <= ZERO or not (state._showdown or state.hand_over or state.is_betting_over):
+    top, amount = state.unmatched_bet()
+    if top is None or amount <= ZERO or not state.betting_closed:
         return
     top.stack += amount
     top.total -= amount
@@ -136,10 +118,10 @@ def _rake(state: StudState, pots: list[Pot]) -> Decimal:
 def _check_unreturned(state: StudState, line: int) -> None:
     if not state.profile.logs_uncalled:
         return
-    top, amount = state._uncalled()
+    top, amount = state.unmatched_bet()
     if top is None or amount <= ZERO or any(v.rule == POT_UNCALLED for v in state.violations):
         return
-    if state._showdown or state.hand_over or state.is_betting_over:
+    if state.betting_closed:
         state.flag(POT_UNCALLED, line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
 
 
@@ -261,8 +243,7 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
 
 def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
     """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
-    by_name = state._by_name
-    players = [by_name[n] for n in pot.eligible if n in by_name]
+    players = [p for n in pot.eligible if (p := state.player(n)) is not None]
     if len(players) == 1:
         return {players[0].name: (net, net)}
     contenders = [p for p in players if p.showed]
@@ -323,9 +304,8 @@ def _check_award(
 ) -> None:
     name = _pot_name(pot.index, count)
     where = _collect_line(state, pot.index, line)
-    by_name = state._by_name
     for player in collected:
-        p = by_name.get(player)
+        p = state.player(player)
         if p is not None and p.folded:
             state.flag(SHOWDOWN_AWARD, where, f"{player} folded but collects from {name}")
             return

@@ -1398,6 +1398,34 @@ class StudState:
             return None
         return top.name, amount
 
+    def unmatched_bet(self) -> tuple[PlayerState | None, Decimal]:
+        """The player whose bet nobody matched and by how much (None, 0 when none),
+        whether or not the betting is over."""
+        return self._uncalled()
+
+    @property
+    def betting_closed(self) -> bool:
+        """The betting is over: the showdown began, the hand is won, or nobody is to act."""
+        return self._showdown or self.hand_over or self.is_betting_over
+
+    @property
+    def went_to_showdown(self) -> bool:
+        """Two or more players were live at the end: the pot was contested, whether
+        or not the log marks a showdown (Full Tilt, for one, writes no marker when
+        all-in hands are shown before the river)."""
+        return self._showdown or self._live_count() >= 2
+
+    def end_betting(self, end_line: int) -> None:
+        """The hand's log ended (rule order.streets: no betting round is skipped while
+        two or more players can still bet)."""
+        if self.street is None or self.hand_over or self._showdown:
+            return
+        street = self.street
+        self._close_round(end_line, "the end of the hand")
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self._round_flagged:
+            self.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+
     def _betting_done(self) -> bool:
         self._ensure_round()
         return self._to_act is None
