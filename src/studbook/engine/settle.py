@@ -264,16 +264,15 @@ def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
         return None
 
 
-def _split_pot(
-    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
-) -> Ranges:
-    """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
-    out: Ranges = {}
+def pot_winners(variant: Variant, hands: Mapping[str, Sequence[Card]], order: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Who wins a pot among shown seven-card ``hands`` (``order``: dealing order):
+    (the high hands, or razz's lowest, that take the pot or its high half; the
+    8-or-better lows that take the low half, empty when the pot is not split).
+    Rule showdown.award; ValueError on impossible hands."""
     if variant is Variant.RAZZ:
         values = {n: low_a5_value(hands[n]) for n in order}
         best = min(values.values())
-        _share(out, net, [n for n in order if values[n] == best], chip, exact)
-        return out
+        return [n for n in order if values[n] == best], []
     highs = {n: high_value(hands[n]) for n in order}
     top = max(highs.values())
     high_winners = [n for n in order if highs[n] == top]
@@ -282,11 +281,21 @@ def _split_pot(
         qualified = [v for v in lows.values() if v is not None]
         if qualified:
             best_low = min(qualified)
-            low_winners = [n for n in order if lows[n] == best_low]
-            high_part = high_half(net, chip)
-            _share(out, high_part, high_winners, chip, exact)
-            _share(out, net - high_part, low_winners, chip, exact)
-            return out
+            return high_winners, [n for n in order if lows[n] == best_low]
+    return high_winners, []
+
+
+def _split_pot(
+    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
+) -> Ranges:
+    """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
+    out: Ranges = {}
+    high_winners, low_winners = pot_winners(variant, hands, order)
+    if low_winners:
+        high_part = high_half(net, chip)
+        _share(out, high_part, high_winners, chip, exact)
+        _share(out, net - high_part, low_winners, chip, exact)
+        return out
     _share(out, net, high_winners, chip, exact)
     return out
 
@@ -432,4 +441,4 @@ def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[s
     return out
 
 
-__all__ = ["expected_collections", "finish"]
+__all__ = ["expected_collections", "finish", "pot_winners"]
