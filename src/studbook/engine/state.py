@@ -241,6 +241,7 @@ class StudState:
         button: int | None = None,
         chip: Decimal | None = None,
         bring_in: Decimal | None = None,
+        bring_in_hand: str | None = None,
     ) -> None:
         self.variant = variant
         self.structure = structure
@@ -252,8 +253,10 @@ class StudState:
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         self.chip = chip if chip is not None else _chip_of(stakes, seats)
-        # where an expected bring-in came from, for messages (the checker names an earlier hand)
-        self.bring_in_source = " at this table"
+        # where an expected bring-in came from, for rule bringin.amount's message: the
+        # earlier hand at this table and stakes that the checker remembered it from
+        self.bring_in_source = (f" as in hand {bring_in_hand} at this table and stakes"
+                                if bring_in_hand is not None else " at this table")
         self.fixed = structure is Structure.FIXED
         self.violations: list[Violation] = []
         self.players: list[PlayerState] = []
@@ -330,7 +333,8 @@ class StudState:
         """A hand before the antes. ``seats``: ``(seat, name, stack)`` or Seat events.
 
         Options: ``button`` (seat), ``chip`` (smallest chip, e.g. Decimal("0.01")),
-        ``bring_in`` (the table's bring-in when ``stakes`` does not say).
+        ``bring_in`` (the table's bring-in when ``stakes`` does not say) and
+        ``bring_in_hand`` (the earlier hand it comes from, named in messages).
         """
         return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
 
