@@ -236,3 +236,61 @@ def test_partial_bring_in_hands_check_clean() -> None:
     assert len(sims) >= 3
     for sim in sims:
         assert not check_hand(sim.hand).violations, sim.hand.hand_id
+
+
+# ---------------------------------------------------------------------------- accepted means offered
+
+
+def _candidates(state: StudState, options: LegalActions, original: Action) -> list[Action]:
+    """Bets, raises and calls of many sizes for the player to act (none over their stack)."""
+    p = state.player(options.player)
+    assert p is not None
+    chip = state.chip or Decimal("0.01")
+    unit = _unit(state)
+    current = state.current_bet
+    most = p.street_in + p.stack
+    base = dict(file=original.file, line=original.line, player=p.name)
+    tos = {current + k * unit / 2 for k in range(1, 7)} | {state.bet_level + unit, state.bet_level + state.big}
+    tos |= {current + chip, most, most - chip} | {a.to for a in options.actions}
+    out: list[Action] = []
+    for to in sorted(t for t in tos if current < t <= most and (t / chip) == int(t / chip)):
+        all_in = to == most
+        if current == 0:
+            out.append(Action(**base, kind=K.BET, amount=to - p.street_in, all_in=all_in))
+        else:
+            out.append(Action(**base, kind=K.RAISE, amount=to - current, to=to, all_in=all_in))
+    owed = current - p.street_in
+    for amount in {owed, owed - chip, owed + chip, p.stack}:
+        if 0 < amount <= p.stack:
+            out.append(Action(**base, kind=K.CALL, amount=amount, all_in=amount == p.stack))
+    return out
+
+
+def _accepted(hand: Hand, index: int, action: Action) -> bool:
+    state = _replay(hand, index)
+    before = len(state.violations)
+    state.apply(action)
+    return len(state.violations) == before
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(VARIANTS, PLAYERS, SEEDS, st.booleans(), st.data())
+def test_every_action_the_checker_accepts_was_offered(variant: str, players: int, seed: int, tournament: bool,
+                                                      data: st.DataObject) -> None:
+    """legal_actions() is the one definition of legality: at a point of a simulated hand,
+    a bet, raise or call of any size is accepted exactly when it was offered."""
+    sims = [s for s in _hands(variant, players, seed, tournament, 2) if "partial_bring_in" not in s.features]
+    if not sims:
+        return
+    hand = data.draw(st.sampled_from(sims)).hand
+    indices = [i for i, e in enumerate(hand.events) if isinstance(e, Action) and e.kind is not K.BRING_IN]
+    if not indices:
+        return
+    index = data.draw(st.sampled_from(indices))
+    state = _replay(hand, index)
+    options = state.legal_actions()
+    original = hand.events[index]
+    assert isinstance(original, Action) and options is not None
+    for action in _candidates(state, options, original):
+        offered = _offered(options, action, state)
+        assert _accepted(hand, index, action) == offered, (action, options)

@@ -144,8 +144,9 @@ def _deal(s: StudState, deck: list, rng: random.Random) -> None:
             s.deal(name, up=(deck.pop(),))
 
 
-def simulate(rng: random.Random, variant: str, players: int) -> Hand:
-    """A random legal hand driven only by the public API; returns it as a Hand."""
+def simulate(rng: random.Random, variant: str, players: int, profile: RuleProfile | None = None) -> Hand:
+    """A random legal hand driven only by the public API; returns it as a Hand
+    (hands shown in the order the profile's showdown_order() gives)."""
     stacks = [D(rng.choice(["3", "8", "20", "60", "100"])) for _ in range(players)]
     seats = [Seat(file="sim", line=i + 2, seat=i + 1, player=f"P{i + 1}", stack=stacks[i]) for i in range(players)]
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
@@ -158,7 +159,7 @@ def simulate(rng: random.Random, variant: str, players: int) -> Hand:
             events.append(event)
             super().apply(event)
 
-    s = Recording.new(variant, stakes, seats)
+    s = Recording.new(variant, stakes, seats, profile)
     deck = list(DECK)
     rng.shuffle(deck)
     s.post_antes()
@@ -202,7 +203,7 @@ def simulate(rng: random.Random, variant: str, players: int) -> Hand:
 def test_random_legal_hands_have_no_violations_and_conserve_chips(variant: str, profile: RuleProfile) -> None:
     rng = random.Random(f"studbook-{variant}")
     for _ in range(150):
-        hand = simulate(rng, variant, rng.randint(2, 8))
+        hand = simulate(rng, variant, rng.randint(2, 8), profile)
         check = check_hand(hand, profile)
         assert check.violations == (), (check.violations, [e for e in hand.events])
         assert sum(check.net.values(), D(0)) + check.rake == 0

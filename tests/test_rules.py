@@ -14,7 +14,8 @@ from decimal import Decimal
 import pytest
 
 from studbook.check import TableMemory, check_hand
-from studbook.events import Hand
+from studbook.engine.state import StudState
+from studbook.events import ActionKind, Hand, Variant
 from studbook.parse import parse_text, read_file
 
 from test_engine_build import CORPUS, HandBuilder, corpus_text, first, heads_up_stud, rules, third_street
@@ -534,3 +535,29 @@ def test_cards_shown_by_a_player_whose_deals_the_log_never_printed_decide_the_po
     line = h.collect("A", "3")
     h.summary("3")
     assert rules(h.check()) == [("showdown.award", line)]
+
+
+def test_after_a_short_all_in_raise_a_raise_is_one_bet_over_the_last_full_bet() -> None:
+    """legal_actions() and the checker agree (issue 13): after an all-in raise of less
+    than half a bet, a player it reaches raises to the last full bet plus one bet
+    (2 + 2 = 4), as offered, not to the all-in plus one bet (2.5 + 2 = 4.5)."""
+    def short_all_in() -> HandBuilder:
+        h = third_street({"A": "Kh", "B": "3c", "C": "Qd", "D": "Jc"}, {"D": "3"})
+        h.act("B", "bring_in", "1")
+        h.act("C", "raise", "1", to="2")  # the completion
+        h.act("D", "raise", "0.5", to="2.5", all_in=True)  # short: 2 stays the last full bet
+        h.act("A", "call", "2.5")
+        return h
+
+    state = StudState(Variant.STUD, short_all_in().stakes, short_all_in().seats)
+    state.apply_all(short_all_in().events)
+    options = state.legal_actions()
+    assert options is not None and options.player == "B"
+    assert [a.to for a in options.actions if a.kind is ActionKind.RAISE] == [D(4)]
+    legal = short_all_in()
+    legal.act("B", "raise", "1.5", to="4")
+    assert legal.partial() == []
+    illegal = short_all_in()
+    line = illegal.act("B", "raise", "2", to="4.5")
+    assert [(v.rule, v.line, v.message) for v in illegal.check().violations if v.line == line] == [
+        ("bet.size", line, "B raises to 4.50; a raise here is to 4")]

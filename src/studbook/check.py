@@ -117,9 +117,8 @@ def start_state(hand: Hand, profile: RuleProfile | None = None, memory: TableMem
     state = StudState(
         header.variant, header.stakes, hand.seats, profile, header.structure,
         button=header.button, chip=_chip(hand), bring_in=known[0] if known else None,
+        bring_in_hand=known[1] if known else None,
     )
-    if known is not None:
-        state.bring_in_source = f" as in hand {known[1]} at this table and stakes"
     return state
 
 

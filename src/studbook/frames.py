@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
+from studbook.betting import StreetLedger
 from studbook.cards import Card, format_cards
 from studbook.engine.result import HandCheck, PlayerResult
 from studbook.events import (
@@ -135,7 +136,8 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("line", "int64", "line of the action in the file"),
         ("street", "int64", "3..7"),
         ("player", "string", "who acted"),
-        ("kind", "string", "bring_in, complete, bet, raise, call, check or fold"),
+        ("kind", "string", "bring_in, complete, bet, raise, call, check or fold; a bet or raise that faces "
+                           "only the bring-in is `complete`, whatever the site wrote (`studbook.betting`)"),
         ("amount", _MONEY_OPT, "the first figure the log wrote (a raise's increment)"),
         ("to", _MONEY_OPT, "the player's street total after the action, where the log says"),
         ("put_in", _MONEY, "chips this action added to the pot (derived)"),
@@ -462,55 +464,6 @@ def _violation_rows(check: HandCheck) -> list[tuple[Any, ...]]:
 # The betting accumulator: what each action faced, derived from the events alone
 
 
-class _Betting:
-    """Pot, street totals and bet count, updated event by event."""
-
-    def __init__(self) -> None:
-        self.pot = 0
-        self.street = Street.THIRD
-        self.street_in: dict[str, int] = {}
-        self.high = 0
-        self.bets = 0
-
-    def start_street(self, street: Street) -> None:
-        self.street = street
-        self.street_in = {}
-        self.high = 0
-        self.bets = 0
-
-    def to_call(self, player: str) -> int:
-        return max(self.high - self.street_in.get(player, 0), 0)
-
-    def apply(self, action: Action) -> int:
-        """Record ``action``; return the chips it put in."""
-        before = self.street_in.get(action.player, 0)
-        total = self._street_total(action, before)
-        self.street_in[action.player] = total
-        self.high = max(self.high, total)
-        if action.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
-            self.bets += 1
-        put_in = total - before
-        self.pot += put_in
-        return put_in
-
-    def _street_total(self, action: Action, before: int) -> int:
-        kind = action.kind
-        if kind in (ActionKind.CHECK, ActionKind.FOLD):
-            return before
-        if action.to is not None:
-            return to_minor(action.to)
-        amount = to_minor(action.amount) if action.amount is not None else 0
-        if kind is ActionKind.RAISE:
-            return self.high + amount
-        if kind is ActionKind.COMPLETE:
-            return amount  # "completes it to X": the only figure is the total
-        return before + amount  # bring-in, bet, call: chips put in
-
-    def returned(self, player: str, amount: int) -> None:
-        self.pot -= amount
-        self.street_in[player] = self.street_in.get(player, 0) - amount
-
-
 @dataclass(slots=True)
 class _Posted:
     """What a hand's log shows of its forced bets (minor units)."""
@@ -528,17 +481,17 @@ class _Posted:
 def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], _Posted]:
     """One row an action, and the forced bets posted."""
     key = (hand.site, hand.hand_id)
-    betting = _Betting()
+    betting: StreetLedger[int] = StreetLedger(0)
     rows: list[tuple[Any, ...]] = []
     posted = _Posted()
     for event in hand.events:
         if isinstance(event, StreetStart):
-            betting.start_street(event.street)
+            betting.start(event.street)
         elif isinstance(event, Deal) and event.street > betting.street:
-            betting.start_street(event.street)
+            betting.start(event.street)
         elif isinstance(event, PostAnte):
             ante = to_minor(event.amount)
-            betting.pot += ante
+            betting.ante(ante)
             if not event.all_in:
                 posted.antes.append(ante)
         elif isinstance(event, UncalledReturned):
@@ -548,13 +501,12 @@ def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], _Posted]:
                 posted.brought_in = event.player
                 if not event.all_in and event.amount is not None:
                     posted.bring_in = to_minor(event.amount)
-            to_call = betting.to_call(event.player)
-            bets_before, pot_before = betting.bets, betting.pot
-            put_in = betting.apply(event)
+            amount, to = _opt_minor(event.amount), _opt_minor(event.to)
+            facts = betting.act(event.player, event.kind, amount, to)
             rows.append((
                 *key, len(rows), event.line, int(betting.street), event.player,
-                event.kind.value, _opt_minor(event.amount), _opt_minor(event.to), put_in,
-                event.all_in, to_call, to_call > 0, bets_before, pot_before,
+                facts.kind.value, amount, to, facts.put_in,
+                event.all_in, facts.to_call, facts.to_call > 0, facts.bets_before, facts.pot_before,
             ))
     return rows, posted
 

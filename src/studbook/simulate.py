@@ -33,6 +33,7 @@ from typing import Iterable, Iterator, Sequence
 from studbook.cards import DECK, Card
 from studbook.engine.pots import Pot, build_pots, high_half, split_exact
 from studbook.engine.profiles import POKERSTARS
+from studbook.engine.settle import pot_winners
 from studbook.engine.state import LegalAction, LegalActions, PlayerState, StudState
 from studbook.evaluate import (
     board_high_key,
@@ -412,26 +413,15 @@ class _HandPlay:
     def _winners(self, pot: Pot, net: Decimal) -> tuple[list[tuple[str, Decimal]], list[tuple[str, Decimal]], bool]:
         """(high or whole-pot shares, low shares, low qualified) among the pot's eligible players."""
         order = list(pot.eligible)
-        chip = self.chip
         if len(order) == 1:
             return [(order[0], net)], [], False
-        if self.variant is Variant.RAZZ:
-            values = {n: low_a5_value(self._full(n)) for n in order}
-            best = min(values.values())
-            return self._shares(net, [n for n in order if values[n] == best]), [], False
-        highs = {n: high_value(self._full(n)) for n in order}
-        top = max(highs.values())
-        high_winners = [n for n in order if highs[n] == top]
+        high_winners, low_winners = pot_winners(self.variant, {n: self._full(n) for n in order}, order)
+        if low_winners:
+            high_part = high_half(net, self.chip)
+            if high_part * 2 != net:
+                self.features.add("odd_chip")
+            return self._shares(high_part, high_winners), self._shares(net - high_part, low_winners), True
         if self.variant is Variant.STUD8:
-            lows = {n: low8_value(self._full(n)) for n in order}
-            qualified = [v for v in lows.values() if v is not None]
-            if qualified:
-                best_low = min(qualified)
-                high_part = high_half(net, chip)
-                if high_part * 2 != net:
-                    self.features.add("odd_chip")
-                low_winners = [n for n in order if lows[n] == best_low]
-                return self._shares(high_part, high_winners), self._shares(net - high_part, low_winners), True
             self.features.add("no_low_pot")
         return self._shares(net, high_winners), [], False
 

@@ -59,6 +59,10 @@ class RuleProfile:
     # showdown.order: after an all-in run-out (at most one player could still bet),
     # the same rule as any showdown ("by_betting") or dealing order.
     show_order_all_in: ShowOrderAllIn = "by_betting"
+    # showdown.order: after the first hand shown, the others follow clockwise from it
+    # (RULES.md); True: pot by pot from the last side pot to the main pot, each pot's
+    # players clockwise (a player all-in for less shows after those in a side pot).
+    shows_side_pots_first: bool = False
     # cards.consistent: shown hands list cards in dealing order (down, down, up x4, down).
     shows_in_deal_order: bool = False
 
@@ -92,6 +96,7 @@ POKERSTARS = RuleProfile(
     deals_in_order=True,
     logs_every_up_card=True,
     shows_in_deal_order=True,
+    shows_side_pots_first=True,
 )
 
 # The other sites: tests/test_engine_profiles.py proves each option on the site's real hands.
@@ -105,7 +110,7 @@ WINAMAX = RuleProfile(name="winamax", logs_uncalled=False, uncalled_in_pot=True,
 ONGAME = RuleProfile(name="ongame")
 EVERLEAF = RuleProfile(name="everleaf", logs_uncalled=False, states_rake=False)
 IPOKER = RuleProfile(name="ipoker", logs_show_order=False)
-MERGE = RuleProfile(name="merge")  # the hero's cards come after everyone else's: deals not in order
+MERGE = RuleProfile(name="merge", shows_side_pots_first=True)  # the hero's cards come after everyone else's: deals not in order
 # PHH (pokerkit's format) is not a site's log: no uncalled-bet lines, no rake, ``winnings`` optional,
 # and ``sm`` lines name their player, so writers put them in any order (pokerkit's own, or the
 # end of the hand where a log showed all-in hands early): the show order is not recorded.

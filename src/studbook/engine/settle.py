@@ -20,7 +20,10 @@ from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
-from .state import PlayerState, StudState, able_count
+from .rules import (
+    POT_SIDE, POT_TOTAL, POT_UNCALLED, SHOWDOWN_AWARD,
+)
+from .state import PlayerState, StudState
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
@@ -38,7 +41,7 @@ def _pot_name(index: int, count: int) -> str:
 
 def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
     """Close the hand; returns (pots, players, rake, went_to_showdown)."""
-    _close_betting(state, end_line)
+    state.end_betting(end_line)
     money_line = _money_line(state, end_line)
     _return_unlogged(state)
     if not state.profile.logs_collections and not state.collects:
@@ -46,8 +49,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     _check_unreturned(state, money_line)
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
     rake = _rake(state, pots)
-    totals_ok = _check_totals(state, pots, rake, money_line)
     nets = _net_pots(state, pots, rake)
+    totals_ok = _check_totals(state, pots, rake, nets, money_line)
     by_pot = _collections_by_pot(state, len(pots))
     awards: list[PotAward] = []
     for pot in pots:
@@ -59,26 +62,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
         awards.append(_award(state, pot, collected, expected))
     if by_pot is None and totals_ok:
         _check_aggregate(state, pots, nets, money_line)
-    showdown = went_to_showdown(state)
+    showdown = state.went_to_showdown
     return awards, _results(state, showdown), rake, showdown
-
-
-def went_to_showdown(state: StudState) -> bool:
-    """Two or more players were live at the end: the pot was contested, whether
-    or not the log marks a showdown (Full Tilt, for one, writes no marker when
-    all-in hands are shown before the river)."""
-    return state._showdown or state._live_count() >= 2
-
-
-def _close_betting(state: StudState, end_line: int) -> None:
-    if state.street is None or state.hand_over or state._showdown:
-        return
-    street = state.street
-    state._close_round(end_line, "the end of the hand")
-    live = [p for p in state.order if p.in_hand and not p.folded]
-    able = able_count(live)
-    if street is not Street.SEVENTH and len(live) >= 2 and able >= 2 and not state._round_flagged:
-        state.flag("order.streets", end_line, f"the hand ends on {street.label} street with {len(live)} players live")
 
 
 def _money_line(state: StudState, end_line: int) -> int:
@@ -94,8 +79,8 @@ def _return_unlogged(state: StudState) -> None:
     profile = state.profile
     if profile.logs_uncalled:
         return
-    top, amount = state._uncalled()
-    if top is None or amount <= ZERO or not (state._showdown or state.hand_over or state.is_betting_over):
+    top, amount = state.unmatched_bet()
+    if top is None or amount <= ZERO or not state.betting_closed:
         return
     top.stack += amount
     top.total -= amount
@@ -142,47 +127,85 @@ def _rake(state: StudState, pots: list[Pot]) -> Decimal:
 def _check_unreturned(state: StudState, line: int) -> None:
     if not state.profile.logs_uncalled:
         return
-    top, amount = state._uncalled()
-    if top is None or amount <= ZERO or any(v.rule == "pot.uncalled" for v in state.violations):
+    top, amount = state.unmatched_bet()
+    if top is None or amount <= ZERO or any(v.rule == POT_UNCALLED for v in state.violations):
         return
-    if state._showdown or state.hand_over or state.is_betting_over:
-        state.flag("pot.uncalled", line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
+    if state.betting_closed:
+        state.flag(POT_UNCALLED, line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
 
 
-def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, line: int) -> bool:
-    """pot.total and the stated side pots; False when the totals are off."""
+def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, line: int) -> bool:
+    """pot.total and the stated side pots; False when the totals are off.
+
+    A wrong collection is blamed on its own line where the shown hands tell
+    who should have collected what (``line``, the first collection, otherwise).
+    """
     computed = total([p.amount for p in pots])
     collected = total([c.amount for c in state.collects])
     summary = state.summary
     ok = True
     if summary is not None:
         if summary.total != computed:
-            state.flag("pot.total", summary.line,
+            state.flag(POT_TOTAL, summary.line,
                        f"total pot should be {_fmt(computed)} (contributions less returned bets), "
                        f"the log says {_fmt(summary.total)}")
             ok = False
-        if state.collects and collected + rake != summary.total:
-            state.flag("pot.total", line,
+        if state.collects and collected + rake != summary.total and (ok or collected + rake != computed):
+            # when the collections and rake agree with the contributions, the stated
+            # total is the one line that is wrong: it alone was flagged above
+            state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line),
                        f"collected {_fmt(collected)} + rake {_fmt(rake)} should equal the total pot "
                        f"{_fmt(summary.total)}")
             ok = False
         if summary.pots:
             ok = _check_stated_pots(state, pots, summary.pots, rake, summary.line) and ok
     elif state.collects and collected > computed:
-        state.flag("pot.total", line, f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
+        state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line), f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
         ok = False
     return ok
 
 
+def _wrong_collection(state: StudState, pots: list[Pot], nets: list[Decimal] | None, default: int) -> int:
+    """The line of the first collection outside what its player should collect over
+    all pots; ``default`` when the log does not let us know who should collect what."""
+    if nets is None:
+        return default
+    expected: Ranges = {}
+    for pot, net in zip(pots, nets):
+        shares = _expected(state, pot, net)
+        if shares is None:
+            return default
+        add_ranges(expected, shares)
+    return _off_line(state.collects, expected, default)
+
+
+def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> int:
+    """The first line at which ``collects`` are known to be wrong: one that takes its
+    player past their share, or a player's last one that leaves them short;
+    ``default`` when none is (a player who should collect has no line at all)."""
+    total: dict[str, Decimal] = {}
+    last: dict[str, int] = {}
+    for c in collects:
+        total[c.player] = total.get(c.player, ZERO) + c.amount
+        last[c.player] = c.line
+    running: dict[str, Decimal] = {}
+    for c in collects:
+        least, most = expected.get(c.player, (ZERO, ZERO))
+        running[c.player] = amount = running.get(c.player, ZERO) + c.amount
+        if amount > most or (last[c.player] == c.line and total[c.player] < least):
+            return c.line
+    return default
+
+
 def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
     if len(stated) != len(pots):
-        state.flag("pot.side", line,
+        state.flag(POT_SIDE, line,
                    f"the log states {len(stated)} pots ({', '.join(_fmt(s) for s in stated)}); "
                    f"the contributions make {len(pots)} ({', '.join(_fmt(p.amount) for p in pots)})")
         return False
     for pot, amount in zip(pots, stated):
         if not ZERO <= pot.amount - amount <= rake:
-            state.flag("pot.side", line,
+            state.flag(POT_SIDE, line,
                        f"{_pot_name(pot.index, len(pots))} should be {_fmt(pot.amount)}"
                        f"{' less rake' if rake else ''}, the log says {_fmt(amount)}")
             return False
@@ -211,7 +234,7 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
         if c.pot >= count:
             if count == 1:
                 return None
-            state.flag("pot.side", c.line,
+            state.flag(POT_SIDE, c.line,
                        f"{c.player} collects from side pot {c.pot}, but there {'is' if count == 2 else 'are'} "
                        f"only {count - 1} side pot{'s' if count > 2 else ''}")
             return None
@@ -229,8 +252,7 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
 
 def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
     """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
-    by_name = state._by_name
-    players = [by_name[n] for n in pot.eligible if n in by_name]
+    players = [p for n in pot.eligible if (p := state.player(n)) is not None]
     if len(players) == 1:
         return {players[0].name: (net, net)}
     contenders = [p for p in players if p.showed]
@@ -251,16 +273,15 @@ def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
         return None
 
 
-def _split_pot(
-    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
-) -> Ranges:
-    """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
-    out: Ranges = {}
+def pot_winners(variant: Variant, hands: Mapping[str, Sequence[Card]], order: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Who wins a pot among shown seven-card ``hands`` (``order``: dealing order):
+    (the high hands, or razz's lowest, that take the pot or its high half; the
+    8-or-better lows that take the low half, empty when the pot is not split).
+    Rule showdown.award; ValueError on impossible hands."""
     if variant is Variant.RAZZ:
         values = {n: low_a5_value(hands[n]) for n in order}
         best = min(values.values())
-        _share(out, net, [n for n in order if values[n] == best], chip, exact)
-        return out
+        return [n for n in order if values[n] == best], []
     highs = {n: high_value(hands[n]) for n in order}
     top = max(highs.values())
     high_winners = [n for n in order if highs[n] == top]
@@ -269,11 +290,21 @@ def _split_pot(
         qualified = [v for v in lows.values() if v is not None]
         if qualified:
             best_low = min(qualified)
-            low_winners = [n for n in order if lows[n] == best_low]
-            high_part = high_half(net, chip)
-            _share(out, high_part, high_winners, chip, exact)
-            _share(out, net - high_part, low_winners, chip, exact)
-            return out
+            return high_winners, [n for n in order if lows[n] == best_low]
+    return high_winners, []
+
+
+def _split_pot(
+    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
+) -> Ranges:
+    """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
+    out: Ranges = {}
+    high_winners, low_winners = pot_winners(variant, hands, order)
+    if low_winners:
+        high_part = high_half(net, chip)
+        _share(out, high_part, high_winners, chip, exact)
+        _share(out, net - high_part, low_winners, chip, exact)
+        return out
     _share(out, net, high_winners, chip, exact)
     return out
 
@@ -291,25 +322,25 @@ def _check_award(
 ) -> None:
     name = _pot_name(pot.index, count)
     where = _collect_line(state, pot.index, line)
-    by_name = state._by_name
     for player in collected:
-        p = by_name.get(player)
+        p = state.player(player)
         if p is not None and p.folded:
-            state.flag("showdown.award", where, f"{player} folded but collects from {name}")
+            state.flag(SHOWDOWN_AWARD, where, f"{player} folded but collects from {name}")
             return
         if player not in pot.eligible:
-            state.flag("pot.side", where,
+            state.flag(POT_SIDE, where,
                        f"{player} collects from {name} but did not match it (eligible: {', '.join(pot.eligible)})")
             return
     if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
-        state.flag("pot.side", where,
+        state.flag(POT_SIDE, where,
                    f"{name} holds {_fmt(net)} after rake, but {_fmt(sum(collected.values(), ZERO))} is collected from it")
         return
     if expected is None or not _misawarded(expected, collected):
         return
     want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
     got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
-    state.flag("showdown.award", where, f"{name}: expected {want}; the log has {got}")
+    where = _off_line([c for c in state.collects if c.pot == pot.index], expected, where)
+    state.flag(SHOWDOWN_AWARD, where, f"{name}: expected {want}; the log has {got}")
 
 
 def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, line: int) -> None:
@@ -330,7 +361,7 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
     if _misawarded(total, collected):
         want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
         got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
-        state.flag("showdown.award", line, f"expected {want}; the log has {got}")
+        state.flag(SHOWDOWN_AWARD, _off_line(state.collects, total, line), f"expected {want}; the log has {got}")
 
 
 def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
@@ -420,4 +451,4 @@ def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[s
     return out
 
 
-__all__ = ["expected_collections", "finish"]
+__all__ = ["expected_collections", "finish", "pot_winners"]

@@ -48,6 +48,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Sequence
 
+from studbook.betting import completes, street_total
 from studbook.cards import DECK, Card
 from studbook.events import (
     Action,
@@ -78,6 +79,12 @@ from studbook.money import format_amount
 
 from .profiles import DEFAULT, RuleProfile
 from .result import Violation, new_violation
+from .rules import (
+    BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_AMOUNT,
+    BRINGIN_COMPLETE, BRINGIN_PLAYER, CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE,
+    CHIPS_STACK, DEAL_ANTE, DEAL_ORDER, DEAL_PATTERN, DEAL_PLAYERS, ORDER_FIRST, ORDER_STREETS,
+    ORDER_THIRD, ORDER_TURN, POT_UNCALLED, SHOWDOWN_AWARD, SHOWDOWN_ORDER,
+)
 
 ZERO = Decimal(0)
 _K = ActionKind
@@ -220,7 +227,7 @@ class StudState:
         "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
         "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
         "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
-        "_showdown_first_done", "_returned_line", "_river_done", "_river_due", "_deals_verified",
+        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
         "_deck_at_river", "_community_flagged",
     )
 
@@ -235,6 +242,7 @@ class StudState:
         button: int | None = None,
         chip: Decimal | None = None,
         bring_in: Decimal | None = None,
+        bring_in_hand: str | None = None,
     ) -> None:
         self.variant = variant
         self.structure = structure
@@ -246,8 +254,10 @@ class StudState:
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         self.chip = chip if chip is not None else _chip_of(stakes, seats)
-        # where an expected bring-in came from, for messages (the checker names an earlier hand)
-        self.bring_in_source = " at this table"
+        # where an expected bring-in came from, for rule bringin.amount's message: the
+        # earlier hand at this table and stakes that the checker remembered it from
+        self.bring_in_source = (f" as in hand {bring_in_hand} at this table and stakes"
+                                if bring_in_hand is not None else " at this table")
         self.fixed = structure is Structure.FIXED
         self.violations: list[Violation] = []
         self.players: list[PlayerState] = []
@@ -292,7 +302,9 @@ class StudState:
         self._last_deal_pos = -1
         self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
         self._showdown = False
-        self._showdown_first_done = False
+        self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
+        self._shown_last: PlayerState | None = None  # and the latest
+        self._show_base: PlayerState | None = None  # who should have shown first, where known
         self.showdown_line = 0
         self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
         self.ante_posted: Decimal | None = None
@@ -322,7 +334,8 @@ class StudState:
         """A hand before the antes. ``seats``: ``(seat, name, stack)`` or Seat events.
 
         Options: ``button`` (seat), ``chip`` (smallest chip, e.g. Decimal("0.01")),
-        ``bring_in`` (the table's bring-in when ``stakes`` does not say).
+        ``bring_in`` (the table's bring-in when ``stakes`` does not say) and
+        ``bring_in_hand`` (the earlier hand it comes from, named in messages).
         """
         return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
 
@@ -494,12 +507,12 @@ class StudState:
 
     def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
         if p is None:
-            self.flag("deal.ante", e.line, f"{e.player} posts an ante but has no seat")
+            self.flag(DEAL_ANTE, e.line, f"{e.player} posts an ante but has no seat")
             return
         if self.street is not None:
-            self.flag("deal.ante", e.line, f"{p.name} posts the ante after the deal began")
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts the ante after the deal began")
         if p.ante:
-            self.flag("deal.ante", e.line, f"{p.name} posts a second ante")
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts a second ante")
         self._deal_in(p)
         expected = self.ante if self.ante is not None else self.ante_posted
         amount = e.amount
@@ -508,7 +521,7 @@ class StudState:
         if expected is not None and amount != expected:
             short_all_in = amount < expected and amount == p.stack
             if not short_all_in:
-                self.flag("deal.ante", e.line,
+                self.flag(DEAL_ANTE, e.line,
                           f"ante should be {_fmt(expected)}, not {_fmt(amount)} from {p.name}")
         self._put(p, amount, e.line)
         p.ante += amount
@@ -519,16 +532,16 @@ class StudState:
     def _on_street(self, e: StreetStart) -> None:
         new = e.street
         if self.hand_over:
-            self.flag("order.streets", e.line, f"{new.label} street after the hand was won")
+            self.flag(ORDER_STREETS, e.line, f"{new.label} street after the hand was won")
         if self.street is None:
             self._begin_hand(e.line)
             if new is not _THIRD:
-                self.flag("order.streets", e.line, f"the hand should start on 3rd street, not {new.label}")
+                self.flag(ORDER_STREETS, e.line, f"the hand should start on 3rd street, not {new.label}")
         else:
             self._close_round(e.line, new)
             if new != self.street + 1:
                 expected = Street(self.street + 1).label if self.street < _SEVENTH else "the showdown"
-                self.flag("order.streets", e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
+                self.flag(ORDER_STREETS, e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
         self.street = new
         self._river_due = new is _SEVENTH and not self._river_done
         if new is _SEVENTH:
@@ -554,7 +567,7 @@ class StudState:
     def _begin_hand(self, line: int) -> None:
         dealt = [p for p in self.order if p.in_hand]
         if not 2 <= len(dealt) <= 8:
-            self.flag("deal.players", line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
+            self.flag(DEAL_PLAYERS, line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
 
     def _close_round(self, line: int, until: Street | str) -> None:
         """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
@@ -568,10 +581,10 @@ class StudState:
         if p is not None and not self._round_flagged:
             what = f"{until.label} street" if isinstance(until, Street) else until
             if self._round_first is None:
-                self.flag("order.streets", line,
+                self.flag(ORDER_STREETS, line,
                           f"no betting on {self.street.label} street before {what}; {p.name} was to act")
             else:
-                self.flag("order.streets", line,
+                self.flag(ORDER_STREETS, line,
                           f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
         if self._round_first is not None:
             self._last_action_street = self.street
@@ -586,7 +599,7 @@ class StudState:
         if self.community is None and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
             live = self._live_count()
-            self.flag("cards.community", line,
+            self.flag(CARDS_COMMUNITY, line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
             return
         bit = 1 << _SEVENTH
@@ -603,7 +616,7 @@ class StudState:
         for p in self.order:
             if not p.dealt & bit and p.in_hand and not p.folded:
                 p.dealt |= bit  # one report per street
-                self.flag("deal.pattern", line, f"{p.name} received no {street.label}-street card")
+                self.flag(DEAL_PATTERN, line, f"{p.name} received no {street.label}-street card")
         # every live player now has this street's bit: until someone else is dealt in
         # (_deal_in), checking again would find nothing
         self._deals_verified = True
@@ -669,27 +682,27 @@ class StudState:
     def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
         street = self.street
         if p is None:
-            self.flag("deal.order", e.line, f"cards dealt to {e.player}, who has no seat")
+            self.flag(DEAL_ORDER, e.line, f"cards dealt to {e.player}, who has no seat")
             return
         if street is None:
-            self.flag("order.streets", e.line, "cards dealt before 3rd street")
+            self.flag(ORDER_STREETS, e.line, "cards dealt before 3rd street")
             return
         if e.street is not street:
-            self.flag("deal.pattern", e.line, f"{e.street.label}-street cards dealt during {street.label} street")
+            self.flag(DEAL_PATTERN, e.line, f"{e.street.label}-street cards dealt during {street.label} street")
         if not p.in_hand:
             if street is _THIRD:
                 self._deal_in(p)  # a player marked sitting out but dealt in
             else:
-                self.flag("deal.order", e.line, f"{p.name} was not dealt in but receives cards")
+                self.flag(DEAL_ORDER, e.line, f"{p.name} was not dealt in but receives cards")
         elif p.folded:
-            self.flag("deal.order", e.line, f"{p.name} folded but receives {street.label}-street cards")
+            self.flag(DEAL_ORDER, e.line, f"{p.name} folded but receives {street.label}-street cards")
         if self.profile.deals_in_order:
             if p.pos < self._last_deal_pos:
-                self.flag("deal.order", e.line, f"{p.name} dealt out of clockwise order")
+                self.flag(DEAL_ORDER, e.line, f"{p.name} dealt out of clockwise order")
             self._last_deal_pos = p.pos
         bit = 1 << street
         if p.dealt & bit:
-            self.flag("deal.pattern", e.line, f"{p.name} dealt twice on {street.label} street")
+            self.flag(DEAL_PATTERN, e.line, f"{p.name} dealt twice on {street.label} street")
             self._check_before(p, e)
             self._see_all(p, e.up, e.line)
             self._see_all(p, e.down, e.line)
@@ -701,19 +714,19 @@ class StudState:
         want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
         up, down = e.up, e.down
         if street is _SEVENTH and self.community is not None:
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
         elif street is _SEVENTH and not self._community_flagged and self.needs_community_card():
             self._community_flagged = True
             live = self._live_count()
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
         if len(up) > want_up or len(down) > want_down:
-            self.flag("deal.pattern", e.line,
+            self.flag(DEAL_PATTERN, e.line,
                       f"{street.label} street deals {want_down} down and {want_up} up to {p.name}, "
                       f"not {len(down)} down and {len(up)} up")
         elif self.profile.logs_every_up_card and want_up and not up:
-            self.flag("deal.pattern", e.line, f"{p.name}'s {street.label}-street up card is missing")
+            self.flag(DEAL_PATTERN, e.line, f"{p.name}'s {street.label}-street up card is missing")
         self._see_all(p, up, e.line)
         self._see_all(p, down, e.line)
         p.up.extend(up)
@@ -738,7 +751,7 @@ class StudState:
             # the hero's hole cards, shown again: learn any we did not know
             self._learn(p, before, e.line, known)
             return
-        self.flag("cards.consistent", e.line,
+        self.flag(CARDS_CONSISTENT, e.line,
                   f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
 
     def _see(self, p: PlayerState, card: Card, line: int) -> None:
@@ -746,7 +759,7 @@ class StudState:
         if owner is None:
             self._seen[id(card)] = p.name
         elif owner != p.name:
-            self.flag("cards.unique", line, f"{card} is {owner}'s card but also appears for {p.name}")
+            self.flag(CARDS_UNIQUE, line, f"{card} is {owner}'s card but also appears for {p.name}")
 
     def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
         for card in cards:
@@ -761,16 +774,16 @@ class StudState:
 
     def _on_community(self, e: DealCommunity) -> None:
         if self.street is not _SEVENTH:
-            self.flag("cards.community", e.line, "a community card outside 7th street")
+            self.flag(CARDS_COMMUNITY, e.line, "a community card outside 7th street")
         elif self.community is not None:
-            self.flag("cards.community", e.line, "a second community card")
+            self.flag(CARDS_COMMUNITY, e.line, "a second community card")
         elif not self.needs_community_card():
             live = self._live_count()
-            self.flag("cards.community", e.line,
+            self.flag(CARDS_COMMUNITY, e.line,
                       f"community card dealt although {self._deck_left()} cards remain for {live} players")
         owner = self._seen.get(id(e.card))
         if owner is not None and owner != "community":
-            self.flag("cards.unique", e.line, f"community card {e.card} is also {owner}'s card")
+            self.flag(CARDS_UNIQUE, e.line, f"community card {e.card} is also {owner}'s card")
         self._seen[id(e.card)] = "community"
         self.community = e.card
 
@@ -792,7 +805,7 @@ class StudState:
         if self.ante or self.ante_posted:
             for p in dealt:
                 if not p.ante and p.start > ZERO:
-                    self.flag("deal.ante", p.deal_line, f"{p.name} was dealt in without posting the ante")
+                    self.flag(DEAL_ANTE, p.deal_line, f"{p.name} was dealt in without posting the ante")
         keys = _BRING_IN_KEYS[self.variant]
         able = 0
         low: PlayerState | None = None  # the lowest door card (razz: the highest)
@@ -955,44 +968,47 @@ class StudState:
             out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
         else:
             out.append(LegalAction(_K.CHECK))
-        if stack <= to_call:
-            return out
-        if not any(q is not p and q.can_act for q in self.order):
-            return out  # everyone else is all-in: a raise could not be called
-        third_open = self.street is _THIRD and self.bets == 0
-        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < self.current_bet:
-            return out  # rule bet.allin: a short all-in raise does not reopen the betting
+        if self.fixed and completes(self.street, self.bets > 0):
+            kind = _K.COMPLETE
+        else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
+            kind = _K.BET if self.current_bet == ZERO else _K.RAISE
         most = p.street_in + stack
-        if not self.fixed:
-            self._options_unlimited(p, out, to_call, most)
-            return out
-        if self._capped():
-            return out
-        if third_open:
-            to = min(self.small, most)
-            if to > self.current_bet:
-                out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, to == most))
-            return out
-        for unit in self._units():
-            if self.current_bet == ZERO:
-                to = min(unit, most)
-                out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
-            else:
-                target = self.bet_level + unit if self.current_bet > self.bet_level else self.current_bet + unit
-                to = min(target, most)
-                out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+        for size in self._raise_targets(p):
+            to = min(size, most)
+            amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - self.current_bet
+            out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
         return out
 
-    def _options_unlimited(self, p: PlayerState, out: list[LegalAction], to_call: Decimal, most: Decimal) -> None:
-        step = max(self.current_bet - self.bet_level, self.small) if self.current_bet else self.small
-        if self.street is _THIRD and not self._opened:
-            step = self.small
-        if self.current_bet == ZERO:
-            to = min(step, most)
-            out.append(LegalAction(_K.BET, to - p.street_in, to, to - p.street_in, to == most))
-        else:
-            to = min(self.current_bet + step, most)
-            out.append(LegalAction(_K.RAISE, to - p.street_in, to, to - self.current_bet, to == most))
+    def _raise_targets(self, p: PlayerState) -> tuple[Decimal, ...]:
+        """The street totals ``p`` may bet, raise or complete to: the one definition of
+        legal sizes, which legal_actions() offers and the checker accepts (rules
+        bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
+        each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
+        check or fold. A player may also go all-in for less (legal_actions() offers
+        the size capped at their stack)."""
+        stack = p.stack
+        current = self.current_bet
+        if stack <= current - p.street_in:
+            return ()
+        if not any(q is not p and q.can_act for q in self.order):
+            return ()  # everyone else is all-in: a raise could not be called
+        third_open = completes(self.street, self.bets > 0)
+        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < current:
+            return ()  # rule bet.allin: a short all-in raise does not reopen the betting
+        most = p.street_in + stack
+        if not self.fixed:
+            step = max(current - self.bet_level, self.small) if current else self.small
+            if self.street is _THIRD and not self._opened:
+                step = self.small
+            return (current + step,)
+        if self._capped():
+            return ()
+        if third_open:
+            return (self.small,) if min(self.small, most) > current else ()
+        if current == ZERO:
+            return self._units()
+        level = self.bet_level if current > self.bet_level else current
+        return tuple(level + unit for unit in self._units())
 
     # ------------------------------------------------------------------ actions
 
@@ -1025,9 +1041,9 @@ class StudState:
 
     def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
         if p is None:
-            self.flag("order.turn", e.line, f"{e.player} acts but has no seat")
+            self.flag(ORDER_TURN, e.line, f"{e.player} acts but has no seat")
         else:
-            self.flag("order.streets", e.line, f"{p.name} acts before 3rd street")
+            self.flag(ORDER_STREETS, e.line, f"{p.name} acts before 3rd street")
 
     def _start_turn(self, p: PlayerState, e: Action) -> None:
         """An action by someone other than the known player to act, or the first of a round
@@ -1043,16 +1059,16 @@ class StudState:
         expected = self._to_act
         first = self._round_first is None
         if p.folded:
-            self.flag("order.turn", e.line, f"{p.name} folded earlier but acts again")
+            self.flag(ORDER_TURN, e.line, f"{p.name} folded earlier but acts again")
             self._round_flagged = True
             return
         if not p.in_hand:
-            self.flag("order.turn", e.line, f"{p.name} was not dealt in but acts")
+            self.flag(ORDER_TURN, e.line, f"{p.name} was not dealt in but acts")
             self._deal_in(p)
             self._round_flagged = True
             return
         if p.all_in:
-            self.flag("order.turn", e.line, f"{p.name} is all-in and cannot act")
+            self.flag(ORDER_TURN, e.line, f"{p.name} is all-in and cannot act")
             self._round_flagged = True
             return
         if expected is p:
@@ -1064,27 +1080,27 @@ class StudState:
         if expected is None:
             able = sum(1 for q in self.order if q.can_act)
             if first and able < 2:
-                self.flag("order.streets", e.line,
+                self.flag(ORDER_STREETS, e.line,
                           f"{p.name} acts on {street.label} street, but at most one player can still bet")  # type: ignore[union-attr]
             else:
-                self.flag("order.turn", e.line,
+                self.flag(ORDER_TURN, e.line,
                           f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
             return
         if first and street is _THIRD:
             if self._bring_in_optional:
                 low = self._bring_in_player
-                self.flag("bringin.allin", e.line,
+                self.flag(BRINGIN_ALLIN, e.line,
                           f"{low.name if low else '?'} is all-in from the ante: {expected.name}, on their left, "
                           f"acts first, not {p.name}")
             else:
-                self.flag("bringin.player", e.line, self._bring_in_message(expected, p))
+                self.flag(BRINGIN_PLAYER, e.line, self._bring_in_message(expected, p))
             return
         if first:
-            self.flag("order.first", e.line,
+            self.flag(ORDER_FIRST, e.line,
                       f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
                       f"not {p.name} ({self._first_reason(p)})")
             return
-        rule = "order.third" if street is _THIRD else "order.turn"
+        rule = ORDER_THIRD if street is _THIRD else ORDER_TURN
         self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
 
     def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
@@ -1168,20 +1184,20 @@ class StudState:
 
     def _fold(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
-            self.flag("bringin.player", e.line, f"{p.name} must bring in or complete, not fold")
+            self.flag(BRINGIN_PLAYER, e.line, f"{p.name} must bring in or complete, not fold")
             self._opened = True
         p.folded = True
 
     def _check(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
             if self._bring_in_optional:
-                self.flag("bringin.allin", e.line, f"{p.name} must bring in, complete or fold, not check")
+                self.flag(BRINGIN_ALLIN, e.line, f"{p.name} must bring in, complete or fold, not check")
             else:
-                self.flag("bet.check", e.line, f"{p.name} checks but must bring in")
+                self.flag(BET_CHECK, e.line, f"{p.name} checks but must bring in")
             return
         owed = self.current_bet - p.street_in
         if owed > ZERO:
-            self.flag("bet.check", e.line, f"{p.name} checks facing {_fmt(owed)} to call")
+            self.flag(BET_CHECK, e.line, f"{p.name} checks facing {_fmt(owed)} to call")
 
     def _call(self, p: PlayerState, e: Action) -> None:
         owed = self.current_bet - p.street_in
@@ -1196,17 +1212,17 @@ class StudState:
         """A call of other than exactly what is owed (or of nothing)."""
         if owed <= ZERO:
             if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
-                self.flag("bringin.player", e.line, f"{p.name} calls before anyone brought in")
+                self.flag(BRINGIN_PLAYER, e.line, f"{p.name} calls before anyone brought in")
             else:
-                self.flag("bet.check", e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
+                self.flag(BET_CHECK, e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
         elif amount > owed and self._short_bring_in_unknown():
             # a bring-in all-in for less at a table whose bring-in we do not know yet:
             # the first caller shows the normal amount (rule bringin.allin)
             self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
         elif amount > owed:
-            self.flag("bet.size", e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
+            self.flag(BET_SIZE, e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
         elif amount < owed and amount < p.stack:
-            self.flag("bet.allin", e.line,
+            self.flag(BET_ALLIN, e.line,
                       f"{p.name} calls {_fmt(amount)} of {_fmt(owed)} without being all-in "
                       f"({_fmt(p.stack - amount)} behind)")
 
@@ -1219,16 +1235,16 @@ class StudState:
         amount = e.amount if e.amount is not None else (e.to or ZERO)
         if self.street is not _THIRD or self._opened:
             if not self._round_flagged:
-                self.flag("bringin.player", e.line, f"{p.name} brings in after the betting was opened")
+                self.flag(BRINGIN_PLAYER, e.line, f"{p.name} brings in after the betting was opened")
         self.bring_in_posted = (amount, e.line, amount >= p.stack)
         expected = self.bring_in
         all_in_short = amount >= p.stack and (expected is None or amount < expected)
         if self.fixed and not all_in_short:
             if not ZERO < amount < self.small:
-                self.flag("bringin.amount", e.line,
+                self.flag(BRINGIN_AMOUNT, e.line,
                           f"bring-in {_fmt(amount)} must be more than zero and less than the small bet {_fmt(self.small)}")
             elif expected is not None and amount != expected:
-                self.flag("bringin.amount", e.line,
+                self.flag(BRINGIN_AMOUNT, e.line,
                           f"bring-in should be {_fmt(expected)}{self.bring_in_source}, not {_fmt(amount)}")
         if self.bring_in is None and not all_in_short:
             self.bring_in = amount
@@ -1242,89 +1258,79 @@ class StudState:
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
         before = p.street_in
-        if kind is _RAISE:
-            to = e.to if e.to is not None else self.current_bet + (e.amount or ZERO)
-        elif kind is _COMPLETE:
-            to = e.to if e.to is not None else (e.amount or ZERO)
-        else:
-            to = before + (e.amount if e.amount is not None else (e.to or ZERO) - before)
+        to = street_total(kind, e.amount, e.to, before, self.current_bet)
         current = self.current_bet
         chips = to - before
         all_in = chips >= p.stack
         if to <= current:
-            self.flag("bet.size", e.line,
+            self.flag(BET_SIZE, e.line,
                       f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
             self._put(p, chips, e.line, e.all_in)
             return
-        third_open = self.street is _THIRD and self.bets == 0
+        third_open = completes(self.street, self.bets > 0)
         if self.fixed:
-            if third_open:
-                self._check_completion(p, e, to, all_in)
-            else:
-                self._check_bet(p, e, to, all_in)
+            self._check_aggression(p, e, to, all_in, third_open)
         self._opened = True
         if self._round_first_bettor is None:
             self._round_first_bettor = p
         self._put(p, chips, e.line, e.all_in)
         self._raise_levels(p, to, third_open)
 
-    def _check_completion(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
-        if to == self.small or (all_in and to < self.small):
-            return
-        self.flag("bringin.complete", e.line,
-                  f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
-
-    def _check_bet(self, p: PlayerState, e: Action, to: Decimal, all_in: bool) -> None:
-        if e.kind is _COMPLETE:
-            self.flag("bringin.complete", e.line,
+    def _check_aggression(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, third_open: bool) -> None:
+        """A bet, raise or completion is legal when legal_actions() offers its size
+        (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
+        otherwise the violation names the rule it breaks and what was legal."""
+        if e.kind is _COMPLETE and not third_open:
+            self.flag(BRINGIN_COMPLETE, e.line,
                       f"{p.name} completes, but only a player facing just the bring-in may complete")
             return
+        offered = self._raise_targets(p)
+        if to in offered or (all_in and offered and to < max(offered)):
+            return
+        if third_open:
+            self.flag(BRINGIN_COMPLETE, e.line,
+                      f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
+            return
+        self._not_offered(p, e, to, all_in, offered)
+
+    def _not_offered(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
+        """Which rule a bet or raise the legal actions did not offer breaks."""
         current = self.current_bet
         if current > ZERO and self._capped():
-            self.flag("bet.cap", e.line,
+            self.flag(BET_CAP, e.line,
                       f"{p.name} raises after {self.bets} bets; the cap is {self.profile.cap_bets}")
             return
         if current > ZERO and p.acted and p.acted_level == self.bet_level and p.street_in < current:
-            self.flag("bet.allin", e.line,
+            self.flag(BET_ALLIN, e.line,
                       f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
                       f"and does not reopen the betting")
             return
-        units = self._units()
-        if current == ZERO:
-            allowed = units
-        elif current > self.bet_level:
-            allowed = tuple(dict.fromkeys([*(current + u for u in units), *(self.bet_level + u for u in units)]))
-        elif len(units) == 1:
-            allowed = (current + units[0],)
-        else:
-            allowed = tuple(current + u for u in units)
-        if to in allowed:
-            return
-        if all_in and to < max(allowed):
-            return  # all-in for less than a legal size
         what = "bet" if current == ZERO else "raise"
+        if not offered:
+            self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}, but nobody left could call it: "
+                                        f"only call or fold")
+            return
         if self.street is _FOURTH:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
                 if self.variant is _RAZZ:
-                    self.flag("bet.open_pair", e.line,
+                    self.flag(BET_OPEN_PAIR, e.line,
                               f"{p.name} makes a double {what} on 4th street; razz has no open-pair double bet")
                     return
                 if not self._has_open_pair():
-                    self.flag("bet.open_pair", e.line,
+                    self.flag(BET_OPEN_PAIR, e.line,
                               f"{p.name} makes a double {what} on 4th street without an open pair")
                     return
             if self.big_bet_made and to == current + self.small:
-                self.flag("bet.open_pair", e.line,
+                self.flag(BET_OPEN_PAIR, e.line,
                           f"after a double bet on 4th street every raise is {_fmt(self.big)}; {p.name} raises {_fmt(self.small)}")
                 return
-        if not all_in and to < min(allowed) and to > current:
-            self.flag("bet.size", e.line,
-                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}"
-                      " (less only when all-in)")
+        sizes = ' or '.join(_fmt(a) for a in offered)
+        if not all_in and to < min(offered) and to > current:
+            self.flag(BET_SIZE, e.line,
+                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes} (less only when all-in)")
             return
-        self.flag("bet.size", e.line,
-                  f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {' or '.join(_fmt(a) for a in allowed)}")
+        self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes}")
 
     def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
         level = self.bet_level
@@ -1355,10 +1361,10 @@ class StudState:
         p.total += chips
         if stack > ZERO:
             if all_in_flag:
-                self.flag("chips.stack", line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
+                self.flag(CHIPS_STACK, line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
             return
         if stack < ZERO:  # more than they had
-            self.flag("chips.stack", line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
+            self.flag(CHIPS_STACK, line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
         p.all_in = True
 
     # ------------------------------------------------------------------ the end of betting
@@ -1366,15 +1372,15 @@ class StudState:
     def _on_uncalled(self, e: UncalledReturned) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("pot.uncalled", e.line, f"uncalled bet returned to {e.player}, who has no seat")
+            self.flag(POT_UNCALLED, e.line, f"uncalled bet returned to {e.player}, who has no seat")
             return
         top, expected, unmatched = self._unmatched()
         if top is p and e.amount == unmatched > ZERO:
             pass  # the whole unmatched part, an unmatched ante included, comes back exactly
         elif top is None or expected <= ZERO:
-            self.flag("pot.uncalled", e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
+            self.flag(POT_UNCALLED, e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
         elif top is not p or e.amount != expected:
-            self.flag("pot.uncalled", e.line,
+            self.flag(POT_UNCALLED, e.line,
                       f"the uncalled {_fmt(expected)} goes back to {top.name}, "
                       f"not {_fmt(e.amount)} to {p.name}")
         p.stack += e.amount
@@ -1414,6 +1420,34 @@ class StudState:
             return None
         return top.name, amount
 
+    def unmatched_bet(self) -> tuple[PlayerState | None, Decimal]:
+        """The player whose bet nobody matched and by how much (None, 0 when none),
+        whether or not the betting is over."""
+        return self._uncalled()
+
+    @property
+    def betting_closed(self) -> bool:
+        """The betting is over: the showdown began, the hand is won, or nobody is to act."""
+        return self._showdown or self.hand_over or self.is_betting_over
+
+    @property
+    def went_to_showdown(self) -> bool:
+        """Two or more players were live at the end: the pot was contested, whether
+        or not the log marks a showdown (Full Tilt, for one, writes no marker when
+        all-in hands are shown before the river)."""
+        return self._showdown or self._live_count() >= 2
+
+    def end_betting(self, end_line: int) -> None:
+        """The hand's log ended (rule order.streets: no betting round is skipped while
+        two or more players can still bet)."""
+        if self.street is None or self.hand_over or self._showdown:
+            return
+        street = self.street
+        self._close_round(end_line, "the end of the hand")
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self._round_flagged:
+            self.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+
     def _betting_done(self) -> bool:
         self._ensure_round()
         return self._to_act is None
@@ -1428,49 +1462,83 @@ class StudState:
         if self.street is not _SEVENTH and not self.hand_over:
             able = able_count(live)
             if able >= 2:
-                self.flag("order.streets", e.line,
+                self.flag(ORDER_STREETS, e.line,
                           f"showdown after {self.street.label if self.street else 'no'} street with {able} players still betting")
 
     def showdown_order(self) -> list[str]:
         """Live players in the order they show: the last aggressor of the final round
-        first (else the first in dealing order), then clockwise."""
+        first (else the first in dealing order), then clockwise (with the profile's
+        shows_side_pots_first, pot by pot from the last side pot)."""
         live = [p for p in self.order if p.in_hand and not p.folded]
         if not live:
             return []
         first = self._final_aggressor if self._final_aggressor in live else live[0]
-        start = live.index(first)  # type: ignore[arg-type]
-        return [p.name for p in live[start:] + live[:start]]
+        rest = sorted((p for p in live if p is not first), key=lambda q: self._show_key(first, q))  # type: ignore[arg-type]
+        return [first.name] + [p.name for p in rest]  # type: ignore[union-attr]
 
     def _check_show_order(self, p: PlayerState, line: int) -> None:
-        if self._showdown_first_done or not self._showdown or not self.profile.logs_show_order:
+        if not self._showdown or not self.profile.logs_show_order:
             return
-        self._showdown_first_done = True
+        first = self._shown_first
+        if first is not None:
+            self._check_show_next(first, p, line)
+            return
+        self._shown_first = self._shown_last = p
         live = [q for q in self.order if q.in_hand and not q.folded]
         if len(live) < 2 or not p.live:
             return
         street = self._last_action_street
         if self.profile.show_order_all_in == "deal_order" and self._ran_out(live):
+            self._show_base = live[0]
             if p is not live[0]:
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"after an all-in run-out hands show in dealing order: {live[0].name} first, not {p.name}")
             return
         first_bettor = self.profile.show_order_bet == "first_bettor"
         aggressor = self._final_first_bettor if first_bettor else self._final_aggressor
         if aggressor is not None and aggressor.live:
+            self._show_base = aggressor
             if p is not aggressor:
                 what = "the first bet" if first_bettor else "the last bet or raise"
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"{aggressor.name} made {what} "
                           f"({street.label if street else ''} street) and shows first, not {p.name}")
             return
         mode = self.profile.show_order_no_bet
+        if mode == "deal_order":
+            self._show_base = live[0]
         if mode == "deal_order" and p is not live[0]:
-            self.flag("showdown.order", line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
+            self.flag(SHOWDOWN_ORDER, line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
         elif mode == "first_to_act":
             expected = self._final_first
+            if expected is not None and expected.live:
+                self._show_base = expected
             if expected is not None and expected.live and p is not expected:
-                self.flag("showdown.order", line,
+                self.flag(SHOWDOWN_ORDER, line,
                           f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
+
+    def _check_show_next(self, first: PlayerState, p: PlayerState, line: int) -> None:
+        """After the first hand shown, the others show or muck clockwise from it (from
+        whoever should have shown first, where known, so that one hand out of turn is
+        one violation); with the profile's shows_side_pots_first, pot by pot from the
+        last side pot."""
+        last = self._shown_last
+        base = self._show_base or first
+        if last is None or p is last or p is base or not p.live:
+            return  # (the one who should have shown first, showing later: flagged already)
+        self._shown_last = p  # judged against the latest: one hand out of turn is one violation
+        if last is first or self._show_key(base, p) > self._show_key(base, last):
+            return
+        if self.profile.shows_side_pots_first and p.total > last.total:
+            self.flag(SHOWDOWN_ORDER, line,
+                      f"side pots show first, from the last: {p.name} after {last.name}, who is all-in for less")
+        else:
+            self.flag(SHOWDOWN_ORDER, line, f"hands show clockwise from {base.name}: {p.name} after {last.name}")
+
+    def _show_key(self, first: PlayerState, q: PlayerState) -> tuple[Decimal, int]:
+        """Where ``q`` comes in the showing order after ``first``."""
+        clockwise = (q.pos - first.pos) % len(self.order)
+        return (-q.total if self.profile.shows_side_pots_first else ZERO, clockwise)
 
     def _ran_out(self, live: list[PlayerState]) -> bool:
         """Cards were dealt with no betting: at most one live player could bet, and the
@@ -1482,7 +1550,7 @@ class StudState:
     def _on_show(self, e: Show) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("cards.consistent", e.line, f"{e.player} shows cards but has no seat")
+            self.flag(CARDS_CONSISTENT, e.line, f"{e.player} shows cards but has no seat")
             return
         self._check_show_order(p, e.line)
         self._check_shown(p, e.cards, e.line)
@@ -1513,7 +1581,7 @@ class StudState:
         """cards.unique, cards.consistent and cards.count for cards a player shows."""
         own_ids = set(map(id, shown))  # cards are interned: identity is equality
         if len(own_ids) != len(shown):
-            self.flag("cards.unique", line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
+            self.flag(CARDS_UNIQUE, line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
         community = self.community
         own: Sequence[Card] = shown
         limit = 7
@@ -1522,20 +1590,20 @@ class StudState:
             own_ids.discard(id(community))
             limit = 6
         if len(own) > limit:
-            self.flag("cards.count", line,
+            self.flag(CARDS_COUNT, line,
                       f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
                       f"a stud hand has {limit}")
         known = p.cards()
         if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
             for k, c in zip(known, own):
                 if k is not None and k is not c:
-                    self.flag("cards.consistent", line,
+                    self.flag(CARDS_CONSISTENT, line,
                               f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
                     return
         else:
             missing = [c for c in known if c is not None and id(c) not in own_ids]
             if len(own) >= len(known) and missing:
-                self.flag("cards.consistent", line,
+                self.flag(CARDS_CONSISTENT, line,
                           f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
                 return
         seen = self._seen
@@ -1544,7 +1612,7 @@ class StudState:
             for card in own:
                 owner = seen.get(id(card))
                 if owner is not None and owner != name:
-                    self.flag("cards.unique", line, f"{name} shows {card}, which is {owner}'s card")
+                    self.flag(CARDS_UNIQUE, line, f"{name} shows {card}, which is {owner}'s card")
         self._learn(p, own, line, known)
 
     def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
@@ -1589,7 +1657,7 @@ class StudState:
     def _on_collect(self, e: Collect) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag("showdown.award", e.line, f"{e.player} collects but has no seat")
+            self.flag(SHOWDOWN_AWARD, e.line, f"{e.player} collects but has no seat")
             return
         p.collected += e.amount
         self.collects.append(e)
@@ -1603,16 +1671,16 @@ class StudState:
 
     def _on_capped(self, e: BettingCapped) -> None:
         if self.fixed and self.bets < self.profile.cap_bets:
-            self.flag("bet.cap", e.line,
+            self.flag(BET_CAP, e.line,
                       f"the log says betting is capped after {self.bets} bets; the cap is {self.profile.cap_bets}")
 
     def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
         if self.variant is _RAZZ:
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced in razz")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced in razz")
         elif self.street is not _FOURTH:
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced outside 4th street")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced outside 4th street")
         elif not self._has_open_pair():
-            self.flag("bet.open_pair", e.line, "an open-pair double bet announced with no open pair on 4th street")
+            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced with no open pair on 4th street")
 
 
 # ---------------------------------------------------------------------- helpers

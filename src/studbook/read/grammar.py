@@ -33,14 +33,13 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-import re._constants as _c
-import re._parser as _sre_parser
-
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
 from studbook.read.memo import TextMemo
+from studbook.read.regex import OPS as _c
+from studbook.read.regex import regex_items
 
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
@@ -148,7 +147,7 @@ def _alternative(name: str, regexp: str) -> tuple[str, int, bool]:
     """A terminal as one alternative of a scanner: its text, the number of
     groups of ``regexp``, and whether it stays in its line (:func:`_in_line`).
     Memoised: a terminal is in the scanners of many parser states, and reading
-    a regex with ``re._parser`` is most of the time it takes to build them."""
+    a regex (``read/regex.py``) is most of the time it takes to build them."""
     part = f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{name}>)"
     return part, re.compile(regexp).groups, _in_line(part)
 
@@ -157,10 +156,10 @@ def _line_guard(regexp: str) -> str:
     """``(?=[^\\n]*text)`` for the longest literal text every match of
     ``regexp`` contains before any newline, when the match may not start with
     literal text; else ""."""
-    try:
-        items = _flatten(_sre_parser.parse(regexp))
-    except Exception:  # noqa: BLE001 - a guard is only an optimisation
+    parsed = regex_items(regexp)
+    if parsed is None:  # a guard is only an optimisation
         return ""
+    items = _flatten(parsed)
     if not items or items[0][0] in (_c.LITERAL, _c.IN):
         return ""
     best: list[int] = []
@@ -301,10 +300,10 @@ def _in_line(regexp: str) -> bool:
     from there to the end of that line: no item can match or look at a
     newline, save one final newline, and no anchor or look-behind looks
     outside (conservative: unknown constructs give False)."""
-    try:
-        items = _flatten(_sre_parser.parse(regexp))
-    except Exception:  # noqa: BLE001 - then nothing is remembered
+    parsed = regex_items(regexp)
+    if parsed is None:  # then nothing is remembered
         return False
+    items = _flatten(parsed)
     if items and items[-1] == (_c.LITERAL, 10):
         items = items[:-1]
     return all(_stays_in_line(op, arg) for op, arg in items)

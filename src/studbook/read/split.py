@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-import re._constants as _c
-import re._parser as _sre_parser
 from typing import Callable, Iterator
 
+from studbook.read.regex import OPS as _c
+from studbook.read.regex import regex_items
 from studbook.sites.base import HandText
 
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
@@ -110,9 +110,8 @@ def _literal_prefix(header: re.Pattern[str]) -> str:
     """The literal text a multi-line ``^...`` pattern starts with, or ""."""
     if not header.flags & re.M or header.flags & re.I:
         return ""
-    try:
-        items = list(_sre_parser.parse(header.pattern, header.flags))
-    except Exception:  # noqa: BLE001 - then every offset is tried
+    items = regex_items(header.pattern, header.flags)
+    if items is None:  # then every offset is tried
         return ""
     if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
         return ""

@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from studbook.betting import completes, written_total
 from studbook.cards import Card, parse_cards
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
@@ -285,17 +286,12 @@ class Ledger:
                 chips = min(self.owed(player), self.stacks.get(player, ZERO)) if to is None else to - before
             all_in = self._put(player, chips) or all_in
             return kind, chips, None, all_in
-        if to is not None:
-            total = to
-        elif by is not None:
-            total = self.level + by
-        else:
-            total = before + (chips or ZERO)
+        total = written_total(before, self.level, chips=chips, to=to, by=by)
         all_in = self._put(player, total - before) or all_in
         if total <= self.level:  # less than a raise: an all-in call for less
             return ActionKind.CALL, total - before, None, all_in
         value: Decimal | None
-        if self.street is Street.THIRD and not self.opened:
+        if completes(self.street, self.opened):
             kind, value, new_to = ActionKind.COMPLETE, total, total
             if self.completion is None:
                 self.completion = total
@@ -317,19 +313,19 @@ class Ledger:
         only a bet or raise that opens 3rd street is a completion."""
         value: Decimal | None = None
         total: Decimal | None = None
-        third_unopened = self.street is Street.THIRD and not self.opened
+        third_unopened = completes(self.street, self.opened)
         if kind is ActionKind.BRING_IN or kind is ActionKind.BET or kind is ActionKind.CALL:
             value = chips if chips is not None else (to - before if to is not None else None)
             total = before + (value or ZERO)
             if kind is ActionKind.BRING_IN and self.bring_in is None:
                 self.bring_in = value
-            if kind is ActionKind.BET and third_unopened and self.level > 0:
-                kind, value = ActionKind.COMPLETE, total  # a bet over the bring-in completes it
+            if kind is ActionKind.BET and third_unopened:
+                kind, value = ActionKind.COMPLETE, total  # the first bet of 3rd street completes
         elif kind is ActionKind.COMPLETE:
             total = to if to is not None else before + (chips or ZERO)
             value = total
         elif kind is ActionKind.RAISE:
-            total = to if to is not None else self.level + (by or ZERO)
+            total = written_total(before, self.level, to=to, by=by or ZERO)
             value = total - self.level
             if third_unopened:
                 kind, value = ActionKind.COMPLETE, total  # a raise of the bring-in completes it

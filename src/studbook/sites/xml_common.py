@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
+from studbook.betting import completes, written_total
 from studbook.events import ActionKind, Hand, ParseResult, Street
 from studbook.sites.base import HandText
 
@@ -443,7 +444,7 @@ class Betting:
         if intent == "check":
             return _CHECKED
         value = figure if figure is not None else ZERO
-        to = value if means == "to" else before + value
+        to = written_total(before, self.current, to=value if means == "to" else None, chips=value)
         chips = to - before
         stack = self.stacks.get(player, ZERO)
         all_in = chips >= stack > ZERO or (intent == "all_in")
@@ -473,7 +474,7 @@ class Betting:
             return BRING_IN
         if intent == "call" or to <= self.current:
             return CALL
-        if self.street is THIRD and not self.completed:
+        if completes(self.street, self.completed):
             return COMPLETE
         if self.current == ZERO:
             return BET

@@ -1,0 +1,84 @@
+"""Rule ids are defined once (``studbook.engine.rules``) and are exactly those of RULES.md.
+
+The rule book lives beside the corpus (``../shared/RULES.md``); the comparison
+skips with a reason where it is absent. The engine's sources name rules only by
+constant, so "where is rule X checked?" is a search for one name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from studbook.engine import rules
+
+RULE_BOOK = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
+ENGINE = Path(rules.__file__).parent
+SRC = ENGINE.parents[0]
+
+
+def _book_ids() -> set[str]:
+    if not RULE_BOOK.is_file():
+        pytest.skip(f"the rule book was not found at {RULE_BOOK}")
+    return set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)` \|", RULE_BOOK.read_text(encoding="utf-8"), re.M))
+
+
+def test_every_rule_of_the_book_has_a_constant() -> None:
+    book = _book_ids()
+    assert len(book) >= 20  # the table shape was read
+    assert sorted(book - rules.RULE_IDS) == []
+
+
+def test_every_constant_is_a_rule_of_the_book() -> None:
+    assert sorted(rules.RULE_IDS - _book_ids()) == []
+
+
+def test_each_constant_is_listed_once_and_named_after_its_id() -> None:
+    constants = {name: value for name, value in vars(rules).items() if name.isupper() and isinstance(value, str)}
+    assert set(constants.values()) == rules.RULE_IDS
+    assert len(constants) == len(rules.RULE_IDS)
+    for name, value in constants.items():
+        assert name == value.replace(".", "_").upper()
+
+
+def _string_rule_ids(path: Path) -> list[tuple[int, str]]:
+    """String literals in ``path`` that spell a rule id, outside docstrings and comments."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value) for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value) for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and node.value in rules.RULE_IDS and id(node) not in docstrings
+    ]
+
+
+def test_the_sources_name_rules_only_by_constant() -> None:
+    found = {
+        f"{path.relative_to(SRC)}:{line}": value
+        for path in sorted(SRC.rglob("*.py")) if path.name != "rules.py"
+        for line, value in _string_rule_ids(path)
+    }
+    assert found == {}
+
+
+def test_the_scan_sees_a_bare_rule_id(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""bet.size in a docstring is fine."""\nstate.flag("bet.size", 3, "x")\n')
+    assert _string_rule_ids(sample) == [(2, "bet.size")]
+
+
+def test_settle_reads_only_the_states_public_attributes() -> None:
+    """Settlement works from the state's public view, never its private attributes."""
+    tree = ast.parse((ENGINE / "settle.py").read_text(encoding="utf-8"))
+    private = sorted({
+        f"{node.lineno}: .{node.attr}" for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+    })
+    assert private == []
