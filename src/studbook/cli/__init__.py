@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "import": "parse, check and store hands in a database",
     "stats": "player statistics made for stud",
     "plot": "charts: results, players, starting hands, violations",
+    "unknown": "count the line shapes no site format reads",
 }
 _MODULES = {"import": "importer"}
 
