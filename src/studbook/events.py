@@ -255,10 +255,11 @@ class PotSummary(Event):
     """``Total pot $0.67 | Rake $0.03``: the stated totals.
 
     ``pots`` lists main then side pots where the log splits them, else is empty.
+    ``rake`` is None where the log's format has no rake field (``Total Pot($150)``).
     """
 
     total: Decimal
-    rake: Decimal
+    rake: Decimal | None
     pots: tuple[Decimal, ...] = ()
 
 

@@ -202,7 +202,7 @@ class BovadaBuilder(LineBuilder):
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, rake = f
-        self.add_total(line, amount(total), amount(rake) if rake else ZERO)  # type: ignore[arg-type]
+        self.add_total(line, amount(total), amount(rake) if rake else None)  # type: ignore[arg-type]
 
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, outcome = f

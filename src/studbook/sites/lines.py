@@ -844,7 +844,7 @@ class LineBuilder:
     def add_no_low(self, line: int) -> None:
         self.emit(make_no_low(self.file, line))
 
-    def add_total(self, line: int, total: Decimal, rake: Decimal, pots: tuple[Decimal, ...] = ()) -> None:
+    def add_total(self, line: int, total: Decimal, rake: Decimal | None, pots: tuple[Decimal, ...] = ()) -> None:
         self.emit(make_pot_summary(self.file, line, total, rake, pots))
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
