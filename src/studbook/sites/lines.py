@@ -104,11 +104,22 @@ def stud_variant(game: str) -> Variant | None:
     return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|high/low|8|eight", lowered) else Variant.STUD
 
 
+def game_variant(game: str) -> Variant:
+    """The variant of a game name a grammar read as stud (``STUD_GAME_NAME``)."""
+    variant = stud_variant(game)
+    if variant is None:
+        raise ValueError(f"not a seven-card stud, stud hi/lo or razz game: {game!r}")
+    return variant
+
+
 def stud_structure(game: str) -> Structure:
+    """The betting structure a game name states: pot or no limit ("PL", "NL"), else fixed."""
     lowered = game.lower()
-    if "pot limit" in lowered or "pot-limit" in lowered:
+    if "pot limit" in lowered or "pot-limit" in lowered or re.search(r"\bpl\b", lowered):
         return Structure.POT
-    return Structure.NO if "no limit" in lowered or "no-limit" in lowered else Structure.FIXED
+    if "no limit" in lowered or "no-limit" in lowered or re.search(r"\bnl\b", lowered):
+        return Structure.NO
+    return Structure.FIXED
 
 
 def skip_reason(game: str) -> str:
@@ -972,6 +983,6 @@ class LineFormat:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
     "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
-    "dedupe", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
+    "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "third_street_deal", "to_utc",
 ]
