@@ -43,6 +43,7 @@ _NOT_AMOUNT = re.compile(
 )
 # A card as logs write one: rank then suit, a word of its own ("As", "10h", "[Kd]").
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
+_ANY_LINE = "\x01~\n"  # a line no marker of any site reads: a terminal that reads it reads any line
 _SITS_OUT = re.compile(r"\bsit(?:s|ting)? out\b|\bsat out\b", re.I)
 
 
@@ -84,11 +85,10 @@ class LinePolicy:
     def __init__(self, grammar: LineGrammar) -> None:
         vocabulary = load_grammar("noplay")
         self.vocabulary = [(name, vocabulary.regex[name]) for name in sorted(vocabulary.terminals)]
-        # the grammar's terminals that name no player and read no "any line": markers
+        # the grammar's terminals that name no player, save those that read any line: markers
         self.markers = [
-            grammar.regex[name] for name, t in grammar.terminals.items()
-            if name not in grammar.name_field and not name.startswith("_")
-            and not t.pattern.to_regexp().startswith("[^")
+            grammar.regex[name] for name in grammar.terminals
+            if name not in grammar.name_field and not grammar.regex[name].match(_ANY_LINE)
         ]  # fmt: skip
 
     def judge(self, text: str, names: Collection[str]) -> Verdict | None:
