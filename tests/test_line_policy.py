@@ -278,3 +278,58 @@ def test_ipoker_table_currency_is_the_hands_currency(corpus: Path) -> None:
     edited = text.replace("<currency>USD</currency>", "<currency>USD</currency><tablecurrency>EUR</tablecurrency>", 1)
     hands = [r for r in parse_text(edited, site="ipoker") if isinstance(r, Hand)]
     assert hands and {h.header.currency for h in hands} == {"EUR"}
+
+
+def test_a_hand_that_reads_later_leaves_the_rejects(corpus: Path, tmp_path: Path) -> None:
+    from studbook.check import check_paths
+    from studbook.store import import_results, read_frames
+
+    text = _corpus_text(corpus, "PokerStars/7-Stud-USD-0.04-0.08-200911.txt")
+    log = tmp_path / "session.txt"
+    log.write_text(text[: text.rindex("*** SUMMARY ***")], encoding="utf-8")  # the last hand cut
+    db = tmp_path / "s.db"
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    assert len(read_frames(db).rejects) == 1
+    log.write_text(text, encoding="utf-8")  # the whole file, later
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    frames = read_frames(db)
+    assert len(frames.rejects) == 0 and len(frames.hands) == 11
+
+
+def test_notes_are_counted_stored_and_listed(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.check import check_paths
+    from studbook.cli import main
+    from studbook.store import import_results, read_frames
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    at = text.split("\n").index("*** 3RD STREET ***")
+    log = tmp_path / "ft.txt"
+    log.write_text(_insert(text, at, "5 seconds left to act"), encoding="utf-8")
+    db = tmp_path / "s.db"
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    frames = read_frames(db)
+    assert frames.hands["notes"].tolist() == [1]
+    assert frames.notes[["line", "text"]].values.tolist() == [[at + 1, "5 seconds left to act"]]
+    assert main(["check", "--notes", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert f"{log}:{at + 1}: hand 21536266313: note: 5 seconds left to act" in out and "1 notes" in out
+    assert main(["check", str(log)]) == 0
+    assert "note:" not in capsys.readouterr().out
+
+
+def test_unknown_lists_line_shapes(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.cli import main
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    lines = text.split("\n")
+    at = lines.index("*** 3RD STREET ***")
+    noted = _insert(_insert(text, at, "5 seconds left to act"), at, "7 seconds left to act")
+    (tmp_path / "a.txt").write_text(noted, encoding="utf-8")
+    assert main(["unknown", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"2\tnote\tfulltilt\t<n> seconds left to act\t{tmp_path / 'a.txt'}:{at + 1}"]
+    (tmp_path / "b.txt").write_text(_insert(text, at, "Hero zaps $5"), encoding="utf-8")
+    assert main(["unknown", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # a rejected hand has no seats read: its names stay as written
+    assert f"1\treject\tfulltilt\tHero zaps <amount>\t{tmp_path / 'b.txt'}:{at + 1}" in out

@@ -4,8 +4,9 @@ Two kinds of line are listed: ``note``, a line the site's format does not
 read that carries no play (the hand goes on; see ``studbook check --notes``),
 and ``reject``, an unknown line that rejected its hand (it names a seated
 player, or carries an amount or cards). Each line is abstracted into a shape,
-the seated players' names as ``<player>``, amounts as ``<amount>``, cards as
-``<card>`` and other numbers as ``<n>``, and the shapes are counted, most
+the seated players' names as ``<player>`` (in notes: a rejected hand has no
+seats read), amounts as ``<amount>``, cards as ``<card>`` and other numbers as
+``<n>``, and the shapes are counted, most
 frequent first, with one ``file:line`` example each: what to send with a bug
 report, and where to look for a site's next format version.
 
