@@ -172,6 +172,8 @@ GAME_HEADERS = {
                  ["FL 7 Card Stud Hi/Lo", "Stud Hi-Lo Fixed Limit", "L Seven Card Stud 8 or Better"]),
     "everleaf": ("Everleaf/7-Stud-USD-0.05-0.10.201107.txt", "7 Card Stud",
                  ["FL 7 Card Stud", "Seven Card Stud Limit", "Fixed Limit 7-Card Stud"]),
+    "pokerstars": ("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "7 Card Stud Limit",
+                   ["Stud Fixed Limit", "Limit 7-Card Stud", "Seven Card Stud FL"]),
     "kingsclub": ("KingsClub/7-StudHL-USD-44-88-202203.fixed.streets.txt", "Limit Seven Card Stud Hi-Lo",
                   ["FL Seven Card Stud Hi/Lo", "7 Card Stud H/L Fixed Limit", "Stud Eight or Better"]),
 }
