@@ -27,7 +27,8 @@ from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
 from studbook.sites.lines import LineFormat
-from studbook.sites.noplay import carries_amount, carries_cards, names_player
+from studbook.read.grammar import load_grammar
+from studbook.sites.noplay import LinePolicy, Verdict, carries_amount, carries_cards, names_player
 
 TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
 D = Decimal
@@ -137,6 +138,15 @@ def test_the_policy_reads_what_a_line_could_change() -> None:
     assert carries_cards("shows [As Kd]") and not carries_cards("Ask the dealer")
     assert names_player("Seat+3 [ME] : Seat sit out", ["Seat+3", "Seat+1"]) == "Seat+3"
     assert names_player("Bobby sits out", ["Bob"]) is None
+    policy = LinePolicy(load_grammar("fulltilt"))
+    seated = {"Bob", "Seat+3"}
+    for quiet in ("Bob returns.", "Bob has been disconnected and is given 30 seconds to reconnect.",
+                  "Seat+3 [ME] : Seat sit out", "Bob is using his time bank", "Table 'Hagan' 6-max (deep)"):
+        assert policy.judge(quiet, seated) is not None, quiet
+    for play in ("Bob has gone all-in because of connection problems.", "Bob adds $50", "Bob sits down with 40",
+                 "Carol shows [As Kd]", "*** 3RD STREET ***", "Bob: discards 2 cards"):
+        assert policy.judge(play, seated) is None, play
+    assert policy.judge("Bob sits out", seated) == Verdict("Bob", True)
 
 
 # ---------------------------------------------------------------------------
@@ -335,3 +345,30 @@ def test_unknown_lists_line_shapes(corpus: Path, tmp_path: Path, capsys: pytest.
     out = capsys.readouterr().out.splitlines()
     # a rejected hand has no seats read: its names stay as written
     assert f"1\treject\tfulltilt\tHero zaps <amount>\t{tmp_path / 'b.txt'}:{at + 1}" in out
+
+
+XML_CASES = {
+    # site: (corpus file, the element the edit goes before)
+    "ipoker": ("iPoker/7-StudL-USD-0.05-0.10-201009.txt", '<round no="1">'),
+    "merge": ("Merge/7-StudHL-USD-0.25-0.50-201307.no.null.xml", '<round id="BLINDS"'),
+}
+
+
+@pytest.mark.parametrize("site", sorted(XML_CASES))
+def test_xml_unknown_elements_follow_the_line_policy(corpus: Path, site: str) -> None:
+    name, anchor = XML_CASES[site]
+    text = _corpus_text(corpus, name)
+    before = [r for r in parse_text(text, site=site) if isinstance(r, Hand)][0]
+    at = text.index(anchor)
+    line = text.count("\n", 0, at) + 1
+    quiet = text[:at] + "<tablenotice>the table closes soon</tablenotice>" + text[at:]
+    hand = next(r for r in parse_text(quiet, site=site) if r.line == before.line)
+    assert isinstance(hand, Hand), hand
+    assert [(n.line, n.text) for n in hand.events if isinstance(n, Note)] == [
+        (line, "<tablenotice>the table closes soon</tablenotice>")]
+    assert _summary(check_hand(hand)) == _summary(check_hand(before))
+    player = before.seats[0].player if site == "ipoker" else "5"
+    loud = text[:at] + f'<bonus player="{player}" sum="$1"/>' + text[at:]
+    rejected = next(r for r in parse_text(loud, site=site) if isinstance(r, Rejected) or r.line == before.line)
+    assert isinstance(rejected, Rejected) and rejected.line == line
+    assert rejected.reason.startswith("unknown element <bonus>")

@@ -219,7 +219,7 @@ class _Builder(RecordBuilder):
         rounds = game.findall("round")
         for child in game.children:
             if child.tag not in ("general", "round"):
-                raise BadRecord(child.line, f"unknown element <{child.tag}> in a hand")
+                self.unknown_element(child, "a hand")
         for element in sorted(rounds, key=_round_order):
             self._round(element)
         self._mark_sitting_out()
@@ -273,7 +273,7 @@ class _Builder(RecordBuilder):
             elif tag == "action":
                 actions.append(child)
             else:
-                raise BadRecord(child.line, f"unknown element <{tag}> in a round")
+                self.unknown_element(child, "a round")
         for action in sorted(actions, key=_action_order):
             self._action(action, street)
 

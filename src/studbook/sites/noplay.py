@@ -43,6 +43,7 @@ _NOT_AMOUNT = re.compile(
 )
 # A card as logs write one: rank then suit, a word of its own ("As", "10h", "[Kd]").
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
+_SUIT_FIRST_CARD = re.compile(r"(?<![A-Za-z0-9])[CDHS](?:10|[2-9TJQKA])(?![A-Za-z0-9])")  # XML logs: "H6", "SA"
 _ANY_LINE = "\x01~\n"  # a line no marker of any site reads: a terminal that reads it reads any line
 _SITS_OUT = re.compile(r"\bsit(?:s|ting)? out\b|\bsat out\b", re.I)
 
@@ -53,8 +54,9 @@ def carries_amount(text: str) -> bool:
     return _NUMBER.search(rest) is not None
 
 
-def carries_cards(text: str) -> bool:
-    return _CARD.search(text) is not None
+def carries_cards(text: str, suit_first: bool = False) -> bool:
+    """True when ``text`` holds a card ("As", "10h"; with ``suit_first`` also "SA", "H10")."""
+    return _CARD.search(text) is not None or (suit_first and _SUIT_FIRST_CARD.search(text) is not None)
 
 
 def names_player(text: str, names: Collection[str]) -> str | None:
