@@ -89,7 +89,6 @@ _SAFE = string.ascii_lowercase + " ,.'!?-"
 @settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(data=st.data())
-@pytest.mark.hypothesis
 def test_a_no_play_line_anywhere_changes_nothing_but_the_notes(
     text_hands: list[tuple[str, str, HandCheck]], data: st.DataObject
 ) -> None:
@@ -117,7 +116,6 @@ def test_a_no_play_line_anywhere_changes_nothing_but_the_notes(
 @settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(data=st.data())
-@pytest.mark.hypothesis
 def test_an_unknown_line_naming_a_seated_player_with_an_amount_rejects_at_that_line(
     text_hands: list[tuple[str, str, HandCheck]], data: st.DataObject
 ) -> None:

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 from studbook.cli.common import expand_inputs
 from studbook.events import Hand, Note, Rejected
 from studbook.parse import read_file
+from studbook.sites import site_names
 
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
 _AMOUNT = re.compile(r"[$€£]\s?[0-9][0-9,]*(?:\.[0-9]+)?|[0-9][0-9,]*\.[0-9]+")
@@ -41,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
                     "(notes, and unknown lines that rejected a hand), counted, with an example each.",
     )  # fmt: skip
     parser.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or directories")
-    parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
+    parser.add_argument("--site", choices=site_names(), help="force a site format instead of detecting it")
     parser.set_defaults(run=run)
 
 
