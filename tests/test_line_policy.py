@@ -182,6 +182,10 @@ GAME_HEADERS = {
                  ["FL 7 Card Stud", "Seven Card Stud Limit", "Fixed Limit 7-Card Stud"]),
     "pokerstars": ("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "7 Card Stud Limit",
                    ["Stud Fixed Limit", "Limit 7-Card Stud", "Seven Card Stud FL"]),
+    "winamax": ("Winamax/7-StudHL-6max-EUR-25-50-201611._8games_.txt", "7-Card Stud Hi/Lo fixed limit",
+                ["fixed limit 7-Card Stud Hi/Lo", "7stud hilo FL", "Stud H/L Limit"]),
+    "winning": ("WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt", "7Stud",
+                ["Seven Card Stud", "7 Card Stud", "Stud"]),
     "kingsclub": ("KingsClub/7-StudHL-USD-44-88-202203.fixed.streets.txt", "Limit Seven Card Stud Hi-Lo",
                   ["FL Seven Card Stud Hi/Lo", "7 Card Stud H/L Fixed Limit", "Stud Eight or Better"]),
 }
@@ -257,10 +261,14 @@ def test_format_without_a_rake_field(corpus: Path) -> None:
     assert "pot.total" in {v.rule for v in check_hand(greedy).violations}
 
 
+# Logs that name no currency: KingsClub's, and Winning's older client ("Game ID: 693977667 1/2 (PRR) ...").
+NO_CURRENCY = ("KingsClub/", "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608")
+
+
 # What each corpus file's hands are written in: the log's own currency, chips (None) for
-# tournaments, play money and logs that name no currency (KingsClub).
+# tournaments, play money and logs that name no currency.
 def _expected_currency(name: str, hand: Hand) -> str | None:
-    if hand.header.tournament is not None or hand.header.play_money or name.startswith("KingsClub/"):
+    if hand.header.tournament is not None or hand.header.play_money or name.startswith(NO_CURRENCY):
         return None
     return "EUR" if "-EUR-" in name else "USD"
 

@@ -101,7 +101,7 @@ def stud_variant(game: str) -> Variant | None:
         return None if re.search(r"2-7|deuce", lowered) else Variant.RAZZ
     if re.search(r"\b(?:5|five)[- ]card", lowered) or not re.search(r"stud|seven[- ]cards?|7 ?cards?", lowered):
         return None
-    return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|high/low|8|eight", lowered) else Variant.STUD
+    return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|hilo|high/low|8|eight", lowered) else Variant.STUD
 
 
 def game_variant(game: str) -> Variant:
