@@ -378,3 +378,17 @@ def test_xml_unknown_elements_follow_the_line_policy(corpus: Path, site: str) ->
     rejected = next(r for r in parse_text(loud, site=site) if isinstance(r, Rejected) or r.line == before.line)
     assert isinstance(rejected, Rejected) and rejected.line == line
     assert rejected.reason.startswith("unknown element <bonus>")
+
+
+def test_a_bad_line_is_reported_at_its_line_despite_a_later_note(corpus: Path) -> None:
+    """A handler's error stops the build; the grammar's check of the rest of the hand
+    still lets a no-play line pass, so the rejection names the bad line, not the note."""
+    text = _corpus_text(corpus, "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    lines = text.split("\n")
+    bad = next(i for i, line in enumerate(lines) if line.startswith("*Player ChazDazzle shows"))
+    lines[bad] = lines[bad].replace("ChazDazzle", "Nobody")
+    ended = next(i for i in range(bad, len(lines)) if lines[i].startswith("Game ended"))
+    lines.insert(ended, "the table is being watched")
+    [rejected] = [r for r in parse_text("\n".join(lines), site="winning") if isinstance(r, Rejected)]
+    assert rejected.line == bad + 1
+    assert rejected.reason == "summary line for 'Nobody', who has no seat line"

@@ -555,8 +555,36 @@ class LineBuilder:
         handler stopped the scan: the scan goes on from there without handlers,
         and only when that does not accept does the whole hand go to Lark."""
         stopped = self.stopped_at
-        if stopped is None or not self.grammar.accepts_rest(self.text, *stopped):
+        if stopped is None or not (self.grammar.accepts_rest(self.text, *stopped) or self._rest_reads(*stopped)):
             self._lark_lines()
+
+    def _rest_reads(self, sid: int, pos: int) -> bool:
+        """The grammar's scan of the rest of the text from offset ``pos`` on
+        stack ``sid``, without handlers but with the line policy (a line it
+        lets pass is noted, so Lark's check leaves it out too): True when it
+        reads to the end and the grammar accepts the end."""
+        grammar, text = self.grammar, self.text
+        if pos >= len(text):
+            return grammar.accepts(sid)
+        scanner = grammar.scanner(sid)
+        line = self.chunk.first_line + text.count("\n", 0, pos)
+        at_start = pos == 0 or text[pos - 1] == "\n"
+        while pos < len(text):
+            end = text.index("\n", pos)
+            rest = text[pos:end]
+            token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
+            step = grammar.step(sid, token[0]) if token is not None else None
+            if step is None:
+                if not (at_start and policy_for(grammar).judge(rest, self.names) is not None):
+                    return False
+                self.noted.append(line)
+                pos, line = end + 1, line + 1
+                continue
+            sid, _, scanner, _ = step
+            pos += token[2]  # type: ignore[index]
+            at_start = token[3]  # type: ignore[index]
+            line += at_start
+        return grammar.accepts(sid)
 
     def _from_lark(self) -> ParseResult:
         """When the fast scan stops: Lark's parser raises its error (or, should

@@ -81,8 +81,9 @@ class WinningBuilder(LineBuilder):
         self.head["started"] = f[0]
 
     def old_game(self, kind: str, f: Fields, line: int) -> None:
-        if kind == "OLD_OTHER":
-            other = str(f[0])
+        if kind == "OLD_OTHER":  # fields: hand id, game
+            self.head["hand_id"] = f[0]
+            other = str(f[-1])
             raise SkipHand(other, skip_reason(other))
         hand_id, small, big, table, game = f
         assert hand_id and small and big and game
