@@ -69,7 +69,7 @@ def test_tournament_all_in_hand_with_side_pot() -> None:
     collects = [(e.player, e.amount, e.pot) for e in hand.events if isinstance(e, Collect)]
     assert collects == [("Seat+4", D(710), 1), ("Seat+4", D(1755), 0)]
     total = next(e for e in hand.events if isinstance(e, PotSummary))
-    assert (total.total, total.rake) == (D(2465), D(0))
+    assert (total.total, total.rake) == (D(2465), None)  # the format writes no rake field
 
 
 def test_all_in_raise_is_the_new_total() -> None:
@@ -110,10 +110,10 @@ def test_check_results() -> None:
                 found[(hand.hand_id, v.rule)] += 1
     # all-in run-outs show in seat order (2633131343, 2633132391): profile BOVADA
     # (show_order_all_in="deal_order", tests/test_engine_profiles.py)
-    assert found == Counter({
-        # the site broke pot.total: "Total Pot($150)", $147 collected, no rake stated
-        ("2844383701", "pot.total"): 1,
-    })
+    # 2844383701 writes "Total Pot($150)" with no rake field and $147 collected: the
+    # rake is the $3 the pot holds beyond the collections (profile BOVADA's
+    # unstated_rake_share), not a pot.total violation
+    assert found == Counter()
 
 
 def test_truncated_hand_is_rejected_with_a_reason() -> None:

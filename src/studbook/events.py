@@ -255,10 +255,11 @@ class PotSummary(Event):
     """``Total pot $0.67 | Rake $0.03``: the stated totals.
 
     ``pots`` lists main then side pots where the log splits them, else is empty.
+    ``rake`` is None where the log's format has no rake field (``Total Pot($150)``).
     """
 
     total: Decimal
-    rake: Decimal
+    rake: Decimal | None
     pots: tuple[Decimal, ...] = ()
 
 
@@ -280,6 +281,16 @@ class Chatter(Event):
     kind: ChatterKind
     text: str
     player: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note(Event):
+    """A line no rule of the site's format reads that cannot change the hand:
+    it names no seated player (save in a no-play phrase: a timer, a presence
+    or connection notice) and carries no amount and no card. Kept, counted
+    per hand and shown by ``studbook check --notes``; the hand goes on."""
+
+    text: str
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +358,7 @@ ParseResult = Union[Hand, Rejected, Skipped]
 
 __all__ = [
     "Action", "ActionKind", "BettingCapped", "ChatterKind", "Chatter", "Collect", "Deal",
-    "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow",
+    "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",
     "SeatSummary", "Show", "ShowdownStart", "Skipped", "Stakes", "Street", "StreetStart",
     "Structure", "Tournament", "UncalledReturned", "Variant",

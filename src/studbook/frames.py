@@ -2,7 +2,7 @@
 
 :func:`frames_from_checks` turns what the checker produces (``HandCheck`` for
 every hand it replayed, ``Rejected`` / ``Skipped`` for the others) into a
-:class:`Frames`: six DataFrames with stable column names and dtypes, listed in
+:class:`Frames`: seven DataFrames with stable column names and dtypes, listed in
 :data:`SCHEMA` (``schema_markdown()`` renders it for the README). :func:`load`
 builds the same frames from hand-history files or from a store made by
 ``studbook import``.
@@ -31,6 +31,7 @@ from studbook.events import (
     ActionKind,
     Deal,
     Hand,
+    Note,
     PostAnte,
     Rejected,
     Skipped,
@@ -103,6 +104,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("file", "string", "file the hand came from"),
         ("line", "int64", "first line of the hand in that file"),
         ("end_line", "int64", "last line of the hand"),
+        ("notes", "int64", "lines of the hand that carry no play (see the notes table)"),
     ),
     "players": _cols(
         *_KEY,
@@ -178,6 +180,12 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("reason", "string", "why"),
         ("text", "string", "the offending text ('' when none), or the skipped game"),
     ),
+    "notes": _cols(
+        *_KEY,
+        ("file", "string", "file of the hand"),
+        ("line", "int64", "the line in that file"),
+        ("text", "string", "the line as written: one no rule of the site's format reads, that carries no play"),
+    ),
 }
 TABLES: tuple[str, ...] = tuple(SCHEMA)
 
@@ -196,7 +204,7 @@ def schema_markdown() -> str:
 
 @dataclass
 class Frames:
-    """The six tables; see :data:`SCHEMA`. Money columns are minor units."""
+    """The seven tables; see :data:`SCHEMA`. Money columns are minor units."""
 
     hands: pd.DataFrame
     players: pd.DataFrame
@@ -204,6 +212,7 @@ class Frames:
     pots: pd.DataFrame
     violations: pd.DataFrame
     rejects: pd.DataFrame
+    notes: pd.DataFrame = field(default_factory=lambda: typed_frame("notes", []))
 
     def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
         for field in fields(self):
@@ -227,7 +236,7 @@ class Frames:
 
         return Frames(hands=hands.reset_index(drop=True), players=keep(self.players),
                       actions=keep(self.actions), pots=keep(self.pots),
-                      violations=keep(self.violations), rejects=self.rejects)
+                      violations=keep(self.violations), rejects=self.rejects, notes=keep(self.notes))
 
 
 def typed_frame(table: str, data: Any) -> pd.DataFrame:
@@ -353,7 +362,7 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
         len(check.players) or len(hand.players()),
         pot, to_minor(check.rake), _per_bb(pot, big_bet),
         check.went_to_showdown, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line,
+        hand.file, hand.line, hand.end_line, 0,
     )
     starts = _starting_cards(hand)
     players = [
@@ -362,8 +371,11 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
         for result in check.players
     ]
     violations = _violation_rows(check)
+    notes = [(*key, n.file, n.line, n.text) for n in hand.events if type(n) is Note]
+    if notes:
+        hand_row = (*hand_row[:-1], len(notes))
     return {"hands": [hand_row], "players": players, "actions": actions, "pots": pots,
-            "violations": violations}
+            "violations": violations, "notes": notes}
 
 
 def _stakes_label(hand: Hand) -> str:

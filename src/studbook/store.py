@@ -1,4 +1,4 @@
-"""The embedded store: the frames' six tables in one SQLite file.
+"""The embedded store: the frames' seven tables in one SQLite file.
 
 SQLite (the standard library's ``sqlite3``) rather than DuckDB: no dependency,
 one file, real transactions, and reading a 10,000-hand store back into frames
@@ -49,7 +49,7 @@ from studbook.frames import MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, ro
 from studbook.originals import HandSource, OriginalKey
 from studbook.printable import printable_path
 
-SCHEMA_VERSION = "2"  # 2: the originals table
+SCHEMA_VERSION = "3"  # 2: hands.notes and the notes table; 3: the originals table
 _MAGIC = b"SQLite format 3\x00"
 _SQL_TYPES = {"string": "TEXT", "int64": "INTEGER", "Int64": "INTEGER", "bool": "INTEGER",
               "float64": "REAL", "datetime64[ns, UTC]": "TEXT"}
@@ -482,6 +482,7 @@ class Store:
         rows = rows_from_checks(batch)
         for table in TABLES:
             self._insert(table, rows[table])
+        self._forget_stale_rejects(rows["hands"])
         if originals:
             self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)",
                                   _original_rows(batch, originals))
@@ -498,6 +499,16 @@ class Store:
         unstorable = len(rows["rejects"]) - sum(
             isinstance(r, (Rejected, Skipped)) for r in batch)
         summary.rejected += unstorable  # hands whose amounts could not be stored exactly
+
+    def _forget_stale_rejects(self, hands: list[tuple[Any, ...]]) -> None:
+        """A hand that reads now leaves ``rejects``: the rejection an earlier
+        import of its file made (the file cut in that hand, say) is stale."""
+        if not hands:
+            return
+        self.conn.executemany(
+            "DELETE FROM rejects WHERE status = 'rejected' AND file = ? AND (hand_line = ? OR hand_id = ?)",
+            [(row[_HAND_FILE], row[_HAND_LINE], row[1]) for row in hands],
+        )
 
     def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
         if not rows:
@@ -552,6 +563,8 @@ def _iso_utc(value: Any) -> str | None:
 
 
 _HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")
+_HAND_FILE = [c.name for c in SCHEMA["hands"]].index("file")
+_HAND_LINE = [c.name for c in SCHEMA["hands"]].index("line")
 
 
 def _file_key(path: str | Path) -> str:

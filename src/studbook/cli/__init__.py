@@ -29,6 +29,7 @@ SUBCOMMANDS = {
     "export": "write hands as PHH, original text, Parquet, CSV or JSON lines",
     "show": "print a hand readably, street by street",
     "replay": "step through hands: terminal, plain frames, or a web page",
+    "unknown": "count the line shapes no site format reads",
 }
 _MODULES = {"import": "importer"}
 

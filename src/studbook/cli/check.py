@@ -1,4 +1,4 @@
-"""``studbook check PATH... [--format text|jsonl] [--site NAME]``: validate hands against RULES.md.
+"""``studbook check PATH... [--format text|jsonl] [--site NAME] [--notes]``: validate hands against RULES.md.
 
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
 and per rejected hand (``file:line: hand ID: rejected: reason``), then a
@@ -21,6 +21,11 @@ file, a tournament summary, an empty file) is listed once as ignored and does
 not change the exit status; a file named on the command line that is not a
 hand history is an error (``file:1: error: reason``).
 
+``--notes`` also lists each hand's notes, the lines no rule of the site's
+format reads that carry no play (``file:line: hand ID: note: text``; in
+``jsonl`` a ``notes`` list of ``{"line", "text"}`` per hand), and counts them
+in the summary. Notes never change the exit status.
+
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
 violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors.
 """
@@ -38,7 +43,7 @@ from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, TableM
 from studbook.parse import stream_file
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck, Violation
-from studbook.events import Rejected, Skipped
+from studbook.events import Note, Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.scale import check_files
 from studbook.sites import site_names
@@ -57,6 +62,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="check files in N processes (default 1; 0 = one per core); same output")
+    parser.add_argument("--notes", action="store_true",
+                        help="also list the lines that carry no play (notes) of each hand")
     parser.set_defaults(run=run)
 
 
@@ -105,10 +112,17 @@ def run(args: argparse.Namespace) -> int:
                         continue
                     if isinstance(result, HandCheck) and result.violations:
                         _count_rules(rules, result.violations)
+                    noted = _notes(result) if args.notes else []
+                    totals["notes"] = totals.get("notes", 0) + len(noted)
                     if args.format == "jsonl":
-                        out.write(json.dumps(_record(checked, result)) + "\n")
+                        record = _record(checked, result)
+                        if args.notes and isinstance(result, HandCheck):
+                            record["notes"] = [{"line": n.line, "text": n.text} for n in noted]
+                        out.write(json.dumps(record) + "\n")
                     else:
                         _write_text(out, checked, result)
+                        for n in noted:
+                            out.write(f"{checked.file}:{n.line}: hand {_hand_id(result)}: note: {n.text}\n")
             problem = checked.error or reason
             for warning in checked.parsed.repairs if problem is None else ():
                 print(f"{checked.file}: warning: {warning}", file=notes)
@@ -122,12 +136,13 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)
-        summary = {k: totals[k] for k in ("files", *_KEYS)}
+        keys = ("files", *_KEYS, "notes") if args.notes else ("files", *_KEYS)
+        summary = {k: totals.get(k, 0) for k in keys}
         if totals["duplicate"]:
             summary["duplicates"] = totals["duplicate"]
         out.write(json.dumps({"summary": summary}) + "\n")
     else:
-        _write_summary(out, totals, sites, rules, errors, ignored)
+        _write_summary(out, totals, sites, rules, errors, ignored, args.notes)
     bad = totals["violations"] or totals["rejected"] or totals["duplicate"] or errors
     return 1 if bad else 0
 
@@ -153,6 +168,13 @@ def _progress(items: Iterator[tuple[bool, Checked]], total: int) -> Iterator[tup
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return items
     return iter(tqdm(items, total=total, unit="file", file=sys.stderr, leave=False))
+
+
+def _notes(result: CheckResult) -> list[Note]:
+    """The notes of a checked hand (none for a rejected or skipped one)."""
+    if not isinstance(result, HandCheck):
+        return []
+    return [e for e in result.hand.events if type(e) is Note]
 
 
 def _hand_id(result: CheckResult) -> str | None:
@@ -219,11 +241,13 @@ def _count_rules(rules: dict[str, list[int]], violations: Sequence[Violation]) -
 
 def _write_summary(
     out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], rules: dict[str, list[int]],
-    errors: int, ignored: list[str],
+    errors: int, ignored: list[str], notes: bool = False,
 ) -> None:  # fmt: skip
     parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
     if totals["duplicate"]:
         parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
+    if notes:
+        parts.append(f"{totals.get('notes', 0)} notes")
     if errors:
         parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
     if ignored:

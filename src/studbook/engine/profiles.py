@@ -11,6 +11,7 @@ renamed for the site); add one with :func:`register`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Literal
 
 FirstSkipAllIn = Literal["next_clockwise", "best_active", "either"]
@@ -85,6 +86,10 @@ class RuleProfile:
     # not (PHH without ``winnings``); when a hand has no collection at all, the
     # engine awards each pot as the rules say (``expected_collections``).
     logs_collections: bool = True
+    # pot.total: where the summary line has no rake field (a format version
+    # that writes "Total Pot($150)" only), the rake is what the pot holds
+    # beyond the collections, at most this share of the pot.
+    unstated_rake_share: Decimal = Decimal(0)
 
 
 DEFAULT = RuleProfile()
@@ -104,7 +109,8 @@ FULLTILT = RuleProfile(name="fulltilt", deal_start="first_dealt", deals_in_order
 WINNING = RuleProfile(name="winning")  # ACR lists the hero's cards first: deals not in order
 KINGSCLUB = RuleProfile(name="kingsclub", logs_uncalled=False)
 ABSOLUTE = RuleProfile(name="absolute")
-BOVADA = RuleProfile(name="bovada", show_order_no_bet="first_to_act", show_order_all_in="deal_order")
+BOVADA = RuleProfile(name="bovada", show_order_no_bet="first_to_act", show_order_all_in="deal_order",
+                     unstated_rake_share=Decimal("0.05"))  # 2014 ring hands: "Total Pot($150)", no rake field
 PARTYPOKER = RuleProfile(name="partypoker", logs_uncalled=False, uncalled_in_pot=True, states_rake=False)
 WINAMAX = RuleProfile(name="winamax", logs_uncalled=False, uncalled_in_pot=True, show_order_bet="first_bettor")
 ONGAME = RuleProfile(name="ongame")

@@ -115,13 +115,17 @@ def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) ->
 
 
 def _rake(state: StudState, pots: list[Pot]) -> Decimal:
-    """The stated rake; with profile states_rake=False, what the pot holds beyond the collections."""
-    if state.summary is not None:
-        return state.summary.rake
-    if state.profile.states_rake or not state.collects:
+    """The stated rake; with profile states_rake=False, or a summary with no
+    rake field, what the pot holds beyond the collections (for the latter at
+    most the profile's unstated_rake_share of the pot: more is left to pot.total)."""
+    summary = state.summary
+    if summary is not None and summary.rake is not None:
+        return summary.rake
+    if (summary is None and state.profile.states_rake) or not state.collects:
         return ZERO
-    left = total([p.amount for p in pots]) - total([c.amount for c in state.collects])
-    return max(left, ZERO)
+    pot = total([p.amount for p in pots])
+    left = max(pot - total([c.amount for c in state.collects]), ZERO)
+    return left if summary is None else min(left, pot * state.profile.unstated_rake_share)
 
 
 def _check_unreturned(state: StudState, line: int) -> None:

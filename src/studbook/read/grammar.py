@@ -388,6 +388,10 @@ class LineGrammar:
         """What reading ``terminal`` on stack ``sid`` does, or None if it is an error."""
         return self._step(sid, terminal)
 
+    def scanner(self, sid: int) -> _Scanner:
+        """The scanner of stack ``sid``: the terminals it accepts, as one alternation."""
+        return self._scanner(sid)
+
     def accepts(self, sid: int) -> bool:
         """True when the text may end on stack ``sid``."""
         return self._move(sid, "$END") == _ACCEPT

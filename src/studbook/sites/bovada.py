@@ -23,6 +23,7 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
     Tournament, Variant,
 )
+from studbook.money import currency_of
 from studbook.sites.lines import (
     ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe,
 )
@@ -91,7 +92,7 @@ class BovadaBuilder(LineBuilder):
             small, big = amount(small_w), amount(big_w)
         else:
             small, big = self.stakes_from_betting()
-        currency = None if tournament else "USD"
+        currency = None if tournament else currency_of(str(h.get("symbol", "")))  # "$1,250 in chips": USD
         written = str(h["started"])
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
@@ -108,6 +109,7 @@ class BovadaBuilder(LineBuilder):
         seat, _me, stack = f
         player = _bovada_player(seat)
         self.seat_names[int(seat)] = player  # type: ignore[arg-type]
+        self.head.setdefault("symbol", str(stack)[:1])
         self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
@@ -202,7 +204,7 @@ class BovadaBuilder(LineBuilder):
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, rake = f
-        self.add_total(line, amount(total), amount(rake) if rake else ZERO)  # type: ignore[arg-type]
+        self.add_total(line, amount(total), amount(rake) if rake else None)  # type: ignore[arg-type]
 
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, outcome = f

@@ -16,7 +16,8 @@ import re
 from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Variant
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, not_shown_as_mucks, pot_number,
+    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, not_shown_as_mucks, pot_number,
+    skip_reason, stud_structure,
 )
 
 HAND_START = re.compile(r"^Everleaf Gaming Game #([0-9]+)", re.M)
@@ -55,7 +56,8 @@ class EverleafBuilder(LineBuilder):
         self.head.update(small=small, big=big, code=code, game=game, started=f"{day} - {clock}")
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
-        raise SkipHand(str(f[0]).split(" - ")[0])
+        game = str(f[0]).split(" - ")[0]
+        raise SkipHand(game, skip_reason(game))
 
     def table(self, kind: str, f: Fields, line: int) -> None:
         self.head["table"] = f[0]
@@ -65,8 +67,7 @@ class EverleafBuilder(LineBuilder):
         game = str(h["game"])
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
-            variant=Variant.RAZZ if game == "Razz" else Variant.STUD8 if "Hi" in game else Variant.STUD,
-            structure=Structure.FIXED, game=game,
+            variant=game_variant(game), structure=stud_structure(game), game=game,
             stakes=Stakes(amount(str(h["small"])), amount(str(h["big"]))),
             currency=str(h["code"] or "USD"), table=str(h["table"]),
             started=str(h["started"]), started_utc=None,  # Everleaf writes no time zone

@@ -33,7 +33,7 @@ from studbook.events import (
     Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
     ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, UncalledReturned, Variant,
 )
-from studbook.money import parse_amount
+from studbook.money import currency_of, parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
     ZERO, BadRecord, Betting, Element, Figure, Intent, Level, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand,
@@ -170,7 +170,10 @@ class Session:
                 problem = f"the session's <gametype> has stakes that are not amounts: {written!r}"
         table = general.get("tablename", "")
         mode = general.get("mode", "real").lower()
-        code = general.get("currency", "")
+        # the table's currency, else the stakes' symbol, else the account's
+        # (<currency> is the account's: USD on a EUR table)
+        symbol = currency_of(found.group("small")[:1]) if found and found.group("small") else None
+        code = general.get("tablecurrency") or symbol or general.get("currency", "")
         play = mode in PLAY_MODES or code.lower() in PLAY_CURRENCIES
         tournament = None
         if "tournamentname" in general or "buyin" in general:
@@ -216,7 +219,7 @@ class _Builder(RecordBuilder):
         rounds = game.findall("round")
         for child in game.children:
             if child.tag not in ("general", "round"):
-                raise BadRecord(child.line, f"unknown element <{child.tag}> in a hand")
+                self.unknown_element(child, "a hand")
         for element in sorted(rounds, key=_round_order):
             self._round(element)
         self._mark_sitting_out()
@@ -270,7 +273,7 @@ class _Builder(RecordBuilder):
             elif tag == "action":
                 actions.append(child)
             else:
-                raise BadRecord(child.line, f"unknown element <{tag}> in a round")
+                self.unknown_element(child, "a round")
         for action in sorted(actions, key=_action_order):
             self._action(action, street)
 

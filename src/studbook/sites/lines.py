@@ -45,8 +45,9 @@ from studbook.sites.base import HandText
 from studbook.sites.makers import (
     make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
     make_no_low, make_no_show, make_pot_summary, make_seat, make_seat_summary, make_show, make_showdown,
-    make_skipped, make_stakes, make_street, make_uncalled,
+    make_note, make_skipped, make_stakes, make_street, make_uncalled,
 )
+from studbook.sites.noplay import policy_for
 
 Fields = tuple[Optional[str], ...]
 ZERO = Decimal(0)
@@ -101,14 +102,25 @@ def stud_variant(game: str) -> Variant | None:
         return None if re.search(r"2-7|deuce", lowered) else Variant.RAZZ
     if re.search(r"\b(?:5|five)[- ]card", lowered) or not re.search(r"stud|seven[- ]cards?|7 ?cards?", lowered):
         return None
-    return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|high/low|8|eight", lowered) else Variant.STUD
+    return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|hilo|high/low|8|eight", lowered) else Variant.STUD
+
+
+def game_variant(game: str) -> Variant:
+    """The variant of a game name a grammar read as stud (``STUD_GAME_NAME``)."""
+    variant = stud_variant(game)
+    if variant is None:
+        raise ValueError(f"not a seven-card stud, stud hi/lo or razz game: {game!r}")
+    return variant
 
 
 def stud_structure(game: str) -> Structure:
+    """The betting structure a game name states: pot or no limit ("PL", "NL"), else fixed."""
     lowered = game.lower()
-    if "pot limit" in lowered or "pot-limit" in lowered:
+    if "pot limit" in lowered or "pot-limit" in lowered or re.search(r"\bpl\b", lowered):
         return Structure.POT
-    return Structure.NO if "no limit" in lowered or "no-limit" in lowered else Structure.FIXED
+    if "no limit" in lowered or "no-limit" in lowered or re.search(r"\bnl\b", lowered):
+        return Structure.NO
+    return Structure.FIXED
 
 
 def skip_reason(game: str) -> str:
@@ -421,6 +433,7 @@ class LineBuilder:
         self.anted: set[str] = set()
         self.sitting_out: set[str] = set()
         self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order
+        self.noted: list[int] = []  # file lines the line policy noted (see _note)
 
     @functools.cached_property
     def ledger(self) -> Ledger:
@@ -459,9 +472,13 @@ class LineBuilder:
             return None
         pos = 0
         for line, rest in enumerate(lines, self.chunk.first_line):
+            whole = rest
             while True:  # the tokens of the line: one, save in headers
                 token = memo.get(rest) or read(text, pos, rest)
                 if token is None:
+                    if rest is whole and sid and self._note(line, rest):
+                        pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
+                        break
                     return None
                 kind, f, length, newline = token
                 try:
@@ -485,18 +502,90 @@ class LineBuilder:
                 rest = rest[length:]
         return sid
 
+    def _note(self, line: int, text: str) -> bool:
+        """The line policy (:mod:`studbook.sites.noplay`) on a line the grammar
+        does not read here: True, with a Note made, when it carries no play."""
+        verdict = policy_for(self.grammar).judge(text, self.names)
+        if verdict is None:
+            return False
+        if verdict.sits_out and verdict.player is not None and self.street is None:
+            self.sitting_out.add(verdict.player)
+        self.noted.append(line)
+        self.emit(make_note(self.file, line, text.rstrip()))
+        return True
+
+    def _lark_lines(self) -> list[Line]:
+        """Lark's tokens of the hand (or its error), the noted lines left out:
+        line numbers and offsets are those of the whole hand's text."""
+        if not self.noted:
+            return self.grammar.lines(self.text)
+        kept, numbers, offsets = self._without_notes()
+        try:
+            tokens = self.grammar.lines(kept)
+        except LineGrammarError as failure:
+            failure.line_of = numbers  # type: ignore[attr-defined]
+            raise
+        return [(kind, f, numbers[at - 1], start + offsets[at - 1], end + offsets[at - 1])
+                for kind, f, at, start, end in tokens]  # fmt: skip
+
+    def _without_notes(self) -> tuple[str, list[int], list[int]]:
+        """The text without the noted lines, each kept line's number in the
+        hand's text (1-based) and the shift of its offsets."""
+        first, noted = self.chunk.first_line, set(self.noted)
+        kept: list[str] = []
+        numbers: list[int] = []
+        offsets: list[int] = []
+        at = removed = 0
+        for number, written in enumerate(self.text.split("\n")[:-1], 1):
+            if number + first - 1 in noted:
+                removed += len(written) + 1
+            else:
+                kept.append(written)
+                numbers.append(number)
+                offsets.append(removed)
+            at += len(written) + 1
+        return "".join(k + "\n" for k in kept), numbers, offsets
+
     def _check_grammar(self) -> None:
         """Raise Lark's error when the hand does not follow the grammar, once a
         handler stopped the scan: the scan goes on from there without handlers,
         and only when that does not accept does the whole hand go to Lark."""
         stopped = self.stopped_at
-        if stopped is None or not self.grammar.accepts_rest(self.text, *stopped):
-            self.grammar.lines(self.text)
+        if stopped is None or not (self.grammar.accepts_rest(self.text, *stopped) or self._rest_reads(*stopped)):
+            self._lark_lines()
+
+    def _rest_reads(self, sid: int, pos: int) -> bool:
+        """The grammar's scan of the rest of the text from offset ``pos`` on
+        stack ``sid``, without handlers but with the line policy (a line it
+        lets pass is noted, so Lark's check leaves it out too): True when it
+        reads to the end and the grammar accepts the end."""
+        grammar, text = self.grammar, self.text
+        if pos >= len(text):
+            return grammar.accepts(sid)
+        scanner = grammar.scanner(sid)
+        line = self.chunk.first_line + text.count("\n", 0, pos)
+        at_start = pos == 0 or text[pos - 1] == "\n"
+        while pos < len(text):
+            end = text.index("\n", pos)
+            rest = text[pos:end]
+            token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
+            step = grammar.step(sid, token[0]) if token is not None else None
+            if step is None:
+                if not (at_start and policy_for(grammar).judge(rest, self.names) is not None):
+                    return False
+                self.noted.append(line)
+                pos, line = end + 1, line + 1
+                continue
+            sid, _, scanner, _ = step
+            pos += token[2]  # type: ignore[index]
+            at_start = token[3]  # type: ignore[index]
+            line += at_start
+        return grammar.accepts(sid)
 
     def _from_lark(self) -> ParseResult:
         """When the fast scan stops: Lark's parser raises its error (or, should
         the two ever disagree, gives its tokens, which a fresh builder replays)."""
-        return type(self)(self.file, self.chunk, self.text, self.grammar).replay(self.grammar.lines(self.text))
+        return type(self)(self.file, self.chunk, self.text, self.grammar).replay(self._lark_lines())
 
     @classmethod
     def _plan(cls, grammar: LineGrammar) -> dict[int, dict[str, _Step]]:
@@ -790,7 +879,7 @@ class LineBuilder:
     def add_no_low(self, line: int) -> None:
         self.emit(make_no_low(self.file, line))
 
-    def add_total(self, line: int, total: Decimal, rake: Decimal, pots: tuple[Decimal, ...] = ()) -> None:
+    def add_total(self, line: int, total: Decimal, rake: Decimal | None, pots: tuple[Decimal, ...] = ()) -> None:
         self.emit(make_pot_summary(self.file, line, total, rake, pots))
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
@@ -860,7 +949,7 @@ class LineFormat:
         try:
             return self.builder(file, chunk, text, self.grammar()).build()
         except LineGrammarError as failure:
-            line, reason = self.explain(failure.error, chunk, text)
+            line, reason = self.explain(failure.error, chunk, text, failure)
             return self.reject(chunk, file, line, reason)
         except BuildError as error:
             where, _, reason = str(error).partition("\x00")
@@ -868,10 +957,14 @@ class LineFormat:
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
 
-    def explain(self, error: UnexpectedInput, chunk: HandText, text: str) -> tuple[int, str]:
+    def explain(self, error: UnexpectedInput, chunk: HandText, text: str,
+                failure: LineGrammarError | None = None) -> tuple[int, str]:  # fmt: skip
         """The file line and a readable reason for a Lark error."""
         last = chunk.first_line + chunk.text.rstrip("\n").count("\n")
         line = chunk.first_line + max(getattr(error, "line", 1) or 1, 1) - 1
+        numbers = getattr(failure, "line_of", None)
+        if numbers:  # Lark read the hand without its noted lines
+            line = chunk.first_line + numbers[min(line - chunk.first_line, len(numbers) - 1)] - 1
         hint = self.truncated_hint(text) if self.truncated_hint else None
         if hint:
             return line, hint
@@ -914,6 +1007,6 @@ class LineFormat:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
     "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
-    "dedupe", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
+    "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "third_street_deal", "to_utc",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from studbook.events import (
     Action, BettingCapped, Chatter, Collect, Deal, DealCommunity, Hand, HandHeader, Muck, NoLowHand, NoShow,
-    OpenPairNotice, PostAnte, PotSummary, SeatSummary, Seat, Show, ShowdownStart, Skipped, Stakes, StreetStart,
+    Note, OpenPairNotice, PostAnte, PotSummary, SeatSummary, Seat, Show, ShowdownStart, Skipped, Stakes, StreetStart,
     Tournament, UncalledReturned,
 )
 from studbook.records import maker
@@ -34,10 +34,11 @@ make_no_low = maker(NoLowHand)
 make_pot_summary = maker(PotSummary)
 make_seat_summary = maker(SeatSummary)
 make_chatter = maker(Chatter)
+make_note = maker(Note)  # file, line, text
 
 __all__ = [
     "make_action", "make_ante", "make_capped", "make_chatter", "make_collect", "make_deal", "make_deal_community",
-    "make_hand", "make_header", "make_muck", "make_no_low", "make_no_show", "make_open_pair", "make_pot_summary",
+    "make_hand", "make_header", "make_muck", "make_no_low", "make_no_show", "make_note", "make_open_pair", "make_pot_summary",
     "make_seat", "make_seat_summary", "make_show", "make_showdown", "make_skipped", "make_stakes", "make_street",
     "make_tournament", "make_uncalled",
 ]

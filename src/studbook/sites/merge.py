@@ -235,7 +235,8 @@ class _Builder(RecordBuilder):
             if child.tag == "players":
                 continue
             if child.tag != "round":
-                raise BadRecord(child.line, f"unknown element <{child.tag}> in a hand")
+                self.unknown_element(child, "a hand")
+                continue
             folded_end = self._round(child) or folded_end
         self._showdown()
         self._adjust_tournament_stacks()
@@ -308,7 +309,7 @@ class _Builder(RecordBuilder):
             elif tag == "winner":
                 self.winners.append(child)
             elif tag != "cards":
-                raise BadRecord(child.line, f"unknown element <{tag}> in a round")
+                self.unknown_element(child, "a round")
         return folded
 
     def _restore_antes(self) -> None:

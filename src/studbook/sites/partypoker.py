@@ -21,7 +21,8 @@ from studbook.events import (
 from studbook.read import split_at_starts
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, not_shown_as_mucks, pot_number,
+    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, not_shown_as_mucks,
+    pot_number, skip_reason, stud_structure,
 )
 
 # Zone abbreviations Party writes, as regions (daylight time follows the date).
@@ -34,6 +35,7 @@ ZONES = {
 _MONTHS = {m: i for i, m in enumerate(
     ("January", "February", "March", "April", "May", "June", "July", "August", "September",
      "October", "November", "December"), start=1)}  # fmt: skip
+_LIMIT_WORDS = {Structure.FIXED: "FL", Structure.POT: "PL", Structure.NO: "NL"}
 _STREETS = {"Fourth street": Street.FOURTH, "Fifth street": Street.FIFTH,
             "Sixth street": Street.SIXTH, "River": Street.SEVENTH}  # fmt: skip
 _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": ChatterKind.LEAVE,
@@ -76,7 +78,7 @@ class PartyBuilder(LineBuilder):
 
     def stud_game(self, kind: str, f: Fields, line: int) -> None:
         small, big, code, game, *when = f
-        self.head.update(stakes=(small, big), currency=code, game=game, limit="FL")
+        self.head.update(stakes=(small, big), currency=code, game=game, limit=_LIMIT_WORDS[stud_structure(str(game))])
         self.head["started"] = party_started(*when)  # type: ignore[arg-type]
 
     def tourney_game(self, kind: str, f: Fields, line: int) -> None:
@@ -87,7 +89,8 @@ class PartyBuilder(LineBuilder):
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0])
-        raise SkipHand(game.split(" - ")[0])
+        game = game.split(" - ")[0]
+        raise SkipHand(game, skip_reason(game))
 
     def table(self, kind: str, f: Fields, line: int) -> None:
         name, money = f
@@ -109,7 +112,7 @@ class PartyBuilder(LineBuilder):
         button = h.get("button")
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
-            variant=Variant.RAZZ if game == "Razz" else Variant.STUD8 if "Hi-Lo" in game else Variant.STUD,
+            variant=game_variant(game),
             structure={"FL": Structure.FIXED, "PL": Structure.POT}.get(str(h["limit"]), Structure.NO),
             game=game, stakes=Stakes(amount(small), amount(big), ante=amount(cast(str, ante)) if ante else None),
             currency=None if tournament or h.get("play") else str(h.get("currency") or "USD"),

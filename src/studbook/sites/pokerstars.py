@@ -24,8 +24,9 @@ from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
-    amount, cards, pot_number, to_utc,
+    amount, cards, pot_number, skip_reason, stud_structure, to_utc,
 )
+from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
     make_action, make_ante, make_capped, make_chatter, make_collect, make_deal, make_deal_community,
     make_header, make_muck, make_no_low, make_no_show, make_open_pair, make_pot_summary, make_seat,
@@ -71,20 +72,9 @@ def grammar() -> LineGrammar:
     return load_grammar("pokerstars")
 
 
-@functools.lru_cache(maxsize=256)
-def game_variant(game: str) -> Variant:
-    lowered = game.lower()
-    if "razz" in lowered:
-        return Variant.RAZZ
-    return Variant.STUD8 if "hi/lo" in lowered else Variant.STUD
-
-
-@functools.lru_cache(maxsize=256)
-def game_structure(game: str) -> Structure:
-    lowered = game.lower()
-    if "pot limit" in lowered:
-        return Structure.POT
-    return Structure.NO if "no limit" in lowered else Structure.FIXED
+# the game's words, read once per game name (sites/lines.py)
+game_variant = functools.lru_cache(maxsize=256)(lines_game_variant)
+game_structure = functools.lru_cache(maxsize=256)(stud_structure)
 
 
 class _Builder(LineBuilder):
@@ -152,7 +142,8 @@ class _Builder(LineBuilder):
         utc = to_utc(other_when, other_zone) if other_when else None
         self.head.update(started=written, started_utc=utc or to_utc(when, zone))
         if self.head.get("other"):
-            raise SkipHand(str(self.head["game"]))
+            game = str(self.head["game"])
+            raise SkipHand(game, skip_reason(game))
 
     def table(self, kind: str, f: Fields, line: int) -> None:
         name, max_seats, play_money, button = f

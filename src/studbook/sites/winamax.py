@@ -19,7 +19,8 @@ from studbook.events import (
 )
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, pot_number,
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, pot_number,
+    skip_reason, stud_structure,
 )
 
 HAND_START = re.compile(r"^Winamax Poker - [^\n]*? - HandId: #([0-9-]+)", re.M)
@@ -62,14 +63,14 @@ class WinamaxBuilder(LineBuilder):
 
     # -- header ------------------------------------------------------------
     def stud_header(self, kind: str, f: Fields, line: int) -> None:
-        table_kind, hand_id, game, limit, ante, euro, small, _e2, big, _e3, when, zone = f
-        self.head.update(kind=table_kind, hand_id=hand_id, game=game, limit=limit, ante=ante, small=small,
+        table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
+        self.head.update(kind=table_kind, hand_id=hand_id, game=game, ante=ante, small=small,
                          big=big, euro=euro is not None, when=when, zone=zone)  # fmt: skip
 
     def other_header(self, kind: str, f: Fields, line: int) -> None:
         _kind, hand_id, game = f
         self.head["hand_id"] = hand_id
-        raise SkipHand(str(game))
+        raise SkipHand(str(game), skip_reason(str(game)))
 
     def table(self, kind: str, f: Fields, line: int) -> None:
         name, max_seats, money, button = f
@@ -83,14 +84,11 @@ class WinamaxBuilder(LineBuilder):
         local = datetime.strptime(when, "%Y/%m/%d %H:%M:%S")
         zone = str(h["zone"])
         play = bool(h["play"])
-        lowered = game.lower()
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
-            variant=Variant.RAZZ if "razz" in lowered else Variant.STUD8 if "hi" in lowered else Variant.STUD,
-            structure={"fixed limit": Structure.FIXED, "pot limit": Structure.POT}.get(str(h["limit"]), Structure.NO),
-            game=f"{game} {h['limit']}",
+            variant=game_variant(game), structure=stud_structure(game), game=game,
             stakes=Stakes(amount(str(h["small"])), amount(str(h["big"])), ante=amount(str(h["ante"]))),
-            currency=None if play else "EUR", play_money=play,
+            currency=None if play or not h["euro"] else "EUR", play_money=play,  # "5€": the log's euros
             table=str(h["table"]), max_seats=h["max_seats"],  # type: ignore[arg-type]
             button=h["button"] or None,  # type: ignore[arg-type]
             started=f"{when} {zone}", started_utc=local_to_utc(local, _ZONES.get(zone)),

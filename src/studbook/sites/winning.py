@@ -13,8 +13,9 @@ Two text formats share ``grammars/winning.lark``, told apart by the first line:
 * the newer client ("Hand #N - 7Stud(Fixed Limit) - ..."): PokerStars-like,
   except that "Total pot" and the winners' "won $X" are stated after rake.
 
-The site plays for US dollars only; the older format writes no currency, so
-``currency`` is "USD" for both.
+The newer format writes dollars (``$0.04/$0.08``): ``currency`` is "USD"; the
+older one writes no currency (``1/2 (PRR)``), so its ``currency`` is None, as
+for any log that names none.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from decimal import Decimal
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street
+from studbook.money import currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
     amount, cards, skip_reason, third_street_deal,
@@ -79,14 +81,15 @@ class WinningBuilder(LineBuilder):
         self.head["started"] = f[0]
 
     def old_game(self, kind: str, f: Fields, line: int) -> None:
-        if kind == "OLD_OTHER":
-            other = str(f[0])
+        if kind == "OLD_OTHER":  # fields: hand id, game
+            self.head["hand_id"] = f[0]
+            other = str(f[-1])
             raise SkipHand(other, skip_reason(other))
         hand_id, small, big, table, game = f
         assert hand_id and small and big and game
         self.head["hand_id"] = hand_id
         started = str(self.head.get("started", ""))
-        self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency="USD",
+        self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency=currency_of(small[:1]),
                          table=(table or "").strip(), started=started,
                          started_utc=None)  # fmt: skip
 
@@ -189,7 +192,7 @@ class WinningBuilder(LineBuilder):
         table, max_seats = f
         h = self.head
         self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), currency="USD", table=str(table),
+                         big=str(h["big"]), currency=currency_of(str(h["small"])[:1]), table=str(table),
                          max_seats=int(max_seats) if max_seats else None, started=str(h["started"]),
                          started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
 

@@ -30,8 +30,10 @@ from decimal import Decimal
 from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from studbook.betting import completes, written_total
-from studbook.events import ActionKind, Hand, ParseResult, Street
+from studbook.events import ActionKind, Event, Hand, ParseResult, Seat, Street
 from studbook.sites.base import HandText
+from studbook.sites.makers import make_note
+from studbook.sites.noplay import carries_amount, carries_cards, names_player
 
 ZERO = Decimal(0)
 
@@ -90,6 +92,22 @@ class RecordBuilder:
     """
 
     at: Element
+    file: str
+    chunk: HandText
+    events: list[Event]
+    seats: list[Seat]
+
+    def unknown_element(self, element: Element, where: str) -> None:
+        """The line policy of the text sites (:mod:`studbook.sites.noplay`) for
+        an element the site's reader does not know: one whose attributes and
+        text name no seated player and carry no amount and no card is a Note;
+        any other may be a play, and rejects the hand at its line."""
+        written = written_source(self.chunk, element)
+        names = [seat.player for seat in self.seats]
+        if names_player(written, names) is None and not carries_amount(written) and not carries_cards(written, True):
+            self.events.append(make_note(self.file, element.line, written))
+            return
+        raise BadRecord(element.line, f"unknown element <{element.tag}> in {where}")
 
     def build(self, record: Element) -> ParseResult:
         self.at = record
@@ -102,6 +120,23 @@ class RecordBuilder:
 
     def build_record(self, record: Element) -> ParseResult:
         raise NotImplementedError
+
+
+def written_source(chunk: HandText, element: Element) -> str:
+    """An element as the log wrote it, from its start tag to its end (its lines
+    joined by blanks), text and children included (formats read without text too)."""
+    lines = chunk.text.split("\n")
+    first = element.line - chunk.first_line
+    source = " ".join(line.strip() for line in lines[first:])
+    start = source.find(f"<{element.tag}")
+    if start < 0:
+        return f"<{element.tag}>"
+    opened = source.find(">", start)
+    if opened >= 0 and source[opened - 1] == "/":
+        return source[start : opened + 1]
+    closing = f"</{element.tag}>"
+    end = source.find(closing, start)
+    return source[start : end + len(closing)] if end >= 0 else source[start : opened + 1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,7 +160,7 @@ class _Writer:
             for number, side in enumerate(sides, 1):
                 name = f"Side pot-{number}" if len(sides) > 1 else "Side pot"
                 text += f" {name} {self.money(side)}."
-        return text + f" | Rake {self.money(event.rake)}"
+        return text + f" | Rake {self.money(event.rake if event.rake is not None else Decimal(0))}"
 
     def outcome(self, event: SeatSummary) -> str:
         if event.cards and event.won is not None:

@@ -1,0 +1,130 @@
+"""The policy for lines a site's grammar does not read: what a line could change.
+
+A text site's grammar reads every line kind the site writes at its place in a
+hand. Real logs also hold lines no grammar lists: timers, table presence,
+chat, connection and table notices, in every site's own words, at any place.
+Such a line is judged by what it could change, never by its wording alone:
+
+* a line of the shared no-play vocabulary (``grammars/common.lark``, read
+  through ``grammars/noplay.lark``) that carries no amount and no card is a
+  :class:`~studbook.events.Note`, even when it names a seated player (who
+  "sits out", "has timed out", ...); one saying a seated player sits out
+  before the deal marks that seat sitting out;
+* any other line that names no seated player and carries no amount and no
+  card is a Note too;
+* a line that names a seated player or carries an amount or a card may be a
+  play: it rejects the hand at that line, as does a line one of the grammar's
+  nameless markers (street and section markers) reads, out of its place.
+
+:class:`LinePolicy` is made once per grammar; :meth:`LinePolicy.judge` is
+called only on the lines the grammar does not read, so it costs nothing on
+the hands that read.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Collection
+
+from studbook.read.grammar import LineGrammar, load_grammar
+
+# An amount: a number, with a currency mark or not. What is not one: a
+# duration ("15 seconds"), a clock time, a date, a number after "#" (an id).
+_NUMBER = re.compile(r"[$€£]\s?[0-9]|[0-9][0-9,]*(?:\.[0-9]+)?")
+_NOT_AMOUNT = re.compile(
+    r"[0-9]+ ?(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"  # a duration
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?"  # a clock time
+    r"|[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}|[0-9]{1,2}[-/.][0-9]{1,2}[-/.][0-9]{4}"  # a date
+    r"|#[0-9]+"  # an id
+    r"|\b[0-9]+-max\b",  # a table size
+    re.I,
+)
+# A card as logs write one: rank then suit, a word of its own ("As", "10h", "[Kd]").
+_CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
+_SUIT_FIRST_CARD = re.compile(r"(?<![A-Za-z0-9])[CDHS](?:10|[2-9TJQKA])(?![A-Za-z0-9])")  # XML logs: "H6", "SA"
+_ANY_LINE = "\x01~\n"  # a line no marker of any site reads: a terminal that reads it reads any line
+_SITS_OUT = re.compile(r"\bsit(?:s|ting)? out\b|\bsat out\b", re.I)
+
+
+def carries_amount(text: str) -> bool:
+    """True when ``text`` holds a number that may be an amount."""
+    rest = _NOT_AMOUNT.sub(" ", text)
+    return _NUMBER.search(rest) is not None
+
+
+def carries_cards(text: str, suit_first: bool = False) -> bool:
+    """True when ``text`` holds a card ("As", "10h"; with ``suit_first`` also "SA", "H10")."""
+    return _CARD.search(text) is not None or (suit_first and _SUIT_FIRST_CARD.search(text) is not None)
+
+
+def names_player(text: str, names: Collection[str]) -> str | None:
+    """The seated name ``text`` holds as a word of its own (longest first), if any."""
+    for name in sorted(names, key=len, reverse=True):
+        at = text.find(name)
+        while at >= 0:
+            before = text[at - 1] if at else " "
+            after = text[at + len(name)] if at + len(name) < len(text) else " "
+            if not (before.isalnum() and name[:1].isalnum()) and not (after.isalnum() and name[-1:].isalnum()):
+                return name
+            at = text.find(name, at + 1)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A line the policy lets pass as a Note; ``player`` is the seated player a
+    vocabulary line names, ``sits_out`` True when it says that player sits out."""
+
+    player: str | None = None
+    sits_out: bool = False
+
+
+class LinePolicy:
+    """The line policy for one site grammar (see the module's doc)."""
+
+    def __init__(self, grammar: LineGrammar) -> None:
+        vocabulary = load_grammar("noplay")
+        self.vocabulary = [(name, vocabulary.regex[name]) for name in sorted(vocabulary.terminals)]
+        # the grammar's terminals that name no player, save those that read any line: markers
+        self.markers = [
+            grammar.regex[name] for name in grammar.terminals
+            if name not in grammar.name_field and not grammar.regex[name].match(_ANY_LINE)
+        ]  # fmt: skip
+
+    def judge(self, text: str, names: Collection[str]) -> Verdict | None:
+        """A Verdict when the line ``text`` (without its newline) is a Note;
+        None when it may be a play, which rejects the hand."""
+        line = text.rstrip()
+        if not line.strip():
+            return Verdict()
+        if carries_cards(line):
+            return None
+        written = line + "\n"
+        for name, regex in self.vocabulary:
+            found = regex.match(written)
+            if found is None:
+                continue
+            said = found.group(1) if regex.groups else None
+            rest = line[found.end(1):] if said else line
+            player = said.strip() if said and said.strip() in names else None
+            if player is None and names_player(line, names) is not None:
+                continue  # a seated name, but not where the vocabulary names a player
+            if name != "NO_PLAY_CHAT" and carries_amount(rest):
+                continue  # "Bob sits down with $50" may change a stack: not a no-play line
+            return Verdict(player, player is not None and _SITS_OUT.search(rest) is not None)
+        if any(regex.match(written) for regex in self.markers):
+            return None  # a marker of the grammar out of its place
+        if names_player(line, names) is not None or carries_amount(line):
+            return None
+        return Verdict()
+
+
+@functools.cache
+def policy_for(grammar: LineGrammar) -> LinePolicy:
+    """The policy of a compiled grammar, made once."""
+    return LinePolicy(grammar)
+
+
+__all__ = ["LinePolicy", "Verdict", "carries_amount", "carries_cards", "names_player", "policy_for"]

@@ -1,0 +1,394 @@
+"""Every hand of a real log reads: lines that carry no play never cost a hand.
+
+The line policy (``studbook.sites.noplay``) on every text site's corpus hands,
+as properties (any no-play line anywhere inside a hand changes nothing but the
+notes; a line naming a seated player with an amount rejects the hand at that
+line), then one test per class of real-log variation on an edited corpus hand:
+game names, a garbled showdown description, an extra table-info line, presence
+lines of a seated player who sits out, a format without a rake field, the
+currency of every site, and stale rejects in the store.
+"""
+
+from __future__ import annotations
+
+import string
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from budget import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from studbook.check import check_hand
+from studbook.engine.result import HandCheck
+from studbook.events import Chatter, Hand, Note, PotSummary, Rejected, Skipped, Variant
+from studbook.parse import parse_text, read_file
+from studbook.read import decode, read_bytes
+from studbook.sites import get_site, site_names
+from studbook.sites.lines import LineFormat
+from studbook.read.grammar import load_grammar
+from studbook.sites.noplay import LinePolicy, Verdict, carries_amount, carries_cards, names_player
+
+TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
+D = Decimal
+
+
+@pytest.fixture(scope="module")
+def text_hands(corpus: Path) -> list[tuple[str, str, HandCheck]]:
+    """(site, the hand's text, its check) for every hand of every text site's corpus files."""
+    out: list[tuple[str, str, HandCheck]] = []
+    for path in sorted(corpus.rglob("*")):
+        if not path.is_file():
+            continue
+        parsed = read_file(path)
+        if parsed.site not in TEXT_SITES or not parsed.hands:
+            continue
+        lines = decode(read_bytes(path)).text.split("\n")
+        for hand in parsed.results:
+            if isinstance(hand, Hand):
+                text = "\n".join(lines[hand.line - 1 : hand.end_line]) + "\n"
+                out.append((hand.site, text, check_hand(hand)))
+    assert {site for site, _, _ in out} == set(TEXT_SITES), "every text site has hands in the corpus"
+    return out
+
+
+def _one(text: str, site: str) -> Hand | Rejected | Skipped:
+    results = list(parse_text(text, file="edited.txt", site=site))
+    assert len(results) == 1, results
+    return results[0]
+
+
+def _summary(check: HandCheck) -> tuple[str, list[str], dict[str, Decimal]]:
+    return check.status, sorted(v.rule for v in check.violations), {p.player: p.net for p in check.players}
+
+
+def _count(hand: Hand, kind: type) -> int:
+    return sum(type(e) is kind for e in hand.events)
+
+
+def _insert(text: str, at: int, line: str) -> str:
+    lines = text.split("\n")
+    return "\n".join(lines[:at] + [line] + lines[at:])
+
+
+def _places(text: str, hand: Hand) -> st.SearchStrategy[int]:
+    """Where a line may go: from before the first seat line (after the header's
+    lines) to after the last written line (0-based index of the line it precedes)."""
+    return st.integers(hand.seats[0].line - hand.line, len(text.rstrip("\n").split("\n")))
+
+
+VOCABULARY = (
+    "5 seconds left to act", "{p} has 15 seconds left to act", "{p} has timed out",
+    "{p} is disconnected", "{p} has reconnected", "{p} is using the time bank",
+    '{p} said, "nh 2 all, 5 bucks"', "{p} has returned", "The table is closing after this hand",
+)
+_SAFE = string.ascii_lowercase + " ,.'!?-"
+
+
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_a_no_play_line_anywhere_changes_nothing_but_the_notes(
+    text_hands: list[tuple[str, str, HandCheck]], data: st.DataObject
+) -> None:
+    site, text, before = text_hands[data.draw(st.integers(0, len(text_hands) - 1))]
+    names = [s.player for s in before.hand.seats]
+    at = data.draw(_places(text, before.hand))
+    if data.draw(st.booleans()):
+        line = data.draw(st.sampled_from(VOCABULARY)).format(p=data.draw(st.sampled_from(names)))
+        random = False
+    else:
+        line = data.draw(st.text(_SAFE, min_size=1, max_size=40).map(str.strip).filter(
+            lambda t: bool(t) and names_player(t, names) is None))  # fmt: skip
+        random = True
+    after = _one(_insert(text, at, line), site)
+    assert isinstance(after, Hand), (line, at, after)
+    checked = check_hand(after)
+    assert _summary(checked) == _summary(before)
+    notes = _count(after, Note) - _count(before.hand, Note)
+    if random:
+        assert notes == 1
+    else:  # the site's own grammar may read it as chatter
+        assert notes + _count(after, Chatter) - _count(before.hand, Chatter) == 1
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_an_unknown_line_naming_a_seated_player_with_an_amount_rejects_at_that_line(
+    text_hands: list[tuple[str, str, HandCheck]], data: st.DataObject
+) -> None:
+    site, text, before = text_hands[data.draw(st.integers(0, len(text_hands) - 1))]
+    player = data.draw(st.sampled_from([s.player for s in before.hand.seats]))
+    verb = data.draw(st.sampled_from(["zaps", "tops up with", "moves", "is owed"]))
+    amount = data.draw(st.sampled_from(["$5", "40", "0.25", "1,200", "€3"]))
+    at = data.draw(_places(text, before.hand))
+    line = f"{player} {verb} {amount}"
+    after = _one(_insert(text, at, line), site)
+    assert isinstance(after, Rejected), (line, at)
+    assert after.line == at + 1 and after.text == line
+
+
+def test_the_policy_reads_what_a_line_could_change() -> None:
+    assert carries_amount("Bob bets $5") and carries_amount("adds 1,250") and carries_amount("is owed 0.25")
+    assert not carries_amount("5 seconds left to act") and not carries_amount("Table #12 6-max at 12:30:01")
+    assert carries_cards("shows [As Kd]") and not carries_cards("Ask the dealer")
+    assert names_player("Seat+3 [ME] : Seat sit out", ["Seat+3", "Seat+1"]) == "Seat+3"
+    assert names_player("Bobby sits out", ["Bob"]) is None
+    policy = LinePolicy(load_grammar("fulltilt"))
+    seated = {"Bob", "Seat+3"}
+    for quiet in ("Bob returns.", "Bob has been disconnected and is given 30 seconds to reconnect.",
+                  "Seat+3 [ME] : Seat sit out", "Bob is using his time bank", "Table 'Hagan' 6-max (deep)"):
+        assert policy.judge(quiet, seated) is not None, quiet
+    for play in ("Bob has gone all-in because of connection problems.", "Bob adds $50", "Bob sits down with 40",
+                 "Carol shows [As Kd]", "*** 3RD STREET ***", "Bob: discards 2 cards"):
+        assert policy.judge(play, seated) is None, play
+    assert policy.judge("Bob sits out", seated) == Verdict("Bob", True)
+
+
+# ---------------------------------------------------------------------------
+# One test per class, on an edited corpus hand
+
+
+def _corpus_text(corpus: Path, name: str) -> str:
+    return decode(read_bytes(corpus / name)).text
+
+
+def test_full_tilt_timer_line_with_no_name_before_third_street(corpus: Path) -> None:
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    before = check_hand(_one(text, "fulltilt"))  # type: ignore[arg-type]
+    at = text.split("\n").index("*** 3RD STREET ***")
+    hand = _one(_insert(text, at, "5 seconds left to act"), "fulltilt")
+    assert isinstance(hand, Hand)
+    assert [(n.line, n.text) for n in hand.events if isinstance(n, Note)] == [(at + 1, "5 seconds left to act")]
+    assert _summary(check_hand(hand)) == _summary(before)
+
+
+def test_an_extra_table_info_line_is_a_note(corpus: Path) -> None:
+    text = _corpus_text(corpus, "FullTilt/7-StudHL-USD-2-4-201103.Underscore.in.tablename.txt")
+    hand = _one(_insert(text, 1, "Table 'Hagan' 8-max Seat #1 is the button (deep, cap)"), "fulltilt")
+    assert isinstance(hand, Hand) and _count(hand, Note) == 1
+    assert check_hand(hand).status == "ok"
+
+
+GAME_HEADERS = {
+    # site: (corpus file, the game as written there, the variants as other versions write them)
+    "partypoker": ("PartyPoker/7-StudHL-USD-0.50-1.00-201008.txt", "7 Card Stud Hi-Lo",
+                   ["FL 7 Card Stud Hi-Lo", "Fixed Limit Stud Hi/Lo", "7 Card Stud H/L Limit"]),
+    "fulltilt": ("FullTilt/7-StudHL-USD-2-4-201103.Underscore.in.tablename.txt", "Limit Stud H/L",
+                 ["FL 7 Card Stud Hi/Lo", "Stud Hi-Lo Fixed Limit", "L Seven Card Stud 8 or Better"]),
+    "everleaf": ("Everleaf/7-Stud-USD-0.05-0.10.201107.txt", "7 Card Stud",
+                 ["FL 7 Card Stud", "Seven Card Stud Limit", "Fixed Limit 7-Card Stud"]),
+    "pokerstars": ("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "7 Card Stud Limit",
+                   ["Stud Fixed Limit", "Limit 7-Card Stud", "Seven Card Stud FL"]),
+    "winamax": ("Winamax/7-StudHL-6max-EUR-25-50-201611._8games_.txt", "7-Card Stud Hi/Lo fixed limit",
+                ["fixed limit 7-Card Stud Hi/Lo", "7stud hilo FL", "Stud H/L Limit"]),
+    "winning": ("WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt", "7Stud",
+                ["Seven Card Stud", "7 Card Stud", "Stud"]),
+    "kingsclub": ("KingsClub/7-StudHL-USD-44-88-202203.fixed.streets.txt", "Limit Seven Card Stud Hi-Lo",
+                  ["FL Seven Card Stud Hi/Lo", "7 Card Stud H/L Fixed Limit", "Stud Eight or Better"]),
+}
+
+
+@pytest.mark.parametrize("site", sorted(GAME_HEADERS))
+def test_game_names_with_any_limit_prefix_and_word_order(corpus: Path, site: str) -> None:
+    name, written, variants = GAME_HEADERS[site]
+    text = _corpus_text(corpus, name)
+    first = next(r for r in parse_text(text, site=site) if isinstance(r, Hand))
+    header_line = next(line for line in text.split("\n")[first.line - 1 : first.line + 5] if written in line)
+    for game in variants:
+        edited = text.replace(header_line, header_line.replace(written, game, 1), 1)
+        hand = next(r for r in parse_text(edited, site=site) if r.line == first.line)
+        assert isinstance(hand, Hand), (game, hand)
+        assert hand.header.variant is first.header.variant, game
+    for game, reason in (("FL 5 Card Stud", "5-card stud"), ("Limit 2-7 Razz", "2-7 razz")):
+        edited = text.replace(header_line, header_line.replace(written, game, 1), 1)
+        skipped = next(r for r in parse_text(edited, site=site) if r.line == first.line)
+        assert isinstance(skipped, Skipped) and skipped.reason.startswith(reason), (game, skipped)
+
+
+def test_partypoker_fixed_limit_stud_hi_lo_header(corpus: Path) -> None:
+    text = _corpus_text(corpus, "PartyPoker/7-StudHL-USD-0.50-1.00-201008.txt")
+    hand = _one(text.replace("$0.50/$1 USD 7 Card Stud Hi-Lo", "$10/$20 USD FL 7 Card Stud Hi-Lo"), "partypoker")
+    assert isinstance(hand, Hand) and hand.header.variant is Variant.STUD8
+    assert (hand.header.stakes.small_bet, hand.header.stakes.big_bet) == (D(10), D(20))
+
+
+def test_winning_garbled_low_description_at_showdown(corpus: Path) -> None:
+    text = _corpus_text(corpus, "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    shown = "*Player ChazDazzle shows: Two pairs. Qs and 7s [Qc 10s 7d 9c 6c Qd 7h]. Bets: 4.55."
+    garbled = "*Player ChazDazzle shows: High card A [Qc 10s 7d 9c 6c Qd 7h] Low hand (A A 2 4 6 7 ).Bets: 4.55."
+    assert shown in text
+    before = [check_hand(r) for r in parse_text(text) if isinstance(r, Hand)]
+    after = [check_hand(r) for r in parse_text(text.replace(shown, garbled)) if isinstance(r, Hand)]
+    assert [_summary(c) for c in after] == [_summary(c) for c in before]
+
+
+def test_bovada_presence_lines_of_a_seated_player_who_sits_out(corpus: Path) -> None:
+    text = _corpus_text(corpus, "Bovada/7-StudHL-USD-0.25-0.50-201209.txt")
+    before = _one(text, "bovada")
+    assert isinstance(before, Hand)
+    seated = {s.seat for s in before.seats}
+    free = min(set(range(1, 9)) - seated)
+    lines = text.split("\n")
+    last_seat = max(i for i, line in enumerate(lines) if line.startswith("Seat+") and "in chips" in line)
+    lines[last_seat + 1 : last_seat + 1] = [f"Seat+{free}: $10 in chips", f"Seat+{free} : Seat sit out"]
+    first_deal = next(i for i, line in enumerate(lines) if "Card dealt to a spot" in line)
+    lines[first_deal:first_deal] = [f"Seat+{free} : Seat stand", f"Seat+{free} : Table leave user"]
+    hand = _one("\n".join(lines), "bovada")
+    assert isinstance(hand, Hand), hand
+    out = next(s for s in hand.seats if s.seat == free)
+    assert out.sitting_out
+    check = check_hand(hand)
+    assert check.status == check_hand(before).status
+    assert {p.player: p.net for p in check.players if p.player != out.player} == {
+        p.player: p.net for p in check_hand(before).players}
+
+
+def test_format_without_a_rake_field(corpus: Path) -> None:
+    text = _corpus_text(corpus, "Bovada/7-StudHL-USD-0.25-0.50-201209.txt")
+    assert "Total Pot($4.85) | Rake ($0.20)" in text
+    hand = _one(text.replace("Total Pot($4.85) | Rake ($0.20)", "Total Pot($4.85)"), "bovada")
+    assert isinstance(hand, Hand)
+    assert next(e for e in hand.events if isinstance(e, PotSummary)).rake is None
+    check = check_hand(hand)
+    assert check.status == "ok" and check.rake == D("0.20")  # what the pot holds beyond the collections
+    # more than the profile's share of the pot is not rake: pot.total
+    greedy = _one(text.replace("Total Pot($4.85) | Rake ($0.20)", "Total Pot($4.85)")
+                  .replace("Hand result $2.33", "Hand result $1.33"), "bovada")  # fmt: skip
+    assert isinstance(greedy, Hand)
+    assert "pot.total" in {v.rule for v in check_hand(greedy).violations}
+
+
+# Logs that name no currency: KingsClub's, and Winning's older client ("Game ID: 693977667 1/2 (PRR) ...").
+NO_CURRENCY = ("KingsClub/", "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608")
+
+
+# What each corpus file's hands are written in: the log's own currency, chips (None) for
+# tournaments, play money and logs that name no currency.
+def _expected_currency(name: str, hand: Hand) -> str | None:
+    if hand.header.tournament is not None or hand.header.play_money or name.startswith(NO_CURRENCY):
+        return None
+    return "EUR" if "-EUR-" in name else "USD"
+
+
+def test_currency_of_every_corpus_hand(corpus: Path) -> None:
+    seen: dict[str, set[str | None]] = {}
+    for path in sorted(corpus.rglob("*")):
+        parsed = read_file(path) if path.is_file() else None
+        if parsed is None or not parsed.hands:
+            continue
+        name = str(path.relative_to(corpus))
+        for hand in parsed.results:
+            if isinstance(hand, Hand):
+                assert hand.header.currency == _expected_currency(name, hand), (name, hand.hand_id)
+                seen.setdefault(hand.site, set()).add(hand.header.currency)
+    assert set(seen) == set(site_names())
+    assert {c for cs in seen.values() for c in cs} == {"USD", "EUR", None}
+    assert any(h.header.play_money for h in read_file(
+        corpus / "Winamax/7-Stud-6max-play-0.5-0.10-201606.export.txt").results if isinstance(h, Hand))
+
+
+def test_ipoker_table_currency_is_the_hands_currency(corpus: Path) -> None:
+    text = _corpus_text(corpus, "iPoker/7-StudL-USD-0.05-0.10-201009.txt")
+    assert "<currency>USD</currency>" in text
+    edited = text.replace("<currency>USD</currency>", "<currency>USD</currency><tablecurrency>EUR</tablecurrency>", 1)
+    hands = [r for r in parse_text(edited, site="ipoker") if isinstance(r, Hand)]
+    assert hands and {h.header.currency for h in hands} == {"EUR"}
+
+
+def test_a_hand_that_reads_later_leaves_the_rejects(corpus: Path, tmp_path: Path) -> None:
+    from studbook.check import check_paths
+    from studbook.store import import_results, read_frames
+
+    text = _corpus_text(corpus, "PokerStars/7-Stud-USD-0.04-0.08-200911.txt")
+    log = tmp_path / "session.txt"
+    log.write_text(text[: text.rindex("*** SUMMARY ***")], encoding="utf-8")  # the last hand cut
+    db = tmp_path / "s.db"
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    assert len(read_frames(db).rejects) == 1
+    log.write_text(text, encoding="utf-8")  # the whole file, later
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    frames = read_frames(db)
+    assert len(frames.rejects) == 0 and len(frames.hands) == 11
+
+
+def test_notes_are_counted_stored_and_listed(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.check import check_paths
+    from studbook.cli import main
+    from studbook.store import import_results, read_frames
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    at = text.split("\n").index("*** 3RD STREET ***")
+    log = tmp_path / "ft.txt"
+    log.write_text(_insert(text, at, "5 seconds left to act"), encoding="utf-8")
+    db = tmp_path / "s.db"
+    import_results(db, [r for f in check_paths([log]) for r in f.results])
+    frames = read_frames(db)
+    assert frames.hands["notes"].tolist() == [1]
+    assert frames.notes[["line", "text"]].values.tolist() == [[at + 1, "5 seconds left to act"]]
+    assert main(["check", "--notes", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert f"{log}:{at + 1}: hand 21536266313: note: 5 seconds left to act" in out and "1 notes" in out
+    assert main(["check", str(log)]) == 0
+    assert "note:" not in capsys.readouterr().out
+
+
+def test_unknown_lists_line_shapes(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studbook.cli import main
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    lines = text.split("\n")
+    at = lines.index("*** 3RD STREET ***")
+    noted = _insert(_insert(text, at, "5 seconds left to act"), at, "7 seconds left to act")
+    (tmp_path / "a.txt").write_text(noted, encoding="utf-8")
+    assert main(["unknown", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"2\tnote\tfulltilt\t<n> seconds left to act\t{tmp_path / 'a.txt'}:{at + 1}"]
+    (tmp_path / "b.txt").write_text(_insert(text, at, "Hero zaps $5"), encoding="utf-8")
+    assert main(["unknown", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # a rejected hand has no seats read: its names stay as written
+    assert f"1\treject\tfulltilt\tHero zaps <amount>\t{tmp_path / 'b.txt'}:{at + 1}" in out
+
+
+XML_CASES = {
+    # site: (corpus file, the element the edit goes before)
+    "ipoker": ("iPoker/7-StudL-USD-0.05-0.10-201009.txt", '<round no="1">'),
+    "merge": ("Merge/7-StudHL-USD-0.25-0.50-201307.no.null.xml", '<round id="BLINDS"'),
+}
+
+
+@pytest.mark.parametrize("site", sorted(XML_CASES))
+def test_xml_unknown_elements_follow_the_line_policy(corpus: Path, site: str) -> None:
+    name, anchor = XML_CASES[site]
+    text = _corpus_text(corpus, name)
+    before = [r for r in parse_text(text, site=site) if isinstance(r, Hand)][0]
+    at = text.index(anchor)
+    line = text.count("\n", 0, at) + 1
+    quiet = text[:at] + "<tablenotice>the table closes soon</tablenotice>" + text[at:]
+    hand = next(r for r in parse_text(quiet, site=site) if r.line == before.line)
+    assert isinstance(hand, Hand), hand
+    assert [(n.line, n.text) for n in hand.events if isinstance(n, Note)] == [
+        (line, "<tablenotice>the table closes soon</tablenotice>")]
+    assert _summary(check_hand(hand)) == _summary(check_hand(before))
+    player = before.seats[0].player if site == "ipoker" else "5"
+    loud = text[:at] + f'<bonus player="{player}" sum="$1"/>' + text[at:]
+    rejected = next(r for r in parse_text(loud, site=site) if isinstance(r, Rejected) or r.line == before.line)
+    assert isinstance(rejected, Rejected) and rejected.line == line
+    assert rejected.reason.startswith("unknown element <bonus>")
+
+
+def test_a_bad_line_is_reported_at_its_line_despite_a_later_note(corpus: Path) -> None:
+    """A handler's error stops the build; the grammar's check of the rest of the hand
+    still lets a no-play line pass, so the rejection names the bad line, not the note."""
+    text = _corpus_text(corpus, "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    lines = text.split("\n")
+    bad = next(i for i, line in enumerate(lines) if line.startswith("*Player ChazDazzle shows"))
+    lines[bad] = lines[bad].replace("ChazDazzle", "Nobody")
+    ended = next(i for i in range(bad, len(lines)) if lines[i].startswith("Game ended"))
+    lines.insert(ended, "the table is being watched")
+    [rejected] = [r for r in parse_text("\n".join(lines), site="winning") if isinstance(r, Rejected)]
+    assert rejected.line == bad + 1
+    assert rejected.reason == "summary line for 'Nobody', who has no seat line"
