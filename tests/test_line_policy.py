@@ -284,7 +284,7 @@ def test_currency_of_every_corpus_hand(corpus: Path) -> None:
             if isinstance(hand, Hand):
                 assert hand.header.currency == _expected_currency(name, hand), (name, hand.hand_id)
                 seen.setdefault(hand.site, set()).add(hand.header.currency)
-    assert set(seen) == set(site_names())
+    assert set(seen) == set(site_names()) - {"phh"}  # PHH is an interchange format: the corpus holds none
     assert {c for cs in seen.values() for c in cs} == {"USD", "EUR", None}
     assert any(h.header.play_money for h in read_file(
         corpus / "Winamax/7-Stud-6max-play-0.5-0.10-201606.export.txt").results if isinstance(h, Hand))

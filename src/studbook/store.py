@@ -507,7 +507,7 @@ class Store:
             return
         self.conn.executemany(
             "DELETE FROM rejects WHERE status = 'rejected' AND file = ? AND (hand_line = ? OR hand_id = ?)",
-            [(row[_HAND_FILE], row[_HAND_LINE], row[1]) for row in hands],
+            [(printable_path(row[_HAND_FILE]), row[_HAND_LINE], row[1]) for row in hands],
         )
 
     def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
