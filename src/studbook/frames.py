@@ -218,6 +218,10 @@ class Frames:
             hands = hands[hands["variant"].isin(list(variants))]
         if sites is not None:
             hands = hands[hands["site"].isin(list(sites))]
+        return self.of_hands(hands)
+
+    def of_hands(self, hands: pd.DataFrame) -> Frames:
+        """These rows of ``hands`` with their rows of every table (rejects unchanged)."""
         keys = hands[["site", "hand_id"]]
 
         def keep(frame: pd.DataFrame) -> pd.DataFrame:

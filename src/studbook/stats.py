@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
+from studbook.filters import Filters, select
 from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
 
 STEAL_SEATS = 3
@@ -298,14 +299,22 @@ def compute(
     by: Sequence[str] = ("player", "variant"),
     stats: Sequence[str] | None = None,
     min_hands: int = 0,
+    filters: Filters | None = None,
 ) -> pd.DataFrame:
     """One row per group (default: player and variant), one column per stat.
+
+    ``filters`` selects the hands (and, with ``players``, the players) first;
+    ``min_hands`` keeps the groups with at least that many hands, whichever
+    stats are chosen.
 
     Percentages are 0..100, NaN where the denominator is zero (no
     opportunity); ``net_won`` is an exact Decimal in currency units (None when
     a group mixes currencies); ``currency`` is the group's currency, '' for
     chips, 'mixed' when several.
     """
+    if filters is not None:
+        frames = select(frames, filters)
+        player = player or filters.players or None
     table = facts(frames)
     table = _filter(table, "player", player)
     table = _filter(table, "variant", variant)
@@ -313,7 +322,7 @@ def compute(
     keys = list(by)
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
-    parts = {"__currency": table["currency"].fillna("")}
+    parts = {"__currency": table["currency"].fillna(""), "__hands": _one(table)}
     for stat in chosen:
         parts[f"{stat.name}__num"] = stat.num(table)
         if stat.den is not None:
@@ -342,17 +351,18 @@ def compute(
         elif stat.unit == "hands":
             value = value.astype("int64")
         result[stat.name] = value
-    result = result.reset_index()
-    if min_hands and "hands" in result:
-        result = result[result["hands"] >= min_hands]
-    return result.reset_index(drop=True)
+    if min_hands:
+        result = result[sums["__hands"] >= min_hands]
+    return result.reset_index().reset_index(drop=True)
 
 
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
-                     variant: str | Sequence[str] | None = None) -> pd.DataFrame:
+                     variant: str | Sequence[str] | None = None,
+                     min_hands: int = 0) -> pd.DataFrame:
     """Results per starting-hand class, where the player's three 3rd-street cards are known."""
     table = compute(frames, player=player, variant=variant,
-                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS)
+                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS,
+                    min_hands=min_hands)
     order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
     table["_order"] = table["start_class"].map(order)
     return (table.sort_values(["player", "variant", "_order"], kind="stable")

@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError
-from studbook.cli.stats import add_source_arguments, load_source
-from studbook.frames import Frames
+from studbook.cli.source import add_source_arguments, load_source
 from studbook.plots import KINDS, plot, save
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -40,14 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{output}: the file name must end in {', '.join(FORMATS)}")
     if not output.parent.is_dir():
         raise UsageError(f"{output.parent}: no such directory")
-    frames: Frames = load_source(args)
-    if args.variant:
-        frames = frames.subset(variants=args.variant)
-    if args.player:
-        known = set(frames.players["player"])
-        missing = [p for p in args.player if p not in known]
-        if missing:
-            raise UsageError(f"no hands for player {', '.join(missing)}")
-    save(plot(args.kind, frames, args.player), output)
+    frames, filters = load_source(args)
+    save(plot(args.kind, frames, filters.players or None), output)
     print(f"wrote {output}")
     return 0

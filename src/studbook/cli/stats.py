@@ -19,38 +19,11 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from studbook.cli.common import UsageError, expand_paths
-from studbook.frames import Frames, load
+from studbook.cli.common import UsageError
+from studbook.cli.source import add_source_arguments, load_source
 from studbook.stats import BY_NAME, STARTING_HAND_STATS, STATS, by_starting_hand, compute
-from studbook.store import StoreError, is_store
 
-VARIANTS = ("stud", "stud8", "razz")
 COLUMNS_PER_BLOCK = 5
-
-
-def add_source_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--db FILE`` or ``PATH...``, and the player/variant filters (shared with plot)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="hand-history files or directories (parsed and checked)")
-    parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import'")
-    parser.add_argument("--player", action="append", metavar="NAME",
-                        help="only this player (repeat for several)")
-    parser.add_argument("--variant", action="append", choices=VARIANTS,
-                        help="only this variant (repeat for several)")
-
-
-def load_source(args: argparse.Namespace) -> Frames:
-    """The frames named by ``--db`` or the paths; UsageError for a bad source."""
-    if bool(args.db) == bool(args.paths):
-        raise UsageError("give either --db FILE or hand-history PATHs")
-    if args.db:
-        if not is_store(args.db):
-            raise UsageError(f"{args.db}: not a studbook store (make one with 'studbook import')")
-        try:
-            return load(args.db)
-        except StoreError as error:
-            raise UsageError(str(error)) from None
-    return load(expand_paths(args.paths))
 
 
 def add_parser(subparsers: Any) -> None:
@@ -77,16 +50,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{stat.name:<24} {stat.label:<22} {stat.doc}")
         return 0
     chosen = _chosen_stats(args.stats)
-    frames = load_source(args)
+    frames, filters = load_source(args)
     if args.starting_hands:
-        table = by_starting_hand(frames, player=args.player, variant=args.variant)
+        table = by_starting_hand(frames, player=filters.players or None,
+                                 min_hands=args.min_hands)
         if chosen:
             table = table[[c for c in table.columns if c not in BY_NAME or c in chosen]]
     else:
-        table = compute(frames, player=args.player, variant=args.variant, stats=chosen,
+        table = compute(frames, player=filters.players or None, stats=chosen,
                         min_hands=args.min_hands)
-    if args.min_hands and "hands" in table:
-        table = table[table["hands"] >= args.min_hands]
     if args.format == "csv":
         _records_frame(table).to_csv(sys.stdout, index=False)
     elif args.format == "json":
