@@ -17,6 +17,7 @@ float conveniences in big bets (amount / the hand's big bet).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -317,12 +318,12 @@ def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any
 
 
 def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
-    return ("rejected", None, rejected.hand_id, rejected.file, rejected.line,
+    return ("rejected", rejected.site, rejected.hand_id, rejected.file, rejected.line,
             rejected.hand_line, rejected.reason, rejected.text)
 
 
 def _skipped_row(skipped: Skipped) -> tuple[Any, ...]:
-    return ("skipped", None, skipped.hand_id, skipped.file, skipped.line, skipped.line,
+    return ("skipped", skipped.site, skipped.hand_id, skipped.file, skipped.line, skipped.line,
             skipped.reason, skipped.game)
 
 
@@ -341,7 +342,7 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     brought_in = posted.brought_in
     pots, won = _pot_rows(check)
     pot = sum(to_minor(p.contributed) for p in check.players)
-    started = header.started_utc  # naive times are UTC already
+    started = _aware(header.started_utc)
     hand_row = (
         *key, header.variant.value, header.structure.value, header.game, header.mix,
         header.currency, header.play_money, _stakes_label(hand),
@@ -366,6 +367,12 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     violations = _violation_rows(check)
     return {"hands": [hand_row], "players": players, "actions": actions, "pots": pots,
             "violations": violations}
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """A start time with a zone; one without is not taken as UTC but left unknown
+    (NaT), the time as written staying in ``started``."""
+    return when if when is not None and when.tzinfo is not None else None
 
 
 def _stakes_label(hand: Hand) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from studbook.events import Hand, ParseResult, Rejected, Skipped
@@ -132,9 +132,16 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
     """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`)."""
     if not gc.isenabled():  # the usual case: read_file paused it for the whole file
-        return fmt.parse_hand(chunk, file)
+        return _with_site(fmt.parse_hand(chunk, file), fmt.name)
     with gc_paused():
-        return fmt.parse_hand(chunk, file)
+        return _with_site(fmt.parse_hand(chunk, file), fmt.name)
+
+
+def _with_site(result: ParseResult, site: str) -> ParseResult:
+    """A rejected or skipped hand names the site whose format read it."""
+    if isinstance(result, (Rejected, Skipped)) and result.site is None:
+        return replace(result, site=site)
+    return result
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -218,6 +225,17 @@ def read_file(path: str | os.PathLike[str], *, site: str | None = None) -> FileR
     return report
 
 
+def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
+    """Parse bytes already read (standard input) as a file called ``name``; never raises."""
+    report = FileResult(name)
+    try:
+        with gc_paused():
+            report.results = list(_parse_bytes(data, name, _site(site), report))
+    except ValueError as error:
+        report.error = str(error)
+    return report
+
+
 def parse_paths(
     paths: Iterable[str | os.PathLike[str]], *, site: str | None = None
 ) -> Iterator[FileResult]:
@@ -227,4 +245,5 @@ def parse_paths(
             yield read_file(file, site=site)
 
 
-__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_file"]
+__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data",
+           "read_file"]

@@ -255,11 +255,11 @@ class Store:
 
 
 def _iso_utc(value: Any) -> str | None:
-    """A start time as ISO-8601 UTC text (naive times are UTC already)."""
+    """A start time as ISO-8601 UTC text; None for a time without a zone (never taken as UTC)."""
     if value is None or pd.isna(value):
         return None
     when = pd.Timestamp(value)
-    return (when.tz_localize("UTC") if when.tzinfo is None else when.tz_convert("UTC")).isoformat()
+    return None if when.tzinfo is None else when.tz_convert("UTC").isoformat()
 
 
 _HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")

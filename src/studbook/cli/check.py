@@ -1,8 +1,10 @@
 """``studbook check PATH... [--format text|jsonl] [--site NAME]``: validate hands against RULES.md.
 
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
-and per rejected hand (``file:line: hand ID: rejected: reason``), then a
-summary with a per-site table and the files ignored. ``jsonl`` prints exactly
+and per rejected hand (``file:line: hand ID: rejected: reason: 'offending text'``),
+with ``--verbose`` one per skipped hand (``file:line: hand ID: skipped: reason: game``),
+then a summary (hands with violations, and violations) with a per-site table and the
+files ignored. ``-`` as a PATH reads standard input. ``jsonl`` prints exactly
 one JSON object per hand, then one ``{"summary": {"files", "hands", "ok",
 "violations", "rejected", "skipped"}}`` line; a file named on the command line
 that holds no hand to check is one ``rejected`` object at line 1 (``hand_id``
@@ -23,6 +25,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
 from studbook.check import CheckResult, FileCheck, TableMemory, check_file_result, status_of
@@ -30,7 +33,7 @@ from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_li
 from studbook.engine.result import HandCheck, Violation
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
-from studbook.parse import read_file
+from studbook.parse import read_data, read_file
 from studbook.scale import check_files
 from studbook.sites import site_names
 
@@ -42,11 +45,14 @@ def add_parser(subparsers: Any) -> None:
         "check", help="validate stud hands against the rule book",
         description="Replay every hand through the rules engine and report rule violations.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or directories")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="hand-history files or directories; - reads standard input")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default text)")
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="check files in N processes (default 1; 0 = one per core); same output")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="text: also list each skipped hand (not a stud game) with its line")
     parser.set_defaults(run=run)
 
 
@@ -58,10 +64,12 @@ def run(args: argparse.Namespace) -> int:
         args.site = args.site.lower()
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    files = expand_inputs(args.paths)
+    files = _inputs(args.paths)
+    if args.jobs != 1 and any(f.path == STDIN for f in files):
+        raise UsageError("- (standard input) is read by one process: leave out --jobs")
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
-    totals = {"files": 0, **{k: 0 for k in _KEYS}}
+    totals = {"files": 0, **{k: 0 for k in _KEYS}, "violation_count": 0}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
@@ -95,10 +103,11 @@ def run(args: argparse.Namespace) -> int:
                     row[status] += 1
                 if isinstance(result, HandCheck) and result.violations:
                     _count_rules(rules, result.violations)
+                    totals["violation_count"] += len(result.violations)
                 if args.format == "jsonl":
                     out.write(json.dumps(_record(checked, result)) + "\n")
                 else:
-                    _write_text(out, checked, result)
+                    _write_text(out, checked, result, args.verbose)
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)
@@ -109,9 +118,23 @@ def run(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+STDIN = Path("-")
+
+
+def _inputs(paths: Sequence[str]) -> list[InputFile]:
+    """The files of ``paths``, with ``-`` (standard input) where it is named."""
+    files: list[InputFile] = []
+    for path in paths:
+        files.extend([InputFile(STDIN, True)] if path == "-" else expand_inputs([path]))
+    return files
+
+
 def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, FileCheck]]:
     for file in files:
-        parsed = read_file(file.path, site=site)
+        if file.path == STDIN:
+            parsed = read_data(sys.stdin.buffer.read(), "<stdin>", site=site)
+        else:
+            parsed = read_file(file.path, site=site)
         checked = check_file_result(parsed, memory) if parsed.error is None else FileCheck(parsed, [])
         yield file.explicit, checked
 
@@ -138,13 +161,17 @@ def _hand_id(result: CheckResult) -> str | None:
     return result.hand_id
 
 
-def _write_text(out: TextIO, checked: FileCheck, result: CheckResult) -> None:
+def _write_text(out: TextIO, checked: FileCheck, result: CheckResult, verbose: bool = False) -> None:
     if isinstance(result, HandCheck):
         for v in result.violations:
             out.write(f"{checked.file}:{v.line}: hand {result.hand.hand_id}: {v.rule}: {v.message}\n")
     elif isinstance(result, Rejected):
         hand = f"hand {result.hand_id}: " if result.hand_id else ""
-        out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}\n")
+        shown = f": {result.text!r}" if result.text else ""
+        out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}{shown}\n")
+    elif verbose:
+        hand = f"hand {result.hand_id}: " if result.hand_id else ""
+        out.write(f"{checked.file}:{result.line}: {hand}skipped: {result.reason}: {result.game}\n")
 
 
 def _record(checked: FileCheck, result: CheckResult) -> dict[str, Any]:
@@ -186,7 +213,10 @@ def _write_summary(
     out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], rules: dict[str, list[int]],
     errors: int, ignored: list[str],
 ) -> None:  # fmt: skip
-    parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
+    names = {"violations": "hands with violations"}
+    parts = [f"{totals[k]} {names.get(k, k)}" for k in ("files", "hands", "ok", "violations")]
+    parts.append(f"{totals['violation_count']} violations")
+    parts.extend(f"{totals[k]} {k}" for k in ("rejected", "skipped"))
     if errors:
         parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
     if ignored:
