@@ -16,7 +16,8 @@ from studbook.cli import main
 from studbook.engine.result import Violation
 from studbook.frames import Frames, frames_from_checks
 from studbook.plots import (
-    compare_players, cumulative_results, plot, save, starting_hand_results, violations_by_rule,
+    compare_players, cumulative_results, plot, save, session_results, starting_hand_results,
+    violations_by_rule,
 )
 from studbook.store import import_results
 from test_frames import showdown_hand, steal_hand
@@ -102,7 +103,7 @@ def test_violations_by_rule(frames: Frames, out_dir: Path) -> None:
 
 def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
     empty = frames_from_checks([])
-    for kind in ("results", "players", "starting-hands", "violations"):
+    for kind in ("results", "players", "starting-hands", "violations", "sessions"):
         figure = plot(kind, empty)
         assert figure.axes[0].texts  # the message
         _render(figure, out_dir / f"empty-{kind}.png", min_size=1_000)
@@ -111,7 +112,7 @@ def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
 def test_plot_cli(frames: Frames, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "s.db"
     import_results(db, [showdown_hand(str(i)).check() for i in range(4)])
-    for kind in ("results", "players", "starting-hands", "violations"):
+    for kind in ("results", "players", "starting-hands", "violations", "sessions"):
         out = tmp_path / f"{kind}.png"
         assert main(["plot", kind, "--db", str(db), "--player", "A", "-o", str(out)]) == 0
         assert out.read_bytes()[:8] == PNG
@@ -119,3 +120,23 @@ def test_plot_cli(frames: Frames, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["plot", "results", "--db", str(db), "--player", "Nobody",
                  "-o", str(tmp_path / "x.png")]) == 2
     assert "no hands for player Nobody" in capsys.readouterr().err
+
+
+def test_session_results(out_dir: Path) -> None:
+    import dataclasses
+    from datetime import datetime, timedelta, timezone
+
+    checks = []
+    for i in range(6):  # three sittings of two hands, a day apart; A: +0.39 then -0.01
+        b = showdown_hand(f"s{i}") if i % 2 == 0 else steal_hand(f"t{i}")
+        when = datetime(2024, 1, 1 + i // 2, 12, i % 2, tzinfo=timezone.utc)
+        b.header = dataclasses.replace(b.header, started_utc=when)
+        checks.append(b.check())
+    figure = session_results(frames_from_checks(checks), "A")
+    title, xlabel, ylabel = _texts(figure)
+    assert title == "Sessions of A: 3 sittings, 6 hands, +14.25 bb (2024-01-01 to 2024-01-03)"
+    assert xlabel.startswith("Sitting") and ylabel == "Net won (big bets)"
+    axes = figure.axes[0]
+    assert [round(bar.get_height(), 3) for bar in axes.patches] == [4.75, 4.75, 4.75]  # 0.38 / 0.08
+    assert [text.get_text() for text in axes.texts] == ["2", "2", "2"]  # hands per sitting
+    _render(figure, out_dir / "sessions.png")

@@ -10,6 +10,7 @@ file's extension. In a notebook the returned figure shows as the cell's value.
 * :func:`compare_players`: percentage stats of several players side by side.
 * :func:`starting_hand_results`: results by starting-hand class.
 * :func:`violations_by_rule`: rule violations by rule, stacked by site.
+* :func:`session_results`: big bets won per sitting, with the running total.
 """
 
 from __future__ import annotations
@@ -201,11 +202,45 @@ def violations_by_rule(frames: Frames) -> Figure:
     return figure
 
 
+def session_results(frames: Frames, player: str | None = None) -> Figure:
+    """Big bets won in each sitting of ``player`` (bars, labelled with the hands
+    played), and the running total (line), in time order."""
+    from studbook.sessions import sessions
+
+    player = player or main_player(frames)
+    figure = _figure(10, 5)
+    title = f"Sessions of {player}" if player else "Sessions"
+    table = sessions(frames, player).table if player else pd.DataFrame()
+    if table.empty:
+        return _empty(figure, title, "no hands with a known start time")
+    axes = figure.add_subplot()
+    x = np.arange(1, len(table) + 1)
+    values = table["net_bb"].to_numpy(dtype=float)
+    colors = [COLORS["showdown"] if v >= 0 else COLORS["non_showdown"] for v in values]
+    bars = axes.bar(x, values, color=colors, label="Big bets won in the sitting")
+    if len(table) <= 40:
+        axes.bar_label(bars, labels=[str(n) for n in table["hands"]], padding=2,
+                       fontsize="x-small")
+    axes.plot(x, values.cumsum(), color=COLORS["total"], lw=2, marker="o", ms=3,
+              label="Running total")
+    axes.axhline(0, color="grey", lw=0.8)
+    first, last = table["start"].iloc[0], table["start"].iloc[-1]
+    axes.set_title(f"{title}: {len(table)} sittings, {int(table['hands'].sum())} hands, "
+                   f"{values.sum():+,.2f} bb ({first:%Y-%m-%d} to {last:%Y-%m-%d})")
+    axes.set_xlabel("Sitting (in time order; bar labels: hands played)")
+    axes.set_ylabel("Net won (big bets)")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(loc="best")
+    return figure
+
+
 KINDS = {
     "results": "cumulative net won over hands, with showdown / non-showdown lines",
     "players": "percentage stats of several players side by side",
     "starting-hands": "big bets won per hand by starting-hand class",
     "violations": "rule violations by rule and site",
+    "sessions": "big bets won per sitting, with the running total",
 }
 
 
@@ -220,8 +255,10 @@ def plot(kind: str, frames: Frames, players: Sequence[str] | None = None) -> Fig
         return starting_hand_results(frames, player)
     if kind == "violations":
         return violations_by_rule(frames)
+    if kind == "sessions":
+        return session_results(frames, player)
     raise ValueError(f"unknown plot kind {kind!r}")
 
 
 __all__ = ["COMPARE_STATS", "KINDS", "compare_players", "cumulative_results", "main_player",
-           "plot", "save", "starting_hand_results", "violations_by_rule"]
+           "plot", "save", "session_results", "starting_hand_results", "violations_by_rule"]

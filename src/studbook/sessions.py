@@ -53,10 +53,12 @@ def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
     untimed = len(hands) - len(timed)
     if by == "sitting":
         timed = timed.sort_values(["site", "table", "started_utc"], kind="stable")
-        same_table = ((timed["site"] == timed["site"].shift())
-                      & (timed["table"] == timed["table"].shift()))
-        pause = timed["started_utc"].diff() > gap
-        timed["group"] = (~same_table | pause).cumsum()
+        site = timed["site"].to_numpy(dtype=object)
+        table = timed["table"].fillna("").to_numpy(dtype=object)
+        pause = (timed["started_utc"].diff() > gap).to_numpy(dtype=bool)
+        new = np.ones(len(timed), dtype=bool)  # a hand that starts a sitting
+        new[1:] = (site[1:] != site[:-1]) | (table[1:] != table[:-1]) | pause[1:]
+        timed["group"] = new.cumsum()
     elif by == "day":
         timed["group"] = timed["started_utc"].dt.strftime("%Y-%m-%d")
     else:

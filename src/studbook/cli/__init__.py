@@ -23,6 +23,8 @@ SUBCOMMANDS = {
     "import": "parse, check and store hands in a database",
     "stats": "player statistics made for stud",
     "plot": "charts: results, players, starting hands, violations",
+    "hands": "find hands: by result, showdown, starting hand, rule broken",
+    "sessions": "sittings and days: start, duration, tables, hands, net, bb/hour",
 }
 _MODULES = {"import": "importer"}
 

@@ -1,7 +1,9 @@
 """``studbook plot KIND [--db FILE | PATH...] [--player NAME] -o FILE``.
 
 Kinds: results (cumulative net won, with showdown and non-showdown lines),
-players (stats side by side), starting-hands, violations. The output format
+players (stats side by side), starting-hands, violations, sessions (big bets
+per sitting). Every filter applies; the one-player charts are drawn for
+``--player``, else for the hero (the player the logs deal down cards to). The output format
 follows the file's extension (png, svg, pdf). Exit status: 0, or 2 for usage
 errors.
 """
@@ -13,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError
-from studbook.cli.source import add_source_arguments, load_source
+from studbook.cli.source import add_source_arguments, load_source, players_or_hero
 from studbook.plots import KINDS, plot, save
 
 FORMATS = (".png", ".svg", ".pdf")
+ONE_PLAYER = ("results", "starting-hands", "sessions")  # drawn for --player, else the hero
 
 
 def add_parser(subparsers: Any) -> None:
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not output.parent.is_dir():
         raise UsageError(f"{output.parent}: no such directory")
     frames, filters = load_source(args)
-    save(plot(args.kind, frames, filters.players or None), output)
+    players = players_or_hero(frames, filters) if args.kind in ONE_PLAYER else filters.players
+    save(plot(args.kind, frames, players or None), output)
     print(f"wrote {output}")
     return 0

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 
 from studbook.cli.common import UsageError, expand_paths
-from studbook.filters import KINDS, VARIANTS, FilterError, Filters, select, unknown_players
+from studbook.cli.output import note
+from studbook.filters import KINDS, VARIANTS, FilterError, Filters, hero_line, select, unknown_players
 from studbook.frames import Frames, load
 from studbook.store import StoreError, is_store
 
@@ -89,4 +90,15 @@ def load_source(args: argparse.Namespace) -> tuple[Frames, Filters]:
     return select(frames, filters), filters
 
 
-__all__ = ["add_filter_arguments", "add_source_arguments", "filters_from_args", "load_source"]
+def players_or_hero(frames: Frames, filters: Filters, fmt: str = "text") -> list[str]:
+    """The ``--player`` names, else the hero, stated on a line of its own (see
+    :func:`studbook.cli.output.note`); empty when there is no hero to find."""
+    if filters.players:
+        return list(filters.players)
+    hero, line = hero_line(frames, filters)
+    note(line, fmt)
+    return [hero] if hero else []
+
+
+__all__ = ["add_filter_arguments", "add_source_arguments", "filters_from_args", "load_source",
+           "players_or_hero"]

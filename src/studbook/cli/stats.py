@@ -11,15 +11,13 @@ Exit status: 0, or 2 for usage errors.
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
-from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import pandas as pd
 
 from studbook.cli.common import UsageError
+from studbook.cli.output import FORMATS, write
 from studbook.cli.source import add_source_arguments, load_source
 from studbook.stats import BY_NAME, STARTING_HAND_STATS, STATS, by_starting_hand, compute
 
@@ -33,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
                     "defence, aggression by street, showdown stats, results.",
     )
     add_source_arguments(parser)
-    parser.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--starting-hands", action="store_true",
                         help="results by starting-hand class (where the cards are known)")
     parser.add_argument("--stats", metavar="NAME,...",
@@ -59,13 +57,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         table = compute(frames, player=filters.players or None, stats=chosen,
                         min_hands=args.min_hands)
-    if args.format == "csv":
-        _records_frame(table).to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        json.dump(_records(table), sys.stdout, indent=2)
-        print()
-    else:
-        print(format_text(table) if len(table) else "no hands match")
+    write(table, args.format, format_text)
     return 0
 
 
@@ -77,26 +69,6 @@ def _chosen_stats(text: str | None) -> list[str] | None:
     if unknown:
         raise UsageError(f"unknown statistic {', '.join(unknown)} (see 'studbook stats --list')")
     return names
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if value is pd.NA or value is None:
-        return None
-    if hasattr(value, "item"):
-        return value.item()
-    return value
-
-
-def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: _plain(v) for k, v in row.items()} for row in table.to_dict("records")]
-
-
-def _records_frame(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(_records(table), columns=table.columns)
 
 
 def format_text(table: pd.DataFrame) -> str:
