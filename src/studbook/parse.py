@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
+from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
@@ -118,13 +119,18 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
         return
     report.site = fmt.name
     first = True
+    previous: ParseResult | None = None
     for chunk in fmt.split(text):
         if first:
             first = False
             ignored = text.count("\n", 0, _offset_of_line(text, chunk.first_line))
             if ignored and text[: _offset_of_line(text, chunk.first_line)].strip():
                 report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
-        yield _parse_hand(fmt, chunk, file)
+        if previous is not None:
+            yield previous
+        previous = _parse_hand(fmt, chunk, file)
+    if previous is not None:
+        yield whole_last_hand(previous)  # the last hand may have been cut (studbook.complete)
     if first:
         report.error = f"no {fmt.name} hand found"
 

@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "plot": "charts: results, players, starting hands, violations",
     "hands": "find hands: by result, showdown, starting hand, rule broken",
     "sessions": "sittings and days: start, duration, tables, hands, net, bb/hour",
+    "watch": "import hands while playing: poll folders, store each whole hand",
 }
 _MODULES = {"import": "importer"}
 
