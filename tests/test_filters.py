@@ -18,6 +18,8 @@ TOURNAMENT = PokerStars/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt: one HORSE 
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from pathlib import Path
 
@@ -143,7 +145,7 @@ def test_min_hands_filters_whatever_stats_select(corpus: Path,
     assert main(["stats", str(corpus / CASH), "--min-hands", "10", "--stats", "vpip",
                  "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert rows[0] == "player,variant,currency,vpip"
+    assert rows[0] == "player,variant,kind,currency,vpip,vpip_n"
     assert [r.split(",")[0] for r in rows[1:]] == [
         "Hero", "MasterTrini1", "Nikolay Zem", "RoadDevil", "trs2758"]
 
@@ -159,3 +161,32 @@ def test_unknown_player_is_one_rule_with_a_hint(corpus: Path, tmp_path: Path,
     # a known player whose hands the filters leave out: no hands match, not an error
     assert main(["stats", path, "--player", "Hero", "--tournament"]) == 0
     assert "no hands match" in capsys.readouterr().out
+
+
+def test_opponents_hud_and_sort(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The seat lines of the cash file: MasterTrini1, Nikolay Zem and trs2758 sit in all 11
+    # hands with Hero, RoadDevil in 10, rv2020 in 7, danjr655 in 3, Trackr21 and totof51 in 2.
+    path = str(corpus / CASH)
+    assert main(["stats", path, "--opponents"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("hero: Hero")
+    assert out[1].split() == ["player", "variant", "VPIP", "%", "Compl/raise", "3rd", "%", "Steal",
+                              "%", "BI", "fold", "vs", "steal", "%", "AFq", "4th-7th", "%", "WTSD",
+                              "%", "Hands"]
+    assert [line.split()[-1] for line in out[2:]] == ["11", "11", "11", "10", "7", "3", "2", "2"]
+    assert main(["stats", path, "--opponents", "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("hero: Hero")
+    rows = list(csv.DictReader(io.StringIO(captured.out)))
+    assert {r["player"]: int(r["hands"]) for r in rows} == {
+        "MasterTrini1": 11, "Nikolay Zem": 11, "trs2758": 11, "RoadDevil": 10, "rv2020": 7,
+        "danjr655": 3, "Trackr21": 2, "totof51": 2}
+    assert set(rows[0]) == {"player", "variant", "vpip", "vpip_n", "complete_raise_3rd",
+                            "complete_raise_3rd_n", "steal_attempt", "steal_attempt_n",
+                            "bring_in_fold_to_steal", "bring_in_fold_to_steal_n", "afq_post",
+                            "afq_post_n", "went_to_showdown", "went_to_showdown_n", "hands"}
+    assert main(["stats", path, "--format", "csv", "--sort", "vpip", "--stats", "vpip"]) == 0
+    vpip = [float(r["vpip"]) for r in csv.DictReader(io.StringIO(capsys.readouterr().out))]
+    assert vpip == sorted(vpip, reverse=True) and len(vpip) == 9
+    assert main(["stats", path, "--sort", "nope"]) == 2
+    assert "--sort nope: not a column" in capsys.readouterr().err

@@ -120,7 +120,7 @@ def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
     together; each player's bar is labelled with nothing but the legend's hands count.
     """
     figure = _figure(10, 5.5)
-    table = compute(frames, by=("player",), stats=("hands", *stats))
+    table = compute(frames, by=("player",), stats=("hands", *stats), split_money=False)
     if players is None:
         table = table.sort_values("hands", ascending=False, kind="stable").head(top)
     else:
