@@ -84,6 +84,23 @@ def test_compare_players(frames: Frames, out_dir: Path) -> None:
     _render(figure, out_dir / "players.png")
 
 
+def test_compare_players_shows_sample_sizes_and_greys_small_samples(frames: Frames, out_dir: Path) -> None:
+    # 12 hands: A, B and C are in all of them, D only in the 4 steal hands (i = 0, 3, 6, 9).
+    figure = compare_players(frames, stats=("vpip", "steal_attempt"), min_hands=5)
+    axes = figure.axes[0]
+    legend = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert legend == ["A (12 hands)", "B (12 hands)", "C (12 hands)", "D (4 hands, small sample)"]
+    grey = [bar for bar in axes.patches if bar.get_facecolor()[:3] == (0.827451, 0.827451, 0.827451)
+            or bar.get_hatch() == "//"]
+    assert len(grey) == 2  # D's two bars
+    # A acted on 3rd street in all 12 hands: VPIP's sample size on A's bar is 12;
+    # D had a steal chance in each of its 4 hands
+    labels = [text.get_text() for text in axes.texts]
+    assert labels[0] == "12" and labels[-1] == "4"
+    assert "grey: under 5 hands" in axes.get_title()
+    _render(figure, out_dir / "players-small-samples.png")
+
+
 def test_starting_hand_results(frames: Frames, out_dir: Path) -> None:
     figure = starting_hand_results(frames, "A")
     assert figure.get_suptitle() == "Results by starting hand: A"

@@ -16,7 +16,7 @@ file's extension. In a notebook the returned figure shows as the cell's value.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -113,14 +113,18 @@ def cumulative_results(frames: Frames, player: str | None = None, *,
 
 
 def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
-                    stats: Sequence[str] = COMPARE_STATS, top: int = 6) -> Figure:
+                    stats: Sequence[str] = COMPARE_STATS, top: int = 6,
+                    min_hands: int = 0) -> Figure:
     """Percentage stats (VPIP, steals, showdowns...) of several players side by side.
 
     ``players`` defaults to the ``top`` players with the most hands. All variants
-    together; each player's bar is labelled with nothing but the legend's hands count.
+    together; the legend gives each player's hands, and each bar its sample size
+    (the opportunities the percentage is of). A player with fewer than
+    ``min_hands`` hands is drawn grey and hatched: a small sample.
     """
     figure = _figure(10, 5.5)
-    table = compute(frames, by=("player",), stats=("hands", *stats), split_money=False)
+    table = compute(frames, by=("player",), stats=("hands", *stats), split_money=False,
+                    denominators=True)
     if players is None:
         table = table.sort_values("hands", ascending=False, kind="stable").head(top)
     else:
@@ -130,19 +134,31 @@ def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
     axes = figure.add_subplot()
     width = 0.8 / len(table)
     x = np.arange(len(stats))
+    small_samples = False
     for i, (_, row) in enumerate(table.iterrows()):
         values = [row[name] for name in stats]
-        axes.bar(x + (i - (len(table) - 1) / 2) * width, values, width,
-                 label=f"{row['player']} ({_hands(row['hands'])})")
-        for position, value in zip(x + (i - (len(table) - 1) / 2) * width, values):
+        samples = [row[f"{name}_n"] for name in stats]
+        small = row["hands"] < min_hands
+        small_samples |= bool(small)
+        label = f"{row['player']} ({_hands(row['hands'])}{', small sample' if small else ''})"
+        style: dict[str, Any] = (dict(color="lightgrey", hatch="//", edgecolor="grey")
+                                 if small else {})
+        positions = x + (i - (len(table) - 1) / 2) * width
+        axes.bar(positions, values, width, label=label, **style)
+        for position, value, sample in zip(positions, values, samples):
             if pd.isna(value):
                 axes.text(position, 1, "n/a", rotation=90, ha="center", va="bottom",
                           fontsize="x-small", color="grey")
+            else:
+                axes.text(position, value + 0.5, str(int(sample)), ha="center", va="bottom",
+                          rotation=90, fontsize=6, color="dimgrey")
     axes.set_xticks(x, [BY_NAME[name].label.replace(" %", "") for name in stats],
                     rotation=20, ha="right")
     axes.set_ylabel("Percent of opportunities (%)")
     axes.set_ylim(0, 102)
-    axes.set_title("Players compared (n/a: the player never had the opportunity)")
+    note = f"; grey: under {min_hands} hands" if small_samples else ""
+    axes.set_title("Players compared (numbers on bars: opportunities; n/a: none"
+                   f"{note})")
     axes.grid(axis="y", alpha=0.3)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title="Player")
     return figure
@@ -244,13 +260,15 @@ KINDS = {
 }
 
 
-def plot(kind: str, frames: Frames, players: Sequence[str] | None = None) -> Figure:
-    """The figure of ``kind`` (a key of :data:`KINDS`)."""
+def plot(kind: str, frames: Frames, players: Sequence[str] | None = None, *,
+         min_hands: int = 0) -> Figure:
+    """The figure of ``kind`` (a key of :data:`KINDS`); ``min_hands`` greys out the
+    players chart's small samples."""
     player = players[0] if players else None
     if kind == "results":
         return cumulative_results(frames, player)
     if kind == "players":
-        return compare_players(frames, players)
+        return compare_players(frames, players, min_hands=min_hands)
     if kind == "starting-hands":
         return starting_hand_results(frames, player)
     if kind == "violations":

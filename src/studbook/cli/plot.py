@@ -31,6 +31,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND",
                         help=", ".join(KINDS))
     add_source_arguments(parser)
+    parser.add_argument("--min-hands", type=int, default=0, metavar="N",
+                        help="players chart: grey out players with fewer than N hands")
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the image to write (.png, .svg or .pdf)")
     parser.set_defaults(run=run)
@@ -44,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{output.parent}: no such directory")
     frames, filters = load_source(args)
     players = players_or_hero(frames, filters) if args.kind in ONE_PLAYER else filters.players
-    save(plot(args.kind, frames, players or None), output)
+    save(plot(args.kind, frames, players or None, min_hands=args.min_hands), output)
     print(f"wrote {output}")
     return 0
