@@ -225,6 +225,14 @@ def find_hero(frames: Frames) -> tuple[str, int] | None:
     return str(counts.index[0]), int(counts.iloc[0])
 
 
+def faced(frames: Frames, hero: str) -> list[str]:
+    """The players dealt into a hand with ``hero`` (the hero's opponents), by name."""
+    players = frames.players
+    hands = players.loc[players["player"] == hero, ["site", "hand_id"]]
+    met = players.merge(hands, on=["site", "hand_id"], how="inner")["player"]
+    return sorted(set(met) - {hero})
+
+
 def hero_line(frames: Frames, filters: Filters) -> tuple[str | None, str]:
     """The hero (given, or found) and the line that states it."""
     if filters.hero:
@@ -260,6 +268,6 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-__all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "find_hero", "game_kind", "hand_mask",
+__all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "faced", "find_hero", "game_kind", "hand_mask",
            "hero_line", "parse_range", "parse_stakes", "parse_when", "select", "suggest",
            "unknown_players"]

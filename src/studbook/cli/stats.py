@@ -24,7 +24,7 @@ import pandas as pd
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, write
 from studbook.cli.source import add_source_arguments, load_source, players_or_hero
-from studbook.frames import Frames
+from studbook.filters import faced
 from studbook.stats import (
     BY_NAME, HUD_STATS, STARTING_HAND_STATS, STATS, TABLE_STATS, by_starting_hand, compute,
 )
@@ -81,14 +81,6 @@ def run(args: argparse.Namespace) -> int:
                         min_hands=args.min_hands, denominators=True)
     write(_sorted(table, args.sort, args.opponents), args.format, format_text)
     return 0
-
-
-def faced(frames: Frames, hero: str) -> list[str]:
-    """The players dealt into a hand with ``hero``."""
-    players = frames.players
-    hands = players.loc[players["player"] == hero, ["site", "hand_id"]]
-    met = players.merge(hands, on=["site", "hand_id"], how="inner")["player"]
-    return sorted(set(met) - {hero})
 
 
 def _sorted(table: pd.DataFrame, by: str | None, opponents: bool) -> pd.DataFrame:
