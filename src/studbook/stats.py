@@ -132,8 +132,9 @@ STATS: tuple[Stat, ...] = (
          _col("won_no_showdown"), _one, 100, "%"),
     Stat("net_won", "Net won",
          "Net won: collected less contributed (antes and bets, after uncalled bets "
-         "returned; rake is paid by the winners), in the group's currency; empty "
-         "when the group mixes currencies or chips and money.",
+         "returned; rake is paid by the winners), in the group's currency (chips for "
+         "tournaments and play money); a player's hands of different kinds or "
+         "currencies are separate rows, so it is never a sum of different monies.",
          _col("net"), unit="money"),
     Stat("net_won_bb", "Net won (bb)", "Net won in big bets of each hand's stakes.",
          _col("net_bb"), unit="bb"),
