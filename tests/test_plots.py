@@ -120,7 +120,7 @@ def test_violations_by_rule(frames: Frames, out_dir: Path) -> None:
 
 def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
     empty = frames_from_checks([])
-    for kind in ("results", "players", "starting-hands", "violations", "sessions"):
+    for kind in ("results", "players", "starting-hands", "violations", "sessions", "tournaments"):
         figure = plot(kind, empty)
         assert figure.axes[0].texts  # the message
         _render(figure, out_dir / f"empty-{kind}.png", min_size=1_000)

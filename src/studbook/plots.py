@@ -11,6 +11,7 @@ file's extension. In a notebook the returned figure shows as the cell's value.
 * :func:`starting_hand_results`: results by starting-hand class.
 * :func:`violations_by_rule`: rule violations by rule, stacked by site.
 * :func:`session_results`: big bets won per sitting, with the running total.
+* :func:`tournament_chips`: chips after each hand, one line per tournament.
 """
 
 from __future__ import annotations
@@ -251,12 +252,43 @@ def session_results(frames: Frames, player: str | None = None) -> Figure:
     return figure
 
 
+def _plain_text(value: object) -> str:
+    """Text matplotlib shows as written ('$' would start mathematics)."""
+    return "" if pd.isna(value) else str(value).replace("$", r"\$")
+
+
+def tournament_chips(frames: Frames, player: str | None = None) -> Figure:
+    """``player``'s chips after each hand of each tournament, one line a tournament."""
+    from studbook.tournaments import chips_over_time
+
+    player = player or main_player(frames)
+    figure = _figure()
+    title = f"Tournament chips of {player}" if player else "Tournament chips"
+    chips = chips_over_time(frames, player) if player else pd.DataFrame()
+    if chips.empty:
+        return _empty(figure, title, "no tournament hands")
+    axes = figure.add_subplot()
+    for (site, tournament), part in chips.groupby(["site", "tournament"], sort=False):
+        values = part["chips"].to_numpy(dtype=float) / MONEY_SCALE
+        axes.plot(np.arange(1, len(part) + 1), values, lw=1.5, marker=".", ms=3,
+                  label=f"{tournament} ({_plain_text(part['buy_in'].iloc[0])}, {_hands(len(part))})")
+    count = chips.groupby(["site", "tournament"]).ngroups
+    axes.set_title(f"{title}: {count} tournament{'s' if count != 1 else ''}")
+    axes.set_xlabel("Hands played in the tournament")
+    axes.set_ylabel("Chips after the hand")
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    axes.legend(loc="best", fontsize="small", title="Tournament")
+    return figure
+
+
 KINDS = {
     "results": "cumulative net won over hands, with showdown / non-showdown lines",
     "players": "percentage stats of several players side by side",
     "starting-hands": "big bets won per hand by starting-hand class",
     "violations": "rule violations by rule and site",
     "sessions": "big bets won per sitting, with the running total",
+    "tournaments": "chips after each hand, one line per tournament",
 }
 
 
@@ -275,8 +307,11 @@ def plot(kind: str, frames: Frames, players: Sequence[str] | None = None, *,
         return violations_by_rule(frames)
     if kind == "sessions":
         return session_results(frames, player)
+    if kind == "tournaments":
+        return tournament_chips(frames, player)
     raise ValueError(f"unknown plot kind {kind!r}")
 
 
 __all__ = ["COMPARE_STATS", "KINDS", "compare_players", "cumulative_results", "main_player",
-           "plot", "save", "session_results", "starting_hand_results", "violations_by_rule"]
+           "plot", "save", "session_results", "starting_hand_results", "tournament_chips",
+           "violations_by_rule"]

@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "hands": "find hands: by result, showdown, starting hand, rule broken",
     "sessions": "sittings and days: start, duration, tables, hands, net, bb/hour",
     "watch": "import hands while playing: poll folders, store each whole hand",
+    "tournaments": "tournaments: buy-in, hands, chips at start and end",
 }
 _MODULES = {"import": "importer"}
 

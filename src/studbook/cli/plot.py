@@ -19,7 +19,7 @@ from studbook.cli.source import add_source_arguments, load_source, players_or_he
 from studbook.plots import KINDS, plot, save
 
 FORMATS = (".png", ".svg", ".pdf")
-ONE_PLAYER = ("results", "starting-hands", "sessions")  # drawn for --player, else the hero
+ONE_PLAYER = ("results", "starting-hands", "sessions", "tournaments")  # drawn for --player, else the hero
 
 
 def add_parser(subparsers: Any) -> None:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, note, write
-from studbook.cli.source import add_source_arguments, load_source, players_or_hero
+from studbook.cli.source import add_source_arguments, load_source, one_player
 from studbook.sessions import sessions, summary
 
 
@@ -39,12 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if args.gap <= 0:
         raise UsageError(f"--gap must be more than 0 minutes, not {args.gap:g}")
     frames, filters = load_source(args)
-    if len(filters.players) > 1:
-        raise UsageError("sessions are one player's: give --player once")
-    players = players_or_hero(frames, filters, args.format)
-    if not players:
+    player = one_player(frames, filters, args.format, "sessions")
+    if player is None:
         return 0
-    player = players[0]
     found = sessions(frames, player, gap=pd.Timedelta(minutes=args.gap),
                      by="day" if args.days else "sitting")
     if found.untimed:

@@ -100,5 +100,13 @@ def players_or_hero(frames: Frames, filters: Filters, fmt: str = "text") -> list
     return [hero] if hero else []
 
 
+def one_player(frames: Frames, filters: Filters, fmt: str, what: str) -> str | None:
+    """The one ``--player`` (UsageError for several), else the hero (stated), or None."""
+    if len(filters.players) > 1:
+        raise UsageError(f"{what} are one player's: give --player once")
+    players = players_or_hero(frames, filters, fmt)
+    return players[0] if players else None
+
+
 __all__ = ["add_filter_arguments", "add_source_arguments", "filters_from_args", "load_source",
-           "players_or_hero"]
+           "one_player", "players_or_hero"]
