@@ -245,9 +245,9 @@ def hero_line(frames: Frames, filters: Filters) -> tuple[str | None, str]:
                   "--hero NAME to choose)")
 
 
-def unknown_players(frames: Frames, names: Sequence[str]) -> str | None:
-    """None when every name has hands, else the message, with a near name to suggest."""
-    known = set(frames.players["player"])
+def unknown_players(known: Iterable[str], names: Sequence[str]) -> str | None:
+    """None when every name is ``known``, else the message, with a near name to suggest."""
+    known = set(known)
     missing = [name for name in names if name not in known]
     if not missing:
         return None

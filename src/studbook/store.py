@@ -22,7 +22,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -238,10 +238,12 @@ class Store:
     def frames(self) -> Frames:
         return Frames(**{table: self.read_table(table) for table in TABLES})
 
-    def read_table(self, table: str) -> pd.DataFrame:
+    def read_table(self, table: str, where: str = "", params: Sequence[Any] = ()) -> pd.DataFrame:
+        """``table`` as a typed frame; ``where`` (SQL, without the word) selects rows."""
         columns = SCHEMA[table]
         names = ", ".join(f'"{c.name}"' for c in columns)
-        cursor = self.conn.execute(f"SELECT {names} FROM {table} ORDER BY rowid")
+        clause = f" WHERE {where}" if where else ""
+        cursor = self.conn.execute(f"SELECT {names} FROM {table}{clause} ORDER BY rowid", params)
         frame = pd.DataFrame.from_records(cursor.fetchall(), columns=[c.name for c in columns])
         for column in columns:
             if column.dtype.startswith("datetime64"):

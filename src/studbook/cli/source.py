@@ -16,6 +16,7 @@ from studbook.cli.common import UsageError, expand_paths
 from studbook.cli.output import note
 from studbook.filters import KINDS, VARIANTS, FilterError, Filters, hero_line, select, unknown_players
 from studbook.frames import Frames, load
+from studbook.query import player_names, read_selected
 from studbook.store import StoreError, is_store
 
 
@@ -78,16 +79,19 @@ def load_source(args: argparse.Namespace) -> tuple[Frames, Filters]:
         if not is_store(args.db):
             raise UsageError(f"{args.db}: not a studbook store (make one with 'studbook import')")
         try:
-            frames = load(args.db)
+            frames = read_selected(args.db, filters)  # filtered in SQL
+            known = player_names(args.db)
         except StoreError as error:
             raise UsageError(str(error)) from None
     else:
-        frames = load(expand_paths(args.paths))
+        everything = load(expand_paths(args.paths))
+        known = set(everything.players["player"])
+        frames = select(everything, filters)
     names = [*filters.players, *([filters.hero] if filters.hero else [])]
-    problem = unknown_players(frames, names)
+    problem = unknown_players(known, names)
     if problem is not None:
         raise UsageError(problem)
-    return select(frames, filters), filters
+    return frames, filters
 
 
 def players_or_hero(frames: Frames, filters: Filters, fmt: str = "text") -> list[str]:
