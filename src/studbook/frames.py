@@ -91,7 +91,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("level", "string", "tournament level as written"),
         ("table", "string", "table name"),
         ("max_seats", "Int64", "seats at the table, NA when not stated"),
-        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown"),
+        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown or written without a zone (never taken as UTC)"),
         ("started", "string", "start time exactly as written"),
         ("players", "int64", "players dealt in"),
         ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
