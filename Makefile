@@ -21,12 +21,14 @@ SB := $(VENV)/bin/studbook
 run: $(STAMP)
 	@mkdir -p $(OUT)
 	$(SB) import histories --db $(DB)
-	$(SB) stats --db $(DB) --min-hands 300
+	$(SB) stats --db $(DB) --min-hands 300 --sort bb_per_100
+	$(SB) sessions --db $(DB)
 	$(SB) plot results --db $(DB) --player Hero -o $(OUT)/hero-results.png
 	$(SB) plot starting-hands --db $(DB) --player Hero -o $(OUT)/hero-starting-hands.png
 	$(SB) plot players --db $(DB) --player Hero --player "Böse Sieben" --player "Fuchs im Bau" -o $(OUT)/players.png
 	$(SB) plot violations --db $(DB) -o $(OUT)/violations.png
-	@echo "plots written to $(OUT)/: hero-results.png hero-starting-hands.png players.png violations.png"
+	$(SB) plot sessions --db $(DB) -o $(OUT)/hero-sessions.png
+	@echo "plots written to $(OUT)/: hero-results.png hero-starting-hands.png players.png violations.png hero-sessions.png"
 	$(SB) replay histories/planted-violations.txt --html $(OUT)/replay.html
 
 test: $(STAMP)

@@ -20,7 +20,7 @@ HISTORIES = ROOT / "histories"
 CORPUS = ROOT.parent / "shared" / "corpus" / "PokerStars"
 
 
-FIGURES = {"player_stats.ipynb": 3, "integrity_report.ipynb": 1, "research_dataset.ipynb": 1}
+FIGURES = {"player_stats.ipynb": 4, "integrity_report.ipynb": 1, "research_dataset.ipynb": 1}
 
 
 def _has_files(folder: Path) -> bool:

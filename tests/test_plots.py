@@ -16,7 +16,8 @@ from studbook.cli import main
 from studbook.engine.result import Violation
 from studbook.frames import Frames, frames_from_checks
 from studbook.plots import (
-    compare_players, cumulative_results, plot, save, starting_hand_results, violations_by_rule,
+    compare_players, cumulative_results, plot, save, session_results, starting_hand_results,
+    violations_by_rule,
 )
 from studbook.store import import_results
 from test_frames import showdown_hand, steal_hand
@@ -83,6 +84,23 @@ def test_compare_players(frames: Frames, out_dir: Path) -> None:
     _render(figure, out_dir / "players.png")
 
 
+def test_compare_players_shows_sample_sizes_and_greys_small_samples(frames: Frames, out_dir: Path) -> None:
+    # 12 hands: A, B and C are in all of them, D only in the 4 steal hands (i = 0, 3, 6, 9).
+    figure = compare_players(frames, stats=("vpip", "steal_attempt"), min_hands=5)
+    axes = figure.axes[0]
+    legend = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert legend == ["A (12 hands)", "B (12 hands)", "C (12 hands)", "D (4 hands, small sample)"]
+    grey = [bar for bar in axes.patches if bar.get_facecolor()[:3] == (0.827451, 0.827451, 0.827451)
+            or bar.get_hatch() == "//"]
+    assert len(grey) == 2  # D's two bars
+    # A acted on 3rd street in all 12 hands: VPIP's sample size on A's bar is 12;
+    # D had a steal chance in each of its 4 hands
+    labels = [text.get_text() for text in axes.texts]
+    assert labels[0] == "12" and labels[-1] == "4"
+    assert "grey: under 5 hands" in axes.get_title()
+    _render(figure, out_dir / "players-small-samples.png")
+
+
 def test_starting_hand_results(frames: Frames, out_dir: Path) -> None:
     figure = starting_hand_results(frames, "A")
     assert figure.get_suptitle() == "Results by starting hand: A"
@@ -102,7 +120,7 @@ def test_violations_by_rule(frames: Frames, out_dir: Path) -> None:
 
 def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
     empty = frames_from_checks([])
-    for kind in ("results", "players", "starting-hands", "violations"):
+    for kind in ("results", "players", "starting-hands", "violations", "sessions", "tournaments"):
         figure = plot(kind, empty)
         assert figure.axes[0].texts  # the message
         _render(figure, out_dir / f"empty-{kind}.png", min_size=1_000)
@@ -111,7 +129,7 @@ def test_empty_frames_give_a_figure_that_says_so(out_dir: Path) -> None:
 def test_plot_cli(frames: Frames, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "s.db"
     import_results(db, [showdown_hand(str(i)).check() for i in range(4)])
-    for kind in ("results", "players", "starting-hands", "violations"):
+    for kind in ("results", "players", "starting-hands", "violations", "sessions"):
         out = tmp_path / f"{kind}.png"
         assert main(["plot", kind, "--db", str(db), "--player", "A", "-o", str(out)]) == 0
         assert out.read_bytes()[:8] == PNG
@@ -119,3 +137,23 @@ def test_plot_cli(frames: Frames, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["plot", "results", "--db", str(db), "--player", "Nobody",
                  "-o", str(tmp_path / "x.png")]) == 2
     assert "no hands for player Nobody" in capsys.readouterr().err
+
+
+def test_session_results(out_dir: Path) -> None:
+    import dataclasses
+    from datetime import datetime, timedelta, timezone
+
+    checks = []
+    for i in range(6):  # three sittings of two hands, a day apart; A: +0.39 then -0.01
+        b = showdown_hand(f"s{i}") if i % 2 == 0 else steal_hand(f"t{i}")
+        when = datetime(2024, 1, 1 + i // 2, 12, i % 2, tzinfo=timezone.utc)
+        b.header = dataclasses.replace(b.header, started_utc=when)
+        checks.append(b.check())
+    figure = session_results(frames_from_checks(checks), "A")
+    title, xlabel, ylabel = _texts(figure)
+    assert title == "Sessions of A: 3 sittings, 6 hands, +14.25 bb (2024-01-01 to 2024-01-03)"
+    assert xlabel.startswith("Sitting") and ylabel == "Net won (big bets)"
+    axes = figure.axes[0]
+    assert [round(bar.get_height(), 3) for bar in axes.patches] == [4.75, 4.75, 4.75]  # 0.38 / 0.08
+    assert [text.get_text() for text in axes.texts] == ["2", "2", "2"]  # hands per sitting
+    _render(figure, out_dir / "sessions.png")

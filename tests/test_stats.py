@@ -170,9 +170,13 @@ def test_mixed_currencies_have_no_money_total() -> None:
         "site", "hand_id", "variant", "structure", "game", "stakes", "table")},
         "currency": None})
     frames = frames_from_checks([steal_hand("1").check(), chips.check()])
-    result = compute(frames).set_index("player")
+    result = compute(frames, split_money=False).set_index("player")
     assert result.loc["D", "currency"] == "mixed" and result.loc["D", "net_won"] is None
     assert result.loc["D", "net_won_bb"] == pytest.approx(14 / 8)
+    # split (the default): one row per money, each with its own net (D +0.07 in each hand)
+    split = compute(frames, player="D", stats=["hands", "net_won"])
+    assert split[["kind", "currency", "hands", "net_won"]].values.tolist() == [
+        ["cash", "", 1, Decimal("0.07")], ["cash", "USD", 1, Decimal("0.07")]]
 
 
 def test_filters_and_groups() -> None:
@@ -223,12 +227,17 @@ def test_stats_cli_text(db, capsys) -> None:
     from studbook.cli import main
 
     assert main(["stats", "--db", str(db), "--player", "A"]) == 0
-    out = capsys.readouterr().out
-    lines = {line.split("  ")[0].strip(): line.split()[-1] for line in out.splitlines()[1:]}
-    assert out.splitlines()[0].split() == ["A", "stud"]
-    assert lines["VPIP %"] == "50.0"
-    assert "0.38 USD" in out
-    assert lines["AF 5th"] == "-"  # no calls on 5th: no value
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split()[:5] == ["player", "variant", "kind", "Hands", "VPIP"]
+    # each percentage with its sample size: A acted on 3rd in 2 hands, had 1 steal chance,
+    # saw 4th in 2 hands (WTSD 1 of 2), reached 1 showdown and won it
+    cells = row.split()
+    assert cells[:6] == ["A", "stud", "cash", "2", "50.0", "(2)"]
+    assert "100.0 (1)" in row and "50.0 (2)" in row and "0.38 USD" in row
+    assert main(["stats", "--db", str(db), "--player", "A", "--stats", "af_5th,afq_5th"]) == 0
+    # no calls on 5th: no value, over 0 opportunities; A's one act on 5th was a bet (1 of 1)
+    assert capsys.readouterr().out.splitlines()[1].split() == ["A", "stud", "cash", "-", "(0)",
+                                                                "100.0", "(1)"]
 
 
 def test_stats_cli_csv_and_json(db, capsys) -> None:
@@ -242,10 +251,11 @@ def test_stats_cli_csv_and_json(db, capsys) -> None:
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [r["player"] for r in rows] == ["A", "B", "C", "D"]
     assert rows[0]["net_won"] == "0.38" and rows[1]["steal_attempt"] == ""
+    assert rows[1]["steal_attempt_n"] == "0" and rows[0]["vpip_n"] == "2"
     assert main(["stats", "--db", str(db), "--format", "json", "--stats", "hands,vpip"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data[0] == {"player": "A", "variant": "stud", "currency": "USD", "hands": 2,
-                       "vpip": 50.0}
+    assert data[0] == {"player": "A", "variant": "stud", "kind": "cash", "currency": "USD",
+                       "hands": 2, "vpip": 50.0, "vpip_n": 2}
 
 
 def test_stats_cli_starting_hands_and_list(db, capsys) -> None:

@@ -297,6 +297,20 @@ def test_start_times_are_stored_as_utc_text(tmp_path: Path) -> None:
     import_results(db, results)
     stored = sqlite3.connect(db).execute("SELECT hand_id, started_utc, typeof(folded) FROM hands "
                                          "JOIN players USING (site, hand_id) GROUP BY hand_id").fetchall()  # fmt: skip
-    assert stored == [("1-naive", "2024-05-01T13:00:00+00:00", "integer"),
+    # a time without a zone is never taken as UTC: unknown (NULL / NaT), as written in 'started'
+    assert stored == [("1-naive", None, "integer"),
                       ("2-paris", "2024-05-01T13:00:00.250000+00:00", "integer")]  # fmt: skip
     assert_frames_equal(read_frames(db), frames_from_checks(results))
+
+
+def test_rejects_name_their_site(tmp_path: Path) -> None:
+    from studbook.cli import main
+
+    hand = Path(__file__).parent.parent / "histories"
+    text = next(hand.glob("HH20240302*")).read_text(encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace("*** 3rd STREET ***", "*** 3rd STRET ***", 1), encoding="utf-8")
+    db = tmp_path / "s.db"
+    assert main(["import", str(bad), "--db", str(db), "--quiet"]) == 0
+    rows = sqlite3.connect(db).execute("SELECT status, site, text FROM rejects").fetchall()
+    assert rows == [("rejected", "pokerstars", "*** 3rd STRET ***")]

@@ -159,6 +159,9 @@ def simple_hand(draw: Any) -> Hand:
     events.append(Collect(file="", line=0, player=names[0], amount=pot))
     events.append(PotSummary(file="", line=0, total=pot, rake=Decimal(0)))
     events.append(SeatSummary(file="", line=0, seat=1, player=names[0], outcome=f"collected ({pot})", won=pot))
+    # PokerStars lists every seat in the summary (a hand without that reads as cut: studbook.complete)
+    events += [SeatSummary(file="", line=0, seat=i + 2, player=n, outcome="folded on the 3rd Street")
+               for i, n in enumerate(names[1:])]
     return Hand("", 0, 0, header, seats, tuple(events))
 
 

@@ -202,7 +202,7 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
         for r in parsed.results:
             results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
     if parsed.error is not None and not parsed.results and parsed.note is None:
-        results.append(Rejected(parsed.file, 1, 1, parsed.error))
+        results.append(Rejected(parsed.file, 1, 1, parsed.error, site=parsed.site))
     return FileCheck(parsed, results)
 
 

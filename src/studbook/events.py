@@ -335,6 +335,7 @@ class Rejected:
     reason: str
     text: str = ""  # the offending text
     hand_id: str | None = None
+    site: str | None = None  # the site's format, when the file was recognised
 
     def message(self) -> str:
         where = f"{self.file}:{self.line}"
@@ -352,6 +353,7 @@ class Skipped:
     hand_id: str | None
     game: str
     reason: str = "not a stud, stud hi/lo or razz hand"
+    site: str | None = None  # the site's format
 
 
 ParseResult = Union[Hand, Rejected, Skipped]

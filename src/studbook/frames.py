@@ -17,6 +17,7 @@ float conveniences in big bets (amount / the hand's big bet).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -92,7 +93,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("level", "string", "tournament level as written"),
         ("table", "string", "table name"),
         ("max_seats", "Int64", "seats at the table, NA when not stated"),
-        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown"),
+        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown or written without a zone (never taken as UTC)"),
         ("started", "string", "start time exactly as written"),
         ("players", "int64", "players dealt in"),
         ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
@@ -229,6 +230,10 @@ class Frames:
             hands = hands[hands["variant"].isin(list(variants))]
         if sites is not None:
             hands = hands[hands["site"].isin(list(sites))]
+        return self.of_hands(hands)
+
+    def of_hands(self, hands: pd.DataFrame) -> Frames:
+        """These rows of ``hands`` with their rows of every table (rejects unchanged)."""
         keys = hands[["site", "hand_id"]]
 
         def keep(frame: pd.DataFrame) -> pd.DataFrame:
@@ -324,12 +329,12 @@ def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any
 
 
 def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
-    return ("rejected", None, rejected.hand_id, rejected.file, rejected.line,
+    return ("rejected", rejected.site, rejected.hand_id, rejected.file, rejected.line,
             rejected.hand_line, rejected.reason, rejected.text)
 
 
 def _skipped_row(skipped: Skipped) -> tuple[Any, ...]:
-    return ("skipped", None, skipped.hand_id, skipped.file, skipped.line, skipped.line,
+    return ("skipped", skipped.site, skipped.hand_id, skipped.file, skipped.line, skipped.line,
             skipped.reason, skipped.game)
 
 
@@ -348,7 +353,7 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     brought_in = posted.brought_in
     pots, won = _pot_rows(check)
     pot = sum(to_minor(p.contributed) for p in check.players)
-    started = header.started_utc  # naive times are UTC already
+    started = _aware(header.started_utc)
     hand_row = (
         *key, header.variant.value, header.structure.value, header.game, header.mix,
         header.currency, header.play_money, _stakes_label(hand),
@@ -376,6 +381,12 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
         hand_row = (*hand_row[:-1], len(notes))
     return {"hands": [hand_row], "players": players, "actions": actions, "pots": pots,
             "violations": violations, "notes": notes}
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """A start time with a zone; one without is not taken as UTC but left unknown
+    (NaT), the time as written staying in ``started``."""
+    return when if when is not None and when.tzinfo is not None else None
 
 
 def _stakes_label(hand: Hand) -> str:

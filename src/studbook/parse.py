@@ -18,9 +18,10 @@ import itertools
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, Iterable, Iterator
 
+from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
@@ -145,10 +146,13 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
+    previous: ParseResult | None = None  # held back: the last hand may have been cut (studbook.complete)
     for first_line, text, overlong in windows:
         if overlong:
             first = False
-            yield overlong_hand(HandText(first_line, text), overlong, file)
+            if previous is not None:
+                yield previous
+            previous = overlong_hand(HandText(first_line, text), overlong, file)
             continue
         shift = first_line - 1
         for chunk in fmt.split(text):
@@ -157,7 +161,11 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
                 ignored = text.count("\n", 0, _offset_of_line(text, chunk.first_line))
                 if ignored and text[: _offset_of_line(text, chunk.first_line)].strip():
                     report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
-            yield _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+            if previous is not None:
+                yield previous
+            previous = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+    if previous is not None:
+        yield whole_last_hand(previous)
     if first:
         report.error = f"no {fmt.name} hand found"
 
@@ -218,9 +226,16 @@ def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
     if big is not None:
         return big
     if not gc.isenabled():  # the usual case: read_file paused it for the whole file
-        return screen(fmt.parse_hand(chunk, file), chunk, file)
+        return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
     with gc_paused():
-        return screen(fmt.parse_hand(chunk, file), chunk, file)
+        return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
+
+
+def _with_site(result: ParseResult, site: str) -> ParseResult:
+    """A rejected or skipped hand names the site whose format read it."""
+    if isinstance(result, (Rejected, Skipped)) and result.site is None:
+        return replace(result, site=site)
+    return result
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -347,6 +362,17 @@ def _decoded(handle: BinaryIO, decoder: Decoder) -> Iterator[str]:
         yield text
 
 
+def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
+    """Parse bytes already read (standard input) as a file called ``name``; never raises."""
+    report = FileResult(name)
+    try:
+        with gc_paused():
+            report.results = list(_parse_bytes(data, name, _site(site), report))
+    except ValueError as error:
+        report.error = str(error)
+    return report
+
+
 def parse_paths(
     paths: Iterable[str | os.PathLike[str]], *, site: str | None = None
 ) -> Iterator[FileResult]:
@@ -356,4 +382,5 @@ def parse_paths(
             yield read_file(file, site=site)
 
 
-__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_file", "stream_file"]
+__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
+           "stream_file"]

@@ -10,12 +10,14 @@ file's extension. In a notebook the returned figure shows as the cell's value.
 * :func:`compare_players`: percentage stats of several players side by side.
 * :func:`starting_hand_results`: results by starting-hand class.
 * :func:`violations_by_rule`: rule violations by rule, stacked by site.
+* :func:`session_results`: big bets won per sitting, with the running total.
+* :func:`tournament_chips`: chips after each hand, one line per tournament.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -112,14 +114,18 @@ def cumulative_results(frames: Frames, player: str | None = None, *,
 
 
 def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
-                    stats: Sequence[str] = COMPARE_STATS, top: int = 6) -> Figure:
+                    stats: Sequence[str] = COMPARE_STATS, top: int = 6,
+                    min_hands: int = 0) -> Figure:
     """Percentage stats (VPIP, steals, showdowns...) of several players side by side.
 
     ``players`` defaults to the ``top`` players with the most hands. All variants
-    together; each player's bar is labelled with nothing but the legend's hands count.
+    together; the legend gives each player's hands, and each bar its sample size
+    (the opportunities the percentage is of). A player with fewer than
+    ``min_hands`` hands is drawn grey and hatched: a small sample.
     """
     figure = _figure(10, 5.5)
-    table = compute(frames, by=("player",), stats=("hands", *stats))
+    table = compute(frames, by=("player",), stats=("hands", *stats), split_money=False,
+                    denominators=True)
     if players is None:
         table = table.sort_values("hands", ascending=False, kind="stable").head(top)
     else:
@@ -129,19 +135,31 @@ def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
     axes = figure.add_subplot()
     width = 0.8 / len(table)
     x = np.arange(len(stats))
+    small_samples = False
     for i, (_, row) in enumerate(table.iterrows()):
         values = [row[name] for name in stats]
-        axes.bar(x + (i - (len(table) - 1) / 2) * width, values, width,
-                 label=f"{row['player']} ({_hands(row['hands'])})")
-        for position, value in zip(x + (i - (len(table) - 1) / 2) * width, values):
+        samples = [row[f"{name}_n"] for name in stats]
+        small = row["hands"] < min_hands
+        small_samples |= bool(small)
+        label = f"{row['player']} ({_hands(row['hands'])}{', small sample' if small else ''})"
+        style: dict[str, Any] = (dict(color="lightgrey", hatch="//", edgecolor="grey")
+                                 if small else {})
+        positions = x + (i - (len(table) - 1) / 2) * width
+        axes.bar(positions, values, width, label=label, **style)
+        for position, value, sample in zip(positions, values, samples):
             if pd.isna(value):
                 axes.text(position, 1, "n/a", rotation=90, ha="center", va="bottom",
                           fontsize="x-small", color="grey")
+            else:
+                axes.text(position, value + 0.5, str(int(sample)), ha="center", va="bottom",
+                          rotation=90, fontsize=6, color="dimgrey")
     axes.set_xticks(x, [BY_NAME[name].label.replace(" %", "") for name in stats],
                     rotation=20, ha="right")
     axes.set_ylabel("Percent of opportunities (%)")
     axes.set_ylim(0, 102)
-    axes.set_title("Players compared (n/a: the player never had the opportunity)")
+    note = f"; grey: under {min_hands} hands" if small_samples else ""
+    axes.set_title("Players compared (numbers on bars: opportunities; n/a: none"
+                   f"{note})")
     axes.grid(axis="y", alpha=0.3)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title="Player")
     return figure
@@ -201,27 +219,99 @@ def violations_by_rule(frames: Frames) -> Figure:
     return figure
 
 
+def session_results(frames: Frames, player: str | None = None) -> Figure:
+    """Big bets won in each sitting of ``player`` (bars, labelled with the hands
+    played), and the running total (line), in time order."""
+    from studbook.sessions import sessions
+
+    player = player or main_player(frames)
+    figure = _figure(10, 5)
+    title = f"Sessions of {player}" if player else "Sessions"
+    table = sessions(frames, player).table if player else pd.DataFrame()
+    if table.empty:
+        return _empty(figure, title, "no hands with a known start time")
+    axes = figure.add_subplot()
+    x = np.arange(1, len(table) + 1)
+    values = table["net_bb"].to_numpy(dtype=float)
+    colors = [COLORS["showdown"] if v >= 0 else COLORS["non_showdown"] for v in values]
+    bars = axes.bar(x, values, color=colors, label="Big bets won in the sitting")
+    if len(table) <= 40:
+        axes.bar_label(bars, labels=[str(n) for n in table["hands"]], padding=2,
+                       fontsize="x-small")
+    axes.plot(x, values.cumsum(), color=COLORS["total"], lw=2, marker="o", ms=3,
+              label="Running total")
+    axes.axhline(0, color="grey", lw=0.8)
+    first, last = table["start"].iloc[0], table["start"].iloc[-1]
+    axes.set_title(f"{title}: {len(table)} sittings, {int(table['hands'].sum())} hands, "
+                   f"{values.sum():+,.2f} bb ({first:%Y-%m-%d} to {last:%Y-%m-%d})")
+    axes.set_xlabel("Sitting (in time order; bar labels: hands played)")
+    axes.set_ylabel("Net won (big bets)")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(loc="best")
+    return figure
+
+
+def _plain_text(value: object) -> str:
+    """Text matplotlib shows as written ('$' would start mathematics)."""
+    return "" if pd.isna(value) else str(value).replace("$", r"\$")
+
+
+def tournament_chips(frames: Frames, player: str | None = None) -> Figure:
+    """``player``'s chips after each hand of each tournament, one line a tournament."""
+    from studbook.tournaments import chips_over_time
+
+    player = player or main_player(frames)
+    figure = _figure()
+    title = f"Tournament chips of {player}" if player else "Tournament chips"
+    chips = chips_over_time(frames, player) if player else pd.DataFrame()
+    if chips.empty:
+        return _empty(figure, title, "no tournament hands")
+    axes = figure.add_subplot()
+    for (site, tournament), part in chips.groupby(["site", "tournament"], sort=False):
+        values = part["chips"].to_numpy(dtype=float) / MONEY_SCALE
+        axes.plot(np.arange(1, len(part) + 1), values, lw=1.5, marker=".", ms=3,
+                  label=f"{tournament} ({_plain_text(part['buy_in'].iloc[0])}, {_hands(len(part))})")
+    count = chips.groupby(["site", "tournament"]).ngroups
+    axes.set_title(f"{title}: {count} tournament{'s' if count != 1 else ''}")
+    axes.set_xlabel("Hands played in the tournament")
+    axes.set_ylabel("Chips after the hand")
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    axes.legend(loc="best", fontsize="small", title="Tournament")
+    return figure
+
+
 KINDS = {
     "results": "cumulative net won over hands, with showdown / non-showdown lines",
     "players": "percentage stats of several players side by side",
     "starting-hands": "big bets won per hand by starting-hand class",
     "violations": "rule violations by rule and site",
+    "sessions": "big bets won per sitting, with the running total",
+    "tournaments": "chips after each hand, one line per tournament",
 }
 
 
-def plot(kind: str, frames: Frames, players: Sequence[str] | None = None) -> Figure:
-    """The figure of ``kind`` (a key of :data:`KINDS`)."""
+def plot(kind: str, frames: Frames, players: Sequence[str] | None = None, *,
+         min_hands: int = 0) -> Figure:
+    """The figure of ``kind`` (a key of :data:`KINDS`); ``min_hands`` greys out the
+    players chart's small samples."""
     player = players[0] if players else None
     if kind == "results":
         return cumulative_results(frames, player)
     if kind == "players":
-        return compare_players(frames, players)
+        return compare_players(frames, players, min_hands=min_hands)
     if kind == "starting-hands":
         return starting_hand_results(frames, player)
     if kind == "violations":
         return violations_by_rule(frames)
+    if kind == "sessions":
+        return session_results(frames, player)
+    if kind == "tournaments":
+        return tournament_chips(frames, player)
     raise ValueError(f"unknown plot kind {kind!r}")
 
 
 __all__ = ["COMPARE_STATS", "KINDS", "compare_players", "cumulative_results", "main_player",
-           "plot", "save", "starting_hand_results", "violations_by_rule"]
+           "plot", "save", "session_results", "starting_hand_results", "tournament_chips",
+           "violations_by_rule"]

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
+from studbook.filters import Filters, game_kind, select
 from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
 
 STEAL_SEATS = 3
@@ -131,8 +132,9 @@ STATS: tuple[Stat, ...] = (
          _col("won_no_showdown"), _one, 100, "%"),
     Stat("net_won", "Net won",
          "Net won: collected less contributed (antes and bets, after uncalled bets "
-         "returned; rake is paid by the winners), in the group's currency; empty "
-         "when the group mixes currencies or chips and money.",
+         "returned; rake is paid by the winners), in the group's currency (chips for "
+         "tournaments and play money); a player's hands of different kinds or "
+         "currencies are separate rows, so it is never a sum of different monies.",
          _col("net"), unit="money"),
     Stat("net_won_bb", "Net won (bb)", "Net won in big bets of each hand's stakes.",
          _col("net_bb"), unit="bb"),
@@ -149,6 +151,12 @@ STATS: tuple[Stat, ...] = (
 BY_NAME = {stat.name: stat for stat in STATS}
 STARTING_HAND_STATS = ("hands", "vpip", "went_to_showdown", "won_at_showdown",
                        "net_won_bb", "bb_per_100")
+TABLE_STATS = ("hands", "vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
+               "afq_post", "went_to_showdown", "won_at_showdown", "net_won", "bb_per_100")
+"""The columns of ``studbook stats``' text table when no ``--stats`` are chosen."""
+HUD_STATS = ("vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
+             "afq_post", "went_to_showdown", "hands")
+"""The stud "HUD" row of ``studbook stats --opponents``."""
 
 
 def stat_definitions_markdown() -> str:
@@ -165,7 +173,8 @@ def stat_definitions_markdown() -> str:
 def facts(frames: Frames) -> pd.DataFrame:
     """One row per player per hand with the counts the stats are made of."""
     players = frames.players
-    hands = frames.hands[["site", "hand_id", "currency"]]
+    hands = frames.hands.assign(kind=game_kind(frames.hands))[
+        ["site", "hand_id", "currency", "kind"]]
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
                           "won_at_showdown", "collected", "net", "net_bb"]]
     out = base.merge(hands, on=["site", "hand_id"], how="left")
@@ -298,22 +307,39 @@ def compute(
     by: Sequence[str] = ("player", "variant"),
     stats: Sequence[str] | None = None,
     min_hands: int = 0,
+    filters: Filters | None = None,
+    split_money: bool = True,
+    denominators: bool = False,
 ) -> pd.DataFrame:
     """One row per group (default: player and variant), one column per stat.
 
+    ``filters`` selects the hands (and, with ``players``, the players) first;
+    ``min_hands`` keeps the groups with at least that many hands, whichever
+    stats are chosen.
+
+    With ``split_money`` (the default) every group is split by kind of game
+    (``kind``: cash, tournament, play-money) and ``currency`` ('' for chips),
+    so ``net_won`` is never a sum of different monies. Without it,
+    ``currency`` is the group's currency, '' for chips, 'mixed' when several,
+    and ``net_won`` is None for a mixed group.
+
     Percentages are 0..100, NaN where the denominator is zero (no
-    opportunity); ``net_won`` is an exact Decimal in currency units (None when
-    a group mixes currencies); ``currency`` is the group's currency, '' for
-    chips, 'mixed' when several.
+    opportunity); ``net_won`` is an exact Decimal in currency units. With
+    ``denominators``, each stat with a denominator has a ``<name>_n`` column
+    beside it: the number of opportunities (the sample size).
     """
+    if filters is not None:
+        frames = select(frames, filters)
+        player = player or filters.players or None
     table = facts(frames)
     table = _filter(table, "player", player)
     table = _filter(table, "variant", variant)
     chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
-    keys = list(by)
+    keys = list(by) + (["kind", "currency"] if split_money else [])
+    table = table.assign(currency=table["currency"].fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
-    parts = {"__currency": table["currency"].fillna("")}
+    parts = {"__currency": table["currency"], "__hands": _one(table)}
     for stat in chosen:
         parts[f"{stat.name}__num"] = stat.num(table)
         if stat.den is not None:
@@ -321,13 +347,17 @@ def compute(
     work = pd.DataFrame(parts, index=table.index)
     for key in keys:
         work[key] = table[key]
+    names = [s.name for s in chosen]
+    if denominators:
+        names = [n for s in chosen for n in ((s.name, f"{s.name}_n") if s.den else (s.name,))]
     if work.empty:
-        return pd.DataFrame(columns=keys + ["currency"] + [s.name for s in chosen])
+        return pd.DataFrame(columns=keys + ([] if split_money else ["currency"]) + names)
     grouped = work.groupby(keys, sort=True, dropna=False)
     sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
     currencies = grouped["__currency"].agg(lambda c: c.iloc[0] if c.nunique() == 1 else "mixed")
     result = pd.DataFrame(index=sums.index)
-    result["currency"] = currencies
+    if not split_money:
+        result["currency"] = currencies
     for stat in chosen:
         numerator = sums[f"{stat.name}__num"].astype("float64")
         if stat.den is None:
@@ -342,17 +372,20 @@ def compute(
         elif stat.unit == "hands":
             value = value.astype("int64")
         result[stat.name] = value
-    result = result.reset_index()
-    if min_hands and "hands" in result:
-        result = result[result["hands"] >= min_hands]
-    return result.reset_index(drop=True)
+        if denominators and stat.den is not None:
+            result[f"{stat.name}_n"] = sums[f"{stat.name}__den"].astype("int64")
+    if min_hands:
+        result = result[sums["__hands"] >= min_hands]
+    return result.reset_index().reset_index(drop=True)
 
 
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
-                     variant: str | Sequence[str] | None = None) -> pd.DataFrame:
+                     variant: str | Sequence[str] | None = None,
+                     min_hands: int = 0, denominators: bool = False) -> pd.DataFrame:
     """Results per starting-hand class, where the player's three 3rd-street cards are known."""
     table = compute(frames, player=player, variant=variant,
-                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS)
+                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS,
+                    min_hands=min_hands, denominators=denominators)
     order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
     table["_order"] = table["start_class"].map(order)
     return (table.sort_values(["player", "variant", "_order"], kind="stable")
@@ -367,5 +400,6 @@ def _filter(table: pd.DataFrame, column: str,
     return table[table[column].isin(values)]
 
 
-__all__ = ["BY_NAME", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "Stat", "by_starting_hand",
+__all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "TABLE_STATS",
+           "Stat", "by_starting_hand",
            "compute", "door_beats", "facts", "stat_definitions_markdown"]

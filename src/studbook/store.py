@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
@@ -523,11 +523,13 @@ class Store:
     def frames(self) -> Frames:
         return Frames(**{table: self.read_table(table) for table in TABLES})
 
-    def read_table(self, table: str) -> pd.DataFrame:
+    def read_table(self, table: str, where: str = "", params: Sequence[Any] = ()) -> pd.DataFrame:
+        """``table`` as a typed frame; ``where`` (SQL, without the word) selects rows."""
         columns = SCHEMA[table]
         names = ", ".join(f'"{c.name}"' for c in columns)
+        clause = f" WHERE {where}" if where else ""
         with self._errors():
-            cursor = self.conn.execute(f"SELECT {names} FROM {table} ORDER BY rowid")
+            cursor = self.conn.execute(f"SELECT {names} FROM {table}{clause} ORDER BY rowid", params)
             records = cursor.fetchall()
         frame = pd.DataFrame.from_records(records, columns=[c.name for c in columns])
         for column in columns:
@@ -555,11 +557,11 @@ class Store:
 
 
 def _iso_utc(value: Any) -> str | None:
-    """A start time as ISO-8601 UTC text (naive times are UTC already)."""
+    """A start time as ISO-8601 UTC text; None for a time without a zone (never taken as UTC)."""
     if value is None or pd.isna(value):
         return None
     when = pd.Timestamp(value)
-    return (when.tz_localize("UTC") if when.tzinfo is None else when.tz_convert("UTC")).isoformat()
+    return None if when.tzinfo is None else when.tz_convert("UTC").isoformat()
 
 
 _HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")

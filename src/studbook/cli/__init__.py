@@ -30,6 +30,10 @@ SUBCOMMANDS = {
     "show": "print a hand readably, street by street",
     "replay": "step through hands: terminal, plain frames, or a web page",
     "unknown": "count the line shapes no site format reads",
+    "hands": "find hands: by result, showdown, starting hand, rule broken",
+    "sessions": "sittings and days: start, duration, tables, hands, net, bb/hour",
+    "watch": "import hands while playing: poll folders, store each whole hand",
+    "tournaments": "tournaments: buy-in, hands, chips at start and end",
 }
 _MODULES = {"import": "importer"}
 

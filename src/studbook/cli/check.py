@@ -1,8 +1,10 @@
 """``studbook check PATH... [--format text|jsonl] [--site NAME] [--notes]``: validate hands against RULES.md.
 
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
-and per rejected hand (``file:line: hand ID: rejected: reason``), then a
-summary with a per-site table and the files ignored. ``jsonl`` prints exactly
+and per rejected hand (``file:line: hand ID: rejected: reason: 'offending text'``),
+with ``--verbose`` one per skipped hand (``file:line: hand ID: skipped: reason: game``),
+then a summary (hands with violations, and violations) with a per-site table and the
+files ignored. ``-`` as a PATH reads standard input. ``jsonl`` prints exactly
 one JSON object per hand, then one ``{"summary": {"files", "hands", "ok",
 "violations", "rejected", "skipped"}}`` line; a file named on the command line
 that holds no hand to check is one ``rejected`` object at line 1 (``hand_id``
@@ -37,6 +39,7 @@ import itertools
 import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
 from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, TableMemory, check_results, status_of
@@ -45,6 +48,7 @@ from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_li
 from studbook.engine.result import HandCheck, Violation
 from studbook.events import Note, Rejected, Skipped
 from studbook.gcpause import gc_between_files
+from studbook.parse import read_data
 from studbook.scale import check_files
 from studbook.sites import site_names
 
@@ -57,13 +61,16 @@ def add_parser(subparsers: Any) -> None:
         "check", help="validate stud hands against the rule book",
         description="Replay every hand through the rules engine and report rule violations.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or directories")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="hand-history files or directories; - reads standard input")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default text)")
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="check files in N processes (default 1; 0 = one per core); same output")
     parser.add_argument("--notes", action="store_true",
                         help="also list the lines that carry no play (notes) of each hand")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="text: also list each skipped hand (not a stud game) with its line")
     parser.set_defaults(run=run)
 
 
@@ -75,10 +82,12 @@ def run(args: argparse.Namespace) -> int:
         args.site = args.site.lower()
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    files = expand_inputs(args.paths)
+    files = _inputs(args.paths)
+    if args.jobs != 1 and any(f.path == STDIN for f in files):
+        raise UsageError("- (standard input) is read by one process: leave out --jobs")
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
-    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0}
+    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0, "violation_count": 0}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
@@ -112,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
                         continue
                     if isinstance(result, HandCheck) and result.violations:
                         _count_rules(rules, result.violations)
+                        totals["violation_count"] += len(result.violations)
                     noted = _notes(result) if args.notes else []
                     totals["notes"] = totals.get("notes", 0) + len(noted)
                     if args.format == "jsonl":
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
                             record["notes"] = [{"line": n.line, "text": n.text} for n in noted]
                         out.write(json.dumps(record) + "\n")
                     else:
-                        _write_text(out, checked, result)
+                        _write_text(out, checked, result, args.verbose)
                         for n in noted:
                             out.write(f"{checked.file}:{n.line}: hand {_hand_id(result)}: note: {n.text}\n")
             problem = checked.error or reason
@@ -147,9 +157,25 @@ def run(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+STDIN = Path("-")
+
+
+def _inputs(paths: Sequence[str]) -> list[InputFile]:
+    """The files of ``paths``, with ``-`` (standard input) where it is named."""
+    files: list[InputFile] = []
+    for path in paths:
+        files.extend([InputFile(STDIN, True)] if path == "-" else expand_inputs([path]))
+    return files
+
+
 def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, Checked]]:
-    """Each file checked hand by hand as the caller consumes it (one hand in memory)."""
+    """Each file checked hand by hand as the caller consumes it (one hand in memory;
+    standard input is read whole first)."""
     for file in files:
+        if file.path == STDIN:
+            parsed = read_data(sys.stdin.buffer.read(), "<stdin>", site=site)
+            yield file.explicit, FileStream(parsed, check_results(iter(parsed.results), memory))
+            continue
         parsed, results = stream_file(file.path, site=site)
         yield file.explicit, FileStream(parsed, check_results(results, memory))
 
@@ -183,13 +209,17 @@ def _hand_id(result: CheckResult) -> str | None:
     return result.hand_id
 
 
-def _write_text(out: TextIO, checked: Checked, result: CheckResult) -> None:
+def _write_text(out: TextIO, checked: Checked, result: CheckResult, verbose: bool = False) -> None:
     if isinstance(result, HandCheck):
         for v in result.violations:
             out.write(f"{checked.file}:{v.line}: hand {result.hand.hand_id}: {v.rule}: {v.message}\n")
     elif isinstance(result, Rejected):
         hand = f"hand {result.hand_id}: " if result.hand_id else ""
-        out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}\n")
+        shown = f": {result.text!r}" if result.text else ""
+        out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}{shown}\n")
+    elif verbose:
+        hand = f"hand {result.hand_id}: " if result.hand_id else ""
+        out.write(f"{checked.file}:{result.line}: {hand}skipped: {result.reason}: {result.game}\n")
 
 
 def _record(checked: Checked, result: CheckResult) -> dict[str, Any]:
@@ -243,7 +273,10 @@ def _write_summary(
     out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], rules: dict[str, list[int]],
     errors: int, ignored: list[str], notes: bool = False,
 ) -> None:  # fmt: skip
-    parts = [f"{totals[k]} {k}" for k in ("files", *_KEYS)]
+    names = {"violations": "hands with violations"}
+    parts = [f"{totals[k]} {names.get(k, k)}" for k in ("files", "hands", "ok", "violations")]
+    parts.append(f"{totals['violation_count']} violations")
+    parts.extend(f"{totals[k]} {k}" for k in ("rejected", "skipped"))
     if totals["duplicate"]:
         parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
     if notes:

@@ -1,7 +1,9 @@
 """``studbook plot KIND [--db FILE | PATH...] [--player NAME] -o FILE``.
 
 Kinds: results (cumulative net won, with showdown and non-showdown lines),
-players (stats side by side), starting-hands, violations. The output format
+players (stats side by side), starting-hands, violations, sessions (big bets
+per sitting). Every filter applies; the one-player charts are drawn for
+``--player``, else for the hero (the player the logs deal down cards to). The output format
 follows the file's extension (png, svg, pdf). Exit status: 0, or 2 for usage
 errors.
 """
@@ -13,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError
-from studbook.cli.stats import add_source_arguments, load_source
-from studbook.frames import Frames
+from studbook.cli.source import add_source_arguments, load_source, players_or_hero
 from studbook.plots import KINDS, plot, save
 
 FORMATS = (".png", ".svg", ".pdf")
+ONE_PLAYER = ("results", "starting-hands", "sessions", "tournaments")  # drawn for --player, else the hero
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,6 +31,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("kind", choices=tuple(KINDS), metavar="KIND",
                         help=", ".join(KINDS))
     add_source_arguments(parser)
+    parser.add_argument("--min-hands", type=int, default=0, metavar="N",
+                        help="players chart: grey out players with fewer than N hands")
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the image to write (.png, .svg or .pdf)")
     parser.set_defaults(run=run)
@@ -40,14 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{output}: the file name must end in {', '.join(FORMATS)}")
     if not output.parent.is_dir():
         raise UsageError(f"{output.parent}: no such directory")
-    frames: Frames = load_source(args)
-    if args.variant:
-        frames = frames.subset(variants=args.variant)
-    if args.player:
-        known = set(frames.players["player"])
-        missing = [p for p in args.player if p not in known]
-        if missing:
-            raise UsageError(f"no hands for player {', '.join(missing)}")
-    save(plot(args.kind, frames, args.player), output)
+    frames, filters = load_source(args)
+    players = players_or_hero(frames, filters) if args.kind in ONE_PLAYER else filters.players
+    save(plot(args.kind, frames, players or None, min_hands=args.min_hands), output)
     print(f"wrote {output}")
     return 0

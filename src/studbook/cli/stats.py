@@ -1,54 +1,34 @@
-"""``studbook stats [--db FILE | PATH...]``: stud player statistics.
+"""``studbook stats [--db FILE | PATH...] [filters]``: stud player statistics.
 
-One row per player and variant (or per starting-hand class with
-``--starting-hands``); ``--format text`` prints players side by side, one
-statistic a line; ``csv`` and ``json`` give one record per row with every
-statistic (percentages 0..100, ``net_won`` as an exact decimal string, no
-value where a stat had no opportunity). ``--list`` prints the definitions.
-Exit status: 0, or 2 for usage errors.
+One row per player and variant, split by kind of game (cash, tournament,
+play money) and currency so money never mixes (or per starting-hand class
+with ``--starting-hands``); ``--format text`` prints the rows as a table, each
+percentage with its sample size (the denominator) beside it, ``23.1 (52)``,
+the columns :data:`studbook.stats.TABLE_STATS` unless ``--stats`` chooses;
+``--sort NAME`` orders the rows (highest first). ``csv`` and ``json`` give
+one record per row with every statistic and its ``<name>_n`` sample size
+(percentages 0..100, ``net_won`` as an exact decimal string, no value where a
+stat had no opportunity). ``--opponents`` gives the stud HUD row
+(:data:`studbook.stats.HUD_STATS`) of every player the hero has faced.
+``--list`` prints the definitions. Exit status: 0, or 2 for usage errors.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
-from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import pandas as pd
 
-from studbook.cli.common import UsageError, expand_paths
-from studbook.frames import Frames, load
-from studbook.stats import BY_NAME, STARTING_HAND_STATS, STATS, by_starting_hand, compute
-from studbook.store import StoreError, read_frames
+from studbook.cli.common import UsageError
+from studbook.cli.output import FORMATS, write
+from studbook.cli.source import add_source_arguments, load_source, players_or_hero
+from studbook.filters import faced
+from studbook.stats import (
+    BY_NAME, HUD_STATS, STARTING_HAND_STATS, STATS, TABLE_STATS, by_starting_hand, compute,
+)
 
-VARIANTS = ("stud", "stud8", "razz")
-COLUMNS_PER_BLOCK = 5
-
-
-def add_source_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--db FILE`` or ``PATH...``, and the player/variant filters (shared with plot)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="hand-history files or directories (parsed and checked)")
-    parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import'")
-    parser.add_argument("--player", action="append", metavar="NAME",
-                        help="only this player (repeat for several)")
-    parser.add_argument("--variant", action="append", choices=VARIANTS,
-                        help="only this variant (repeat for several)")
-
-
-def load_source(args: argparse.Namespace) -> Frames:
-    """The frames named by ``--db`` or the paths; UsageError for a bad source."""
-    if bool(args.db) == bool(args.paths):
-        raise UsageError("give either --db FILE or hand-history PATHs")
-    if args.db:
-        try:  # read-only: a store on a read-only file or folder reads as well
-            return read_frames(args.db)
-        except StoreError as error:  # not a store, damaged, unreadable: one line with a hint
-            raise UsageError(str(error)) from None
-    return load(expand_paths(args.paths))
 
 
 def add_parser(subparsers: Any) -> None:
@@ -58,13 +38,18 @@ def add_parser(subparsers: Any) -> None:
                     "defence, aggression by street, showdown stats, results.",
     )
     add_source_arguments(parser)
-    parser.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--starting-hands", action="store_true",
                         help="results by starting-hand class (where the cards are known)")
     parser.add_argument("--stats", metavar="NAME,...",
                         help="only these statistics (see --list)")
     parser.add_argument("--min-hands", type=int, default=0, metavar="N",
                         help="only rows with at least N hands")
+    parser.add_argument("--sort", metavar="NAME",
+                        help="order the rows by this statistic, highest first (or by player)")
+    parser.add_argument("--opponents", action="store_true",
+                        help="the HUD row (VPIP, complete/raise 3rd, steal, bring-in fold to "
+                             "steal, AFq 4th-7th, WTSD, hands) of each player the hero faced")
     parser.add_argument("--list", action="store_true", help="list the statistics and exit")
     parser.set_defaults(run=run)
 
@@ -75,24 +60,40 @@ def run(args: argparse.Namespace) -> int:
             print(f"{stat.name:<24} {stat.label:<22} {stat.doc}")
         return 0
     chosen = _chosen_stats(args.stats)
-    frames = load_source(args)
-    if args.starting_hands:
-        table = by_starting_hand(frames, player=args.player, variant=args.variant)
+    if args.opponents and args.starting_hands:
+        raise UsageError("--opponents and --starting-hands are separate tables: choose one")
+    frames, filters = load_source(args)
+    if args.format == "text" and not chosen:
+        chosen = list(HUD_STATS if args.opponents else TABLE_STATS)
+    if args.opponents:
+        hero = players_or_hero(frames, filters, args.format)
+        opponents = faced(frames, hero[0]) if hero else []
+        table = compute(frames, player=opponents, stats=chosen or HUD_STATS, split_money=False,
+                        min_hands=args.min_hands, denominators=True).drop(columns="currency")
+    elif args.starting_hands:
+        table = by_starting_hand(frames, player=filters.players or None,
+                                 min_hands=args.min_hands, denominators=True)
         if chosen:
-            table = table[[c for c in table.columns if c not in BY_NAME or c in chosen]]
+            table = table[[c for c in table.columns
+                           if c.removesuffix("_n") not in BY_NAME or c.removesuffix("_n") in chosen]]
     else:
-        table = compute(frames, player=args.player, variant=args.variant, stats=chosen,
-                        min_hands=args.min_hands)
-    if args.min_hands and "hands" in table:
-        table = table[table["hands"] >= args.min_hands]
-    if args.format == "csv":
-        _records_frame(table).to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        json.dump(_records(table), sys.stdout, indent=2)
-        print()
-    else:
-        print(format_text(table) if len(table) else "no hands match")
+        table = compute(frames, player=filters.players or None, stats=chosen,
+                        min_hands=args.min_hands, denominators=True)
+    write(_sorted(table, args.sort, args.opponents), args.format, format_text)
     return 0
+
+
+def _sorted(table: pd.DataFrame, by: str | None, opponents: bool) -> pd.DataFrame:
+    if by is None:
+        by = "hands" if opponents else None
+    if by is None or table.empty:
+        return table
+    if by not in table.columns:
+        shown = [c for c in table.columns if not c.endswith("_n")]
+        raise UsageError(f"--sort {by}: not a column of this table ({', '.join(shown)})")
+    ascending = by in ("player", "variant", "kind", "currency", "start_class")
+    return table.sort_values(by, ascending=ascending, kind="stable",
+                             na_position="last").reset_index(drop=True)
 
 
 def _chosen_stats(text: str | None) -> list[str] | None:
@@ -105,55 +106,33 @@ def _chosen_stats(text: str | None) -> list[str] | None:
     return names
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if value is pd.NA or value is None:
-        return None
-    if hasattr(value, "item"):
-        return value.item()
-    return value
-
-
-def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: _plain(v) for k, v in row.items()} for row in table.to_dict("records")]
-
-
-def _records_frame(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(_records(table), columns=table.columns)
-
-
 def format_text(table: pd.DataFrame) -> str:
-    """Groups side by side, one statistic a line, in blocks of a few columns."""
-    keys = [c for c in ("player", "variant", "start_class") if c in table.columns]
-    stat_names = [c for c in table.columns if c in BY_NAME]
-    blocks = []
-    for start in range(0, len(table), COLUMNS_PER_BLOCK):
-        chunk = table.iloc[start:start + COLUMNS_PER_BLOCK]
-        headers = [" ".join(str(row[k]) for k in keys) for _, row in chunk.iterrows()]
-        width = max(12, *(len(h) for h in headers))
-        label_width = max(len(BY_NAME[n].label) for n in stat_names) if stat_names else 10
-        lines = [" " * label_width + "".join(f"  {h:>{width}}" for h in headers)]
-        currencies = ["" if c in ("", None) else str(c) for c in chunk["currency"]]
-        for name in stat_names:
-            stat = BY_NAME[name]
-            cells = [_cell(v, stat.unit, cur) for v, cur in zip(chunk[name], currencies)]
-            lines.append(f"{stat.label:<{label_width}}" + "".join(f"  {c:>{width}}" for c in cells))
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    """One row per group, a column per statistic; each percentage or ratio with
+    its sample size beside it, ``23.1 (52)``; money with its currency."""
+    keys = [c for c in ("player", "variant", "kind", "start_class") if c in table.columns]
+    names = [c for c in table.columns if c in BY_NAME]
+    view = pd.DataFrame({key: table[key] for key in keys})
+    currencies = table["currency"] if "currency" in table else pd.Series("", index=table.index)
+    for name in names:
+        stat = BY_NAME[name]
+        samples = table[f"{name}_n"] if f"{name}_n" in table else [None] * len(table)
+        view[stat.label] = [_cell(v, stat.unit, c, n)
+                            for v, c, n in zip(table[name], currencies, samples)]
+    return view.to_string(index=False)
 
 
-def _cell(value: Any, unit: str, currency: str) -> str:
+def _cell(value: Any, unit: str, currency: Any, sample: Any = None) -> str:
+    size = f" ({int(sample)})" if sample is not None and not pd.isna(sample) else ""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
+        return f"-{size}"
     if unit == "money":
         return "-" if currency == "mixed" else f"{value} {currency or 'chips'}"
     if unit == "hands":
         return str(int(value))
     if unit == "%":
-        return f"{value:.1f}"
+        return f"{value:.1f}{size}"
+    if unit == "ratio":
+        return f"{value:.2f}{size}"
     return f"{value:.2f}"
 
 

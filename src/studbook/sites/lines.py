@@ -641,7 +641,7 @@ class LineBuilder:
     def _skipped(self, skip: SkipHand) -> Skipped:
         hand_id = self.head.get("hand_id")
         return make_skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
-                        skip.game, skip.reason)  # fmt: skip
+                        skip.game, skip.reason, None)  # fmt: skip
 
     def _player_field(self, kind: str) -> int:
         """The index of the player among a ``kind`` line's fields, or -1."""

@@ -1,0 +1,60 @@
+"""Tables out: ``--format text|csv|json`` the same way for every reading command.
+
+``csv`` and ``json`` give one record per row with plain values: exact
+decimals as strings, times as ISO-8601, durations in seconds, no value
+(empty / null) where a figure is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from decimal import Decimal
+from typing import Any, Callable
+
+import pandas as pd
+
+FORMATS = ("text", "csv", "json")
+
+
+def plain(value: Any) -> Any:
+    """A table cell as JSON and CSV take it."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    if isinstance(value, pd.Timedelta):
+        return value.total_seconds()
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{k: plain(v) for k, v in row.items()} for row in table.to_dict("records")]
+
+
+def write(table: pd.DataFrame, fmt: str, text: Callable[[pd.DataFrame], str],
+          empty: str = "no hands match") -> None:
+    """``table`` to stdout: ``text(table)`` (or ``empty``), CSV or JSON."""
+    if fmt == "csv":
+        pd.DataFrame(records(table), columns=table.columns).to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        json.dump(records(table), sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        print(text(table) if len(table) else empty)
+
+
+def note(message: str, fmt: str) -> None:
+    """A line about the output (the hero, hands left out): with the text, or on
+    stderr when the output is CSV or JSON."""
+    print(message, file=sys.stdout if fmt == "text" else sys.stderr)
+
+
+__all__ = ["FORMATS", "note", "plain", "records", "write"]

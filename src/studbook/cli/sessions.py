@@ -1,0 +1,94 @@
+"""``studbook sessions [--db FILE | PATH...] [filters] [--player X] [--gap MINUTES] [--days]``.
+
+The player's (``--player``, else the hero's) sittings: hands of one table
+with no pause longer than ``--gap`` minutes (default 30), or with ``--days``
+every hand of a UTC date; each with its start (UTC), duration, tables, hands,
+net in its money, big bets, bb/100 and big bets per hour, then the totals per
+kind of game and currency. ``--format csv|json`` gives the rows alone (the
+duration in seconds). Exit status: 0, or 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from studbook.cli.common import UsageError
+from studbook.cli.output import FORMATS, note, write
+from studbook.cli.source import add_source_arguments, load_source, one_player
+from studbook.sessions import sessions, summary
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sessions", help="sittings and days: start, duration, tables, hands, net, bb/hour",
+        description="A player's sittings (hands at one table without a long pause) or days, "
+                    "with results; every filter applies.",
+    )
+    add_source_arguments(parser)
+    parser.add_argument("--gap", type=float, default=30, metavar="MINUTES",
+                        help="a pause longer than this ends a sitting (default 30)")
+    parser.add_argument("--days", action="store_true", help="one row per UTC day instead")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.gap <= 0:
+        raise UsageError(f"--gap must be more than 0 minutes, not {args.gap:g}")
+    frames, filters = load_source(args)
+    player = one_player(frames, filters, args.format, "sessions")
+    if player is None:
+        return 0
+    found = sessions(frames, player, gap=pd.Timedelta(minutes=args.gap),
+                     by="day" if args.days else "sitting")
+    if found.untimed:
+        note(f"{found.untimed} hands of {player} have no known start time and are left out",
+             args.format)
+    write(found.table, args.format, format_text)
+    return 0
+
+
+def format_text(table: pd.DataFrame) -> str:
+    """The rows, then the totals per kind of game and currency."""
+    rows = _view(table)
+    totals = summary(table)
+    total_view = pd.DataFrame({
+        "kind": totals["kind"], "sessions": totals["sessions"], "hands": totals["hands"],
+        "hours": [f"{h:.1f}" for h in totals["hours"]],
+        "net": [_money(n, c) for n, c in zip(totals["net"], totals["currency"])],
+        "bb": [f"{b:+.2f}" for b in totals["net_bb"]],
+        "bb/100": [_figure(v) for v in totals["bb_per_100"]],
+        "bb/hour": [_figure(v) for v in totals["bb_per_hour"]],
+    })
+    return f"{rows.to_string(index=False)}\n\ntotal\n{total_view.to_string(index=False)}"
+
+
+def _view(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "start (UTC)": table["start"].dt.strftime("%Y-%m-%d %H:%M"),
+        "duration": [_duration(d) for d in table["duration"]],
+        "kind": table["kind"], "tables": table["tables"], "hands": table["hands"],
+        "net": [_money(n, c) for n, c in zip(table["net"], table["currency"])],
+        "bb": [f"{b:+.2f}" for b in table["net_bb"]],
+        "bb/100": [_figure(v) for v in table["bb_per_100"]],
+        "bb/hour": [_figure(v) for v in table["bb_per_hour"]],
+    })
+
+
+def _money(net: Any, currency: str) -> str:
+    return f"{net} {currency or 'chips'}"
+
+
+def _figure(value: float) -> str:
+    return "-" if pd.isna(value) else f"{value:+.1f}"
+
+
+def _duration(value: pd.Timedelta) -> str:
+    minutes = int(value.total_seconds() // 60)
+    return f"{minutes // 60}h{minutes % 60:02d}"
+
+
+__all__ = ["add_parser", "format_text", "run"]

@@ -1,0 +1,51 @@
+"""``studbook tournaments [--db FILE | PATH...] [filters] [--player X]``.
+
+The player's (``--player``, else the hero's) tournaments, one row each: the
+buy-in as written, variants, hands, first and last hand (UTC, level), chips
+at the start and after the last hand, chips won or lost, and whether the last
+hand left no chips (``busted``). ``plot tournaments`` draws the chips over
+time. Exit status: 0, or 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from studbook.cli.output import FORMATS, write
+from studbook.cli.source import add_source_arguments, load_source, one_player
+from studbook.tournaments import tournaments
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tournaments", help="tournaments: buy-in, hands, chips at start and end",
+        description="A player's tournaments; every filter applies.",
+    )
+    add_source_arguments(parser)
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    frames, filters = load_source(args)
+    player = one_player(frames, filters, args.format, "tournaments")
+    if player is None:
+        return 0
+    write(tournaments(frames, player), args.format, format_text,
+          empty="no tournament hands match")
+    return 0
+
+
+def format_text(table: pd.DataFrame) -> str:
+    view = table.assign(
+        first_utc=table["first_utc"].dt.strftime("%Y-%m-%d %H:%M"),
+        last_utc=table["last_utc"].dt.strftime("%Y-%m-%d %H:%M"),
+        busted=table["busted"].map({True: "yes", False: ""}),
+    ).drop(columns=["site"])
+    return view.to_string(index=False)
+
+
+__all__ = ["add_parser", "format_text", "run"]

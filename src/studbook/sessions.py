@@ -1,0 +1,100 @@
+"""Sittings and days: when a player played, for how long, and what it came to.
+
+A *sitting* is a run of one player's hands at one table (site and table name)
+in which no two hands in a row start more than ``gap`` apart (30 minutes by
+default); a *day* is every hand the player started on one UTC date, over all
+tables. Each row gives the start (UTC), the duration (first hand's start to
+the last hand's start: a log gives no end time), the tables, the hands, the
+net won in the hands' money (one row per kind of game and currency, so money
+never mixes), that net in big bets, big bets per 100 hands and per hour
+(NaN for a duration of zero). Hands whose start time is unknown cannot be
+placed in time and are left out; :func:`sessions` says how many.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from studbook.filters import game_kind
+from studbook.frames import Frames, from_minor
+
+DEFAULT_GAP = pd.Timedelta(minutes=30)
+COLUMNS = ["player", "start", "duration", "kind", "currency", "site", "tables", "hands",
+           "net", "net_bb", "bb_per_100", "bb_per_hour"]
+
+
+@dataclass(frozen=True)
+class Sessions:
+    """The rows (see :data:`COLUMNS`), and the player's hands left out for want of a time."""
+
+    table: pd.DataFrame
+    untimed: int
+
+
+def player_hands(frames: Frames, player: str) -> pd.DataFrame:
+    """The player's hands with their start, table, kind and money, in time order."""
+    rows = frames.players[frames.players["player"] == player][
+        ["site", "hand_id", "player", "net", "net_bb"]]
+    hands = frames.hands.assign(kind=game_kind(frames.hands))[
+        ["site", "hand_id", "started_utc", "table", "currency", "kind"]]
+    out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
+    out["currency"] = out["currency"].fillna("")
+    return out.sort_values(["started_utc", "site", "hand_id"], kind="stable").reset_index(drop=True)
+
+
+def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
+             by: str = "sitting") -> Sessions:
+    """The player's sittings (``by='sitting'``) or days (``by='day'``), in time order."""
+    hands = player_hands(frames, player)
+    timed = hands[hands["started_utc"].notna()].copy()
+    untimed = len(hands) - len(timed)
+    if by == "sitting":
+        timed = timed.sort_values(["site", "table", "started_utc"], kind="stable")
+        site = timed["site"].to_numpy(dtype=object)
+        table = timed["table"].fillna("").to_numpy(dtype=object)
+        pause = (timed["started_utc"].diff() > gap).to_numpy(dtype=bool)
+        new = np.ones(len(timed), dtype=bool)  # a hand that starts a sitting
+        new[1:] = (site[1:] != site[:-1]) | (table[1:] != table[:-1]) | pause[1:]
+        timed["group"] = new.cumsum()
+    elif by == "day":
+        timed["group"] = timed["started_utc"].dt.strftime("%Y-%m-%d")
+    else:
+        raise ValueError(f"by must be 'sitting' or 'day', not {by!r}")
+    if timed.empty:
+        return Sessions(pd.DataFrame(columns=COLUMNS), untimed)
+    grouped = timed.groupby(["group", "kind", "currency"], sort=False)
+    table = grouped.agg(
+        start=("started_utc", "min"), end=("started_utc", "max"),
+        site=("site", lambda s: ", ".join(sorted(set(s)))),
+        tables=("table", lambda t: ", ".join(sorted(set(t.fillna(""))))),
+        hands=("hand_id", "size"), net_minor=("net", "sum"), net_bb=("net_bb", "sum"),
+    ).reset_index()
+    table["player"] = player
+    table["duration"] = table["end"] - table["start"]
+    table["net"] = [from_minor(v) for v in table["net_minor"]]
+    table["bb_per_100"] = table["net_bb"] / table["hands"] * 100
+    hours = table["duration"].dt.total_seconds() / 3600
+    table["bb_per_hour"] = table["net_bb"] / hours.where(hours > 0, np.nan)
+    table = table.sort_values(["start", "kind", "currency"], kind="stable")
+    return Sessions(table[COLUMNS].reset_index(drop=True), untimed)
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Totals of a sessions table per kind of game and currency."""
+    if table.empty:
+        return pd.DataFrame(columns=["kind", "currency", "sessions", "hands", "hours", "net",
+                                     "net_bb", "bb_per_100", "bb_per_hour"])
+    grouped = table.groupby(["kind", "currency"], sort=True)
+    out = grouped.agg(sessions=("start", "size"), hands=("hands", "sum"),
+                      seconds=("duration", lambda d: d.dt.total_seconds().sum()),
+                      net=("net", "sum"), net_bb=("net_bb", "sum")).reset_index()
+    out["hours"] = out.pop("seconds") / 3600
+    out["bb_per_100"] = out["net_bb"] / out["hands"] * 100
+    out["bb_per_hour"] = out["net_bb"] / out["hours"].where(out["hours"] > 0, np.nan)
+    return out
+
+
+__all__ = ["COLUMNS", "DEFAULT_GAP", "Sessions", "player_hands", "sessions", "summary"]

@@ -1,0 +1,75 @@
+"""``studbook hands``: hand search, on a real PokerStars file worked out by hand.
+
+PokerStars/7-Stud-USD-0.04-0.08-200911.txt (11 hands, $0.04/$0.08 USD), Hero's deals and
+results from the log (stack deltas, see test_filters.py):
+  35874081088 (hand 3): dealt [5h 5c 2s] (buried pair), shows down, wins: +0.59 = +7.375 bb
+  35874153086 (hand 5): dealt [As 8s 6h] (other), checks it down, loses: -0.03
+  35874259784 (hand 8): dealt [7d 6h 9s] (three to a straight), raises on 5th, folds on 6th: -0.19 = -2.375 bb
+  35874334277 (hand 10): dealt [7d Qs 8s] (other), shows down, wins: +0.59
+  35874382643 (hand 11): dealt [8d 3d 8c] (split pair), folds on 4th: -0.03
+  every other hand: -0.01 (the ante) or -0.03 (ante and bring-in or a call).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from studbook.cli import main
+from studbook.frames import frames_from_checks, load
+from studbook.search import find_hands
+from test_filters import CASH
+from test_frames import showdown_hand, steal_hand
+from studbook.engine.result import Violation
+
+
+def _ids(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert main(["hands", *args, "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    return [row["hand_id"] for row in csv.DictReader(io.StringIO(captured.out))]
+
+
+def test_search_by_result_showdown_and_start(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(corpus / CASH)
+    assert _ids(capsys, path, "--won") == ["35874081088", "35874334277"]
+    assert _ids(capsys, path, "--showdown") == ["35874081088", "35874153086", "35874334277"]
+    assert _ids(capsys, path, "--showdown", "--lost") == ["35874153086"]
+    assert _ids(capsys, path, "--min-bb", "2") == ["35874081088", "35874259784", "35874334277"]
+    assert _ids(capsys, path, "--starting-hand", "BURIED PAIR") == ["35874081088"]
+    assert _ids(capsys, path, "--starting-hand", "split pair") == ["35874382643"]
+    assert _ids(capsys, path, "--until", "2009-11-26 10:10:00 America/New_York") == [
+        "35874004239", "35874039554"]
+    assert len(_ids(capsys, path)) == 11
+    assert main(["hands", path, "--starting-hand", "suited aces"]) == 2
+    assert "unknown starting-hand class" in capsys.readouterr().err
+
+
+def test_text_and_json(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(corpus / CASH)
+    assert main(["hands", path, "--won"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "hero: Hero (dealt down cards in 11 of 11 hands; --hero NAME to choose)"
+    assert out[2].split() == ["2009-11-26", "15:10:56", "pokerstars", "35874081088", "$0.04/$0.08",
+                              "USD", "(5h", "5c", "4d)", "2s", "As", "5d", "Ah", "0.59", "USD", "+7.38"]
+    assert main(["hands", path, "--player", "Hero", "--lost", "--min-bb", "2", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""  # --player given: no hero line
+    [row] = json.loads(captured.out)
+    assert (row["hand_id"], row["net"], row["net_bb"], row["currency"]) == ("35874259784", "-0.19", -2.375, "USD")
+    assert row["down_cards"] == "7d 6h" and row["start_class"] == "three to a straight"
+
+
+def test_rule_search_and_violations_column() -> None:
+    bad = steal_hand("1").check(violations=(Violation("bet.size", 20, "expected 0.04"),))
+    frames = frames_from_checks([bad, showdown_hand("2").check()])
+    found = find_hands(frames, "A", rule="bet")
+    assert found["hand_id"].tolist() == ["1"]
+    assert (found.loc[0, "violations"], found.loc[0, "rules"]) == (1, "bet.size")
+    assert find_hands(frames, "A", rule="bet.siz").empty  # a prefix is a whole part of the id
+    every = find_hands(frames, "A")
+    assert every["hand_id"].tolist() == ["1", "2"] and every["net"].tolist() == [Decimal("-0.01"), Decimal("0.39")]
