@@ -47,7 +47,7 @@ from studbook import __version__
 from studbook.cards import Card
 from studbook.check import check_hand
 from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
-from studbook.cli.stats import add_source_arguments
+from studbook.filters import VARIANTS
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
@@ -67,7 +67,12 @@ def add_parser(subparsers: Any) -> None:
         description="Write hands out: PHH (pokerkit's standard), each hand's original text, "
                     "the six frames as Parquet or CSV, or events as JSON lines.",
     )
-    add_source_arguments(parser)  # PATH... or --db FILE, --player, --variant
+    # Its own selection for now: the shared filters (cli/source.py) use --site to select
+    # hands, where export's --site forces the format of the PATHs as in parse and check.
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="hand-history files or directories")
+    parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import'")
+    parser.add_argument("--player", action="append", metavar="NAME", help="only this player (repeat for several)")
+    parser.add_argument("--variant", action="append", choices=VARIANTS, help="only this variant (repeat for several)")
     parser.add_argument("--format", required=True, choices=FORMATS, help="what to write")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="the file to write (phh, original, jsonl; default standard output), "

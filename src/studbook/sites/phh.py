@@ -155,7 +155,7 @@ class _Reader:
         hand_id = str(data["hand"]) if "hand" in data else _digest(text)
         if variant not in VARIANTS:
             return make_skipped(file, chunk.first_line, hand_id, f"PHH variant {variant!r}",
-                                f"PHH variant {variant!r}: not a stud, stud hi/lo or razz hand")
+                                f"PHH variant {variant!r}: not a stud, stud hi/lo or razz hand", None)
         for name in REQUIRED:
             if name not in data:
                 raise BadPhh(chunk.first_line, f"no {name!r} field (PHH requires it for {variant})")
