@@ -127,3 +127,15 @@ def test_money_is_exact() -> None:
     for sim in simulate("stud8", 50, 7, seed=2, stakes="0.04"):
         for amount in sim.net.values():
             assert amount == amount.quantize(Decimal("0.01"))
+
+
+def test_same_seed_other_variant_other_hand_ids() -> None:
+    # Simulated datasets mix variants made with one seed; a store keys hands by
+    # (site, hand_id), so ids shared across variants would drop hands on import.
+    ids = {variant: {hand.hand_id for hand in simulate_hands(variant, 300, 6, seed=11)}
+           for variant in ("stud", "stud8", "razz")}
+    assert all(len(found) == 300 for found in ids.values())
+    assert not ids["stud"] & ids["stud8"] and not ids["stud"] & ids["razz"] and not ids["stud8"] & ids["razz"]
+    tournaments = {variant: {hand.hand_id for hand in simulate_hands(variant, 100, 6, seed=11, tournament=True)}
+                   for variant in ("stud", "razz")}
+    assert not tournaments["stud"] & tournaments["razz"]

@@ -666,6 +666,13 @@ class _Table:
         return len(self.sitters) < 2
 
 
+# Each variant draws its hand ids from its own range, 100 billion apart, so hands
+# simulated with one seed in two variants never share an id (they would collide
+# in a store, which keys hands by site and id). A table's ids grow by at most
+# 40 a hand and 90,000 a table, far from the next range even at millions of hands.
+_FIRST_HAND_ID = {Variant.STUD: 250_000_000_000, Variant.STUD8: 350_000_000_000, Variant.RAZZ: 450_000_000_000}
+
+
 def simulate(
     variant: Variant | str,
     hands: int,
@@ -691,7 +698,7 @@ def simulate(
     variant = Variant(variant)
     rng = random.Random(seed)
     clock = start or datetime(2024, 3, 1, 12, 0, 0) + timedelta(seconds=rng.randrange(0, 60 * 86400))
-    hand_id = first_hand_id or 250_000_000_000 + rng.randrange(10**10)
+    hand_id = first_hand_id or _FIRST_HAND_ID[variant] + rng.randrange(10**10)
     made = 0
     while made < hands:
         config = _config(rng, variant, tournament, stakes, table, hands_per_level, players)
