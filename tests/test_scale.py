@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import studbook.scale as scale
@@ -15,6 +16,7 @@ from studbook.check import FileCheck, check_paths
 from studbook.cli import main
 from studbook.engine.result import HandCheck
 from studbook.events import Deal
+from studbook.lean import STRING
 from studbook.parse import parse_paths
 
 HISTORIES = Path(__file__).resolve().parents[1] / "histories"
@@ -160,6 +162,12 @@ def test_missing_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
             call()
 
 
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its categoricals as strings: Dask's partitions have categories of their
+    own, which it unites unsorted, where a whole frame's are sorted and shared by the tables."""
+    return frame.astype({c: STRING for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)})
+
+
 def test_dask_frames_equal_load(serial: list[FileCheck]) -> None:
     dask = pytest.importorskip("dask")
     pytest.importorskip("dask.dataframe")
@@ -172,8 +180,8 @@ def test_dask_frames_equal_load(serial: list[FileCheck]) -> None:
     for name, frame in want.tables():
         assert list(lazy[name].dtypes.astype(str)) == list(frame.dtypes.astype(str)), name
         keys = [c for c in ("site", "hand_id", "seq", "player", "pot", "half", "line", "file") if c in frame]
-        a = got[name].sort_values(keys, kind="stable").reset_index(drop=True)
-        b = frame.sort_values(keys, kind="stable").reset_index(drop=True)
+        a = _plain(got[name]).sort_values(keys, kind="stable").reset_index(drop=True)
+        b = _plain(frame).sort_values(keys, kind="stable").reset_index(drop=True)
         assert a.dtypes.equals(b.dtypes), name
         assert a.equals(b), name
     assert len(got["violations"]) == 41
@@ -188,7 +196,7 @@ def test_dask_frames_equal_load_on_split_table(split_table: Path) -> None:
     lazy = scale.to_dask([split_table], files_per_partition=1)
     got = dict(zip(lazy, dask.compute(*lazy.values(), scheduler="processes", num_workers=2)))
     for name, frame in want.tables():
-        assert got[name].reset_index(drop=True).equals(frame), name
+        assert _plain(got[name].reset_index(drop=True)).equals(_plain(frame)), name
     assert "bringin.amount" in set(got["violations"]["rule"])
 
 

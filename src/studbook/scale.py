@@ -338,19 +338,26 @@ def to_dask(
     ``rejects``) of the files under ``paths`` as lazy Dask DataFrames.
 
     One partition per ``files_per_partition`` files, in the order of
-    :func:`studbook.frames.load`, whose frames they equal (each partition has
-    its own index from 0). Nothing is read until computed; compute several
+    :func:`studbook.frames.load`, whose frames they equal in values (each
+    partition has its own index from 0, and its own categories: Dask unites
+    them when it concatenates partitions, unsorted, and knows none before;
+    an integer column may be wider in a partition whose values need it).
+    Nothing is read until computed; compute several
     tables together (``dask.compute(*frames.values())``) to parse each file
     once. Runs on whatever scheduler is active: the local default, or a
     ``dask.distributed.Client``.
     """
     dask = _dask()
     import dask.dataframe as dd
+    from dask.dataframe.utils import clear_known_categories
 
     from studbook.frames import TABLES, typed_frame
 
     parts = [dask.delayed(_frames_of, pure=False)(batch) for batch in _graph(paths, site, files_per_partition)]
-    return {table: dd.from_delayed([part[table] for part in parts], meta=typed_frame(table, []))
+    # each partition has its own categories, and an integer column may be wider in
+    # one that needs it (see studbook.lean): the metadata is the schema's, unchecked
+    return {table: dd.from_delayed([part[table] for part in parts], verify_meta=False,
+                                   meta=clear_known_categories(typed_frame(table, [])))
             for table in TABLES}
 
 

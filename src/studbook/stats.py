@@ -26,13 +26,14 @@ defence). It is derived from the ``players`` and ``actions`` frames only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
-from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor, typed_frame
+from studbook.lean import STRING, filled
 
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
@@ -162,6 +163,19 @@ def stat_definitions_markdown() -> str:
 # Facts: one row per player-hand
 
 
+COLUMNS: dict[str, list[str]] = {
+    "hands": ["site", "hand_id", "variant", "currency"],
+    "players": [*KEY, "variant", "big_bet", "door", "start_class", "last_street", "showdown",
+                "won_at_showdown", "collected", "net", "net_bb"],
+    "actions": [*KEY, "street", "kind"],
+}
+"""The columns the stats are made of (``studbook.load(..., frames=COLUMNS, columns=COLUMNS)``)."""
+
+HANDS_PER_CHUNK = 100_000
+""":func:`compute` works through the hands this many at a time, so that its
+working tables stay small however many hands the frames hold."""
+
+
 def facts(frames: Frames) -> pd.DataFrame:
     """One row per player per hand with the counts the stats are made of."""
     players = frames.players
@@ -197,7 +211,7 @@ def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
         "any": 1,
         "vol": a["kind"].isin(VOLUNTARY).astype("int64"),
     })
-    per_street = table.groupby(KEY + ["street"], sort=False)[
+    per_street = table.groupby(KEY + ["street"], sort=False, observed=True)[
         ["aggr", "call", "acts", "any", "vol"]].sum()
     wide = per_street.unstack("street", fill_value=0)
     result = pd.DataFrame(index=wide.index)
@@ -306,28 +320,22 @@ def compute(
     a group mixes currencies); ``currency`` is the group's currency, '' for
     chips, 'mixed' when several.
     """
-    table = facts(frames)
-    table = _filter(table, "player", player)
-    table = _filter(table, "variant", variant)
     chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
     keys = list(by)
-    if "start_class" in keys:
-        table = table[table["start_class"].notna()]
-    parts = {"__currency": table["currency"].fillna("")}
-    for stat in chosen:
-        parts[f"{stat.name}__num"] = stat.num(table)
-        if stat.den is not None:
-            parts[f"{stat.name}__den"] = stat.den(table)
-    work = pd.DataFrame(parts, index=table.index)
-    for key in keys:
-        work[key] = table[key]
-    if work.empty:
+    parts = [part for part in (_sums(chunk, chosen, keys, player, variant)
+                               for chunk in hand_chunks(frames)) if part is not None]
+    if not parts:
         return pd.DataFrame(columns=keys + ["currency"] + [s.name for s in chosen])
-    grouped = work.groupby(keys, sort=True, dropna=False)
-    sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
-    currencies = grouped["__currency"].agg(lambda c: c.iloc[0] if c.nunique() == 1 else "mixed")
+    if len(parts) == 1:
+        sums, currency_rows = parts[0]
+    else:
+        sums = pd.concat([part[0] for part in parts]).groupby(
+            level=keys, sort=True, dropna=False, observed=True).sum()
+        currency_rows = pd.concat([part[1] for part in parts]).drop_duplicates()
+    by_group = currency_rows.groupby(keys, sort=True, dropna=False, observed=True)["__currency"]
+    currencies = by_group.first().where(by_group.nunique() == 1, "mixed").reindex(sums.index)
     result = pd.DataFrame(index=sums.index)
-    result["currency"] = currencies
+    result["currency"] = currencies.astype(STRING)
     for stat in chosen:
         numerator = sums[f"{stat.name}__num"].astype("float64")
         if stat.den is None:
@@ -343,9 +351,61 @@ def compute(
             value = value.astype("int64")
         result[stat.name] = value
     result = result.reset_index()
+    for key in keys:  # the groups' names as plain strings, whatever the frames' dtypes
+        if isinstance(result[key].dtype, pd.CategoricalDtype):
+            result[key] = result[key].astype(STRING)
     if min_hands and "hands" in result:
         result = result[result["hands"] >= min_hands]
     return result.reset_index(drop=True)
+
+
+def _sums(frames: Frames, chosen: list[Stat], keys: list[str], player: str | Sequence[str] | None,
+          variant: str | Sequence[str] | None) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """The numerators' and denominators' sums per group of ``keys``, and the
+    groups' currencies (one row per group and currency); None without rows."""
+    table = facts(frames)
+    table = _filter(table, "player", player)
+    table = _filter(table, "variant", variant)
+    if "start_class" in keys:
+        table = table[table["start_class"].notna()]
+    if table.empty:
+        return None
+    parts = {"__currency": filled(table["currency"], "").astype(object)}
+    for stat in chosen:
+        parts[f"{stat.name}__num"] = stat.num(table)
+        if stat.den is not None:
+            parts[f"{stat.name}__den"] = stat.den(table)
+    work = pd.DataFrame(parts, index=table.index)
+    for key in keys:
+        work[key] = table[key]
+    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
+    sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
+    return sums, work[[*keys, "__currency"]].drop_duplicates()
+
+
+def hand_chunks(frames: Frames, size: int | None = None) -> Iterator[Frames]:
+    """The frames' hands ``size`` (default :data:`HANDS_PER_CHUNK`) at a time,
+    each chunk with the hands' ``players`` and ``actions`` rows (its other
+    tables are empty): all the frames at once when they hold no more hands,
+    or when ``hand_id`` is not one categorical across the three tables."""
+    size = size or HANDS_PER_CHUNK
+    hands, players, actions = frames.hands, frames.players, frames.actions
+    dtype = hands["hand_id"].dtype
+    if (len(hands) <= size or not isinstance(dtype, pd.CategoricalDtype)
+            or players["hand_id"].dtype != dtype or actions["hand_id"].dtype != dtype):
+        yield frames
+        return
+    codes = np.unique(hands["hand_id"].cat.codes.to_numpy())
+    for start in range(0, len(codes), size):
+        low, high = codes[start], codes[min(start + size, len(codes)) - 1]
+        yield Frames.lazy({name: _code_range(table, low, high) for name, table in
+                           (("hands", hands), ("players", players), ("actions", actions))},
+                          lambda name: typed_frame(name, []))
+
+
+def _code_range(table: pd.DataFrame, low: int, high: int) -> pd.DataFrame:
+    codes = table["hand_id"].cat.codes
+    return table[(codes >= low) & (codes <= high)]
 
 
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
@@ -367,5 +427,5 @@ def _filter(table: pd.DataFrame, column: str,
     return table[table[column].isin(values)]
 
 
-__all__ = ["BY_NAME", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "Stat", "by_starting_hand",
-           "compute", "door_beats", "facts", "stat_definitions_markdown"]
+__all__ = ["BY_NAME", "COLUMNS", "HANDS_PER_CHUNK", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "Stat",
+           "by_starting_hand", "compute", "door_beats", "facts", "hand_chunks", "stat_definitions_markdown"]

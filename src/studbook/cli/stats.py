@@ -15,13 +15,13 @@ import json
 import math
 import sys
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
 from studbook.cli.common import UsageError, expand_paths
 from studbook.frames import Frames, load
-from studbook.stats import BY_NAME, STARTING_HAND_STATS, STATS, by_starting_hand, compute
+from studbook.stats import BY_NAME, COLUMNS, STARTING_HAND_STATS, STATS, by_starting_hand, compute
 from studbook.store import StoreError, is_store
 
 VARIANTS = ("stud", "stud8", "razz")
@@ -39,18 +39,20 @@ def add_source_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only this variant (repeat for several)")
 
 
-def load_source(args: argparse.Namespace) -> Frames:
-    """The frames named by ``--db`` or the paths; UsageError for a bad source."""
+def load_source(args: argparse.Namespace, columns: Mapping[str, Sequence[str]] | None = None) -> Frames:
+    """The frames named by ``--db`` or the paths; UsageError for a bad source.
+    ``columns``: only those tables and columns (the others load when used)."""
+    tables = list(columns) if columns else None
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
     if args.db:
         if not is_store(args.db):
             raise UsageError(f"{args.db}: not a studbook store (make one with 'studbook import')")
         try:
-            return load(args.db)
+            return load(args.db, frames=tables, columns=columns)
         except StoreError as error:
             raise UsageError(str(error)) from None
-    return load(expand_paths(args.paths))
+    return load(expand_paths(args.paths), frames=tables, columns=columns)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{stat.name:<24} {stat.label:<22} {stat.doc}")
         return 0
     chosen = _chosen_stats(args.stats)
-    frames = load_source(args)
+    frames = load_source(args, COLUMNS)
     if args.starting_hands:
         table = by_starting_hand(frames, player=args.player, variant=args.variant)
         if chosen:
