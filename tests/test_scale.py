@@ -242,3 +242,26 @@ def test_which_checks_stand(asked: tuple[str, str] | None, true: tuple[str, str]
 
     result = SimpleNamespace(violations=violations)
     assert scale._stands(known(asked), known(true), result) is stands  # type: ignore[arg-type]
+
+
+def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = [str(p) for p in HISTORIES.iterdir()]
+    assert scale.auto_jobs(files) == 1  # histories/ is far below AUTO_BYTES
+    monkeypatch.setattr(scale, "AUTO_BYTES", 0)
+    monkeypatch.setattr(scale, "resolve_jobs", lambda jobs: 8)
+    monkeypatch.setattr(scale.os, "getloadavg", lambda: (2.5, 0.0, 0.0))
+    assert scale.auto_jobs(files) == 5  # 8 cores, 2.5 busy
+    monkeypatch.setattr(scale.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
+    assert scale.auto_jobs(files) == 1  # 3 free cores do not pay
+
+
+def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--format", "jsonl", "--jobs", "1", str(HISTORIES)])
+    one = capsys.readouterr()
+    import studbook.cli.check as check_cli
+
+    monkeypatch.setattr(check_cli, "auto_jobs", lambda files: 2)
+    main(["check", "--format", "jsonl", str(HISTORIES)])
+    auto = capsys.readouterr()
+    assert auto.out == one.out and auto.out

@@ -31,7 +31,7 @@ from studbook.engine.result import HandCheck, Violation
 from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.parse import read_file
-from studbook.scale import check_files
+from studbook.scale import auto_jobs, check_files
 from studbook.sites import site_names
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
@@ -45,8 +45,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="hand-history files or directories")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default text)")
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="check files in N processes (default 1; 0 = one per core); same output")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="check files in N processes (0 = one per core; default: one per free core "
+                             "for inputs of 64 MB or more when 4 or more are free, else 1); same output")
     parser.set_defaults(run=run)
 
 
@@ -56,9 +57,11 @@ def run(args: argparse.Namespace) -> int:
         if args.site.lower() not in names:
             raise UsageError(f"unknown site {args.site!r}; known: {', '.join(names)}")
         args.site = args.site.lower()
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_inputs(args.paths)
+    if args.jobs is None:
+        args.jobs = auto_jobs(f.path for f in files)
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
     totals = {"files": 0, **{k: 0 for k in _KEYS}}
