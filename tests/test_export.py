@@ -97,7 +97,12 @@ def test_parquet_loads_back_equal_to_studbook_load(corpus: Path, corpus_store: P
     frames = load(paths) if source == "logs" else load(corpus_store)
     for table in TABLES:
         back = pd.read_parquet(out / f"{table}.parquet")
-        pd.testing.assert_frame_equal(back, getattr(frames, table), check_dtype=True)
+        loaded = getattr(frames, table)
+        if loaded.empty:  # Parquet keeps no categories for a column without values: compare the dtypes' kinds
+            assert list(back.columns) == list(loaded.columns) and back.empty
+            assert [str(d) for d in back.dtypes] == [str(d) for d in loaded.dtypes], table
+        else:
+            pd.testing.assert_frame_equal(back, loaded, check_dtype=True)
         meta = json.loads(pq.read_schema(out / f"{table}.parquet").metadata[b"studbook"])
         assert meta["schema_version"] == SCHEMA_VERSION and meta["table"] == table
 
@@ -130,7 +135,8 @@ def test_export_phh_from_store_reads_back_with_the_same_nets(corpus: Path, corpu
     again = back.players.set_index(["hand_id", "player"])["net"]
     clean = set(stud[stud["violations"] == 0]["hand_id"])
     again = again[again.index.get_level_values(0).isin(clean)]
-    assert len(again) and (again == net.loc[again.index]).all()
+    # two loads: their categorical index levels hold different categories, so compare values
+    assert len(again) and (again.to_numpy() == net.loc[again.index].to_numpy()).all()
 
 
 def test_export_phh_split_and_jsonl(corpus: Path, tmp_path: Path) -> None:

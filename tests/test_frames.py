@@ -25,7 +25,7 @@ from studbook.events import (
     UncalledReturned, Variant,
 )
 from studbook.frames import (
-    MONEY_SCALE, SCHEMA, Frames, frames_from_checks, from_minor, schema_markdown,
+    MONEY_SCALE, SCHEMA, Column, Frames, frames_from_checks, from_minor, schema_markdown,
     starting_class, to_minor,
 )
 
@@ -227,7 +227,7 @@ def test_schema_is_the_frames_columns_and_dtypes() -> None:
 def test_empty_input_gives_typed_empty_frames() -> None:
     frames = frames_from_checks([])
     assert len(frames) == 0
-    assert str(frames.players["net"].dtype) == "int64"
+    assert str(frames.players["net"].dtype) == "int32"
 
 
 def test_hands_frame() -> None:
@@ -441,3 +441,48 @@ def test_ante_and_bring_in_come_from_the_log_when_the_header_has_none() -> None:
     stated = steal_hand("stated").check()
     row = frames_from_checks([stated]).hands.iloc[0]
     assert (row.ante, row.bring_in) == (to_minor(stated.hand.header.stakes.ante), to_minor(stated.hand.header.stakes.bring_in))
+
+
+def test_readme_schema_tables_are_schema_markdown() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert schema_markdown() in readme
+
+
+def test_load_only_the_frames_and_columns_asked_for(tmp_path: Path) -> None:
+    from studbook.frames import check_results, load
+    from studbook.simulate import simulate_hands, write_hands
+    from studbook.store import import_results
+
+    log = tmp_path / "hands.txt"
+    log.write_text(write_hands(simulate_hands("stud8", 30, 5, seed=3)), encoding="utf-8")
+    db = tmp_path / "hands.db"
+    import_results(db, check_results([log]))
+    full = load(db)
+    for source in (db, [log]):
+        lean = load(source, frames=["players"], columns={"players": ["player", "net"]})
+        assert lean.loaded() == ("players",)
+        assert list(lean.players.columns) == ["site", "hand_id", "player", "net"]
+        assert lean.players["net"].tolist() == full.players["net"].tolist()
+        assert lean.actions["kind"].tolist() == full.actions["kind"].tolist()  # loaded when used
+        assert "actions" in lean.loaded()
+        # one set of categories per kind of value, across the tables loaded later too
+        assert lean.actions["hand_id"].dtype is lean.players["hand_id"].dtype
+    with pytest.raises(ValueError, match="no column nope in players"):
+        load(db, frames=["players"], columns={"players": ["nope"]})
+    with pytest.raises(ValueError, match="no table 'seats'"):
+        load(db, frames=["seats"])
+
+
+def test_lean_dtypes_widen_rather_than_wrap() -> None:
+    from studbook.lean import TableBuilder
+
+    columns = [Column("a", "int8", ""), Column("b", "Int32", ""), Column("c", "category", "")]
+    builder = TableBuilder(columns, rows=2)
+    builder.add([(1, None, "x"), (2, 5, None)])
+    builder.add([(300, 2**40, "a")])  # more rows than announced, and wider values
+    frame = builder.frame()
+    assert frame["a"].tolist() == [1, 2, 300] and str(frame["a"].dtype) == "int16"
+    assert str(frame["b"].dtype) == "Int64" and frame["b"].tolist()[1:] == [5, 2**40]
+    assert list(frame["c"].cat.categories) == ["a", "x"] and frame["c"].isna().tolist() == [False, True, False]
+    with pytest.raises(ValueError, match="missing values"):
+        TableBuilder([Column("a", "int8", "")]).add([(None,)])

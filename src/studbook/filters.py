@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pandas as pd
 
 from studbook.frames import Frames, to_minor
+from studbook.lean import filled
 
 VARIANTS = ("stud", "stud8", "razz")
 KINDS = ("cash", "tournament", "play-money")
@@ -218,7 +219,7 @@ def select(frames: Frames, filters: Filters) -> Frames:
 def find_hero(frames: Frames) -> tuple[str, int] | None:
     """The player whose down cards the logs show in the most hands (the one they are
     dealt to), and that number of hands; None when no down card is known."""
-    known = frames.players[frames.players["down_cards"].fillna("") != ""]
+    known = frames.players[filled(frames.players["down_cards"], "") != ""]
     if known.empty:
         return None
     counts = known["player"].value_counts()

@@ -7,11 +7,19 @@ every hand it replayed, ``Rejected`` / ``Skipped`` for the others) into a
 builds the same frames from hand-history files or from a store made by
 ``studbook import``.
 
-Money is exact: every amount column is ``int64`` in *minor units*, the amount
+Money is exact: every amount column is an integer in *minor units*, the amount
 times :data:`MONEY_SCALE` (100): cents for real money, hundredths of a chip for
 tournament and play-money chips. An amount with finer precision than that is
 never rounded: the hand becomes a row of ``rejects``. The ``*_bb`` columns are
 float conveniences in big bets (amount / the hand's big bet).
+
+The dtypes are lean (:mod:`studbook.lean`), so that a million hands fit in a
+few GB: repeated strings are categoricals (``site``, ``hand_id``, ``player``,
+``file`` and ``variant`` share one set of categories across the tables, so
+joins compare codes), other strings are Arrow-backed where pyarrow is
+installed, and integers are the narrowest type the schema names, widened when a
+value needs it (amounts are ``int32`` up to 21,474,836.47 units, ``int64``
+beyond). Group categoricals with ``observed=True``.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
@@ -42,6 +50,7 @@ from studbook.events import (
     Variant,
 )
 from studbook.gcpause import gc_between_files
+from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.money import format_amount
 from studbook.read.memo import Memo
 
@@ -68,59 +77,59 @@ def _cols(*specs: tuple[str, str, str]) -> tuple[Column, ...]:
 
 
 _KEY = (
-    ("site", "string", "site short name, e.g. 'pokerstars'"),
-    ("hand_id", "string", "the site's hand number; (site, hand_id) identifies a hand"),
+    ("site", "category", "site short name, e.g. 'pokerstars'"),
+    ("hand_id", "category", "the site's hand number; (site, hand_id) identifies a hand"),
 )
-_MONEY = "int64"
-_MONEY_OPT = "Int64"
+_MONEY = "int32"  # int64 when a value needs it (see schema_markdown)
+_MONEY_OPT = "Int32"
 
 SCHEMA: dict[str, tuple[Column, ...]] = {
     "hands": _cols(
         *_KEY,
-        ("variant", "string", "'stud', 'stud8' or 'razz'"),
-        ("structure", "string", "'fixed', 'pot' or 'no' (limit)"),
-        ("game", "string", "the game as the log wrote it"),
-        ("mix", "string", "mixed-game rotation (e.g. 'HORSE'), NA when none"),
-        ("currency", "string", "ISO currency code; NA for chips (tournament, play money)"),
+        ("variant", "category", "'stud', 'stud8' or 'razz'"),
+        ("structure", "category", "'fixed', 'pot' or 'no' (limit)"),
+        ("game", "category", "the game as the log wrote it"),
+        ("mix", "category", "mixed-game rotation (e.g. 'HORSE'), NA when none"),
+        ("currency", "category", "ISO currency code; NA for chips (tournament, play money)"),
         ("play_money", "bool", "play-money hand"),
-        ("stakes", "string", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
+        ("stakes", "category", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
         ("small_bet", _MONEY, "small bet (3rd, 4th street), minor units"),
         ("big_bet", _MONEY, "big bet (5th to 7th street), minor units"),
         ("ante", _MONEY_OPT, "ante, minor units: the header's, else the one most players posted; NA when none"),
         ("bring_in", _MONEY_OPT, "bring-in, minor units: the header's, else the one posted (not all-in); NA when none"),
-        ("tournament", "string", "tournament id; NA for cash games"),
-        ("buy_in", "string", "tournament buy-in as written"),
-        ("level", "string", "tournament level as written"),
-        ("table", "string", "table name"),
-        ("max_seats", "Int64", "seats at the table, NA when not stated"),
+        ("tournament", "category", "tournament id; NA for cash games"),
+        ("buy_in", "category", "tournament buy-in as written"),
+        ("level", "category", "tournament level as written"),
+        ("table", "category", "table name"),
+        ("max_seats", "Int8", "seats at the table, NA when not stated"),
         ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown or written without a zone (never taken as UTC)"),
         ("started", "string", "start time exactly as written"),
-        ("players", "int64", "players dealt in"),
+        ("players", "int8", "players dealt in"),
         ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
         ("rake", _MONEY, "rake taken, minor units"),
         ("pot_bb", "float64", "pot in big bets (float convenience)"),
         ("went_to_showdown", "bool", "two or more players were live at the end (marked showdown or not)"),
-        ("status", "string", "'ok' or 'violations' (the checker's verdict)"),
-        ("violations", "int64", "number of rule violations found"),
-        ("file", "string", "file the hand came from"),
-        ("line", "int64", "first line of the hand in that file"),
-        ("end_line", "int64", "last line of the hand"),
-        ("notes", "int64", "lines of the hand that carry no play (see the notes table)"),
+        ("status", "category", "'ok' or 'violations' (the checker's verdict)"),
+        ("violations", "int8", "number of rule violations found"),
+        ("file", "category", "file the hand came from"),
+        ("line", "int32", "first line of the hand in that file"),
+        ("end_line", "int32", "last line of the hand"),
+        ("notes", "int32", "lines of the hand that carry no play (see the notes table)"),
     ),
     "players": _cols(
         *_KEY,
-        ("variant", "string", "the hand's variant (repeated for convenience)"),
-        ("player", "string", "player name"),
-        ("seat", "int64", "seat number"),
+        ("variant", "category", "the hand's variant (repeated for convenience)"),
+        ("player", "category", "player name"),
+        ("seat", "int8", "seat number"),
         ("stack", _MONEY, "chips at the start of the hand, minor units"),
         ("big_bet", _MONEY, "the hand's big bet, minor units (repeated for convenience)"),
-        ("door", "string", "the 3rd-street up card, e.g. 'Kd'; NA when unknown"),
+        ("door", "category", "the 3rd-street up card, e.g. 'Kd'; NA when unknown"),
         ("up_cards", "string", "up cards in deal order, space separated ('' if none known)"),
         ("down_cards", "string", "down cards the log revealed, space separated ('' if none)"),
         ("start_cards", "string", "the three 3rd-street cards (2 down, door) when all are known"),
-        ("start_class", "string", "starting-hand class of start_cards (see stats); NA if unknown"),
+        ("start_class", "category", "starting-hand class of start_cards (see stats); NA if unknown"),
         ("brought_in", "bool", "this player posted the bring-in"),
-        ("last_street", "int64", "last street the player was live on, 3..7"),
+        ("last_street", "int8", "last street the player was live on, 3..7"),
         ("folded", "bool", "the player folded"),
         ("all_in", "bool", "the player was all-in at some point"),
         ("showdown", "bool", "the player was live at a showdown"),
@@ -135,67 +144,82 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
     ),
     "actions": _cols(
         *_KEY,
-        ("seq", "int64", "order of the action in the hand, from 0"),
-        ("line", "int64", "line of the action in the file"),
-        ("street", "int64", "3..7"),
-        ("player", "string", "who acted"),
-        ("kind", "string", "bring_in, complete, bet, raise, call, check or fold; a bet or raise that faces "
-                           "only the bring-in is `complete`, whatever the site wrote (`studbook.betting`)"),
+        ("seq", "int8", "order of the action in the hand, from 0"),
+        ("line", "int32", "line of the action in the file"),
+        ("street", "int8", "3..7"),
+        ("player", "category", "who acted"),
+        ("kind", "category", "bring_in, complete, bet, raise, call, check or fold; a bet or raise that faces "
+                             "only the bring-in is `complete`, whatever the site wrote (`studbook.betting`)"),
         ("amount", _MONEY_OPT, "the first figure the log wrote (a raise's increment)"),
         ("to", _MONEY_OPT, "the player's street total after the action, where the log says"),
         ("put_in", _MONEY, "chips this action added to the pot (derived)"),
         ("all_in", "bool", "the action put the player all-in"),
         ("to_call", _MONEY, "chips the player needed to call before acting (derived)"),
         ("facing_bet", "bool", "to_call > 0 (the bring-in counts as a bet to call)"),
-        ("bets_before", "int64",
+        ("bets_before", "int8",
          "bets this round before the action: completion/bet = 1, each raise +1; "
          "the bring-in alone is 0"),
         ("pot_before", _MONEY, "pot before the action: antes and bets so far, less returns"),
     ),
     "pots": _cols(
         *_KEY,
-        ("pot", "int64", "0 for the main (or only) pot, k for side pot k"),
-        ("pot_kind", "string", "'main' or 'side'"),
+        ("pot", "int8", "0 for the main (or only) pot, k for side pot k"),
+        ("pot_kind", "category", "'main' or 'side'"),
         ("pot_amount", _MONEY, "the pot's size, minor units"),
         ("eligible", "string", "players eligible for the pot, comma separated"),
-        ("half", "string", "'whole' (no split), 'high' or 'low'"),
-        ("winner", "string", "who took this half; NA when nobody is recorded"),
+        ("half", "category", "'whole' (no split), 'high' or 'low'"),
+        ("winner", "category", "who took this half; NA when nobody is recorded"),
         ("won", _MONEY, "what the winner took from this half"),
     ),
     "violations": _cols(
         *_KEY,
-        ("variant", "string", "the hand's variant"),
-        ("rule", "string", "rule id from RULES.md, e.g. 'bet.size'"),
-        ("file", "string", "file of the hand"),
-        ("line", "int64", "line of the event that broke the rule"),
-        ("player", "string", "player of that event, NA when it has none"),
+        ("variant", "category", "the hand's variant"),
+        ("rule", "category", "rule id from RULES.md, e.g. 'bet.size'"),
+        ("file", "category", "file of the hand"),
+        ("line", "int32", "line of the event that broke the rule"),
+        ("player", "category", "player of that event, NA when it has none"),
         ("message", "string", "expected vs found"),
     ),
     "rejects": _cols(
-        ("status", "string", "'rejected' (unreadable) or 'skipped' (not a stud game)"),
-        ("site", "string", "site when known, else NA"),
+        ("status", "category", "'rejected' (unreadable) or 'skipped' (not a stud game)"),
+        ("site", "category", "site when known, else NA"),
         ("hand_id", "string", "hand id when known, else NA"),
-        ("file", "string", "file"),
-        ("line", "int64", "the offending line (first line of the hand for skipped)"),
-        ("hand_line", "int64", "first line of the hand"),
-        ("reason", "string", "why"),
+        ("file", "category", "file"),
+        ("line", "int32", "the offending line (first line of the hand for skipped)"),
+        ("hand_line", "int32", "first line of the hand"),
+        ("reason", "category", "why"),
         ("text", "string", "the offending text ('' when none), or the skipped game"),
     ),
     "notes": _cols(
         *_KEY,
-        ("file", "string", "file of the hand"),
-        ("line", "int64", "the line in that file"),
+        ("file", "category", "file of the hand"),
+        ("line", "int32", "the line in that file"),
         ("text", "string", "the line as written: one no rule of the site's format reads, that carries no play"),
     ),
 }
 TABLES: tuple[str, ...] = tuple(SCHEMA)
 
 
+SHARED_CATEGORIES: dict[str, str] = {
+    "site": "site", "hand_id": "hand_id", "player": "player", "winner": "player",
+    "file": "file", "variant": "variant",
+}
+"""Categorical columns (by name) whose categories are one set across the tables: column -> domain."""
+
+
 def schema_markdown() -> str:
     """The schema as Markdown tables (for the README)."""
     parts = [
-        f"All amounts are int64 minor units: amount x {MONEY_SCALE} "
-        "(cents, or hundredths of a chip).\n"
+        f"All amounts are integers in minor units: amount x {MONEY_SCALE} "
+        "(cents, or hundredths of a chip).\n\n"
+        "Dtypes: an integer column has the dtype shown when every value fits it, "
+        "else the narrowest wider one that holds them (never wrapped): amounts are "
+        "int32 up to 21,474,836.47 units, int64 beyond; capitalised names (`Int32`) "
+        "take NA. `category` is a pandas Categorical with its values, sorted, as "
+        "categories; `site`, `hand_id`, `player` (and `winner`), `file` and "
+        "`variant` share one set of categories across the tables, so joins on them "
+        "compare codes (group them with `observed=True`). `string` is pandas' "
+        "string dtype, Arrow-backed when pyarrow is installed.\n"
     ]
     for table, columns in SCHEMA.items():
         parts.append(f"\n### `{table}`\n\n| column | dtype | meaning |\n|---|---|---|")
@@ -205,7 +229,12 @@ def schema_markdown() -> str:
 
 @dataclass
 class Frames:
-    """The seven tables; see :data:`SCHEMA`. Money columns are minor units."""
+    """The seven tables; see :data:`SCHEMA`. Money columns are minor units.
+
+    Frames made by :func:`load` with ``frames=`` hold the tables asked for;
+    the others are loaded from the same source when first used
+    (:meth:`loaded` names those at hand).
+    """
 
     hands: pd.DataFrame
     players: pd.DataFrame
@@ -214,6 +243,29 @@ class Frames:
     violations: pd.DataFrame
     rejects: pd.DataFrame
     notes: pd.DataFrame = field(default_factory=lambda: typed_frame("notes", []))
+
+    @classmethod
+    def lazy(cls, tables: dict[str, pd.DataFrame],
+             load_table: Callable[[str], pd.DataFrame]) -> Frames:
+        """Frames holding ``tables``; any other table is ``load_table(name)`` when first used."""
+        frames = cls.__new__(cls)
+        frames.__dict__.update(tables)
+        frames.__dict__["_load_table"] = load_table
+        return frames
+
+    if not TYPE_CHECKING:  # mypy keeps checking attribute names against the fields
+
+        def __getattr__(self, name: str) -> pd.DataFrame:
+            load_table = self.__dict__.get("_load_table")
+            if load_table is None or name not in SCHEMA:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            self.__dict__[name] = load_table(name)
+            share_categories({t: self.__dict__[t] for t in self.loaded()}, SHARED_CATEGORIES)
+            return self.__dict__[name]
+
+    def loaded(self) -> tuple[str, ...]:
+        """The tables at hand (all six, but for frames made by :meth:`lazy`)."""
+        return tuple(table for table in TABLES if table in self.__dict__)
 
     def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
         for field in fields(self):
@@ -244,27 +296,34 @@ class Frames:
                       violations=keep(self.violations), rejects=self.rejects, notes=keep(self.notes))
 
 
-def typed_frame(table: str, data: Any) -> pd.DataFrame:
-    """A DataFrame of ``table`` from rows (tuples in schema order) or a DataFrame."""
-    columns = SCHEMA[table]
-    names = [c.name for c in columns]
+def typed_frame(table: str, data: Any, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """A DataFrame of ``table`` from rows (tuples in schema order) or a DataFrame,
+    with the schema's dtypes; ``columns``: only those (see :func:`table_columns`)."""
+    specs = table_columns(table, columns)
+    builder = TableBuilder(specs)
     if isinstance(data, pd.DataFrame):
-        frame = data.reindex(columns=names)
+        builder.add_columns(data.reindex(columns=[c.name for c in specs]))
     else:
-        frame = pd.DataFrame.from_records(list(data), columns=names)
-    for column in columns:
-        frame[column.name] = _as_dtype(frame[column.name], column.dtype)
-    return frame
+        builder.add(list(data))
+    return builder.frame()
 
 
-def _as_dtype(series: pd.Series, dtype: str) -> pd.Series:
-    if dtype.startswith("datetime64"):
-        return pd.to_datetime(series, utc=True).astype(dtype)
-    if dtype in ("bool", "int64") and series.isna().any():
-        raise ValueError(f"{series.name}: missing values in a {dtype} column")
-    if dtype == "string" and series.dtype == object:
-        series = series.where(series.notna(), None)
-    return series.astype(dtype)
+def table_columns(table: str, names: Iterable[str] | None = None) -> list[Column]:
+    """The schema's columns of ``table``, in schema order: all, or ``names`` and the
+    key columns (``site``, ``hand_id``), which are always kept so that tables join.
+    ValueError for a table or column that does not exist."""
+    if table not in SCHEMA:
+        raise ValueError(f"no table {table!r}; the tables are {', '.join(TABLES)}")
+    columns = SCHEMA[table]
+    if names is None:
+        return list(columns)
+    wanted = set(names) if not isinstance(names, str) else {names}
+    unknown = wanted - {c.name for c in columns}
+    if unknown:
+        raise ValueError(f"no column {', '.join(sorted(unknown))} in {table}; "
+                         f"its columns are {', '.join(c.name for c in columns)}")
+    keys = {"site", "hand_id"} if table != "rejects" else set()
+    return [c for c in columns if c.name in wanted or c.name in keys]
 
 
 def empty_frames() -> Frames:
@@ -302,8 +361,30 @@ def _opt_minor(amount: Decimal | None) -> int | None:
 
 def frames_from_checks(results: Iterable[CheckResult]) -> Frames:
     """Frames from checker results, with no I/O."""
-    rows = rows_from_checks(results)
-    return Frames(**{table: typed_frame(table, rows[table]) for table in TABLES})
+    return Frames(**build_frames([results]))
+
+
+def build_frames(
+    chunks: Iterable[Iterable[CheckResult]],
+    tables: Sequence[str] = TABLES,
+    columns: dict[str, Sequence[str]] | None = None,
+) -> dict[str, pd.DataFrame]:
+    """The ``tables`` (with their ``columns``) of checker results that come in
+    chunks (a file's, say): each chunk's rows are made and converted to the
+    frames' dtypes before the next, so their Python objects never pile up."""
+    builders = {table: TableBuilder(table_columns(table, (columns or {}).get(table)))
+                for table in tables}
+    picks = {table: _picker(table, builder.names) for table, builder in builders.items()}
+    for chunk in chunks:
+        rows = rows_from_checks(chunk)
+        for table, builder in builders.items():
+            pick = picks[table]
+            builder.add(rows[table] if pick is None else [pick(row) for row in rows[table]])
+        del rows
+    frames = {table: builder.frame() for table, builder in builders.items()}
+    share_categories(frames, SHARED_CATEGORIES)
+    release_memory()
+    return frames
 
 
 def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any, ...]]]:
@@ -596,34 +677,72 @@ def _straight_span(ranks: list[int]) -> bool:
 # Loading
 
 
-def load(source: str | Path | Iterable[str | Path]) -> Frames:
+def _picker(table: str, names: list[str]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
+    """A function giving the values of ``names`` of a row of ``table``; None for all columns."""
+    every = [c.name for c in SCHEMA[table]]
+    if names == every:
+        return None
+    positions = [every.index(name) for name in names]
+    return lambda row: tuple(row[i] for i in positions)
+
+
+def load(
+    source: str | Path | Iterable[str | Path],
+    frames: Iterable[str] | None = None,
+    columns: Mapping[str, Sequence[str]] | None = None,
+) -> Frames:
     """Frames from a store file (``studbook import --db``) or hand-history paths.
 
     ``source`` is a store path, or one or more files/directories of hand
     histories, which are parsed and checked (``studbook.check.check_paths``).
+    ``frames`` names the tables to load (default: all six); any other is
+    loaded from the same source when first used (from hand histories, that
+    parses them again). ``columns`` maps a table to the columns to load
+    (default: all); the key columns ``site`` and ``hand_id`` always come
+    too. From a store only those SQL columns are read. ValueError names an
+    unknown table or column.
     """
     paths = [Path(source)] if isinstance(source, (str, Path)) else [Path(p) for p in source]
+    wanted = list(TABLES if frames is None else ([frames] if isinstance(frames, str) else frames))
+    columns = dict(columns or {})
+    for table in {*wanted, *columns}:
+        table_columns(table, columns.get(table))  # ValueError for a name that does not exist
     from studbook import store  # imported here: store builds on this module
 
     if len(paths) == 1 and store.is_store(paths[0]):
-        return store.read_frames(paths[0])
-    with gc_between_files() as next_file:  # the rows are made as each file is checked
-        return frames_from_checks(check_results(paths, next_file=next_file))
+        def read(tables: Sequence[str]) -> dict[str, pd.DataFrame]:
+            return store.read_tables(paths[0], tables, columns)
+    else:
+        def read(tables: Sequence[str]) -> dict[str, pd.DataFrame]:
+            with gc_between_files() as next_file:  # the rows are made as each file is checked
+                return build_frames(_file_results(paths, next_file), tables, columns)
+    loaded = read(wanted)
+    if len(loaded) == len(TABLES):
+        return Frames(**loaded)
+    return Frames.lazy(loaded, lambda table: read([table])[table])
 
 
-def check_results(paths: Iterable[str | Path], *, next_file: Callable[[], None] | None = None) -> Iterator[CheckResult]:
-    """Every hand's check result of the files and directories ``paths``, in file order;
-    ``next_file`` is called as each file's results begin (see :func:`studbook.gcpause.gc_between_files`)."""
+def _file_results(paths: Iterable[str | Path],
+                  next_file: Callable[[], None] | None = None) -> Iterator[list[CheckResult]]:
+    """Each file's check results, a list a file, in file order."""
     from studbook.check import check_paths
 
     for file_check in check_paths([str(p) for p in paths]):
         if next_file is not None:
             next_file()
-        yield from file_check.results
+        yield list(file_check.results)
+
+
+def check_results(paths: Iterable[str | Path], *, next_file: Callable[[], None] | None = None) -> Iterator[CheckResult]:
+    """Every hand's check result of the files and directories ``paths``, in file order;
+    ``next_file`` is called as each file's results begin (see :func:`studbook.gcpause.gc_between_files`)."""
+    for results in _file_results(paths, next_file):
+        yield from results
 
 
 __all__ = [
     "CheckResult", "Column", "Frames", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
-    "STUD_CLASSES", "TABLES", "check_results", "empty_frames", "frames_from_checks", "rows_from_checks",
-    "from_minor", "load", "schema_markdown", "starting_class", "to_minor", "typed_frame",
+    "SHARED_CATEGORIES", "STUD_CLASSES", "TABLES", "build_frames", "check_results", "empty_frames",
+    "frames_from_checks", "rows_from_checks", "from_minor", "load", "schema_markdown", "starting_class",
+    "table_columns", "to_minor", "typed_frame",
 ]

@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from studbook.frames import MONEY_SCALE, Frames
+from studbook.lean import filled
 from studbook.stats import BY_NAME, by_starting_hand, compute
 
 COMPARE_STATS = ("vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
@@ -48,10 +49,12 @@ def save(figure: Figure, path: str | Path) -> Path:
 
 def main_player(frames: Frames) -> str | None:
     """The player dealt into the most hands (the hero of one's own histories)."""
-    if frames.players.empty:
+    players = frames.players["player"]
+    if players.empty:
         return None
-    counts = frames.players["player"].value_counts()
-    return str(counts.index[0])
+    counts = players.value_counts(sort=False)
+    most = set(counts.index[counts == counts.max()])
+    return str(next(name for name in players if name in most))  # on a tie, the first seen
 
 
 def _hands(count: int) -> str:
@@ -83,7 +86,7 @@ def cumulative_results(frames: Frames, player: str | None = None, *,
     rows = rows.merge(frames.hands[["site", "hand_id", "started_utc", "currency"]],
                       on=["site", "hand_id"], how="left", sort=False)
     rows = rows.reset_index(drop=True).sort_values("started_utc", kind="stable", na_position="last")
-    currencies = rows["currency"].fillna("chips").unique()
+    currencies = filled(rows["currency"], "chips").astype(object).unique()
     if unit == "auto":
         unit = "money" if len(currencies) == 1 else "bb"
     if unit == "money":
@@ -199,7 +202,8 @@ def violations_by_rule(frames: Frames) -> Figure:
     title = "Rule violations by rule"
     if violations.empty:
         return _empty(figure, title, f"no violations in {len(frames.hands)} hands")
-    counts = (violations.groupby(["rule", "site"]).size().unstack("site", fill_value=0))
+    counts = (violations.groupby(["rule", "site"], observed=True).size()
+              .unstack("site", fill_value=0))
     counts = counts.loc[counts.sum(axis=1).sort_values().index]
     axes = figure.add_subplot()
     left = np.zeros(len(counts))
@@ -268,11 +272,11 @@ def tournament_chips(frames: Frames, player: str | None = None) -> Figure:
     if chips.empty:
         return _empty(figure, title, "no tournament hands")
     axes = figure.add_subplot()
-    for (site, tournament), part in chips.groupby(["site", "tournament"], sort=False):
+    for (site, tournament), part in chips.groupby(["site", "tournament"], sort=False, observed=True):
         values = part["chips"].to_numpy(dtype=float) / MONEY_SCALE
         axes.plot(np.arange(1, len(part) + 1), values, lw=1.5, marker=".", ms=3,
                   label=f"{tournament} ({_plain_text(part['buy_in'].iloc[0])}, {_hands(len(part))})")
-    count = chips.groupby(["site", "tournament"]).ngroups
+    count = chips.groupby(["site", "tournament"], observed=True).ngroups
     axes.set_title(f"{title}: {count} tournament{'s' if count != 1 else ''}")
     axes.set_xlabel("Hands played in the tournament")
     axes.set_ylabel("Chips after the hand")

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from studbook.filters import KINDS, Filters, select
-from studbook.frames import TABLES, Frames
+from studbook.frames import SHARED_CATEGORIES, TABLES, Frames
+from studbook.lean import share_categories
 from studbook.store import Store
 
 _KIND_SQL = {
@@ -63,8 +64,9 @@ def read_selected(path: str | Path, filters: Filters) -> Frames:
     keys = f"(site, hand_id) IN (SELECT site, hand_id FROM hands WHERE {where})"
     with Store(path, create=False) as store:
         tables = {table: (store.read_table(table) if table == "rejects" else
-                          store.read_table(table, where if table == "hands" else keys, params))
+                          store.read_table(table, where=where if table == "hands" else keys, params=params))
                   for table in TABLES}
+    share_categories(tables, SHARED_CATEGORIES)  # joins compare codes, as load() gives them
     return select(Frames(**tables), filters)
 
 

@@ -97,6 +97,26 @@ def resolve_jobs(jobs: int | None) -> int:
     return jobs
 
 
+AUTO_BYTES = 64 << 20
+"""Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
+AUTO_FREE_CORES = 4
+"""Processes pay off from this many free cores (moving results costs about half of checking them)."""
+
+
+def auto_jobs(files: Iterable[PathLike]) -> int:
+    """The processes to use when the user did not say: one per free core (cores
+    less the load average) for large inputs when that is :data:`AUTO_FREE_CORES`
+    or more, else 1. The output is the same either way."""
+    if sum(_size(str(f)) for f in files) < AUTO_BYTES:
+        return 1
+    try:
+        busy = os.getloadavg()[0]
+    except OSError:  # no load average on this system
+        return 1
+    free = int(resolve_jobs(0) - busy)
+    return free if free >= AUTO_FREE_CORES else 1
+
+
 def _tasks(files: list[str], workers: int) -> list[list[str]]:
     """Consecutive files grouped into tasks of similar size in bytes."""
     sizes = [_size(f) for f in files]
@@ -338,19 +358,26 @@ def to_dask(
     ``rejects``) of the files under ``paths`` as lazy Dask DataFrames.
 
     One partition per ``files_per_partition`` files, in the order of
-    :func:`studbook.frames.load`, whose frames they equal (each partition has
-    its own index from 0). Nothing is read until computed; compute several
+    :func:`studbook.frames.load`, whose frames they equal in values (each
+    partition has its own index from 0, and its own categories: Dask unites
+    them when it concatenates partitions, unsorted, and knows none before;
+    an integer column may be wider in a partition whose values need it).
+    Nothing is read until computed; compute several
     tables together (``dask.compute(*frames.values())``) to parse each file
     once. Runs on whatever scheduler is active: the local default, or a
     ``dask.distributed.Client``.
     """
     dask = _dask()
     import dask.dataframe as dd
+    from dask.dataframe.utils import clear_known_categories
 
     from studbook.frames import TABLES, typed_frame
 
     parts = [dask.delayed(_frames_of, pure=False)(batch) for batch in _graph(paths, site, files_per_partition)]
-    return {table: dd.from_delayed([part[table] for part in parts], meta=typed_frame(table, []))
+    # each partition has its own categories, and an integer column may be wider in
+    # one that needs it (see studbook.lean): the metadata is the schema's, unchecked
+    return {table: dd.from_delayed([part[table] for part in parts], verify_meta=False,
+                                   meta=clear_known_categories(typed_frame(table, [])))
             for table in TABLES}
 
 
@@ -447,5 +474,5 @@ def _maker(cls: type) -> Callable[[tuple[Any, ...]], Any]:
     return make
 
 
-__all__ = ["DASK_MISSING", "FILES_PER_PARTITION", "check_files", "check_files_dask", "expand_paths",
+__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION", "auto_jobs", "check_files", "check_files_dask", "expand_paths",
            "resolve_jobs", "to_dask"]

@@ -17,6 +17,7 @@ import pandas as pd
 
 from studbook.filters import game_kind
 from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.lean import filled
 
 CLASSES = STUD_CLASSES + RAZZ_CLASSES
 COLUMNS = ["site", "hand_id", "started_utc", "started", "variant", "kind", "stakes", "player",
@@ -64,13 +65,13 @@ def find_hands(
                                 | violations["rule"].str.startswith(rule + ".")]
         out = out.merge(violations[["site", "hand_id"]].drop_duplicates(),
                         on=["site", "hand_id"], how="inner", sort=False)
-    per_hand = frames.violations.groupby(["site", "hand_id"], sort=False)["rule"].agg(
+    per_hand = frames.violations.groupby(["site", "hand_id"], sort=False, observed=True)["rule"].agg(
         violations="size", rules=lambda r: ", ".join(sorted(set(r))))
     out = out.merge(per_hand.reset_index(), on=["site", "hand_id"], how="left", sort=False)
     out["violations"] = out["violations"].fillna(0).astype("int64")
-    out["rules"] = out["rules"].fillna("")
+    out["rules"] = filled(out["rules"], "")
     out["net"] = [from_minor(v) for v in out["net"]]
-    out["currency"] = out["currency"].fillna("chips")
+    out["currency"] = filled(out["currency"], "chips")
     out = out.sort_values(["started_utc", "site", "hand_id"], kind="stable", na_position="last")
     return out[COLUMNS].reset_index(drop=True)
 

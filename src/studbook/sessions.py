@@ -20,6 +20,7 @@ import pandas as pd
 
 from studbook.filters import game_kind
 from studbook.frames import Frames, from_minor
+from studbook.lean import filled
 
 DEFAULT_GAP = pd.Timedelta(minutes=30)
 COLUMNS = ["player", "start", "duration", "kind", "currency", "site", "tables", "hands",
@@ -41,7 +42,7 @@ def player_hands(frames: Frames, player: str) -> pd.DataFrame:
     hands = frames.hands.assign(kind=game_kind(frames.hands))[
         ["site", "hand_id", "started_utc", "table", "currency", "kind"]]
     out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
-    out["currency"] = out["currency"].fillna("")
+    out["currency"] = filled(out["currency"], "")
     return out.sort_values(["started_utc", "site", "hand_id"], kind="stable").reset_index(drop=True)
 
 
@@ -54,7 +55,7 @@ def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
     if by == "sitting":
         timed = timed.sort_values(["site", "table", "started_utc"], kind="stable")
         site = timed["site"].to_numpy(dtype=object)
-        table = timed["table"].fillna("").to_numpy(dtype=object)
+        table = filled(timed["table"], "").to_numpy(dtype=object)
         pause = (timed["started_utc"].diff() > gap).to_numpy(dtype=bool)
         new = np.ones(len(timed), dtype=bool)  # a hand that starts a sitting
         new[1:] = (site[1:] != site[:-1]) | (table[1:] != table[:-1]) | pause[1:]
@@ -65,11 +66,11 @@ def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
         raise ValueError(f"by must be 'sitting' or 'day', not {by!r}")
     if timed.empty:
         return Sessions(pd.DataFrame(columns=COLUMNS), untimed)
-    grouped = timed.groupby(["group", "kind", "currency"], sort=False)
+    grouped = timed.groupby(["group", "kind", "currency"], sort=False, observed=True)
     table = grouped.agg(
         start=("started_utc", "min"), end=("started_utc", "max"),
         site=("site", lambda s: ", ".join(sorted(set(s)))),
-        tables=("table", lambda t: ", ".join(sorted(set(t.fillna(""))))),
+        tables=("table", lambda t: ", ".join(sorted(set(filled(t, ""))))),
         hands=("hand_id", "size"), net_minor=("net", "sum"), net_bb=("net_bb", "sum"),
     ).reset_index()
     table["player"] = player
@@ -87,7 +88,7 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     if table.empty:
         return pd.DataFrame(columns=["kind", "currency", "sessions", "hands", "hours", "net",
                                      "net_bb", "bb_per_100", "bb_per_hour"])
-    grouped = table.groupby(["kind", "currency"], sort=True)
+    grouped = table.groupby(["kind", "currency"], sort=True, observed=True)
     out = grouped.agg(sessions=("start", "size"), hands=("hands", "sum"),
                       seconds=("duration", lambda d: d.dt.total_seconds().sum()),
                       net=("net", "sum"), net_bb=("net_bb", "sum")).reset_index()

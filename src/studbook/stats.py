@@ -34,6 +34,7 @@ import pandas as pd
 from studbook.cards import Card
 from studbook.filters import Filters, game_kind, select
 from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.lean import STRING
 
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
@@ -170,6 +171,15 @@ def stat_definitions_markdown() -> str:
 # Facts: one row per player-hand
 
 
+COLUMNS: dict[str, list[str]] = {
+    "hands": ["site", "hand_id", "variant", "currency"],
+    "players": [*KEY, "variant", "big_bet", "door", "start_class", "last_street", "showdown",
+                "won_at_showdown", "collected", "net", "net_bb"],
+    "actions": [*KEY, "street", "kind"],
+}
+"""The columns the stats are made of (``studbook.load(..., frames=COLUMNS, columns=COLUMNS)``)."""
+
+
 def facts(frames: Frames) -> pd.DataFrame:
     """One row per player per hand with the counts the stats are made of."""
     players = frames.players
@@ -206,7 +216,7 @@ def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
         "any": 1,
         "vol": a["kind"].isin(VOLUNTARY).astype("int64"),
     })
-    per_street = table.groupby(KEY + ["street"], sort=False)[
+    per_street = table.groupby(KEY + ["street"], sort=False, observed=True)[
         ["aggr", "call", "acts", "any", "vol"]].sum()
     wide = per_street.unstack("street", fill_value=0)
     result = pd.DataFrame(index=wide.index)
@@ -336,7 +346,7 @@ def compute(
     table = _filter(table, "variant", variant)
     chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
     keys = list(by) + (["kind", "currency"] if split_money else [])
-    table = table.assign(currency=table["currency"].fillna(""))
+    table = table.assign(currency=table["currency"].astype(STRING).fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
     parts = {"__currency": table["currency"], "__hands": _one(table)}
@@ -352,7 +362,7 @@ def compute(
         names = [n for s in chosen for n in ((s.name, f"{s.name}_n") if s.den else (s.name,))]
     if work.empty:
         return pd.DataFrame(columns=keys + ([] if split_money else ["currency"]) + names)
-    grouped = work.groupby(keys, sort=True, dropna=False)
+    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
     sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
     currencies = grouped["__currency"].agg(lambda c: c.iloc[0] if c.nunique() == 1 else "mixed")
     result = pd.DataFrame(index=sums.index)
@@ -376,7 +386,11 @@ def compute(
             result[f"{stat.name}_n"] = sums[f"{stat.name}__den"].astype("int64")
     if min_hands:
         result = result[sums["__hands"] >= min_hands]
-    return result.reset_index().reset_index(drop=True)
+    result = result.reset_index()
+    for key in keys:  # the groups' names as plain strings, whatever the frames' dtypes
+        if isinstance(result[key].dtype, pd.CategoricalDtype):
+            result[key] = result[key].astype(STRING)
+    return result.reset_index(drop=True)
 
 
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
@@ -400,6 +414,6 @@ def _filter(table: pd.DataFrame, column: str,
     return table[table[column].isin(values)]
 
 
-__all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS", "TABLE_STATS",
-           "Stat", "by_starting_hand",
-           "compute", "door_beats", "facts", "stat_definitions_markdown"]
+__all__ = ["BY_NAME", "COLUMNS", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
+           "TABLE_STATS", "Stat", "by_starting_hand", "compute", "door_beats", "facts",
+           "stat_definitions_markdown"]

@@ -45,14 +45,21 @@ import pandas as pd
 
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
-from studbook.frames import MONEY_SCALE, SCHEMA, TABLES, CheckResult, Frames, rows_from_checks, typed_frame
+from studbook.frames import (
+    MONEY_SCALE, SCHEMA, SHARED_CATEGORIES, TABLES, CheckResult, Frames, rows_from_checks, table_columns,
+)
+from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.originals import HandSource, OriginalKey
 from studbook.printable import printable_path
 
 SCHEMA_VERSION = "3"  # 2: hands.notes and the notes table; 3: the originals table
 _MAGIC = b"SQLite format 3\x00"
-_SQL_TYPES = {"string": "TEXT", "int64": "INTEGER", "Int64": "INTEGER", "bool": "INTEGER",
-              "float64": "REAL", "datetime64[ns, UTC]": "TEXT"}
+_SQL_TYPES = {"string": "TEXT", "category": "TEXT", "bool": "INTEGER", "float64": "REAL",
+              "datetime64[ns, UTC]": "TEXT",
+              **{f"{i}nt{bits}": "INTEGER" for i in "iI" for bits in (8, 16, 32, 64)}}
+READ_ROWS = 4096
+"""Rows read from SQLite at a time when loading frames: their Python objects are
+converted to the frames' dtypes chunk by chunk (see :mod:`studbook.lean`)."""
 _KEYS = {"hands": "PRIMARY KEY (site, hand_id)",
          "rejects": "UNIQUE (status, file, hand_line)"}
 
@@ -212,7 +219,7 @@ def _create_sql() -> Iterator[str]:
     for table, columns in SCHEMA.items():
         defs = [
             f'"{c.name}" {_SQL_TYPES[c.dtype]}'
-            + (" NOT NULL" if c.dtype in ("int64", "bool") else "")
+            + (" NOT NULL" if c.dtype == "bool" or c.dtype.startswith("int") else "")
             for c in columns
         ]
         if table in _KEYS:
@@ -521,22 +528,32 @@ class Store:
     # -- reading -----------------------------------------------------------
 
     def frames(self) -> Frames:
-        return Frames(**{table: self.read_table(table) for table in TABLES})
+        return Frames(**self.tables())
 
-    def read_table(self, table: str, where: str = "", params: Sequence[Any] = ()) -> pd.DataFrame:
-        """``table`` as a typed frame; ``where`` (SQL, without the word) selects rows."""
-        columns = SCHEMA[table]
-        names = ", ".join(f'"{c.name}"' for c in columns)
+    def tables(self, tables: Iterable[str] = TABLES,
+               columns: dict[str, Sequence[str]] | None = None) -> dict[str, pd.DataFrame]:
+        """The frames of ``tables``, each with its ``columns`` (default: all; see
+        :func:`studbook.frames.table_columns`), sharing categories."""
+        frames = {table: self.read_table(table, (columns or {}).get(table)) for table in tables}
+        share_categories(frames, SHARED_CATEGORIES)
+        release_memory()
+        return frames
+
+    def read_table(self, table: str, columns: Sequence[str] | None = None, *,
+                   where: str = "", params: Sequence[Any] = ()) -> pd.DataFrame:
+        """One frame, in the order the rows were stored, read :data:`READ_ROWS` rows at a
+        time; ``where`` (SQL, without the word, with ``params``) selects rows."""
+        specs = table_columns(table, columns)
+        names = ", ".join(f'"{c.name}"' for c in specs)
         clause = f" WHERE {where}" if where else ""
         with self._errors():
+            last = self.conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]
             cursor = self.conn.execute(f"SELECT {names} FROM {table}{clause} ORDER BY rowid", params)
-            records = cursor.fetchall()
-        frame = pd.DataFrame.from_records(records, columns=[c.name for c in columns])
-        for column in columns:
-            if column.dtype.startswith("datetime64"):
-                frame[column.name] = pd.to_datetime(frame[column.name], format="ISO8601",
-                                                    utc=True)
-        return typed_frame(table, frame)
+            builder = TableBuilder(specs, rows=last)  # at most the last rowid: more rows than the table holds
+            while rows := cursor.fetchmany(READ_ROWS):
+                builder.add(rows)
+                del rows
+        return builder.frame()
 
     def originals(self, keys: Iterable[tuple[str, str]] | None = None) -> Iterator[Original]:
         """The original texts of the hands ``keys`` ((site, hand_id) pairs, in that
@@ -633,8 +650,14 @@ def file_sha256(path: str | Path) -> str:
 
 def read_frames(path: str | Path) -> Frames:
     """All six frames of the store at ``path``."""
+    return Frames(**read_tables(path))
+
+
+def read_tables(path: str | Path, tables: Iterable[str] = TABLES,
+                columns: dict[str, Sequence[str]] | None = None) -> dict[str, pd.DataFrame]:
+    """The frames of ``tables`` (with their ``columns``) of the store at ``path``."""
     with Store(path, create=False) as store:
-        return store.frames()
+        return store.tables(tables, columns)
 
 
 def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) -> ImportSummary:
@@ -645,4 +668,4 @@ def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) 
 
 __all__ = ["DamagedStore", "DiskFull", "ImportSummary", "Original", "ReadOnlyStore", "SCHEMA_VERSION", "Store",
            "StoreError", "WRITE_WAIT", "explain", "file_sha256", "import_results", "integrity",
-           "is_store", "printable_path", "read_frames"]
+           "is_store", "printable_path", "read_frames", "read_tables"]

@@ -39,7 +39,7 @@ def tournaments(frames: Frames, player: str) -> pd.DataFrame:
     chips = chips_over_time(frames, player)
     if chips.empty:
         return pd.DataFrame(columns=COLUMNS)
-    grouped = chips.groupby(["site", "tournament"], sort=False)
+    grouped = chips.groupby(["site", "tournament"], sort=False, observed=True)
     table = grouped.agg(
         buy_in=("buy_in", "first"), variants=("variant", lambda v: ", ".join(dict.fromkeys(v))),
         hands=("hand_id", "size"), first_utc=("started_utc", "first"),

@@ -49,7 +49,7 @@ from studbook.engine.result import HandCheck, Violation
 from studbook.events import Note, Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.parse import read_data
-from studbook.scale import check_files
+from studbook.scale import auto_jobs, check_files
 from studbook.sites import site_names
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
@@ -65,8 +65,9 @@ def add_parser(subparsers: Any) -> None:
                         help="hand-history files or directories; - reads standard input")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default text)")
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="check files in N processes (default 1; 0 = one per core); same output")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="check files in N processes (0 = one per core; default: one per free core "
+                             "for inputs of 64 MB or more when 4 or more are free, else 1); same output")
     parser.add_argument("--notes", action="store_true",
                         help="also list the lines that carry no play (notes) of each hand")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -80,10 +81,13 @@ def run(args: argparse.Namespace) -> int:
         if args.site.lower() not in names:
             raise UsageError(f"unknown site {args.site!r}; known: {', '.join(names)}")
         args.site = args.site.lower()
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = _inputs(args.paths)
-    if args.jobs != 1 and any(f.path == STDIN for f in files):
+    reads_stdin = any(f.path == STDIN for f in files)
+    if args.jobs is None:  # standard input is read by this process
+        args.jobs = 1 if reads_stdin else auto_jobs(f.path for f in files)
+    if args.jobs != 1 and reads_stdin:
         raise UsageError("- (standard input) is read by one process: leave out --jobs")
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr

@@ -37,7 +37,7 @@ from studbook.events import Rejected, Skipped
 from studbook.gcpause import gc_between_files
 from studbook.originals import HandSource, OriginalKey, hand_texts
 from studbook.printable import printable_path
-from studbook.scale import check_files, resolve_jobs
+from studbook.scale import auto_jobs, check_files, resolve_jobs
 from studbook.store import ImportSummary, Store, StoreError, explain, file_sha256
 
 SHOW_REJECTED = 50
@@ -58,17 +58,20 @@ def add_parser(subparsers: Any) -> None:
                              "(after a studbook upgrade that reads more hands)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any hand is rejected or breaks a rule")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="parse and check files in N processes (default 1; 0 = one per core)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="parse and check files in N processes (0 = one per core; default: one per free "
+                             "core for inputs of 64 MB or more when 4 or more are free, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no list of rejected hands")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_paths(args.paths)
+    if args.jobs is None:
+        args.jobs = auto_jobs(files)
     try:
         store = Store(args.db)
     except StoreError as error:
