@@ -264,7 +264,7 @@ class Frames:
             return self.__dict__[name]
 
     def loaded(self) -> tuple[str, ...]:
-        """The tables at hand (all six, but for frames made by :meth:`lazy`)."""
+        """The tables at hand (all of them, but for frames made by :meth:`lazy`)."""
         return tuple(table for table in TABLES if table in self.__dict__)
 
     def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
@@ -695,7 +695,7 @@ def load(
 
     ``source`` is a store path, or one or more files/directories of hand
     histories, which are parsed and checked (``studbook.check.check_paths``).
-    ``frames`` names the tables to load (default: all six); any other is
+    ``frames`` names the tables to load (default: all); any other is
     loaded from the same source when first used (from hand histories, that
     parses them again). ``columns`` maps a table to the columns to load
     (default: all); the key columns ``site`` and ``hand_id`` always come

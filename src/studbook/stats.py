@@ -171,15 +171,6 @@ def stat_definitions_markdown() -> str:
 # Facts: one row per player-hand
 
 
-COLUMNS: dict[str, list[str]] = {
-    "hands": ["site", "hand_id", "variant", "currency"],
-    "players": [*KEY, "variant", "big_bet", "door", "start_class", "last_street", "showdown",
-                "won_at_showdown", "collected", "net", "net_bb"],
-    "actions": [*KEY, "street", "kind"],
-}
-"""The columns the stats are made of (``studbook.load(..., frames=COLUMNS, columns=COLUMNS)``)."""
-
-
 def facts(frames: Frames) -> pd.DataFrame:
     """One row per player per hand with the counts the stats are made of."""
     players = frames.players
@@ -414,6 +405,6 @@ def _filter(table: pd.DataFrame, column: str,
     return table[table[column].isin(values)]
 
 
-__all__ = ["BY_NAME", "COLUMNS", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
+__all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
            "TABLE_STATS", "Stat", "by_starting_hand", "compute", "door_beats", "facts",
            "stat_definitions_markdown"]

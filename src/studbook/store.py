@@ -649,7 +649,7 @@ def file_sha256(path: str | Path) -> str:
 
 
 def read_frames(path: str | Path) -> Frames:
-    """All six frames of the store at ``path``."""
+    """All the frames of the store at ``path``."""
     return Frames(**read_tables(path))
 
 

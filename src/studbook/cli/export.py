@@ -10,8 +10,8 @@ Formats:
   decoding; an XML site's hand is its ``<game>`` element), hands separated by
   a blank line, or with ``--split`` one file per hand. From a store, the text
   it kept at import, so the files may be gone.
-* ``parquet`` / ``csv``: the six frames (hands, players, actions, pots,
-  violations, rejects) with the README's schema, one file per table in the
+* ``parquet`` / ``csv``: the frames (hands, players, actions, pots,
+  violations, rejects, notes) with the README's schema, one file per table in the
   folder ``-o DIR``; the schema version is in each Parquet file's metadata
   (key ``studbook``) and in ``schema.json`` beside the CSV files.
 * ``jsonl``: one JSON object per hand with its header, seats and events.
@@ -65,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export", help="write hands as PHH, original text, Parquet, CSV or JSON lines",
         description="Write hands out: PHH (pokerkit's standard), each hand's original text, "
-                    "the six frames as Parquet or CSV, or events as JSON lines.",
+                    "the frames as Parquet or CSV, or events as JSON lines.",
     )
     # Its own selection for now: the shared filters (cli/source.py) use --site to select
     # hands, where export's --site forces the format of the PATHs as in parse and check.
@@ -323,7 +323,7 @@ def hand_record(hand: Hand) -> dict[str, Any]:
 
 
 def write_frames(frames: Frames, folder: Path, fmt: str) -> None:
-    """The six frames as ``folder/<table>.parquet`` (or ``.csv`` and ``schema.json``)."""
+    """The frames as ``folder/<table>.parquet`` (or ``.csv`` and ``schema.json``)."""
     folder.mkdir(parents=True, exist_ok=True)
     meta = {"schema_version": SCHEMA_VERSION, "money_scale": MONEY_SCALE, "studbook": __version__}
     if fmt == "csv":

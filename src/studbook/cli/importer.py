@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                     cannot_read(file_check.file, _reason(file_check.error))
                     continue
                 try:
-                    store.add(_Watched(file_check.results, seen, repeated), summary=summary,
+                    store.add(_noting_repeats(file_check.results, seen, repeated), summary=summary,
                               record=(file_check.file, hashes[file_check.file]),
                               originals=_originals(file_check.file, args.site))
                 except sqlite3.Error as error:
@@ -151,25 +151,17 @@ def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[FileCheck
     return check_files(files, jobs=jobs, site=site)
 
 
-class _Watched:
-    """A file's results as they go to the store: counted, and each hand id
-    met earlier in the run noted in ``repeated`` (the store counts it as a
-    duplicate and keeps the first)."""
-
-    def __init__(self, results: Iterable[CheckResult], seen: SeenHands, repeated: list[str]) -> None:
-        self.results, self.seen, self.repeated = results, seen, repeated
-        self.count = 0
-
-    def __iter__(self) -> Iterator[CheckResult]:
-        for result in self.results:
-            self.count += 1
-            if isinstance(result, HandCheck):
-                earlier = self.seen.earlier(result.hand)
-                if earlier is not None:
-                    hand = result.hand
-                    self.repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
-                                         f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
-            yield result
+def _noting_repeats(results: Iterable[CheckResult], seen: SeenHands, repeated: list[str]) -> Iterator[CheckResult]:
+    """A file's results as they go to the store, each hand id met earlier in the
+    run noted in ``repeated`` (the store counts it as a duplicate and keeps the first)."""
+    for result in results:
+        if isinstance(result, HandCheck):
+            earlier = seen.earlier(result.hand)
+            if earlier is not None:
+                hand = result.hand
+                repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
+                                f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
+        yield result
 
 
 def _reason(error: str | None) -> str:

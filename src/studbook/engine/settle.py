@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 from studbook.cards import Card
 from studbook.evaluate import high_value, low8_value, low_a5_value
-from studbook.events import Collect, Half, Street, Variant
+from studbook.events import Collect, Half, Variant
 from studbook.money import format_amount
 
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total

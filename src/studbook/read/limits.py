@@ -13,7 +13,7 @@ hand is damaged, not of another game.
 
 from __future__ import annotations
 
-from studbook.events import Hand, ParseResult, Rejected, Skipped
+from studbook.events import Hand, ParseResult, Rejected
 from studbook.sites.base import HandText
 
 MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB

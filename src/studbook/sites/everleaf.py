@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Variant
+from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
     Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, not_shown_as_mucks, pot_number,

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Optional, cast
 
 from studbook.events import (
-    ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Tournament, Variant,
+    ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Tournament,
 )
 from studbook.read import split_at_starts
 from studbook.sites.bovada import FIRST_NUMBER

@@ -23,14 +23,14 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, time, timezone
 from decimal import Decimal
 from typing import Any, Iterator
 
 from studbook.cards import Card
 from studbook.events import (
-    ActionKind, Event, Hand, ParseResult, Rejected, Street, Structure, Variant,
+    ActionKind, Event, ParseResult, Rejected, Street, Structure, Variant,
 )
 from studbook.read import split_at_starts
 from studbook.sites.base import HandText

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Optional
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, HandHeader, Street, Structure, Variant
+from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (

@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 
 from studbook.events import (
-    ActionKind, ChatterKind, Half, HandHeader, Stakes, Street, Structure, Variant,
+    ActionKind, ChatterKind, Half, HandHeader, Stakes, Street,
 )
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
