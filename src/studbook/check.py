@@ -201,9 +201,17 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
     with gc_paused():
         for r in parsed.results:
             results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
-    if parsed.error is not None and not parsed.results and parsed.note is None:
-        results.append(Rejected(parsed.file, 1, 1, parsed.error, site=parsed.site))
+    rejection = _file_rejection(parsed, len(parsed.results))
+    if rejection is not None:
+        results.append(rejection)
     return FileCheck(parsed, results)
+
+
+def _file_rejection(parsed: FileResult, results: int) -> Rejected | None:
+    """A file in error that gave no result and no note is one rejected item at its line 1."""
+    if parsed.error is not None and not results and parsed.note is None:
+        return Rejected(parsed.file, 1, 1, parsed.error, site=parsed.site)
+    return None
 
 
 @dataclass(slots=True)
@@ -230,8 +238,9 @@ def _checked(parsed: FileResult, results: Iterator[ParseResult], memory: TableMe
     for result in check_results(results, memory):
         count += 1
         yield result
-    if parsed.error is not None and not count and parsed.note is None:
-        yield Rejected(parsed.file, 1, 1, parsed.error)
+    rejection = _file_rejection(parsed, count)
+    if rejection is not None:
+        yield rejection
 
 
 HANDS_PER_COLLECTION = 2000
