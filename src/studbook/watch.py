@@ -24,10 +24,11 @@ from typing import Any, Callable, Sequence
 from studbook.check import CheckResult, TableMemory, check_file_result
 from studbook.complete import ended
 from studbook.engine.result import HandCheck
-from studbook.events import Deal, Hand, Rejected, Skipped, Street
+from studbook.events import Rejected, Skipped
 from studbook.parse import read_data
 from studbook.read import decode, files_in
 from studbook.store import Store
+from studbook.view import hero_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,14 +115,6 @@ def _problem_key(result: Rejected | Skipped) -> tuple[Any, ...]:
     return (status, result.file, result.hand_line if isinstance(result, Rejected) else result.line)
 
 
-def hero_of(hand: Hand) -> str | None:
-    """The player the log deals down cards to on 3rd street."""
-    for event in hand.events:
-        if isinstance(event, Deal) and event.street is Street.THIRD and len(event.down) >= 2:
-            return event.player
-    return None
-
-
 def describe(result: CheckResult, hero: str | None = None) -> str:
     """One line for a new hand: its id, the hero's result, its violations."""
     if isinstance(result, HandCheck):
@@ -140,4 +133,4 @@ def describe(result: CheckResult, hero: str | None = None) -> str:
     return f"{result.file}:{result.line}: skipped: {result.game}"
 
 
-__all__ = ["Seen", "Watcher", "describe", "hero_of", "whole_hands"]
+__all__ = ["Seen", "Watcher", "describe", "whole_hands"]
