@@ -54,7 +54,7 @@ from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
 from studbook.originals import hand_texts, read_again, suffix_of
 from studbook.scale import check_files
 from studbook.sites import site_names
-from studbook.store import SCHEMA_VERSION, Original, Store, StoreError, is_store
+from studbook.store import SCHEMA_VERSION, Original, Store, StoreError
 from studbook.write.phh import PhhResult, phhs_table, write_phh
 
 FORMATS = ("phh", "original", "parquet", "csv", "jsonl")
@@ -160,9 +160,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _open_store(path: str) -> Store:
-    if not is_store(path):
-        raise UsageError(f"{path}: not a studbook store (make one with 'studbook import')")
-    try:
+    try:  # read-only; missing, empty, damaged or not a store: the store's own one-line error
         return Store(path, create=False)
     except (StoreError, sqlite3.DatabaseError) as error:
         raise UsageError(str(error)) from None

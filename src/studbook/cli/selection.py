@@ -102,11 +102,9 @@ def select_from(files: Iterable[Path], tests: Iterable[Predicate], site: str | N
 
 
 def _store_files(db: str, ids: list[str] | None) -> list[Path]:
-    from studbook.store import Store, StoreError, is_store
+    from studbook.store import Store, StoreError
 
-    if not is_store(db):
-        raise UsageError(f"{db}: not a studbook store (make one with 'studbook import')")
-    try:
+    try:  # read-only; missing, empty, damaged or not a store: the store's own one-line error
         with Store(db, create=False) as store:
             query = "SELECT DISTINCT file FROM hands"
             rows = store.conn.execute(query + (f" WHERE hand_id IN ({','.join('?' * len(ids))})" if ids else "")
