@@ -147,6 +147,7 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
     previous: ParseResult | None = None  # held back: the last hand may have been cut (studbook.complete)
+    end = ""  # the file's last window, to see whether the file stops inside a line
     for first_line, text, overlong in windows:
         if overlong:
             first = False
@@ -164,8 +165,9 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
             if previous is not None:
                 yield previous
             previous = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+        end = text
     if previous is not None:
-        yield whole_last_hand(previous)
+        yield whole_last_hand(previous, end[-4096:])
     if first:
         report.error = f"no {fmt.name} hand found"
 
