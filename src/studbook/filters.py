@@ -31,8 +31,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
 
-from studbook.frames import Frames, to_minor
+from studbook.engine.result import HandCheck
+from studbook.frames import Frames, frames_from_checks, to_minor
 from studbook.lean import filled
+from studbook.sites import site_names
 
 VARIANTS = ("stud", "stud8", "razz")
 KINDS = ("cash", "tournament", "play-money")
@@ -75,10 +77,14 @@ class Filters:
         bad_variants = [v for v in variants if v not in VARIANTS]
         if bad_variants:
             raise FilterError(f"unknown variant {', '.join(bad_variants)}; known: {', '.join(VARIANTS)}")
+        sites = tuple(s.strip().lower() for s in sites)
+        bad_sites = [s for s in sites if s not in site_names()]
+        if bad_sites:
+            raise FilterError(f"unknown site {', '.join(map(repr, bad_sites))}; known: {', '.join(site_names())}")
         return cls(
             since=parse_when(since, "--since") if since else None,
             until=parse_when(until, "--until", end=True) if until else None,
-            sites=tuple(s.lower() for s in sites),
+            sites=sites,
             stakes=tuple(parse_stakes(s) for s in stakes),
             kinds=kinds,
             currencies=tuple(c.upper() for c in currencies),
@@ -216,6 +222,22 @@ def select(frames: Frames, filters: Filters) -> Frames:
     return frames.of_hands(hands)
 
 
+def select_checks(checks: Sequence[HandCheck], filters: Filters) -> list[HandCheck]:
+    """The checked hands the criteria keep (each judged by its row of the ``hands``
+    frame, so a filter means here what it means on frames), and of those, the hands
+    a ``players`` name was dealt into; in the order given."""
+    kept = list(checks)
+    if filters.selects_hands and kept:
+        hands = frames_from_checks(kept).hands
+        hands = hands[hand_mask(hands, filters)]
+        keys = set(zip(hands["site"].astype(str), hands["hand_id"].astype(str)))
+        kept = [c for c in kept if (c.hand.site, c.hand.hand_id) in keys]
+    if filters.players:
+        names = set(filters.players)
+        kept = [c for c in kept if not names.isdisjoint(c.hand.players())]
+    return kept
+
+
 def find_hero(frames: Frames) -> tuple[str, int] | None:
     """The player whose down cards the logs show in the most hands (the one they are
     dealt to), and that number of hands; None when no down card is known."""
@@ -270,5 +292,5 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
 
 
 __all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "faced", "find_hero", "game_kind", "hand_mask",
-           "hero_line", "parse_range", "parse_stakes", "parse_when", "select", "suggest",
+           "hero_line", "parse_range", "parse_stakes", "parse_when", "select", "select_checks", "suggest",
            "unknown_players"]

@@ -16,9 +16,14 @@ Formats:
   (key ``studbook``) and in ``schema.json`` beside the CSV files.
 * ``jsonl``: one JSON object per hand with its header, seats and events.
 
-``--player`` (hands the player was seated in), ``--variant`` and ``--hand``
-select hands (each repeatable); the ``rejects`` frame is not filtered (a
-rejected hand has no player or variant).
+``--hand ID`` and the filters every reading command takes (``--since``,
+``--until``, ``--site``, ``--stakes``, ``--cash``/``--tournament``/
+``--play-money``, ``--currency``, ``--table-size``, ``--variant``,
+``--player``: hands the player was dealt into) select hands; the ``rejects``
+frame is not filtered (a rejected hand has no player or variant).
+``--site`` selects a site's hands as in ``stats``; ``--read-as NAME`` forces
+the PATHs' format (what ``export --site`` did before the filters came: on
+files of that site both give the same hands).
 Hands come from hand-history PATHs (parsed and checked) or from a store
 (``--db``), which re-reads each hand's kept original text for ``phh`` and ``jsonl``.
 
@@ -41,19 +46,19 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
-import pandas as pd
-
 from studbook import __version__
 from studbook.cards import Card
 from studbook.check import check_hand
 from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
-from studbook.filters import VARIANTS
+from studbook.cli.selection import add_hand_arguments, read_as
+from studbook.cli.source import add_filter_arguments, filters_from_args
+from studbook.filters import Filters, select, select_checks
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
 from studbook.originals import hand_texts, read_again, suffix_of
+from studbook.query import read_selected
 from studbook.scale import check_files
-from studbook.sites import site_names
 from studbook.store import SCHEMA_VERSION, Original, Store, StoreError
 from studbook.write.phh import PhhResult, phhs_table, write_phh
 
@@ -67,56 +72,42 @@ def add_parser(subparsers: Any) -> None:
         description="Write hands out: PHH (pokerkit's standard), each hand's original text, "
                     "the frames as Parquet or CSV, or events as JSON lines.",
     )
-    # Its own selection for now: the shared filters (cli/source.py) use --site to select
-    # hands, where export's --site forces the format of the PATHs as in parse and check.
     parser.add_argument("paths", nargs="*", metavar="PATH", help="hand-history files or directories")
     parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import'")
-    parser.add_argument("--player", action="append", metavar="NAME", help="only this player (repeat for several)")
-    parser.add_argument("--variant", action="append", choices=VARIANTS, help="only this variant (repeat for several)")
     parser.add_argument("--format", required=True, choices=FORMATS, help="what to write")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="the file to write (phh, original, jsonl; default standard output), "
                              "or the folder (parquet, csv, and any format with --split)")
     parser.add_argument("--split", action="store_true",
                         help="one file per hand in the folder OUT (phh, original)")
-    parser.add_argument("--hand", action="append", metavar="ID", help="only this hand id (repeat for several)")
-    parser.add_argument("--site", metavar="NAME", help="force the site format of the PATHs")
+    add_hand_arguments(parser)
+    add_filter_arguments(parser)
     parser.set_defaults(run=run)
 
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """Which hands ``--player``, ``--variant`` and ``--hand`` keep (None: all)."""
+    """Which hands the filters and ``--hand`` keep."""
 
-    players: frozenset[str] | None = None
-    variants: frozenset[str] | None = None
-    hands: frozenset[str] | None = None
+    filters: Filters = Filters()
+    hands: frozenset[str] | None = None  # --hand ids; None: all
 
-    def wants(self, hand: Hand) -> bool:
-        if self.variants is not None and hand.variant.value not in self.variants:
-            return False
-        if self.hands is not None and hand.hand_id not in self.hands:
-            return False
-        return self.players is None or any(s.player in self.players for s in hand.seats)
+    def checks(self, checks: list[HandCheck]) -> list[HandCheck]:
+        """The checked hands kept, in order (:func:`studbook.filters.select_checks`)."""
+        if self.hands is not None:
+            checks = [c for c in checks if c.hand.hand_id in self.hands]
+        return select_checks(checks, self.filters)
 
     def frames(self, frames: Frames) -> Frames:
         """The selected hands' rows of every frame (the rejects all kept)."""
-        hands = frames.hands
-        if self.variants is not None:
-            hands = hands[hands["variant"].isin(sorted(self.variants))]
+        hands = select(frames, self.filters).hands
         if self.hands is not None:
             hands = hands[hands["hand_id"].isin(sorted(self.hands))]
-        if self.players is not None:
-            seated = frames.players[frames.players["player"].isin(sorted(self.players))][["site", "hand_id"]]
+        if self.filters.players:
+            players = frames.players
+            seated = players[players["player"].isin(list(self.filters.players))][["site", "hand_id"]]
             hands = hands.merge(seated.drop_duplicates(), on=["site", "hand_id"], how="inner", sort=False)
-        keys = hands[["site", "hand_id"]]
-
-        def keep(frame: pd.DataFrame) -> pd.DataFrame:
-            return frame.merge(keys, on=["site", "hand_id"], how="inner", sort=False).reset_index(drop=True)
-
-        return Frames(hands=hands.reset_index(drop=True), players=keep(frames.players),
-                      actions=keep(frames.actions), pots=keep(frames.pots),
-                      violations=keep(frames.violations), rejects=frames.rejects)
+        return frames.of_hands(hands)
 
 
 @dataclass
@@ -130,10 +121,10 @@ class _Tally:
 
 
 def run(args: argparse.Namespace) -> int:
+    selection = Selection(filters_from_args(args), frozenset(args.hand) if args.hand else None)
+    args.read_as = read_as(args)
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
-    if args.site is not None and args.site.lower() not in site_names():
-        raise UsageError(f"unknown site {args.site!r}; known: {', '.join(site_names())}")
     if args.format in ("parquet", "csv") or args.split:
         if not args.output:
             raise UsageError(f"--format {args.format}{' --split' if args.split else ''} needs -o DIR")
@@ -141,10 +132,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.output}: not a folder")
     if args.split and args.format not in ("phh", "original"):
         raise UsageError("--split goes with --format phh or original")
-    selection = Selection(*(frozenset(v) if v else None for v in (args.player, args.variant, args.hand)))
     tally = _Tally()
     if args.format in ("parquet", "csv"):
-        frames = selection.frames(_frames(args))
+        frames = selection.frames(_frames(args, selection.filters))
         write_frames(frames, Path(args.output), args.format)
         tally.written = len(frames.hands)
     elif args.db:
@@ -166,13 +156,12 @@ def _open_store(path: str) -> Store:
         raise UsageError(str(error)) from None
 
 
-def _frames(args: argparse.Namespace) -> Frames:
+def _frames(args: argparse.Namespace, filters: Filters) -> Frames:
     if args.db:
-        store = _open_store(args.db)
-        try:
-            return store.frames()
-        finally:
-            store.close()
+        try:  # read-only, the hand criteria in SQL; missing, empty, damaged: the store's own line
+            return read_selected(args.db, filters)
+        except StoreError as error:
+            raise UsageError(str(error)) from None
     return load(expand_paths(args.paths))
 
 
@@ -180,7 +169,7 @@ def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -
     files = [str(p) for p in expand_paths(args.paths)]
 
     def hands() -> Iterator[_Item]:
-        for file_check in check_files(files, site=args.site):
+        for file_check in check_files(files, site=args.read_as):
             ignored = not_a_hand_history(file_check.parsed)
             if ignored is not None:
                 stderr(ignored_line(file_check.file, ignored))
@@ -189,19 +178,19 @@ def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -
             for result in file_check.results:
                 if isinstance(result, Rejected):
                     tally.problem(f"rejected: {result.message()}")
-                elif isinstance(result, HandCheck) and selection.wants(result.hand):
-                    hand = result.hand
-                    source = texts.get((hand.file, hand.line))
-                    yield _Item(hand.site, hand.hand_id, result, source.text if source else None)
+            for check in selection.checks([r for r in file_check.results if isinstance(r, HandCheck)]):
+                hand = check.hand
+                source = texts.get((hand.file, hand.line))
+                yield _Item(hand.site, hand.hand_id, check, source.text if source else None)
 
     _write_hands(args, hands(), tally)
 
 
 def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
+    frames = selection.frames(_frames(args, selection.filters))
+    keys = list(zip(frames.hands["site"].astype(str), frames.hands["hand_id"].astype(str)))
     store = _open_store(args.db)
     try:
-        frames = selection.frames(store.frames())
-        keys = list(zip(frames.hands["site"], frames.hands["hand_id"]))
         kept = list(store.originals(keys))
     finally:
         store.close()

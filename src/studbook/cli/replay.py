@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studbook.cli.common import UsageError, stderr
-from studbook.cli.selection import Selection, add_selection, report, select_from, select_hands
+from studbook.cli.selection import Selection, add_selection, read_as, report, select_from, select_hands
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
     selection = select_hands(args)
     if selection.hands:
         if args.html:
-            _write_html(selection, Path(args.html), args.reveal)
+            _write_html(selection, Path(args.html), args.reveal, args.hero)
         elif args.plain:
-            _plain(selection, args.reveal, args.big_bets)
+            _plain(selection, args.reveal, args.big_bets, args.hero)
         else:
             import curses
 
@@ -61,13 +61,13 @@ def _with_neighbours(chosen: Selection, args: argparse.Namespace) -> tuple[Selec
     reach the hands before and after), and where the first chosen one is."""
     if not args.hand:
         return chosen, 0
-    around = select_from([Path(f) for f in dict.fromkeys(h.file for h in chosen.hands)], [], args.site)
+    around = select_from([Path(f) for f in dict.fromkeys(h.file for h in chosen.hands)], site=read_as(args))
     first = chosen.hands[0]
     start = next((i for i, h in enumerate(around.hands) if h.file == first.file and h.line == first.line), 0)
     return around, start
 
 
-def _plain(selection: Selection, reveal: bool, big_bets: bool) -> None:
+def _plain(selection: Selection, reveal: bool, big_bets: bool, hero: str | None) -> None:
     from studbook.view import replay
     from studbook.view.text import header, plain_frames
 
@@ -76,17 +76,17 @@ def _plain(selection: Selection, reveal: bool, big_bets: bool) -> None:
         if i:
             out.write("\n")
         out.write(f"=== {header(hand)}\n")
-        for text in plain_frames(replay(hand, reveal=reveal, memory=selection.memory_for(hand)), big_bets):
+        for text in plain_frames(replay(hand, reveal=reveal, hero=hero, memory=selection.memory_for(hand)), big_bets):
             out.write(text + "\n")
     out.flush()
 
 
-def _write_html(selection: Selection, path: Path, reveal: bool) -> None:
+def _write_html(selection: Selection, path: Path, reveal: bool, hero: str | None) -> None:
     from studbook.view import replay
     from studbook.view.html import page
 
     hands = selection.hands
-    text = page([replay(hand, reveal=reveal, memory=selection.memory_for(hand)) for hand in hands],
+    text = page([replay(hand, reveal=reveal, hero=hero, memory=selection.memory_for(hand)) for hand in hands],
                 title=f"studbook: {hands[0].hand_id}" + (f" and {len(hands) - 1} more" if len(hands) > 1 else ""))
     try:
         path.write_text(text, encoding="utf-8")

@@ -2,9 +2,11 @@
 
 The hands come from files (``PATH...``) or from a store (``--db FILE``: the
 store remembers each hand's file and line, and the hand is read again from
-there). :func:`add_selection` adds the options that narrow them down; each
-becomes one predicate of :func:`predicates`, so a new filter is one option and
-one predicate.
+there). :func:`add_selection` adds ``--hand ID`` and the filters every reading
+command takes (:func:`studbook.cli.source.add_filter_arguments`; ``--site``
+selects the hands of a site, as in ``stats``), applied by
+:func:`studbook.filters.select_checks`; ``--read-as NAME`` forces the files'
+format (what ``--site`` did here before the filters came).
 """
 
 from __future__ import annotations
@@ -13,41 +15,40 @@ import argparse
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from studbook.check import TableMemory, check_hand
 from studbook.cli.common import UsageError, expand_inputs, stderr
+from studbook.cli.source import add_filter_arguments, filters_from_args
+from studbook.engine.result import HandCheck
 from studbook.events import Hand
+from studbook.filters import Filters, select_checks
 from studbook.parse import read_file
 from studbook.sites import site_names
-
-VARIANTS = ("stud", "stud8", "razz")
-Predicate = Callable[[Hand], bool]
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="hand-history files or directories")
     parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import' (hands are read again "
                                                       "from the files it names)")
+    add_hand_arguments(parser)
+    add_filter_arguments(parser)
+
+
+def add_hand_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--hand ID`` and ``--read-as NAME``: the options of the commands that take hands
+    one by one (show, replay, export) beside the filters."""
     parser.add_argument("--hand", action="append", metavar="ID", help="only the hand with this id (repeat for several)")
-    parser.add_argument("--player", action="append", metavar="NAME", help="only hands this player was dealt into")
-    parser.add_argument("--variant", action="append", choices=VARIANTS, help="only this variant (repeat for several)")
-    parser.add_argument("--site", choices=site_names(), help="read the files as this site's format")
+    parser.add_argument("--read-as", metavar="NAME", type=str.lower,
+                        help="read the PATHs as this site's format (as 'check --site' does); "
+                             f"one of {', '.join(site_names())}")
 
 
-def predicates(args: argparse.Namespace) -> list[Predicate]:
-    """One test per selection option given."""
-    tests: list[Predicate] = []
-    if args.hand:
-        ids = set(args.hand)
-        tests.append(lambda h: h.hand_id in ids)
-    if args.player:
-        names = set(args.player)
-        tests.append(lambda h: not names.isdisjoint(h.players()))
-    if args.variant:
-        variants = set(args.variant)
-        tests.append(lambda h: h.variant.value in variants)
-    return tests
+def read_as(args: argparse.Namespace) -> str | None:
+    """The ``--read-as`` site, checked; UsageError naming the known sites."""
+    if args.read_as is not None and args.read_as not in site_names():
+        raise UsageError(f"unknown site {args.read_as!r}; known: {', '.join(site_names())}")
+    return args.read_as  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -68,11 +69,13 @@ class Selection:
 
 
 def select_hands(args: argparse.Namespace) -> Selection:
-    """The hands of ``PATH...`` or ``--db`` that pass every selection option."""
+    """The hands of ``PATH...`` or ``--db`` that pass ``--hand`` and every filter."""
+    filters = filters_from_args(args)
+    site = read_as(args)
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
-    files = _store_files(args.db, args.hand) if args.db else [f.path for f in expand_inputs(args.paths)]
-    chosen = select_from(files, predicates(args), args.site, args.hand or ())
+    files = _store_files(args.db, args.hand, filters) if args.db else [f.path for f in expand_inputs(args.paths)]
+    chosen = select_from(files, filters, site, args.hand or ())
     if args.hand:
         found = {h.hand_id for h in chosen.hands}
         rejected = {r.split("hand ", 1)[-1].split(":", 1)[0] for r in chosen.problems}
@@ -80,11 +83,11 @@ def select_hands(args: argparse.Namespace) -> Selection:
     return chosen
 
 
-def select_from(files: Iterable[Path], tests: Iterable[Predicate], site: str | None = None,
+def select_from(files: Iterable[Path], filters: Filters = Filters(), site: str | None = None,
                 ids: Iterable[str] = ()) -> Selection:
-    """The hands of ``files`` that pass every test; ``ids``: hand ids asked for (a rejected
-    one is named among the problems)."""
-    tests, ids = list(tests), set(ids)
+    """The hands of ``files`` that ``filters`` keep (:func:`studbook.filters.select_checks`);
+    with ``ids``, only those hand ids (a rejected one is named among the problems)."""
+    ids = set(ids)
     chosen = Selection()
     memory = TableMemory()
     for path in files:
@@ -92,23 +95,35 @@ def select_from(files: Iterable[Path], tests: Iterable[Predicate], site: str | N
             chosen.problems.append(f"{path}: no such file")
             continue
         result = read_file(path, site=site)
+        checks: list[HandCheck] = []
+        memories: dict[tuple[str, int], TableMemory] = {}
         for hand in result.hands:
-            if all(test(hand) for test in tests):
-                chosen.hands.append(hand)
-                chosen.memories[(hand.file, hand.line)] = copy.deepcopy(memory)
-            check_hand(hand, None, memory)  # what this hand tells the checker about its table
+            if not ids or hand.hand_id in ids:
+                memories[(hand.file, hand.line)] = copy.deepcopy(memory)
+                checks.append(check_hand(hand, None, memory))  # also tells the memory about the table
+            else:
+                check_hand(hand, None, memory)  # what this hand tells the checker about its table
+        for check in select_checks(checks, filters):
+            chosen.hands.append(check.hand)
+            chosen.memories[(check.hand.file, check.hand.line)] = memories[(check.hand.file, check.hand.line)]
         chosen.problems.extend(r.message() for r in result.rejected if r.hand_id in ids)
     return chosen
 
 
-def _store_files(db: str, ids: list[str] | None) -> list[Path]:
+def _store_files(db: str, ids: list[str] | None, filters: Filters) -> list[Path]:
+    """The files holding the store's hands that ``ids`` and the hand criteria keep
+    (the criteria in SQL, to read fewer files; each hand is judged again when read)."""
+    from studbook.query import hand_where
     from studbook.store import Store, StoreError
 
+    where, params = hand_where(filters)
+    if ids:
+        where += f" AND hand_id IN ({','.join('?' * len(ids))})"
+        params += ids
     try:  # read-only; missing, empty, damaged or not a store: the store's own one-line error
         with Store(db, create=False) as store:
-            query = "SELECT DISTINCT file FROM hands"
-            rows = store.conn.execute(query + (f" WHERE hand_id IN ({','.join('?' * len(ids))})" if ids else "")
-                                      + " ORDER BY file", ids or []).fetchall()
+            rows = store.conn.execute(f"SELECT DISTINCT file FROM hands WHERE {where} ORDER BY file",
+                                      params).fetchall()
     except StoreError as error:
         raise UsageError(str(error)) from None
     return [Path(row[0]) for row in rows]
@@ -124,4 +139,4 @@ def report(selection: Selection) -> int:
     return 1 if selection.problems else 0
 
 
-__all__ = ["Selection", "add_selection", "predicates", "report", "select_from", "select_hands"]
+__all__ = ["Selection", "add_hand_arguments", "add_selection", "read_as", "report", "select_from", "select_hands"]

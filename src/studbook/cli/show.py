@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         from studbook.view import replay
         from studbook.view.text import show_lines
 
-        shown = replay(hand, reveal=args.reveal, memory=selection.memory_for(hand))
+        shown = replay(hand, reveal=args.reveal, hero=args.hero, memory=selection.memory_for(hand))
         out.write("\n".join(show_lines(shown, args.big_bets)) + "\n")
     out.flush()
     return report(selection)

@@ -3,9 +3,10 @@
 ``add_source_arguments(parser)`` adds ``PATH...`` / ``--db FILE`` and every
 filter of :mod:`studbook.filters`; ``load_source(args)`` returns the frames
 already filtered and the :class:`~studbook.filters.Filters` read from the
-options. A command that takes hands (stats, plot, hands, sessions, and later
-export, show, replay) calls these two and nothing else, so every command reads
-the filters the same way.
+options. A command that takes hands (stats, plot, hands, sessions, tournaments)
+calls these two and nothing else; export, show and replay, which take hands one
+by one, add the filters with :func:`add_filter_arguments` and read them with
+:func:`filters_from_args`. So every command reads the filters the same way.
 """
 
 from __future__ import annotations
