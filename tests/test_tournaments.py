@@ -12,7 +12,11 @@ after losing the last chips: from 1500 at level I to 0 at level V.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
@@ -67,3 +71,96 @@ def test_tournaments_cli(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     out = tmp_path / "t.png"
     assert main(["plot", "tournaments", *paths, "-o", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- the finishing place and prize, where the log states them ---------------------------------
+
+MTT = "PokerStars/Triple-Stud-USD-2.00-0.20-MTT-201301.txt"  # "Player5 finished the tournament in 28th place"
+
+
+def test_finish_lines_are_typed_events(corpus: Path) -> None:
+    from studbook.events import Chatter, TournamentFinish
+    from studbook.parse import read_file
+
+    [hand] = read_file(corpus / MTT).hands
+    [finish] = [e for e in hand.events if isinstance(e, TournamentFinish)]
+    assert (finish.player, finish.place, finish.prize, finish.line) == ("Player5", 28, None, 51)
+    assert isinstance(finish, Chatter) and finish.text == "Player5 finished the tournament in 28th place"
+    [row] = tournaments(load(corpus / MTT), "Player5").to_dict("records")
+    assert (row["tournament"], row["busted"], row["place"], row["prize"]) == ("664712833", True, 28, None)
+
+
+def test_the_sample_tournament_ends_with_every_place(capsys: pytest.CaptureFixture[str]) -> None:
+    """histories T3778019413: eight finish lines, 8th to 2nd, and "dealer's pal wins the
+    tournament and receives $7.84" (line 6103)."""
+    frames = load(SAMPLE)
+    stated = frames.players[frames.players["finish_place"].notna()]
+    assert sorted(zip(stated["finish_place"], stated["player"])) == [
+        (1, "dealer's pal"), (2, "Íñigo"), (3, "JoJo [NL]"), (4, "LowBall Larry"), (5, "Hero"),
+        (6, "Lucky Lou"), (7, "Brick City"), (8, "count de monet")]
+    assert stated.loc[stated["finish_place"] == 1, "finish_prize"].tolist() == [784]
+    assert stated["finish_prize"].notna().sum() == 1
+    [hero] = tournaments(frames, "Hero").to_dict("records")
+    assert (hero["place"], hero["prize"]) == (5, None)
+    [winner] = tournaments(frames, "dealer's pal").to_dict("records")
+    assert (winner["place"], winner["prize"], winner["busted"]) == (1, Decimal("7.84"), False)
+    assert main(["tournaments", str(SAMPLE), "--player", "dealer's pal", "--format", "json"]) == 0
+    [record] = json.loads(capsys.readouterr().out)
+    assert (record["place"], record["prize"]) == (1, "7.84")
+    assert main(["tournaments", str(SAMPLE), "--hero", "Hero"]) == 0  # 5th, no prize
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "hero: Hero (--hero)"
+    assert lines[1].split()[-2:] == ["place", "prize"] and lines[2].split()[-2:] == ["yes", "5th"]
+
+
+def test_edited_finish_lines_with_prizes_reach_the_store(corpus: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    text = (corpus / MTT).read_text(encoding="utf-8")
+    line = "Player5 finished the tournament in 28th place\n"
+    assert line in text
+    edited = tmp_path / "mtt.txt"
+    edited.write_text(text.replace(line, "Player5 finished the tournament in 3rd place and received $12.50.\n"
+                                         "Hero wins the tournament and receives $40.00 - congratulations!\n"),
+                      encoding="utf-8")
+    db = tmp_path / "t.db"
+    assert main(["import", str(edited), "--db", str(db)]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT player, finish_place, finish_prize FROM players "
+                            "WHERE finish_place IS NOT NULL ORDER BY finish_place").fetchall()
+    assert rows == [("Hero", 1, 4000), ("Player5", 3, 1250)]
+    assert main(["tournaments", "--db", str(db), "--player", "Player5", "--format", "csv"]) == 0
+    [row] = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert (row["place"], row["prize"], row["busted"]) == ("3", "12.50", "True")
+    assert main(["check", str(edited)]) == 0  # a finish line changes nothing of the hand
+
+
+def test_a_schema_3_store_is_read_and_upgraded(corpus: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A store made before the finishing place (schema 3, no players.finish_* columns):
+    read as it is (places NA), and given the columns by the next import."""
+    from studbook.store import SCHEMA_VERSION, Store
+
+    db = tmp_path / "old.db"
+    assert main(["import", str(corpus / TOURNAMENT), "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:  # what a schema-3 store looks like
+        conn.execute("ALTER TABLE players DROP COLUMN finish_place")
+        conn.execute("ALTER TABLE players DROP COLUMN finish_prize")
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    capsys.readouterr()
+    assert main(["tournaments", "--db", str(db), "--format", "csv"]) == 0
+    [row] = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert (row["tournament"], row["place"], row["prize"]) == ("3540610518", "", "")
+    with Store(db, create=False) as store:
+        assert store.read_table("players")["finish_place"].isna().all()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
+    assert main(["import", str(corpus / MTT), "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (SCHEMA_VERSION,)
+        assert conn.execute("SELECT player, finish_place FROM players WHERE finish_place IS NOT NULL"
+                            ).fetchall() == [("Player5", 28)]
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    assert main(["tournaments", "--db", str(db)]) == 2
+    assert "store schema version 2, expected 4" in capsys.readouterr().err

@@ -194,7 +194,9 @@ def test_community_card_written_on_the_river_line() -> None:
         DealCommunity(file="", line=0, card=card),
         Collect(file="", line=0, player="a b", amount=Decimal(4)),
         PotSummary(file="", line=0, total=Decimal(4), rake=Decimal(0)),
-    )
+        SeatSummary(file="", line=0, seat=1, player="a b", outcome="collected (4)", won=Decimal(4)),
+        SeatSummary(file="", line=0, seat=2, player="c:d", outcome="folded on the River"),
+    )  # every seat in the summary: a summary without them reads as a hand cut (studbook.complete)
     hand = Hand("", 0, 0, header, seats, events)
     text = write_hand(hand)
     assert "*** RIVER *** [6h]\n" in text and "Board [6h]\n" in text

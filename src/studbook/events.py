@@ -284,6 +284,17 @@ class Chatter(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentFinish(Chatter):
+    """A tournament line that states how a player finished: ``X finished the
+    tournament in 3rd place [and received $N]``, ``X wins the tournament and
+    receives $N`` (place 1). A table message to the engine and the replayer
+    (it changes no chips of the hand); the frames keep it on the player's row."""
+
+    place: int
+    prize: Decimal | None = None  # as the log states it, in the tournament's money
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Note(Event):
     """A line no rule of the site's format reads that cannot change the hand:
     it names no seated player (save in a no-play phrase: a timer, a presence
@@ -363,6 +374,6 @@ __all__ = [
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",
     "SeatSummary", "Show", "ShowdownStart", "Skipped", "Stakes", "Street", "StreetStart",
-    "Structure", "Tournament", "UncalledReturned", "Variant",
+    "Structure", "Tournament", "TournamentFinish", "UncalledReturned", "Variant",
 ]
 

@@ -46,6 +46,7 @@ from studbook.events import (
     Skipped,
     Street,
     StreetStart,
+    TournamentFinish,
     UncalledReturned,
     Variant,
 )
@@ -141,6 +142,9 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("net_bb", "float64", "net in big bets (float convenience)"),
         ("high_won", _MONEY, "chips won from high halves and whole pots"),
         ("low_won", _MONEY, "chips won from low halves (stud8; razz pots count as high/whole)"),
+        ("finish_place", "Int16", "the place the player finished the tournament in, where this hand's log "
+                                  "states it (the hand they went out in or won it in); NA otherwise"),
+        ("finish_prize", _MONEY_OPT, "the prize that line states, minor units of the tournament's money; NA when none"),
     ),
     "actions": _cols(
         *_KEY,
@@ -451,9 +455,10 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
         hand.file, hand.line, hand.end_line, 0,
     )
     starts = _starting_cards(hand)
+    finishes = {e.player: e for e in hand.events if type(e) is TournamentFinish}
     players = [
-        _player_row(key, hand.variant, big_bet, result, starts, brought_in, won,
-                    check.went_to_showdown)
+        (*_player_row(key, hand.variant, big_bet, result, starts, brought_in, won, check.went_to_showdown),
+         *_finish(finishes.get(result.player)))
         for result in check.players
     ]
     violations = _violation_rows(check)
@@ -507,6 +512,13 @@ def _player_row(
         to_minor(result.contributed), to_minor(result.collected), net, _per_bb(net, big_bet),
         won.get((result.player, "high"), 0), won.get((result.player, "low"), 0),
     )
+
+
+def _finish(finish: TournamentFinish | None) -> tuple[int | None, int | None]:
+    """A player row's finish_place and finish_prize."""
+    if finish is None:
+        return None, None
+    return finish.place, _opt_minor(finish.prize)
 
 
 def _starting_cards(hand: Hand) -> dict[str, tuple[Card, Card, Card]]:

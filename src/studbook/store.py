@@ -52,7 +52,13 @@ from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.originals import HandSource, OriginalKey
 from studbook.printable import printable_path
 
-SCHEMA_VERSION = "3"  # 2: hands.notes and the notes table; 3: the originals table
+SCHEMA_VERSION = "4"  # 2: hands.notes and the notes table; 3: the originals table; 4: players.finish_*
+ADDED_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
+    "4": {"players": ("finish_place", "finish_prize")},
+}
+"""The columns each schema version added. A store of an older version that only
+lacks these is read with them NA, and brought up to date (``ALTER TABLE ... ADD
+COLUMN``, no row rewritten) the first time it is opened for writing."""
 _MAGIC = b"SQLite format 3\x00"
 _SQL_TYPES = {"string": "TEXT", "category": "TEXT", "bool": "INTEGER", "float64": "REAL",
               "datetime64[ns, UTC]": "TEXT",
@@ -217,14 +223,26 @@ def _create_sql() -> Iterator[str]:
     yield FILES_SQL
     yield ORIGINALS_SQL
     for table, columns in SCHEMA.items():
-        defs = [
-            f'"{c.name}" {_SQL_TYPES[c.dtype]}'
-            + (" NOT NULL" if c.dtype == "bool" or c.dtype.startswith("int") else "")
-            for c in columns
-        ]
+        defs = [_column_sql(c.name, c.dtype) for c in columns]
         if table in _KEYS:
             defs.append(_KEYS[table])
         yield f"CREATE TABLE IF NOT EXISTS {table} ({', '.join(defs)})"
+
+
+def _column_sql(name: str, dtype: str) -> str:
+    return f'"{name}" {_SQL_TYPES[dtype]}' + (" NOT NULL" if dtype == "bool" or dtype.startswith("int") else "")
+
+
+def _added_since(version: str | None) -> dict[str, tuple[str, ...]] | None:
+    """The columns added after ``version`` by table, or None when a store of that
+    version cannot be read by this one."""
+    if version is None or not version.isdigit() or not 3 <= int(version) <= int(SCHEMA_VERSION):
+        return None
+    added: dict[str, tuple[str, ...]] = {}
+    for later in range(int(version) + 1, int(SCHEMA_VERSION) + 1):
+        for table, names in ADDED_COLUMNS.get(str(later), {}).items():
+            added[table] = added.get(table, ()) + names
+    return added
 
 
 class Store:
@@ -260,6 +278,7 @@ class Store:
         self._keys: set[tuple[str, str]] | None = None
         self._version: int | None = None  # PRAGMA data_version when the keys were read
         self._stale = False  # another connection wrote: check new keys in the store too
+        self._absent: dict[str, tuple[str, ...]] = {}  # columns an older store read-only lacks (read as NA)
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
@@ -324,9 +343,12 @@ class Store:
             raise StoreError(f"{printable_path(self.path)}: an SQLite file but not a studbook store")
         if "meta" in tables:
             meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
-            if meta.get("schema_version") != SCHEMA_VERSION:
+            added = _added_since(meta.get("schema_version"))
+            if added is None:
                 raise StoreError(f"{printable_path(self.path)}: store schema version "
                                  f"{meta.get('schema_version')}, expected {SCHEMA_VERSION}")
+            if added:
+                self._upgrade(added)
             if meta.get("money_scale") != str(MONEY_SCALE):
                 raise StoreError(f"{printable_path(self.path)}: money scale {meta.get('money_scale')}")
             return
@@ -341,6 +363,19 @@ class Store:
                 self.conn.execute(statement)
             self.conn.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+
+    def _upgrade(self, added: dict[str, tuple[str, ...]]) -> None:
+        """An older store: read its missing columns as NA, or (writing) add them."""
+        if self.readonly:
+            self._absent = added
+            return
+        with self._transaction():
+            for table, names in added.items():
+                present = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+                missing = [n for n in names if n not in present]  # another writer may have added them
+                for column in (c for c in SCHEMA[table] if c.name in missing):
+                    self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {_column_sql(column.name, column.dtype)}")
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -544,7 +579,8 @@ class Store:
         """One frame, in the order the rows were stored, read :data:`READ_ROWS` rows at a
         time; ``where`` (SQL, without the word, with ``params``) selects rows."""
         specs = table_columns(table, columns)
-        names = ", ".join(f'"{c.name}"' for c in specs)
+        absent = self._absent.get(table, ())
+        names = ", ".join("NULL" if c.name in absent else f'"{c.name}"' for c in specs)
         clause = f" WHERE {where}" if where else ""
         with self._errors():
             last = self.conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]

@@ -2,9 +2,10 @@
 
 The player's (``--player``, else the hero's) tournaments, one row each: the
 buy-in as written, variants, hands, first and last hand (UTC, level), chips
-at the start and after the last hand, chips won or lost, and whether the last
-hand left no chips (``busted``). ``plot tournaments`` draws the chips over
-time. Exit status: 0, or 2 for usage errors.
+at the start and after the last hand, chips won or lost, whether the last
+hand left no chips (``busted``), and the place and prize where the log states
+them (blank in text, null in JSON, empty in CSV where it does not).
+``plot tournaments`` draws the chips over time. Exit status: 0, or 2 for usage errors.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from studbook.tournaments import tournaments
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "tournaments", help="tournaments: buy-in, hands, chips at start and end",
+        "tournaments", help="tournaments: buy-in, hands, chips at start and end, finishing place",
         description="A player's tournaments; every filter applies.",
     )
     add_source_arguments(parser)
@@ -44,8 +45,19 @@ def format_text(table: pd.DataFrame) -> str:
         first_utc=table["first_utc"].dt.strftime("%Y-%m-%d %H:%M"),
         last_utc=table["last_utc"].dt.strftime("%Y-%m-%d %H:%M"),
         busted=table["busted"].map({True: "yes", False: ""}),
+        place=[_ordinal(p) for p in table["place"]],
+        prize=["" if p is None else str(p) for p in table["prize"]],
     ).drop(columns=["site"])
     return view.to_string(index=False)
+
+
+def _ordinal(place: object) -> str:
+    """``1st``, ``2nd``, ``28th``; '' for NA."""
+    if pd.isna(place):
+        return ""
+    n = int(place)  # type: ignore[call-overload]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 __all__ = ["add_parser", "format_text", "run"]

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Optional
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, HandHeader, Street
+from studbook.events import ActionKind, ChatterKind, HandHeader, Street, TournamentFinish
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
@@ -52,7 +52,8 @@ KINDS: dict[str, str] = {
     "TOTAL": "'Total pot' line", "BOARD": "'Board' line", "SEAT_SUMMARY": "summary seat line",
     "SAID": "chat", "JOIN": "join", "LEAVE": "leave", "SIT_OUT": "sitting out",
     "RETURN": "return", "DISCONNECT": "disconnect", "RECONNECT": "reconnect",
-    "TIMEOUT": "timeout", "CHATTER_OTHER": "table message", "$END": "end of hand",
+    "TIMEOUT": "timeout", "CHATTER_OTHER": "table message", "FINISH": "tournament finish",
+    "$END": "end of hand",
 }
 
 _STREET_OF = STREET_TERMINALS
@@ -92,7 +93,7 @@ class _Builder(LineBuilder):
         "UNCALLED": "uncalled", "SHOWDOWN": "showdown", "SHOW": "show", "MUCK": "muck",
         "NOSHOW": "noshow", "COLLECT": "collect", "NO_LOW": "no_low", "SUMMARY": "skip",
         "TOTAL": "total", "BOARD": "board", "SEAT_SUMMARY": "seat_summary", "SAID": "said",
-        **dict.fromkeys(_CHATTER_OF, "chatter"),
+        **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
     def __init__(self, *args: object) -> None:
@@ -275,6 +276,13 @@ class _Builder(LineBuilder):
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_chatter(self.file, line, _CHATTER_OF[kind], self.line_text().rstrip(), f[0]))
+
+    def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
+        player, place, received, receives = f
+        prize = received or receives
+        self.events.append(TournamentFinish(
+            file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text().rstrip(), player=player,
+            place=int(place) if place else 1, prize=amount(prize) if prize else None))
 
 
 def _header(head: dict[str, object], table: str, max_seats: str | None, play_money: bool,
