@@ -110,7 +110,8 @@ def test_export_frames_are_filtered_too(tmp_path: Path, store: Path) -> None:
     assert set(files) <= {"Aaltje", "Eunike"} and 0 < sum(files.values()) <= 780
 
 
-def test_site_means_the_same_in_every_reading_command(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_site_means_the_same_in_every_reading_command(corpus: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """``--site`` selects a site's hands; ``--read-as`` forces the format, as ``export --site`` did."""
     logs = corpus / "FullTilt"
     expected = Counter[str]()
@@ -126,6 +127,10 @@ def test_site_means_the_same_in_every_reading_command(corpus: Path, capsys: pyte
     as_filter = capsys.readouterr().out
     assert main(["export", one, "--read-as", "pokerstars", "--format", "phh"]) == 0
     assert capsys.readouterr().out == as_filter and as_filter.count("[") >= 11
+    for site, hands in (("pokerstars", 11), ("fulltilt", 0)):  # frames out, the file read as SITE
+        out = tmp_path / site
+        assert main(["export", one, "--read-as", site, "--format", "csv", "-o", str(out)]) == 0
+        assert len((out / "hands.csv").read_text(encoding="utf-8").splitlines()) == 1 + hands
     assert main(["stats", one, "--site", "pokerstars", "--format", "csv"]) == 0
     capsys.readouterr()
     for command in (["export", one, "--format", "jsonl"], ["show", one], ["replay", "--plain", one],

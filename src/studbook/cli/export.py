@@ -55,7 +55,7 @@ from studbook.cli.source import add_filter_arguments, filters_from_args
 from studbook.filters import Filters, select, select_checks
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
-from studbook.frames import MONEY_SCALE, SCHEMA, Frames, load
+from studbook.frames import MONEY_SCALE, SCHEMA, Frames, frames_from_checks, load
 from studbook.originals import hand_texts, read_again, suffix_of
 from studbook.query import read_selected
 from studbook.scale import check_files
@@ -162,6 +162,9 @@ def _frames(args: argparse.Namespace, filters: Filters) -> Frames:
             return read_selected(args.db, filters)
         except StoreError as error:
             raise UsageError(str(error)) from None
+    if args.read_as:  # the files read as that site's format
+        files = [str(p) for p in expand_paths(args.paths)]
+        return frames_from_checks(r for check in check_files(files, site=args.read_as) for r in check.results)
     return load(expand_paths(args.paths))
 
 
