@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import Hand, Street
+from studbook.events import Action, ActionKind, Hand, Street
 from studbook.records import maker
 
 
@@ -50,6 +50,19 @@ class PlayerResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionFacts:
+    """What one logged action did, as the engine applied it (the frames' ``actions`` rows)."""
+
+    action: Action  # the event as logged (player, figures, line)
+    street: Street | None  # the street in play (None: an action before 3rd street)
+    kind: ActionKind  # the logged kind, a bet or raise that completes named ``complete``
+    put_in: Decimal  # chips the action added to the pot
+    to_call: Decimal  # chips the player needed to call before acting
+    bets_before: int  # bets and raises this round before the action (the bring-in is not one)
+    pot_before: Decimal  # antes and bets so far, less uncalled bets returned
+
+
+@dataclass(frozen=True, slots=True)
 class HandCheck:
     hand: Hand
     violations: tuple[Violation, ...]
@@ -57,6 +70,7 @@ class HandCheck:
     pots: tuple[PotAward, ...]
     rake: Decimal
     went_to_showdown: bool
+    actions: tuple[ActionFacts, ...]  # one per Action event, in log order
 
     @property
     def status(self) -> str:
@@ -72,3 +86,4 @@ new_player_result = maker(PlayerResult)
 new_pot_award = maker(PotAward)
 new_hand_check = maker(HandCheck)
 new_violation = maker(Violation)
+new_action_facts = maker(ActionFacts)

@@ -48,7 +48,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Sequence
 
-from studbook.betting import completes, street_total
+from studbook.betting import AGGRESSIVE, completes, named, street_total
 from studbook.cards import DECK, Card
 from studbook.events import (
     Action,
@@ -78,7 +78,7 @@ from studbook.evaluate import board_high_key, board_low_key, bring_in_key
 from studbook.money import format_amount
 
 from .profiles import DEFAULT, RuleProfile
-from .result import Violation, new_violation
+from .result import ActionFacts, Violation, new_action_facts, new_violation
 from .rules import (
     BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_AMOUNT,
     BRINGIN_COMPLETE, BRINGIN_PLAYER, CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE,
@@ -214,7 +214,10 @@ class StudState:
     ``profile``, ``street`` (None before 3rd street), ``players`` (seat order),
     ``violations`` (in the order found), ``community`` (the 7th-street community
     card or None), ``bring_in`` (the bring-in amount in force), ``bets`` (bets
-    and raises this round, for the cap), ``current_bet`` (the highest street total).
+    and raises this round, for the cap), ``aggressions`` (bets, raises and completions
+    made this round, full or all-in for less), ``current_bet`` (the highest street total),
+    ``pot`` (antes and bets so far, less uncalled bets returned) and ``actions``
+    (each Action applied, with what it did: :class:`~studbook.engine.result.ActionFacts`).
     """
 
     # slots: a hand's state has too many attributes for a fast instance dict
@@ -222,7 +225,7 @@ class StudState:
         "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
         "bring_in_source", "fixed", "violations", "players", "order", "street", "community",
         "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
-        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted",
+        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "actions", "aggressions",
         "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
         "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
         "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
@@ -283,6 +286,7 @@ class StudState:
         self.current_bet = ZERO
         self.bet_level = ZERO  # the street total of the last full bet or raise
         self.bets = 0  # bets and raises this round (the completion counts; the bring-in does not)
+        self.aggressions = 0  # bets, raises and completions this round, short all-ins included
         self.big_bet_made = False  # 4th street open-pair double bet made
         self._open_pair: bool | None = None
         self._to_act: PlayerState | None = None
@@ -309,6 +313,8 @@ class StudState:
         self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
         self.ante_posted: Decimal | None = None
         self.collects: list[Collect] = []
+        self.pot = ZERO
+        self.actions: list[ActionFacts] = []
         self.summary: PotSummary | None = None
         self.no_low_noted = False
         self.hand_over = False  # one live player left
@@ -500,6 +506,7 @@ class StudState:
                 self.ante_posted = amount
             p.stack -= amount
             p.total += amount
+            self.pot += amount
             p.ante += amount
             p.street_in = ZERO  # antes do not count toward bets
             return
@@ -553,6 +560,7 @@ class StudState:
         self.current_bet = ZERO
         self.bet_level = ZERO
         self.bets = 0
+        self.aggressions = 0
         self.big_bet_made = False
         self._open_pair = None
         self._to_act = None
@@ -1017,9 +1025,13 @@ class StudState:
         street = self.street
         if p is None or street is None:
             self._misplaced_action(p, e)
+            self._misplaced_facts(e)
             return
         if p is not self._to_act or self._river_due:
             self._start_turn(p, e)
+        # the action's facts as it finds the round (published on the result: the frames' rows)
+        bets, pot, before = self.aggressions, self.pot, p.total
+        to_call = self.current_bet - p.street_in
         if self._round_first is None:
             self._round_first = p
         self._last_action_street = street
@@ -1037,7 +1049,17 @@ class StudState:
         p.acted = True
         p.acted_level = self.bet_level
         p.last_street = street
+        self.actions.append(new_action_facts(e, street, named(kind, street, bets > 0), p.total - before,
+                                             to_call if to_call > ZERO else ZERO, bets, pot))
         self._advance(p)
+
+    def _misplaced_facts(self, e: Action) -> None:
+        """The facts of an action the engine could not apply: it put nothing in."""
+        bets = self.aggressions
+        self.actions.append(new_action_facts(e, self.street, named(e.kind, self.street, bets > 0), ZERO, ZERO,
+                                             bets, self.pot))
+        if e.kind in AGGRESSIVE:
+            self.aggressions += 1
 
     def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
         if p is None:
@@ -1257,6 +1279,7 @@ class StudState:
 
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
+        self.aggressions += 1
         before = p.street_in
         to = street_total(kind, e.amount, e.to, before, self.current_bet)
         current = self.current_bet
@@ -1359,6 +1382,7 @@ class StudState:
         p.stack = stack = before - chips
         p.street_in += chips
         p.total += chips
+        self.pot += chips
         if stack > ZERO:
             if all_in_flag:
                 self.flag(CHIPS_STACK, line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
@@ -1385,6 +1409,7 @@ class StudState:
                       f"not {_fmt(e.amount)} to {p.name}")
         p.stack += e.amount
         p.total -= e.amount
+        self.pot -= e.amount
         p.street_in = max(p.street_in - e.amount, ZERO)
         p.returned += e.amount
         self._returned_line = e.line
