@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Callable
 
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Hand, Street
@@ -82,8 +83,13 @@ class HandCheck:
 
 
 # positional constructors (every field, in declaration order) for the engine's hot path
-new_player_result = maker(PlayerResult)
-new_pot_award = maker(PotAward)
-new_hand_check = maker(HandCheck)
-new_violation = maker(Violation)
-new_action_facts = maker(ActionFacts)
+# (each typed with its class's fields in order, so mypy checks the calls: tests/test_records.py)
+new_player_result: Callable[[str, int, Decimal, Decimal, Decimal, Decimal, Street, bool, bool, bool, bool,
+                             tuple[Card, ...], tuple[Card, ...]], PlayerResult] = maker(PlayerResult)
+new_pot_award: Callable[[int, Decimal, tuple[str, ...], tuple[tuple[str, Decimal], ...],
+                         tuple[tuple[str, Decimal], ...]], PotAward] = maker(PotAward)
+new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Decimal, bool,
+                          tuple[ActionFacts, ...]], HandCheck] = maker(HandCheck)
+new_violation: Callable[[str, int, str], Violation] = maker(Violation)
+new_action_facts: Callable[[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal],
+                           ActionFacts] = maker(ActionFacts)
