@@ -130,7 +130,7 @@ def _synthetic_hand(rng: random.Random, hand_id: str, names: list[str],
     return HandCheck(hand=hand, violations=(), players=results,
                      pots=(PotAward(pot=0, amount=total, eligible=tuple(live),
                                     high=((winner, total),)),),
-                     rake=Decimal(0), went_to_showdown=showdown, actions=check_hand(hand).actions)
+                     rake=Decimal(0), went_to_showdown=showdown, action_log=check_hand(hand).action_log)
 
 
 def measure(label: str, work: Callable[[], T]) -> T:

@@ -89,13 +89,13 @@ def test_the_engine_publishes_each_actions_facts() -> None:
     _act(state, "B", K.RAISE, "5", "10")  # PokerStars' "raises 5 to 10": a completion
     _act(state, "A", K.RAISE, "10", "20")
     _act(state, "B", K.FOLD, None)
-    assert [_facts(f) for f in state.actions] == [
+    assert [_facts(f) for f in state.action_facts()] == [
         (K.BRING_IN, D(5), D(0), 0, D(20)),
         (K.COMPLETE, D(10), D(5), 0, D(25)),
         (K.RAISE, D(15), D(5), 1, D(35)),
         (K.FOLD, D(0), D(10), 2, D(50)),
     ]
-    assert [f.street for f in state.actions] == [Street.THIRD] * 4
+    assert [f.street for f in state.action_facts()] == [Street.THIRD] * 4
     assert state.uncalled() == ("A", D(10))
     state.apply(UncalledReturned(file="", line=0, player="A", amount=D(10)))
     assert state.pot == D(40)
@@ -106,7 +106,7 @@ def test_after_an_all_in_bring_in_for_less_the_next_player_faces_the_full_bring_
     state = _two_players(stacks=("13", "100"))  # A has 3 behind the ante
     _act(state, "A", K.BRING_IN, "3")
     _act(state, "B", K.CALL, "5")
-    brought, called = state.actions
+    brought, called = state.action_facts()
     assert _facts(brought) == (K.BRING_IN, D(3), D(0), 0, D(20))
     assert _facts(called) == (K.CALL, D(5), D(5), 0, D(23))  # what B put in is what B had to call
 
@@ -121,9 +121,9 @@ def test_a_short_all_in_raise_is_a_bet_made_though_it_reopens_nothing() -> None:
     _act(state, "B", K.COMPLETE, None, "10")
     _act(state, "C", K.RAISE, "2", "12")  # all-in for 2 more: less than half a bet
     _act(state, "A", K.CALL, "7")
-    assert [f.bets_before for f in state.actions] == [0, 0, 1, 2]
+    assert [f.bets_before for f in state.action_facts()] == [0, 0, 1, 2]
     assert state.bets == 1  # for the cap only the completion counts
-    assert [f.kind for f in state.actions] == [K.BRING_IN, K.COMPLETE, K.RAISE, K.CALL]
+    assert [f.kind for f in state.action_facts()] == [K.BRING_IN, K.COMPLETE, K.RAISE, K.CALL]
     assert not state.violations
 
 
@@ -141,12 +141,12 @@ def test_the_facts_are_what_legal_actions_offered(variant: str, players: int, se
             if options is None:
                 continue
             assert isinstance(event, Action)
-            facts = state.actions[-1]
+            facts = state.action_facts()[-1]
             option = next(o for o in options.actions if o.kind is event.kind and o.amount == event.amount)
             assert facts.action is event
             assert (facts.to_call, facts.put_in) == (options.to_call, option.chips)
             assert facts.pot_before + facts.put_in == state.pot
-        assert len(state.actions) == sum(isinstance(e, Action) for e in hand.events)
+        assert len(state.action_facts()) == sum(isinstance(e, Action) for e in hand.events)
 
 
 def test_every_sites_completions_are_complete_in_the_actions_frame(corpus: Path) -> None:

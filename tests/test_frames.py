@@ -171,7 +171,7 @@ class HandBuilder:
         hand = self.hand()
         return HandCheck(hand=hand, violations=violations, players=tuple(players),
                          pots=pots, rake=D(rake), went_to_showdown=self.showdown,
-                         actions=check_hand(hand).actions)
+                         action_log=check_hand(hand).action_log)
 
 
 def steal_hand(hand_id: str = "1") -> HandBuilder:

@@ -129,7 +129,7 @@ def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemo
     if memory is not None:
         _remember_bring_in(state, hand, memory)
     violations = _dedupe(state.violations) if state.violations else ()
-    return new_hand_check(hand, violations, tuple(players), tuple(pots), rake, showdown, tuple(state.actions))
+    return new_hand_check(hand, violations, tuple(players), tuple(pots), rake, showdown, tuple(state.action_log))
 
 
 def _remember_bring_in(state: StudState, hand: Hand, memory: TableMemory) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable
 
+from studbook.betting import named
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Hand, Street
 from studbook.records import maker
@@ -63,6 +64,23 @@ class ActionFacts:
     pot_before: Decimal  # antes and bets so far, less uncalled bets returned
 
 
+ActionRecord = tuple[Action, Street | None, int, Decimal, Decimal, Decimal, Decimal, Decimal]
+"""What the engine notes as it applies an action, cheaply (a hand has dozens):
+the event, the street, the bets made this round, the pot, the bet to match, the
+player's street total before, and their hand total before and after it.
+:func:`action_facts` turns it into the action's :class:`ActionFacts`."""
+
+_ZERO = Decimal(0)
+
+
+def action_facts(record: ActionRecord) -> ActionFacts:
+    """The facts of one action the engine applied, from its note."""
+    action, street, bets, pot, level, street_in, before, after = record
+    owed = level - street_in
+    return new_action_facts(action, street, named(action.kind, street, bets > 0), after - before,
+                            owed if owed > _ZERO else _ZERO, bets, pot)
+
+
 @dataclass(frozen=True, slots=True)
 class HandCheck:
     hand: Hand
@@ -71,7 +89,7 @@ class HandCheck:
     pots: tuple[PotAward, ...]
     rake: Decimal
     went_to_showdown: bool
-    actions: tuple[ActionFacts, ...]  # one per Action event, in log order
+    action_log: tuple[ActionRecord, ...]  # one per Action event, in log order (see actions)
 
     @property
     def status(self) -> str:
@@ -81,6 +99,11 @@ class HandCheck:
     def net(self) -> dict[str, Decimal]:
         return {p.player: p.net for p in self.players}
 
+    @property
+    def actions(self) -> tuple[ActionFacts, ...]:
+        """Each Action event's facts as the engine applied it, in log order."""
+        return tuple(map(action_facts, self.action_log))
+
 
 # positional constructors (every field, in declaration order) for the engine's hot path
 # (each typed with its class's fields in order, so mypy checks the calls: tests/test_records.py)
@@ -89,7 +112,7 @@ new_player_result: Callable[[str, int, Decimal, Decimal, Decimal, Decimal, Stree
 new_pot_award: Callable[[int, Decimal, tuple[str, ...], tuple[tuple[str, Decimal], ...],
                          tuple[tuple[str, Decimal], ...]], PotAward] = maker(PotAward)
 new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Decimal, bool,
-                          tuple[ActionFacts, ...]], HandCheck] = maker(HandCheck)
+                          tuple[ActionRecord, ...]], HandCheck] = maker(HandCheck)
 new_violation: Callable[[str, int, str], Violation] = maker(Violation)
 new_action_facts: Callable[[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal],
                            ActionFacts] = maker(ActionFacts)
