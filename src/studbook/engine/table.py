@@ -161,7 +161,7 @@ class Table:
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
         "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
-        "bring_in_source", "fixed", "violations", "players", "order", "street", "community",
+        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community",
         "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
         "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
         "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
@@ -195,10 +195,9 @@ class Table:
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         self.chip = chip if chip is not None else _chip_of(stakes, seats)
-        # where an expected bring-in came from, for rule bringin.amount's message: the
-        # earlier hand at this table and stakes that the checker remembered it from
-        self.bring_in_source = (f" as in hand {bring_in_hand} at this table and stakes"
-                                if bring_in_hand is not None else " at this table")
+        # the earlier hand at this table and stakes the checker remembered the bring-in from
+        # (rule bringin.amount's message names it)
+        self.bring_in_hand = bring_in_hand
         self.fixed = structure is Structure.FIXED
         self.violations: list[Violation] = []
         self.players: list[PlayerState] = []

@@ -15,6 +15,12 @@ from studbook.engine.table import _fmt, PlayerState, _THIRD, ZERO
 class BringInRules(OrderRules):
     __slots__ = ()
 
+    def _bring_in_source(self) -> str:
+        """Where the expected bring-in came from, for rule bringin.amount's message."""
+        if self.bring_in_hand is not None:
+            return f" as in hand {self.bring_in_hand} at this table and stakes"
+        return " at this table"
+
     def _bring_in(self, p: PlayerState, e: Action) -> None:
         amount = e.amount if e.amount is not None else (e.to or ZERO)
         if self.street is not _THIRD or self._opened:
@@ -29,7 +35,7 @@ class BringInRules(OrderRules):
                           f"bring-in {_fmt(amount)} must be more than zero and less than the small bet {_fmt(self.small)}")
             elif expected is not None and amount != expected:
                 self.flag(BRINGIN_AMOUNT, e.line,
-                          f"bring-in should be {_fmt(expected)}{self.bring_in_source}, not {_fmt(amount)}")
+                          f"bring-in should be {_fmt(expected)}{self._bring_in_source()}, not {_fmt(amount)}")
         if self.bring_in is None and not all_in_short:
             self.bring_in = amount
         self._opened = True
