@@ -75,9 +75,11 @@ def test_the_scan_sees_a_bare_rule_id(tmp_path: Path) -> None:
     assert _string_rule_ids(sample) == [(2, "bet.size")]
 
 
-def test_settle_reads_only_the_states_public_attributes() -> None:
-    """Settlement works from the state's public view, never its private attributes."""
-    tree = ast.parse((ENGINE / "settle.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["settle.py", "snapshot.py"])
+def test_settle_and_snapshots_read_only_the_states_public_attributes(module: str) -> None:
+    """Settlement and the replayer's snapshots work from the state's public view,
+    never its private attributes."""
+    tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
     private = sorted({
         f"{node.lineno}: .{node.attr}" for node in ast.walk(tree)
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
