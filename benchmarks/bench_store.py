@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from studbook.cards import DECK
+from studbook.check import check_hand
 from studbook.engine.result import HandCheck, PlayerResult, PotAward
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Event, Hand, HandHeader, PostAnte, Seat, Stakes,
@@ -129,7 +130,7 @@ def _synthetic_hand(rng: random.Random, hand_id: str, names: list[str],
     return HandCheck(hand=hand, violations=(), players=results,
                      pots=(PotAward(pot=0, amount=total, eligible=tuple(live),
                                     high=((winner, total),)),),
-                     rake=Decimal(0), went_to_showdown=showdown)
+                     rake=Decimal(0), went_to_showdown=showdown, action_log=check_hand(hand).action_log)
 
 
 def measure(label: str, work: Callable[[], T]) -> T:

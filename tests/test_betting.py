@@ -10,15 +10,24 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from budget import examples
 
-from studbook.betting import StreetLedger, completes, named, street_total, written_total
-from studbook.events import ActionKind, Street
+from studbook.betting import completes, named, street_total, written_total
+from studbook.cards import parse_cards
+from studbook.check import start_state
+from studbook.engine.result import ActionFacts
+from studbook.engine.state import StudState
+from studbook.events import Action, ActionKind, Stakes, Street, UncalledReturned
 from studbook.frames import load
+from studbook.simulate import simulate
 
 from test_rules import RAZZ
 
 D = Decimal
 K = ActionKind
+SETTINGS = settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("kind, amount, to, before, level, want", [
@@ -55,18 +64,89 @@ def test_only_the_first_bet_of_third_street_completes() -> None:
     assert named(K.CALL, Street.THIRD, False) is K.CALL
 
 
-def test_the_ledger_gives_each_actions_facts() -> None:
-    ledger: StreetLedger[int] = StreetLedger(0)
-    ledger.ante(10)
-    ledger.ante(10)
-    bring = ledger.act("A", K.BRING_IN, 5, None)
-    done = ledger.act("B", K.RAISE, 5, 10)  # PokerStars' "raises 5 to 10"
-    again = ledger.act("A", K.RAISE, 10, 20)
-    assert (bring.kind, bring.put_in, bring.to_call, bring.bets_before, bring.pot_before) == (K.BRING_IN, 5, 0, 0, 20)
-    assert (done.kind, done.put_in, done.to_call, done.bets_before, done.pot_before) == (K.COMPLETE, 10, 5, 0, 25)
-    assert (again.kind, again.put_in, again.to_call, again.bets_before, again.pot_before) == (K.RAISE, 15, 5, 1, 35)
-    ledger.returned("A", 10)
-    assert ledger.pot == 40
+def _facts(facts: ActionFacts) -> tuple[ActionKind, Decimal, Decimal, int, Decimal]:
+    return facts.kind, facts.put_in, facts.to_call, facts.bets_before, facts.pot_before
+
+
+def _two_players(bring_in: str = "5", stacks: tuple[str, str] = ("100", "100")) -> StudState:
+    state = StudState.new("stud", Stakes(small_bet=D(10), big_bet=D(20), ante=D(10), bring_in=D(bring_in)),
+                          [(1, "A", D(stacks[0])), (2, "B", D(stacks[1]))])
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    state.deal("A", up=parse_cards("2c"))  # the lowest door card brings in
+    state.deal("B", up=parse_cards("Kd"))
+    return state
+
+
+def _act(state: StudState, player: str, kind: ActionKind, amount: str | None, to: str | None = None) -> None:
+    state.apply(Action(file="", line=0, player=player, kind=kind, amount=None if amount is None else D(amount),
+                       to=None if to is None else D(to)))
+
+
+def test_the_engine_publishes_each_actions_facts() -> None:
+    state = _two_players()
+    _act(state, "A", K.BRING_IN, "5")
+    _act(state, "B", K.RAISE, "5", "10")  # PokerStars' "raises 5 to 10": a completion
+    _act(state, "A", K.RAISE, "10", "20")
+    _act(state, "B", K.FOLD, None)
+    assert [_facts(f) for f in state.action_facts()] == [
+        (K.BRING_IN, D(5), D(0), 0, D(20)),
+        (K.COMPLETE, D(10), D(5), 0, D(25)),
+        (K.RAISE, D(15), D(5), 1, D(35)),
+        (K.FOLD, D(0), D(10), 2, D(50)),
+    ]
+    assert [f.street for f in state.action_facts()] == [Street.THIRD] * 4
+    assert state.uncalled() == ("A", D(10))
+    state.apply(UncalledReturned(file="", line=0, player="A", amount=D(10)))
+    assert state.pot == D(40)
+    assert not state.violations
+
+
+def test_after_an_all_in_bring_in_for_less_the_next_player_faces_the_full_bring_in() -> None:
+    state = _two_players(stacks=("13", "100"))  # A has 3 behind the ante
+    _act(state, "A", K.BRING_IN, "3")
+    _act(state, "B", K.CALL, "5")
+    brought, called = state.action_facts()
+    assert _facts(brought) == (K.BRING_IN, D(3), D(0), 0, D(20))
+    assert _facts(called) == (K.CALL, D(5), D(5), 0, D(23))  # what B put in is what B had to call
+
+
+def test_a_short_all_in_raise_is_a_bet_made_though_it_reopens_nothing() -> None:
+    state = StudState.new("stud", Stakes(small_bet=D(10), big_bet=D(20), ante=D(0), bring_in=D(5)),
+                          [(1, "A", D(100)), (2, "B", D(100)), (3, "C", D(12))])
+    state.start_street(Street.THIRD)
+    for name, card in (("A", "2c"), ("B", "Kd"), ("C", "Qh")):
+        state.deal(name, up=parse_cards(card))
+    _act(state, "A", K.BRING_IN, "5")
+    _act(state, "B", K.COMPLETE, None, "10")
+    _act(state, "C", K.RAISE, "2", "12")  # all-in for 2 more: less than half a bet
+    _act(state, "A", K.CALL, "7")
+    assert [f.bets_before for f in state.action_facts()] == [0, 0, 1, 2]
+    assert state.bets == 1  # for the cap only the completion counts
+    assert [f.kind for f in state.action_facts()] == [K.BRING_IN, K.COMPLETE, K.RAISE, K.CALL]
+    assert not state.violations
+
+
+@SETTINGS
+@given(st.sampled_from(["stud", "stud8", "razz"]), st.integers(2, 8), st.integers(0, 2**32), st.booleans())
+def test_the_facts_are_what_legal_actions_offered(variant: str, players: int, seed: int, tournament: bool) -> None:
+    """On simulated hands each action's published facts agree with what
+    legal_actions() offered it: chips to call, and chips the option puts in."""
+    for sim in simulate(variant, 3, players, seed, tournament):
+        hand = sim.hand
+        state = start_state(hand)
+        for event in hand.events:
+            options = state.legal_actions() if isinstance(event, Action) else None
+            state.apply(event)
+            if options is None:
+                continue
+            assert isinstance(event, Action)
+            facts = state.action_facts()[-1]
+            option = next(o for o in options.actions if o.kind is event.kind and o.amount == event.amount)
+            assert facts.action is event
+            assert (facts.to_call, facts.put_in) == (options.to_call, option.chips)
+            assert facts.pot_before + facts.put_in == state.pot
+        assert len(state.action_facts()) == sum(isinstance(e, Action) for e in hand.events)
 
 
 def test_every_sites_completions_are_complete_in_the_actions_frame(corpus: Path) -> None:

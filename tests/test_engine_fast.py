@@ -11,7 +11,8 @@ from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
     HandCheck, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
 )
-from studbook.engine.state import PlayerState, StudState, _chip_of
+from studbook.engine.state import PlayerState, StudState
+from studbook.engine.table import _chip_of
 from studbook.events import Stakes, Street
 
 D = Decimal

@@ -3,7 +3,8 @@
 ``HandBuilder`` (a small fixture factory) is shared by the other test files of
 issue #4 (``from test_frames import HandBuilder``): it writes a hand event by
 event and works out a plain ``HandCheck`` for it, the way the engine would for
-a legal hand, so these tests need neither parser nor engine.
+a legal hand (players, pots, nets), so these tests need no parser; each
+action's facts (``HandCheck.actions``) are the engine's own, as in a real check.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pandas as pd
 import pytest
 
 from studbook.cards import Card, parse_cards
+from studbook.check import check_hand
 from studbook.engine.result import HandCheck, PlayerResult, PotAward, Violation
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Event, Half, Hand, HandHeader, PostAnte, Rejected,
@@ -166,8 +168,10 @@ class HandBuilder:
         low = tuple((p, a) for p, a, half, _ in self.halves if half is Half.LOW)
         live = tuple(s.player for s in self.seats if s.player not in self.folded)
         pots = (PotAward(pot=0, amount=total, eligible=live, high=high, low=low),)
-        return HandCheck(hand=self.hand(), violations=violations, players=tuple(players),
-                         pots=pots, rake=D(rake), went_to_showdown=self.showdown)
+        hand = self.hand()
+        return HandCheck(hand=hand, violations=violations, players=tuple(players),
+                         pots=pots, rake=D(rake), went_to_showdown=self.showdown,
+                         action_log=check_hand(hand).action_log)
 
 
 def steal_hand(hand_id: str = "1") -> HandBuilder:

@@ -16,8 +16,9 @@ import pytest
 from studbook.engine import rules
 
 RULE_BOOK = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
-ENGINE = Path(rules.__file__).parent
-SRC = ENGINE.parents[0]
+DEFINED = Path(rules.__file__)  # engine/rules/__init__.py
+ENGINE = DEFINED.parents[1]
+SRC = ENGINE.parent
 
 
 def _book_ids() -> set[str]:
@@ -62,7 +63,7 @@ def _string_rule_ids(path: Path) -> list[tuple[int, str]]:
 def test_the_sources_name_rules_only_by_constant() -> None:
     found = {
         f"{path.relative_to(SRC)}:{line}": value
-        for path in sorted(SRC.rglob("*.py")) if path.name != "rules.py"
+        for path in sorted(SRC.rglob("*.py")) if path != DEFINED
         for line, value in _string_rule_ids(path)
     }
     assert found == {}
@@ -74,11 +75,26 @@ def test_the_scan_sees_a_bare_rule_id(tmp_path: Path) -> None:
     assert _string_rule_ids(sample) == [(2, "bet.size")]
 
 
-def test_settle_reads_only_the_states_public_attributes() -> None:
-    """Settlement works from the state's public view, never its private attributes."""
-    tree = ast.parse((ENGINE / "settle.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["settle.py", "snapshot.py"])
+def test_settle_and_snapshots_read_only_the_states_public_attributes(module: str) -> None:
+    """Settlement and the replayer's snapshots work from the state's public view,
+    never its private attributes."""
+    tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
     private = sorted({
         f"{node.lineno}: .{node.attr}" for node in ast.walk(tree)
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
     })
     assert private == []
+
+
+def test_checked_in_says_where_each_rule_is_checked() -> None:
+    """CHECKED_IN names exactly the engine modules that name each rule's constant."""
+    constants = {name: value for name, value in vars(rules).items() if name.isupper() and isinstance(value, str)}
+    found: dict[str, set[str]] = {rule: set() for rule in rules.RULE_IDS}
+    for path in sorted(ENGINE.rglob("*.py")):
+        if path == DEFINED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Name) and node.id in constants:
+                found[constants[node.id]].add(path.relative_to(ENGINE).as_posix())
+    assert {rule: set(where) for rule, where in rules.CHECKED_IN.items()} == found

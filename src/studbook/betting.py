@@ -14,16 +14,16 @@ any site. Two things are decided here and nowhere else:
   for a bring-in, bet or call; the increment over the bet to call for a raise;
   the total for a completion; ``to``, where given, for a raise or completion.
 
-:class:`StreetLedger` applies these to a hand's actions in order and gives
-each action's facts (chips put in, chips to call, pot and bets before it).
-Amounts are ``Decimal`` or ``int`` (minor units, as the frames keep them).
+The engine applies them to a hand's actions and publishes each action's facts
+(:class:`studbook.engine.result.ActionFacts`: chips put in, chips to call, pot
+and bets before it), which the frames' ``actions`` rows read.
+Amounts are ``Decimal`` or ``int`` (minor units).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from studbook.events import ActionKind, Street
 
@@ -76,63 +76,4 @@ def written_total(before: Decimal, level: Decimal, *, chips: Decimal | None = No
     return before + (chips if chips is not None else Decimal(0))
 
 
-@dataclass(frozen=True, slots=True)
-class ActionFacts(Generic[N]):
-    """What one action did, as the frames' ``actions`` table lists it."""
-
-    kind: ActionKind  # as named by :func:`named`
-    put_in: N  # chips the action added to the pot
-    to_call: N  # chips the player needed to call before acting
-    bets_before: int  # bets this round before the action (the bring-in is not one)
-    pot_before: N  # antes and bets so far, less returns
-
-
-class StreetLedger(Generic[N]):
-    """The pot, each player's street total and the round's bets, action by action."""
-
-    __slots__ = ("zero", "street", "pot", "street_in", "high", "bets")
-
-    def __init__(self, zero: N) -> None:
-        self.zero: N = zero
-        self.street = _THIRD
-        self.pot: N = zero
-        self.street_in: dict[str, N] = {}
-        self.high: N = zero
-        self.bets = 0
-
-    def start(self, street: Street) -> None:
-        self.street = street
-        self.street_in = {}
-        self.high = self.zero
-        self.bets = 0
-
-    def ante(self, chips: N) -> None:
-        self.pot += chips
-
-    def to_call(self, player: str) -> N:
-        return max(self.high - self.street_in.get(player, self.zero), self.zero)
-
-    def act(self, player: str, kind: ActionKind, amount: N | None, to: N | None) -> ActionFacts[N]:
-        """Record an action; its facts."""
-        zero = self.zero
-        before = self.street_in.get(player, zero)
-        facts_kind = named(kind, self.street, self.bets > 0)
-        to_call, bets, pot = self.to_call(player), self.bets, self.pot
-        if kind is ActionKind.CHECK or kind is ActionKind.FOLD:
-            return ActionFacts(facts_kind, zero, to_call, bets, pot)
-        total = street_total(kind, amount, to, before, self.high)
-        self.street_in[player] = total
-        if total > self.high:
-            self.high = total
-        if kind in AGGRESSIVE:
-            self.bets += 1
-        put_in = total - before
-        self.pot += put_in
-        return ActionFacts(facts_kind, put_in, to_call, bets, pot)
-
-    def returned(self, player: str, chips: N) -> None:
-        self.pot -= chips
-        self.street_in[player] = self.street_in.get(player, self.zero) - chips
-
-
-__all__ = ["AGGRESSIVE", "ActionFacts", "StreetLedger", "completes", "named", "street_total", "written_total"]
+__all__ = ["AGGRESSIVE", "completes", "named", "street_total", "written_total"]

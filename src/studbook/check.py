@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -21,7 +20,7 @@ from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.events import Hand, ParseResult, Rejected, Skipped
-from studbook.gcpause import gc_paused
+from studbook.perfile import within_file
 from studbook.parse import FileResult, parse_paths
 from studbook.parse import stream_file as parse_stream
 from studbook.read import files_in
@@ -130,7 +129,7 @@ def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemo
     if memory is not None:
         _remember_bring_in(state, hand, memory)
     violations = _dedupe(state.violations) if state.violations else ()
-    return new_hand_check(hand, violations, tuple(players), tuple(pots), rake, showdown)
+    return new_hand_check(hand, violations, tuple(players), tuple(pots), rake, showdown, tuple(state.action_log))
 
 
 def _remember_bring_in(state: StudState, hand: Hand, memory: TableMemory) -> None:
@@ -198,9 +197,8 @@ def check_file_result(parsed: FileResult, memory: TableMemory | None = None) -> 
     """Check every hand of an already parsed file."""
     memory = memory if memory is not None else TableMemory()
     results: list[CheckResult] = []
-    with gc_paused():
-        for r in parsed.results:
-            results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
+    for r in parsed.results:
+        results.append(check_hand(r, None, memory) if isinstance(r, Hand) else r)
     rejection = _file_rejection(parsed, len(parsed.results))
     if rejection is not None:
         results.append(rejection)
@@ -243,21 +241,11 @@ def _checked(parsed: FileResult, results: Iterator[ParseResult], memory: TableMe
         yield rejection
 
 
-HANDS_PER_COLLECTION = 2000
-
-
 def check_results(results: Iterable[ParseResult], memory: TableMemory) -> Iterator[CheckResult]:
-    """Each parse result checked as it comes (hands replayed, the rest passed on).
-
-    The cyclic collector is paused, as for a whole file, but a young
-    collection runs every :data:`HANDS_PER_COLLECTION` results: only the
-    hands in flight are alive, so it is cheap, and the garbage cycles a
-    damaged file makes (rejected hands' exceptions) never pile up."""
-    with gc_paused():
-        for count, r in enumerate(results, start=1):
-            yield check_hand(r, None, memory) if isinstance(r, Hand) else r
-            if not count % HANDS_PER_COLLECTION:
-                gc.collect(0)
+    """Each parse result checked as it comes (hands replayed, the rest passed on);
+    a long file collects as it goes (:func:`studbook.perfile.within_file`)."""
+    for r in within_file(results):
+        yield check_hand(r, None, memory) if isinstance(r, Hand) else r
 
 
 def stream_paths(

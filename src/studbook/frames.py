@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 
 import pandas as pd
 
-from studbook.betting import StreetLedger
 from studbook.cards import Card, format_cards
 from studbook.engine.result import HandCheck, PlayerResult
 from studbook.events import (
@@ -45,12 +44,10 @@ from studbook.events import (
     Rejected,
     Skipped,
     Street,
-    StreetStart,
     TournamentFinish,
-    UncalledReturned,
     Variant,
 )
-from studbook.gcpause import gc_between_files
+from studbook.perfile import per_file
 from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.money import format_amount
 from studbook.read.memo import Memo
@@ -434,7 +431,7 @@ def _hand_rows(check: HandCheck) -> dict[str, list[tuple[Any, ...]]]:
     key = (header.site, header.hand_id)
     stakes = header.stakes
     big_bet = to_minor(stakes.big_bet)
-    actions, posted = _action_rows(hand)
+    actions, posted = _action_rows(check), _posted(hand)
     brought_in = posted.brought_in
     pots, won = _pot_rows(check)
     pot = sum(to_minor(p.contributed) for p in check.players)
@@ -577,7 +574,7 @@ def _violation_rows(check: HandCheck) -> list[tuple[Any, ...]]:
 
 
 # ---------------------------------------------------------------------------
-# The betting accumulator: what each action faced, derived from the events alone
+# The actions rows: what the engine published for each action, and the forced bets posted
 
 
 @dataclass(slots=True)
@@ -594,37 +591,33 @@ class _Posted:
         return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
 
 
-def _action_rows(hand: Hand) -> tuple[list[tuple[Any, ...]], _Posted]:
-    """One row an action, and the forced bets posted."""
-    key = (hand.site, hand.hand_id)
-    betting: StreetLedger[int] = StreetLedger(0)
-    rows: list[tuple[Any, ...]] = []
+def _posted(hand: Hand) -> _Posted:
+    """The antes and the first bring-in as the log wrote them."""
     posted = _Posted()
     for event in hand.events:
-        if isinstance(event, StreetStart):
-            betting.start(event.street)
-        elif isinstance(event, Deal) and event.street > betting.street:
-            betting.start(event.street)
-        elif isinstance(event, PostAnte):
-            ante = to_minor(event.amount)
-            betting.ante(ante)
+        if type(event) is PostAnte:
             if not event.all_in:
-                posted.antes.append(ante)
-        elif isinstance(event, UncalledReturned):
-            betting.returned(event.player, to_minor(event.amount))
-        elif isinstance(event, Action):
-            if event.kind is ActionKind.BRING_IN and posted.brought_in is None:
-                posted.brought_in = event.player
-                if not event.all_in and event.amount is not None:
-                    posted.bring_in = to_minor(event.amount)
-            amount, to = _opt_minor(event.amount), _opt_minor(event.to)
-            facts = betting.act(event.player, event.kind, amount, to)
-            rows.append((
-                *key, len(rows), event.line, int(betting.street), event.player,
-                facts.kind.value, amount, to, facts.put_in,
-                event.all_in, facts.to_call, facts.to_call > 0, facts.bets_before, facts.pot_before,
-            ))
-    return rows, posted
+                posted.antes.append(to_minor(event.amount))
+        elif type(event) is Action and event.kind is ActionKind.BRING_IN and posted.brought_in is None:
+            posted.brought_in = event.player
+            if not event.all_in and event.amount is not None:
+                posted.bring_in = to_minor(event.amount)
+    return posted
+
+
+def _action_rows(check: HandCheck) -> list[tuple[Any, ...]]:
+    """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``)."""
+    key = (check.hand.site, check.hand.hand_id)
+    rows: list[tuple[Any, ...]] = []
+    for number, facts in enumerate(check.actions):
+        event = facts.action
+        to_call = to_minor(facts.to_call)
+        rows.append((
+            *key, number, event.line, int(facts.street or Street.THIRD), event.player,
+            facts.kind.value, _opt_minor(event.amount), _opt_minor(event.to), to_minor(facts.put_in),
+            event.all_in, to_call, to_call > 0, facts.bets_before, to_minor(facts.pot_before),
+        ))
+    return rows
 
 
 # ---------------------------------------------------------------------------
@@ -726,29 +719,25 @@ def load(
             return store.read_tables(paths[0], tables, columns)
     else:
         def read(tables: Sequence[str]) -> dict[str, pd.DataFrame]:
-            with gc_between_files() as next_file:  # the rows are made as each file is checked
-                return build_frames(_file_results(paths, next_file), tables, columns)
+            with per_file(_file_results(paths)) as each_file:  # the rows are made as each file is checked
+                return build_frames(each_file, tables, columns)
     loaded = read(wanted)
     if len(loaded) == len(TABLES):
         return Frames(**loaded)
     return Frames.lazy(loaded, lambda table: read([table])[table])
 
 
-def _file_results(paths: Iterable[str | Path],
-                  next_file: Callable[[], None] | None = None) -> Iterator[list[CheckResult]]:
+def _file_results(paths: Iterable[str | Path]) -> Iterator[list[CheckResult]]:
     """Each file's check results, a list a file, in file order."""
     from studbook.check import check_paths
 
     for file_check in check_paths([str(p) for p in paths]):
-        if next_file is not None:
-            next_file()
         yield list(file_check.results)
 
 
-def check_results(paths: Iterable[str | Path], *, next_file: Callable[[], None] | None = None) -> Iterator[CheckResult]:
-    """Every hand's check result of the files and directories ``paths``, in file order;
-    ``next_file`` is called as each file's results begin (see :func:`studbook.gcpause.gc_between_files`)."""
-    for results in _file_results(paths, next_file):
+def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
+    """Every hand's check result of the files and directories ``paths``, in file order."""
+    for results in _file_results(paths):
         yield from results
 
 

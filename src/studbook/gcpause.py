@@ -1,4 +1,13 @@
-"""Pausing the cyclic garbage collector around bulk work on hands."""
+"""Pausing the cyclic garbage collector around bulk work on hands.
+
+Parsing, checking and unpickling a file make thousands of small acyclic
+objects (events, tuples, engine state) that reference counting frees on its
+own; each collection they trigger would rescan every hand the caller holds
+(a fifth to a third of the time in bulk runs).
+
+The mechanics only: the policy (when a run pauses and collects) is the
+per-file loop's, :mod:`studbook.perfile`, the one module that imports this one.
+"""
 
 from __future__ import annotations
 
@@ -10,31 +19,11 @@ FILES_PER_COLLECTION = 16
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC for the block (a no-op when it is already off).
-
-    Parsing, checking and unpickling a file make thousands of small acyclic
-    objects (events, tuples, engine state) that reference counting frees on
-    its own; each collection they trigger would rescan every hand the caller
-    holds (a fifth to a third of the time in bulk runs). No user code runs
-    inside these blocks, so nothing that needs the collector waits on it.
-    """
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
-@contextmanager
 def gc_between_files(every: int = FILES_PER_COLLECTION) -> Iterator[Callable[[], None]]:
     """Pause the cyclic GC for a whole run over files; collect at file boundaries.
 
     For a command that handles each file's hands and lets them go before the
-    next file. With :func:`gc_paused` around each file alone, the file's hands
+    next file. With a pause around each file alone, the file's hands
     are still alive when the collector comes back on, and its next pass
     traverses every one of them (about a fifth of a check run's time). Here
     the caller calls the yielded ``next_file()`` as it takes each file, the
@@ -57,3 +46,9 @@ def gc_between_files(every: int = FILES_PER_COLLECTION) -> Iterator[Callable[[],
     finally:
         if collecting:
             gc.enable()
+
+
+def collect_young() -> None:
+    """A young collection while the collector is paused (it runs by itself otherwise)."""
+    if not gc.isenabled():
+        gc.collect(0)

@@ -13,7 +13,6 @@ still come through. ``strict=True`` turns the first problem into a
 
 from __future__ import annotations
 
-import gc
 import itertools
 import os
 import re
@@ -23,7 +22,6 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
-from studbook.gcpause import gc_paused
 from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
@@ -222,15 +220,11 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Itera
 
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
-    """One hand, with the cyclic GC paused (see :func:`studbook.gcpause.gc_paused`),
-    screened against the limits of :mod:`studbook.read.limits`."""
+    """One hand, screened against the limits of :mod:`studbook.read.limits`."""
     big = too_big(chunk, file)
     if big is not None:
         return big
-    if not gc.isenabled():  # the usual case: read_file paused it for the whole file
-        return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
-    with gc_paused():
-        return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
+    return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
 
 
 def _with_site(result: ParseResult, site: str) -> ParseResult:
@@ -307,8 +301,7 @@ def _parse_bytes(data: bytes, file: str, fmt: SiteFormat | None, report: FileRes
 def read_file(path: str | os.PathLike[str], *, site: str | None = None) -> FileResult:
     """Parse one file completely into a :class:`FileResult`; never raises."""
     report, results = stream_file(path, site=site)
-    with gc_paused():
-        report.results = list(results)
+    report.results = list(results)
     return report
 
 
@@ -368,8 +361,7 @@ def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
     """Parse bytes already read (standard input) as a file called ``name``; never raises."""
     report = FileResult(name)
     try:
-        with gc_paused():
-            report.results = list(_parse_bytes(data, name, _site(site), report))
+        report.results = list(_parse_bytes(data, name, _site(site), report))
     except ValueError as error:
         report.error = str(error)
     return report

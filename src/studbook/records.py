@@ -24,7 +24,12 @@ T = TypeVar("T")
 
 
 def maker(cls: type[T]) -> Callable[..., T]:
-    """A function ``make(*values)`` taking every field of ``cls`` in order."""
+    """A function ``make(*values)`` taking every field of ``cls`` in order.
+
+    Give the result its signature where it is defined, ``make_note:
+    Callable[[str, int, str], Note] = maker(Note)``, so mypy checks every
+    positional call; ``tests/test_records.py`` holds each annotation to its
+    class's fields, in order and type."""
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         return lambda *values: cls(**dict(zip(names, values)))

@@ -60,7 +60,7 @@ from studbook.cards import DECK, Card
 from studbook.check import FileCheck, TableMemory, check_hand, check_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.gcpause import gc_between_files, gc_paused
+from studbook.perfile import per_file
 from studbook.read import files_in
 
 if TYPE_CHECKING:
@@ -196,9 +196,8 @@ def _load_batch(data: bytes) -> _Batch:
 def _check_task(files: list[str], site: str | None) -> _Batch:
     memory = _Recorder()
     checks: list[FileCheck] = []
-    with gc_between_files() as next_file:  # as the commands run: the task's checks are all kept
-        for checked in check_paths(files, site=site, memory=memory):
-            next_file()
+    with per_file(check_paths(files, site=site, memory=memory)) as each_file:  # as the commands run
+        for checked in each_file:
             checks.append(checked)
     return _Batch(checks, memory.asked, memory.told, memory.bring_ins)
 
@@ -408,14 +407,12 @@ def check_files_dask(
 
 def _dumps(obj: object) -> bytes:
     buffer = io.BytesIO()
-    with gc_paused():
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return buffer.getvalue()
 
 
 def _loads(data: bytes) -> Any:
-    with gc_paused():
-        return pickle.loads(data)
+    return pickle.loads(data)  # (in the parent, inside the command's per-file loop)
 
 
 def _card(index: int) -> Card:

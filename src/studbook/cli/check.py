@@ -47,7 +47,7 @@ from studbook.parse import stream_file
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck, Violation
 from studbook.events import Note, Rejected, Skipped
-from studbook.gcpause import gc_between_files
+from studbook.perfile import per_file
 from studbook.parse import read_data
 from studbook.scale import auto_jobs, check_files
 from studbook.sites import site_names
@@ -99,9 +99,8 @@ def run(args: argparse.Namespace) -> int:
     memory = TableMemory()
     seen = SeenHands()
     checks = _checks(files, args.site, memory) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs)
-    with gc_between_files() as next_file:
-        for explicit, checked in _progress(checks, len(files)):
-            next_file()
+    with per_file(_progress(checks, len(files))) as each_file:
+        for explicit, checked in each_file:
             results = iter(checked.results)
             first = next(results, None)  # a streamed file's report is final when it holds no result
             reason = not_a_hand_history(checked.parsed) if first is None else None

@@ -34,7 +34,7 @@ from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, stream
 from studbook.cli.common import UsageError, expand_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
-from studbook.gcpause import gc_between_files
+from studbook.perfile import per_file
 from studbook.originals import HandSource, OriginalKey, hand_texts
 from studbook.printable import printable_path
 from studbook.scale import auto_jobs, check_files, resolve_jobs
@@ -100,9 +100,8 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(1)
             else:
                 todo.append(path)
-        with gc_between_files() as next_file:
-            for file_check in _checks([str(f) for f in todo], args.jobs, args.site):
-                next_file()
+        with per_file(_checks([str(f) for f in todo], args.jobs, args.site)) as each_file:
+            for file_check in each_file:
                 progress.update(1)
                 if file_check.parsed.unreadable:  # since it was hashed: not marked imported
                     cannot_read(file_check.file, _reason(file_check.error))

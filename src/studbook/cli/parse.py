@@ -23,7 +23,7 @@ from typing import Any, Callable, TextIO
 from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand
-from studbook.gcpause import gc_between_files
+from studbook.perfile import per_file
 from studbook.parse import FileResult, read_file
 from studbook.sites import site_names
 
@@ -60,9 +60,8 @@ def run(args: argparse.Namespace) -> int:
     progress = _progress(len(files))
     say = progress.write if progress is not None else None
     try:
-        with gc_between_files() as next_file:
-            for file in files:
-                next_file()
+        with per_file(files) as each_file:
+            for file in each_file:
                 result = read_file(file.path, site=args.site)
                 reason = not_a_hand_history(result)
                 if progress is not None:

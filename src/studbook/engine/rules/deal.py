@@ -1,0 +1,337 @@
+"""Rule book section "Deal and cards": deal.*, cards.*.
+
+DealRules: antes, the deal of each street, the community card, and every card shown: who gets what, once.
+Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from studbook.cards import Card
+from studbook.events import Deal, DealCommunity, PostAnte, SeatSummary
+from studbook.engine.rules import (
+    CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE, DEAL_ANTE, DEAL_ORDER, DEAL_PATTERN,
+    DEAL_PLAYERS, ORDER_STREETS,
+)
+from studbook.engine.table import (
+    _cards, _fmt, PlayerState, _RANK_NIBBLE, _rank_sum, _SEVENTH, Table, _THIRD, ZERO,
+)
+
+
+class DealRules(Table):
+    __slots__ = ()
+
+    def _on_ante(self, e: PostAnte) -> None:
+        p = self._by_name.get(e.player)
+        amount = e.amount
+        posted = self.ante_posted
+        expected = self.ante if self.ante is not None else posted
+        if (p is not None and self.street is None and not p.ante and amount < p.stack and not e.all_in
+                and (expected is None or amount == expected)):
+            # fast path: the ante in force (or the first one posted), once, before the deal,
+            # with chips left behind
+            p.in_hand = True
+            if posted is None:
+                self.ante_posted = amount
+            p.stack -= amount
+            p.total += amount
+            self.pot += amount
+            p.ante += amount
+            p.street_in = ZERO  # antes do not count toward bets
+            return
+        self._ante_checked(p, e)
+
+    def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
+        if p is None:
+            self.flag(DEAL_ANTE, e.line, f"{e.player} posts an ante but has no seat")
+            return
+        if self.street is not None:
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts the ante after the deal began")
+        if p.ante:
+            self.flag(DEAL_ANTE, e.line, f"{p.name} posts a second ante")
+        self._deal_in(p)
+        expected = self.ante if self.ante is not None else self.ante_posted
+        amount = e.amount
+        if self.ante_posted is None and (amount < p.stack or not e.all_in):
+            self.ante_posted = amount
+        if expected is not None and amount != expected:
+            short_all_in = amount < expected and amount == p.stack
+            if not short_all_in:
+                self.flag(DEAL_ANTE, e.line,
+                          f"ante should be {_fmt(expected)}, not {_fmt(amount)} from {p.name}")
+        self._put(p, amount, e.line)
+        p.ante += amount
+        p.street_in = ZERO  # antes do not count toward bets
+
+    def _begin_hand(self, line: int) -> None:
+        dealt = [p for p in self.order if p.in_hand]
+        if not 2 <= len(dealt) <= 8:
+            self.flag(DEAL_PLAYERS, line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
+
+    def _implicit_river(self, line: int) -> None:
+        """7th-street down cards the log does not print (opponents'), once betting starts."""
+        self._river_done = True
+        self._river_due = False
+        if self.community is None and not self._community_flagged and self.needs_community_card():
+            self._community_flagged = True
+            live = self._live_count()
+            self.flag(CARDS_COMMUNITY, line,
+                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+            return
+        bit = 1 << _SEVENTH
+        for p in self.order:
+            if p.in_hand and not p.folded and not p.dealt & bit and self.community is None:
+                p.dealt |= bit
+                p.down.append(None)
+
+    def _check_missing_deals(self, line: int) -> None:
+        street = self.street
+        if self._deals_verified or not self.profile.logs_every_up_card or street is None or street is _SEVENTH:
+            return
+        bit = 1 << street
+        for p in self.order:
+            if not p.dealt & bit and p.in_hand and not p.folded:
+                p.dealt |= bit  # one report per street
+                self.flag(DEAL_PATTERN, line, f"{p.name} received no {street.label}-street card")
+        # every live player now has this street's bit: until someone else is dealt in
+        # (_deal_in), checking again would find nothing
+        self._deals_verified = True
+
+    def _on_deal(self, e: Deal) -> None:
+        p: PlayerState | None = self._by_name.get(e.player)
+        if p is None:
+            self._deal_checked(p, e)
+            return
+        street = e.street
+        if self._order_from_deal and self.street is _THIRD:
+            self._order_from_deal = False
+            self._set_order(self.players.index(p))
+        up = e.up
+        # fast paths: the one up card (3rd street: and the hero's two down cards) to a
+        # live player, in dealing order, on the street in play, cards not seen before
+        if (street is self.street and len(up) == 1 and not p.folded and p.in_hand
+                and p.pos > self._last_deal_pos and id(up[0]) not in self._seen):
+            card = up[0]
+            if street is _THIRD:
+                if self._deal_third(p, e, card):
+                    return
+            elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
+                before = e.before
+                if not before or list(before) == p.up or list(before) == p.cards():
+                    self._last_deal_pos = p.pos
+                    p.dealt |= bit
+                    self._seen[id(card)] = p.name
+                    p.up.append(card)
+                    p.up_ranks += _RANK_NIBBLE[card.rank]
+                    p.last_street = street
+                    return
+        self._deal_checked(p, e)
+
+    def _deal_third(self, p: PlayerState, e: Deal, card: Card) -> bool:
+        """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
+        down = e.down
+        seen = self._seen
+        if e.before or p.dealt & 8:  # 8: 1 << _THIRD
+            return False
+        if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
+                     or id(down[0]) in seen or id(down[1]) in seen):
+            return False
+        self._last_deal_pos = p.pos
+        p.dealt |= 8
+        p.deal_line = e.line
+        name = p.name
+        seen[id(card)] = name
+        for c in down:
+            seen[id(c)] = name
+        p.up.append(card)
+        p.up_ranks += _RANK_NIBBLE[card.rank]
+        p.down[:0] = down or (None, None)
+        return True
+
+    def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
+        street = self.street
+        if p is None:
+            self.flag(DEAL_ORDER, e.line, f"cards dealt to {e.player}, who has no seat")
+            return
+        if street is None:
+            self.flag(ORDER_STREETS, e.line, "cards dealt before 3rd street")
+            return
+        if e.street is not street:
+            self.flag(DEAL_PATTERN, e.line, f"{e.street.label}-street cards dealt during {street.label} street")
+        if not p.in_hand:
+            if street is _THIRD:
+                self._deal_in(p)  # a player marked sitting out but dealt in
+            else:
+                self.flag(DEAL_ORDER, e.line, f"{p.name} was not dealt in but receives cards")
+        elif p.folded:
+            self.flag(DEAL_ORDER, e.line, f"{p.name} folded but receives {street.label}-street cards")
+        if self.profile.deals_in_order:
+            if p.pos < self._last_deal_pos:
+                self.flag(DEAL_ORDER, e.line, f"{p.name} dealt out of clockwise order")
+            self._last_deal_pos = p.pos
+        bit = 1 << street
+        if p.dealt & bit:
+            self.flag(DEAL_PATTERN, e.line, f"{p.name} dealt twice on {street.label} street")
+            self._check_before(p, e)
+            self._see_all(p, e.up, e.line)
+            self._see_all(p, e.down, e.line)
+            return
+        p.dealt |= bit
+        if street is _THIRD:
+            p.deal_line = e.line
+        self._check_before(p, e)
+        want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
+        up, down = e.up, e.down
+        if street is _SEVENTH and self.community is not None:
+            self.flag(CARDS_COMMUNITY, e.line,
+                      f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
+        elif street is _SEVENTH and not self._community_flagged and self.needs_community_card():
+            self._community_flagged = True
+            live = self._live_count()
+            self.flag(CARDS_COMMUNITY, e.line,
+                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+        if len(up) > want_up or len(down) > want_down:
+            self.flag(DEAL_PATTERN, e.line,
+                      f"{street.label} street deals {want_down} down and {want_up} up to {p.name}, "
+                      f"not {len(down)} down and {len(up)} up")
+        elif self.profile.logs_every_up_card and want_up and not up:
+            self.flag(DEAL_PATTERN, e.line, f"{p.name}'s {street.label}-street up card is missing")
+        self._see_all(p, up, e.line)
+        self._see_all(p, down, e.line)
+        p.up.extend(up)
+        p.up_ranks = _rank_sum(p.up)
+        if street is _THIRD:
+            known = list(down[:2])
+            p.down[:0] = known + [None] * (2 - len(known))
+            if len(down) > 2:
+                p.down.extend(down[2:])
+        elif down or want_down:
+            p.down.extend(down or (None,))
+        p.last_street = street
+
+    def _check_before(self, p: PlayerState, e: Deal) -> None:
+        if not e.before:
+            return
+        before = list(e.before)
+        if before == p.up:
+            return
+        known = p.cards()
+        if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
+            # the hero's hole cards, shown again: learn any we did not know
+            self._learn(p, before, e.line, known)
+            return
+        self.flag(CARDS_CONSISTENT, e.line,
+                  f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
+
+    def _see(self, p: PlayerState, card: Card, line: int) -> None:
+        owner = self._seen.get(id(card))
+        if owner is None:
+            self._seen[id(card)] = p.name
+        elif owner != p.name:
+            self.flag(CARDS_UNIQUE, line, f"{card} is {owner}'s card but also appears for {p.name}")
+
+    def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
+        for card in cards:
+            self._see(p, card, line)
+
+    def _on_community(self, e: DealCommunity) -> None:
+        if self.street is not _SEVENTH:
+            self.flag(CARDS_COMMUNITY, e.line, "a community card outside 7th street")
+        elif self.community is not None:
+            self.flag(CARDS_COMMUNITY, e.line, "a second community card")
+        elif not self.needs_community_card():
+            live = self._live_count()
+            self.flag(CARDS_COMMUNITY, e.line,
+                      f"community card dealt although {self._deck_left()} cards remain for {live} players")
+        owner = self._seen.get(id(e.card))
+        if owner is not None and owner != "community":
+            self.flag(CARDS_UNIQUE, e.line, f"community card {e.card} is also {owner}'s card")
+        self._seen[id(e.card)] = "community"
+        self.community = e.card
+
+    def _on_seat_summary(self, e: SeatSummary) -> None:
+        if not e.cards:
+            return
+        p = self._by_name.get(e.player)
+        if p is None or e.cards == p.shown:
+            return
+        self._check_shown(p, e.cards, e.line)
+        if not p.shown and "showed" in e.outcome:
+            p.shown = e.cards
+
+    def _check_shown(self, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
+        """cards.unique, cards.consistent and cards.count for cards a player shows."""
+        own_ids = set(map(id, shown))  # cards are interned: identity is equality
+        if len(own_ids) != len(shown):
+            self.flag(CARDS_UNIQUE, line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
+        community = self.community
+        own: Sequence[Card] = shown
+        limit = 7
+        if community is not None:
+            own = [c for c in shown if c is not community]
+            own_ids.discard(id(community))
+            limit = 6
+        if len(own) > limit:
+            self.flag(CARDS_COUNT, line,
+                      f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
+                      f"a stud hand has {limit}")
+        known = p.cards()
+        if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
+            for k, c in zip(known, own):
+                if k is not None and k is not c:
+                    self.flag(CARDS_CONSISTENT, line,
+                              f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
+                    return
+        else:
+            missing = [c for c in known if c is not None and id(c) not in own_ids]
+            if len(own) >= len(known) and missing:
+                self.flag(CARDS_CONSISTENT, line,
+                          f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
+                return
+        seen = self._seen
+        name = p.name
+        if not set(map(seen.get, map(id, own))).issubset((None, name)):  # someone else's card
+            for card in own:
+                owner = seen.get(id(card))
+                if owner is not None and owner != name:
+                    self.flag(CARDS_UNIQUE, line, f"{name} shows {card}, which is {owner}'s card")
+        self._learn(p, own, line, known)
+
+    def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
+        """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
+        if known is None:
+            known = p.cards()
+        mine = set(map(id, known))
+        if mine.issuperset(map(id, cards)):
+            return  # nothing new
+        seen = self._seen
+        name = p.name
+        if not p.up and all(c is None for c in p.down):
+            # the log never showed this player's deals: take the cards in dealing order
+            p.down = [*cards[:2], *cards[6:7]]
+            p.up = list(cards[2:6])
+            p.up_ranks = _rank_sum(p.up)
+            for card in cards[:7]:
+                seen.setdefault(id(card), name)
+            return
+        down = p.down
+        if len(cards) == len(known):
+            # the same count as dealt: each unknown slot takes the card shown in its place
+            # (index in cards() order: down 0-1, then the up cards, then later down cards)
+            n_up = len(p.up)
+            for i, k in enumerate(known):
+                if k is None:
+                    card = cards[i]
+                    down[i if i < 2 else i - n_up] = card
+                    seen.setdefault(id(card), name)
+            return
+        for card in cards:
+            if id(card) in mine:
+                continue
+            i = next((j for j, c in enumerate(down) if c is None), -1)
+            if i < 0:
+                return
+            down[i] = card
+            seen.setdefault(id(card), name)
+

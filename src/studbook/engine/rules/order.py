@@ -1,0 +1,366 @@
+"""Rule book section "Order of action": order.*, bringin.player and bringin.allin (who brings in).
+
+OrderRules: whose turn it is: the bring-in, the first to act on later streets, clockwise after, the streets in order.
+Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from studbook.events import Action, Street, StreetStart
+from studbook.engine.rules import (
+    BRINGIN_ALLIN, BRINGIN_PLAYER, DEAL_ANTE, ORDER_FIRST, ORDER_STREETS, ORDER_THIRD, ORDER_TURN,
+)
+from studbook.engine.rules.deal import DealRules
+from studbook.engine.table import (
+    able_count, _board_key, _BOARD_KEYS, _BRING_IN_KEYS, PlayerState, _RAZZ, _SEVENTH, _THIRD, ZERO,
+)
+
+
+class OrderRules(DealRules):
+    __slots__ = ()
+
+    def _on_street(self, e: StreetStart) -> None:
+        new = e.street
+        if self.hand_over:
+            self.flag(ORDER_STREETS, e.line, f"{new.label} street after the hand was won")
+        if self.street is None:
+            self._begin_hand(e.line)
+            if new is not _THIRD:
+                self.flag(ORDER_STREETS, e.line, f"the hand should start on 3rd street, not {new.label}")
+        else:
+            self._close_round(e.line, new)
+            if new != self.street + 1:
+                expected = Street(self.street + 1).label if self.street < _SEVENTH else "the showdown"
+                self.flag(ORDER_STREETS, e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
+        self.street = new
+        self._river_due = new is _SEVENTH and not self._river_done
+        if new is _SEVENTH:
+            self._deck_at_river = 52 - self._cards_dealt()
+        for p in self.order:
+            p.street_in = ZERO
+            p.acted = False
+            p.acted_level = ZERO
+        self.current_bet = ZERO
+        self.bet_level = ZERO
+        self.bets = 0
+        self.aggressions = 0
+        self.big_bet_made = False
+        self._open_pair = None
+        self._to_act = None
+        self._round_started = False
+        self._round_flagged = False
+        self._aggressor = None
+        self._round_first = None
+        self._round_first_bettor = None
+        self._last_deal_pos = -1
+        self._deals_verified = False
+
+    def _close_round(self, line: int, until: Street | str) -> None:
+        """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
+        if self.street is None or self.hand_over:
+            return
+        if self._river_due:
+            self._implicit_river(line)
+        self._check_missing_deals(line)
+        self._ensure_round()
+        p = self._to_act
+        if p is not None and not self._round_flagged:
+            what = f"{until.label} street" if isinstance(until, Street) else until
+            if self._round_first is None:
+                self.flag(ORDER_STREETS, line,
+                          f"no betting on {self.street.label} street before {what}; {p.name} was to act")
+            else:
+                self.flag(ORDER_STREETS, line,
+                          f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
+        if self._round_first is not None:
+            self._last_action_street = self.street
+            self._final_aggressor = self._aggressor
+            self._final_first = self._round_first
+            self._final_first_bettor = self._round_first_bettor
+
+    def _ensure_round(self, line: int = 0) -> None:
+        if self._round_started or self.street is None or self.hand_over:
+            return
+        self._round_started = True
+        if line:
+            self._check_missing_deals(line)
+        if self.street is _THIRD:
+            self._start_third()
+        else:
+            self._start_later()
+
+    def _start_third(self) -> None:
+        dealt = [p for p in self.order if p.in_hand and not p.folded]
+        if self.ante or self.ante_posted:
+            for p in dealt:
+                if not p.ante and p.start > ZERO:
+                    self.flag(DEAL_ANTE, p.deal_line, f"{p.name} was dealt in without posting the ante")
+        keys = _BRING_IN_KEYS[self.variant]
+        able = 0
+        low: PlayerState | None = None  # the lowest door card (razz: the highest)
+        low_key = (99, 99)
+        doors = 0
+        for p in dealt:
+            if not p.all_in:
+                able += 1
+            if p.up:
+                doors += 1
+                key = keys[id(p.up[0])]
+                if key < low_key:
+                    low, low_key = p, key
+        if able < 2:
+            # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
+            self._to_act = None
+            return
+        if doors < len(dealt) or low is None:
+            # door cards unknown: accept whoever the log has bring in
+            self._bring_in_player = None
+            self._first_ok = tuple(p for p in dealt if p.can_act)
+            self._to_act = self._first_ok[0] if self._first_ok else None
+            return
+        self._bring_in_player = low
+        if low.can_act:
+            self._first_ok = (low,)
+            self._to_act = low
+            return
+        # rule bringin.allin: all-in from the ante; the player to their left acts first
+        self._bring_in_optional = True
+        nxt = self._next_from(low.pos)
+        self._first_ok = (nxt,) if nxt is not None else ()
+        self._to_act = nxt
+
+    def _start_later(self) -> None:
+        live: list[PlayerState] = []
+        able = 0
+        short = False  # a live board with fewer up cards than the street deals
+        expected_up = 4 if self.street is _SEVENTH else (self.street or 3) - 2
+        for p in self.order:
+            if p.folded or not p.in_hand:
+                continue
+            live.append(p)
+            if not p.all_in:
+                able += 1
+            if len(p.up) < expected_up:
+                short = True
+        if len(live) < 2 or able < 2:
+            self._to_act = None  # at most one player can bet: no betting round
+            return
+        if short:
+            self._first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
+            self._to_act = self._first_ok[0]
+            return
+        best = self._best_board(live)
+        if best.can_act:
+            self._first_ok = (best,)
+            self._to_act = best
+            return
+        nxt = self._next_from(best.pos)
+        best_able = self._best_board([p for p in live if not p.all_in])
+        mode = self.profile.first_skip_all_in
+        if mode == "next_clockwise":
+            self._first_ok = (nxt,) if nxt else ()
+        elif mode == "best_active":
+            self._first_ok = (best_able,)
+        else:
+            self._first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
+        self._to_act = self._first_ok[0] if self._first_ok else None
+
+    def _best_board(self, players: list[PlayerState]) -> PlayerState:
+        """The best board showing (``players`` in dealing order, so ties go to the first)."""
+        low = self.variant is _RAZZ
+        community = self.community
+        known = _BOARD_KEYS[low]
+        best = players[0]
+        best_key: tuple[int, ...] | None = None
+        for q in players:
+            key = known.get(q.up_ranks) if community is None and len(q.up) <= 15 else None
+            if key is None:
+                key = _board_key(q.up if community is None else [*q.up, community], low)
+            if best_key is None or key < best_key:
+                best, best_key = q, key
+        return best
+
+    def _first_reason(self, p: PlayerState) -> str:
+        board = " ".join(str(c) for c in self._board(p))
+        return f"{'lowest' if self.variant is _RAZZ else 'best'} board {board}"
+
+    def _next_from(self, pos: int, able: int = -1) -> PlayerState | None:
+        """The next player after position ``pos`` who still has to act this round."""
+        order = self.order
+        n = len(order)
+        current = self.current_bet
+        if able < 0:
+            able = 0
+            for q in order:
+                if q.in_hand and not q.folded and not q.all_in:
+                    able += 1
+        for k in range(1, n + 1):
+            q = order[(pos + k) % n]
+            if not q.in_hand or q.folded or q.all_in:
+                continue
+            if q.street_in < current:
+                return q
+            if not q.acted and able >= 2:
+                return q
+        return None
+
+    def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
+        if p is None:
+            self.flag(ORDER_TURN, e.line, f"{e.player} acts but has no seat")
+        else:
+            self.flag(ORDER_STREETS, e.line, f"{p.name} acts before 3rd street")
+
+    def _start_turn(self, p: PlayerState, e: Action) -> None:
+        """An action by someone other than the known player to act, or the first of a round
+        (the player to act is only known once the round has started)."""
+        if self._river_due:
+            self._implicit_river(e.line)
+        if not self._round_started:
+            self._ensure_round(e.line)
+        if self._to_act is not p:
+            self._check_turn(p, e)
+
+    def _check_turn(self, p: PlayerState, e: Action) -> None:
+        expected = self._to_act
+        first = self._round_first is None
+        if p.folded:
+            self.flag(ORDER_TURN, e.line, f"{p.name} folded earlier but acts again")
+            self._round_flagged = True
+            return
+        if not p.in_hand:
+            self.flag(ORDER_TURN, e.line, f"{p.name} was not dealt in but acts")
+            self._deal_in(p)
+            self._round_flagged = True
+            return
+        if p.all_in:
+            self.flag(ORDER_TURN, e.line, f"{p.name} is all-in and cannot act")
+            self._round_flagged = True
+            return
+        if expected is p:
+            return
+        if first and p in self._first_ok:
+            return
+        self._round_flagged = True
+        street = self.street
+        if expected is None:
+            able = sum(1 for q in self.order if q.can_act)
+            if first and able < 2:
+                self.flag(ORDER_STREETS, e.line,
+                          f"{p.name} acts on {street.label} street, but at most one player can still bet")  # type: ignore[union-attr]
+            else:
+                self.flag(ORDER_TURN, e.line,
+                          f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
+            return
+        if first and street is _THIRD:
+            if self._bring_in_optional:
+                low = self._bring_in_player
+                self.flag(BRINGIN_ALLIN, e.line,
+                          f"{low.name if low else '?'} is all-in from the ante: {expected.name}, on their left, "
+                          f"acts first, not {p.name}")
+            else:
+                self.flag(BRINGIN_PLAYER, e.line, self._bring_in_message(expected, p))
+            return
+        if first:
+            self.flag(ORDER_FIRST, e.line,
+                      f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
+                      f"not {p.name} ({self._first_reason(p)})")
+            return
+        rule = ORDER_THIRD if street is _THIRD else ORDER_TURN
+        self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
+
+    def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
+        which = "highest" if self.variant is _RAZZ else "lowest"
+        theirs = f" ({p.up[0]})" if p.up else ""
+        return (f"bring-in should be {expected.name} ({expected.up[0]}, {which} up card), "
+                f"not {p.name}{theirs}")
+
+    def _advance(self, p: PlayerState) -> None:
+        """After ``p`` acted: is the hand won, and who acts next?
+
+        Next is the first player after ``p`` (clockwise) who can act and owes chips or
+        has not acted this round; ``p`` again only when they still owe and nobody else
+        does; with fewer than two able players, only someone who owes acts.
+        """
+        current = self.current_bet
+        if p.folded or p.all_in or not p.in_hand or p.street_in < current:
+            self._advance_scan(p, current)
+            return
+        # p can still act and owes nothing (a check, call or raise): the first such player
+        # after them who owes or has not acted is next (with p, two can act); else nobody
+        others_live = False
+        for q in self._others[p.pos]:
+            if q.folded or not q.in_hand:
+                continue
+            others_live = True
+            if not q.all_in and (q.street_in < current or not q.acted):
+                self._to_act = q
+                return
+        if others_live:
+            self._to_act = None
+        else:
+            self._win_by_folds()
+
+    def _advance_scan(self, p: PlayerState, current: Decimal) -> None:
+        """_advance in general (``p`` folded, all-in or still owing); the scan stops as
+        soon as later players cannot change the answer."""
+        able = stuck = 0  # live players who can act, and who are all-in
+        p_owes = False
+        if not p.folded and p.in_hand:
+            if p.all_in:
+                stuck = 1
+            else:
+                able = 1
+                p_owes = p.street_in < current
+        found: PlayerState | None = None  # the first who owes or has not acted
+        owes: PlayerState | None = None  # the first who owes
+        for q in self._others[p.pos]:
+            if q.folded or not q.in_hand:
+                continue
+            if q.all_in:
+                stuck += 1
+                continue
+            able += 1
+            if q.street_in < current:
+                if owes is None:
+                    owes = q
+                    if found is None:
+                        found = q
+            elif found is None and not q.acted:
+                found = q
+            if found is not None and able >= 2 and (owes is not None or not p_owes):
+                break  # (two able players are two live ones)
+        if able + stuck <= 1:
+            self._win_by_folds()
+        elif owes is None and p_owes:
+            self._to_act = p
+        elif able < 2:
+            self._to_act = owes
+        else:
+            self._to_act = found
+
+    def _win_by_folds(self) -> None:
+        """One live player is left: the hand is won."""
+        self.hand_over = True
+        self._to_act = None
+        self._last_action_street = self.street
+        self._final_aggressor = self._aggressor
+        self._final_first = self._round_first
+        self._final_first_bettor = self._round_first_bettor
+
+    def end_betting(self, end_line: int) -> None:
+        """The hand's log ended (rule order.streets: no betting round is skipped while
+        two or more players can still bet)."""
+        if self.street is None or self.hand_over or self._showdown:
+            return
+        street = self.street
+        self._close_round(end_line, "the end of the hand")
+        live = [p for p in self.order if p.in_hand and not p.folded]
+        if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self._round_flagged:
+            self.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+
+    def _betting_done(self) -> bool:
+        self._ensure_round()
+        return self._to_act is None
+

@@ -1,0 +1,437 @@
+"""The table one stud hand is played at: seats, stacks, cards, the pot, and the
+state every rule section reads (:mod:`studbook.engine.rules`).
+
+:class:`Table` holds the hand's state and the moves every section shares (chips
+put in, a player dealt in, a violation reported); :class:`~studbook.engine.state.StudState`
+builds on it, one rule section at a time (``engine/rules/``), and is the public
+state machine. :class:`PlayerState` is one seat; :class:`LegalAction` and
+:class:`LegalActions` are what :meth:`~studbook.engine.state.StudState.legal_actions` returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from operator import attrgetter
+from typing import Iterable, Sequence
+
+from studbook.cards import Card, DECK
+from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
+from studbook.evaluate import board_high_key, board_low_key, bring_in_key
+from studbook.money import format_amount
+from studbook.engine.profiles import DEFAULT, RuleProfile
+from studbook.engine.result import ActionFacts, ActionRecord, action_facts, new_violation, Violation
+from studbook.engine.rules import CHIPS_STACK
+
+ZERO = Decimal(0)
+_K = ActionKind
+_THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
+_RAZZ = Variant.RAZZ
+_FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
+_RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
+
+
+_SEAT = attrgetter("seat")
+
+
+def _fmt(value: Decimal) -> str:
+    return format_amount(value)
+
+
+def _cards(cards: Iterable[Card | None]) -> str:
+    return " ".join("??" if c is None else str(c) for c in cards)
+
+
+class PlayerState:
+    """One seat's state during the hand. Read it; change it only through StudState."""
+
+    __slots__ = (
+        "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
+        "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
+        "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line", "up_ranks",
+    )
+
+    def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool, sitting_out: bool) -> None:
+        self.name = name
+        self.seat = seat
+        self.pos = 0  # index in dealing order
+        self.start = stack
+        self.stack = stack  # chips behind
+        self.ante = ZERO
+        self.total = ZERO  # put in this hand (antes included), less uncalled bets returned
+        self.street_in = ZERO  # put in on this street (antes excluded)
+        self.returned = ZERO
+        self.collected = ZERO
+        self.in_hand = in_hand
+        self.sitting_out = sitting_out
+        self.folded = False
+        self.all_in = False
+        self.acted = False  # acted in this betting round
+        self.acted_level = ZERO  # the full bet level when they last acted
+        self.up: list[Card] = []
+        self.up_ranks = 0  # _rank_sum(up), kept as up grows (order.first)
+        self.down: list[Card | None] = []  # None: a down card the log did not show
+        self.dealt = 0  # bit per street dealt (1 << street)
+        self.deal_line = 0  # line of the 3rd-street deal
+        self.last_street = _THIRD
+        self.showed = False
+        self.mucked = False
+        self.shown: tuple[Card, ...] = ()
+
+    @property
+    def live(self) -> bool:
+        """Dealt in and not folded."""
+        return self.in_hand and not self.folded
+
+    @property
+    def can_act(self) -> bool:
+        return self.in_hand and not self.folded and not self.all_in
+
+    def cards(self) -> list[Card | None]:
+        """All cards in dealing order: down, down, up..., down (None where unknown)."""
+        if len(self.down) >= 2:
+            return [*self.down[:2], *self.up, *self.down[2:]]
+        return [*self.down, *self.up]
+
+    def __repr__(self) -> str:
+        return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One thing the player to act may do, with exact amounts.
+
+    ``chips`` is what the action puts in; ``to`` the player's street total after it;
+    ``amount`` the figure an :class:`~studbook.events.Action` carries (chips for
+    bring-in, bet and call; the increment for a raise; the total for a completion).
+    """
+
+    kind: ActionKind
+    chips: Decimal = ZERO
+    to: Decimal = ZERO
+    amount: Decimal | None = None
+    all_in: bool = False
+
+    def to_event(self, player: str, *, file: str = "", line: int = 0) -> Action:
+        """The :class:`~studbook.events.Action` that takes this option."""
+        return Action(
+            file=file, line=line, player=player, kind=self.kind, amount=self.amount,
+            to=self.to if self.kind in (_K.RAISE, _K.COMPLETE) else None, all_in=self.all_in,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Who acts next and every option they have (fixed limit: exact amounts).
+
+    For pot- and no-limit hands the aggressive options give the smallest legal
+    size; ``max_to`` is the largest street total the player can reach (all-in).
+    """
+
+    player: str
+    actions: tuple[LegalAction, ...]
+    to_call: Decimal
+    street: Street
+    max_to: Decimal
+
+    def kinds(self) -> tuple[ActionKind, ...]:
+        return tuple(a.kind for a in self.actions)
+
+    def find(self, kind: ActionKind) -> LegalAction | None:
+        for action in self.actions:
+            if action.kind is kind:
+                return action
+        return None
+
+
+class Table:
+    """The state of one stud hand, read by every rule section; see :class:`~studbook.engine.state.StudState`.
+
+    Public, read-only attributes: ``variant``, ``structure``, ``stakes``,
+    ``profile``, ``street`` (None before 3rd street), ``players`` (seat order),
+    ``violations`` (in the order found), ``community`` (the 7th-street community
+    card or None), ``bring_in`` (the bring-in amount in force), ``bets`` (bets
+    and raises this round, for the cap), ``aggressions`` (bets, raises and completions
+    made this round, full or all-in for less), ``current_bet`` (the highest street total),
+    ``pot`` (antes and bets so far, less uncalled bets returned) and ``action_log``
+    (each Action applied, with what it found: :data:`~studbook.engine.result.ActionRecord`;
+    :meth:`action_facts` names what each did).
+    """
+
+    # slots: a hand's state has too many attributes for a fast instance dict
+    __slots__ = (
+        "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
+        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community",
+        "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
+        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
+        "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
+        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
+        "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
+        "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
+        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
+        "_deck_at_river", "_community_flagged",
+    )
+
+    def __init__(
+        self,
+        variant: Variant,
+        stakes: Stakes,
+        seats: Sequence[tuple[int, str, Decimal] | Seat],
+        profile: RuleProfile | None = None,
+        structure: Structure = Structure.FIXED,
+        *,
+        button: int | None = None,
+        chip: Decimal | None = None,
+        bring_in: Decimal | None = None,
+        bring_in_hand: str | None = None,
+    ) -> None:
+        self.variant = variant
+        self.structure = structure
+        self.stakes = stakes
+        self.profile = profile or DEFAULT
+        self.small = stakes.small_bet
+        self.big = stakes.big_bet
+        self.ante = stakes.ante
+        # the bring-in in force: the header's, else one remembered from the table
+        self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
+        self.chip = chip if chip is not None else _chip_of(stakes, seats)
+        # the earlier hand at this table and stakes the checker remembered the bring-in from
+        # (rule bringin.amount's message names it)
+        self.bring_in_hand = bring_in_hand
+        self.fixed = structure is Structure.FIXED
+        self.violations: list[Violation] = []
+        self.players: list[PlayerState] = []
+        self._by_name: dict[str, PlayerState] = {}
+        for seat in seats:
+            if isinstance(seat, Seat):
+                out = seat.sitting_out or seat.out_of_hand
+                p = PlayerState(seat.player, seat.seat, seat.stack, not out, out)
+            else:
+                p = PlayerState(seat[1], seat[0], seat[2], True, False)
+            if p.name not in self._by_name:
+                self.players.append(p)
+                self._by_name[p.name] = p
+        self.players.sort(key=_SEAT)
+        start = 0
+        if self.profile.deal_start == "after_button" and button is not None:
+            start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
+        self._set_order(start)
+        # profile deal_start="first_dealt": the first 3rd-street deal sets the dealing order
+        self._order_from_deal = self.profile.deal_start == "first_dealt"
+        self.street: Street | None = None
+        self.community: Card | None = None
+        self.current_bet = ZERO
+        self.bet_level = ZERO  # the street total of the last full bet or raise
+        self.bets = 0  # bets and raises this round (the completion counts; the bring-in does not)
+        self.aggressions = 0  # bets, raises and completions this round, short all-ins included
+        self.big_bet_made = False  # 4th street open-pair double bet made
+        self._open_pair: bool | None = None
+        self._to_act: PlayerState | None = None
+        self._round_started = False  # first actor chosen for this street
+        self._first_ok: tuple[PlayerState, ...] = ()  # acceptable first actors
+        self._opened = False  # 3rd street: bring-in or completion made
+        self._bring_in_player: PlayerState | None = None
+        self._bring_in_optional = False  # bring-in player all-in from the ante
+        self._round_flagged = False  # an order violation this round: skip "unfinished" noise
+        self._aggressor: PlayerState | None = None
+        self._final_aggressor: PlayerState | None = None
+        self._final_first: PlayerState | None = None
+        self._round_first: PlayerState | None = None  # who acted first this round (None: nobody yet)
+        self._round_first_bettor: PlayerState | None = None  # first bet or completion this round
+        self._final_first_bettor: PlayerState | None = None
+        self._last_action_street: Street | None = None
+        self._last_deal_pos = -1
+        self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
+        self._showdown = False
+        self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
+        self._shown_last: PlayerState | None = None  # and the latest
+        self._show_base: PlayerState | None = None  # who should have shown first, where known
+        self.showdown_line = 0
+        self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
+        self.ante_posted: Decimal | None = None
+        self.collects: list[Collect] = []
+        self.pot = ZERO
+        self.action_log: list[ActionRecord] = []
+        self.summary: PotSummary | None = None
+        self.no_low_noted = False
+        self.hand_over = False  # one live player left
+        self._returned_line = 0
+        self._river_done = False
+        self._river_due = False  # 7th street and _implicit_river not yet run
+        self._deals_verified = False  # _check_missing_deals found every deal of this street
+        self._deck_at_river: int | None = None
+        self._community_flagged = False
+
+    def _set_order(self, start: int) -> None:
+        """Dealing order: the players by seat, clockwise from index ``start``."""
+        self.order: list[PlayerState] = self.players[start:] + self.players[:start]
+        for i, q in enumerate(self.order):
+            q.pos = i
+        # each position's view of the table: the other players, clockwise from the next
+        n = len(self.order)
+        ring = self.order + self.order
+        self._others = [ring[i + 1:i + n] for i in range(n)]
+
+    def player(self, name: str) -> PlayerState | None:
+        return self._by_name.get(name)
+
+    @property
+    def at_showdown(self) -> bool:
+        """The log marked the showdown (a ShowdownStart was applied)."""
+        return self._showdown
+
+    @property
+    def live_players(self) -> list[PlayerState]:
+        """Players dealt in and not folded, in dealing order."""
+        return [p for p in self.order if p.in_hand and not p.folded]
+
+    def dealing_order(self) -> list[str]:
+        """Who receives cards on the current street, in dealing order."""
+        return [p.name for p in self.order if p.in_hand and not p.folded]
+
+    def needs_community_card(self) -> bool:
+        """True on 7th street when the deck cannot give every live player a card."""
+        return self._deck_left() < self._live_count()
+
+    def _live_count(self) -> int:
+        """Players dealt in and not folded."""
+        n = 0
+        for p in self.order:
+            if p.in_hand and not p.folded:
+                n += 1
+        return n
+
+    def _deck_left(self) -> int:
+        """Cards left in the deck before the 7th-street deal (no burns online)."""
+        if self._deck_at_river is not None:
+            return self._deck_at_river
+        return 52 - self._cards_dealt()
+
+    def _cards_dealt(self) -> int:
+        n = 0
+        for p in self.order:
+            if p.in_hand:
+                n += len(p.up) + len(p.down)
+        return n
+
+    def to_call(self, name: str) -> Decimal:
+        p = self._by_name[name]
+        return max(self.current_bet - p.street_in, ZERO)
+
+    @property
+    def went_to_showdown(self) -> bool:
+        """Two or more players were live at the end: the pot was contested, whether
+        or not the log marks a showdown (Full Tilt, for one, writes no marker when
+        all-in hands are shown before the river)."""
+        return self._showdown or self._live_count() >= 2
+
+    def action_facts(self) -> list[ActionFacts]:
+        """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""
+        return list(map(action_facts, self.action_log))
+
+    def flag(self, rule: str, line: int, message: str) -> None:
+        self.violations.append(new_violation(rule, line, message))
+
+    def _put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
+        before = p.stack
+        p.stack = stack = before - chips
+        p.street_in += chips
+        p.total += chips
+        self.pot += chips
+        if stack > ZERO:
+            if all_in_flag:
+                self.flag(CHIPS_STACK, line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
+            return
+        if stack < ZERO:  # more than they had
+            self.flag(CHIPS_STACK, line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
+        p.all_in = True
+
+    def _deal_in(self, p: PlayerState) -> None:
+        """``p`` takes part after all (they were marked out of the hand)."""
+        p.in_hand = True
+        self._deals_verified = False
+
+    def _board(self, p: PlayerState) -> list[Card]:
+        if self.community is not None:
+            return [*p.up, self.community]
+        return p.up
+
+
+def able_count(players: Iterable[PlayerState]) -> int:
+    """How many of ``players`` (live ones) are not all-in."""
+    n = 0
+    for p in players:
+        if not p.all_in:
+            n += 1
+    return n
+
+
+def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-k for k in key)
+
+
+# order.first: board keys by the ranks showing (_rank_sum), for razz (low) and the others
+_RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
+_BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
+
+# rule bringin.player: each door card's key per variant (smallest brings in), by id of the interned card
+_BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
+    v: {id(card): bring_in_key(card, v.value) for card in DECK} for v in Variant
+}
+
+
+def _rank_sum(cards: Sequence[Card]) -> int:
+    """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards)."""
+    ranks = 0
+    for card in cards:
+        ranks += _RANK_NIBBLE[card.rank]
+    return ranks
+
+
+def _board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
+    """The order.first sort key of a board (smallest acts first), memoised by ranks."""
+    if len(up) > 15:  # only ever in a broken log
+        return board_low_key(up) if low else _neg(board_high_key(up))
+    ranks = _rank_sum(up)
+    known = _BOARD_KEYS[low]
+    key = known.get(ranks)
+    if key is None:
+        key = known[ranks] = board_low_key(up) if low else _neg(board_high_key(up))
+    return key
+
+
+def _default_bring_in(small: Decimal) -> Decimal:
+    return small / 2
+
+
+_PLACES: dict[Decimal, int] = {}  # amount -> its decimal places, trailing zeros aside
+_CHIPS: dict[int, Decimal] = {}
+
+
+def _places(value: Decimal) -> int:
+    places = _PLACES.get(value)  # equal Decimals ("1.50", "1.5") have the same places
+    if places is None:
+        exponent = value.normalize().as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        if len(_PLACES) > 65536:
+            _PLACES.clear()
+        _PLACES[value] = places
+    return places
+
+
+def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
+    """The smallest chip: from the decimal places of the stakes and stacks."""
+    places = 0
+    values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
+    values.extend(s.stack if isinstance(s, Seat) else s[2] for s in seats)
+    for value in values:
+        if value is None:
+            continue
+        n = _places(value)
+        if n > places:
+            places = n
+    chip = _CHIPS.get(places)
+    if chip is None:
+        chip = _CHIPS[places] = Decimal(1).scaleb(-places)
+    return chip
+

@@ -1,0 +1,64 @@
+"""The positional makers (``studbook.records.maker``) are typed per class: each
+maker's annotation lists its dataclass's fields, in order and type, so mypy
+checks every positional call; and a maker builds what the constructor builds."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Callable
+
+import pytest
+
+import studbook.engine.result as result
+import studbook.engine.snapshot as snapshot
+import studbook.sites.makers as makers
+
+MODULES = (makers, result, snapshot)
+
+
+def _makers(module: types.ModuleType) -> list[tuple[str, Any, Any]]:
+    """(name, annotation, value) of each module-level maker."""
+    hints = typing.get_type_hints(module)
+    found = [(name, hints.get(name), value) for name, value in vars(module).items()
+             if callable(value) and (value.__doc__ or "").startswith("Make a ")]
+    return found
+
+
+ALL = [(module.__name__, *found) for module in MODULES for found in _makers(module)]
+
+
+def test_every_maker_is_found() -> None:
+    assert len([m for m in ALL if m[0] == makers.__name__]) == len(makers.__all__)
+    assert {m[1] for m in ALL if m[0] != makers.__name__} == {
+        "new_player_result", "new_pot_award", "new_hand_check", "new_violation", "new_action_facts", "_new_seat"}
+
+
+@pytest.mark.parametrize("module, name, hint, make", ALL, ids=[f"{m}.{n}" for m, n, _, _ in ALL])
+def test_a_makers_signature_is_its_dataclass_fields_in_order(module: str, name: str, hint: Any,
+                                                             make: Callable[..., Any]) -> None:
+    assert hint is not None, f"{module}.{name} has no annotation: mypy cannot check its calls"
+    assert typing.get_origin(hint) is typing.get_origin(Callable), hint
+    params, made = typing.get_args(hint)
+    assert dataclasses.is_dataclass(made), made
+    fields = dataclasses.fields(made)
+    field_types = typing.get_type_hints(made)
+    assert [_norm(p) for p in params] == [_norm(field_types[f.name]) for f in fields], (
+        f"{name}: ({', '.join(f.name for f in fields)})")
+    values = [_sample(field_types[f.name], i) for i, f in enumerate(fields)]
+    built = make(*values)
+    assert type(built) is made
+    assert built == made(**{f.name: v for f, v in zip(fields, values)})
+
+
+def _norm(tp: Any) -> Any:
+    """``X | None`` and ``Optional[X]`` alike."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return frozenset(_norm(a) for a in typing.get_args(tp))
+    return tp
+
+
+def _sample(tp: Any, index: int) -> Any:
+    """A distinct value (only equality matters: the maker stores, never checks)."""
+    return ("value", index)
