@@ -21,8 +21,9 @@ from studbook.events import (
     Structure, Variant,
 )
 from studbook.sites.bovada import FIRST_NUMBER
+from studbook.money import currency_in
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc,
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*", re.M)
@@ -31,7 +32,7 @@ HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*",
 _DETECT = re.compile(r"\*\*\*\*\* History for hand (?<=^\*\*\*\*\* History for hand )[A-Z0-9-]+ \*\*\*\*\*", re.M)
 _STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street": Street.SIXTH,
             "river": Street.SEVENTH}  # fmt: skip
-_WINNER = re.compile(r"(.+?) \(([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\)(?:, |$)")
+_WINNER = re.compile(rf"(.+?) \(({WRITTEN_AMOUNT})\)(?:, |$)")
 _ZONES = {"CET": "Europe/Paris", "CEST": "Europe/Paris", "GMT": "UTC", "UTC": "UTC",
           "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "BST": "Europe/London"}  # fmt: skip
 _CHATTER = {" sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,
@@ -76,7 +77,7 @@ class OnGameBuilder(LineBuilder):
     def stud_table(self, kind: str, f: Fields, line: int) -> None:
         table, _table_id, limit, game, small, big, ante, money = f
         self.head.update(table=table, limit=limit, game=game, small=small, big=big, ante=ante,
-                         play=money == "Play money")  # fmt: skip
+                         play=money == "Play money", chips=money in ("TC", "Chips"))  # fmt: skip
 
     def other_table(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[1]))
@@ -87,7 +88,7 @@ class OnGameBuilder(LineBuilder):
     def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
-        limit = str(h["limit"])
+        limit = str(h["limit"]).upper().replace(" ", "_")  # "Pot Limit" as "POT_LIMIT"
         play = bool(h["play"])
         small = str(h["small"])
         return HandHeader(
@@ -95,8 +96,8 @@ class OnGameBuilder(LineBuilder):
             variant=Variant.RAZZ if game == "RAZZ" else Variant.STUD8 if game.endswith("HI_LO") else Variant.STUD,
             structure={"LIMIT": Structure.FIXED, "POT_LIMIT": Structure.POT}.get(limit, Structure.NO),
             game=f"{limit} {game}",
-            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(str(h["ante"]))),
-            currency=None if play else ("USD" if small.startswith("$") else "EUR" if small.startswith("€") else None),
+            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(h["ante"]) if h["ante"] else None),
+            currency=None if play or h["chips"] else currency_in(small),
             play_money=play, table=str(h["table"]), button=h.get("button"),  # type: ignore[arg-type]
             started=str(h["started"]), started_utc=h["started_utc"],  # type: ignore[arg-type]
         )  # fmt: skip

@@ -28,7 +28,7 @@ from studbook.events import ActionKind, ChatterKind, Street
 from studbook.money import currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
-    amount, cards, skip_reason, third_street_deal,
+    amount, cards, skip_reason, third_street_deal, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^(?:Game started at: |Hand #(\d+) - )", re.M)
@@ -62,7 +62,7 @@ KINDS: dict[str, str] = {
 
 _OLD_ACTIONS = {f"OLD_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _NEW_ACTIONS = {f"NEW_{name}": kind for name, kind in ACTION_TERMINALS.items()}
-_WON = re.compile(r"\bwon ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)")
+_WON = re.compile(rf"\bwon ({WRITTEN_AMOUNT})")
 _SHOWED = re.compile(r"\[([^\]]*)\]")
 
 
