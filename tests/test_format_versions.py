@@ -84,6 +84,7 @@ CASES: dict[str, tuple[str, str, str, str]] = {
                             r"\1\2 - \3 (ET)"),
     "pokerstars brings in": ("pokerstars", PS, r": brings in for ", ": brings in "),
     "pokerstars all in mark": ("pokerstars", PS_ALLIN, r" and is all-in$", ", and is all in"),
+    "pokerstars stakes without code": ("pokerstars", PS, r"(?m)^(PokerStars Game .*) USD\) - ", r"\1) - "),
     # Full Tilt: the site name as exported, the stakes after the game, Match, (partial),
     # the actions' other words
     "fulltilt site name": ("fulltilt", FT, r"(?m)^Full Tilt Poker Game #", "FullTiltPoker Game #"),
@@ -94,6 +95,7 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "fulltilt completes to": ("fulltilt", FT, r" completes it to ", " completes to "),
     "fulltilt brings in": ("fulltilt", FT, r" brings in for ", " brings in "),
     "fulltilt all in mark": ("fulltilt", FT_ALLIN, r", and is all in$", " and is all-in"),
+    "fulltilt ties for the pot": ("fulltilt", FT, r" wins the pot ", " ties for the pot "),
     # Bovada: the table as a Zone Poker id, the other game code, "Normal", "1 on 1",
     # the date and time apart, the actions' other words
     "bovada zone poker id": ("bovada", BOV, r" TBL#", " Zone Poker ID#"),
@@ -182,6 +184,21 @@ def test_pokerstars_completion_in_its_other_words(corpus: Path, words: str, name
 
 def test_every_text_site_has_a_version_case() -> None:
     assert {site for site, *_ in CASES.values()} == set(TEXT_SITES)
+
+
+def test_ongame_tournament_header(corpus: Path) -> None:
+    """OnGame's tournament hands name the tournament on the first line; the rest reads as
+    the cash hand does, in chips."""
+    text = _text(corpus, OG)
+    edited, count = re.subn(r"(?m)^(\*\*\*\*\* History for hand [A-Z0-9-]+) \*\*\*\*\*$",
+                            r'\1 (TOURNAMENT: "Sunday Stud", T5-4242, buy-in: $10) *****', text)  # fmt: skip
+    assert count
+    [before], [after] = _hands(text, "ongame"), _hands(edited, "ongame")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.tournament is not None and after.header.tournament.id == "T5-4242"
+    assert after.header.tournament.buy_in == "$10" and after.header.currency is None
+    assert reading(after)[1:] == reading(before)[1:]
+    assert dataclasses.replace(after.header, tournament=None, currency="USD") == before.header
 
 
 def test_other_games_of_another_version_are_still_skipped(corpus: Path) -> None:
