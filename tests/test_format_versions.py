@@ -280,6 +280,43 @@ def test_thousands_separators_read_the_same(
     assert reading(after) == reading(hand)
 
 
+def _sites_using(piece: str) -> set[str]:
+    from studbook.read.grammar import grammar_dir
+
+    return {site for site in TEXT_SITES if piece in (grammar_dir() / f"{site}.lark").read_text(encoding="utf-8")}
+
+
+# The members of the shared action vocabularies of common.lark, as versions wrote them.
+ALL_IN_FORMS = (" and is all-in", ", and is all in", " and has gone all-in", ", all-in", " (all-in)", " - All-in")
+BRING_IN_FORMS = ("brings in for ", "brings in ", "brings-in low for ", "bring-in ", "brings in low ")
+_VOCABULARY = {
+    # piece: (how a line's words are found, the forms another version writes)
+    "ALL_IN_MARK": (re.compile(r"(?:,? and is all[- ]in| - All-in| \(all-in\))$", re.I), ALL_IN_FORMS),
+    "BRINGS_IN": (re.compile(r"(?<= )(?:brings in for |brings in |bring-in |brings-in low for )"), BRING_IN_FORMS),
+}
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_the_sites_other_words_for_an_action_read_the_same(
+    written_hands: list[tuple[str, list[str], Hand]], data: st.DataObject
+) -> None:
+    """Every all-in mark or bring-in of a hand written in any other version's words, on
+    every site whose grammar reads that vocabulary."""
+    piece = data.draw(st.sampled_from(sorted(_VOCABULARY)))
+    words, forms = _VOCABULARY[piece]
+    sites = _sites_using(piece)
+    marked = [h for h in written_hands if h[0] in sites and any(words.search(line) for line in h[1][1:])]
+    assert {site for site, *_ in marked} >= {"pokerstars", "fulltilt"}, piece
+    site, lines, hand = data.draw(st.sampled_from(marked))
+    form = data.draw(st.sampled_from(forms))
+    text, count = _edit_body(lines, hand, words, lambda m: form)
+    assert count
+    [after] = list(parse_text(text, file=hand.file, site=site))
+    assert reading(after) == reading(hand), (piece, form)
+
+
 def test_amounts_as_other_versions_write_them() -> None:
     from studbook.money import currency_in, parse_amount
 
