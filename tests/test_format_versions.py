@@ -108,6 +108,11 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "bovada call": ("bovada", BOV, r" : Calls ", " : Call "),
     "bovada bets": ("bovada", BOV, r" : Bets ", " : bets "),
     "bovada raises": ("bovada", BOV_MTT, r" : Raises ", " : raises "),
+    "bovada all-in raise timeout": ("bovada", BOV_MTT, r" : All-in\(raise\)", " : All-in(raise-timeout)"),
+    "bovada side pot": ("bovada", BOV_MTT, r"-Side Pot ", "-Side pot "),
+    "bovada hi/lo code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD Hi/Lo "),
+    "bovada zone poker code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD HiLoZonePoker "),
+    "bovada level stakes written": ("bovada", BOV_MTT, r" Level 1 \(0/0\) ", " Level 1 ($0/$0 USD) "),
     # OnGame: the limit in words, the table-info lines in another order, "in chips"
     "ongame limit words": ("ongame", OG, r"\(LIMIT SEVEN_CARD_STUD", "(Limit SEVEN_CARD_STUD"),
     "ongame info order": ("ongame", OG, r"(?m)^(User: .*)\n(Players in round: .*)$", r"\2\n\1"),
@@ -199,6 +204,27 @@ def test_ongame_tournament_header(corpus: Path) -> None:
     assert after.header.tournament.buy_in == "$10" and after.header.currency is None
     assert reading(after)[1:] == reading(before)[1:]
     assert dataclasses.replace(after.header, tournament=None, currency="USD") == before.header
+
+
+@pytest.mark.parametrize(("pattern", "written"), [(r", ante: \$0\.05, ", ", "), (r", Real money\)", ", TC)"),
+                                                  (r", Real money\)", ")")])
+def test_ongame_table_line_versions(corpus: Path, pattern: str, written: str) -> None:
+    """OnGame's table line without the ante part, with the money kind "TC" (tournament
+    chips) or none: the hand reads the same but for what the line no longer says."""
+    text = _text(corpus, OG)
+    edited, count = re.subn(pattern, written, text)
+    assert count
+    [before], [after] = _hands(text, "ongame"), _hands(edited, "ongame")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert reading(after)[1:] == reading(before)[1:]
+    header = after.header
+    if "ante" in pattern:
+        assert header.stakes.ante is None and header.currency == "USD"
+        header = dataclasses.replace(header, stakes=before.header.stakes)
+    else:
+        assert header.currency == (None if "TC" in written else "USD") and not header.play_money
+        header = dataclasses.replace(header, currency="USD")
+    assert header == before.header
 
 
 def test_other_games_of_another_version_are_still_skipped(corpus: Path) -> None:
