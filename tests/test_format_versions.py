@@ -134,6 +134,8 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "winamax brings in for": ("winamax", WX, r" brings in ", " brings in for "),
     # Winning (the newer client): the actions' other words
     "winning brings in for": ("winning", WIN, r" brings in ", " brings in for "),
+    "winning game hand": ("winning", WIN, r"(?m)^Hand #", "Game Hand #"),
+    "winning pot note without rake": ("winning", WIN, r"(?m)^(Main pot \$[0-9.]+) \| Rake \$0\.00$", r"\1"),
     # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
     "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
     "absolute bring in": ("absolute", ABS, r" - Bring-In ", " - Bring In "),
@@ -225,6 +227,34 @@ def test_ongame_table_line_versions(corpus: Path, pattern: str, written: str) ->
         assert header.currency == (None if "TC" in written else "USD") and not header.play_money
         header = dataclasses.replace(header, currency="USD")
     assert header == before.header
+
+
+def test_winning_later_client_tournament_and_table_lines(corpus: Path) -> None:
+    """Winning's later clients: "Game Hand #N - Tournament #T - ... - Level 8 (a/b)- date",
+    the table line "Table '2' 9-max Seat #2 is the button", a seat waiting for the button:
+    a tournament hand in chips, otherwise the same hand."""
+    text = _text(corpus, WIN)
+    first = text.split("\n", 1)[0]
+    head = re.match(r"Hand #(\d+) - (7Stud\(Fixed Limit\)) - (\$[0-9.]+/\$[0-9.]+) - (.*)$", first)
+    assert head is not None
+    hid, game, stakes, when = head.groups()
+    edited = text.replace(first, f"Game Hand #{hid} - Tournament #24139358 - {game} - Level 8 ({stakes})- {when}", 1)
+    edited = re.sub(r"(?m)^(Gorham) 8-max$", r"Table '\1' 8-max Seat #4 is the button", edited)
+    last_seat = max(i for i, line in enumerate(edited.split("\n")) if re.match(r"Seat \d+: .* \(\$", line))
+    lines = edited.split("\n")
+    lines.insert(last_seat + 1, "Seat 2: joeyv will be allowed to play after the button")
+    [before] = _hands(text, "winning")
+    [after] = _hands("\n".join(lines), "winning")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    header = after.header
+    assert header.tournament is not None and (header.tournament.id, header.tournament.level) == ("24139358", "8")
+    assert (header.currency, header.table, header.button) == (None, "Gorham", 4)
+    assert dataclasses.replace(header, tournament=None, currency="USD", button=None) == before.header
+    assert _outcome(after) == _outcome(before)
+    chatter = [e for e in after.events if type(e).__name__ == "Chatter"]
+    assert len(chatter) == 1 + sum(type(e).__name__ == "Chatter" for e in before.events)
+    assert [_event(e) for e in after.events if e not in chatter] == [
+        _event(e) for e in before.events if type(e).__name__ != "Chatter"]
 
 
 def test_other_games_of_another_version_are_still_skipped(corpus: Path) -> None:
