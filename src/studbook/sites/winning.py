@@ -57,6 +57,7 @@ KINDS: dict[str, str] = {
     "OLD_DEAL_HIDDEN": "deal line", "OLD_STREET": "street label", "OLD_POT": "'Pot:' line",
     "OLD_ENDED": "'Game ended at' line", "NEW_STUD": "hand header", "NEW_OTHER": "hand header",
     "NEW_TABLE": "table line", "NEW_STREET": "street label", "NEW_POT_NOTE": "'Main pot' note",
+    "NEW_SEAT_WAITING": "seat waiting for the button",
     "NEW_NOSHOW": "does not show", "OLD_CHATTER": "table message", "NEW_CHATTER": "table message",
 }
 
