@@ -15,6 +15,7 @@ ZERO = Decimal(0)
 
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STRIP = "$€£ \t"
+_CODES = ("USD", "EUR", "GBP", "CAD")  # codes written before or after an amount
 
 
 def parse_amount(text: str) -> Decimal:
@@ -29,11 +30,13 @@ def parse_amount(text: str) -> Decimal:
 
 
 def _parse_written(text: str) -> Decimal:
-    """Amounts with codes, separators or blanks: "1,250 USD", "€ 5"."""
+    """Amounts with codes, separators or blanks: "1,250 USD", "USD 1,250", "€ 5", "5€"."""
     cleaned = text.strip().strip(_STRIP)
-    for code in ("USD", "EUR", "GBP"):
+    for code in _CODES:
         if cleaned.endswith(code):
-            cleaned = cleaned[: -len(code)].strip()
+            cleaned = cleaned[: -len(code)].strip(_STRIP)
+        if cleaned.startswith(code):
+            cleaned = cleaned[len(code) :].strip(_STRIP)
     cleaned = cleaned.replace(",", "")
     try:
         value = Decimal(cleaned)
@@ -47,6 +50,15 @@ def _parse_written(text: str) -> Decimal:
 def currency_of(symbol: str) -> str | None:
     """ISO code for a currency symbol (``$`` -> ``USD``), None when unknown."""
     return _CURRENCY_SYMBOLS.get(symbol)
+
+
+def currency_in(written: str) -> str | None:
+    """ISO code of an amount as written, by its sign or its code, wherever the
+    log put them: ``$5``, ``5 USD``, ``USD 5``, ``5€`` (None when it names none)."""
+    for char in written:
+        if char in _CURRENCY_SYMBOLS:
+            return _CURRENCY_SYMBOLS[char]
+    return next((code for code in _CODES if code in written), None)
 
 
 def format_amount(value: Decimal, symbol: str = "") -> str:

@@ -16,7 +16,7 @@ from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
-    cards, skip_reason,
+    cards, skip_reason, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
@@ -30,7 +30,7 @@ KINDS: dict[str, str] = {
     "ALL_IN_ACTION": "all-in", "CHATTER": "table message",
 }
 _STREET_OF = STREET_TERMINALS
-_WON = re.compile(r"\(\$?([0-9][0-9,]*(?:\.[0-9]+)?)\)")
+_WON = re.compile(rf"\(({WRITTEN_AMOUNT})\)")
 
 
 class AbsoluteBuilder(LineBuilder):

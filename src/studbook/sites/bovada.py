@@ -23,9 +23,9 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
     Tournament, Variant,
 )
-from studbook.money import currency_of
+from studbook.money import currency_in
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe,
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
 )
 
 # Sites of the Bovada batch name no hand id in a fixed place of a rejected hand's first line.
@@ -44,8 +44,13 @@ _BOVADA_CHATTER = {"Table enter user": ChatterKind.JOIN, "Table leave user": Cha
 # Summary outcomes: "HI $73.50  with Straight [7 cards-best five]", "  with One pair [...] LO $73.50 [...]",
 # "2465  with Full House [...]", "97 [Does not show]", " [Mucked] [7 cards ]", " lose with ...".
 _SUMMARY_CARDS = re.compile(r"\[((?:(?:10|[2-9TJQKA])[cdhs] ?){3,7})(?:-|\s*\])")
-_SUMMARY_HI = re.compile(r"^\s*(?:HI )?([$]?[0-9][0-9,]*(?:\.[0-9]+)?) ")
-_SUMMARY_LO = re.compile(r" LO ([$]?[0-9][0-9,]*(?:\.[0-9]+)?) ")
+_SUMMARY_HI = re.compile(rf"^\s*(?:HI )?({WRITTEN_AMOUNT}) ")
+_SUMMARY_LO = re.compile(rf" LO ({WRITTEN_AMOUNT}) ")
+
+
+# Bovada's game codes (the header's GAME, "ZonePoker" suffix aside): the variant each names.
+_CODE_VARIANTS = {"7CARD": Variant.STUD, "7CARD HiLo": Variant.STUD8, "7CARD_HL": Variant.STUD8,
+                  "7CARD Hi/Lo": Variant.STUD8}  # fmt: skip
 
 
 def _bovada_player(seat: str | None) -> str:
@@ -92,11 +97,11 @@ class BovadaBuilder(LineBuilder):
             small, big = amount(small_w), amount(big_w)
         else:
             small, big = self.stakes_from_betting()
-        currency = None if tournament else currency_of(str(h.get("symbol", "")))  # "$1,250 in chips": USD
+        currency = None if tournament else currency_in(str(h.get("stack", "")))  # "$1,250 in chips": USD
         written = str(h["started"])
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
-            variant=Variant.STUD8 if game != "7CARD" else Variant.STUD,
+            variant=_CODE_VARIANTS[game.removesuffix("ZonePoker")],
             structure={"Fixed Limit": Structure.FIXED, "Pot Limit": Structure.POT}.get(limit, Structure.NO),
             game=f"{game} {limit}", stakes=Stakes(small, big), currency=currency,
             tournament=Tournament(id=str(tournament), level=str(h["level"])) if tournament else None,
@@ -109,7 +114,7 @@ class BovadaBuilder(LineBuilder):
         seat, _me, stack = f
         player = _bovada_player(seat)
         self.seat_names[int(seat)] = player  # type: ignore[arg-type]
-        self.head.setdefault("symbol", str(stack)[:1])
+        self.head.setdefault("stack", str(stack))
         self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:

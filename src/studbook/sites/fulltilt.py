@@ -28,25 +28,27 @@ from studbook.events import ActionKind, ChatterKind, Half, Street, Tournament
 from studbook.money import currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder,
-    LineFormat, SkipHand, amount, cards, skip_reason, third_street_deal, to_utc,
+    LineFormat, SkipHand, amount, cards, skip_reason, third_street_deal, to_utc, WRITTEN_AMOUNT,
 )
 
-HEADER_START = re.compile(r"^Full Tilt Poker Game #(\d+)", re.M)
+HEADER_START = re.compile(r"^Full ?Tilt ?Poker(?:\.fr)? Game #(\d+)", re.M)
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
-_DETECT = re.compile(r"Full Tilt Poker Game #(?<=^Full Tilt Poker Game #)\d", re.M)
+_NAMES = ("Full Tilt Poker", "FullTiltPoker", "Full Tilt Poker.fr")  # as in HEADER_START
+_DETECT = re.compile(" Game #(?:" + "|".join(f"(?<=^{re.escape(name)} Game #)" for name in _NAMES) + r")\d", re.M)
 _SUMMARY_FILE = re.compile(r"^Full Tilt Poker Tournament Summary ", re.M)
 _BUY_IN = re.compile(r"^((?:[$€£][0-9][0-9.,]*)(?: ?\+ ?[$€£][0-9][0-9.,]*)*|Freeroll)", re.I)
 
 KINDS: dict[str, str] = {
     **COMMON_KINDS,
     "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
+    "STUD_HEADER_GAME_FIRST": "hand header", "OTHER_HEADER_GAME_FIRST": "hand header",
     "THIRD": "*** 3RD STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",
     "SIXTH": "*** 6TH STREET ***", "RIVER": "*** 7TH STREET ***", "LOW_NOTE": "'is low with' note",
     "SHOWDOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***",
 }
 _STREET_OF = STREET_TERMINALS
-_SIDE_POT = re.compile(r"Side pot(?: #?[0-9]+)? ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\.")
+_SIDE_POT = re.compile(rf"Side pot(?: #?[0-9]+)? ({WRITTEN_AMOUNT})\.")
 _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
@@ -79,6 +81,11 @@ class FullTiltBuilder(LineBuilder):
             currency=currency, play_money=tournament is None and currency is None, table=table,
             max_seats=int(max_seats) if max_seats else None, started=started, started_utc=utc,
         )
+
+    def header_game_first(self, kind: str, f: Fields, line: int) -> None:
+        """The version that writes the game before the stakes: the same fields, in the other order."""
+        place, (game, small, big, ante), rest = f[:6], f[6:10], f[10:]
+        self.header_line(kind.removesuffix("_GAME_FIRST"), (*place, small, big, ante, game, *rest), line)
 
     def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, status = f
@@ -171,13 +178,14 @@ class FullTiltBuilder(LineBuilder):
 
     HANDLERS = {
         "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "SEAT": "seat", "ANTE": "ante",
+        "STUD_HEADER_GAME_FIRST": "header_game_first", "OTHER_HEADER_GAME_FIRST": "header_game_first",
         **dict.fromkeys(_STREET_OF, "street_terminal"), "DEAL": "deal_line", "LOW_NOTE": "low_note",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line",
         "SHOWDOWN": "showdown_marker", "SHOW": "show_line", "MUCK": "muck_line", "COLLECT": "collect_line",
         "NO_LOW": "no_low_marker", "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary_line",
         "SAID": "said", "SIT_OUT": "sit_out", "TIMEOUT": "other_chatter", "CHATTER_OTHER": "other_chatter",
     }
-    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
+    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER", "OTHER_HEADER_GAME_FIRST"})
 
 
 FORMAT = LineFormat(

@@ -71,14 +71,22 @@ class KingsClubBuilder(LineBuilder):
             raise SkipHand(game, skip_reason(game))
         self.head.update(small=f[2], big=f[3])
 
+    # The date and table lines come in either order: the header is made at the second.
     def date(self, kind: str, f: Fields, line: int) -> None:
         self.head["started"] = f[0]
+        self._header_once_read()
 
     def table(self, kind: str, f: Fields, line: int) -> None:
+        self.head["table"] = f[0]
+        self._header_once_read()
+
+    def _header_once_read(self) -> None:
         h = self.head
-        started = str(h.get("started", ""))
+        if "started" not in h or "table" not in h:
+            return
+        started = str(h["started"])
         self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), table=str(f[0]), started=started,
+                         big=str(h["big"]), table=str(h["table"]), started=started,
                          started_utc=_utc(started))  # fmt: skip
 
     def seat(self, kind: str, f: Fields, line: int) -> None:

@@ -38,7 +38,7 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, load_grammar
+from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, grammar_dir, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
 from studbook.sites.base import HandText
@@ -60,6 +60,19 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
+
+def common_piece(name: str) -> str:
+    """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
+    the readers' own regexes of a shape the grammars read: the shape is written once."""
+    text = (grammar_dir() / "common.lark").read_text(encoding="utf-8")
+    found = re.search(rf"^{name}: /(.*)/$", text, re.M)
+    if found is None:
+        raise LookupError(f"no piece {name} in common.lark")
+    return found.group(1)
+
+
+# An amount as the sites write it ("$0.04", "1,250 USD", "USD 5", "5€"), no group.
+WRITTEN_AMOUNT = common_piece("AMOUNT_WRITTEN")
 
 ACTION_TERMINALS: dict[str, ActionKind] = {
     "BRING_IN": ActionKind.BRING_IN, "COMPLETE": ActionKind.COMPLETE, "BET": ActionKind.BET,
@@ -179,15 +192,18 @@ ZONES: dict[str, str] = {
 _zone = functools.lru_cache(maxsize=None)(ZoneInfo)
 
 
+_NUMBERS = re.compile(r"[0-9]+")
+
+
 def to_utc(when: str, zone: str | None) -> datetime | None:
-    """``2009/11/26 10:27:46`` in a zone of :data:`ZONES`, as an aware UTC datetime."""
+    """``2009/11/26 10:27:46`` in a zone of :data:`ZONES`, as an aware UTC datetime.
+
+    Older clients' forms read too: ``2007/05/20 - 19:04:40``, ``2009-11-26 10:27:46``
+    (common.lark's DATETIME): the six numbers in order are what counts."""
     if zone not in ZONES:
         return None
-    day, clock = when.split(" ")
-    year, month, date = day.split("/")
-    hour, minute, second = clock.split(":")
-    local = datetime(int(year), int(month), int(date), int(hour), int(minute), int(second),
-                     tzinfo=_zone(ZONES[zone]))  # fmt: skip
+    year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
+    local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
     return local.astimezone(timezone.utc)
 
 

@@ -18,20 +18,21 @@ from typing import Any
 
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, HandHeader, Show, Stakes, Street,
-    Structure, Variant,
+    Structure, Tournament, Variant,
 )
 from studbook.sites.bovada import FIRST_NUMBER
+from studbook.money import currency_in
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc,
+    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, WRITTEN_AMOUNT,
 )
 
-HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) \*\*\*\*\*", re.M)
+HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) [*(]", re.M)
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
-_DETECT = re.compile(r"\*\*\*\*\* History for hand (?<=^\*\*\*\*\* History for hand )[A-Z0-9-]+ \*\*\*\*\*", re.M)
+_DETECT = re.compile(r"\*\*\*\*\* History for hand (?<=^\*\*\*\*\* History for hand )[A-Z0-9-]+ (?:\*\*\*\*\*|\(TOURNAMENT: )", re.M)
 _STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street": Street.SIXTH,
             "river": Street.SEVENTH}  # fmt: skip
-_WINNER = re.compile(r"(.+?) \(([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\)(?:, |$)")
+_WINNER = re.compile(rf"(.+?) \(({WRITTEN_AMOUNT})\)(?:, |$)")
 _ZONES = {"CET": "Europe/Paris", "CEST": "Europe/Paris", "GMT": "UTC", "UTC": "UTC",
           "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "BST": "Europe/London"}  # fmt: skip
 _CHATTER = {" sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,
@@ -51,7 +52,7 @@ class OnGameBuilder(LineBuilder):
     IMPLIED_SHOWDOWN = True
     STREETS = _STREETS
     HANDLERS = {
-        "HISTORY": "hand_number", "START_TIME": "start_time", "STUD_TABLE": "stud_table",
+        "HISTORY": "history", "START_TIME": "start_time", "STUD_TABLE": "stud_table",
         "OTHER_TABLE": "other_table", "USER": "skip", "BUTTON": "button", "PLAYERS": "skip",
         "SEAT": "seat", "ANTE": "player_ante", "POCKET": "third_street", "STREET": "street_named", "DEAL": "deal",
         "BRING_IN": "bring_in", "BET": "player_bet", "CALL": "player_call", "RAISE": "raise_", "CHECK": "player_check",
@@ -66,6 +67,9 @@ class OnGameBuilder(LineBuilder):
 
 
     # -- header ------------------------------------------------------------
+    def history(self, kind: str, f: Fields, line: int) -> None:
+        hand_id, _name, tournament, buy_in = f
+        self.head.update(hand_id=hand_id, tournament=Tournament(id=tournament, buy_in=buy_in) if tournament else None)
 
     def start_time(self, kind: str, f: Fields, line: int) -> None:
         month, day, clock, zone, year = (str(x) for x in f)
@@ -76,7 +80,7 @@ class OnGameBuilder(LineBuilder):
     def stud_table(self, kind: str, f: Fields, line: int) -> None:
         table, _table_id, limit, game, small, big, ante, money = f
         self.head.update(table=table, limit=limit, game=game, small=small, big=big, ante=ante,
-                         play=money == "Play money")  # fmt: skip
+                         play=money == "Play money", chips=money in ("TC", "Chips"))  # fmt: skip
 
     def other_table(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[1]))
@@ -87,7 +91,7 @@ class OnGameBuilder(LineBuilder):
     def final_header(self) -> HandHeader:
         h = self.head
         game = str(h["game"])
-        limit = str(h["limit"])
+        limit = str(h["limit"]).upper().replace(" ", "_")  # "Pot Limit" as "POT_LIMIT"
         play = bool(h["play"])
         small = str(h["small"])
         return HandHeader(
@@ -95,8 +99,9 @@ class OnGameBuilder(LineBuilder):
             variant=Variant.RAZZ if game == "RAZZ" else Variant.STUD8 if game.endswith("HI_LO") else Variant.STUD,
             structure={"LIMIT": Structure.FIXED, "POT_LIMIT": Structure.POT}.get(limit, Structure.NO),
             game=f"{limit} {game}",
-            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(str(h["ante"]))),
-            currency=None if play else ("USD" if small.startswith("$") else "EUR" if small.startswith("€") else None),
+            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(h["ante"]) if h["ante"] else None),
+            currency=None if play or h["chips"] or h["tournament"] else currency_in(small),
+            tournament=h["tournament"],  # type: ignore[arg-type]
             play_money=play, table=str(h["table"]), button=h.get("button"),  # type: ignore[arg-type]
             started=str(h["started"]), started_utc=h["started_utc"],  # type: ignore[arg-type]
         )  # fmt: skip

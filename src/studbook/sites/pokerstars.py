@@ -24,7 +24,7 @@ from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
-    amount, cards, pot_number, skip_reason, stud_structure, to_utc,
+    amount, cards, pot_number, skip_reason, stud_structure, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
@@ -61,7 +61,7 @@ _BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal 
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
-_SIDE_POT = re.compile(r"Side pot(?:-[0-9]+)? ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)\.")
+_SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 

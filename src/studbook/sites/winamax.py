@@ -17,6 +17,7 @@ from datetime import datetime
 from studbook.events import (
     ActionKind, ChatterKind, Half, HandHeader, Stakes, Street,
 )
+from studbook.money import currency_in
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
     ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, pot_number,
@@ -36,7 +37,7 @@ _CHATTER = {" joins the game": ChatterKind.JOIN, " leaves the game": ChatterKind
             " sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,
             " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
 _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
-_OUTCOME_WON = re.compile(r"won (-?[0-9][0-9,]*(?:\.[0-9]+)?)")
+_OUTCOME_WON = re.compile(r"won (€?-?[0-9][0-9,]*(?:\.[0-9]+)?)")  # "won 458€", "won €458"
 _ZONES = {"UTC": "UTC", "GMT": "UTC", "CET": "Europe/Paris", "CEST": "Europe/Paris"}
 
 
@@ -65,7 +66,7 @@ class WinamaxBuilder(LineBuilder):
     def stud_header(self, kind: str, f: Fields, line: int) -> None:
         table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
         self.head.update(kind=table_kind, hand_id=hand_id, game=game, ante=ante, small=small,
-                         big=big, euro=euro is not None, when=when, zone=zone)  # fmt: skip
+                         big=big, euro=currency_in(f"{ante}{euro or ''}") == "EUR", when=when, zone=zone)  # fmt: skip
 
     def other_header(self, kind: str, f: Fields, line: int) -> None:
         _kind, hand_id, game = f

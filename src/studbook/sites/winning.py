@@ -24,20 +24,20 @@ import re
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, Street
-from studbook.money import currency_of
+from studbook.events import ActionKind, ChatterKind, Street, Tournament
+from studbook.money import currency_in, currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
-    amount, cards, skip_reason, third_street_deal,
+    amount, cards, skip_reason, third_street_deal, WRITTEN_AMOUNT,
 )
 
-HAND_START = re.compile(r"^(?:Game started at: |Hand #(\d+) - )", re.M)
+HAND_START = re.compile(r"^(?:Game started at: |(?:Game )?Hand #(\d+) - )", re.M)
 # The hand id of a rejected hand: the older client writes it on the line after the header
-_HAND_ID = re.compile(r"^(?:Game ID: |Hand #)(\d+)", re.M)
+_HAND_ID = re.compile(r"^(?:Game ID: |(?:Game )?Hand #)(\d+)", re.M)
 # Detection: a line "Game started at: ..." then "Game ID: N ", or a line "Hand #N - ...) - ... - YYYY/MM/DD ".
 _DETECT = (
     re.compile(r"^Game started at: [^\n]*\nGame ID: \d+ ", re.M),
-    re.compile(r"^Hand #\d+ - [^\n]*\) - [^\n]* - \d{4}/\d{2}/\d{2} ", re.M),
+    re.compile(r"^(?:Game )?Hand #\d+ - [^\n]*\) - [^\n]* ?- \d{4}/\d{2}/\d{2} ", re.M),
 )
 
 # The older client labels streets one off: the label names the street before.
@@ -57,12 +57,13 @@ KINDS: dict[str, str] = {
     "OLD_DEAL_HIDDEN": "deal line", "OLD_STREET": "street label", "OLD_POT": "'Pot:' line",
     "OLD_ENDED": "'Game ended at' line", "NEW_STUD": "hand header", "NEW_OTHER": "hand header",
     "NEW_TABLE": "table line", "NEW_STREET": "street label", "NEW_POT_NOTE": "'Main pot' note",
+    "NEW_SEAT_WAITING": "seat waiting for the button",
     "NEW_NOSHOW": "does not show", "OLD_CHATTER": "table message", "NEW_CHATTER": "table message",
 }
 
 _OLD_ACTIONS = {f"OLD_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _NEW_ACTIONS = {f"NEW_{name}": kind for name, kind in ACTION_TERMINALS.items()}
-_WON = re.compile(r"\bwon ([$€£]?[0-9][0-9,]*(?:\.[0-9]+)?)")
+_WON = re.compile(rf"\bwon ({WRITTEN_AMOUNT})")
 _SHOWED = re.compile(r"\[([^\]]*)\]")
 
 
@@ -182,19 +183,25 @@ class WinningBuilder(LineBuilder):
         if kind == "NEW_OTHER":
             other = str(f[1])
             raise SkipHand(other, skip_reason(other))
-        hand_id, game, structure, small, big, when, zone = f
+        hand_id, tournament, game, structure, level, small, big, when, zone = f
         assert hand_id and game and small and big and when
         name = f"{structure} {_GAME_NAMES.get(game.lower(), game)}"
         self.head.update(game=name, small=small, big=big, started=f"{when} {zone or ''}".strip(),
-                         utc=to_utc(when, zone))  # fmt: skip
+                         utc=to_utc(when, zone),
+                         tournament=Tournament(id=tournament, level=level) if tournament else None)  # fmt: skip
 
     def new_table(self, kind: str, f: Fields, line: int) -> None:
-        table, max_seats = f
+        table, max_seats, button = f
         h = self.head
+        tournament = h["tournament"]
         self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), currency=currency_of(str(h["small"])[:1]), table=str(table),
-                         max_seats=int(max_seats) if max_seats else None, started=str(h["started"]),
-                         started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
+                         big=str(h["big"]), currency=None if tournament else currency_in(str(h["small"])),
+                         tournament=tournament, table=str(table),  # type: ignore[arg-type]
+                         max_seats=int(max_seats) if max_seats else None, button=int(button) if button else None,
+                         started=str(h["started"]), started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
+
+    def new_seat_waiting(self, kind: str, f: Fields, line: int) -> None:
+        self.add_chatter(line, ChatterKind.OTHER, None)
 
     def new_seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, status = f
@@ -256,9 +263,10 @@ class WinningBuilder(LineBuilder):
         pass
 
     def new_total(self, kind: str, f: Fields, line: int) -> None:
-        total, rake = amount(f[0]), amount(f[1])  # type: ignore[arg-type]
-        # "Total pot $0.36 | Rake $0.01" states the pot after rake
-        self.add_total(line, total + rake, rake)
+        total, rake = amount(f[0]), amount(f[1]) if f[1] else None  # type: ignore[arg-type]
+        # "Total pot $0.36 | Rake $0.01" states the pot after rake; a version that
+        # prints no rake part states none (the profile's unstated rake)
+        self.add_total(line, total + (rake or ZERO), rake)
 
     def new_seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
@@ -281,6 +289,7 @@ class WinningBuilder(LineBuilder):
         "OLD_SUMMARY": "old_summary", "OLD_POT": "old_pot", "OLD_SEAT_SUMMARY": "old_seat_summary",
         "OLD_ENDED": "old_ended", "OLD_CHATTER": "chatter_line",
         "NEW_STUD": "new_header", "NEW_OTHER": "new_header", "NEW_TABLE": "new_table", "NEW_SEAT": "new_seat",
+        "NEW_SEAT_WAITING": "new_seat_waiting",
         "NEW_ANTE": "new_ante", "NEW_STREET": "new_street", "NEW_POT_NOTE": "new_pot_note",
         "NEW_DEAL": "new_deal", **dict.fromkeys(_NEW_ACTIONS, "new_action"), "NEW_UNCALLED": "new_uncalled",
         "NEW_SHOWDOWN": "new_showdown", "NEW_SHOW": "new_show", "NEW_MUCK": "new_muck",

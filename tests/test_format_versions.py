@@ -1,0 +1,383 @@
+"""Format versions of each text site: what other years and clients of a site wrote.
+
+Each test edits a real corpus hand with one class of change that another version of
+its site made (header fields in another order, header lines in another order, an older
+date or header spelling, a game code, the site's other word for an action the engine
+knows, the currency written in another place, thousands separators) and checks that
+the edited hand reads as the unedited one: the same events (lines and the text written
+aside), the same header (the game and start time as written aside), the same status,
+violations and net.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from budget import examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from studbook.check import check_hand
+from studbook.events import Hand, Rejected, Skipped
+from studbook.parse import parse_text, read_file
+from studbook.read import decode, read_bytes
+from studbook.sites import get_site, site_names
+from studbook.sites.lines import LineFormat
+
+TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
+# What a version writes aside from the play: left out of the comparison.
+_AS_WRITTEN = {"file", "line", "text", "outcome", "description"}
+
+
+def _event(event: Any) -> tuple[Any, ...]:
+    return (type(event).__name__, *(getattr(event, f.name) for f in dataclasses.fields(event)
+                                    if f.name not in _AS_WRITTEN))  # fmt: skip
+
+
+def reading(result: Hand | Rejected | Skipped) -> tuple[Any, ...]:
+    """What a hand says, whatever version wrote it."""
+    assert isinstance(result, Hand), result
+    check = check_hand(result)
+    header = dataclasses.replace(result.header, game="", started="")
+    return (header, tuple(_event(e) for e in result.events), tuple(_event(s) for s in result.seats),
+            check.status, sorted((v.rule, v.line) for v in check.violations),
+            {p.player: p.net for p in check.players})  # fmt: skip
+
+
+def _text(corpus: Path, name: str) -> str:
+    path = corpus / name
+    if not path.is_file():
+        pytest.skip(f"corpus file {name} not found")
+    return decode(read_bytes(path)).text
+
+
+def _hands(text: str, site: str) -> list[Hand | Rejected | Skipped]:
+    return [r for r in parse_text(text, file="edited.txt", site=site) if not isinstance(r, Skipped)]
+
+
+# ---------------------------------------------------------------------------
+# One case per class of change: (site, corpus file, pattern, what another version wrote)
+
+PS = "PokerStars/7-Stud-USD-0.04-0.08-200911.txt"
+PS_ALLIN = "PokerStars/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
+FT = "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt"
+FT_ALLIN = "FullTilt/Razz-USD-HUSNG-200-201211.all.in.ante.txt"
+BOV = "Bovada/7-StudHL-USD-0.25-0.50-201209.txt"
+BOV_MTT = "Bovada/7-Stud-USD-MTT - $10-$1 - 201206.txt"
+OG = "OnGame/7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
+PARTY = "PartyPoker/7-StudHL-USD-0.50-1.00-201008.txt"
+EV = "Everleaf/7-Stud-USD-0.05-0.10.201107.txt"
+KC = "KingsClub/7-Stud-USD-44-88-202010.txt"
+WX = "Winamax/7-Stud-6max-EUR-25-50-201611._8games_.txt"
+WIN = "WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"
+ABS = "Absolute/7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
+
+CASES: dict[str, tuple[str, str, str, str]] = {
+    # PokerStars: the hand word, the older date and zone spelling, the actions' other words
+    "pokerstars hand word": ("pokerstars", PS, r"(?m)^PokerStars Game #", "PokerStars Hand #"),
+    "pokerstars old date": ("pokerstars", PS, r"(?m)^(PokerStars .* - )(\d{4}/\d\d/\d\d) ([\d:]+) ET$",
+                            r"\1\2 - \3 (ET)"),
+    "pokerstars brings in": ("pokerstars", PS, r": brings in for ", ": brings in "),
+    "pokerstars all in mark": ("pokerstars", PS_ALLIN, r" and is all-in$", ", and is all in"),
+    "pokerstars stakes without code": ("pokerstars", PS, r"(?m)^(PokerStars Game .*) USD\) - ", r"\1) - "),
+    # Full Tilt: the site name as exported, the stakes after the game, Match, (partial),
+    # the actions' other words
+    "fulltilt site name": ("fulltilt", FT, r"(?m)^Full Tilt Poker Game #", "FullTiltPoker Game #"),
+    "fulltilt stakes after game": ("fulltilt", FT, r"(?m)^(Full Tilt Poker Game #\d+: Table \w+) - ([^-]+?) - (Limit Stud Hi) - ",
+                                   r"\1 - \3 - \2 - "),
+    "fulltilt match": ("fulltilt", FT, r"(?m)^(Full Tilt Poker Game #\d+: )Table ", r"\1Match "),
+    "fulltilt partial": ("fulltilt", FT, r"(?m)^(Full Tilt Poker Game #.*\d{4}/\d\d/\d\d)$", r"\1 (partial)"),
+    "fulltilt completes to": ("fulltilt", FT, r" completes it to ", " completes to "),
+    "fulltilt brings in": ("fulltilt", FT, r" brings in for ", " brings in "),
+    "fulltilt all in mark": ("fulltilt", FT_ALLIN, r", and is all in$", " and is all-in"),
+    "fulltilt ties for the pot": ("fulltilt", FT, r" wins the pot ", " ties for the pot "),
+    # Bovada: the table as a Zone Poker id, the other game code, "Normal", "1 on 1",
+    # the date and time apart, the actions' other words
+    "bovada zone poker id": ("bovada", BOV, r" TBL#", " Zone Poker ID#"),
+    "bovada game code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD_HL "),
+    "bovada normal": ("bovada", BOV, r" Fixed Limit - ", " Fixed Limit Normal - "),
+    "bovada one on one": ("bovada", BOV, r" Fixed Limit - ", " 1 on 1 Fixed Limit - "),
+    "bovada date apart": ("bovada", BOV, r"(?m)^(Bovada Hand .* - \d{4}-\d\d-\d\d) ", r"\1 - "),
+    "bovada bring in": ("bovada", BOV_MTT, r" : Big blind/Bring in", " : Bring in"),
+    "bovada fold": ("bovada", BOV, r" : Folds$", " : Fold"),
+    "bovada call": ("bovada", BOV, r" : Calls ", " : Call "),
+    "bovada bets": ("bovada", BOV, r" : Bets ", " : bets "),
+    "bovada raises": ("bovada", BOV_MTT, r" : Raises ", " : raises "),
+    "bovada all-in raise timeout": ("bovada", BOV_MTT, r" : All-in\(raise\)", " : All-in(raise-timeout)"),
+    "bovada side pot": ("bovada", BOV_MTT, r"-Side Pot ", "-Side pot "),
+    "bovada hi/lo code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD Hi/Lo "),
+    "bovada zone poker code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD HiLoZonePoker "),
+    "bovada level stakes written": ("bovada", BOV_MTT, r" Level 1 \(0/0\) ", " Level 1 ($0/$0 USD) "),
+    # OnGame: the limit in words, the table-info lines in another order, "in chips"
+    "ongame limit words": ("ongame", OG, r"\(LIMIT SEVEN_CARD_STUD", "(Limit SEVEN_CARD_STUD"),
+    "ongame info order": ("ongame", OG, r"(?m)^(User: .*)\n(Players in round: .*)$", r"\2\n\1"),
+    "ongame seat in chips": ("ongame", OG, r"(?m)^(Seat \d+: [^\n]*) \((\$[0-9.,]+)\)$", r"\1 (\2 in chips)"),
+    # PartyPoker: the table-info lines in another order, the bring-in's other word
+    "partypoker info order": ("partypoker", PARTY, r"(?m)^(Table .*)\n(Seat \d+ is the button)\n(Total number .*)$",
+                              r"\3\n\1\n\2"),
+    "partypoker brings in": ("partypoker", PARTY, r" bring-ins ", " brings in "),
+    # Everleaf: the table and player-count lines swapped, the actions' other words
+    "everleaf info order": ("everleaf", EV, r"(?m)^(Table .*)\n(Total number of players: .*)$", r"\2\n\1"),
+    "everleaf brings in": ("everleaf", EV, r" posts bring-in ", " brings in for "),
+    "everleaf completes it to": ("everleaf", EV, r" completes to ", " completes it to "),
+    # KingsClub: the date and table lines swapped, the bring-in's other word
+    "kingsclub info order": ("kingsclub", KC, r"(?m)^(\d{4}-\d\d-\d\d [\d:]+)\n(Table '.*')$", r"\2\n\1"),
+    "kingsclub brings in": ("kingsclub", KC, r" brings in for ", " brings in "),
+    # Winamax: the euro sign before the amount, the code instead of the sign, the bring-in
+    "winamax euro before": ("winamax", WX, r"(\d[\d,]*(?:\.\d+)?)€", r"€\1"),
+    "winamax euro code": ("winamax", WX, r"(\d)€", r"\1 EUR"),
+    "winamax brings in for": ("winamax", WX, r" brings in ", " brings in for "),
+    # Winning (the newer client): the actions' other words
+    "winning brings in for": ("winning", WIN, r" brings in ", " brings in for "),
+    "winning game hand": ("winning", WIN, r"(?m)^Hand #", "Game Hand #"),
+    "winning pot note without rake": ("winning", WIN, r"(?m)^(Main pot \$[0-9.]+) \| Rake \$0\.00$", r"\1"),
+    # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
+    "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
+    "absolute bring in": ("absolute", ABS, r" - Bring-In ", " - Bring In "),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_another_version_of_the_site_reads_the_same(corpus: Path, case: str) -> None:
+    site, name, pattern, written = CASES[case]
+    text = _text(corpus, name)
+    edited, count = re.subn(pattern, written, text, flags=re.M)
+    assert count, f"{case}: the corpus hand has no {pattern!r}"
+    before, after = _hands(text, site), _hands(edited, site)
+    assert len(after) == len(before)
+    for old, new in zip(before, after):
+        assert reading(new) == reading(old), case
+
+
+def _outcome(result: Hand | Rejected | Skipped) -> tuple[Any, ...]:
+    assert isinstance(result, Hand), result
+    check = check_hand(result)
+    return check.status, sorted((v.rule, v.line) for v in check.violations), {p.player: p.net for p in check.players}
+
+
+@pytest.mark.parametrize("words", ["completes it to", "completes to"])
+@pytest.mark.parametrize("name", ["PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt",
+                                  "PokerStars/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"])
+def test_pokerstars_completion_in_its_other_words(corpus: Path, words: str, name: str) -> None:
+    """PokerStars writes a completion as a raise over the bring-in ("raises $0.02 to
+    $0.04"); its other versions write "completes it to $0.04": the hand checks the same."""
+    from studbook.events import Action, ActionKind, StreetStart
+
+    text = _text(corpus, name)
+    lines = text.split("\n")
+    hands = [h for h in _hands(text, "pokerstars") if isinstance(h, Hand)]
+    done = 0
+    for hand in hands:
+        opened = False  # a bet or raise on 3rd street over the bring-in
+        for e in hand.events:
+            if isinstance(e, StreetStart) and e.street > 3:
+                break
+            if isinstance(e, Action) and e.kind in (ActionKind.RAISE, ActionKind.BET, ActionKind.COMPLETE):
+                if e.kind is ActionKind.RAISE and not opened:
+                    lines[e.line - 1] = f"{e.player}: {words} {lines[e.line - 1].rsplit(' to ', 1)[1]}"
+                    done += 1
+                opened = True
+    assert done
+    after = _hands("\n".join(lines), "pokerstars")
+    assert [_outcome(h) for h in after] == [_outcome(h) for h in hands]
+    assert sum(isinstance(e, Action) and e.kind is ActionKind.COMPLETE
+               for h in after for e in h.events) == done  # type: ignore[union-attr]  # fmt: skip
+
+
+def test_every_text_site_has_a_version_case() -> None:
+    assert {site for site, *_ in CASES.values()} == set(TEXT_SITES)
+
+
+def test_ongame_tournament_header(corpus: Path) -> None:
+    """OnGame's tournament hands name the tournament on the first line; the rest reads as
+    the cash hand does, in chips."""
+    text = _text(corpus, OG)
+    edited, count = re.subn(r"(?m)^(\*\*\*\*\* History for hand [A-Z0-9-]+) \*\*\*\*\*$",
+                            r'\1 (TOURNAMENT: "Sunday Stud", T5-4242, buy-in: $10) *****', text)  # fmt: skip
+    assert count
+    [before], [after] = _hands(text, "ongame"), _hands(edited, "ongame")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.tournament is not None and after.header.tournament.id == "T5-4242"
+    assert after.header.tournament.buy_in == "$10" and after.header.currency is None
+    assert reading(after)[1:] == reading(before)[1:]
+    assert dataclasses.replace(after.header, tournament=None, currency="USD") == before.header
+
+
+@pytest.mark.parametrize(("pattern", "written"), [(r", ante: \$0\.05, ", ", "), (r", Real money\)", ", TC)"),
+                                                  (r", Real money\)", ")")])
+def test_ongame_table_line_versions(corpus: Path, pattern: str, written: str) -> None:
+    """OnGame's table line without the ante part, with the money kind "TC" (tournament
+    chips) or none: the hand reads the same but for what the line no longer says."""
+    text = _text(corpus, OG)
+    edited, count = re.subn(pattern, written, text)
+    assert count
+    [before], [after] = _hands(text, "ongame"), _hands(edited, "ongame")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert reading(after)[1:] == reading(before)[1:]
+    header = after.header
+    if "ante" in pattern:
+        assert header.stakes.ante is None and header.currency == "USD"
+        header = dataclasses.replace(header, stakes=before.header.stakes)
+    else:
+        assert header.currency == (None if "TC" in written else "USD") and not header.play_money
+        header = dataclasses.replace(header, currency="USD")
+    assert header == before.header
+
+
+def test_winning_later_client_tournament_and_table_lines(corpus: Path) -> None:
+    """Winning's later clients: "Game Hand #N - Tournament #T - ... - Level 8 (a/b)- date",
+    the table line "Table '2' 9-max Seat #2 is the button", a seat waiting for the button:
+    a tournament hand in chips, otherwise the same hand."""
+    text = _text(corpus, WIN)
+    first = text.split("\n", 1)[0]
+    head = re.match(r"Hand #(\d+) - (7Stud\(Fixed Limit\)) - (\$[0-9.]+/\$[0-9.]+) - (.*)$", first)
+    assert head is not None
+    hid, game, stakes, when = head.groups()
+    edited = text.replace(first, f"Game Hand #{hid} - Tournament #24139358 - {game} - Level 8 ({stakes})- {when}", 1)
+    edited = re.sub(r"(?m)^(Gorham) 8-max$", r"Table '\1' 8-max Seat #4 is the button", edited)
+    last_seat = max(i for i, line in enumerate(edited.split("\n")) if re.match(r"Seat \d+: .* \(\$", line))
+    lines = edited.split("\n")
+    lines.insert(last_seat + 1, "Seat 2: joeyv will be allowed to play after the button")
+    [before] = _hands(text, "winning")
+    [after] = _hands("\n".join(lines), "winning")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    header = after.header
+    assert header.tournament is not None and (header.tournament.id, header.tournament.level) == ("24139358", "8")
+    assert (header.currency, header.table, header.button) == (None, "Gorham", 4)
+    assert dataclasses.replace(header, tournament=None, currency="USD", button=None) == before.header
+    assert _outcome(after) == _outcome(before)
+    chatter = [e for e in after.events if type(e).__name__ == "Chatter"]
+    assert len(chatter) == 1 + sum(type(e).__name__ == "Chatter" for e in before.events)
+    assert [_event(e) for e in after.events if e not in chatter] == [
+        _event(e) for e in before.events if type(e).__name__ != "Chatter"]
+
+
+def test_other_games_of_another_version_are_still_skipped(corpus: Path) -> None:
+    """The new header forms do not read another game as stud: a hold'em header in the
+    game-first order of Full Tilt is skipped with its game named."""
+    text = _text(corpus, FT)
+    edited = re.sub(r"(?m)^(Full Tilt Poker Game #\d+: Table \w+) - ([^-]+?) - Limit Stud Hi - ",
+                    r"\1 - Limit Hold'em - \2 - ", text)  # fmt: skip
+    [skipped] = list(parse_text(edited, site="fulltilt"))
+    assert isinstance(skipped, Skipped) and skipped.game == "Limit Hold'em"
+
+
+# ---------------------------------------------------------------------------
+# Classes with many members: every corpus hand of every text site
+
+
+@pytest.fixture(scope="module")
+def written_hands(corpus: Path) -> list[tuple[str, list[str], Hand]]:
+    """(site, the hand's lines, the hand) for every hand of every text site's corpus files."""
+    out: list[tuple[str, list[str], Hand]] = []
+    for path in sorted(corpus.rglob("*")):
+        parsed = read_file(path) if path.is_file() else None
+        if parsed is None or parsed.site not in TEXT_SITES or not parsed.hands:
+            continue
+        lines = decode(read_bytes(path)).text.split("\n")
+        out.extend((hand.site, lines[hand.line - 1 : hand.end_line], hand)
+                   for hand in parsed.results if isinstance(hand, Hand))  # fmt: skip
+    return out
+
+
+def _edit_body(lines: list[str], hand: Hand, pattern: re.Pattern[str], write: Any) -> tuple[str, int]:
+    """The hand with every match of ``pattern`` after its header lines rewritten."""
+    body = hand.seats[0].line - hand.line
+    edited, total = list(lines), 0
+    for i in range(body, len(lines)):
+        edited[i], count = pattern.subn(write, lines[i])
+        total += count
+    return "\n".join(edited) + "\n", total
+
+
+_DOLLARS = re.compile(r"\$([0-9][0-9,]*(?:\.[0-9]+)?)\b")
+CURRENCY_FORMS = ("{n} USD", "USD {n}", "${n} USD")
+
+
+@settings(max_examples=examples(80), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_the_currency_written_in_another_place_reads_the_same(
+    written_hands: list[tuple[str, list[str], Hand]], data: st.DataObject
+) -> None:
+    """Every "$1" of a hand's body written "1 USD", "USD 1" or "$1 USD"."""
+    dollar_hands = [h for h in written_hands if any(_DOLLARS.search(line) for line in h[1][1:])]
+    assert {site for site, *_ in dollar_hands} >= {"pokerstars", "fulltilt", "bovada", "ongame", "absolute",
+                                                     "partypoker", "everleaf", "winning"}
+    site, lines, hand = data.draw(st.sampled_from(dollar_hands))
+    form = data.draw(st.sampled_from(CURRENCY_FORMS))
+    text, count = _edit_body(lines, hand, _DOLLARS, lambda m: form.format(n=m.group(1)))
+    assert count
+    [after] = list(parse_text(text, file=hand.file, site=site))
+    assert reading(after) == reading(hand), form
+
+
+_BIG = re.compile(r"(?<![\w.,#/:+-])([0-9]{4,})(?=(?:\.[0-9]+)?(?![\w,/:]))")
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_thousands_separators_read_the_same(
+    written_hands: list[tuple[str, list[str], Hand]], data: st.DataObject
+) -> None:
+    """Every amount of 1000 or more in a hand's body written with separators, "1,500"."""
+    big = [h for h in written_hands if any(_BIG.search(line) for line in h[1][h[2].seats[0].line - h[2].line:])]
+    assert len({site for site, *_ in big}) >= 3
+    site, lines, hand = data.draw(st.sampled_from(big))
+    text, count = _edit_body(lines, hand, _BIG, lambda m: f"{int(m.group(1)):,}")
+    assert count
+    [after] = list(parse_text(text, file=hand.file, site=site))
+    assert reading(after) == reading(hand)
+
+
+def _sites_using(piece: str) -> set[str]:
+    from studbook.read.grammar import grammar_dir
+
+    return {site for site in TEXT_SITES if piece in (grammar_dir() / f"{site}.lark").read_text(encoding="utf-8")}
+
+
+# The members of the shared action vocabularies of common.lark, as versions wrote them.
+ALL_IN_FORMS = (" and is all-in", ", and is all in", " and has gone all-in", ", all-in", " (all-in)", " - All-in")
+BRING_IN_FORMS = ("brings in for ", "brings in ", "brings-in low for ", "bring-in ", "brings in low ")
+_VOCABULARY = {
+    # piece: (how a line's words are found, the forms another version writes)
+    "ALL_IN_MARK": (re.compile(r"(?:,? and is all[- ]in| - All-in| \(all-in\))$", re.I), ALL_IN_FORMS),
+    "BRINGS_IN": (re.compile(r"(?<= )(?:brings in for |brings in |bring-in |brings-in low for )"), BRING_IN_FORMS),
+}
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data())
+def test_the_sites_other_words_for_an_action_read_the_same(
+    written_hands: list[tuple[str, list[str], Hand]], data: st.DataObject
+) -> None:
+    """Every all-in mark or bring-in of a hand written in any other version's words, on
+    every site whose grammar reads that vocabulary."""
+    piece = data.draw(st.sampled_from(sorted(_VOCABULARY)))
+    words, forms = _VOCABULARY[piece]
+    sites = _sites_using(piece)
+    marked = [h for h in written_hands if h[0] in sites and any(words.search(line) for line in h[1][1:])]
+    assert {site for site, *_ in marked} >= {"pokerstars", "fulltilt"}, piece
+    site, lines, hand = data.draw(st.sampled_from(marked))
+    form = data.draw(st.sampled_from(forms))
+    text, count = _edit_body(lines, hand, words, lambda m: form)
+    assert count
+    [after] = list(parse_text(text, file=hand.file, site=site))
+    assert reading(after) == reading(hand), (piece, form)
+
+
+def test_amounts_as_other_versions_write_them() -> None:
+    from studbook.money import currency_in, parse_amount
+
+    for written in ("$1,250.50", "1,250.50 USD", "USD 1,250.50", "$1,250.50 USD", "€1,250.50", "1,250.50€",
+                    "1,250.50 €", "EUR 1,250.50"):
+        assert parse_amount(written) == Decimal("1250.50"), written
+    assert [currency_in(w) for w in ("$5", "5 USD", "USD 5", "5€", "€5", "5 EUR", "5")] == [
+        "USD", "USD", "USD", "EUR", "EUR", "EUR", None]
