@@ -2,6 +2,13 @@
 
     .venv/bin/python benchmarks/bench_store.py [--hands 10000] [--duckdb]
         [--source auto|histories|simulated|synthetic]
+    .venv/bin/python benchmarks/bench_store.py --versus-check [--hands 9000] [--rounds 5]
+
+``--versus-check`` times ``studbook check DIR --jobs 1`` and ``studbook import
+DIR --db NEW --jobs 1 -q`` on the same simulated hands (stud, stud8, razz) in
+alternating runs, each a child process: wall time and CPU time (user + sys of
+the child, steadier than wall time on a shared machine), each round's ratio
+and the median ratio import / check. The store's target is at most 1.10.
 
 Hands come from ``histories/`` when it holds any, else from the simulator
 (``studbook.simulate``, written as PokerStars files in a temporary folder),
@@ -205,14 +212,60 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
     return summary
 
 
+def _child_times(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of ``command`` run as a child process."""
+    import os
+    import subprocess
+
+    began = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(command)}")
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime
+
+
+def versus_check(hands: int, rounds: int) -> int:
+    """Import against check on the same hands, alternating; the median ratios."""
+    from statistics import median
+
+    studbook = str(Path(sys.executable).with_name("studbook"))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "hands"
+        folder.mkdir()
+        write_simulated(folder, hands)
+        print(f"{hands} simulated hands (stud, stud8, razz) in {len(list(folder.iterdir()))} files; "
+              f"{rounds} rounds, check then import, each a child process")
+        walls, cpus = [], []
+        for number in range(rounds):
+            db = Path(tmp) / f"round{number}.db"
+            check = _child_times([studbook, "check", str(folder), "--jobs", "1"])
+            store = _child_times([studbook, "import", str(folder), "--db", str(db), "--jobs", "1", "-q"])
+            walls.append(store[0] / check[0])
+            cpus.append(store[1] / check[1])
+            print(f"round {number + 1}: check {check[0]:6.2f} s wall {check[1]:6.2f} s CPU | import "
+                  f"{store[0]:6.2f} s wall {store[1]:6.2f} s CPU | import/check wall {walls[-1]:.3f} "
+                  f"CPU {cpus[-1]:.3f}", flush=True)
+            for path in Path(tmp).glob(f"round{number}.db*"):
+                path.unlink()
+        print(f"median import/check: CPU {median(cpus):.3f}, wall {median(walls):.3f} (target <= 1.10)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--hands", type=int, default=None, help="default 10000 (--versus-check: 9000)")
+    parser.add_argument("--versus-check", action="store_true",
+                        help="import against check on the same hands, in alternating runs")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--source", choices=("auto", "histories", "simulated", "synthetic"),
                         default="auto",
                         help="auto: histories/ when it holds files, else simulated")
     parser.add_argument("--duckdb", action="store_true")
     args = parser.parse_args()
+    if args.versus_check:
+        return versus_check(args.hands or 9000, args.rounds)
+    args.hands = args.hands or 10_000
     histories = ROOT / "histories"
     source = args.source
     if source == "auto":

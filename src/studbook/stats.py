@@ -448,13 +448,43 @@ def finish(
     return result.reset_index(drop=True)
 
 
+def compute_chunks(
+    chunks: Iterable[Frames],
+    *,
+    player: str | Sequence[str] | None = None,
+    variant: str | Sequence[str] | None = None,
+    by: Sequence[str] = ("player", "variant"),
+    stats: Sequence[str] | None = None,
+    min_hands: int = 0,
+    split_money: bool = True,
+    denominators: bool = False,
+) -> pd.DataFrame:
+    """:func:`compute` of frames that arrive in chunks of whole hands (a store read
+    a chunk at a time): the same table, with one chunk and the running sums in memory."""
+    total = pd.DataFrame()
+    for frames in chunks:
+        part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money)
+        total = combine_sums([total, part])
+    return finish(total, by=by, stats=stats, min_hands=min_hands, split_money=split_money,
+                  denominators=denominators)
+
+
+STARTING_HAND_KEYS = ("player", "variant", "start_class")
+"""The groups of :func:`by_starting_hand`."""
+
+
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
                      variant: str | Sequence[str] | None = None,
                      min_hands: int = 0, denominators: bool = False) -> pd.DataFrame:
     """Results per starting-hand class, where the player's three 3rd-street cards are known."""
     table = compute(frames, player=player, variant=variant,
-                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS,
+                    by=STARTING_HAND_KEYS, stats=STARTING_HAND_STATS,
                     min_hands=min_hands, denominators=denominators)
+    return in_class_order(table)
+
+
+def in_class_order(table: pd.DataFrame) -> pd.DataFrame:
+    """A starting-hand table by player, variant and class in the classes' order."""
     order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
     table["_order"] = table["start_class"].map(order)
     return (table.sort_values(["player", "variant", "_order"], kind="stable")
@@ -470,5 +500,6 @@ def _filter(table: pd.DataFrame, column: str,
 
 
 __all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
-           "TABLE_STATS", "Stat", "by_starting_hand", "combine_sums", "compute", "door_beats", "facts",
-           "finish", "stat_definitions_markdown", "sums"]
+           "STARTING_HAND_KEYS", "TABLE_STATS", "Stat", "by_starting_hand", "combine_sums", "compute",
+           "compute_chunks", "door_beats", "facts", "finish", "in_class_order", "stat_definitions_markdown",
+           "sums"]
