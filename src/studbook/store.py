@@ -620,6 +620,10 @@ class Store:
 
 def _iso_utc(value: Any) -> str | None:
     """A start time as ISO-8601 UTC text; None for a time without a zone (never taken as UTC)."""
+    if isinstance(value, datetime):  # the rows' own datetimes (pandas' Timestamp is one too)
+        if value.tzinfo is None or value != value:  # naive, or NaT
+            return None
+        return value.astimezone(timezone.utc).isoformat()
     if value is None or pd.isna(value):
         return None
     when = pd.Timestamp(value)
