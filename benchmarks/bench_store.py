@@ -249,7 +249,43 @@ def versus_check(hands: int, rounds: int) -> int:
             for path in Path(tmp).glob(f"round{number}.db*"):
                 path.unlink()
         print(f"median import/check: CPU {median(cpus):.3f}, wall {median(walls):.3f} (target <= 1.10)")
+        breakdown(sorted(folder.iterdir()), Path(tmp) / "breakdown.db")
     return 0
+
+
+def breakdown(files: list[Path], db: Path) -> None:
+    """Where an import's CPU goes beyond check's, in this process: each step of
+    ``Store.add`` timed on its own, per hand (check: parse + check, streamed)."""
+    from studbook.check import stream_paths
+    from studbook.frames import rows_from_checks
+    from studbook.gcpause import gc_between_files
+    from studbook.originals import hand_texts
+    from studbook.store import Store, _original_rows
+
+    spent = dict.fromkeys(("check", "rows", "insert", "originals"), 0.0)
+    hands = 0
+
+    def timed(step: str, work: Callable[[], T]) -> T:
+        began = time.process_time()
+        result = work()
+        spent[step] += time.process_time() - began
+        return result
+
+    with Store(db) as store, gc_between_files() as next_file:
+        for stream in stream_paths([str(f) for f in files]):
+            next_file()
+            results = timed("check", lambda: list(stream.results))  # noqa: B023
+            hands += len(results)
+            rows = timed("rows", lambda: rows_from_checks(results))  # noqa: B023
+            store.conn.execute("BEGIN")
+            for table, table_rows in rows.items():
+                timed("insert", lambda: store._insert(table, table_rows))  # noqa: B023
+            texts = timed("originals", lambda: hand_texts(stream.file))  # noqa: B023
+            timed("originals", lambda: store.conn.executemany(  # noqa: B023
+                "INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(results, texts)))
+            timed("insert", lambda: store.conn.execute("COMMIT"))
+    print(f"in one process, per hand ({hands} hands): " + ", ".join(
+        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items()))
 
 
 def main() -> int:
