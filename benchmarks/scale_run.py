@@ -9,24 +9,27 @@ Stages, each in its own process (so its time and memory are its own):
    has its own seed and its own range of hand ids (:func:`first_hand_id`),
    so no two hands share an id in the store.
 2. ``import``: ``studbook import DIR --db DB --jobs J -q``.
+   The run stops unless the store then holds all N hands.
 3. ``stats``: ``studbook stats --db DB --format csv`` (to ``stats.csv``).
-4. ``plot``: ``studbook plot results --db DB --player Hero -o results.png``.
-5. ``load``: ``studbook.load(DB)``, all seven frames; the resident memory it
+4. ``load``: ``studbook.load(DB)``, all seven frames; the resident memory it
    adds above the interpreter's start, per hand; then pandas' answers: hands
    and net per player and variant, and ``stats.compute`` over every player.
-6. ``dask``: ``studbook.scale.to_dask`` of the same files on a
+5. ``dask``: ``studbook.scale.to_dask`` of the same files on a
    ``dask.distributed`` LocalCluster of ``--workers`` single-threaded worker
    processes: per partition (the hands, players and actions frames of the
    same files), hands and net per player and variant and the stats' sums
-   (:func:`studbook.stats.sums`), added up on the cluster. The run then compares them with pandas' (integers and exact money
-   equal, float sums equal to 1e-9 relative: they are added in another order)
-   and with the ``stats`` command's CSV, and says so.
+   (:func:`studbook.stats.sums`), added up on the cluster. The run then
+   compares them with pandas' (integers and exact money equal, float sums
+   equal to 1e-9 relative: they are added in another order) and with the
+   ``stats`` command's CSV, and says so.
+6. ``plot``: ``studbook plot results --db DB --player Hero -o results.png``.
 
 Per stage: wall time, CPU time (user + sys of the stage's process and the
 processes it waited for), the peak resident memory of the stage's process tree
 (sampled every 0.2 s, the processes' RSS added up) and per hand. The table is
 printed as Markdown for the README; ``--keep`` keeps the hands and the store
-(by default they are deleted at the end: a million hands is about 5 GB).
+(by default they are deleted at the end: a million hands is about 5 GB), and
+``--reuse-hands`` runs the stages after ``generate`` again on kept hands.
 """
 
 from __future__ import annotations
@@ -290,6 +293,13 @@ def compare(pandas_file: Path, dask_file: Path, stats_csv: Path) -> tuple[bool, 
 # ---------------------------------------------------------------------------
 
 
+def _stored_hands(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(f"{db.absolute().as_uri()}?mode=ro", uri=True) as conn:
+        return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
+
+
 def table(rows: list[Measured], hands: int) -> str:
     lines = ["| stage | wall s | CPU s | peak RSS MiB | wall µs/hand | CPU µs/hand |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -308,6 +318,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "scale")
     parser.add_argument("--keep", action="store_true", help="keep the hands and the store")
+    parser.add_argument("--reuse-hands", action="store_true",
+                        help="keep the hands OUT/hands of an earlier run (--keep) and run the other stages")
     for name in ("generate", "pandas", "dask"):
         sub.add_parser(name)
     args = parser.parse_args()
@@ -322,22 +334,29 @@ def main() -> int:
     if args.stage == "dask":
         dask_answers(hands_dir, out / "dask.pkl", args.workers)
         return 0
-    if out.exists():
+    if args.reuse_hands and hands_dir.is_dir():  # the stages after generate, again
+        for path in out.iterdir():
+            if path != hands_dir:
+                path.unlink() if path.is_file() else shutil.rmtree(path)
+    elif out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     python, studbook = sys.executable, str(Path(sys.executable).with_name("studbook"))
     me = [python, str(Path(__file__).resolve()), "--hands", str(args.hands), "--per-file", str(args.per_file),
           "--jobs", str(args.jobs), "--workers", str(args.workers), "--out", str(out)]
     began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    rows = [
-        run_stage("generate", me + ["generate"]),
-        run_stage(f"import --jobs {args.jobs}",
-                  [studbook, "import", str(hands_dir), "--db", str(db), "--jobs", str(args.jobs), "-q"]),
+    rows = [] if args.reuse_hands and hands_dir.is_dir() else [run_stage("generate", me + ["generate"])]
+    rows.append(run_stage(f"import --jobs {args.jobs}", [studbook, "import", str(hands_dir), "--db", str(db),
+                                                         "--jobs", str(args.jobs), "-q"]))
+    stored = _stored_hands(db)
+    if stored != args.hands:
+        sys.exit(f"scale run: the store holds {stored} hands, not {args.hands}: see its rejects table")
+    rows += [
         run_stage("stats", [studbook, "stats", "--db", str(db), "--format", "csv"], stdout=out / "stats.csv"),
-        run_stage("plot results", [studbook, "plot", "results", "--db", str(db), "--player", HERO,
-                                   "-o", str(out / "results.png")]),
         run_stage("load (7 frames) + pandas answers", me + ["pandas"]),
         run_stage(f"to_dask, LocalCluster {args.workers} workers", me + ["dask"]),
+        run_stage("plot results", [studbook, "plot", "results", "--db", str(db), "--player", HERO,
+                                   "-o", str(out / "results.png")]),
     ]
     agree, verdict = compare(out / "pandas.pkl", out / "dask.pkl", out / "stats.csv")
     memory = json.loads((out / "memory.json").read_text())
