@@ -2,6 +2,13 @@
 
     .venv/bin/python benchmarks/bench_store.py [--hands 10000] [--duckdb]
         [--source auto|histories|simulated|synthetic]
+    .venv/bin/python benchmarks/bench_store.py --versus-check [--hands 9000] [--rounds 5]
+
+``--versus-check`` times ``studbook check DIR --jobs 1`` and ``studbook import
+DIR --db NEW --jobs 1 -q`` on the same simulated hands (stud, stud8, razz) in
+alternating runs, each a child process: wall time and CPU time (user + sys of
+the child, steadier than wall time on a shared machine), each round's ratio
+and the median ratio import / check. The store's target is at most 1.10.
 
 Hands come from ``histories/`` when it holds any, else from the simulator
 (``studbook.simulate``, written as PokerStars files in a temporary folder),
@@ -206,14 +213,96 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
     return summary
 
 
+def _child_times(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of ``command`` run as a child process."""
+    import os
+    import subprocess
+
+    began = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(command)}")
+    return time.perf_counter() - began, usage.ru_utime + usage.ru_stime
+
+
+def versus_check(hands: int, rounds: int) -> int:
+    """Import against check on the same hands, alternating; the median ratios."""
+    from statistics import median
+
+    studbook = str(Path(sys.executable).with_name("studbook"))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "hands"
+        folder.mkdir()
+        write_simulated(folder, hands)
+        print(f"{hands} simulated hands (stud, stud8, razz) in {len(list(folder.iterdir()))} files; "
+              f"{rounds} rounds, check then import, each a child process")
+        walls, cpus = [], []
+        for number in range(rounds):
+            db = Path(tmp) / f"round{number}.db"
+            check = _child_times([studbook, "check", str(folder), "--jobs", "1"])
+            store = _child_times([studbook, "import", str(folder), "--db", str(db), "--jobs", "1", "-q"])
+            walls.append(store[0] / check[0])
+            cpus.append(store[1] / check[1])
+            print(f"round {number + 1}: check {check[0]:6.2f} s wall {check[1]:6.2f} s CPU | import "
+                  f"{store[0]:6.2f} s wall {store[1]:6.2f} s CPU | import/check wall {walls[-1]:.3f} "
+                  f"CPU {cpus[-1]:.3f}", flush=True)
+            for path in Path(tmp).glob(f"round{number}.db*"):
+                path.unlink()
+        print(f"median import/check: CPU {median(cpus):.3f}, wall {median(walls):.3f} (target <= 1.10)")
+        breakdown(sorted(folder.iterdir()), Path(tmp) / "breakdown.db")
+    return 0
+
+
+def breakdown(files: list[Path], db: Path) -> None:
+    """Where an import's CPU goes beyond check's, in this process: each step of
+    ``Store.add`` timed on its own, per hand (check: parse + check, streamed)."""
+    from studbook.check import stream_paths
+    from studbook.frames import rows_from_checks
+    from studbook.gcpause import gc_between_files
+    from studbook.originals import hand_texts
+    from studbook.store import Store, _original_rows
+
+    spent = dict.fromkeys(("check", "rows", "insert", "originals"), 0.0)
+    hands = 0
+
+    def timed(step: str, work: Callable[[], T]) -> T:
+        began = time.process_time()
+        result = work()
+        spent[step] += time.process_time() - began
+        return result
+
+    with Store(db) as store, gc_between_files() as next_file:
+        for stream in stream_paths([str(f) for f in files]):
+            next_file()
+            results = timed("check", lambda: list(stream.results))  # noqa: B023
+            hands += len(results)
+            rows = timed("rows", lambda: rows_from_checks(results))  # noqa: B023
+            store.conn.execute("BEGIN")
+            for table, table_rows in rows.items():
+                timed("insert", lambda: store._insert(table, table_rows))  # noqa: B023
+            texts = timed("originals", lambda: hand_texts(stream.file))  # noqa: B023
+            timed("originals", lambda: store.conn.executemany(  # noqa: B023
+                "INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(results, texts)))
+            timed("insert", lambda: store.conn.execute("COMMIT"))
+    print(f"in one process, per hand ({hands} hands): " + ", ".join(
+        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--hands", type=int, default=None, help="default 10000 (--versus-check: 9000)")
+    parser.add_argument("--versus-check", action="store_true",
+                        help="import against check on the same hands, in alternating runs")
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--source", choices=("auto", "histories", "simulated", "synthetic"),
                         default="auto",
                         help="auto: histories/ when it holds files, else simulated")
     parser.add_argument("--duckdb", action="store_true")
     args = parser.parse_args()
+    if args.versus_check:
+        return versus_check(args.hands or 9000, args.rounds)
+    args.hands = args.hands or 10_000
     histories = ROOT / "histories"
     source = args.source
     if source == "auto":

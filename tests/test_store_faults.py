@@ -663,32 +663,36 @@ def test_an_unexpected_os_error_is_one_line(monkeypatch: pytest.MonkeyPatch,
     operating system or SQLite is one line naming the path, exit 2."""
     from studbook.cli import stats
 
-    def failing(args: Any) -> Any:
+    def reading(fault: Any) -> None:  # the whole frames, or a store a chunk at a time
+        monkeypatch.setattr(stats, "load_source", fault)
+        monkeypatch.setattr(stats, "_from_store", fault)
+
+    def failing(*args: Any) -> Any:
         raise OSError(5, "Input/output error", "some/hands.db")
 
-    monkeypatch.setattr(stats, "load_source", failing)
+    reading(failing)
     assert main(["stats", "--db", "x.db"]) == 2
     assert_one_line_error(capsys.readouterr().err,
                           "studbook stats: error: some/hands.db: Input/output error")
 
-    def locked(args: Any) -> Any:
+    def locked(*args: Any) -> Any:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(stats, "load_source", locked)
+    reading(locked)
     assert main(["stats", "--db", "x.db"]) == 2
     assert_one_line_error(capsys.readouterr().err, "studbook stats: error: x.db: database is locked")
 
-    def damaged(args: Any) -> Any:
+    def damaged(*args: Any) -> Any:
         raise DamagedStore("x.db: the store is damaged (...)")
 
-    monkeypatch.setattr(stats, "load_source", damaged)
+    reading(damaged)
     assert main(["stats", "--db", "x.db"]) == 2
     assert_one_line_error(capsys.readouterr().err,
                           "studbook stats: error: x.db: the store is damaged (...)")
 
-    def bug(args: Any) -> Any:
+    def bug(*args: Any) -> Any:
         raise ZeroDivisionError("a bug is not a fault")
 
-    monkeypatch.setattr(stats, "load_source", bug)
+    reading(bug)
     with pytest.raises(ZeroDivisionError):  # bugs are not hidden
         main(["stats", "--db", "x.db"])

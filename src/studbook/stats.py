@@ -26,7 +26,7 @@ defence). It is derived from the ``players`` and ``actions`` frames only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -328,43 +328,107 @@ def compute(
     opportunity); ``net_won`` is an exact Decimal in currency units. With
     ``denominators``, each stat with a denominator has a ``<name>_n`` column
     beside it: the number of opportunities (the sample size).
+
+    The same as :func:`finish` of :func:`sums`: frames too large for memory
+    can be summed in chunks of whole hands and the sums combined
+    (:func:`combine_sums`), as ``studbook stats`` and the Dask scale run do.
     """
     if filters is not None:
         frames = select(frames, filters)
         player = player or filters.players or None
+    part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money)
+    return finish(part, by=by, stats=stats, min_hands=min_hands, split_money=split_money,
+                  denominators=denominators)
+
+
+def _keys(by: Sequence[str], split_money: bool) -> list[str]:
+    return list(by) + (["kind", "currency"] if split_money else [])
+
+
+def sums(
+    frames: Frames,
+    *,
+    player: str | Sequence[str] | None = None,
+    variant: str | Sequence[str] | None = None,
+    by: Sequence[str] = ("player", "variant"),
+    stats: Sequence[str] | None = None,
+    split_money: bool = True,
+) -> pd.DataFrame:
+    """Each group's sums of the stats' numerators and denominators (``<stat>__num``,
+    ``<stat>__den``), its hands (``__hands``) and its first and last currency
+    (``__currency_min``/``__currency_max``), indexed by the group keys.
+
+    Sums of frames holding whole hands add up (:func:`combine_sums`): every stat
+    is a ratio of sums over player-hands.
+    """
     table = facts(frames)
     table = _filter(table, "player", player)
     table = _filter(table, "variant", variant)
     chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
-    keys = list(by) + (["kind", "currency"] if split_money else [])
+    keys = _keys(by, split_money)
     table = table.assign(currency=table["currency"].astype(STRING).fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
-    parts = {"__currency": table["currency"], "__hands": _one(table)}
+    parts = {"__hands": _one(table)}
     for stat in chosen:
         parts[f"{stat.name}__num"] = stat.num(table)
         if stat.den is not None:
             parts[f"{stat.name}__den"] = stat.den(table)
     work = pd.DataFrame(parts, index=table.index)
-    for key in keys:
-        work[key] = table[key]
+    for key in keys:  # plain strings, so that sums of different chunks line up
+        column = table[key]
+        work[key] = column.astype(STRING) if isinstance(column.dtype, pd.CategoricalDtype) else column
+    work["__currency"] = table["currency"]
+    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
+    out = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
+    out["__currency_min"] = grouped["__currency"].min()
+    out["__currency_max"] = grouped["__currency"].max()
+    return out
+
+
+def combine_sums(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """The sums (:func:`sums`) of several chunks of whole hands as one."""
+    frames = [part for part in parts if not part.empty]
+    if not frames:
+        return pd.DataFrame()
+    both = pd.concat(frames)
+    keys = list(range(both.index.nlevels))
+    grouped = both.groupby(level=keys, sort=True, dropna=False)
+    counted = [c for c in both.columns if not c.startswith("__currency")]
+    out = grouped[counted].sum()
+    out["__currency_min"] = grouped["__currency_min"].min()
+    out["__currency_max"] = grouped["__currency_max"].max()
+    return out
+
+
+def finish(
+    totals: pd.DataFrame,
+    *,
+    by: Sequence[str] = ("player", "variant"),
+    stats: Sequence[str] | None = None,
+    min_hands: int = 0,
+    split_money: bool = True,
+    denominators: bool = False,
+) -> pd.DataFrame:
+    """The stats table (see :func:`compute`) from the groups' sums (:func:`sums`)."""
+    chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
+    keys = _keys(by, split_money)
     names = [s.name for s in chosen]
     if denominators:
         names = [n for s in chosen for n in ((s.name, f"{s.name}_n") if s.den else (s.name,))]
-    if work.empty:
+    if totals.empty:
         return pd.DataFrame(columns=keys + ([] if split_money else ["currency"]) + names)
-    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
-    sums = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
-    currencies = grouped["__currency"].agg(lambda c: c.iloc[0] if c.nunique() == 1 else "mixed")
-    result = pd.DataFrame(index=sums.index)
+    currencies = totals["__currency_min"].where(totals["__currency_min"] == totals["__currency_max"],
+                                                "mixed")
+    result = pd.DataFrame(index=totals.index)
     if not split_money:
         result["currency"] = currencies
     for stat in chosen:
-        numerator = sums[f"{stat.name}__num"].astype("float64")
+        numerator = totals[f"{stat.name}__num"].astype("float64")
         if stat.den is None:
-            value = sums[f"{stat.name}__num"]
+            value = totals[f"{stat.name}__num"]
         else:
-            denominator = sums[f"{stat.name}__den"].astype("float64")
+            denominator = totals[f"{stat.name}__den"].astype("float64")
             value = numerator.div(denominator.where(denominator > 0, np.nan)) * stat.scale
         if stat.unit == "money":
             value = pd.Series([None if cur == "mixed" else from_minor(v)
@@ -374,9 +438,9 @@ def compute(
             value = value.astype("int64")
         result[stat.name] = value
         if denominators and stat.den is not None:
-            result[f"{stat.name}_n"] = sums[f"{stat.name}__den"].astype("int64")
+            result[f"{stat.name}_n"] = totals[f"{stat.name}__den"].astype("int64")
     if min_hands:
-        result = result[sums["__hands"] >= min_hands]
+        result = result[totals["__hands"] >= min_hands]
     result = result.reset_index()
     for key in keys:  # the groups' names as plain strings, whatever the frames' dtypes
         if isinstance(result[key].dtype, pd.CategoricalDtype):
@@ -384,13 +448,43 @@ def compute(
     return result.reset_index(drop=True)
 
 
+def compute_chunks(
+    chunks: Iterable[Frames],
+    *,
+    player: str | Sequence[str] | None = None,
+    variant: str | Sequence[str] | None = None,
+    by: Sequence[str] = ("player", "variant"),
+    stats: Sequence[str] | None = None,
+    min_hands: int = 0,
+    split_money: bool = True,
+    denominators: bool = False,
+) -> pd.DataFrame:
+    """:func:`compute` of frames that arrive in chunks of whole hands (a store read
+    a chunk at a time): the same table, with one chunk and the running sums in memory."""
+    total = pd.DataFrame()
+    for frames in chunks:
+        part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money)
+        total = combine_sums([total, part])
+    return finish(total, by=by, stats=stats, min_hands=min_hands, split_money=split_money,
+                  denominators=denominators)
+
+
+STARTING_HAND_KEYS = ("player", "variant", "start_class")
+"""The groups of :func:`by_starting_hand`."""
+
+
 def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
                      variant: str | Sequence[str] | None = None,
                      min_hands: int = 0, denominators: bool = False) -> pd.DataFrame:
     """Results per starting-hand class, where the player's three 3rd-street cards are known."""
     table = compute(frames, player=player, variant=variant,
-                    by=("player", "variant", "start_class"), stats=STARTING_HAND_STATS,
+                    by=STARTING_HAND_KEYS, stats=STARTING_HAND_STATS,
                     min_hands=min_hands, denominators=denominators)
+    return in_class_order(table)
+
+
+def in_class_order(table: pd.DataFrame) -> pd.DataFrame:
+    """A starting-hand table by player, variant and class in the classes' order."""
     order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
     table["_order"] = table["start_class"].map(order)
     return (table.sort_values(["player", "variant", "_order"], kind="stable")
@@ -406,5 +500,6 @@ def _filter(table: pd.DataFrame, column: str,
 
 
 __all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
-           "TABLE_STATS", "Stat", "by_starting_hand", "compute", "door_beats", "facts",
-           "stat_definitions_markdown"]
+           "STARTING_HAND_KEYS", "TABLE_STATS", "Stat", "by_starting_hand", "combine_sums", "compute",
+           "compute_chunks", "door_beats", "facts", "finish", "in_class_order", "stat_definitions_markdown",
+           "sums"]

@@ -32,6 +32,7 @@ names that are not valid UTF-8 are stored escaped (:func:`printable_path`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import sqlite3
 import zlib
@@ -47,6 +48,7 @@ from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.frames import (
     MONEY_SCALE, SCHEMA, SHARED_CATEGORIES, TABLES, CheckResult, Frames, rows_from_checks, table_columns,
+    typed_frame,
 )
 from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.originals import HandSource, OriginalKey
@@ -63,6 +65,9 @@ _MAGIC = b"SQLite format 3\x00"
 _SQL_TYPES = {"string": "TEXT", "category": "TEXT", "bool": "INTEGER", "float64": "REAL",
               "datetime64[ns, UTC]": "TEXT",
               **{f"{i}nt{bits}": "INTEGER" for i in "iI" for bits in (8, 16, 32, 64)}}
+CHUNK_HANDS = 5_000
+"""Hands a chunk of :meth:`Store.hand_chunks` holds: ``studbook stats`` over 240,000
+hands peaks at 318 MiB with these, 725 MiB with 20,000, in the same CPU time."""
 READ_ROWS = 4096
 """Rows read from SQLite at a time when loading frames: their Python objects are
 converted to the frames' dtypes chunk by chunk (see :mod:`studbook.lean`)."""
@@ -100,6 +105,11 @@ class Original:
     @property
     def source(self) -> HandSource:
         return HandSource(self.text, self.context)
+WRITE_CACHE_KIB = 64 << 10
+"""SQLite's page cache of a writing connection (its default is 2 MiB)."""
+WAL_PAGES = 16384
+"""Pages (64 MiB) the write-ahead log grows to before SQLite copies it into the store:
+fewer, larger checkpoints (each one syncs the disk) than SQLite's default 1,000."""
 WRITE_WAIT = 600.0
 """Seconds a writer waits for another one (another import into the same store)
 to finish its file before giving up."""
@@ -288,6 +298,9 @@ class Store:
                 if not self.readonly:
                     self.conn.execute("PRAGMA journal_mode=WAL")
                     self.conn.execute("PRAGMA synchronous=NORMAL")
+                    # the (site, hand_id) keys' B-trees of a million hands stay in memory
+                    self.conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
+                    self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
                 self._init_schema()
             except BaseException:
                 self.conn.close()
@@ -591,6 +604,38 @@ class Store:
                 del rows
         return builder.frame()
 
+    def hand_chunks(self, tables: Sequence[str], *, hands: int | None = None, where: str = "",
+                    params: Sequence[Any] = ()) -> Iterator[dict[str, pd.DataFrame]]:
+        """The frames of ``tables`` (not ``rejects``), ``hands`` stored hands at a
+        time, whole hands only, of the hands ``where`` (SQL on ``hands``, with
+        ``params``) selects: memory bounded by one chunk, whatever the store's size
+        (``hands`` defaults to :data:`CHUNK_HANDS`).
+
+        Each table is read once, in the order its rows were stored: a file's
+        rows go in per hand, every table in the hands' order, so the rows of
+        one chunk's hands come together. A store whose rows are not in that
+        order raises :class:`StoreError` rather than give wrong frames.
+        """
+        keep = f"({where})" if where else "1"
+        names = {table: [c.name for c in table_columns(table)] for table in tables}
+        others = [table for table in tables if table != "hands"]
+        with self._errors():
+            keyed = self.conn.execute(
+                f"SELECT {', '.join(_quoted(names.get('hands', ['site', 'hand_id'])))}, {keep} "
+                f"FROM hands ORDER BY rowid", params)
+            cursors = {table: _rows(self.conn.execute(
+                f"SELECT {', '.join(_quoted(names[table]))} FROM {table} ORDER BY rowid")) for table in others}
+            pending: dict[str, tuple[Any, ...] | None] = {table: None for table in others}
+            while batch := keyed.fetchmany(hands or CHUNK_HANDS):
+                kept = {(row[0], row[1]): bool(row[-1]) for row in batch}
+                rows = {"hands": [row[:-1] for row in batch if row[-1]]}
+                for table in others:
+                    rows[table], pending[table] = _take(cursors[table], pending[table], kept, self.path)
+                yield {table: typed_frame(table, rows[table]) for table in tables}
+            for table in others:
+                if pending[table] is not None or next(cursors[table], None) is not None:
+                    raise _out_of_order(self.path)
+
     def originals(self, keys: Iterable[tuple[str, str]] | None = None) -> Iterator[Original]:
         """The original texts of the hands ``keys`` ((site, hand_id) pairs, in that
         order, those stored), or of every hand in import order."""
@@ -603,14 +648,19 @@ class Store:
         for site, hand_id, file, line, text, context in rows:
             yield Original(site, hand_id, file, line, _unpack(text) or "", _unpack(context))
 
-    def counts(self) -> dict[str, int]:
+    def counts(self, tables: Iterable[str] = TABLES) -> dict[str, int]:
+        """Rows of each of ``tables`` (each a scan of the table: name only those needed)."""
         with self._errors():
             return {table: self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                    for table in TABLES}
+                    for table in tables}
 
 
 def _iso_utc(value: Any) -> str | None:
     """A start time as ISO-8601 UTC text; None for a time without a zone (never taken as UTC)."""
+    if isinstance(value, datetime):  # the rows' own datetimes (pandas' Timestamp is one too)
+        if value.tzinfo is None or value != value:  # naive, or NaT
+            return None
+        return value.astimezone(timezone.utc).isoformat()
     if value is None or pd.isna(value):
         return None
     when = pd.Timestamp(value)
@@ -620,6 +670,38 @@ def _iso_utc(value: Any) -> str | None:
 _HAND_VIOLATIONS = [c.name for c in SCHEMA["hands"]].index("violations")
 _HAND_FILE = [c.name for c in SCHEMA["hands"]].index("file")
 _HAND_LINE = [c.name for c in SCHEMA["hands"]].index("line")
+
+
+def _quoted(names: Iterable[str]) -> list[str]:
+    return [f'"{name}"' for name in names]
+
+
+def _rows(cursor: sqlite3.Cursor) -> Iterator[tuple[Any, ...]]:
+    while rows := cursor.fetchmany(READ_ROWS):
+        yield from rows
+
+
+def _out_of_order(store: Path) -> StoreError:
+    return StoreError(f"{printable_path(store)}: rows not in the order of their hands (or of no "
+                      "stored hand): this store cannot be read in chunks; read it whole (studbook.load)")
+
+
+def _take(rows: Iterator[tuple[Any, ...]], first: tuple[Any, ...] | None, hands: dict[tuple[str, str], bool],
+          store: Path) -> tuple[list[tuple[Any, ...]], tuple[Any, ...] | None]:
+    """The rows of ``hands`` (key -> kept) that come next, the kept ones, and the first
+    row of a later hand (None at the end). ``first`` is the row left over before."""
+    out: list[tuple[Any, ...]] = []
+    if first is not None:
+        if (first[0], first[1]) not in hands:
+            raise _out_of_order(store)
+        rows = itertools.chain((first,), rows)
+    for row in rows:
+        kept = hands.get((row[0], row[1]))
+        if kept is None:
+            return out, row
+        if kept:
+            out.append(row)
+    return out, None
 
 
 def _file_key(path: str | Path) -> str:
@@ -668,8 +750,12 @@ def _original_rows(batch: list[CheckResult], originals: Mapping[OriginalKey, Han
                        _pack(source.context))
 
 
+PACK_LEVEL = 1
+"""zlib's fastest level: a hand's text packs to 38% (level 6: 36%) in 80% of the time."""
+
+
 def _pack(text: str | None) -> bytes | None:
-    return zlib.compress(text.encode("utf-8")) if text is not None else None
+    return zlib.compress(text.encode("utf-8"), PACK_LEVEL) if text is not None else None
 
 
 def _unpack(data: bytes | None) -> str | None:

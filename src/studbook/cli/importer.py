@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 except sqlite3.Error as error:
                     raise explain(args.db, error, writing=file_check.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
-        total = store.counts()["hands"]
+        total = store.counts(["hands"])["hands"]
     except KeyboardInterrupt:
         progress.close()
         print(f"interrupted: the store keeps the {summary.new} new hands of the files "

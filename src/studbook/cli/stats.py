@@ -23,11 +23,15 @@ import pandas as pd
 
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, write
-from studbook.cli.source import add_source_arguments, load_source, players_or_hero
-from studbook.filters import faced
+from studbook.cli.source import add_source_arguments, filters_from_args, load_source, players_or_hero
+from studbook.filters import faced, select, unknown_players
+from studbook.frames import Frames, typed_frame
+from studbook.query import hand_where, player_names
 from studbook.stats import (
-    BY_NAME, HUD_STATS, STARTING_HAND_STATS, STATS, TABLE_STATS, by_starting_hand, compute,
+    BY_NAME, HUD_STATS, STARTING_HAND_KEYS, STARTING_HAND_STATS, STATS, TABLE_STATS, by_starting_hand,
+    compute, compute_chunks, in_class_order,
 )
+from studbook.store import Store, StoreError
 
 
 
@@ -62,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     chosen = _chosen_stats(args.stats)
     if args.opponents and args.starting_hands:
         raise UsageError("--opponents and --starting-hands are separate tables: choose one")
+    if args.db and not args.paths and not args.opponents:  # a store: read in chunks, bounded memory
+        write(_sorted(_from_store(args, chosen), args.sort, False), args.format, format_text)
+        return 0
     frames, filters = load_source(args)
     if args.format == "text" and not chosen:
         chosen = list(HUD_STATS if args.opponents else TABLE_STATS)
@@ -81,6 +88,44 @@ def run(args: argparse.Namespace) -> int:
                         min_hands=args.min_hands, denominators=True)
     write(_sorted(table, args.sort, args.opponents), args.format, format_text)
     return 0
+
+
+def _from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFrame:
+    """The stats table (or ``--starting-hands``' table) of a store, read a chunk of
+    hands at a time (:meth:`studbook.store.Store.hand_chunks`) and summed: the
+    same table as from the whole frames, in memory bounded by one chunk."""
+    filters = filters_from_args(args)
+    where, params = hand_where(filters)
+    if args.format == "text" and not chosen:
+        chosen = list(TABLE_STATS)
+    try:
+        problem = unknown_players(player_names(args.db), [*filters.players, *filter(None, [filters.hero])])
+        if problem is not None:
+            raise UsageError(problem)
+        with Store(args.db, create=False) as store:
+            chunks = (select(Frames.lazy(tables, _no_table), filters)
+                      for tables in store.hand_chunks(CHUNK_TABLES, where=where, params=params))
+            if args.starting_hands:
+                table = in_class_order(compute_chunks(
+                    chunks, player=filters.players or None, by=STARTING_HAND_KEYS,
+                    stats=STARTING_HAND_STATS, min_hands=args.min_hands, denominators=True))
+                if chosen:
+                    table = table[[c for c in table.columns
+                                   if c.removesuffix("_n") not in BY_NAME or c.removesuffix("_n") in chosen]]
+                return table
+            return compute_chunks(chunks, player=filters.players or None,
+                                  stats=chosen,
+                                  min_hands=args.min_hands, denominators=True)
+    except StoreError as error:
+        raise UsageError(str(error)) from None
+
+
+CHUNK_TABLES = ("hands", "players", "actions")
+"""The tables the stats are made of (:func:`studbook.stats.facts`)."""
+
+
+def _no_table(name: str) -> pd.DataFrame:
+    return typed_frame(name, [])  # the stats read no other table: an empty one stands in
 
 
 def _sorted(table: pd.DataFrame, by: str | None, opponents: bool) -> pd.DataFrame:

@@ -1,0 +1,97 @@
+"""Stats over a store read a chunk of hands at a time equal the stats of the whole frames."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from studbook import store as store_module
+from studbook.cli import main
+from studbook.frames import SCHEMA, load
+from studbook.stats import combine_sums, compute, finish, sums
+from studbook.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parents[1]
+HISTORIES = ROOT / "histories"
+
+
+@pytest.fixture(scope="module")
+def histories_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("chunks") / "h.db"
+    assert main(["import", str(HISTORIES), "--db", str(db), "-q"]) == 0
+    return db
+
+
+def _stats(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    capsys.readouterr()
+    assert main(["stats", *args]) == 0
+    return capsys.readouterr().out
+
+
+OPTIONS = [
+    ["--format", "csv"],
+    ["--format", "csv", "--variant", "razz", "--min-hands", "20"],
+    ["--format", "json", "--player", "Hero", "--since", "2024-03-05", "--starting-hands"],
+    ["--min-hands", "300", "--sort", "bb_per_100"],
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o))
+def test_store_in_small_chunks_equals_the_files_read_whole(histories_db, capsys, monkeypatch, options) -> None:
+    monkeypatch.setattr(store_module, "CHUNK_HANDS", 7)  # hundreds of chunks, cut anywhere
+    chunked = _stats(capsys, "--db", str(histories_db), *options)
+    whole = _stats(capsys, str(HISTORIES), *options)
+    assert chunked.count("\n") > 1
+    if "csv" not in options and "json" not in options:
+        assert chunked == whole  # the text table's rounded figures
+        return
+    # float sums (the *_bb columns) are added in another order: equal to 1e-9
+    read = pd.read_json if "json" in options else pd.read_csv
+    pd.testing.assert_frame_equal(read(io.StringIO(chunked)), read(io.StringIO(whole)),
+                                  check_exact=False, rtol=1e-9)
+
+
+def test_chunks_hold_whole_hands_and_every_row(histories_db) -> None:
+    frames = load(histories_db)
+    with Store(histories_db, create=False) as store:
+        chunks = list(store.hand_chunks(("hands", "players", "actions", "pots"), hands=50))
+    assert len(chunks) == -(-len(frames.hands) // 50)
+    for chunk in chunks:
+        keys = set(zip(chunk["hands"]["site"], chunk["hands"]["hand_id"]))
+        for table in ("players", "actions", "pots"):
+            assert set(zip(chunk[table]["site"], chunk[table]["hand_id"])) <= keys
+    for table in ("hands", "players", "actions", "pots"):
+        got = pd.concat([c[table].astype(str) for c in chunks], ignore_index=True)
+        pd.testing.assert_frame_equal(got, getattr(frames, table).astype(str).reset_index(drop=True))
+
+
+def test_sums_of_parts_add_up_to_the_whole(histories_db) -> None:
+    frames = load(histories_db)
+    hands = frames.hands
+    halves = [frames.of_hands(hands.iloc[::2]), frames.of_hands(hands.iloc[1::2])]
+    for split_money in (True, False):
+        whole = compute(frames, split_money=split_money, denominators=True)
+        parts = finish(combine_sums(sums(f, split_money=split_money) for f in halves),
+                       split_money=split_money, denominators=True)
+        pd.testing.assert_frame_equal(parts, whole, check_exact=False, rtol=1e-12)
+
+
+def test_rows_out_of_hand_order_are_refused(histories_db, tmp_path, capsys, monkeypatch) -> None:
+    db = tmp_path / "moved.db"
+    db.write_bytes(histories_db.read_bytes())
+    names = ", ".join(f'"{c.name}"' for c in SCHEMA["players"])
+    with sqlite3.connect(db) as conn:  # the first hand's first player row moved to the end
+        row = conn.execute(f"SELECT {names} FROM players ORDER BY rowid LIMIT 1").fetchone()
+        conn.execute("DELETE FROM players WHERE rowid = (SELECT min(rowid) FROM players)")
+        conn.execute(f"INSERT INTO players ({names}) VALUES ({', '.join('?' * len(row))})", row)
+    monkeypatch.setattr(store_module, "CHUNK_HANDS", 40)
+    with Store(db, create=False) as store, pytest.raises(StoreError, match="not in the order of their hands"):
+        list(store.hand_chunks(("hands", "players")))
+    capsys.readouterr()
+    assert main(["stats", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "not in the order of their hands" in err and "Traceback" not in err
