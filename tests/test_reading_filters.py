@@ -154,3 +154,24 @@ def test_python_api_selects_as_the_cli_does() -> None:
     names = set(checks[0].hand.players())
     one = sorted(names)[0]
     assert all(one in c.hand.players() for c in select_checks(checks, Filters.of(players=[one])))
+
+
+@pytest.mark.parametrize("command", [["export", "--format", "jsonl"], ["show"], ["replay", "--plain"]])
+def test_a_misspelt_player_is_a_usage_error_with_the_near_name(command: list[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """As in ``stats``: a --player or --hero that no hand seats is exit 2 with a hint, not an empty answer."""
+    planted = str(HISTORIES / "planted-violations.txt")
+    for option in ("--player",) if command[0] == "export" else ("--player", "--hero"):
+        assert main([*command, planted, option, "ma baker"]) == 2
+        err = capsys.readouterr().err
+        assert "no hands for player ma baker (did you mean Ma Baker?)" in err
+
+
+def test_export_writes_the_known_players_hands_and_names_the_unknown_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    planted = str(HISTORIES / "planted-violations.txt")
+    seated = [h for h in read_file(planted).hands if "Ma Baker" in {s.player for s in h.seats}]
+    assert main(["export", planted, "--format", "jsonl", "--player", "Ma Baker", "--player", "Nobody"]) == 1
+    captured = capsys.readouterr()
+    assert [json.loads(line)["hand_id"] for line in captured.out.splitlines()] == [h.hand_id for h in seated]
+    assert "no hands for player Nobody" in captured.err

@@ -39,7 +39,7 @@ import json
 import re
 import sqlite3
 import sys
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum
@@ -52,7 +52,7 @@ from studbook.check import check_hand
 from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
 from studbook.cli.selection import add_hand_arguments, read_as
 from studbook.cli.source import add_filter_arguments, filters_from_args
-from studbook.filters import Filters, select, select_checks
+from studbook.filters import Filters, select, select_checks, unknown_players
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, Frames, frames_from_checks, load
@@ -114,6 +114,7 @@ class Selection:
 class _Tally:
     written: int = 0
     problems: int = 0
+    seated: set[str] = field(default_factory=set)  # every player of the hands read, exported or not
 
     def problem(self, message: str) -> None:
         self.problems += 1
@@ -134,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--split goes with --format phh or original")
     tally = _Tally()
     if args.format in ("parquet", "csv"):
-        frames = selection.frames(_frames(args, selection.filters))
+        every = _frames(args, selection.filters)
+        tally.seated.update(every.players["player"].astype(str))
+        frames = selection.frames(every)
         write_frames(frames, Path(args.output), args.format)
         tally.written = len(frames.hands)
     elif args.db:
@@ -143,6 +146,12 @@ def run(args: argparse.Namespace) -> int:
         _from_paths(args, selection, tally)
     where = args.output or "standard output"
     stderr(f"exported {tally.written} hand{'s' if tally.written != 1 else ''} as {args.format} to {where}")
+    filters = selection.filters
+    unknown = unknown_players(tally.seated, [*filters.players, *filter(None, [filters.hero])])
+    if unknown and not tally.written:  # a misspelt --player or --hero: stats' usage error, with a near name
+        raise UsageError(unknown)
+    if unknown:  # the hands of the other names were written
+        tally.problem(unknown)
     return 1 if tally.problems else 0
 
 
@@ -181,7 +190,9 @@ def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -
             for result in file_check.results:
                 if isinstance(result, Rejected):
                     tally.problem(f"rejected: {result.message()}")
-            for check in selection.checks([r for r in file_check.results if isinstance(r, HandCheck)]):
+            checks = [r for r in file_check.results if isinstance(r, HandCheck)]
+            tally.seated.update(seat.player for check in checks for seat in check.hand.seats)
+            for check in selection.checks(checks):
                 hand = check.hand
                 source = texts.get((hand.file, hand.line))
                 yield _Item(hand.site, hand.hand_id, check, source.text if source else None)
@@ -190,7 +201,9 @@ def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -
 
 
 def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
-    frames = selection.frames(_frames(args, selection.filters))
+    every = _frames(args, selection.filters)
+    tally.seated.update(every.players["player"].astype(str))
+    frames = selection.frames(every)
     keys = list(zip(frames.hands["site"].astype(str), frames.hands["hand_id"].astype(str)))
     store = _open_store(args.db)
     try:

@@ -22,7 +22,7 @@ from studbook.cli.common import UsageError, expand_inputs, stderr
 from studbook.cli.source import add_filter_arguments, filters_from_args
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.filters import Filters, select_checks
+from studbook.filters import Filters, select_checks, unknown_players
 from studbook.parse import read_file
 from studbook.sites import site_names
 
@@ -63,6 +63,7 @@ class Selection:
     hands: list[Hand] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     memories: dict[tuple[str, int], TableMemory] = field(default_factory=dict)
+    seated: set[str] = field(default_factory=set)  # every player of the hands read, chosen or not
 
     def memory_for(self, hand: Hand) -> TableMemory | None:
         return self.memories.get((hand.file, hand.line))
@@ -80,6 +81,10 @@ def select_hands(args: argparse.Namespace) -> Selection:
         found = {h.hand_id for h in chosen.hands}
         rejected = {r.split("hand ", 1)[-1].split(":", 1)[0] for r in chosen.problems}
         chosen.problems.extend(f"hand {i}: not found" for i in args.hand if i not in found and i not in rejected)
+    # a misspelt --player or --hero: a usage error with a near name, as in stats
+    problem = unknown_players(chosen.seated, [*filters.players, *filter(None, [filters.hero])])
+    if problem:
+        raise UsageError(problem)
     return chosen
 
 
@@ -98,6 +103,7 @@ def select_from(files: Iterable[Path], filters: Filters = Filters(), site: str |
         checks: list[HandCheck] = []
         memories: dict[tuple[str, int], TableMemory] = {}
         for hand in result.hands:
+            chosen.seated.update(seat.player for seat in hand.seats)
             if not ids or hand.hand_id in ids:
                 memories[(hand.file, hand.line)] = copy.deepcopy(memory)
                 checks.append(check_hand(hand, None, memory))  # also tells the memory about the table
