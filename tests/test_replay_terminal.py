@@ -111,3 +111,16 @@ def test_interactive_hand_of_a_file_reaches_its_neighbours(corpus: Path) -> None
         _tmux(socket, "send-keys", "-t", "replay", "n")
         assert "hand 35874124553" in _screen_after(socket, "hand 4/11")
         _tmux(socket, "send-keys", "-t", "replay", "q")
+
+
+def test_the_terminal_replayer_sees_the_hero_it_is_given(corpus: Path) -> None:
+    """``replay --hero NAME`` in the terminal: the frames are that viewer's, as in --plain and --html."""
+    from studbook.view import hero_of, replay
+
+    hand = load(corpus, STUD8_SIDE_POT)
+    assert Replayer([hand]).current == replay(hand) and Replayer([hand]).current.hero == hero_of(hand)
+    others = [seat.player for seat in hand.seats if seat.player != hero_of(hand)]
+    for player in others:
+        chosen = Replayer([hand], hero=player)
+        assert chosen.current == replay(hand, hero=player) and chosen.current.hero == player
+    assert any(Replayer([hand], hero=p).lines() != Replayer([hand]).lines() for p in others)

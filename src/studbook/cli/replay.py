@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
             around, start = _with_neighbours(selection, args)
             curses.wrapper(Replayer(around.hands, start=start, memories=around.memories, reveal=args.reveal,
-                                    big_bets=args.big_bets).run)
+                                    big_bets=args.big_bets, hero=args.hero).run)
     return report(selection)
 
 

@@ -21,10 +21,11 @@ class Replayer:
 
     def __init__(
         self, hands: Sequence[Hand], *, start: int = 0, reveal: bool = False, big_bets: bool = False,
-        memories: Mapping[tuple[str, int], TableMemory] | None = None,
+        memories: Mapping[tuple[str, int], TableMemory] | None = None, hero: str | None = None,
     ) -> None:
         self.hands = list(hands)
         self.memories = memories or {}
+        self.hero = hero  # whose down cards are seen (None: the player the log deals them to)
         self.reveal = reveal
         self.big_bets = big_bets
         self.hand = start
@@ -38,7 +39,8 @@ class Replayer:
         key = (self.hand, self.reveal)
         if key not in self._cache:
             hand = self.hands[self.hand]
-            self._cache[key] = replay(hand, reveal=self.reveal, memory=self.memories.get((hand.file, hand.line)))
+            self._cache[key] = replay(hand, reveal=self.reveal, hero=self.hero,
+                                      memory=self.memories.get((hand.file, hand.line)))
         return self._cache[key]
 
     def street_starts(self) -> list[int]:
