@@ -18,6 +18,7 @@ rounds of concurrent imports; N scales both.
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
 import random
 import resource
@@ -286,6 +287,38 @@ def test_a_store_sees_hands_another_connection_stored(tmp_path: Path) -> None:
     stored = read_frames(db)
     assert sorted(stored.hands["hand_id"], key=int) == [str(i) for i in range(8)]
     assert set(stored.players["hand_id"]) == set(stored.hands["hand_id"])
+
+
+def _open_at_once(db: str, start: Any, answers: Any) -> None:
+    start.wait()
+    try:
+        Store(db).close()
+        answers.put("ok")
+    except BaseException as error:  # noqa: BLE001 - the answer the test reports
+        answers.put(f"{type(error).__name__}: {error}")
+
+
+def test_writers_opening_a_new_store_at_once_wait_for_one_another(tmp_path: Path) -> None:
+    """Four processes open one new store at the same moment, 25 times over.
+    Switching a new store to WAL upgrades a read to a write; two at once are a
+    deadlock that SQLite answers with an immediate 'database is locked'
+    without calling the busy handler (an import then failed at once, about one
+    round in four)."""
+    context = multiprocessing.get_context("fork")
+    for round_ in range(25):
+        db = str(tmp_path / f"new{round_}.db")
+        start, answers = context.Barrier(4), context.Queue()
+        processes = [context.Process(target=_open_at_once, args=(db, start, answers))
+                     for _ in range(4)]
+        for process in processes:
+            process.start()
+        results = [answers.get(timeout=120) for _ in processes]
+        for process in processes:
+            process.join()
+        assert results == ["ok"] * 4, f"round {round_}: {results}"
+        with Store(db) as store:
+            assert store.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+            assert store.counts()["hands"] == 0
 
 
 def concurrent_imports(sets: list[list[Path]], db: Path, clean: dict) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -160,7 +161,7 @@ def explain(path: str | Path, error: sqlite3.Error, *, writing: str | None = Non
     if primary == sqlite3.SQLITE_CANTOPEN:
         return StoreError(f"{store}: cannot open the store ({error}); check that the file and "
                           "its folder exist and may be read (and written, to import)")
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+    if _busy(error):
         return StoreError(f"{store}: the store is busy ({error}): another program is writing "
                           "to it; try again when it is done")
     return StoreError(f"{store}: {error}")
@@ -168,6 +169,11 @@ def explain(path: str | Path, error: sqlite3.Error, *, writing: str | None = Non
 
 _DAMAGED = {"file is not a database", "database disk image is malformed"}
 _READONLY_DIRECTORY = 1544  # SQLITE_READONLY_DIRECTORY: no -shm file and no way to create one
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _read_only_uri(path: Path) -> str:
@@ -267,12 +273,34 @@ class Store:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=WRITE_WAIT)
             try:
                 if not self.readonly:
-                    self.conn.execute("PRAGMA journal_mode=WAL")
+                    self._use_wal()
                     self.conn.execute("PRAGMA synchronous=NORMAL")
                 self._init_schema()
             except BaseException:
                 self.conn.close()
                 raise
+
+    def _use_wal(self) -> None:
+        """Switch the store to write-ahead logging, waiting for other writers.
+
+        On a new store, SQLite switches inside a read transaction that it then
+        upgrades to a write; two connections switching at once make that a
+        deadlock, which SQLite answers with an immediate ``database is
+        locked`` instead of calling the busy handler (the caller is to retry).
+        So retry here, up to :data:`WRITE_WAIT`: once the other one committed,
+        the store is in WAL mode and the switch is only a read.
+        """
+        deadline = time.monotonic() + WRITE_WAIT
+        pause = 0.001
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL").fetchall()
+                return
+            except sqlite3.OperationalError as error:
+                if not _busy(error) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
 
     def _open_read_only(self) -> sqlite3.Connection:
         """A ``mode=ro`` connection. A store in WAL mode needs its ``-shm`` file,
