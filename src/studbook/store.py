@@ -59,6 +59,7 @@ _SQL_TYPES = {"string": "TEXT", "category": "TEXT", "bool": "INTEGER", "float64"
               "datetime64[ns, UTC]": "TEXT",
               **{f"{i}nt{bits}": "INTEGER" for i in "iI" for bits in (8, 16, 32, 64)}}
 READ_ROWS = 4096
+_LOOKUP = 500  # hand ids looked up in the store per query (SQLite allows 32,766 parameters)
 """Rows read from SQLite at a time when loading frames: their Python objects are
 converted to the frames' dtypes chunk by chunk (see :mod:`studbook.lean`)."""
 _KEYS = {"hands": "PRIMARY KEY (site, hand_id)",
@@ -264,8 +265,6 @@ class Store:
                              "whose header was overwritten looks like this too: keep a copy of "
                              "it, then import the hand histories again into a new store)")
         self._keys: set[tuple[str, str]] | None = None
-        self._version: int | None = None  # PRAGMA data_version when the keys were read
-        self._stale = False  # another connection wrote: check new keys in the store too
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
@@ -419,16 +418,13 @@ class Store:
 
     def keys(self) -> set[tuple[str, str]]:
         """The (site, hand_id) of the stored hands, as this store read them
-        (hands another import stored since are checked for in :meth:`add`)."""
+        plus those it added since (:meth:`add` itself does not need them: it
+        looks each batch's hands up in the store, so an import's memory does
+        not grow with the store)."""
         if self._keys is None:
             with self._errors():
-                self._version = self._data_version()
                 self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
         return self._keys
-
-    def _data_version(self) -> int:
-        """SQLite's count of commits by other connections (PRAGMA data_version)."""
-        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def add(
         self,
@@ -454,7 +450,6 @@ class Store:
         """
         summary = summary if summary is not None else ImportSummary()
         done = ImportSummary()  # this call's counts, added to summary on commit
-        keys = self.keys()
         added: set[tuple[str, str]] = set()
         batch: list[CheckResult] = []
         count = 0
@@ -469,47 +464,62 @@ class Store:
                     if not opened:
                         self._begin()
                         opened = True
-                    self._write(self._new(batch, keys, added, done), done, originals)
+                    self._write(self._new(batch, added, done), done, originals)
                     batch = []
             if not opened:
                 self._begin()
                 opened = True
             if batch:
-                self._write(self._new(batch, keys, added, done), done, originals)
+                self._write(self._new(batch, added, done), done, originals)
             if record is not None:
                 self.record_file(record[0], record[1], count)
             self.conn.execute("COMMIT")
         except BaseException:
             self._rollback()
             raise
-        keys |= added
+        if self._keys is not None:
+            self._keys |= added
         summary.merge(done)
         return summary
 
     def _begin(self) -> None:
-        """Take the write lock (``BEGIN IMMEDIATE``; another writer waits), and
-        note whether another connection has written since the keys were read."""
+        """Take the write lock (``BEGIN IMMEDIATE``; another writer waits)."""
         self.conn.execute("BEGIN IMMEDIATE")
-        if not self._stale and self._data_version() != self._version:
-            self._stale = True
 
-    def _new(self, batch: list[CheckResult], keys: set[tuple[str, str]],
-             added: set[tuple[str, str]], done: ImportSummary) -> list[CheckResult]:
-        """``batch`` less the hands stored already or earlier in this call."""
+    def _new(self, batch: list[CheckResult], added: set[tuple[str, str]],
+             done: ImportSummary) -> list[CheckResult]:
+        """``batch`` less the hands stored already (looked up in the store,
+        inside the write transaction: another import's hands and this call's
+        earlier batches count) or earlier in the batch."""
+        stored = self._stored({(r.hand.site, r.hand.hand_id) for r in batch if isinstance(r, HandCheck)})
+        fresh: set[tuple[str, str]] = set()  # earlier batches' hands are in the store already
         out = []
         for result in batch:
             if isinstance(result, HandCheck):
                 key = (result.hand.site, result.hand.hand_id)
-                if key in keys or key in added or (self._stale and self._stored(key)):
+                if key in stored or key in fresh:
                     done.duplicate += 1
                     continue
-                added.add(key)
+                fresh.add(key)
             out.append(result)
+        if self._keys is not None:  # kept for keys() only when someone asked for them
+            added |= fresh
         return out
 
-    def _stored(self, key: tuple[str, str]) -> bool:
-        return self.conn.execute("SELECT 1 FROM hands WHERE site = ? AND hand_id = ?",
-                                 key).fetchone() is not None
+    def _stored(self, keys: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of ``keys`` the store holds, one query per site."""
+        ids: dict[str, list[str]] = {}
+        for site, hand_id in keys:
+            ids.setdefault(site, []).append(hand_id)
+        found: set[tuple[str, str]] = set()
+        for site, wanted in ids.items():
+            for start in range(0, len(wanted), _LOOKUP):
+                part = wanted[start : start + _LOOKUP]
+                marks = ", ".join("?" * len(part))
+                found.update(self.conn.execute(
+                    f"SELECT site, hand_id FROM hands WHERE site = ? AND hand_id IN ({marks})",
+                    (site, *part)).fetchall())
+        return found
 
     def _write(self, batch: list[CheckResult], summary: ImportSummary,
                originals: Mapping[OriginalKey, HandSource] | None = None) -> None:
