@@ -232,6 +232,22 @@ def test_a_broken_ipoker_file_reads_in_one_pass_under_the_memory_bound(corpus: P
     assert done.stdout.split()[0] == "2340" and "Rejected" in done.stdout and "HandCheck" not in done.stdout
 
 
+def test_a_big_well_formed_xml_file_checks_one_hand_tree_at_a_time(corpus: Path, tmp_path: Path) -> None:
+    """29 MB of iPoker (the session 100 times, 11,700 hands) under the bound:
+    each <game> tree is built, checked and released (before, every tree of
+    the file was kept: 410 MB resident for this file)."""
+    declaration, session = (corpus / IPOKER_SNG).read_bytes().split(b"?>", 1)
+    path = _write(tmp_path, "big.xml", declaration + b"?>" + session * 100)
+    done = _run_limited(f"""
+        import sys
+        from studbook.cli import main
+        sys.exit(main(["check", "--format", "jsonl", {str(path)!r}]))
+    """)
+    assert done.returncode == 1, done.stderr[-2000:]  # the repeated hand ids are duplicates
+    summary = json.loads(done.stdout.splitlines()[-1])["summary"]
+    assert summary["hands"] == 117 * 100 and summary["duplicates"] == 117 * 99
+
+
 @pytest.mark.slow
 def test_a_50mb_broken_xml_file_checks_under_the_memory_bound(corpus: Path, tmp_path: Path) -> None:
     path = _write(tmp_path, "broken50.xml", _broken_ipoker(corpus, 175))
