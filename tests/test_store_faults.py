@@ -253,6 +253,29 @@ def test_kill_9_then_reimport_equals_a_clean_import(sim: list[Path], tmp_path: P
     kill_and_resume(sim, tmp_path, delay, clean)
 
 
+def test_a_kill_as_the_store_appears_leaves_a_whole_store(sim: list[Path], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed the moment the store's file appears: the store is whole (schema
+    and all), never an empty file without tables (the flaky kill -9 test: a
+    random kill point in the few milliseconds between SQLite creating the
+    file and the schema's commit left a store that assert_sound could not read)."""
+    clean = clean_import(sim, tmp_path / "clean.db")
+    for round_ in range(3):
+        db = tmp_path / f"appearing{round_}.db"
+        process = cli("import", *map(str, sim), "--db", str(db), "-q")
+        while not db.exists() and process.poll() is None:
+            time.sleep(0.0002)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        assert_sound(db)
+        left = list(tmp_path.glob(f".{db.name}.*"))  # killed between the link and the unlink
+        assert all(path.name.endswith(".new") for path in left), left
+        monkeypatch.setattr("studbook.store.ABANDONED", -1.0)  # a leftover's age, for the next writer
+        assert main(["import", *map(str, sim), "--db", str(db), "-q"]) == 0
+        assert dump(db) == clean
+        assert not list(tmp_path.glob(f".{db.name}.*"))
+
+
 @slow
 def test_kill_9_at_many_points_then_reimport(tmp_path: Path) -> None:
     """The sample histories joined into files of over 500 hands (main stored

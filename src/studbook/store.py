@@ -31,9 +31,11 @@ names that are not valid UTF-8 are stored escaped (:func:`printable_path`).
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
 import sqlite3
+import tempfile
 import time
 import zlib
 from contextlib import contextmanager
@@ -234,6 +236,65 @@ def _create_sql() -> Iterator[str]:
         yield f"CREATE TABLE IF NOT EXISTS {table} ({', '.join(defs)})"
 
 
+def _write_schema(conn: sqlite3.Connection) -> None:
+    """The tables and the meta rows of a new store (inside the caller's transaction)."""
+    for statement in _create_sql():
+        conn.execute(statement)
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+        ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+
+
+def _create(path: Path) -> None:
+    """Make a new store at ``path`` in one step: its schema is written to a
+    temporary file beside it, which is then linked to ``path`` (where a store
+    another import made meanwhile is left alone). A ``kill -9`` while a store
+    is created so leaves no store (and at most a hidden ``.NAME.*.new`` file),
+    never an empty file without the schema (a leftover is removed by a later
+    writer, :func:`_sweep`). Where the temporary file cannot
+    be made or linked (an unwritable folder, no hard links), the store is made
+    in place, and opening it says what went wrong."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.absolute().parent)
+    except OSError:
+        return
+    os.close(handle)
+    temp = Path(name)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        temp.chmod(0o666 & ~mask)  # as SQLite would create it, not mkstemp's 0600
+        conn = sqlite3.connect(temp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+            conn.execute("BEGIN IMMEDIATE")
+            _write_schema(conn)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()  # the last connection: the log is merged into the file
+        os.link(temp, path)
+    except (OSError, sqlite3.Error):
+        pass  # FileExistsError: another import made it; else made in place
+    finally:
+        for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+ABANDONED = 60.0
+"""Seconds after which a temporary file of :func:`_create` is taken for one a
+killed import left (making a store takes milliseconds); writers remove those."""
+
+
+def _sweep(path: Path) -> None:
+    """Remove the temporary files of stores made at ``path`` by killed imports."""
+    try:
+        leftovers = list(path.absolute().parent.glob(f".{glob.escape(path.name)}.*.new"))
+        for leftover in leftovers:
+            if time.time() - leftover.stat().st_mtime > ABANDONED:
+                leftover.unlink(missing_ok=True)
+    except OSError:
+        pass  # a leftover is litter, not a fault: the store is whole either way
+
+
 class Store:
     """An open store. Use as a context manager; ``add`` imports, ``frames`` reads."""
 
@@ -265,6 +326,10 @@ class Store:
                              "whose header was overwritten looks like this too: keep a copy of "
                              "it, then import the hand histories again into a new store)")
         self._keys: set[tuple[str, str]] | None = None
+        if size is None:
+            _create(self.path)
+        elif not self.readonly:
+            _sweep(self.path)
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
@@ -364,10 +429,7 @@ class Store:
             if "meta" in {row[0] for row in self.conn.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table'")}:
                 return  # another import created it meanwhile
-            for statement in _create_sql():
-                self.conn.execute(statement)
-            self.conn.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+            _write_schema(self.conn)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
