@@ -262,17 +262,23 @@ def test_a_50mb_broken_xml_file_checks_under_the_memory_bound(corpus: Path, tmp_
     assert summary["rejected"] == 117 * 175 and summary["hands"] == 117 * 175
 
 
-@pytest.mark.slow
-def test_a_100000_hand_text_file_checks_under_the_memory_bound(tmp_path: Path) -> None:
+def _big_history(path: Path, hands: int) -> int:
+    """The sample history repeated with fresh hand ids to at least ``hands`` hands; how many."""
     text = HISTORY.read_text()
     count = len(_hands(HISTORY))
-    copies = -(-100_000 // count)
+    copies = -(-hands // count)
     numbers = iter(range(10**11, 10**12))
-    path = tmp_path / "big.txt"
     with path.open("w") as out:
         for _ in range(copies):
             out.write(re.sub(r"(?m)^(PokerStars Hand #)\d+", lambda m: m.group(1) + str(next(numbers)), text))
             out.write("\n\n")
+    return copies * count
+
+
+@pytest.mark.slow
+def test_a_100000_hand_text_file_checks_under_the_memory_bound(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    hands = _big_history(path, 100_000)
     done = _run_limited(f"""
         import sys
         from studbook.cli import main
@@ -280,7 +286,26 @@ def test_a_100000_hand_text_file_checks_under_the_memory_bound(tmp_path: Path) -
     """, timeout=1800)
     assert done.returncode in (0, 1), done.stderr[-2000:]
     summary = json.loads(done.stdout.splitlines()[-1])["summary"]
-    assert summary["hands"] == copies * count and "duplicates" not in summary
+    assert summary["hands"] == hands and "duplicates" not in summary
+
+
+def test_parse_and_parse_file_take_a_big_file_one_hand_at_a_time(tmp_path: Path) -> None:
+    """20,000 hands (about 40 MB) through ``studbook parse`` and
+    ``studbook.parse_file`` under an address-space limit of 200 MB (before,
+    both held every hand of the file: about 250 MB resident for ``parse``)."""
+    path = tmp_path / "big.txt"
+    hands = _big_history(path, 20_000)
+    done = _run_limited(f"""
+        import sys
+        from studbook import parse_file
+        from studbook.events import Hand
+        from studbook.cli import main
+        print(sum(isinstance(r, Hand) for r in parse_file({str(path)!r})))
+        sys.exit(main(["parse", "--format", "summary", {str(path)!r}]))
+    """, limit=200 * 2**20)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counted, summary = done.stdout.splitlines()
+    assert counted == str(hands) and f"{hands} hands: {hands} parsed, 0 skipped, 0 rejected" in summary
 
 
 # -- duplicates ----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand
 from studbook.gcpause import gc_between_files
-from studbook.parse import FileResult, read_file
+from studbook.parse import FileResult, stream_file, tally
 from studbook.sites import site_names
 
 PROGRESS_MIN_FILES = 10
@@ -63,16 +63,16 @@ def run(args: argparse.Namespace) -> int:
         with gc_between_files() as next_file:
             for file in files:
                 next_file()
-                result = read_file(file.path, site=args.site)
+                result, results = stream_file(file.path, site=args.site)
+                for hand in tally(result, results):  # one hand at a time
+                    if emit is not None:
+                        emit(hand, out)
                 reason = not_a_hand_history(result)
                 if progress is not None:
                     progress.update(1)
                 if reason is not None and not file.explicit:
                     ignored.append(ignored_line(result.file, reason))
                     continue
-                if emit is not None:
-                    for hand in result.hands:
-                        emit(hand, out)
                 lines = result.details() if reason is None else [f"{result.file}:1: error: {result.error or reason}"]
                 for line in lines:
                     if say is not None:
