@@ -590,14 +590,7 @@ def test_a_file_unreadable_for_a_moment_is_imported_by_the_next_run(
     """Readable when hashed, not when read (a PermissionError injected into the
     read, once): listed, not marked imported, imported by the next run."""
     db, flaky = tmp_path / "s.db", sim[1]
-    read_bytes = parse_module.read_bytes
     failed: list[str] = []
-
-    def once(path: Any) -> bytes:
-        if str(path) == str(flaky) and not failed:
-            failed.append(str(path))
-            raise PermissionError(13, "Permission denied", str(path))
-        return read_bytes(path)
 
     def open_once(path: Any, *args: Any, **kwargs: Any) -> Any:
         if str(path) == str(flaky) and not failed:
@@ -605,7 +598,6 @@ def test_a_file_unreadable_for_a_moment_is_imported_by_the_next_run(
             raise PermissionError(13, "Permission denied", str(path))
         return open(path, *args, **kwargs)
 
-    monkeypatch.setattr(parse_module, "read_bytes", once)
     monkeypatch.setattr(parse_module, "open", open_once, raising=False)  # the streamed read opens the file
     assert main(["import", *map(str, sim), "--db", str(db)]) == 2
     out, err = capsys.readouterr()
