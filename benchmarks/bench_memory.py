@@ -1,8 +1,10 @@
 """Peak resident memory of ``studbook check`` and ``studbook import`` on big inputs.
 
     .venv/bin/python benchmarks/bench_memory.py [--hands 100000] [--files 20] [--files-hands N]
+        [--cases broken,one,many] [--work DIR]
 
-Three inputs, made at run time in a temporary folder (never in the repository):
+Three inputs, made at run time in a temporary folder (or in ``--work DIR``,
+emptied afterwards; never in the repository):
 
 * one PokerStars file of ``--hands`` hands;
 * ``--files`` such files (of ``--files-hands`` hands each; default ``--hands``);
@@ -16,8 +18,10 @@ base of ``--base`` hands copied with new hand ids up to the count, so every hand
 id is unique. Each command runs in a fresh process (``studbook check --format
 jsonl``, output discarded; ``studbook import -q`` into a new store) and its
 peak resident set size is read from ``getrusage(RUSAGE_CHILDREN)`` of a
-wrapper process that runs only it. The table gives hands, CPU seconds and peak MB,
-and whether each run stayed under ``--bound`` MB (exit status 1 if not).
+wrapper process that runs only it. Each run's row is printed as soon as it is
+measured (a long run that is stopped still shows the rows it finished); the table
+at the end gives hands, CPU seconds, hands per CPU second and peak MB, and whether
+each run stayed under ``--bound`` MB (exit status 1 if not).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,6 +92,9 @@ def measure(command: list[str]) -> tuple[float, float, int]:
     return int(peak) / 1024, float(seconds), int(code)
 
 
+CASES = ("broken", "one", "many")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=100_000, help="hands in the one big file (default 100,000)")
@@ -95,49 +103,67 @@ def main() -> int:
     parser.add_argument("--base", type=int, default=2_000, help="simulated hands copied to make the files")
     parser.add_argument("--bound", type=float, default=300.0, help="the bound on peak RSS, MB (default 300)")
     parser.add_argument("--skip-import", action="store_true", help="measure check only")
+    parser.add_argument("--cases", default=",".join(CASES),
+                        help="the inputs to measure, in this order (default broken,one,many)")
+    parser.add_argument("--work", type=Path, help="make the inputs and stores here (emptied afterwards; "
+                        "default a temporary folder)")
     args = parser.parse_args()
-    files_hands = args.files_hands or args.hands
-    rows: list[tuple[str, str, int, float, float]] = []
-    with tempfile.TemporaryDirectory(prefix="studbook-memory-") as tmp:
-        folder = Path(tmp)
-        (folder / "sim").mkdir()
-        base = base_hands(folder / "sim", args.base)
-        numbers = itertools.count(10**11)
-        one = folder / "one"
-        one.mkdir()
-        write_copies(one / "big.txt", base, args.hands, numbers)
-        many = folder / "many"
-        many.mkdir()
-        for index in range(args.files):
-            write_copies(many / f"part-{index:02d}.txt", base, files_hands, numbers)
-        cases = [(f"1 file x {args.hands:,} hands", one, args.hands),
-                 (f"{args.files} files x {files_hands:,} hands", many, args.files * files_hands)]  # fmt: skip
-        if (CORPUS / IPOKER).is_file():
-            broken = folder / "broken"
-            broken.mkdir()
-            count = broken_ipoker(broken / "broken.xml")
-            size = (broken / "broken.xml").stat().st_size / 1e6
-            cases.append((f"broken iPoker {size:.1f} MB", broken, count))
-        else:
-            print(f"corpus not found at {CORPUS}: the broken iPoker case is left out", file=sys.stderr)
-        for name, path, hands in cases:
-            commands = [("check", [*STUDBOOK, "check", "--format", "jsonl", str(path)])]
-            if not args.skip_import:
-                db = folder / f"store-{len(rows)}.db"
-                commands.append(("import", [*STUDBOOK, "import", "-q", str(path), "--db", str(db)]))
-            for label, command in commands:
-                started = time.perf_counter()
-                peak, seconds, _ = measure(command)
-                rows.append((name, label, hands, seconds, peak))
-                print(f"  {name}: {label}: {peak:.0f} MB in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    print(f"{'input':<28} {'command':<7} {'hands':>9} {'CPU s':>8} {'peak MB':>8}")
+    cases = [case.strip() for case in args.cases.split(",") if case.strip()]
+    unknown = sorted(set(cases) - set(CASES))
+    if unknown:
+        parser.error(f"unknown case {', '.join(unknown)} (choose from {', '.join(CASES)})")
+    if args.work is not None:
+        args.work.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="studbook-memory-", dir=args.work) as tmp:
+        rows = run_cases(Path(tmp), cases, args)
+    print(f"{'input':<28} {'command':<7} {'hands':>9} {'CPU s':>8} {'hands/s':>8} {'peak MB':>8}")
     over = False
     for name, label, hands, seconds, peak in rows:
         flag = "" if peak <= args.bound else f"  over the {args.bound:.0f} MB bound"
         over |= bool(flag)
-        print(f"{name:<28} {label:<7} {hands:>9,} {seconds:>8.1f} {peak:>8.0f}{flag}")
+        rate = hands / seconds if seconds else 0.0
+        print(f"{name:<28} {label:<7} {hands:>9,} {seconds:>8.1f} {rate:>8.0f} {peak:>8.0f}{flag}")
     print(f"bound: {args.bound:.0f} MB; {'some runs went over it' if over else 'every run stayed under it'}")
     return 1 if over else 0
+
+
+def run_cases(folder: Path, cases: list[str], args: argparse.Namespace) -> list[tuple[str, str, int, float, float]]:
+    """Make each input just before it is measured, measure check (and import), then delete it."""
+    files_hands = args.files_hands or args.hands
+    rows: list[tuple[str, str, int, float, float]] = []
+    base = ""
+    numbers = itertools.count(10**11)
+    for case in cases:
+        path = folder / case
+        path.mkdir()
+        if case == "broken":
+            if not (CORPUS / IPOKER).is_file():
+                print(f"corpus not found at {CORPUS}: the broken iPoker case is left out", file=sys.stderr)
+                continue
+            hands = broken_ipoker(path / "broken.xml")
+            name = f"broken iPoker {(path / 'broken.xml').stat().st_size / 1e6:.1f} MB"
+        else:
+            if not base:
+                (folder / "sim").mkdir()
+                base = base_hands(folder / "sim", args.base)
+            count, each = (1, args.hands) if case == "one" else (args.files, files_hands)
+            for index in range(count):
+                write_copies(path / f"part-{index:02d}.txt", base, each, numbers)
+            hands = count * each
+            name = f"1 file x {each:,} hands" if count == 1 else f"{count} files x {each:,} hands"
+        commands = [("check", [*STUDBOOK, "check", "--format", "jsonl", str(path)])]
+        if not args.skip_import:
+            commands.append(("import", [*STUDBOOK, "import", "-q", str(path), "--db", str(folder / f"{case}.db")]))
+        for label, command in commands:
+            started = time.perf_counter()
+            peak, seconds, code = measure(command)
+            rows.append((name, label, hands, seconds, peak))
+            print(f"  {name}: {label}: {peak:.0f} MB, {seconds:.1f} CPU s, {time.perf_counter() - started:.0f} s, "
+                  f"exit {code}", file=sys.stderr, flush=True)
+        shutil.rmtree(path)
+        for store in folder.glob(f"{case}.db*"):
+            store.unlink()
+    return rows
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +13,7 @@ import pytest
 
 import studbook.scale as scale
 from studbook.cards import DECK
-from studbook.check import FileCheck, check_paths
+from studbook.check import FileCheck, FileStream, check_paths
 from studbook.cli import main
 from studbook.engine.result import HandCheck
 from studbook.events import Deal
@@ -73,6 +74,36 @@ def test_split_table_shares_the_bring_in_memory(split_table: Path) -> None:
     alone = [r for c in want for r in next(check_paths([c.file])).results]
     assert alone != [r for c in want for r in c.results]
     _assert_same(list(scale.check_files([split_table], jobs=2)), want)
+
+
+def test_big_files_are_streamed_here_with_the_serial_results(monkeypatch: pytest.MonkeyPatch,
+                                                            serial: list[FileCheck], split_table: Path) -> None:
+    """Files of STREAMED_BYTES or more are checked in this process hand by hand
+    (a FileStream), between the pooled tasks, against the one memory: the
+    results equal the serial run's (on the histories, and on a table split
+    over files whose bring-in memory matters)."""
+    monkeypatch.setattr(scale, "STREAMED_BYTES", 800_000)  # two of the histories' files
+    big = [c.file for c in serial if Path(c.file).stat().st_size >= 800_000]
+    assert 0 < len(big) < len(serial)
+    assert [c.file for c in _settled([HISTORIES], serial)] == big
+    want = list(check_paths([split_table]))
+    monkeypatch.setattr(scale, "STREAMED_BYTES", min(Path(c.file).stat().st_size for c in want[1::2]))
+    assert _settled([split_table], want)
+
+
+def _settled(paths: list[Path], want: list[FileCheck]) -> list[FileCheck]:
+    """check_files(jobs=2) on ``paths``, asserted equal to ``want``; the files streamed.
+    A streamed file's report keeps no hands (its results were handed on)."""
+    got, streamed = [], []
+    for checked, wanted in zip(scale.check_files(paths, jobs=2), want, strict=True):
+        if isinstance(checked, FileStream):
+            results = list(checked.results)
+            assert replace(checked.parsed, results=[]) == replace(wanted.parsed, results=[])
+            streamed.append(checked)
+            checked = FileCheck(wanted.parsed, results)
+        got.append(checked)
+    _assert_same(got, want)
+    return [FileCheck(c.parsed, []) for c in streamed]
 
 
 def test_jobs_1_runs_in_process(monkeypatch: pytest.MonkeyPatch, serial: list[FileCheck]) -> None:

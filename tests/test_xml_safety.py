@@ -73,7 +73,7 @@ def test_the_parser_itself_refuses_a_dtd() -> None:
     from studbook.sites import xml_common
 
     text = EXTERNAL.replace("<?xml version=\"1.0\"?>", "")
-    items = list(xml_common._scan_segment(text, 0, len(text), 1, "game", frozenset(), True)[0])
+    items = list(xml_common._scan_segment(text, 0, len(text), 1, "game", frozenset(), True))
     assert items and items[-1].kind == "error"
 
 

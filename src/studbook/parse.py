@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
-from studbook.read import decode, detect_format, files_in, normalise_newlines, read_bytes
+from studbook.read import decode, detect_format, files_in, normalise_newlines
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
@@ -53,6 +53,7 @@ class FileResult:
     unreadable: bool = False  # the file could not be opened (OSError)
     repairs: list[str] = field(default_factory=list)  # the decoding repairs among the warnings
     results: list[ParseResult] = field(default_factory=list)
+    passed: int = 0  # hands handed on as they were read and not kept in results (see tally)
 
     @property
     def hands(self) -> list[Hand]:
@@ -72,7 +73,7 @@ class FileResult:
         return self.error is None and not self.rejected
 
     def counts(self) -> dict[str, int]:
-        return {"parsed": len(self.hands), "skipped": len(self.skipped),
+        return {"parsed": len(self.hands) + self.passed, "skipped": len(self.skipped),
                 "rejected": len(self.rejected)}  # fmt: skip
 
     def summary(self) -> str:
@@ -275,14 +276,16 @@ def parse_text(
 def parse_file(
     path: str | os.PathLike[str], *, site: str | None = None, strict: bool = False
 ) -> Iterator[ParseResult]:
-    """Parse one file (any encoding); yields one result per hand.
+    """Parse one file (any encoding); yields one result per hand, read as
+    they are consumed (a block of the file and one hand at a time, as
+    :func:`stream_file`).
 
     OSError propagates (the file cannot be opened); everything wrong with the
     content comes back as values, a file-level problem as one ``Rejected``.
     """
     report = FileResult(str(path))
-    fmt = _site(site)
-    results = _parse_bytes(read_bytes(path), str(path), fmt, report)
+    _site(site)  # an unknown site name is a ValueError before the file is opened
+    results = _stream(open(path, "rb"), site, report)  # noqa: SIM115 - closed by _stream
     yield from _checked(results, report, strict)
     if not strict:
         yield from _error_result(report)
@@ -296,6 +299,19 @@ def _parse_bytes(data: bytes, file: str, fmt: SiteFormat | None, report: FileRes
         report.error = "binary file, not text"
         return iter(())
     return _parse_decoded(decoded.text, file, fmt, report)
+
+
+def tally(report: FileResult, results: Iterable[ParseResult]) -> Iterator[Hand]:
+    """The hands of ``results`` as they come, each counted in ``report.passed``
+    and not kept; the skipped and rejected ones (what the report lists) go to
+    ``report.results``. With :func:`stream_file`, a file of any size costs one
+    hand plus its problems: what ``studbook parse`` does."""
+    for result in results:
+        if isinstance(result, Hand):
+            report.passed += 1
+            yield result
+        else:
+            report.results.append(result)
 
 
 def read_file(path: str | os.PathLike[str], *, site: str | None = None) -> FileResult:
@@ -377,4 +393,4 @@ def parse_paths(
 
 
 __all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
-           "stream_file"]
+           "stream_file", "tally"]

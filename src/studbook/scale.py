@@ -57,9 +57,10 @@ from multiprocessing.pool import AsyncResult
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from studbook.cards import DECK, Card
-from studbook.check import FileCheck, TableMemory, check_hand, check_paths
+from studbook.check import FileCheck, FileStream, TableMemory, check_file_result, check_hand, check_paths, stream_file
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
+from studbook.parse import read_file
 from studbook.perfile import per_file
 from studbook.read import files_in
 
@@ -126,6 +127,12 @@ def _tasks(files: list[str], workers: int) -> list[list[str]]:
     task: list[str] = []
     held = 0
     for file, size in zip(files, sizes):
+        if size >= STREAMED_BYTES:  # a task of its own, checked in the calling process
+            if task:
+                tasks.append(task)
+            tasks.append([file])
+            task, held = [], 0
+            continue
         task.append(file)
         held += size
         if held >= target:
@@ -238,7 +245,7 @@ def _stands(asked: Known, true: Known, result: HandCheck) -> bool:
 
 def check_files(
     paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None
-) -> Iterator[FileCheck]:
+) -> Iterator[FileCheck | FileStream]:
     """Parse and check files (directories recursively) in ``jobs`` processes.
 
     Yields one FileCheck per file in the order of :func:`studbook.check.check_paths`,
@@ -249,6 +256,11 @@ def check_files(
     ``jobs``: None or 0 for one process per CPU, 1 to run in this process.
     Consecutive files are grouped into tasks by size; at most a few tasks per
     worker are queued, so memory stays bounded however many files there are.
+    A file of :data:`STREAMED_BYTES` or more is not sent to a worker (its
+    results would all be held, there and here): it comes as a
+    :class:`~studbook.check.FileStream`, checked here hand by hand as it is
+    consumed (consume its results before taking the next file), while the
+    workers go on with the tasks after it.
     """
     workers = resolve_jobs(jobs)
     paths = list(paths)
@@ -257,29 +269,49 @@ def check_files(
         return
     tasks = _tasks(expand_paths(paths), workers)
     if len(tasks) <= 1:
-        yield from check_paths(paths, site=site)
+        yield from _here(tasks[0] if tasks else [], site, TableMemory())
         return
     yield from _pooled(tasks, min(workers, len(tasks)), site)
 
 
-def _pooled(tasks: list[list[str]], workers: int, site: str | None) -> Iterator[FileCheck]:
+STREAMED_BYTES = _TASK_BYTES[1]
+"""Files this big are checked in the calling process, hand by hand (see :func:`check_files`)."""
+
+
+def _here(files: list[str], site: str | None, memory: TableMemory) -> Iterator[FileCheck | FileStream]:
+    """``files`` checked in this process: a big one hand by hand, the others whole."""
+    for file in files:
+        if _size(file) >= STREAMED_BYTES:
+            yield stream_file(file, site, memory)
+        else:
+            yield check_file_result(read_file(file, site=site), memory)
+
+
+def _pooled(tasks: list[list[str]], workers: int, site: str | None) -> Iterator[FileCheck | FileStream]:
     memory = TableMemory()
     # multiprocessing.Pool rather than ProcessPoolExecutor: an interrupted run must
     # end its workers at once (terminate), and the executor's shutdown can hang
     # after a KeyboardInterrupt in the waiting thread
     pool = multiprocessing.Pool(workers, initializer=_worker_start)
-    pending: deque[AsyncResult[_Batch]] = deque()
+    pending: deque[AsyncResult[_Batch] | list[str]] = deque()
     todo = iter(tasks)
     finished = False
+
+    def start(task: list[str]) -> AsyncResult[_Batch] | list[str]:
+        return task if _size(task[0]) >= STREAMED_BYTES else pool.apply_async(_check_task, (task, site))
+
     try:
         for task in islice(todo, workers * _IN_FLIGHT):
-            pending.append(pool.apply_async(_check_task, (task, site)))
+            pending.append(start(task))
         while pending:
-            batch = pending.popleft().get()
+            turn = pending.popleft()
             following = next(todo, None)
             if following is not None:
-                pending.append(pool.apply_async(_check_task, (following, site)))
-            yield from _settle(batch, memory)
+                pending.append(start(following))
+            if isinstance(turn, list):
+                yield from _here(turn, site, memory)
+            else:
+                yield from _settle(turn.get(), memory)
         finished = True
     finally:
         if finished:

@@ -31,10 +31,13 @@ names that are not valid UTF-8 are stored escaped (:func:`printable_path`).
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import itertools
 import os
 import sqlite3
+import tempfile
+import time
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -69,6 +72,7 @@ CHUNK_HANDS = 5_000
 """Hands a chunk of :meth:`Store.hand_chunks` holds: ``studbook stats`` over 240,000
 hands peaks at 318 MiB with these, 725 MiB with 20,000, in the same CPU time."""
 READ_ROWS = 4096
+_LOOKUP = 500  # hand ids looked up in the store per query (SQLite allows 32,766 parameters)
 """Rows read from SQLite at a time when loading frames: their Python objects are
 converted to the frames' dtypes chunk by chunk (see :mod:`studbook.lean`)."""
 _KEYS = {"hands": "PRIMARY KEY (site, hand_id)",
@@ -176,7 +180,7 @@ def explain(path: str | Path, error: sqlite3.Error, *, writing: str | None = Non
     if primary == sqlite3.SQLITE_CANTOPEN:
         return StoreError(f"{store}: cannot open the store ({error}); check that the file and "
                           "its folder exist and may be read (and written, to import)")
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+    if _busy(error):
         return StoreError(f"{store}: the store is busy ({error}): another program is writing "
                           "to it; try again when it is done")
     return StoreError(f"{store}: {error}")
@@ -184,6 +188,11 @@ def explain(path: str | Path, error: sqlite3.Error, *, writing: str | None = Non
 
 _DAMAGED = {"file is not a database", "database disk image is malformed"}
 _READONLY_DIRECTORY = 1544  # SQLITE_READONLY_DIRECTORY: no -shm file and no way to create one
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _read_only_uri(path: Path) -> str:
@@ -255,6 +264,65 @@ def _added_since(version: str | None) -> dict[str, tuple[str, ...]] | None:
     return added
 
 
+def _write_schema(conn: sqlite3.Connection) -> None:
+    """The tables and the meta rows of a new store (inside the caller's transaction)."""
+    for statement in _create_sql():
+        conn.execute(statement)
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+        ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+
+
+def _create(path: Path) -> None:
+    """Make a new store at ``path`` in one step: its schema is written to a
+    temporary file beside it, which is then linked to ``path`` (where a store
+    another import made meanwhile is left alone). A ``kill -9`` while a store
+    is created so leaves no store (and at most a hidden ``.NAME.*.new`` file),
+    never an empty file without the schema (a leftover is removed by a later
+    writer, :func:`_sweep`). Where the temporary file cannot
+    be made or linked (an unwritable folder, no hard links), the store is made
+    in place, and opening it says what went wrong."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.absolute().parent)
+    except OSError:
+        return
+    os.close(handle)
+    temp = Path(name)
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        temp.chmod(0o666 & ~mask)  # as SQLite would create it, not mkstemp's 0600
+        conn = sqlite3.connect(temp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
+            conn.execute("BEGIN IMMEDIATE")
+            _write_schema(conn)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()  # the last connection: the log is merged into the file
+        os.link(temp, path)
+    except (OSError, sqlite3.Error):
+        pass  # FileExistsError: another import made it; else made in place
+    finally:
+        for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+ABANDONED = 60.0
+"""Seconds after which a temporary file of :func:`_create` is taken for one a
+killed import left (making a store takes milliseconds); writers remove those."""
+
+
+def _sweep(path: Path) -> None:
+    """Remove the temporary files of stores made at ``path`` by killed imports."""
+    try:
+        leftovers = list(path.absolute().parent.glob(f".{glob.escape(path.name)}.*.new"))
+        for leftover in leftovers:
+            if time.time() - leftover.stat().st_mtime > ABANDONED:
+                leftover.unlink(missing_ok=True)
+    except OSError:
+        pass  # a leftover is litter, not a fault: the store is whole either way
+
+
 class Store:
     """An open store. Use as a context manager; ``add`` imports, ``frames`` reads."""
 
@@ -286,9 +354,11 @@ class Store:
                              "whose header was overwritten looks like this too: keep a copy of "
                              "it, then import the hand histories again into a new store)")
         self._keys: set[tuple[str, str]] | None = None
-        self._version: int | None = None  # PRAGMA data_version when the keys were read
-        self._stale = False  # another connection wrote: check new keys in the store too
         self._absent: dict[str, tuple[str, ...]] = {}  # columns an older store read-only lacks (read as NA)
+        if size is None:
+            _create(self.path)
+        elif not self.readonly:
+            _sweep(self.path)
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
@@ -296,7 +366,7 @@ class Store:
                 self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=WRITE_WAIT)
             try:
                 if not self.readonly:
-                    self.conn.execute("PRAGMA journal_mode=WAL")
+                    self._use_wal()
                     self.conn.execute("PRAGMA synchronous=NORMAL")
                     # the (site, hand_id) keys' B-trees of a million hands stay in memory
                     self.conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
@@ -305,6 +375,28 @@ class Store:
             except BaseException:
                 self.conn.close()
                 raise
+
+    def _use_wal(self) -> None:
+        """Switch the store to write-ahead logging, waiting for other writers.
+
+        On a new store, SQLite switches inside a read transaction that it then
+        upgrades to a write; two connections switching at once make that a
+        deadlock, which SQLite answers with an immediate ``database is
+        locked`` instead of calling the busy handler (the caller is to retry).
+        So retry here, up to :data:`WRITE_WAIT`: once the other one committed,
+        the store is in WAL mode and the switch is only a read.
+        """
+        deadline = time.monotonic() + WRITE_WAIT
+        pause = 0.001
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL").fetchall()
+                return
+            except sqlite3.OperationalError as error:
+                if not _busy(error) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
 
     def _open_read_only(self) -> sqlite3.Connection:
         """A ``mode=ro`` connection. A store in WAL mode needs its ``-shm`` file,
@@ -372,10 +464,7 @@ class Store:
             if "meta" in {row[0] for row in self.conn.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table'")}:
                 return  # another import created it meanwhile
-            for statement in _create_sql():
-                self.conn.execute(statement)
-            self.conn.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("schema_version", SCHEMA_VERSION), ("money_scale", str(MONEY_SCALE))])
+            _write_schema(self.conn)
 
     def _upgrade(self, added: dict[str, tuple[str, ...]]) -> None:
         """An older store: read its missing columns as NA, or (writing) add them."""
@@ -439,16 +528,13 @@ class Store:
 
     def keys(self) -> set[tuple[str, str]]:
         """The (site, hand_id) of the stored hands, as this store read them
-        (hands another import stored since are checked for in :meth:`add`)."""
+        plus those it added since (:meth:`add` itself does not need them: it
+        looks each batch's hands up in the store, so an import's memory does
+        not grow with the store)."""
         if self._keys is None:
             with self._errors():
-                self._version = self._data_version()
                 self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
         return self._keys
-
-    def _data_version(self) -> int:
-        """SQLite's count of commits by other connections (PRAGMA data_version)."""
-        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def add(
         self,
@@ -474,7 +560,6 @@ class Store:
         """
         summary = summary if summary is not None else ImportSummary()
         done = ImportSummary()  # this call's counts, added to summary on commit
-        keys = self.keys()
         added: set[tuple[str, str]] = set()
         batch: list[CheckResult] = []
         count = 0
@@ -489,47 +574,62 @@ class Store:
                     if not opened:
                         self._begin()
                         opened = True
-                    self._write(self._new(batch, keys, added, done), done, originals)
+                    self._write(self._new(batch, added, done), done, originals)
                     batch = []
             if not opened:
                 self._begin()
                 opened = True
             if batch:
-                self._write(self._new(batch, keys, added, done), done, originals)
+                self._write(self._new(batch, added, done), done, originals)
             if record is not None:
                 self.record_file(record[0], record[1], count)
             self.conn.execute("COMMIT")
         except BaseException:
             self._rollback()
             raise
-        keys |= added
+        if self._keys is not None:
+            self._keys |= added
         summary.merge(done)
         return summary
 
     def _begin(self) -> None:
-        """Take the write lock (``BEGIN IMMEDIATE``; another writer waits), and
-        note whether another connection has written since the keys were read."""
+        """Take the write lock (``BEGIN IMMEDIATE``; another writer waits)."""
         self.conn.execute("BEGIN IMMEDIATE")
-        if not self._stale and self._data_version() != self._version:
-            self._stale = True
 
-    def _new(self, batch: list[CheckResult], keys: set[tuple[str, str]],
-             added: set[tuple[str, str]], done: ImportSummary) -> list[CheckResult]:
-        """``batch`` less the hands stored already or earlier in this call."""
+    def _new(self, batch: list[CheckResult], added: set[tuple[str, str]],
+             done: ImportSummary) -> list[CheckResult]:
+        """``batch`` less the hands stored already (looked up in the store,
+        inside the write transaction: another import's hands and this call's
+        earlier batches count) or earlier in the batch."""
+        stored = self._stored({(r.hand.site, r.hand.hand_id) for r in batch if isinstance(r, HandCheck)})
+        fresh: set[tuple[str, str]] = set()  # earlier batches' hands are in the store already
         out = []
         for result in batch:
             if isinstance(result, HandCheck):
                 key = (result.hand.site, result.hand.hand_id)
-                if key in keys or key in added or (self._stale and self._stored(key)):
+                if key in stored or key in fresh:
                     done.duplicate += 1
                     continue
-                added.add(key)
+                fresh.add(key)
             out.append(result)
+        if self._keys is not None:  # kept for keys() only when someone asked for them
+            added |= fresh
         return out
 
-    def _stored(self, key: tuple[str, str]) -> bool:
-        return self.conn.execute("SELECT 1 FROM hands WHERE site = ? AND hand_id = ?",
-                                 key).fetchone() is not None
+    def _stored(self, keys: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of ``keys`` the store holds, one query per site."""
+        ids: dict[str, list[str]] = {}
+        for site, hand_id in keys:
+            ids.setdefault(site, []).append(hand_id)
+        found: set[tuple[str, str]] = set()
+        for site, wanted in ids.items():
+            for start in range(0, len(wanted), _LOOKUP):
+                part = wanted[start : start + _LOOKUP]
+                marks = ", ".join("?" * len(part))
+                found.update(self.conn.execute(
+                    f"SELECT site, hand_id FROM hands WHERE site = ? AND hand_id IN ({marks})",
+                    (site, *part)).fetchall())
+        return found
 
     def _write(self, batch: list[CheckResult], summary: ImportSummary,
                originals: Mapping[OriginalKey, HandSource] | None = None) -> None:

@@ -60,7 +60,7 @@ def not_a_hand_history(result: FileResult) -> str | None:
     format, a tournament summary), or None. A file that could not be opened, or
     that looks like a site's hand history but holds no hand, is not counted here:
     that is an error wherever the file came from."""
-    if result.unreadable or result.results:
+    if result.unreadable or result.results or result.passed:
         return None
     if result.note is not None:
         return result.note

@@ -23,8 +23,8 @@ from typing import Any, Callable, TextIO
 from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand
-from studbook.perfile import per_file
-from studbook.parse import FileResult, read_file
+from studbook.perfile import per_file, within_file
+from studbook.parse import FileResult, stream_file, tally
 from studbook.sites import site_names
 
 PROGRESS_MIN_FILES = 10
@@ -62,16 +62,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         with per_file(files) as each_file:
             for file in each_file:
-                result = read_file(file.path, site=args.site)
+                result, results = stream_file(file.path, site=args.site)
+                for hand in within_file(tally(result, results)):  # one hand at a time
+                    if emit is not None:
+                        emit(hand, out)
                 reason = not_a_hand_history(result)
                 if progress is not None:
                     progress.update(1)
                 if reason is not None and not file.explicit:
                     ignored.append(ignored_line(result.file, reason))
                     continue
-                if emit is not None:
-                    for hand in result.hands:
-                        emit(hand, out)
                 lines = result.details() if reason is None else [f"{result.file}:1: error: {result.error or reason}"]
                 for line in lines:
                     if say is not None:

@@ -36,7 +36,7 @@ from studbook.events import (
 from studbook.money import currency_of, parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand,
+    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand, records,
     complete_stakes, hand_text, scan, shown_level, split_winnings,
 )
 from studbook.sites.makers import (
@@ -421,6 +421,20 @@ def measure_level(game: Element, session: Session) -> Level | None:
     return shown_level(result, builder.ante, builder.betting)
 
 
+def _measures(text: str) -> Iterator[tuple[int, Measure]]:
+    """Each record of ``text`` (a second scan, read only as far as asked) with
+    how to measure its ante level, under the file's first session header."""
+    session: Session | None = None
+    for number, item in records(scan(text, RECORD, CONTEXT)):
+        if item.kind == "context" and session is None and item.element is not None:
+            session = Session.of(item.element.texts())
+        elif number is not None and item.element is not None:
+            yield number, functools.partial(measure_level, item.element, session or _NO_SESSION)
+
+
+_NO_SESSION = Session.of({})
+
+
 @dataclass(frozen=True, slots=True)
 class IPokerFormat:
     """iPoker XML session files (any file extension)."""
@@ -431,17 +445,15 @@ class IPokerFormat:
         return _DETECT.search(head) is not None
 
     def split(self, text: str) -> Iterator[HandText]:
-        items = list(scan(text, RECORD, CONTEXT))
-        general: dict[str, str] = {}
-        for item in items:
-            if item.kind == "context" and item.element is not None:
-                general = item.element.texts()
-                break
-        session = Session.of(general)
-        games = [item.element for item in items if item.kind == "record" and item.element is not None]
-        context = {"session": session, "levels": StakesLevels(games, lambda game: measure_level(game, session))}
-        for item in items:
-            hand = hand_text(item, context)
+        """One hand at a time, as expat reads the file (see :func:`scan`). Every
+        hand gets the file's first session header (<general>); a hand before
+        it gets an empty one."""
+        session: Session | None = None
+        levels = StakesLevels(_measures(text))
+        for number, item in records(scan(text, RECORD, CONTEXT)):
+            if item.kind == "context" and session is None and item.element is not None:
+                session = Session.of(item.element.texts())
+            hand = hand_text(item, {"session": session or _NO_SESSION, "levels": levels}, number)
             if hand is not None:
                 yield hand
 
@@ -455,10 +467,11 @@ class IPokerFormat:
             return _reject(chunk, file, chunk.first_line, "a hand without its session header (<general>)", hand_id)
         levels = chunk.context.get("levels")
         levels = levels if isinstance(levels, StakesLevels) else StakesLevels()
+        level: Level | None = None  # noted for the hands after it, built or not
         try:
             builder = _Builder(file, chunk, session, levels)
             result = builder.build(chunk.element)
-            levels.note(chunk.element, shown_level(result, builder.ante, builder.betting))
+            level = shown_level(result, builder.ante, builder.betting)
             return result
         except BadRecord as error:
             return _reject(chunk, file, error.line, str(error), hand_id)
@@ -466,6 +479,8 @@ class IPokerFormat:
             return _reject(chunk, file, chunk.first_line, f"bad value: {error}", hand_id)
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return _reject(chunk, file, chunk.first_line, f"internal error: {error!r}", hand_id)
+        finally:
+            levels.note(chunk.record, level)
 
 
 def _reject(chunk: HandText, file: str, line: int, reason: str, hand_id: str | None) -> Rejected:

@@ -41,7 +41,7 @@ from studbook.events import (
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
-    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand,
+    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, Scanned, StakesLevels, XmlHandText, as_xml_hand, records,
     complete_stakes, hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
@@ -497,12 +497,17 @@ def _utc(started: str) -> datetime | None:
 
 
 def _build(file: str, chunk: XmlHandText, description: Description, levels: StakesLevels) -> ParseResult:
-    """Build one hand and tell ``levels`` the ante level its bets show."""
+    """Build one hand and tell ``levels`` the ante level its bets show (none
+    when it does not build, or when the description gives the stakes)."""
     builder = _Builder(file, chunk, description, levels)
     assert chunk.element is not None
-    result = builder.build(chunk.element)
-    if description.stakes is None:  # else the description gives the stakes, not the bets
-        levels.note(chunk.element, shown_level(result, builder.ante, builder.betting))
+    level: Level | None = None
+    try:
+        result = builder.build(chunk.element)
+        if description.stakes is None:  # else the description gives the stakes, not the bets
+            level = shown_level(result, builder.ante, builder.betting)
+    finally:
+        levels.note(chunk.record, level)
     return result
 
 
@@ -518,6 +523,24 @@ def measure_level(game: Element, description: Description) -> Level | None:
     return shown_level(result, builder.ante, builder.betting)
 
 
+def _scanned(text: str) -> Iterator[Scanned]:
+    return scan(text, RECORD, CONTEXT, with_text=False)  # Merge writes no element text
+
+
+def _measures(text: str) -> Iterator[tuple[int, Measure]]:
+    """Each record of ``text`` (a second scan, read only as far as asked) with
+    how to measure its ante level, under the <description> before it."""
+    description = _NO_DESCRIPTION
+    for number, item in records(_scanned(text)):
+        if item.kind == "context":
+            description = Description.of(item.element)
+        elif number is not None and item.element is not None:
+            yield number, functools.partial(measure_level, item.element, description)
+
+
+_NO_DESCRIPTION = Description.of(None)
+
+
 @dataclass(frozen=True, slots=True)
 class MergeFormat:
     """Merge network XML game records (any file extension)."""
@@ -528,20 +551,14 @@ class MergeFormat:
         return _DETECT.search(head) is not None
 
     def split(self, text: str) -> Iterator[HandText]:
-        items = list(scan(text, RECORD, CONTEXT, with_text=False))  # Merge writes no element text
-        description = Description.of(None)
-        records: dict[Element, Description] = {}
-        owners: list[Description] = []
-        for item in items:
+        """One hand at a time, as expat reads the file (see :func:`scan`), each
+        under the <description> before it."""
+        description = _NO_DESCRIPTION
+        levels = StakesLevels(_measures(text))
+        for number, item in records(_scanned(text)):
             if item.kind == "context":
                 description = Description.of(item.element)
-            elif item.element is not None:
-                records[item.element] = description
-            owners.append(description)
-        levels = StakesLevels(list(records), lambda game: measure_level(game, records[game]))
-        for item, owner in zip(items, owners):
-            context = {"description": owner, "levels": levels}
-            hand = hand_text(item, context)
+            hand = hand_text(item, {"description": description, "levels": levels}, number)
             if hand is not None:
                 yield hand
 

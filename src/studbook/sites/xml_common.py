@@ -27,7 +27,7 @@ import re
 import xml.parsers.expat as expat
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Callable, Iterator, Literal, Mapping, NamedTuple, Sequence
+from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from studbook.betting import completes, written_total
 from studbook.events import ActionKind, Event, Hand, ParseResult, Seat, Street
@@ -152,6 +152,7 @@ class XmlHandText(HandText):
     context: Mapping[str, object] = field(default_factory=dict)
     error: str | None = None
     error_line: int = 0
+    record: int = -1  # its number among the file's records (see records()), -1 when unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,8 +277,7 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
         return
     if "&" in text:  # a bare "&" (a table called "Cash & Carry") is text, not a broken entity
         text = _BARE_AMPERSAND.sub("&amp;", text)
-    items, failed = _scan_segment(text, 0, len(text), 1, record, context, True, with_text, blank)
-    yield from items
+    failed = yield from _scan_segment(text, 0, len(text), 1, record, context, True, with_text, blank)
     if failed is None or failed >= len(text):
         return
     resync = re.compile(rf"<{re.escape(record)}[\s>/]")
@@ -288,15 +288,25 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
         line += text.count("\n", counted, start)
         counted = start
-        items, stopped = _scan_segment(text, start, end, line, record, context, False, with_text)
+        items, stopped = _collected(_scan_segment(text, start, end, line, record, context, False, with_text))
         yield from items
         if stopped is None or contexts is None or any(item.kind == "error" for item in items):
             continue
         after = contexts.search(text, stopped, end)  # a new session's header after the record
         if after is not None:
             first = line + text.count("\n", start, after.start())
-            more, _ = _scan_segment(text, after.start(), end, first, record, context, False, with_text)
+            more, _ = _collected(_scan_segment(text, after.start(), end, first, record, context, False, with_text))
             yield from (item for item in more if item.kind == "context")
+
+
+def _collected(segment: Generator[Scanned, None, int | None]) -> tuple[list[Scanned], int | None]:
+    """The items of one record's segment (a few elements), and where it stopped."""
+    items: list[Scanned] = []
+    while True:
+        try:
+            items.append(next(segment))
+        except StopIteration as done:
+            return items, done.value
 
 
 _BARE_AMPERSAND = re.compile(r"&(?!(?:[A-Za-z_:][\w.:-]*|#[0-9]+|#x[0-9A-Fa-f]+);)")
@@ -307,17 +317,20 @@ _NON_SPACE = re.compile(r"\S")
 
 
 def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, context: frozenset[str],
-                  first_segment: bool, with_text: bool = True, blank: int = 0) -> tuple[list[Scanned], int | None]:  # fmt: skip
-    """The items of ``text[pos:end]`` (starting on file line ``first_line``) and,
-    after an error, the offset it stopped at. ``text[:blank]`` (an XML
-    declaration) is read as spaces. The text is encoded and fed a block at a
-    time: no copy of the whole segment is made."""
+                  first_segment: bool, with_text: bool = True,
+                  blank: int = 0) -> Generator[Scanned, None, int | None]:  # fmt: skip
+    """The items of ``text[pos:end]`` (starting on file line ``first_line``),
+    each yielded as soon as its end tag is read (so a caller holds one record
+    at a time); returns, after an error, the offset it stopped at.
+    ``text[:blank]`` (an XML declaration) is read as spaces. The text is
+    encoded and fed a block at a time: no copy of the whole segment is made."""
     head = f"<{_ROOT}>".encode()
     parser = expat.ParserCreate(encoding="UTF-8")
     parser.buffer_text = True
     builder = _Builder(parser, record, context, first_line - 1, with_text)
     items = builder.items
     fed: list[tuple[int, int, bytes]] = []  # (text offset, stream offset, bytes) of the last blocks fed
+    stopped: int | None = None
     try:
         builder.feed(head)
         for at in range(pos, end, _FEED):
@@ -327,35 +340,53 @@ def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, c
             data = piece.encode("utf-8")
             fed = [*fed[-1:], (at, builder.fed, data)]
             builder.feed(data)
+            yield from _drained(items)
         builder.feed(f"</{_ROOT}>".encode(), True)
-        return items, None
     except UnsafeXml as error:
         line = builder.line0 + parser.CurrentLineNumber
         items.append(Scanned("error", line, "", reason=str(error), line=line))
-        return items, len(text)
+        stopped = len(text)
     except expat.ExpatError as error:
-        failed = parser.ErrorByteIndex
-        stopped = end
-        for offset, stream, data in reversed(fed):
-            if failed >= stream:
-                stopped = min(offset + len(data[: failed - stream].decode("utf-8", "ignore")), end)
-                break
-        else:
-            stopped = fed[0][0] if fed else pos
-        at_end = _NON_SPACE.search(text, stopped, end) is None
-        line = min(builder.line0 + (error.lineno or 1), first_line + text.count("\n", pos, end))
-        message = f"malformed XML: {expat.ErrorString(error.code)}"
-        if builder.in_record:
-            opened = builder.stack[0]
-            partial = builder.span(builder.start, failed).decode("utf-8", "ignore")
-            if at_end:
-                message = f"the hand ends early, truncated? (the XML stops inside <{record}>)"
-            items.append(Scanned("error", opened.line, partial, opened, message, line))
-        elif not at_end and first_segment:
-            items.append(Scanned("error", line, _line_at(text, stopped), reason=message, line=line))
-        return items, stopped
+        stopped = _fault(text, pos, end, first_line, record, first_segment, builder, fed, error)
     finally:
         builder.release()
+    yield from _drained(items)
+    return stopped
+
+
+def _drained(items: list[Scanned]) -> Iterator[Scanned]:
+    """The items the parser has completed, the list emptied (nothing else keeps them)."""
+    if items:
+        done = items[:]
+        items.clear()
+        yield from done
+
+
+def _fault(text: str, pos: int, end: int, first_line: int, record: str, first_segment: bool,
+           builder: _Builder, fed: list[tuple[int, int, bytes]], error: expat.ExpatError) -> int:  # fmt: skip
+    """Note expat's ``error`` as an error item (the open record's, or the file's)
+    and return the text offset where reading stopped."""
+    parser = builder.parser
+    failed = parser.ErrorByteIndex
+    stopped = end
+    for offset, stream, data in reversed(fed):
+        if failed >= stream:
+            stopped = min(offset + len(data[: failed - stream].decode("utf-8", "ignore")), end)
+            break
+    else:
+        stopped = fed[0][0] if fed else pos
+    at_end = _NON_SPACE.search(text, stopped, end) is None
+    line = min(builder.line0 + (error.lineno or 1), first_line + text.count("\n", pos, end))
+    message = f"malformed XML: {expat.ErrorString(error.code)}"
+    if builder.in_record:
+        opened = builder.stack[0]
+        partial = builder.span(builder.start, failed).decode("utf-8", "ignore")
+        if at_end:
+            message = f"the hand ends early, truncated? (the XML stops inside <{record}>)"
+        builder.items.append(Scanned("error", opened.line, partial, opened, message, line))
+    elif not at_end and first_segment:
+        builder.items.append(Scanned("error", line, _line_at(text, stopped), reason=message, line=line))
+    return stopped
 
 
 def _line_at(text: str, offset: int) -> str:
@@ -380,10 +411,11 @@ def parse_fragment(chunk: HandText, record: str) -> Scanned:
                    line=chunk.first_line)  # fmt: skip
 
 
-def hand_text(item: Scanned, context: Mapping[str, object]) -> XmlHandText | None:
-    """The hand a scanned record or error stands for (None for a context element)."""
+def hand_text(item: Scanned, context: Mapping[str, object], record: int | None = None) -> XmlHandText | None:
+    """The hand a scanned record (number ``record``) or error stands for (None for a context element)."""
     if item.kind == "record":
-        return XmlHandText(item.first_line, item.text, element=item.element, context=context)
+        return XmlHandText(item.first_line, item.text, element=item.element, context=context,
+                           record=-1 if record is None else record)
     if item.kind == "error":
         return XmlHandText(item.first_line, item.text, element=None, context=context,
                            error=item.reason, error_line=item.line)  # fmt: skip
@@ -599,37 +631,65 @@ def split_winnings(wins: Mapping[str, Decimal], pots: list[tuple[Decimal, frozen
 Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
 
 
+Measure = Callable[[], "Level | None"]  # builds one record on its own: the ante level it shows
+
+
 class StakesLevels:
     """Tournament stakes by ante level, as the hands of one file show them.
 
-    For a hand whose own bets do not show the stakes: :meth:`get` measures the
-    file's records in file order, only until one shows the ante level asked
-    for, so the first hand in file order wins, as a full pass would give.
-    Records the parse has built already came through :meth:`note` and are
-    not built again.
+    For a hand whose own bets do not show the stakes: :meth:`get` reads on in
+    the file (``ahead``: each record's number and how to measure it, from a
+    second, lazy scan of the file) only until a record shows the ante level
+    asked for, so the first hand in file order wins, as a full pass would
+    give. The parse tells :meth:`note` the level of every record it builds
+    (numbered as :func:`records` numbers them); a record noted is not
+    measured again. Parsed in file order, nothing is kept but the levels
+    found and one number: the records are built one at a time and released.
     """
 
-    def __init__(self, records: Sequence[Element] = (), measure: Callable[[Element], Level | None] = lambda _: None) -> None:
-        self._records = records
-        self._measure = measure
-        self._next = 0  # records before this one are in _levels
-        self._noted: dict[Element, Level | None] = {}
+    def __init__(self, ahead: Iterable[tuple[int, Measure]] = ()) -> None:
+        self._ahead = iter(ahead)
+        self._through = -1  # records up to this number are accounted for in _levels
+        self._noted: dict[int, Level | None] = {}  # noted out of order, past _through
         self._levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
 
-    def note(self, record: Element, level: Level | None) -> None:
-        """What the parse found building ``record``: its ante level, or None."""
-        self._noted[record] = level
+    def note(self, record: int, level: Level | None) -> None:
+        """What the parse found building record number ``record``: its ante level, or None."""
+        if record == self._through + 1:
+            self._account(record, level)
+            while self._through + 1 in self._noted:
+                self._account(self._through + 1, self._noted.pop(self._through + 1))
+        elif record > self._through:
+            self._noted[record] = level
+
+    def _account(self, record: int, level: Level | None) -> None:
+        self._through = record
+        if level is not None:
+            self._levels.setdefault(level[0], level[1])
 
     def get(self, ante: Decimal) -> tuple[Decimal, Decimal] | None:
         """The stakes of the first record at ``ante`` that shows them."""
-        levels, records = self._levels, self._records
-        while ante not in levels and self._next < len(records):
-            record = records[self._next]
-            self._next += 1
-            level = self._noted.pop(record) if record in self._noted else self._measure(record)
-            if level is not None:
-                levels.setdefault(level[0], level[1])
+        levels = self._levels
+        while ante not in levels:
+            following = next(self._ahead, None)
+            if following is None:
+                break
+            record, measure = following
+            if record > self._through:
+                self._account(record, self._noted.pop(record) if record in self._noted else measure())
         return levels.get(ante)
+
+
+def records(items: Iterable[Scanned]) -> Iterator[tuple[int | None, Scanned]]:
+    """Each item with its record number (None for a context element or an
+    error): the numbers :class:`StakesLevels` knows records by."""
+    number = 0
+    for item in items:
+        if item.kind == "record" and item.element is not None:
+            yield number, item
+            number += 1
+        else:
+            yield None, item
 
 
 def shown_level(result: ParseResult, ante: Decimal | None, betting: Betting) -> Level | None:
@@ -651,7 +711,7 @@ def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal
 
 
 __all__ = [
-    "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Scanned", "StakesLevels",
-    "UNSAFE_REASON", "UnsafeXml",
+    "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Measure", "Scanned", "StakesLevels",
+    "UNSAFE_REASON", "UnsafeXml", "records",
     "XmlHandText", "complete_stakes", "parse_fragment", "scan", "shown_level", "split_winnings",
 ]
