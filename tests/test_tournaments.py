@@ -164,3 +164,39 @@ def test_a_schema_3_store_is_read_and_upgraded(corpus: Path, tmp_path: Path,
         conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     assert main(["tournaments", "--db", str(db)]) == 2
     assert "store schema version 2, expected 4" in capsys.readouterr().err
+
+
+IPOKER_STT = "iPoker/7-StudHi-USD-STT-5-201103.txt"
+
+
+def test_an_ipoker_session_states_its_heros_place_and_win(corpus: Path, tmp_path: Path) -> None:
+    """iPoker writes the hero's finish in the tournament session's header (<place>, <win>):
+    each hand of the session the hero sits in carries it, at the <place> line, and the
+    tournaments table and the store show it; a cash session states none."""
+    from studbook.events import TournamentFinish
+    from studbook.parse import read_file
+
+    path = corpus / IPOKER_STT
+    text = path.read_text(encoding="utf-8", errors="replace")
+    place = re.search(r"<place>(\d+)</place>", text)
+    win = re.search(r"<win>\$([\d.]+)</win>", text)
+    hero = re.search(r"<nickname>([^<]+)</nickname>", text)
+    assert place and win and hero
+    place_line = text.count("\n", 0, place.start()) + 1
+    hands = read_file(path).hands
+    finishes = [[e for e in h.events if isinstance(e, TournamentFinish)] for h in hands]
+    seated = [any(s.player == hero.group(1) for s in h.seats) for h in hands]
+    assert [len(f) for f in finishes] == [int(s) for s in seated] and any(seated)
+    for (finish,) in (f for f in finishes if f):
+        assert (finish.player, finish.place, finish.prize, finish.line, finish.file) == (
+            hero.group(1), int(place.group(1)), Decimal(win.group(1)), place_line, str(path))
+    [row] = tournaments(load(path), hero.group(1)).to_dict("records")
+    assert (row["place"], row["prize"]) == (int(place.group(1)), Decimal(win.group(1)))
+    db = tmp_path / "ipoker.db"
+    assert main(["import", str(path), "--db", str(db), "-q"]) == 0
+    stored = sqlite3.connect(db).execute(
+        "SELECT DISTINCT finish_place, finish_prize FROM players WHERE player = ? AND finish_place IS NOT NULL",
+        (hero.group(1),)).fetchall()
+    assert stored == [(int(place.group(1)), int(Decimal(win.group(1)) * 100))]
+    cash = next(p for p in sorted((corpus / "iPoker").glob("*")) if "<place>" not in p.read_text(errors="replace"))
+    assert not [e for h in read_file(cash).hands for e in h.events if isinstance(e, TournamentFinish)]

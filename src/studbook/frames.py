@@ -140,7 +140,8 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("high_won", _MONEY, "chips won from high halves and whole pots"),
         ("low_won", _MONEY, "chips won from low halves (stud8; razz pots count as high/whole)"),
         ("finish_place", "Int16", "the place the player finished the tournament in, where this hand's log "
-                                  "states it (the hand they went out in or won it in); NA otherwise"),
+                                  "states it (the hand they went out in or won it in; an iPoker "
+                                  "tournament session states its hero's on every hand); NA otherwise"),
         ("finish_prize", _MONEY_OPT, "the prize that line states, minor units of the tournament's money; NA when none"),
     ),
     "actions": _cols(

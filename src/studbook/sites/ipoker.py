@@ -22,6 +22,7 @@ Every XML name and code the builder understands is in the tables below.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import Iterator, Mapping
 from studbook.cards import Card
 from studbook.events import (
     Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
-    ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, UncalledReturned, Variant,
+    ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, TournamentFinish, UncalledReturned, Variant,
 )
 from studbook.money import currency_of, parse_amount
 from studbook.sites.base import HandText
@@ -154,6 +155,22 @@ class Session:
     hero: str
     tournament: Tournament | None
     problem: str | None = None  # why the hands of this session cannot be read
+    finish: TournamentFinish | None = None  # the hero's place (and win) as a tournament session states it
+
+    @staticmethod
+    def of_element(general: Element) -> "Session":
+        """The session of a <general> header: a tournament session's header
+        states how its hero finished (<place>, <win>), at the <place> line."""
+        session = Session.of(general.texts())
+        place = general.find("place")
+        if session.tournament is None or place is None or not place.text.strip().isdigit():
+            return session
+        win = general.find("win")
+        prize = money(win.text.strip()) if win is not None and win.text.strip() else None
+        finish = TournamentFinish(file="", line=place.line, kind=ChatterKind.OTHER, player=session.hero,
+                                  text=f"<place>{place.text.strip()}</place>", place=int(place.text.strip()),
+                                  prize=prize)
+        return dataclasses.replace(session, finish=finish)
 
     @staticmethod
     def of(general: Mapping[str, str]) -> "Session":
@@ -226,6 +243,9 @@ class _Builder(RecordBuilder):
         self._showdown(game)
         self._award(wins, game)
         header = self._header(game, hand_id, general)
+        finish = session.finish
+        if finish is not None and any(seat.player == finish.player for seat in self.seats):
+            self.events.append(dataclasses.replace(finish, file=self.file))
         last = self.chunk.first_line + self.chunk.text.count("\n")
         return make_hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
 
@@ -427,7 +447,7 @@ def _measures(text: str) -> Iterator[tuple[int, Measure]]:
     session: Session | None = None
     for number, item in records(scan(text, RECORD, CONTEXT)):
         if item.kind == "context" and session is None and item.element is not None:
-            session = Session.of(item.element.texts())
+            session = Session.of_element(item.element)
         elif number is not None and item.element is not None:
             yield number, functools.partial(measure_level, item.element, session or _NO_SESSION)
 
@@ -452,7 +472,7 @@ class IPokerFormat:
         levels = StakesLevels(_measures(text))
         for number, item in records(scan(text, RECORD, CONTEXT)):
             if item.kind == "context" and session is None and item.element is not None:
-                session = Session.of(item.element.texts())
+                session = Session.of_element(item.element)
             hand = hand_text(item, {"session": session or _NO_SESSION, "levels": levels}, number)
             if hand is not None:
                 yield hand
