@@ -7,11 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from studbook.cards import DECK
+from studbook.cards import DECK, parse_cards
 from studbook.check import check_hand
 from studbook.engine import DEFAULT, POKERSTARS, RuleProfile, StudState, expected_collections
+from studbook.engine.table import Reported
 from studbook.events import (
-    ActionKind, Collect, Event, Hand, HandHeader, PotSummary, Seat, Show, ShowdownStart, Stakes, Street,
+    Action, ActionKind, Collect, Event, Hand, HandHeader, PotSummary, Seat, Show, ShowdownStart, Stakes, Street,
     Structure, UncalledReturned, Variant,
 )
 
@@ -234,3 +235,27 @@ def test_never_raises_on_garbage() -> None:
     h.summary("1", "0", pots=("1", "2"))
     check = h.check()
     assert check.violations
+
+
+def _third_street(first_to_act: str) -> StudState:
+    """A, B and C dealt in; A's 2c brings in; ``first_to_act`` completes, then 4th street."""
+    state = _state()
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    for name, door in (("A", "2c"), ("B", "Kd"), ("C", "Qh")):
+        state.deal(name, down=parse_cards("3s 4s" if name == "A" else "5s 6s" if name == "B" else "7s 8s"),
+                   up=parse_cards(door))
+    state.apply(Action(file="", line=5, player=first_to_act, kind=K.COMPLETE, amount=D(2), to=D(2)))
+    state.start_street(Street.FOURTH, line=9)
+    return state
+
+
+def test_a_fault_reported_holds_back_its_knock_on_message_for_the_round() -> None:
+    """Twin in turn: A completes and the others never act, so the round is flagged
+    unfinished at the 4th-street line. Twin out of turn: C completes first; that is the
+    one violation, and the unfinished round it leaves is not flagged a second time."""
+    in_turn = _third_street("A")
+    assert [(v.rule, v.line) for v in in_turn.violations] == [("order.streets", 9)]
+    out_of_turn = _third_street("C")
+    assert [(v.rule, v.line) for v in out_of_turn.violations] == [("bringin.player", 5)]
+    assert not out_of_turn.reported(Reported.TURN)  # a new street: its own order faults

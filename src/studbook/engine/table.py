@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from operator import attrgetter
 from typing import Iterable, Sequence
 
@@ -32,6 +33,19 @@ _RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
 
 
 _SEAT = attrgetter("seat")
+
+
+class Reported(StrEnum):
+    """A fault already reported whose consequences later checks would only repeat:
+    while it stands (:meth:`Table.reported`), those checks stay quiet, so one fault
+    gives one violation, at the line that is wrong."""
+
+    TURN = "turn"
+    """Someone acted out of turn this round (rules order.*, bringin.player): the round's
+    "betting unfinished" / "the hand ends with players live" and a bring-in after the
+    opening follow from it. Cleared at each new street."""
+    COMMUNITY = "community"
+    """A 7th-street community card was due (rule cards.community): said once a hand."""
 
 
 def _fmt(value: Decimal) -> str:
@@ -165,11 +179,11 @@ class Table:
         "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
         "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
         "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
-        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_round_flagged",
+        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
         "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
         "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
         "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
-        "_deck_at_river", "_community_flagged",
+        "_deck_at_river",
     )
 
     def __init__(
@@ -232,7 +246,7 @@ class Table:
         self._opened = False  # 3rd street: bring-in or completion made
         self._bring_in_player: PlayerState | None = None
         self._bring_in_optional = False  # bring-in player all-in from the ante
-        self._round_flagged = False  # an order violation this round: skip "unfinished" noise
+        self._reported: set[Reported] = set()  # faults whose knock-on messages are held back
         self._aggressor: PlayerState | None = None
         self._final_aggressor: PlayerState | None = None
         self._final_first: PlayerState | None = None
@@ -260,7 +274,6 @@ class Table:
         self._river_due = False  # 7th street and _implicit_river not yet run
         self._deals_verified = False  # _check_missing_deals found every deal of this street
         self._deck_at_river: int | None = None
-        self._community_flagged = False
 
     def _set_order(self, start: int) -> None:
         """Dealing order: the players by seat, clockwise from index ``start``."""
@@ -331,6 +344,14 @@ class Table:
 
     def flag(self, rule: str, line: int, message: str) -> None:
         self.violations.append(new_violation(rule, line, message))
+
+    def reported(self, fault: Reported) -> bool:
+        """``fault`` was reported (and stands): hold back the messages that follow from it."""
+        return fault in self._reported
+
+    def _report_fault(self, fault: Reported) -> None:
+        """The violation just flagged is ``fault``: later checks that would repeat it stay quiet."""
+        self._reported.add(fault)
 
     def _put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
         before = p.stack

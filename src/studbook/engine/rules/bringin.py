@@ -9,7 +9,7 @@ from __future__ import annotations
 from studbook.events import Action
 from studbook.engine.rules import BRINGIN_AMOUNT, BRINGIN_PLAYER
 from studbook.engine.rules.order import OrderRules
-from studbook.engine.table import _fmt, PlayerState, _THIRD, ZERO
+from studbook.engine.table import _fmt, PlayerState, Reported, _THIRD, ZERO
 
 
 class BringInRules(OrderRules):
@@ -24,7 +24,7 @@ class BringInRules(OrderRules):
     def _bring_in(self, p: PlayerState, e: Action) -> None:
         amount = e.amount if e.amount is not None else (e.to or ZERO)
         if self.street is not _THIRD or self._opened:
-            if not self._round_flagged:
+            if not self.reported(Reported.TURN):
                 self.flag(BRINGIN_PLAYER, e.line, f"{p.name} brings in after the betting was opened")
         self.bring_in_posted = (amount, e.line, amount >= p.stack)
         expected = self.bring_in

@@ -15,7 +15,7 @@ from studbook.engine.rules import (
     DEAL_PLAYERS, ORDER_STREETS,
 )
 from studbook.engine.table import (
-    _cards, _fmt, PlayerState, _RANK_NIBBLE, _rank_sum, _SEVENTH, Table, _THIRD, ZERO,
+    _cards, _fmt, PlayerState, _RANK_NIBBLE, _rank_sum, Reported, _SEVENTH, Table, _THIRD, ZERO,
 )
 
 
@@ -73,8 +73,8 @@ class DealRules(Table):
         """7th-street down cards the log does not print (opponents'), once betting starts."""
         self._river_done = True
         self._river_due = False
-        if self.community is None and not self._community_flagged and self.needs_community_card():
-            self._community_flagged = True
+        if self.community is None and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
+            self._report_fault(Reported.COMMUNITY)
             live = self._live_count()
             self.flag(CARDS_COMMUNITY, line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")
@@ -186,8 +186,8 @@ class DealRules(Table):
         if street is _SEVENTH and self.community is not None:
             self.flag(CARDS_COMMUNITY, e.line,
                       f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
-        elif street is _SEVENTH and not self._community_flagged and self.needs_community_card():
-            self._community_flagged = True
+        elif street is _SEVENTH and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
+            self._report_fault(Reported.COMMUNITY)
             live = self._live_count()
             self.flag(CARDS_COMMUNITY, e.line,
                       f"deck has {self._deck_left()} cards for {live} players: a community card is due")

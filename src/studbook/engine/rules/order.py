@@ -14,7 +14,7 @@ from studbook.engine.rules import (
 )
 from studbook.engine.rules.deal import DealRules
 from studbook.engine.table import (
-    able_count, _board_key, _BOARD_KEYS, _BRING_IN_KEYS, PlayerState, _RAZZ, _SEVENTH, _THIRD, ZERO,
+    able_count, _board_key, _BOARD_KEYS, _BRING_IN_KEYS, PlayerState, _RAZZ, Reported, _SEVENTH, _THIRD, ZERO,
 )
 
 
@@ -50,7 +50,7 @@ class OrderRules(DealRules):
         self._open_pair = None
         self._to_act = None
         self._round_started = False
-        self._round_flagged = False
+        self._reported.discard(Reported.TURN)  # a new round: its own order faults
         self._aggressor = None
         self._round_first = None
         self._round_first_bettor = None
@@ -66,7 +66,7 @@ class OrderRules(DealRules):
         self._check_missing_deals(line)
         self._ensure_round()
         p = self._to_act
-        if p is not None and not self._round_flagged:
+        if p is not None and not self.reported(Reported.TURN):
             what = f"{until.label} street" if isinstance(until, Street) else until
             if self._round_first is None:
                 self.flag(ORDER_STREETS, line,
@@ -227,22 +227,22 @@ class OrderRules(DealRules):
         first = self._round_first is None
         if p.folded:
             self.flag(ORDER_TURN, e.line, f"{p.name} folded earlier but acts again")
-            self._round_flagged = True
+            self._report_fault(Reported.TURN)
             return
         if not p.in_hand:
             self.flag(ORDER_TURN, e.line, f"{p.name} was not dealt in but acts")
             self._deal_in(p)
-            self._round_flagged = True
+            self._report_fault(Reported.TURN)
             return
         if p.all_in:
             self.flag(ORDER_TURN, e.line, f"{p.name} is all-in and cannot act")
-            self._round_flagged = True
+            self._report_fault(Reported.TURN)
             return
         if expected is p:
             return
         if first and p in self._first_ok:
             return
-        self._round_flagged = True
+        self._report_fault(Reported.TURN)
         street = self.street
         if expected is None:
             able = sum(1 for q in self.order if q.can_act)
@@ -357,7 +357,7 @@ class OrderRules(DealRules):
         street = self.street
         self._close_round(end_line, "the end of the hand")
         live = [p for p in self.order if p.in_hand and not p.folded]
-        if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self._round_flagged:
+        if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self.reported(Reported.TURN):
             self.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
 
     def _betting_done(self) -> bool:
