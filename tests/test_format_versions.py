@@ -383,6 +383,12 @@ def test_amounts_as_other_versions_write_them() -> None:
     for written in ("$1,250.50", "1,250.50 USD", "USD 1,250.50", "$1,250.50 USD", "€1,250.50", "1,250.50€",
                     "1,250.50 €", "EUR 1,250.50"):
         assert parse_amount(written) == Decimal("1250.50"), written
+    for written, figure in (("1.5K", "1500"), ("$1.5K", "1500"), ("$0.25K", "250"), ("2M", "2000000"),
+                            ("$1.2345K", "1234.5")):  # fmt: skip
+        assert str(parse_amount(written)) == figure, written
+    for bad in ("K", "$K", "1.5KK"):
+        with pytest.raises(ValueError):
+            parse_amount(bad)
     assert [currency_in(w) for w in ("$5", "5 USD", "USD 5", "5€", "€5", "5 EUR", "5")] == [
         "USD", "USD", "USD", "EUR", "EUR", "EUR", None]
 
@@ -538,3 +544,24 @@ def test_all_in_forms_no_corpus_hand_has(corpus: Path, site: str, name: str, pat
     hand goes all-in, so a real hand is edited to (the last caller's stack cut to the call)."""
     text = _text(corpus, name)
     assert _all_in_on_the_last_call(text, site, lambda line: re.sub(pattern, written, line, count=1))
+
+
+@pytest.mark.parametrize("rake_part", ["", " | Rake $0.00"])
+def test_winning_total_without_a_rake_part(corpus: Path, rake_part: str) -> None:
+    """Winning's later versions write "Total pot 24800.00" with no rake part where no
+    rake is taken: the corpus hand without its rake (the cent back to the winner) reads
+    and checks the same with the rake part or without it (no rake stated: None)."""
+    from studbook.events import PotSummary
+
+    text = _text(corpus, WIN)
+    edited, count = re.subn(r"(?m)^(Total|Main) pot \$0\.36 \| Rake \$0\.01$", rf"\1 pot $0.37{rake_part}", text)
+    edited, won = re.subn(r" won \$0\.36$", " won $0.37", edited, flags=re.M)
+    assert count == 2 and won == 1
+    [hand] = _hands(edited, "winning")
+    assert isinstance(hand, Hand)
+    [summary] = [e for e in hand.events if isinstance(e, PotSummary)]
+    assert summary.total == Decimal("0.37") and summary.rake == (Decimal(0) if rake_part else None)
+    assert _outcome(hand)[:2] == ("ok", [])
+    [original] = _hands(text, "winning")
+    nets = {p: n for p, n in _outcome(original)[2].items()}
+    assert _outcome(hand)[2] == {p: n + (Decimal("0.01") if p == "Player2" else 0) for p, n in nets.items()}
