@@ -113,6 +113,10 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "bovada hi/lo code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD Hi/Lo "),
     "bovada zone poker code": ("bovada", BOV, r" 7CARD HiLo ", " 7CARD HiLoZonePoker "),
     "bovada level stakes written": ("bovada", BOV_MTT, r" Level 1 \(0/0\) ", " Level 1 ($0/$0 USD) "),
+    "bovada numbered seat": ("bovada", BOV, r"(?m)^Seat\+([0-9]+)( \[ME\])?: (\$[0-9.,]+) in chips$",
+                             r"Seat \1: Seat+\1\2 (\3 in chips)"),
+    "bovada numbered seat tournament": ("bovada", BOV_MTT, r"(?m)^Seat\+([0-9]+)( \[ME\])?: ([0-9.,]+) in chips$",
+                                        r"Seat \1: Seat+\1\2 (\3 in chips)"),
     # OnGame: the limit in words, the table-info lines in another order, "in chips"
     "ongame limit words": ("ongame", OG, r"\(LIMIT SEVEN_CARD_STUD", "(Limit SEVEN_CARD_STUD"),
     "ongame info order": ("ongame", OG, r"(?m)^(User: .*)\n(Players in round: .*)$", r"\2\n\1"),
@@ -379,5 +383,185 @@ def test_amounts_as_other_versions_write_them() -> None:
     for written in ("$1,250.50", "1,250.50 USD", "USD 1,250.50", "$1,250.50 USD", "€1,250.50", "1,250.50€",
                     "1,250.50 €", "EUR 1,250.50"):
         assert parse_amount(written) == Decimal("1250.50"), written
+    for written, figure in (("1.5K", "1500"), ("$1.5K", "1500"), ("$0.25K", "250"), ("2M", "2000000"),
+                            ("$1.2345K", "1234.5")):  # fmt: skip
+        assert str(parse_amount(written)) == figure, written
+    for bad in ("K", "$K", "1.5KK"):
+        with pytest.raises(ValueError):
+            parse_amount(bad)
     assert [currency_in(w) for w in ("$5", "5 USD", "USD 5", "5€", "€5", "5 EUR", "5")] == [
         "USD", "USD", "USD", "EUR", "EUR", "EUR", None]
+
+
+# ---------------------------------------------------------------------------
+# The second round of versions: tournament headers, returned antes, suffixed amounts,
+# the date in words, numbered seat lines, the all-in forms no corpus hand has
+
+
+def test_winamax_tournament_header(corpus: Path) -> None:
+    """Winamax's tournament hands: 'Tournament "name" buyIn: ... level: N' for the
+    kind, the stakes in chips, the tournament id in the table's name: a tournament
+    hand in chips, otherwise the same hand."""
+    text = _text(corpus, WX)
+    edited, count = re.subn(r"(?m)^Winamax Poker - CashGame - ",
+                            'Winamax Poker - Tournament "Stud Party" buyIn: 4.50€ + 0.50€ level: 7 - ', text)  # fmt: skip
+    edited = re.sub(r"(?m)^(Table: '[^'\n]*)'", r"\1(412345678)#004'", edited)
+    edited = re.sub(r"(?m)^(?!Winamax)(.*)$", lambda m: m[1].replace("€", ""), edited)  # chips
+    assert count
+    before, after = _hands(text, "winamax"), _hands(edited, "winamax")
+    assert len(after) == len(before)
+    for old, new in zip(before, after):
+        assert isinstance(new, Hand) and isinstance(old, Hand)
+        header = new.header
+        assert header.tournament is not None
+        assert (header.tournament.id, header.tournament.buy_in, header.tournament.level) == (
+            "412345678", "4.50€ + 0.50€", "7")
+        assert header.currency is None and not header.play_money
+        assert dataclasses.replace(header, tournament=None, currency="EUR",
+                                   table=old.header.table) == old.header  # fmt: skip
+        assert reading(new)[1:] == reading(old)[1:]
+
+
+def test_winamax_tournament_of_another_game_is_skipped(corpus: Path) -> None:
+    text = _text(corpus, WX)
+    edited = re.sub(r"(?m)^Winamax Poker - CashGame - (HandId: #[0-9-]+ - )7-Card Stud fixed limit",
+                    r'Winamax Poker - Tournament "Hold Party" buyIn: 4.50€ + 0.50€ level: 7 - \1Holdem no limit',
+                    text)  # fmt: skip
+    results = list(parse_text(edited, site="winamax"))
+    assert results and all(isinstance(r, Skipped) and r.game.startswith("Holdem no limit") for r in results)
+
+
+def test_fulltilt_ante_returned(corpus: Path) -> None:
+    """Full Tilt gives an ante back with "Ante of $0.50 returned to X": an amount back
+    to the player (the uncalled-bet event), not a note, and the line has it."""
+    from studbook.events import PostAnte, UncalledReturned
+
+    text = _text(corpus, FT)
+    [first, *_] = _hands(text, "fulltilt")
+    assert isinstance(first, Hand)
+    lines = text.split("\n")
+    antes = [e for e in first.events if isinstance(e, PostAnte)]
+    at = antes[-1].line
+    lines.insert(at, f"Ante of $0.50 returned to {antes[0].player}")
+    [after, *_] = _hands("\n".join(lines), "fulltilt")
+    assert isinstance(after, Hand)
+    returned = [e for e in after.events if isinstance(e, UncalledReturned) and e.line == at + 1]
+    assert [(e.player, e.amount) for e in returned] == [(antes[0].player, Decimal("0.50"))]
+    assert not any(type(e).__name__ == "Note" for e in after.events)
+
+
+def test_fulltilt_written_date(corpus: Path) -> None:
+    """Full Tilt's short-lived "12:22:17 ET - Friday, June 11, 2010", also without the
+    seconds: the same start (but for the seconds left out), the same hand."""
+    from datetime import datetime
+
+    text = _text(corpus, FT)
+    for seconds in (":ss", ""):
+        def written(m: re.Match[str]) -> str:
+            day = datetime.strptime(m[3], "%Y/%m/%d")
+            return f"{m[1]}{m[2] if seconds else ''} ET - {day:%A, %B} {day.day}, {day.year}"
+
+        edited, count = re.subn(r"(?m)^(Full Tilt Poker Game #.* - [0-9]{1,2}:[0-9]{2})(:[0-9]{2}) ET - "
+                                r"([0-9]{4}/[0-9]{2}/[0-9]{2})$", written, text)  # fmt: skip
+        assert count
+        before, after = _hands(text, "fulltilt"), _hands(edited, "fulltilt")
+        assert len(after) == len(before)
+        for old, new in zip(before, after):
+            assert isinstance(new, Hand) and isinstance(old, Hand) and old.header.started_utc
+            assert "day, " in new.header.started
+            start = old.header.started_utc if seconds else old.header.started_utc.replace(second=0)
+            assert new.header.started_utc == start
+            assert reading(new)[1:] == reading(old)[1:]
+
+
+_OG_DOLLARS = re.compile(r"\$([0-9]+(?:\.[0-9]+)?)")
+
+
+def test_ongame_amounts_with_a_suffix(corpus: Path) -> None:
+    """OnGame writes big amounts with a suffix, "$1.5K": every amount of a hand
+    written in thousands with "K" reads as the same hand with the figures written out."""
+    for name in (OG, "OnGame/7-Stud-USD-1.00-2.00-201212.big.bring.txt"):
+        text = _text(corpus, name)
+        suffixed = _OG_DOLLARS.sub(lambda m: f"${m[1]}K", text)
+        written = _OG_DOLLARS.sub(lambda m: f"${Decimal(m[1]) * 1000:f}".removesuffix(".000"), text)
+        assert suffixed != text and written != text
+        before, after = _hands(written, "ongame"), _hands(suffixed, "ongame")
+        assert before and len(after) == len(before)
+        for old, new in zip(before, after):
+            assert reading(new) == reading(old)
+            assert isinstance(new, Hand) and new.header.stakes.small_bet >= 250
+
+
+def _all_in_on_the_last_call(text: str, site: str, mark: Any) -> int:
+    """Every hand of ``text`` whose last chips go in on a call, with the caller's stack
+    cut to what the caller puts in and the call written as the site's all-in (``mark``,
+    a function of the call line): it reads as an all-in with the same outcome."""
+    from studbook.events import Action, ActionKind
+
+    lines = text.split("\n")
+    done = 0
+    for hand in _hands(text, site):
+        assert isinstance(hand, Hand)
+        actions = [e for e in hand.events if isinstance(e, Action)]
+        money = [e for e in actions if e.kind not in (ActionKind.CHECK, ActionKind.FOLD)]
+        call = money[-1] if money else None
+        # the last chips in (no side pot to make); the caller's later checks go (all-in, no more acts)
+        if call is None or call.kind is not ActionKind.CALL:
+            continue
+        later = [e for e in actions if e.player == call.player and e.line > call.line]
+        if any(e.kind is not ActionKind.CHECK for e in later):
+            continue
+        player = {p.player: p for p in check_hand(hand).players}[call.player]
+        seat = next(s for s in hand.seats if s.player == call.player)
+        edited = list(lines)
+        whole, _, part = f"{player.stack:f}".partition(".")
+        stack = rf"{whole}\.{part.rstrip('0')}0*" if part.rstrip("0") else rf"{whole}(?:\.0+)?"
+        edited[seat.line - 1], count = re.subn(rf"(?<=[$ (]){stack}(?![0-9])", f"{player.contributed:f}",
+                                               lines[seat.line - 1])  # fmt: skip
+        assert count == 1, lines[seat.line - 1]
+        edited[call.line - 1] = mark(lines[call.line - 1])
+        gone = {e.line for e in later}
+        span = "\n".join(line for i, line in enumerate(edited[hand.line - 1 : hand.end_line], hand.line)
+                         if i not in gone) + "\n"  # fmt: skip
+        [after] = _hands(span, site)
+        assert isinstance(after, Hand), after
+        check = check_hand(after)
+        assert {p.player: p for p in check.players}[call.player].all_in
+        assert _outcome(after) == _outcome(hand)
+        done += 1
+    return done
+
+
+@pytest.mark.parametrize(("site", "name", "pattern", "written"), [
+    ("ongame", OG, r" calls (\S+)$", r" calls \1 and is all-in"),
+    ("ongame", OG, r" calls (\S+)$", r" calls \1, and is all in"),
+    ("partypoker", PARTY, r" calls ", " is all-In "),
+    ("partypoker", PARTY, r" calls ", " is all-in "),
+    ("absolute", ABS, r" - Calls ", " - All-In "),
+])  # fmt: skip
+def test_all_in_forms_no_corpus_hand_has(corpus: Path, site: str, name: str, pattern: str, written: str) -> None:
+    """OnGame's " and is all-in", PartyPoker's "is all-in", Absolute's "All-In": no corpus
+    hand goes all-in, so a real hand is edited to (the last caller's stack cut to the call)."""
+    text = _text(corpus, name)
+    assert _all_in_on_the_last_call(text, site, lambda line: re.sub(pattern, written, line, count=1))
+
+
+@pytest.mark.parametrize("rake_part", ["", " | Rake $0.00"])
+def test_winning_total_without_a_rake_part(corpus: Path, rake_part: str) -> None:
+    """Winning's later versions write "Total pot 24800.00" with no rake part where no
+    rake is taken: the corpus hand without its rake (the cent back to the winner) reads
+    and checks the same with the rake part or without it (no rake stated: None)."""
+    from studbook.events import PotSummary
+
+    text = _text(corpus, WIN)
+    edited, count = re.subn(r"(?m)^(Total|Main) pot \$0\.36 \| Rake \$0\.01$", rf"\1 pot $0.37{rake_part}", text)
+    edited, won = re.subn(r" won \$0\.36$", " won $0.37", edited, flags=re.M)
+    assert count == 2 and won == 1
+    [hand] = _hands(edited, "winning")
+    assert isinstance(hand, Hand)
+    [summary] = [e for e in hand.events if isinstance(e, PotSummary)]
+    assert summary.total == Decimal("0.37") and summary.rake == (Decimal(0) if rake_part else None)
+    assert _outcome(hand)[:2] == ("ok", [])
+    [original] = _hands(text, "winning")
+    nets = {p: n for p, n in _outcome(original)[2].items()}
+    assert _outcome(hand)[2] == {p: n + (Decimal("0.01") if p == "Player2" else 0) for p, n in nets.items()}

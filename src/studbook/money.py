@@ -3,7 +3,7 @@
 Amounts are :class:`decimal.Decimal` everywhere in events and the engine:
 what the log wrote, never a float. ``parse_amount`` accepts the forms sites
 write: ``$0.04``, ``€1,250.50``, ``1.250,50`` is *not* accepted (ambiguous),
-``1,250``, ``0.04 USD``, ``40``.
+``1,250``, ``0.04 USD``, ``40``, ``1.5K`` (1500), ``2M``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ ZERO = Decimal(0)
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STRIP = "$€£ \t"
 _CODES = ("USD", "EUR", "GBP", "CAD")  # codes written before or after an amount
+_SCALES = {"K": 3, "M": 6}  # a figure's suffix, in powers of ten: "1.5K", "2M"
 
 
 def parse_amount(text: str) -> Decimal:
@@ -38,8 +39,14 @@ def _parse_written(text: str) -> Decimal:
         if cleaned.startswith(code):
             cleaned = cleaned[len(code) :].strip(_STRIP)
     cleaned = cleaned.replace(",", "")
+    scale = _SCALES.get(cleaned[-1:])  # "1.5K": OnGame's thousands
+    if scale:
+        cleaned = cleaned[:-1]
     try:
         value = Decimal(cleaned)
+        if scale:  # 1500 and 1234.5, as the figure would be written out (not 1.5E+3)
+            value = value.scaleb(scale)
+            value = value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # type: ignore[operator]
     except InvalidOperation:
         raise ValueError(f"not an amount: {text!r}") from None
     if not value.is_finite():

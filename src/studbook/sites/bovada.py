@@ -61,7 +61,7 @@ class BovadaBuilder(LineBuilder):
     SITE = "bovada"
     IMPLIED_SHOWDOWN = True
     HANDLERS = {
-        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "SEAT": "seat", "ANTE": "ante",
+        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "SEAT": "seat", "SEAT_NUMBERED": "seat", "ANTE": "ante",
         "HOLE_CARDS": "hole_cards", "STREET": "street_mark", "DEAL": "deal", "BRING_IN": "bring_in",
         "BET": "bet", "CALL": "call", "RAISE": "raise_", "ALL_IN": "all_in", "CHECK": "check",
         "FOLD": "fold", "UNCALLED": "uncalled", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow",
@@ -251,7 +251,7 @@ def _bovada_truncated(text: str) -> str | None:
 
 
 BOVADA_KINDS = {
-    "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "SEAT": "seat line", "ANTE": "ante",
+    "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "SEAT": "seat line", "SEAT_NUMBERED": "seat line", "ANTE": "ante",
     "HOLE_CARDS": "*** HOLE CARDS ***", "STREET": "street marker", "DEAL": "card dealt",
     "BRING_IN": "bring-in", "BET": "bet", "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in",
     "CHECK": "check", "FOLD": "fold", "UNCALLED": "uncalled bet returned", "SHOW": "showdown",

@@ -22,6 +22,7 @@ Full Tilt quirks handled here:
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from decimal import Decimal
 
 from studbook.events import ActionKind, ChatterKind, Half, Street, Tournament
@@ -53,6 +54,14 @@ _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 
+def _numeric(day: str, clock: str) -> str:
+    """``2010/06/11 12:22:17`` from the header's day and time, also from the short-lived
+    version's "Friday, June 11, 2010" and a time without seconds ("12:22")."""
+    if not day[0].isdigit():
+        day = datetime.strptime(day, "%A, %B %d, %Y").strftime("%Y/%m/%d")
+    return f"{day} {clock}" + (":00" if clock.count(":") == 1 else "")
+
+
 class FullTiltBuilder(LineBuilder):
     SITE = "fulltilt"
     LOG_MARKS_ALL_IN = True
@@ -66,7 +75,7 @@ class FullTiltBuilder(LineBuilder):
         if kind == "OTHER_HEADER":
             raise SkipHand(game, skip_reason(game))
         started = f"{clock} {zone} - {day}" + (f" [{et_clock} {et_zone} - {et_day}]" if et_clock else "")
-        utc = to_utc(f"{day} {clock}", zone)
+        utc = to_utc(_numeric(day, clock), zone)
         if et_clock:
             utc = to_utc(f"{et_day} {et_clock}", et_zone) or utc
         tournament = None

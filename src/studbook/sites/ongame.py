@@ -32,7 +32,7 @@ HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) [*(]", re.M)
 _DETECT = re.compile(r"\*\*\*\*\* History for hand (?<=^\*\*\*\*\* History for hand )[A-Z0-9-]+ (?:\*\*\*\*\*|\(TOURNAMENT: )", re.M)
 _STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street": Street.SIXTH,
             "river": Street.SEVENTH}  # fmt: skip
-_WINNER = re.compile(rf"(.+?) \(({WRITTEN_AMOUNT})\)(?:, |$)")
+_WINNER = re.compile(rf"(.+?) \(({WRITTEN_AMOUNT}[KM]?)\)(?:, |$)")  # "$1.5K": ongame.lark's OG_WRITTEN
 _ZONES = {"CET": "Europe/Paris", "CEST": "Europe/Paris", "GMT": "UTC", "UTC": "UTC",
           "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki", "BST": "Europe/London"}  # fmt: skip
 _CHATTER = {" sits out": ChatterKind.SIT_OUT, " is back": ChatterKind.RETURN,

@@ -1,4 +1,4 @@
-"""Winamax: 7-Card Stud, Stud Hi/Lo and Razz hand histories (cash games).
+"""Winamax: 7-Card Stud, Stud Hi/Lo and Razz hand histories (cash games, tournaments).
 
 Amounts carry a trailing euro sign ("5€") or none at play-money tables; the
 header gives ante, small and big bet ("(5€/25€/50€)"). Raises are written
@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 
 from studbook.events import (
-    ActionKind, ChatterKind, Half, HandHeader, Stakes, Street,
+    ActionKind, ChatterKind, Half, HandHeader, Stakes, Street, Tournament,
 )
 from studbook.money import currency_in
 from studbook.sites.bovada import FIRST_NUMBER
@@ -38,6 +38,7 @@ _CHATTER = {" joins the game": ChatterKind.JOIN, " leaves the game": ChatterKind
             " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
 _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"won (€?-?[0-9][0-9,]*(?:\.[0-9]+)?)")  # "won 458€", "won €458"
+_TOURNAMENT_ID = re.compile(r"\(([0-9]+)\)#[0-9]+$")  # "Stud Party(412345678)#004"
 _ZONES = {"UTC": "UTC", "GMT": "UTC", "CET": "Europe/Paris", "CEST": "Europe/Paris"}
 
 
@@ -64,12 +65,13 @@ class WinamaxBuilder(LineBuilder):
 
     # -- header ------------------------------------------------------------
     def stud_header(self, kind: str, f: Fields, line: int) -> None:
-        table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
-        self.head.update(kind=table_kind, hand_id=hand_id, game=game, ante=ante, small=small,
-                         big=big, euro=currency_in(f"{ante}{euro or ''}") == "EUR", when=when, zone=zone)  # fmt: skip
+        tourney, _name, buy_in, level, table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
+        self.head.update(kind=tourney or table_kind, hand_id=hand_id, game=game, ante=ante, small=small,
+                         big=big, euro=currency_in(f"{ante}{euro or ''}") == "EUR", when=when, zone=zone,
+                         buy_in=buy_in, level=level)  # fmt: skip
 
     def other_header(self, kind: str, f: Fields, line: int) -> None:
-        _kind, hand_id, game = f
+        hand_id, game = f[-2:]
         self.head["hand_id"] = hand_id
         raise SkipHand(str(game), skip_reason(str(game)))
 
@@ -85,11 +87,17 @@ class WinamaxBuilder(LineBuilder):
         local = datetime.strptime(when, "%Y/%m/%d %H:%M:%S")
         zone = str(h["zone"])
         play = bool(h["play"])
+        tournament = None
+        if h["kind"] == "Tournament":  # chips; the tournament's id is in the table's name
+            number = _TOURNAMENT_ID.search(str(h["table"]))
+            tournament = Tournament(id=number.group(1) if number else "", buy_in=h["buy_in"],  # type: ignore[arg-type]
+                                    level=h["level"])  # type: ignore[arg-type]  # fmt: skip
         return HandHeader(
             site=self.SITE, hand_id=str(h["hand_id"]),
             variant=game_variant(game), structure=stud_structure(game), game=game,
             stakes=Stakes(amount(str(h["small"])), amount(str(h["big"])), ante=amount(str(h["ante"]))),
-            currency=None if play or not h["euro"] else "EUR", play_money=play,  # "5€": the log's euros
+            currency=None if play or tournament or not h["euro"] else "EUR", play_money=play,  # "5€": the log's euros
+            tournament=tournament,
             table=str(h["table"]), max_seats=h["max_seats"],  # type: ignore[arg-type]
             button=h["button"] or None,  # type: ignore[arg-type]
             started=f"{when} {zone}", started_utc=local_to_utc(local, _ZONES.get(zone)),
