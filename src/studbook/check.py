@@ -20,12 +20,16 @@ from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.events import Hand, ParseResult, Rejected, Skipped
+from studbook.originals import HandSource
 from studbook.perfile import within_file
 from studbook.parse import FileResult, parse_paths
 from studbook.parse import stream_file as parse_stream
+from studbook.parse import stream_sourced as parse_sourced
 from studbook.read import files_in
 
 CheckResult = Union[HandCheck, Rejected, Skipped]
+SourcedCheck = tuple[CheckResult, Union[HandSource, None]]
+"""A checked result beside its hand's original text (:func:`studbook.parse.stream_sourced`)."""
 TableKey = tuple[str, str, str, Decimal, Decimal]
 
 
@@ -228,17 +232,37 @@ def stream_file(path: str | os.PathLike[str], site: str | None = None,
     on :func:`~studbook.parse.read_file`'s, one hand in memory at a time)."""
     memory = memory if memory is not None else TableMemory()
     parsed, results = parse_stream(path, site=site)
-    return FileStream(parsed, _checked(parsed, results, memory))
+    sourced = _checked(parsed, ((result, None) for result in results), memory)
+    return FileStream(parsed, (result for result, _ in sourced))
 
 
-def _checked(parsed: FileResult, results: Iterator[ParseResult], memory: TableMemory) -> Iterator[CheckResult]:
+@dataclass(slots=True)
+class SourcedStream(_OfFile):
+    """A :class:`FileStream` whose results come each beside its hand's original
+    text (None for a hand too big to hold, and for a file's rejection), read in
+    the same pass: what :func:`stream_sourced` yields and ``studbook import`` stores."""
+
+    parsed: FileResult
+    results: Iterator[SourcedCheck]
+
+
+def stream_sourced(path: str | os.PathLike[str], site: str | None = None,
+                   memory: TableMemory | None = None) -> SourcedStream:  # fmt: skip
+    """:func:`stream_file`, each result beside its original text (the file read once)."""
+    memory = memory if memory is not None else TableMemory()
+    parsed, sourced = parse_sourced(path, site=site)
+    return SourcedStream(parsed, _checked(parsed, sourced, memory))
+
+
+def _checked(parsed: FileResult, sourced: Iterator[tuple[ParseResult, HandSource | None]],
+             memory: TableMemory) -> Iterator[SourcedCheck]:  # fmt: skip
     count = 0
-    for result in check_results(results, memory):
+    for result, source in within_file(sourced):
         count += 1
-        yield result
+        yield (check_hand(result, None, memory) if isinstance(result, Hand) else result), source
     rejection = _file_rejection(parsed, count)
     if rejection is not None:
-        yield rejection
+        yield rejection, None
 
 
 def check_results(results: Iterable[ParseResult], memory: TableMemory) -> Iterator[CheckResult]:
@@ -270,5 +294,6 @@ def check_paths(
 
 __all__ = [
     "CheckResult", "FileCheck", "FileStream", "TableMemory", "check_file_result", "check_hand", "check_paths",
-    "SeenHands", "check_results", "start_state", "status_of", "stream_file", "stream_paths",
+    "SeenHands", "SourcedCheck", "SourcedStream", "check_results", "start_state", "status_of", "stream_file",
+    "stream_paths", "stream_sourced",
 ]

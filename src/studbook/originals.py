@@ -28,23 +28,39 @@ class HandSource:
     context: str | None = None
 
 
+class Sources:
+    """Each hand's :class:`HandSource` as one file's text is split: the chunk
+    itself, and for an XML element the file's head before the first hand
+    (found once per file)."""
+
+    __slots__ = ("_context",)
+
+    def __init__(self) -> None:
+        self._context: str | None = None
+
+    def of(self, chunk: str, text: str) -> HandSource:
+        """The source of ``chunk``, split from ``text`` (the file's text, or for
+        a text site the window of it the chunk came from)."""
+        if not _is_xml(chunk):
+            return HandSource(chunk)
+        if self._context is None:
+            at = text.find(chunk)
+            self._context = text[:at] if at >= 0 else ""
+        return HandSource(chunk, self._context)
+
+
 def hand_texts(path: str | os.PathLike[str], site: str | None = None) -> dict[OriginalKey, HandSource]:
     """Every hand's original text in the file at ``path``, keyed by (file, first line)
     as :func:`studbook.parse.read_file` names its hands; empty when the file is not
-    a hand history. OSError propagates."""
+    a hand history. OSError propagates. (``studbook import`` takes the texts in its
+    parse's own pass instead: :func:`studbook.parse.stream_sourced`.)"""
     text = decode(read_bytes(path)).text
     fmt = get_site(site) if site else detect_format(text, all_sites())
     if fmt is None:
         return {}
     file = str(path)
-    out: dict[OriginalKey, HandSource] = {}
-    context: str | None = None
-    for chunk in fmt.split(text):
-        xml = _is_xml(chunk.text)
-        if xml and context is None:
-            context = text[: text.find(chunk.text)] if chunk.text in text else ""
-        out[(file, chunk.first_line)] = HandSource(chunk.text, context if xml else None)
-    return out
+    sources = Sources()
+    return {(file, chunk.first_line): sources.of(chunk.text, text) for chunk in fmt.split(text)}
 
 
 def read_again(site: str, source: HandSource, file: str, line: int) -> ParseResult:
@@ -68,4 +84,4 @@ def suffix_of(text: str) -> str:
     return ".xml" if _is_xml(text) else ".txt"
 
 
-__all__ = ["HandSource", "OriginalKey", "hand_texts", "read_again", "suffix_of"]
+__all__ = ["HandSource", "OriginalKey", "Sources", "hand_texts", "read_again", "suffix_of"]

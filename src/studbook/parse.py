@@ -22,6 +22,7 @@ from typing import Any, BinaryIO, Iterable, Iterator
 
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
+from studbook.originals import HandSource, Sources
 from studbook.read import decode, detect_format, files_in, normalise_newlines
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
@@ -115,7 +116,19 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
 
 def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
                   report: FileResult) -> Iterator[ParseResult]:  # fmt: skip
-    """Detect, split and parse decoded text arriving in pieces of whole lines.
+    """Detect, split and parse decoded text arriving in pieces of whole lines."""
+    for result, _ in _sourced_pieces(pieces, file, site, report, None):
+        yield result
+
+
+Sourced = tuple[ParseResult, HandSource | None]
+"""A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
+
+
+def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
+                    report: FileResult, sources: Sources | None) -> Iterator[Sourced]:  # fmt: skip
+    """Detect, split and parse decoded text arriving in pieces of whole lines;
+    with ``sources``, each result beside the chunk the split gave the parser.
 
     Formats that split at hand headers (every text format) are split one
     window of about :data:`WINDOW` characters at a time, each window cut at
@@ -145,14 +158,14 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
-    previous: ParseResult | None = None  # held back: the last hand may have been cut (studbook.complete)
+    previous: Sourced | None = None  # held back: the last hand may have been cut (studbook.complete)
     end = ""  # the file's last window, to see whether the file stops inside a line
     for first_line, text, overlong in windows:
         if overlong:
             first = False
             if previous is not None:
                 yield previous
-            previous = overlong_hand(HandText(first_line, text), overlong, file)
+            previous = overlong_hand(HandText(first_line, text), overlong, file), None  # not held: no text
             continue
         shift = first_line - 1
         for chunk in fmt.split(text):
@@ -163,10 +176,11 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
                     report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
             if previous is not None:
                 yield previous
-            previous = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+            previous = (_parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file),
+                        sources.of(chunk.text, text) if sources is not None else None)
         end = text
     if previous is not None:
-        yield whole_last_hand(previous, end[-4096:])
+        yield whole_last_hand(previous[0], end[-4096:]), previous[1]
     if first:
         report.error = f"no {fmt.name} hand found"
 
@@ -331,6 +345,22 @@ def stream_file(path: str | os.PathLike[str], *, site: str | None = None) -> tup
     encoding, warnings and file-level error are complete once the results
     are exhausted; nothing raises (an unreadable file is a report with
     ``unreadable`` set and no results)."""
+    report, sourced = _open_stream(path, site, None)
+    return report, (result for result, _ in sourced)
+
+
+def stream_sourced(path: str | os.PathLike[str], *,
+                   site: str | None = None) -> tuple[FileResult, Iterator[Sourced]]:  # fmt: skip
+    """:func:`stream_file`, each result beside its hand's original text (a
+    :class:`~studbook.originals.HandSource`: the chunk the site's split gave
+    the parser, for an XML site with the file's head; None for a hand too
+    big to hold). The file is read once, one hand in flight: what
+    ``studbook import`` stores as the originals."""
+    return _open_stream(path, site, Sources())
+
+
+def _open_stream(path: str | os.PathLike[str], site: str | None,
+                 sources: Sources | None) -> tuple[FileResult, Iterator[Sourced]]:  # fmt: skip
     report = FileResult(str(path))
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the generator
@@ -338,10 +368,16 @@ def stream_file(path: str | os.PathLike[str], *, site: str | None = None) -> tup
         report.error = f"cannot read: {error.strerror or error}"
         report.unreadable = True
         return report, iter(())
-    return report, _stream(handle, site, report)
+    return report, _stream_sourced(handle, site, report, sources)
 
 
 def _stream(handle: BinaryIO, site: str | None, report: FileResult) -> Iterator[ParseResult]:
+    for result, _ in _stream_sourced(handle, site, report, None):
+        yield result
+
+
+def _stream_sourced(handle: BinaryIO, site: str | None, report: FileResult,
+                    sources: Sources | None) -> Iterator[Sourced]:  # fmt: skip
     decoder = Decoder()
     file = report.file
     try:
@@ -353,7 +389,7 @@ def _stream(handle: BinaryIO, site: str | None, report: FileResult) -> Iterator[
             if decoder.binary:
                 report.error = "binary file, not text"
             else:
-                yield from _parse_pieces(itertools.chain((first,), pieces), file, fmt, report)
+                yield from _sourced_pieces(itertools.chain((first,), pieces), file, fmt, report, sources)
     except OSError as error:
         report.error = f"cannot read: {error.strerror or error}"
     except ValueError as error:
@@ -393,4 +429,4 @@ def parse_paths(
 
 
 __all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
-           "stream_file", "tally"]
+           "Sourced", "stream_file", "stream_sourced", "tally"]

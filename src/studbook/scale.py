@@ -54,10 +54,13 @@ from decimal import Decimal
 from enum import Enum
 from itertools import islice
 from multiprocessing.pool import AsyncResult
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Sequence, overload
 
 from studbook.cards import DECK, Card
-from studbook.check import FileCheck, FileStream, TableMemory, check_file_result, check_hand, check_paths, stream_file
+from studbook.check import (
+    FileCheck, FileStream, SourcedStream, TableMemory, check_file_result, check_hand, check_paths, stream_file,
+    stream_sourced,
+)
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
 from studbook.parse import read_file
@@ -243,9 +246,15 @@ def _stands(asked: Known, true: Known, result: HandCheck) -> bool:
 # Local processes
 
 
+@overload
+def check_files(paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None,
+                sources: Literal[False] = False) -> Iterator[FileCheck | FileStream]: ...
+@overload
+def check_files(paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None,
+                sources: Literal[True]) -> Iterator[FileCheck | SourcedStream]: ...
 def check_files(
-    paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None
-) -> Iterator[FileCheck | FileStream]:
+    paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None, sources: bool = False
+) -> Iterator[FileCheck | FileStream | SourcedStream]:
     """Parse and check files (directories recursively) in ``jobs`` processes.
 
     Yields one FileCheck per file in the order of :func:`studbook.check.check_paths`,
@@ -260,7 +269,11 @@ def check_files(
     results would all be held, there and here): it comes as a
     :class:`~studbook.check.FileStream`, checked here hand by hand as it is
     consumed (consume its results before taking the next file), while the
-    workers go on with the tasks after it.
+    workers go on with the tasks after it. With ``sources``, such a file is a
+    :class:`~studbook.check.SourcedStream` (each result beside its original text,
+    the file read once); a worker's FileChecks come without texts (``import``
+    reads those files again for them: they are small, and a worker's results
+    are held whole anyway).
     """
     workers = resolve_jobs(jobs)
     paths = list(paths)
@@ -269,25 +282,28 @@ def check_files(
         return
     tasks = _tasks(expand_paths(paths), workers)
     if len(tasks) <= 1:
-        yield from _here(tasks[0] if tasks else [], site, TableMemory())
+        yield from _here(tasks[0] if tasks else [], site, TableMemory(), sources)
         return
-    yield from _pooled(tasks, min(workers, len(tasks)), site)
+    yield from _pooled(tasks, min(workers, len(tasks)), site, sources)
 
 
 STREAMED_BYTES = _TASK_BYTES[1]
 """Files this big are checked in the calling process, hand by hand (see :func:`check_files`)."""
 
 
-def _here(files: list[str], site: str | None, memory: TableMemory) -> Iterator[FileCheck | FileStream]:
-    """``files`` checked in this process: a big one hand by hand, the others whole."""
+def _here(files: list[str], site: str | None, memory: TableMemory,
+          sources: bool = False) -> Iterator[FileCheck | FileStream | SourcedStream]:  # fmt: skip
+    """``files`` checked in this process: a big one hand by hand (its texts beside, with
+    ``sources``), the others whole."""
     for file in files:
         if _size(file) >= STREAMED_BYTES:
-            yield stream_file(file, site, memory)
+            yield stream_sourced(file, site, memory) if sources else stream_file(file, site, memory)
         else:
             yield check_file_result(read_file(file, site=site), memory)
 
 
-def _pooled(tasks: list[list[str]], workers: int, site: str | None) -> Iterator[FileCheck | FileStream]:
+def _pooled(tasks: list[list[str]], workers: int, site: str | None,
+            sources: bool = False) -> Iterator[FileCheck | FileStream | SourcedStream]:  # fmt: skip
     memory = TableMemory()
     # multiprocessing.Pool rather than ProcessPoolExecutor: an interrupted run must
     # end its workers at once (terminate), and the executor's shutdown can hang
@@ -309,7 +325,7 @@ def _pooled(tasks: list[list[str]], workers: int, site: str | None) -> Iterator[
             if following is not None:
                 pending.append(start(following))
             if isinstance(turn, list):
-                yield from _here(turn, site, memory)
+                yield from _here(turn, site, memory, sources)
             else:
                 yield from _settle(turn.get(), memory)
         finished = True

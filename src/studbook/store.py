@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import pandas as pd
 
+from studbook.check import SourcedCheck
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
 from studbook.frames import (
@@ -538,7 +539,7 @@ class Store:
 
     def add(
         self,
-        results: Iterable[CheckResult],
+        results: Iterable[CheckResult | SourcedCheck],
         *,
         batch_size: int = 500,
         on_result: Callable[[CheckResult], None] | None = None,
@@ -552,7 +553,11 @@ class Store:
         written (rows go to SQLite ``batch_size`` results at a time): it
         stores all of ``results`` or, when interrupted or failing, nothing.
         ``record=(path, sha256)`` marks that file imported in the same
-        transaction (see :meth:`record_file`). Hands are checked against the
+        transaction (see :meth:`record_file`). Each hand's original text is
+        stored from ``originals`` (keyed by file and line), or from the result
+        itself when it comes beside it (a :data:`~studbook.check.SourcedCheck`,
+        as :func:`studbook.check.stream_sourced` gives: then only a batch's
+        texts are held). Hands are checked against the
         store inside the transaction, so another import writing the same
         hands at the same time makes them duplicates, not an error. Counts
         are added to ``summary`` (when given) once the transaction commits.
@@ -562,11 +567,13 @@ class Store:
         done = ImportSummary()  # this call's counts, added to summary on commit
         added: set[tuple[str, str]] = set()
         batch: list[CheckResult] = []
+        texts: dict[OriginalKey, HandSource] = {}  # the batch's carried originals
         count = 0
         opened = False
         try:
-            for result in results:
+            for item in results:
                 count += 1
+                result = _carried(item, texts)
                 if on_result is not None:
                     on_result(result)
                 batch.append(result)
@@ -574,13 +581,13 @@ class Store:
                     if not opened:
                         self._begin()
                         opened = True
-                    self._write(self._new(batch, added, done), done, originals)
-                    batch = []
+                    self._write(self._new(batch, added, done), done, texts or originals)
+                    batch, texts = [], {}
             if not opened:
                 self._begin()
                 opened = True
             if batch:
-                self._write(self._new(batch, added, done), done, originals)
+                self._write(self._new(batch, added, done), done, texts or originals)
             if record is not None:
                 self.record_file(record[0], record[1], count)
             self.conn.execute("COMMIT")
@@ -837,6 +844,16 @@ def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             values[i] = printable[name]
         out.append(tuple(values))
     return out
+
+
+def _carried(item: CheckResult | SourcedCheck, texts: dict[OriginalKey, HandSource]) -> CheckResult:
+    """The result of ``item``; a hand's original text that came beside it goes to ``texts``."""
+    if not isinstance(item, tuple):
+        return item
+    result, source = item
+    if source is not None and isinstance(result, HandCheck):
+        texts[(result.hand.file, result.hand.line)] = source
+    return result
 
 
 def _original_rows(batch: list[CheckResult], originals: Mapping[OriginalKey, HandSource]

@@ -30,7 +30,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, stream_paths
+from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, SourcedCheck, SourcedStream, TableMemory
+from studbook.check import stream_sourced
 from studbook.cli.common import UsageError, expand_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     store.add(_noting_repeats(file_check.results, seen, repeated), summary=summary,
                               record=(file_check.file, hashes[file_check.file]),
-                              originals=_originals(file_check.file, args.site))
+                              originals=_originals(file_check, args.site))
                 except sqlite3.Error as error:
                     raise explain(args.db, error, writing=file_check.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
@@ -135,32 +136,40 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _originals(file: str, site: str | None) -> dict[OriginalKey, HandSource]:
-    """The file's hands' original texts (the file is read again: the parse kept none)."""
+def _originals(file_check: FileCheck | FileStream | SourcedStream, site: str | None
+               ) -> dict[OriginalKey, HandSource] | None:  # fmt: skip
+    """None when the file's original texts come beside its results (read in the parse's
+    own pass); for a file checked by a ``--jobs`` worker, the texts read again here."""
+    if isinstance(file_check, SourcedStream):
+        return None
     try:
-        return hand_texts(file, site)
+        return hand_texts(file_check.file, site)
     except OSError:
         return {}
 
 
-def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[FileCheck | FileStream]:
-    """The files checked: hand by hand in this process (one hand in memory), or in ``jobs`` processes."""
+def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[FileCheck | FileStream | SourcedStream]:
+    """The files checked: hand by hand in this process (one hand in memory, its original
+    text beside it), or in ``jobs`` processes."""
     if resolve_jobs(jobs) == 1:
-        return stream_paths(files, site=site)
-    return check_files(files, jobs=jobs, site=site)
+        memory = TableMemory()
+        return (stream_sourced(file, site, memory) for file in files)
+    return check_files(files, jobs=jobs, site=site, sources=True)
 
 
-def _noting_repeats(results: Iterable[CheckResult], seen: SeenHands, repeated: list[str]) -> Iterator[CheckResult]:
+def _noting_repeats(results: Iterable[CheckResult | SourcedCheck], seen: SeenHands,
+                    repeated: list[str]) -> Iterator[CheckResult | SourcedCheck]:  # fmt: skip
     """A file's results as they go to the store, each hand id met earlier in the
     run noted in ``repeated`` (the store counts it as a duplicate and keeps the first)."""
-    for result in results:
+    for item in results:
+        result = item[0] if isinstance(item, tuple) else item
         if isinstance(result, HandCheck):
             earlier = seen.earlier(result.hand)
             if earlier is not None:
                 hand = result.hand
                 repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
                                 f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
-        yield result
+        yield item
 
 
 def _reason(error: str | None) -> str:
