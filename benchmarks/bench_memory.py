@@ -1,7 +1,7 @@
 """Peak resident memory of ``studbook check`` and ``studbook import`` on big inputs.
 
     .venv/bin/python benchmarks/bench_memory.py [--hands 100000] [--files 20] [--files-hands N]
-        [--cases broken,one,many] [--work DIR]
+        [--cases broken,one,many] [--skip-check | --skip-import] [--work DIR]
 
 Three inputs, made at run time in a temporary folder (or in ``--work DIR``,
 emptied afterwards; never in the repository):
@@ -103,6 +103,7 @@ def main() -> int:
     parser.add_argument("--base", type=int, default=2_000, help="simulated hands copied to make the files")
     parser.add_argument("--bound", type=float, default=300.0, help="the bound on peak RSS, MB (default 300)")
     parser.add_argument("--skip-import", action="store_true", help="measure check only")
+    parser.add_argument("--skip-check", action="store_true", help="measure import only")
     parser.add_argument("--cases", default=",".join(CASES),
                         help="the inputs to measure, in this order (default broken,one,many)")
     parser.add_argument("--work", type=Path, help="make the inputs and stores here (emptied afterwards; "
@@ -151,7 +152,7 @@ def run_cases(folder: Path, cases: list[str], args: argparse.Namespace) -> list[
                 write_copies(path / f"part-{index:02d}.txt", base, each, numbers)
             hands = count * each
             name = f"1 file x {each:,} hands" if count == 1 else f"{count} files x {each:,} hands"
-        commands = [("check", [*STUDBOOK, "check", "--format", "jsonl", str(path)])]
+        commands = [] if args.skip_check else [("check", [*STUDBOOK, "check", "--format", "jsonl", str(path)])]
         if not args.skip_import:
             commands.append(("import", [*STUDBOOK, "import", "-q", str(path), "--db", str(folder / f"{case}.db")]))
         for label, command in commands:
