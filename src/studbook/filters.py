@@ -98,6 +98,11 @@ class Filters:
         return replace(self, hero=hero)
 
     @property
+    def named_players(self) -> tuple[str, ...]:
+        """The players the user named: every ``--player``, then the ``--hero``."""
+        return (*self.players, *([self.hero] if self.hero else []))
+
+    @property
     def selects_hands(self) -> bool:
         """Any hand criterion given (the player selection aside)."""
         return bool(self.since is not None or self.until is not None or self.sites or self.stakes

@@ -73,9 +73,9 @@ CHUNK_HANDS = 5_000
 """Hands a chunk of :meth:`Store.hand_chunks` holds: ``studbook stats`` over 240,000
 hands peaks at 318 MiB with these, 725 MiB with 20,000, in the same CPU time."""
 READ_ROWS = 4096
-_LOOKUP = 500  # hand ids looked up in the store per query (SQLite allows 32,766 parameters)
 """Rows read from SQLite at a time when loading frames: their Python objects are
 converted to the frames' dtypes chunk by chunk (see :mod:`studbook.lean`)."""
+_LOOKUP = 500  # hand ids looked up in the store per query (SQLite allows 32,766 parameters)
 _KEYS = {"hands": "PRIMARY KEY (site, hand_id)",
          "rejects": "UNIQUE (status, file, hand_line)"}
 
@@ -110,6 +110,8 @@ class Original:
     @property
     def source(self) -> HandSource:
         return HandSource(self.text, self.context)
+
+
 WRITE_CACHE_KIB = 64 << 10
 """SQLite's page cache of a writing connection (its default is 2 MiB)."""
 WAL_PAGES = 16384

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     where = args.output or "standard output"
     stderr(f"exported {tally.written} hand{'s' if tally.written != 1 else ''} as {args.format} to {where}")
     filters = selection.filters
-    unknown = unknown_players(tally.seated, [*filters.players, *filter(None, [filters.hero])])
+    unknown = unknown_players(tally.seated, filters.named_players)
     if unknown and not tally.written:  # a misspelt --player or --hero: stats' usage error, with a near name
         raise UsageError(unknown)
     if unknown:  # the hands of the other names were written

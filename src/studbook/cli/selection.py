@@ -19,10 +19,10 @@ from typing import Iterable
 
 from studbook.check import TableMemory, check_hand
 from studbook.cli.common import UsageError, expand_inputs, stderr
-from studbook.cli.source import add_filter_arguments, filters_from_args
+from studbook.cli.source import add_filter_arguments, filters_from_args, require_known_players
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.filters import Filters, select_checks, unknown_players
+from studbook.filters import Filters, select_checks
 from studbook.parse import read_file
 from studbook.sites import site_names
 
@@ -82,9 +82,7 @@ def select_hands(args: argparse.Namespace) -> Selection:
         rejected = {r.split("hand ", 1)[-1].split(":", 1)[0] for r in chosen.problems}
         chosen.problems.extend(f"hand {i}: not found" for i in args.hand if i not in found and i not in rejected)
     # a misspelt --player or --hero: a usage error with a near name, as in stats
-    problem = unknown_players(chosen.seated, [*filters.players, *filter(None, [filters.hero])])
-    if problem:
-        raise UsageError(problem)
+    require_known_players(chosen.seated, filters)
     return chosen
 
 

@@ -12,6 +12,7 @@ by one, add the filters with :func:`add_filter_arguments` and read them with
 from __future__ import annotations
 
 import argparse
+from typing import Iterable
 
 from studbook.cli.common import UsageError, expand_paths
 from studbook.cli.output import note
@@ -86,11 +87,16 @@ def load_source(args: argparse.Namespace) -> tuple[Frames, Filters]:
         everything = load(expand_paths(args.paths))
         known = set(everything.players["player"])
         frames = select(everything, filters)
-    names = [*filters.players, *([filters.hero] if filters.hero else [])]
-    problem = unknown_players(known, names)
+    require_known_players(known, filters)
+    return frames, filters
+
+
+def require_known_players(known: Iterable[str], filters: Filters) -> None:
+    """A ``--player`` or ``--hero`` that no hand of ``known`` seats is a usage
+    error, with a near name (:func:`studbook.filters.unknown_players`)."""
+    problem = unknown_players(known, filters.named_players)
     if problem is not None:
         raise UsageError(problem)
-    return frames, filters
 
 
 def players_or_hero(frames: Frames, filters: Filters, fmt: str = "text") -> list[str]:

@@ -23,8 +23,10 @@ import pandas as pd
 
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, write
-from studbook.cli.source import add_source_arguments, filters_from_args, load_source, players_or_hero
-from studbook.filters import faced, select, unknown_players
+from studbook.cli.source import (
+    add_source_arguments, filters_from_args, load_source, players_or_hero, require_known_players,
+)
+from studbook.filters import faced, select
 from studbook.frames import Frames, typed_frame
 from studbook.query import hand_where, player_names
 from studbook.stats import (
@@ -66,23 +68,20 @@ def run(args: argparse.Namespace) -> int:
     chosen = _chosen_stats(args.stats)
     if args.opponents and args.starting_hands:
         raise UsageError("--opponents and --starting-hands are separate tables: choose one")
+    if args.format == "text" and not chosen:
+        chosen = list(HUD_STATS if args.opponents else TABLE_STATS)
     if args.db and not args.paths and not args.opponents:  # a store: read in chunks, bounded memory
         write(_sorted(_from_store(args, chosen), args.sort, False), args.format, format_text)
         return 0
     frames, filters = load_source(args)
-    if args.format == "text" and not chosen:
-        chosen = list(HUD_STATS if args.opponents else TABLE_STATS)
     if args.opponents:
         hero = players_or_hero(frames, filters, args.format)
         opponents = faced(frames, hero[0]) if hero else []
         table = compute(frames, player=opponents, stats=chosen or HUD_STATS, split_money=False,
                         min_hands=args.min_hands, denominators=True).drop(columns="currency")
     elif args.starting_hands:
-        table = by_starting_hand(frames, player=filters.players or None,
-                                 min_hands=args.min_hands, denominators=True)
-        if chosen:
-            table = table[[c for c in table.columns
-                           if c.removesuffix("_n") not in BY_NAME or c.removesuffix("_n") in chosen]]
+        table = _only(by_starting_hand(frames, player=filters.players or None,
+                                       min_hands=args.min_hands, denominators=True), chosen)
     else:
         table = compute(frames, player=filters.players or None, stats=chosen,
                         min_hands=args.min_hands, denominators=True)
@@ -96,28 +95,28 @@ def _from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFr
     same table as from the whole frames, in memory bounded by one chunk."""
     filters = filters_from_args(args)
     where, params = hand_where(filters)
-    if args.format == "text" and not chosen:
-        chosen = list(TABLE_STATS)
     try:
-        problem = unknown_players(player_names(args.db), [*filters.players, *filter(None, [filters.hero])])
-        if problem is not None:
-            raise UsageError(problem)
+        require_known_players(player_names(args.db), filters)
         with Store(args.db, create=False) as store:
             chunks = (select(Frames.lazy(tables, _no_table), filters)
                       for tables in store.hand_chunks(CHUNK_TABLES, where=where, params=params))
             if args.starting_hands:
-                table = in_class_order(compute_chunks(
+                return _only(in_class_order(compute_chunks(
                     chunks, player=filters.players or None, by=STARTING_HAND_KEYS,
-                    stats=STARTING_HAND_STATS, min_hands=args.min_hands, denominators=True))
-                if chosen:
-                    table = table[[c for c in table.columns
-                                   if c.removesuffix("_n") not in BY_NAME or c.removesuffix("_n") in chosen]]
-                return table
+                    stats=STARTING_HAND_STATS, min_hands=args.min_hands, denominators=True)), chosen)
             return compute_chunks(chunks, player=filters.players or None,
                                   stats=chosen,
                                   min_hands=args.min_hands, denominators=True)
     except StoreError as error:
         raise UsageError(str(error)) from None
+
+
+def _only(table: pd.DataFrame, chosen: list[str] | None) -> pd.DataFrame:
+    """A starting-hand table with only the ``chosen`` stats (and their sample sizes)
+    beside its keys; all of them when none are chosen."""
+    if not chosen:
+        return table
+    return table[[c for c in table.columns if c.removesuffix("_n") not in BY_NAME or c.removesuffix("_n") in chosen]]
 
 
 CHUNK_TABLES = ("hands", "players", "actions")
