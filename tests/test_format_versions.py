@@ -12,6 +12,7 @@ violations and net.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -565,3 +566,54 @@ def test_winning_total_without_a_rake_part(corpus: Path, rake_part: str) -> None
     [original] = _hands(text, "winning")
     nets = {p: n for p, n in _outcome(original)[2].items()}
     assert _outcome(hand)[2] == {p: n + (Decimal("0.01") if p == "Player2" else 0) for p, n in nets.items()}
+
+
+# The table-information lines of the sites whose versions wrote them in another order:
+# every corpus hand of these sites, its run of such lines in every order, reads the same.
+_INFO_LINES = {
+    "ongame": ("OnGame", r"User: |Button: |Players in round: "),
+    "partypoker": ("PartyPoker", r"Table |Seat \d+ is the button|Total number of players"),
+    "everleaf": ("Everleaf", r"Table |Total number of players"),
+    "kingsclub": ("KingsClub", r"\d{4}-\d\d-\d\d |Table '"),
+}
+
+
+def _info_runs(lines: list[str], pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The (start, end) of each run of two or more table-information lines."""
+    runs, at = [], 0
+    while at < len(lines):
+        end = at
+        while end < len(lines) and pattern.match(lines[end]):
+            end += 1
+        if end - at >= 2:
+            runs.append((at, end))
+        at = max(end, at + 1)
+    return runs
+
+
+@pytest.mark.parametrize("site", sorted(_INFO_LINES))
+def test_table_information_lines_in_any_order_read_the_same(corpus: Path, site: str) -> None:
+    folder, info = _INFO_LINES[site]
+    if not (corpus / folder).is_dir():
+        pytest.skip(f"corpus folder {folder} not found")
+    pattern = re.compile(rf"^(?:{info})")
+    reordered = 0
+    for path in sorted((corpus / folder).glob("*.txt")):
+        text = decode(read_bytes(path)).text
+        before = _hands(text, site)
+        if not before or not all(isinstance(h, Hand) for h in before):
+            continue  # a file of another game (2-7 razz): skipped either way
+        lines = text.split("\n")
+        runs = _info_runs(lines, pattern)
+        assert len(runs) == len(before), path.name  # one run a hand
+        longest = max(b - a for a, b in runs)
+        for order in itertools.permutations(range(longest)):
+            edited = list(lines)
+            for a, b in runs:  # each hand's run in this order (its first b - a places)
+                edited[a:b] = [lines[a + k] for k in order if k < b - a]
+            after = _hands("\n".join(edited), site)
+            assert len(after) == len(before)
+            for old, new in zip(before, after):
+                assert reading(new) == reading(old), (path.name, order)
+            reordered += 1
+    assert reordered, f"no {site} corpus hand with table-information lines"

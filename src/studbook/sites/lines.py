@@ -61,6 +61,7 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
 
+
 def common_piece(name: str) -> str:
     """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
     the readers' own regexes of a shape the grammars read: the shape is written once."""
