@@ -217,7 +217,7 @@ def _add_up(parts: list[tuple[Any, Any, int]]) -> tuple[Any, Any, int]:
     return counts, stats.combine_sums(s for _, s, _ in parts), sum(n for _, _, n in parts)
 
 
-def dask_answers(folder: Path, answers: Path, workers: int) -> None:
+def dask_answers(folder: Path, answers: Path, workers: int, files_per_partition: int) -> None:
     import dask
     from dask.distributed import Client, LocalCluster
 
@@ -226,7 +226,7 @@ def dask_answers(folder: Path, answers: Path, workers: int) -> None:
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster):
-        frames = to_dask([folder])
+        frames = to_dask([folder], files_per_partition=files_per_partition)
         parts = zip(*(frames[t].to_delayed() for t in ("hands", "players", "actions")))
         partial = [dask.delayed(_partition_answers)(h, p, a) for h, p, a in parts]
         counts, totals, hands = dask.delayed(_add_up)(partial).compute()  # on the cluster (the client)
@@ -316,6 +316,8 @@ def main() -> int:
     parser.add_argument("--per-file", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--files-per-partition", type=int, default=4,
+                        help="files a Dask partition reads (each worker holds one partition's frames while parsing)")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "scale")
     parser.add_argument("--keep", action="store_true", help="keep the hands and the store")
     parser.add_argument("--reuse-hands", action="store_true",
@@ -332,7 +334,7 @@ def main() -> int:
         pandas_answers(db, out / "pandas.pkl", out / "memory.json")
         return 0
     if args.stage == "dask":
-        dask_answers(hands_dir, out / "dask.pkl", args.workers)
+        dask_answers(hands_dir, out / "dask.pkl", args.workers, args.files_per_partition)
         return 0
     if args.reuse_hands and hands_dir.is_dir():  # the stages after generate, again
         for path in out.iterdir():
@@ -343,7 +345,8 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     python, studbook = sys.executable, str(Path(sys.executable).with_name("studbook"))
     me = [python, str(Path(__file__).resolve()), "--hands", str(args.hands), "--per-file", str(args.per_file),
-          "--jobs", str(args.jobs), "--workers", str(args.workers), "--out", str(out)]
+          "--jobs", str(args.jobs), "--workers", str(args.workers), "--out", str(out),
+          "--files-per-partition", str(args.files_per_partition)]
     began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = [] if args.reuse_hands and hands_dir.is_dir() else [run_stage("generate", me + ["generate"])]
     rows.append(run_stage(f"import --jobs {args.jobs}", [studbook, "import", str(hands_dir), "--db", str(db),
@@ -363,7 +366,7 @@ def main() -> int:
     sizes = {"hands": sum(f.stat().st_size for f in hands_dir.iterdir()), "store": db.stat().st_size}
     report = "\n".join([
         f"scale run of {args.hands} hands ({began}; {os.cpu_count()} cores, "
-        f"{args.per_file} hands a file; nice {os.nice(0)})",
+        f"{args.per_file} hands a file; {args.files_per_partition} files a Dask partition; nice {os.nice(0)})",
         table(rows, args.hands),
         f"logs {sizes['hands'] / 2**20:.0f} MiB, store {sizes['store'] / 2**20:.0f} MiB; "
         f"load(): {memory['seconds']:.1f} s, {memory['bytes_per_hand_from_start']:.0f} B/hand resident above "
