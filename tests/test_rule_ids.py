@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from studbook.engine import rules
+from studbook.engine import messages, rules
 
 RULE_BOOK = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
 DEFINED = Path(rules.__file__)  # engine/rules/__init__.py
@@ -88,11 +88,13 @@ def test_settle_and_snapshots_read_only_the_states_public_attributes(module: str
 
 
 def test_checked_in_says_where_each_rule_is_checked() -> None:
-    """CHECKED_IN names exactly the engine modules that name each rule's constant."""
+    """CHECKED_IN names exactly the engine modules that name each rule's constant or
+    report one of its messages (``engine/messages.py``, where they are defined, aside)."""
     constants = {name: value for name, value in vars(rules).items() if name.isupper() and isinstance(value, str)}
+    constants.update({name: message.rule for name, message in messages.MESSAGES.items()})
     found: dict[str, set[str]] = {rule: set() for rule in rules.RULE_IDS}
     for path in sorted(ENGINE.rglob("*.py")):
-        if path == DEFINED:
+        if path in (DEFINED, Path(messages.__file__)):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Name) and node.id in constants:

@@ -16,27 +16,20 @@ from typing import Mapping, Sequence
 from studbook.cards import Card
 from studbook.evaluate import high_value, low8_value, low_a5_value
 from studbook.events import Collect, Half, Variant
-from studbook.money import format_amount
 
+from .messages import (
+    pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS, POT_SIDE_NOT_ELIGIBLE,
+    POT_SIDE_STATED, POT_SIDE_STATED_LESS_RAKE, POT_TOTAL_COLLECTED, POT_TOTAL_MORE_THAN_POT, POT_TOTAL_STATED,
+    POT_UNCALLED_NOT_RETURNED, SHOWDOWN_AWARD_FOLDED, SHOWDOWN_AWARD_HAND, SHOWDOWN_AWARD_POT,
+    SHOWDOWN_AWARD_POT_TO_NOBODY,
+)
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
-from .rules import (
-    POT_SIDE, POT_TOTAL, POT_UNCALLED, SHOWDOWN_AWARD,
-)
+from .rules import POT_UNCALLED
 from .state import PlayerState, StudState
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
-
-
-def _fmt(value: Decimal) -> str:
-    return format_amount(value)
-
-
-def _pot_name(index: int, count: int) -> str:
-    if count == 1:
-        return "the pot"
-    return "the main pot" if index == 0 else f"side pot {index}"
 
 
 def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
@@ -135,7 +128,7 @@ def _check_unreturned(state: StudState, line: int) -> None:
     if top is None or amount <= ZERO or any(v.rule == POT_UNCALLED for v in state.violations):
         return
     if state.betting_closed:
-        state.flag(POT_UNCALLED, line, f"{top.name}'s uncalled {_fmt(amount)} was not returned")
+        state.report(POT_UNCALLED_NOT_RETURNED, line, player=top.name, amount=amount)
 
 
 def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, line: int) -> bool:
@@ -150,21 +143,19 @@ def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[D
     ok = True
     if summary is not None:
         if summary.total != computed:
-            state.flag(POT_TOTAL, summary.line,
-                       f"total pot should be {_fmt(computed)} (contributions less returned bets), "
-                       f"the log says {_fmt(summary.total)}")
+            state.report(POT_TOTAL_STATED, summary.line, computed=computed, stated=summary.total)
             ok = False
         if state.collects and collected + rake != summary.total and (ok or collected + rake != computed):
             # when the collections and rake agree with the contributions, the stated
             # total is the one line that is wrong: it alone was flagged above
-            state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line),
-                       f"collected {_fmt(collected)} + rake {_fmt(rake)} should equal the total pot "
-                       f"{_fmt(summary.total)}")
+            state.report(POT_TOTAL_COLLECTED, _wrong_collection(state, pots, nets, line),
+                         collected=collected, rake=rake, stated=summary.total)
             ok = False
         if summary.pots:
             ok = _check_stated_pots(state, pots, summary.pots, rake, summary.line) and ok
     elif state.collects and collected > computed:
-        state.flag(POT_TOTAL, _wrong_collection(state, pots, nets, line), f"collected {_fmt(collected)} is more than the pot {_fmt(computed)}")
+        state.report(POT_TOTAL_MORE_THAN_POT, _wrong_collection(state, pots, nets, line),
+                     collected=collected, computed=computed)
         ok = False
     return ok
 
@@ -203,15 +194,13 @@ def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> in
 
 def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
     if len(stated) != len(pots):
-        state.flag(POT_SIDE, line,
-                   f"the log states {len(stated)} pots ({', '.join(_fmt(s) for s in stated)}); "
-                   f"the contributions make {len(pots)} ({', '.join(_fmt(p.amount) for p in pots)})")
+        state.report(POT_SIDE_COUNT, line, count=len(stated), stated=stated, pots=len(pots),
+                     amounts=[p.amount for p in pots])
         return False
     for pot, amount in zip(pots, stated):
         if not ZERO <= pot.amount - amount <= rake:
-            state.flag(POT_SIDE, line,
-                       f"{_pot_name(pot.index, len(pots))} should be {_fmt(pot.amount)}"
-                       f"{' less rake' if rake else ''}, the log says {_fmt(amount)}")
+            state.report(POT_SIDE_STATED_LESS_RAKE if rake else POT_SIDE_STATED, line,
+                         pot=pot_name(pot.index, len(pots)), amount=pot.amount, stated=amount)
             return False
     return True
 
@@ -238,9 +227,10 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
         if c.pot >= count:
             if count == 1:
                 return None
-            state.flag(POT_SIDE, c.line,
-                       f"{c.player} collects from side pot {c.pot}, but there {'is' if count == 2 else 'are'} "
-                       f"only {count - 1} side pot{'s' if count > 2 else ''}")
+            if count == 2:
+                state.report(POT_SIDE_NO_SUCH_POT, c.line, player=c.player, pot=c.pot)
+            else:
+                state.report(POT_SIDE_NO_SUCH_POTS, c.line, player=c.player, pot=c.pot, side_pots=count - 1)
             return None
         row = out[c.pot]
         row[c.player] = row.get(c.player, ZERO) + c.amount
@@ -324,27 +314,27 @@ def _check_award(
     state: StudState, pot: Pot, count: int, net: Decimal | None, expected: Ranges | None,
     collected: dict[str, Decimal], line: int,
 ) -> None:
-    name = _pot_name(pot.index, count)
+    name = pot_name(pot.index, count)
     where = _collect_line(state, pot.index, line)
     for player in collected:
         p = state.player(player)
         if p is not None and p.folded:
-            state.flag(SHOWDOWN_AWARD, where, f"{player} folded but collects from {name}")
+            state.report(SHOWDOWN_AWARD_FOLDED, where, player=player, pot=name)
             return
         if player not in pot.eligible:
-            state.flag(POT_SIDE, where,
-                       f"{player} collects from {name} but did not match it (eligible: {', '.join(pot.eligible)})")
+            state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=name, eligible=pot.eligible)
             return
     if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
-        state.flag(POT_SIDE, where,
-                   f"{name} holds {_fmt(net)} after rake, but {_fmt(sum(collected.values(), ZERO))} is collected from it")
+        state.report(POT_SIDE_COLLECTED, where, pot=name, net=net, collected=sum(collected.values(), ZERO))
         return
     if expected is None or not _misawarded(expected, collected):
         return
-    want = ", ".join(f"{n} {_range(expected[n])}" for n in _ordered(state, expected))
-    got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected)) or "nobody"
+    want = _shares(state, expected)
     where = _off_line([c for c in state.collects if c.pot == pot.index], expected, where)
-    state.flag(SHOWDOWN_AWARD, where, f"{name}: expected {want}; the log has {got}")
+    if collected:
+        state.report(SHOWDOWN_AWARD_POT, where, pot=name, want=want, got=_shares(state, collected))
+    else:
+        state.report(SHOWDOWN_AWARD_POT_TO_NOBODY, where, pot=name, want=want)
 
 
 def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, line: int) -> None:
@@ -363,9 +353,8 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
     if not collected:
         return
     if _misawarded(total, collected):
-        want = ", ".join(f"{n} {_range(total[n])}" for n in _ordered(state, total))
-        got = ", ".join(f"{n} {_fmt(collected[n])}" for n in _ordered(state, collected))
-        state.flag(SHOWDOWN_AWARD, _off_line(state.collects, total, line), f"expected {want}; the log has {got}")
+        state.report(SHOWDOWN_AWARD_HAND, _off_line(state.collects, total, line),
+                     want=_shares(state, total), got=_shares(state, collected))
 
 
 def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
@@ -386,8 +375,12 @@ def _collect_line(state: StudState, index: int, default: int) -> int:
     return default
 
 
-def _range(r: tuple[Decimal, Decimal]) -> str:
-    return _fmt(r[0]) if r[0] == r[1] else f"{_fmt(r[0])}-{_fmt(r[1])}"
+_Share = tuple[str, Decimal | tuple[Decimal, Decimal]]
+
+
+def _shares(state: StudState, amounts: Mapping[str, Decimal] | Ranges) -> list[_Share]:
+    """Each player's amount or range, in dealing order (a message's ``shares`` field)."""
+    return [(n, amounts[n]) for n in _ordered(state, amounts)]
 
 
 def _ordered(state: StudState, names: Mapping[str, object]) -> list[str]:

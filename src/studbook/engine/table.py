@@ -19,10 +19,9 @@ from typing import Iterable, Sequence
 from studbook.cards import Card, DECK
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
 from studbook.evaluate import board_high_key, board_low_key, bring_in_key
-from studbook.money import format_amount
+from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, new_violation, Violation
-from studbook.engine.rules import CHIPS_STACK
 
 ZERO = Decimal(0)
 _K = ActionKind
@@ -46,14 +45,6 @@ class Reported(StrEnum):
     opening follow from it. Cleared at each new street."""
     COMMUNITY = "community"
     """A 7th-street community card was due (rule cards.community): said once a hand."""
-
-
-def _fmt(value: Decimal) -> str:
-    return format_amount(value)
-
-
-def _cards(cards: Iterable[Card | None]) -> str:
-    return " ".join("??" if c is None else str(c) for c in cards)
 
 
 class PlayerState:
@@ -342,8 +333,10 @@ class Table:
         """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""
         return list(map(action_facts, self.action_log))
 
-    def flag(self, rule: str, line: int, message: str) -> None:
-        self.violations.append(new_violation(rule, line, message))
+    def report(self, message: Message, line: int, **fields: object) -> None:
+        """A violation of ``message``'s rule at ``line``, its text written from ``fields``
+        (:mod:`studbook.engine.messages`, the one place messages are defined)."""
+        self.violations.append(new_violation(message.rule, line, message.text(fields)))
 
     def reported(self, fault: Reported) -> bool:
         """``fault`` was reported (and stands): hold back the messages that follow from it."""
@@ -361,10 +354,10 @@ class Table:
         self.pot += chips
         if stack > ZERO:
             if all_in_flag:
-                self.flag(CHIPS_STACK, line, f"{p.name} is said to be all-in with {_fmt(stack)} behind")
+                self.report(CHIPS_STACK_ALL_IN_WITH_CHIPS, line, player=p.name, behind=stack)
             return
         if stack < ZERO:  # more than they had
-            self.flag(CHIPS_STACK, line, f"{p.name} puts in {_fmt(chips)} with only {_fmt(before)} behind")
+            self.report(CHIPS_STACK_MORE_THAN_STACK, line, player=p.name, chips=chips, behind=before)
         p.all_in = True
 
     def _deal_in(self, p: PlayerState) -> None:

@@ -10,7 +10,9 @@ last): :mod:`.deal` (deal and cards), :mod:`.order` (order of action),
 :mod:`.bringin` (the bring-in posted), :mod:`.bets` (bet sizes, and
 ``legal_actions()``'s sizes), :mod:`.showdown` (the uncalled bet, showing,
 collections); ``engine/settle.py`` judges the money at the end of a hand.
-:data:`CHECKED_IN` answers "where is rule X checked?" (kept true by a test).
+:data:`CHECKED_IN` answers "where is rule X checked?" (kept true by a test), and
+:data:`studbook.engine.messages.SAYS` "what can rule X say?" (each message defined
+once there, filed under its rule).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rule book section "Bet sizes (fixed limit)": bet.*, bringin.complete, and a fold, check or call where a bring-in is due.
 
 BetRules: what a player may put in: legal_actions() (the one definition) and the check of every action against it.
-Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
 """
 
 from __future__ import annotations
@@ -10,12 +10,16 @@ from decimal import Decimal
 
 from studbook.betting import AGGRESSIVE, completes, street_total
 from studbook.events import Action, BettingCapped, OpenPairNotice
-from studbook.engine.rules import (
-    BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_COMPLETE, BRINGIN_PLAYER,
+from studbook.engine.messages import (
+    BET_ALLIN_NOT_REOPENED, BET_ALLIN_SHORT_CALL, BET_CAP_NOTICE, BET_CAP_RAISE, BET_CHECK_CALLS_NOTHING,
+    BET_CHECK_FACING, BET_CHECK_MUST_BRING_IN, BET_OPEN_PAIR_NO_PAIR, BET_OPEN_PAIR_NOTICE_NO_PAIR,
+    BET_OPEN_PAIR_NOTICE_RAZZ, BET_OPEN_PAIR_NOTICE_STREET, BET_OPEN_PAIR_RAZZ, BET_OPEN_PAIR_SMALL_AFTER_DOUBLE,
+    BET_SIZE_CALLS_MORE, BET_SIZE_NO_RAISE, BET_SIZE_SHORT, BET_SIZE_UNCALLABLE, BET_SIZE_WRONG, BRINGIN_ALLIN_CHECKS,
+    BRINGIN_COMPLETE_NOT_FACING, BRINGIN_COMPLETE_SIZE, BRINGIN_PLAYER_CALLS_FIRST, BRINGIN_PLAYER_FOLDS,
 )
 from studbook.engine.rules.bringin import BringInRules
 from studbook.engine.table import (
-    _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _fmt, _FOLD, _FOURTH, _K, LegalAction,
+    _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _FOLD, _FOURTH, _K, LegalAction,
     PlayerState, _RAZZ, _THIRD, ZERO,
 )
 
@@ -150,20 +154,20 @@ class BetRules(BringInRules):
 
     def _fold(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
-            self.flag(BRINGIN_PLAYER, e.line, f"{p.name} must bring in or complete, not fold")
+            self.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
             self._opened = True
         p.folded = True
 
     def _check(self, p: PlayerState, e: Action) -> None:
         if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
             if self._bring_in_optional:
-                self.flag(BRINGIN_ALLIN, e.line, f"{p.name} must bring in, complete or fold, not check")
+                self.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
             else:
-                self.flag(BET_CHECK, e.line, f"{p.name} checks but must bring in")
+                self.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
             return
         owed = self.current_bet - p.street_in
         if owed > ZERO:
-            self.flag(BET_CHECK, e.line, f"{p.name} checks facing {_fmt(owed)} to call")
+            self.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed)
 
     def _call(self, p: PlayerState, e: Action) -> None:
         owed = self.current_bet - p.street_in
@@ -178,19 +182,17 @@ class BetRules(BringInRules):
         """A call of other than exactly what is owed (or of nothing)."""
         if owed <= ZERO:
             if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
-                self.flag(BRINGIN_PLAYER, e.line, f"{p.name} calls before anyone brought in")
+                self.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
             else:
-                self.flag(BET_CHECK, e.line, f"{p.name} calls {_fmt(amount)} with nothing to call")
+                self.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
         elif amount > owed and self._short_bring_in_unknown():
             # a bring-in all-in for less at a table whose bring-in we do not know yet:
             # the first caller shows the normal amount (rule bringin.allin)
             self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
         elif amount > owed:
-            self.flag(BET_SIZE, e.line, f"{p.name} calls {_fmt(amount)}, but only {_fmt(owed)} is owed")
+            self.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=owed)
         elif amount < owed and amount < p.stack:
-            self.flag(BET_ALLIN, e.line,
-                      f"{p.name} calls {_fmt(amount)} of {_fmt(owed)} without being all-in "
-                      f"({_fmt(p.stack - amount)} behind)")
+            self.report(BET_ALLIN_SHORT_CALL, e.line, player=p.name, amount=amount, owed=owed, behind=p.stack - amount)
 
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
@@ -201,8 +203,7 @@ class BetRules(BringInRules):
         chips = to - before
         all_in = chips >= p.stack
         if to <= current:
-            self.flag(BET_SIZE, e.line,
-                      f"{p.name} {kind.value}s to {_fmt(to)}, which does not raise the {_fmt(current)} to call")
+            self.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
             self._put(p, chips, e.line, e.all_in)
             return
         third_open = completes(self.street, self.bets > 0)
@@ -219,15 +220,13 @@ class BetRules(BringInRules):
         (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
         otherwise the violation names the rule it breaks and what was legal."""
         if e.kind is _COMPLETE and not third_open:
-            self.flag(BRINGIN_COMPLETE, e.line,
-                      f"{p.name} completes, but only a player facing just the bring-in may complete")
+            self.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
             return
         offered = self._raise_targets(p)
         if to in offered or (all_in and offered and to < max(offered)):
             return
         if third_open:
-            self.flag(BRINGIN_COMPLETE, e.line,
-                      f"the completion is to exactly the small bet {_fmt(self.small)}, not {_fmt(to)} ({p.name})")
+            self.report(BRINGIN_COMPLETE_SIZE, e.line, small=self.small, to=to, player=p.name)
             return
         self._not_offered(p, e, to, all_in, offered)
 
@@ -235,40 +234,31 @@ class BetRules(BringInRules):
         """Which rule a bet or raise the legal actions did not offer breaks."""
         current = self.current_bet
         if current > ZERO and self._capped():
-            self.flag(BET_CAP, e.line,
-                      f"{p.name} raises after {self.bets} bets; the cap is {self.profile.cap_bets}")
+            self.report(BET_CAP_RAISE, e.line, player=p.name, bets=self.bets, cap=self.profile.cap_bets)
             return
         if current > ZERO and p.acted and p.acted_level == self.bet_level and p.street_in < current:
-            self.flag(BET_ALLIN, e.line,
-                      f"{p.name} raises, but the all-in raise to {_fmt(current)} was less than half a bet "
-                      f"and does not reopen the betting")
+            self.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
             return
         what = "bet" if current == ZERO else "raise"
         if not offered:
-            self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}, but nobody left could call it: "
-                                        f"only call or fold")
+            self.report(BET_SIZE_UNCALLABLE, e.line, player=p.name, what=what, to=to)
             return
         if self.street is _FOURTH:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
                 if self.variant is _RAZZ:
-                    self.flag(BET_OPEN_PAIR, e.line,
-                              f"{p.name} makes a double {what} on 4th street; razz has no open-pair double bet")
+                    self.report(BET_OPEN_PAIR_RAZZ, e.line, player=p.name, what=what)
                     return
                 if not self._has_open_pair():
-                    self.flag(BET_OPEN_PAIR, e.line,
-                              f"{p.name} makes a double {what} on 4th street without an open pair")
+                    self.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
                     return
             if self.big_bet_made and to == current + self.small:
-                self.flag(BET_OPEN_PAIR, e.line,
-                          f"after a double bet on 4th street every raise is {_fmt(self.big)}; {p.name} raises {_fmt(self.small)}")
+                self.report(BET_OPEN_PAIR_SMALL_AFTER_DOUBLE, e.line, big=self.big, player=p.name, small=self.small)
                 return
-        sizes = ' or '.join(_fmt(a) for a in offered)
         if not all_in and to < min(offered) and to > current:
-            self.flag(BET_SIZE, e.line,
-                      f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes} (less only when all-in)")
+            self.report(BET_SIZE_SHORT, e.line, player=p.name, what=what, to=to, sizes=offered)
             return
-        self.flag(BET_SIZE, e.line, f"{p.name} {what}s to {_fmt(to)}; a {what} here is to {sizes}")
+        self.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
 
     def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
         level = self.bet_level
@@ -294,14 +284,13 @@ class BetRules(BringInRules):
 
     def _on_capped(self, e: BettingCapped) -> None:
         if self.fixed and self.bets < self.profile.cap_bets:
-            self.flag(BET_CAP, e.line,
-                      f"the log says betting is capped after {self.bets} bets; the cap is {self.profile.cap_bets}")
+            self.report(BET_CAP_NOTICE, e.line, bets=self.bets, cap=self.profile.cap_bets)
 
     def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
         if self.variant is _RAZZ:
-            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced in razz")
+            self.report(BET_OPEN_PAIR_NOTICE_RAZZ, e.line)
         elif self.street is not _FOURTH:
-            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced outside 4th street")
+            self.report(BET_OPEN_PAIR_NOTICE_STREET, e.line)
         elif not self._has_open_pair():
-            self.flag(BET_OPEN_PAIR, e.line, "an open-pair double bet announced with no open pair on 4th street")
+            self.report(BET_OPEN_PAIR_NOTICE_NO_PAIR, e.line)
 

@@ -1,7 +1,7 @@
 """Rule book section "Deal and cards": deal.*, cards.*.
 
 DealRules: antes, the deal of each street, the community card, and every card shown: who gets what, once.
-Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
 """
 
 from __future__ import annotations
@@ -10,12 +10,17 @@ from typing import Iterable, Sequence
 
 from studbook.cards import Card
 from studbook.events import Deal, DealCommunity, PostAnte, SeatSummary
-from studbook.engine.rules import (
-    CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE, DEAL_ANTE, DEAL_ORDER, DEAL_PATTERN,
-    DEAL_PLAYERS, ORDER_STREETS,
+from studbook.engine.messages import (
+    CARDS_COMMUNITY_ALREADY_DEALT, CARDS_COMMUNITY_DUE, CARDS_COMMUNITY_NOT_DUE, CARDS_COMMUNITY_NOT_SEVENTH,
+    CARDS_COMMUNITY_SECOND, CARDS_CONSISTENT_EARLIER, CARDS_CONSISTENT_MISSING, CARDS_CONSISTENT_NOT_DEALT,
+    CARDS_COUNT_SHOWN, CARDS_COUNT_SHOWN_BESIDES_COMMUNITY, CARDS_UNIQUE_COMMUNITY, CARDS_UNIQUE_SHOWN_TWICE,
+    CARDS_UNIQUE_SHOWS_ANOTHERS, CARDS_UNIQUE_TWO_OWNERS, DEAL_ANTE_AFTER_DEAL, DEAL_ANTE_AMOUNT, DEAL_ANTE_NO_SEAT,
+    DEAL_ANTE_TWICE, DEAL_ORDER_CLOCKWISE, DEAL_ORDER_FOLDED, DEAL_ORDER_NO_SEAT, DEAL_ORDER_NOT_DEALT_IN,
+    DEAL_PATTERN_CARDS, DEAL_PATTERN_NO_CARD, DEAL_PATTERN_TWICE, DEAL_PATTERN_UP_MISSING, DEAL_PATTERN_WRONG_STREET,
+    DEAL_PLAYERS_COUNT, ORDER_STREETS_CARDS_BEFORE_THIRD,
 )
 from studbook.engine.table import (
-    _cards, _fmt, PlayerState, _RANK_NIBBLE, _rank_sum, Reported, _SEVENTH, Table, _THIRD, ZERO,
+    PlayerState, _RANK_NIBBLE, _rank_sum, Reported, _SEVENTH, Table, _THIRD, ZERO,
 )
 
 
@@ -44,12 +49,12 @@ class DealRules(Table):
 
     def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
         if p is None:
-            self.flag(DEAL_ANTE, e.line, f"{e.player} posts an ante but has no seat")
+            self.report(DEAL_ANTE_NO_SEAT, e.line, player=e.player)
             return
         if self.street is not None:
-            self.flag(DEAL_ANTE, e.line, f"{p.name} posts the ante after the deal began")
+            self.report(DEAL_ANTE_AFTER_DEAL, e.line, player=p.name)
         if p.ante:
-            self.flag(DEAL_ANTE, e.line, f"{p.name} posts a second ante")
+            self.report(DEAL_ANTE_TWICE, e.line, player=p.name)
         self._deal_in(p)
         expected = self.ante if self.ante is not None else self.ante_posted
         amount = e.amount
@@ -58,8 +63,7 @@ class DealRules(Table):
         if expected is not None and amount != expected:
             short_all_in = amount < expected and amount == p.stack
             if not short_all_in:
-                self.flag(DEAL_ANTE, e.line,
-                          f"ante should be {_fmt(expected)}, not {_fmt(amount)} from {p.name}")
+                self.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
         self._put(p, amount, e.line)
         p.ante += amount
         p.street_in = ZERO  # antes do not count toward bets
@@ -67,7 +71,7 @@ class DealRules(Table):
     def _begin_hand(self, line: int) -> None:
         dealt = [p for p in self.order if p.in_hand]
         if not 2 <= len(dealt) <= 8:
-            self.flag(DEAL_PLAYERS, line, f"{len(dealt)} players dealt in; stud needs 2 to 8")
+            self.report(DEAL_PLAYERS_COUNT, line, count=len(dealt))
 
     def _implicit_river(self, line: int) -> None:
         """7th-street down cards the log does not print (opponents'), once betting starts."""
@@ -75,9 +79,7 @@ class DealRules(Table):
         self._river_due = False
         if self.community is None and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
             self._report_fault(Reported.COMMUNITY)
-            live = self._live_count()
-            self.flag(CARDS_COMMUNITY, line,
-                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+            self.report(CARDS_COMMUNITY_DUE, line, left=self._deck_left(), live=self._live_count())
             return
         bit = 1 << _SEVENTH
         for p in self.order:
@@ -93,7 +95,7 @@ class DealRules(Table):
         for p in self.order:
             if not p.dealt & bit and p.in_hand and not p.folded:
                 p.dealt |= bit  # one report per street
-                self.flag(DEAL_PATTERN, line, f"{p.name} received no {street.label}-street card")
+                self.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
         # every live player now has this street's bit: until someone else is dealt in
         # (_deal_in), checking again would find nothing
         self._deals_verified = True
@@ -152,27 +154,27 @@ class DealRules(Table):
     def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
         street = self.street
         if p is None:
-            self.flag(DEAL_ORDER, e.line, f"cards dealt to {e.player}, who has no seat")
+            self.report(DEAL_ORDER_NO_SEAT, e.line, player=e.player)
             return
         if street is None:
-            self.flag(ORDER_STREETS, e.line, "cards dealt before 3rd street")
+            self.report(ORDER_STREETS_CARDS_BEFORE_THIRD, e.line)
             return
         if e.street is not street:
-            self.flag(DEAL_PATTERN, e.line, f"{e.street.label}-street cards dealt during {street.label} street")
+            self.report(DEAL_PATTERN_WRONG_STREET, e.line, dealt=e.street, street=street)
         if not p.in_hand:
             if street is _THIRD:
                 self._deal_in(p)  # a player marked sitting out but dealt in
             else:
-                self.flag(DEAL_ORDER, e.line, f"{p.name} was not dealt in but receives cards")
+                self.report(DEAL_ORDER_NOT_DEALT_IN, e.line, player=p.name)
         elif p.folded:
-            self.flag(DEAL_ORDER, e.line, f"{p.name} folded but receives {street.label}-street cards")
+            self.report(DEAL_ORDER_FOLDED, e.line, player=p.name, street=street)
         if self.profile.deals_in_order:
             if p.pos < self._last_deal_pos:
-                self.flag(DEAL_ORDER, e.line, f"{p.name} dealt out of clockwise order")
+                self.report(DEAL_ORDER_CLOCKWISE, e.line, player=p.name)
             self._last_deal_pos = p.pos
         bit = 1 << street
         if p.dealt & bit:
-            self.flag(DEAL_PATTERN, e.line, f"{p.name} dealt twice on {street.label} street")
+            self.report(DEAL_PATTERN_TWICE, e.line, player=p.name, street=street)
             self._check_before(p, e)
             self._see_all(p, e.up, e.line)
             self._see_all(p, e.down, e.line)
@@ -184,19 +186,15 @@ class DealRules(Table):
         want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
         up, down = e.up, e.down
         if street is _SEVENTH and self.community is not None:
-            self.flag(CARDS_COMMUNITY, e.line,
-                      f"{p.name} gets a 7th-street card although the community card {self.community} was dealt")
+            self.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=self.community)
         elif street is _SEVENTH and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
             self._report_fault(Reported.COMMUNITY)
-            live = self._live_count()
-            self.flag(CARDS_COMMUNITY, e.line,
-                      f"deck has {self._deck_left()} cards for {live} players: a community card is due")
+            self.report(CARDS_COMMUNITY_DUE, e.line, left=self._deck_left(), live=self._live_count())
         if len(up) > want_up or len(down) > want_down:
-            self.flag(DEAL_PATTERN, e.line,
-                      f"{street.label} street deals {want_down} down and {want_up} up to {p.name}, "
-                      f"not {len(down)} down and {len(up)} up")
+            self.report(DEAL_PATTERN_CARDS, e.line, street=street, want_down=want_down, want_up=want_up,
+                        player=p.name, down=len(down), up=len(up))
         elif self.profile.logs_every_up_card and want_up and not up:
-            self.flag(DEAL_PATTERN, e.line, f"{p.name}'s {street.label}-street up card is missing")
+            self.report(DEAL_PATTERN_UP_MISSING, e.line, player=p.name, street=street)
         self._see_all(p, up, e.line)
         self._see_all(p, down, e.line)
         p.up.extend(up)
@@ -221,15 +219,14 @@ class DealRules(Table):
             # the hero's hole cards, shown again: learn any we did not know
             self._learn(p, before, e.line, known)
             return
-        self.flag(CARDS_CONSISTENT, e.line,
-                  f"{p.name}'s earlier cards were [{_cards(known)}], the log now shows [{_cards(before)}]")
+        self.report(CARDS_CONSISTENT_EARLIER, e.line, player=p.name, known=known, before=before)
 
     def _see(self, p: PlayerState, card: Card, line: int) -> None:
         owner = self._seen.get(id(card))
         if owner is None:
             self._seen[id(card)] = p.name
         elif owner != p.name:
-            self.flag(CARDS_UNIQUE, line, f"{card} is {owner}'s card but also appears for {p.name}")
+            self.report(CARDS_UNIQUE_TWO_OWNERS, line, card=card, owner=owner, player=p.name)
 
     def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
         for card in cards:
@@ -237,16 +234,14 @@ class DealRules(Table):
 
     def _on_community(self, e: DealCommunity) -> None:
         if self.street is not _SEVENTH:
-            self.flag(CARDS_COMMUNITY, e.line, "a community card outside 7th street")
+            self.report(CARDS_COMMUNITY_NOT_SEVENTH, e.line)
         elif self.community is not None:
-            self.flag(CARDS_COMMUNITY, e.line, "a second community card")
+            self.report(CARDS_COMMUNITY_SECOND, e.line)
         elif not self.needs_community_card():
-            live = self._live_count()
-            self.flag(CARDS_COMMUNITY, e.line,
-                      f"community card dealt although {self._deck_left()} cards remain for {live} players")
+            self.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=self._deck_left(), live=self._live_count())
         owner = self._seen.get(id(e.card))
         if owner is not None and owner != "community":
-            self.flag(CARDS_UNIQUE, e.line, f"community card {e.card} is also {owner}'s card")
+            self.report(CARDS_UNIQUE_COMMUNITY, e.line, card=e.card, owner=owner)
         self._seen[id(e.card)] = "community"
         self.community = e.card
 
@@ -264,7 +259,7 @@ class DealRules(Table):
         """cards.unique, cards.consistent and cards.count for cards a player shows."""
         own_ids = set(map(id, shown))  # cards are interned: identity is equality
         if len(own_ids) != len(shown):
-            self.flag(CARDS_UNIQUE, line, f"{p.name} shows the same card twice: [{_cards(shown)}]")
+            self.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
         community = self.community
         own: Sequence[Card] = shown
         limit = 7
@@ -273,21 +268,18 @@ class DealRules(Table):
             own_ids.discard(id(community))
             limit = 6
         if len(own) > limit:
-            self.flag(CARDS_COUNT, line,
-                      f"{p.name} shows {len(own)} cards{' besides the community card' if community else ''}; "
-                      f"a stud hand has {limit}")
+            self.report(CARDS_COUNT_SHOWN_BESIDES_COMMUNITY if community else CARDS_COUNT_SHOWN, line,
+                        player=p.name, count=len(own), limit=limit)
         known = p.cards()
         if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
             for k, c in zip(known, own):
                 if k is not None and k is not c:
-                    self.flag(CARDS_CONSISTENT, line,
-                              f"{p.name} shows [{_cards(own)}] but was dealt [{_cards(known)}]")
+                    self.report(CARDS_CONSISTENT_NOT_DEALT, line, player=p.name, shown=own, dealt=known)
                     return
         else:
             missing = [c for c in known if c is not None and id(c) not in own_ids]
             if len(own) >= len(known) and missing:
-                self.flag(CARDS_CONSISTENT, line,
-                          f"{p.name} shows [{_cards(own)}] without {_cards(missing)}, dealt earlier")
+                self.report(CARDS_CONSISTENT_MISSING, line, player=p.name, shown=own, missing=missing)
                 return
         seen = self._seen
         name = p.name
@@ -295,7 +287,7 @@ class DealRules(Table):
             for card in own:
                 owner = seen.get(id(card))
                 if owner is not None and owner != name:
-                    self.flag(CARDS_UNIQUE, line, f"{name} shows {card}, which is {owner}'s card")
+                    self.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
         self._learn(p, own, line, known)
 
     def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:

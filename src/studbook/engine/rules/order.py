@@ -1,7 +1,7 @@
 """Rule book section "Order of action": order.*, bringin.player and bringin.allin (who brings in).
 
 OrderRules: whose turn it is: the bring-in, the first to act on later streets, clockwise after, the streets in order.
-Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
 """
 
 from __future__ import annotations
@@ -9,8 +9,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from studbook.events import Action, Street, StreetStart
-from studbook.engine.rules import (
-    BRINGIN_ALLIN, BRINGIN_PLAYER, DEAL_ANTE, ORDER_FIRST, ORDER_STREETS, ORDER_THIRD, ORDER_TURN,
+from studbook.engine.messages import (
+    BRINGIN_ALLIN_LEFT_ACTS_FIRST, BRINGIN_PLAYER_WRONG, BRINGIN_PLAYER_WRONG_NO_DOOR, DEAL_ANTE_NOT_POSTED,
+    ORDER_FIRST_BOARD, ORDER_STREETS_ACTS_BEFORE_THIRD, ORDER_STREETS_AFTER_WON, ORDER_STREETS_ENDS_EARLY,
+    ORDER_STREETS_NEXT, ORDER_STREETS_NO_BETTING, ORDER_STREETS_ONE_CAN_BET, ORDER_STREETS_START,
+    ORDER_STREETS_UNFINISHED, ORDER_THIRD_OUT_OF_TURN, ORDER_TURN_ALL_IN, ORDER_TURN_FOLDED, ORDER_TURN_NO_SEAT,
+    ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.rules.deal import DealRules
 from studbook.engine.table import (
@@ -24,16 +28,16 @@ class OrderRules(DealRules):
     def _on_street(self, e: StreetStart) -> None:
         new = e.street
         if self.hand_over:
-            self.flag(ORDER_STREETS, e.line, f"{new.label} street after the hand was won")
+            self.report(ORDER_STREETS_AFTER_WON, e.line, street=new)
         if self.street is None:
             self._begin_hand(e.line)
             if new is not _THIRD:
-                self.flag(ORDER_STREETS, e.line, f"the hand should start on 3rd street, not {new.label}")
+                self.report(ORDER_STREETS_START, e.line, street=new)
         else:
             self._close_round(e.line, new)
             if new != self.street + 1:
                 expected = Street(self.street + 1).label if self.street < _SEVENTH else "the showdown"
-                self.flag(ORDER_STREETS, e.line, f"after {self.street.label} street comes {expected}, not {new.label}")
+                self.report(ORDER_STREETS_NEXT, e.line, street=self.street, expected=expected, new=new)
         self.street = new
         self._river_due = new is _SEVENTH and not self._river_done
         if new is _SEVENTH:
@@ -69,11 +73,9 @@ class OrderRules(DealRules):
         if p is not None and not self.reported(Reported.TURN):
             what = f"{until.label} street" if isinstance(until, Street) else until
             if self._round_first is None:
-                self.flag(ORDER_STREETS, line,
-                          f"no betting on {self.street.label} street before {what}; {p.name} was to act")
+                self.report(ORDER_STREETS_NO_BETTING, line, street=self.street, until=what, player=p.name)
             else:
-                self.flag(ORDER_STREETS, line,
-                          f"{self.street.label} street betting unfinished before {what}: {p.name} to act")
+                self.report(ORDER_STREETS_UNFINISHED, line, street=self.street, until=what, player=p.name)
         if self._round_first is not None:
             self._last_action_street = self.street
             self._final_aggressor = self._aggressor
@@ -96,7 +98,7 @@ class OrderRules(DealRules):
         if self.ante or self.ante_posted:
             for p in dealt:
                 if not p.ante and p.start > ZERO:
-                    self.flag(DEAL_ANTE, p.deal_line, f"{p.name} was dealt in without posting the ante")
+                    self.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
         keys = _BRING_IN_KEYS[self.variant]
         able = 0
         low: PlayerState | None = None  # the lowest door card (razz: the highest)
@@ -182,10 +184,6 @@ class OrderRules(DealRules):
                 best, best_key = q, key
         return best
 
-    def _first_reason(self, p: PlayerState) -> str:
-        board = " ".join(str(c) for c in self._board(p))
-        return f"{'lowest' if self.variant is _RAZZ else 'best'} board {board}"
-
     def _next_from(self, pos: int, able: int = -1) -> PlayerState | None:
         """The next player after position ``pos`` who still has to act this round."""
         order = self.order
@@ -208,9 +206,9 @@ class OrderRules(DealRules):
 
     def _misplaced_action(self, p: PlayerState | None, e: Action) -> None:
         if p is None:
-            self.flag(ORDER_TURN, e.line, f"{e.player} acts but has no seat")
+            self.report(ORDER_TURN_NO_SEAT, e.line, player=e.player)
         else:
-            self.flag(ORDER_STREETS, e.line, f"{p.name} acts before 3rd street")
+            self.report(ORDER_STREETS_ACTS_BEFORE_THIRD, e.line, player=p.name)
 
     def _start_turn(self, p: PlayerState, e: Action) -> None:
         """An action by someone other than the known player to act, or the first of a round
@@ -226,16 +224,16 @@ class OrderRules(DealRules):
         expected = self._to_act
         first = self._round_first is None
         if p.folded:
-            self.flag(ORDER_TURN, e.line, f"{p.name} folded earlier but acts again")
+            self.report(ORDER_TURN_FOLDED, e.line, player=p.name)
             self._report_fault(Reported.TURN)
             return
         if not p.in_hand:
-            self.flag(ORDER_TURN, e.line, f"{p.name} was not dealt in but acts")
+            self.report(ORDER_TURN_NOT_DEALT_IN, e.line, player=p.name)
             self._deal_in(p)
             self._report_fault(Reported.TURN)
             return
         if p.all_in:
-            self.flag(ORDER_TURN, e.line, f"{p.name} is all-in and cannot act")
+            self.report(ORDER_TURN_ALL_IN, e.line, player=p.name)
             self._report_fault(Reported.TURN)
             return
         if expected is p:
@@ -247,34 +245,35 @@ class OrderRules(DealRules):
         if expected is None:
             able = sum(1 for q in self.order if q.can_act)
             if first and able < 2:
-                self.flag(ORDER_STREETS, e.line,
-                          f"{p.name} acts on {street.label} street, but at most one player can still bet")  # type: ignore[union-attr]
+                self.report(ORDER_STREETS_ONE_CAN_BET, e.line, player=p.name, street=street)
             else:
-                self.flag(ORDER_TURN, e.line,
-                          f"{p.name} acts after the {street.label}-street betting was complete")  # type: ignore[union-attr]
+                self.report(ORDER_TURN_ROUND_COMPLETE, e.line, player=p.name, street=street)
             return
         if first and street is _THIRD:
             if self._bring_in_optional:
                 low = self._bring_in_player
-                self.flag(BRINGIN_ALLIN, e.line,
-                          f"{low.name if low else '?'} is all-in from the ante: {expected.name}, on their left, "
-                          f"acts first, not {p.name}")
+                self.report(BRINGIN_ALLIN_LEFT_ACTS_FIRST, e.line,
+                            all_in=low.name if low else "?", expected=expected.name, player=p.name)
             else:
-                self.flag(BRINGIN_PLAYER, e.line, self._bring_in_message(expected, p))
+                self._report_bring_in_player(e.line, expected, p)
             return
         if first:
-            self.flag(ORDER_FIRST, e.line,
-                      f"{expected.name} ({self._first_reason(expected)}) acts first on {street.label} street, "  # type: ignore[union-attr]
-                      f"not {p.name} ({self._first_reason(p)})")
+            self.report(ORDER_FIRST_BOARD, e.line, expected=expected.name, expected_board=self._board(expected),
+                        street=street, player=p.name, board=self._board(p),
+                        which="lowest" if self.variant is _RAZZ else "best")
             return
-        rule = ORDER_THIRD if street is _THIRD else ORDER_TURN
-        self.flag(rule, e.line, f"{expected.name} is to act, not {p.name}")
+        self.report(ORDER_THIRD_OUT_OF_TURN if street is _THIRD else ORDER_TURN_OUT_OF_TURN, e.line,
+                    expected=expected.name, player=p.name)
 
-    def _bring_in_message(self, expected: PlayerState, p: PlayerState) -> str:
+    def _report_bring_in_player(self, line: int, expected: PlayerState, p: PlayerState) -> None:
+        """Rule bringin.player: ``p`` brings in (or acts first) where ``expected`` should."""
         which = "highest" if self.variant is _RAZZ else "lowest"
-        theirs = f" ({p.up[0]})" if p.up else ""
-        return (f"bring-in should be {expected.name} ({expected.up[0]}, {which} up card), "
-                f"not {p.name}{theirs}")
+        if p.up:
+            self.report(BRINGIN_PLAYER_WRONG, line, expected=expected.name, door=expected.up[0], which=which,
+                        player=p.name, theirs=p.up[0])
+        else:
+            self.report(BRINGIN_PLAYER_WRONG_NO_DOOR, line, expected=expected.name, door=expected.up[0], which=which,
+                        player=p.name)
 
     def _advance(self, p: PlayerState) -> None:
         """After ``p`` acted: is the hand won, and who acts next?
@@ -358,7 +357,7 @@ class OrderRules(DealRules):
         self._close_round(end_line, "the end of the hand")
         live = [p for p in self.order if p.in_hand and not p.folded]
         if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not self.reported(Reported.TURN):
-            self.flag(ORDER_STREETS, end_line, f"the hand ends on {street.label} street with {len(live)} players live")
+            self.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 
     def _betting_done(self) -> bool:
         self._ensure_round()

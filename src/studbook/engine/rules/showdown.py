@@ -1,7 +1,7 @@
 """Rule book section "Chips, pots, showdown (during the hand)": pot.uncalled, showdown.order, and the money lines settle.py judges (pot.side, pot.total, showdown.award).
 
 ShowdownRules: the uncalled bet returned, who shows in which order, what the log says was collected.
-Each check reports with ``self.flag(RULE, line, message)`` at the line that is wrong.
+Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
 """
 
 from __future__ import annotations
@@ -9,11 +9,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 from studbook.events import Collect, Muck, NoLowHand, PotSummary, Show, ShowdownStart, UncalledReturned
-from studbook.engine.rules import (
-    CARDS_CONSISTENT, ORDER_STREETS, POT_UNCALLED, SHOWDOWN_AWARD, SHOWDOWN_ORDER,
+from studbook.engine.messages import (
+    CARDS_CONSISTENT_NO_SEAT, ORDER_STREETS_SHOWDOWN_EARLY, POT_UNCALLED_NO_SEAT, POT_UNCALLED_NONE,
+    POT_UNCALLED_WRONG, SHOWDOWN_AWARD_NO_SEAT, SHOWDOWN_ORDER_CLOCKWISE, SHOWDOWN_ORDER_FIRST_BETTOR,
+    SHOWDOWN_ORDER_LAST_AGGRESSOR, SHOWDOWN_ORDER_NO_BET, SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT, SHOWDOWN_ORDER_RUN_OUT,
+    SHOWDOWN_ORDER_SIDE_POTS,
 )
 from studbook.engine.rules.bets import BetRules
-from studbook.engine.table import able_count, _fmt, PlayerState, _SEVENTH, ZERO
+from studbook.engine.table import able_count, PlayerState, _SEVENTH, ZERO
 
 
 class ShowdownRules(BetRules):
@@ -22,17 +25,15 @@ class ShowdownRules(BetRules):
     def _on_uncalled(self, e: UncalledReturned) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag(POT_UNCALLED, e.line, f"uncalled bet returned to {e.player}, who has no seat")
+            self.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
             return
         top, expected, unmatched = self._unmatched()
         if top is p and e.amount == unmatched > ZERO:
             pass  # the whole unmatched part, an unmatched ante included, comes back exactly
         elif top is None or expected <= ZERO:
-            self.flag(POT_UNCALLED, e.line, f"no bet was uncalled, yet {_fmt(e.amount)} returned to {p.name}")
+            self.report(POT_UNCALLED_NONE, e.line, amount=e.amount, player=p.name)
         elif top is not p or e.amount != expected:
-            self.flag(POT_UNCALLED, e.line,
-                      f"the uncalled {_fmt(expected)} goes back to {top.name}, "
-                      f"not {_fmt(e.amount)} to {p.name}")
+            self.report(POT_UNCALLED_WRONG, e.line, expected=expected, top=top.name, amount=e.amount, player=p.name)
         p.stack += e.amount
         p.total -= e.amount
         self.pot -= e.amount
@@ -84,8 +85,7 @@ class ShowdownRules(BetRules):
         if self.street is not _SEVENTH and not self.hand_over:
             able = able_count(live)
             if able >= 2:
-                self.flag(ORDER_STREETS, e.line,
-                          f"showdown after {self.street.label if self.street else 'no'} street with {able} players still betting")
+                self.report(ORDER_STREETS_SHOWDOWN_EARLY, e.line, street=self.street or "no", able=able)
 
     def showdown_order(self) -> list[str]:
         """Live players in the order they show: the last aggressor of the final round
@@ -113,31 +113,27 @@ class ShowdownRules(BetRules):
         if self.profile.show_order_all_in == "deal_order" and self._ran_out(live):
             self._show_base = live[0]
             if p is not live[0]:
-                self.flag(SHOWDOWN_ORDER, line,
-                          f"after an all-in run-out hands show in dealing order: {live[0].name} first, not {p.name}")
+                self.report(SHOWDOWN_ORDER_RUN_OUT, line, first=live[0].name, player=p.name)
             return
         first_bettor = self.profile.show_order_bet == "first_bettor"
         aggressor = self._final_first_bettor if first_bettor else self._final_aggressor
         if aggressor is not None and aggressor.live:
             self._show_base = aggressor
             if p is not aggressor:
-                what = "the first bet" if first_bettor else "the last bet or raise"
-                self.flag(SHOWDOWN_ORDER, line,
-                          f"{aggressor.name} made {what} "
-                          f"({street.label if street else ''} street) and shows first, not {p.name}")
+                self.report(SHOWDOWN_ORDER_FIRST_BETTOR if first_bettor else SHOWDOWN_ORDER_LAST_AGGRESSOR, line,
+                            first=aggressor.name, street=street or "", player=p.name)
             return
         mode = self.profile.show_order_no_bet
         if mode == "deal_order":
             self._show_base = live[0]
         if mode == "deal_order" and p is not live[0]:
-            self.flag(SHOWDOWN_ORDER, line, f"nobody bet the final round: {live[0].name} shows first, not {p.name}")
+            self.report(SHOWDOWN_ORDER_NO_BET, line, first=live[0].name, player=p.name)
         elif mode == "first_to_act":
             expected = self._final_first
             if expected is not None and expected.live:
                 self._show_base = expected
             if expected is not None and expected.live and p is not expected:
-                self.flag(SHOWDOWN_ORDER, line,
-                          f"nobody bet the final round: {expected.name}, first to act, shows first, not {p.name}")
+                self.report(SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT, line, first=expected.name, player=p.name)
 
     def _check_show_next(self, first: PlayerState, p: PlayerState, line: int) -> None:
         """After the first hand shown, the others show or muck clockwise from it (from
@@ -152,10 +148,9 @@ class ShowdownRules(BetRules):
         if last is first or self._show_key(base, p) > self._show_key(base, last):
             return
         if self.profile.shows_side_pots_first and p.total > last.total:
-            self.flag(SHOWDOWN_ORDER, line,
-                      f"side pots show first, from the last: {p.name} after {last.name}, who is all-in for less")
+            self.report(SHOWDOWN_ORDER_SIDE_POTS, line, player=p.name, last=last.name)
         else:
-            self.flag(SHOWDOWN_ORDER, line, f"hands show clockwise from {base.name}: {p.name} after {last.name}")
+            self.report(SHOWDOWN_ORDER_CLOCKWISE, line, base=base.name, player=p.name, last=last.name)
 
     def _show_key(self, first: PlayerState, q: PlayerState) -> tuple[Decimal, int]:
         """Where ``q`` comes in the showing order after ``first``."""
@@ -172,7 +167,7 @@ class ShowdownRules(BetRules):
     def _on_show(self, e: Show) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag(CARDS_CONSISTENT, e.line, f"{e.player} shows cards but has no seat")
+            self.report(CARDS_CONSISTENT_NO_SEAT, e.line, player=e.player)
             return
         self._check_show_order(p, e.line)
         self._check_shown(p, e.cards, e.line)
@@ -192,7 +187,7 @@ class ShowdownRules(BetRules):
     def _on_collect(self, e: Collect) -> None:
         p = self._by_name.get(e.player)
         if p is None:
-            self.flag(SHOWDOWN_AWARD, e.line, f"{e.player} collects but has no seat")
+            self.report(SHOWDOWN_AWARD_NO_SEAT, e.line, player=e.player)
             return
         p.collected += e.amount
         self.collects.append(e)

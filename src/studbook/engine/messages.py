@@ -1,0 +1,301 @@
+"""Every violation message the engine can write, each defined once, filed under its rule.
+
+A :class:`Message` is a rule id (:mod:`studbook.engine.rules`) and a template; the
+checks report one by name, with its fields, and nothing else:
+``self.report(DEAL_ANTE_TWICE, e.line, player=p.name)``
+(:meth:`~studbook.engine.table.Table.report`). Since the message carries its rule, a
+message cannot be filed under the wrong rule; each name starts with its rule's
+constant (``DEAL_ANTE_...`` says ``deal.ante``), and ``SAYS[rule]`` answers "what
+can rule X say?" in one step. Tests (``tests/test_violation_messages.py``) keep the
+table and the call sites in step: each call gives exactly its template's fields,
+and every message is reported somewhere.
+
+Templates are :meth:`str.format` strings over named fields. A field's value is
+written as an amount when it is a Decimal (:func:`~studbook.money.format_amount`),
+as its label when it is a Street, and with ``str`` otherwise; a format spec names
+how a sequence is written: ``cards`` (space separated, ``??`` for an unknown card),
+``list`` (comma separated), ``or`` (``a or b``), ``shares`` (``name amount`` pairs,
+an amount or a ``(least, most)`` range, comma separated). Formatting happens only
+when a violation is reported, never on the legal path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from string import Formatter
+from typing import Any, Callable, Final, Iterable, Mapping
+
+from studbook.cards import Card
+from studbook.events import Street
+from studbook.money import format_amount
+from studbook.engine.rules import (
+    BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_AMOUNT, BRINGIN_COMPLETE,
+    BRINGIN_PLAYER, CARDS_COMMUNITY, CARDS_CONSISTENT, CARDS_COUNT, CARDS_UNIQUE, CHIPS_STACK, DEAL_ANTE,
+    DEAL_ORDER, DEAL_PATTERN, DEAL_PLAYERS, ORDER_FIRST, ORDER_STREETS, ORDER_THIRD, ORDER_TURN, POT_SIDE,
+    POT_TOTAL, POT_UNCALLED, RULE_IDS, SHOWDOWN_AWARD, SHOWDOWN_ORDER,
+)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Decimal):
+        return format_amount(value)
+    if isinstance(value, Street):
+        return value.label
+    return str(value)
+
+
+def _cards(cards: Iterable[Card | None]) -> str:
+    return " ".join("??" if c is None else str(c) for c in cards)
+
+
+def _share(share: tuple[str, Decimal | tuple[Decimal, Decimal]]) -> str:
+    name, amount = share
+    if isinstance(amount, tuple):
+        least, most = amount
+        return f"{name} {_text(least)}" if least == most else f"{name} {_text(least)}-{_text(most)}"
+    return f"{name} {_text(amount)}"
+
+
+_SPECS: Final[dict[str, Callable[[Any], str]]] = {
+    "": _text,
+    "cards": _cards,
+    "list": lambda values: ", ".join(map(_text, values)),
+    "or": lambda values: " or ".join(map(_text, values)),
+    "shares": lambda shares: ", ".join(map(_share, shares)),
+}
+"""How a field is written, by its format spec."""
+
+
+class _Writer(Formatter):
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return _SPECS[format_spec](value)
+
+
+_WRITER: Final = _Writer()
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One thing a rule can say: its rule id and the template of its text."""
+
+    rule: str
+    template: str
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """The names the template needs (each call site gives exactly these)."""
+        return frozenset(name for _, name, _, _ in _WRITER.parse(self.template) if name is not None)
+
+    @property
+    def specs(self) -> frozenset[str]:
+        """The format specs the template uses (each one of :data:`_SPECS`)."""
+        return frozenset(spec for _, name, spec, _ in _WRITER.parse(self.template) if name is not None and spec)
+
+    def text(self, fields: Mapping[str, object]) -> str:
+        return _WRITER.vformat(self.template, (), fields)
+
+
+def pot_name(index: int, count: int) -> str:
+    """How a message names pot ``index`` of ``count``."""
+    if count == 1:
+        return "the pot"
+    return "the main pot" if index == 0 else f"side pot {index}"
+
+
+# Deal and cards
+
+DEAL_PLAYERS_COUNT: Final = Message(DEAL_PLAYERS, "{count} players dealt in; stud needs 2 to 8")
+
+DEAL_ANTE_NO_SEAT: Final = Message(DEAL_ANTE, "{player} posts an ante but has no seat")
+DEAL_ANTE_AFTER_DEAL: Final = Message(DEAL_ANTE, "{player} posts the ante after the deal began")
+DEAL_ANTE_TWICE: Final = Message(DEAL_ANTE, "{player} posts a second ante")
+DEAL_ANTE_AMOUNT: Final = Message(DEAL_ANTE, "ante should be {expected}, not {amount} from {player}")
+DEAL_ANTE_NOT_POSTED: Final = Message(DEAL_ANTE, "{player} was dealt in without posting the ante")
+
+DEAL_PATTERN_NO_CARD: Final = Message(DEAL_PATTERN, "{player} received no {street}-street card")
+DEAL_PATTERN_WRONG_STREET: Final = Message(DEAL_PATTERN, "{dealt}-street cards dealt during {street} street")
+DEAL_PATTERN_TWICE: Final = Message(DEAL_PATTERN, "{player} dealt twice on {street} street")
+DEAL_PATTERN_CARDS: Final = Message(
+    DEAL_PATTERN, "{street} street deals {want_down} down and {want_up} up to {player}, not {down} down and {up} up")
+DEAL_PATTERN_UP_MISSING: Final = Message(DEAL_PATTERN, "{player}'s {street}-street up card is missing")
+
+DEAL_ORDER_NO_SEAT: Final = Message(DEAL_ORDER, "cards dealt to {player}, who has no seat")
+DEAL_ORDER_NOT_DEALT_IN: Final = Message(DEAL_ORDER, "{player} was not dealt in but receives cards")
+DEAL_ORDER_FOLDED: Final = Message(DEAL_ORDER, "{player} folded but receives {street}-street cards")
+DEAL_ORDER_CLOCKWISE: Final = Message(DEAL_ORDER, "{player} dealt out of clockwise order")
+
+CARDS_UNIQUE_TWO_OWNERS: Final = Message(CARDS_UNIQUE, "{card} is {owner}'s card but also appears for {player}")
+CARDS_UNIQUE_COMMUNITY: Final = Message(CARDS_UNIQUE, "community card {card} is also {owner}'s card")
+CARDS_UNIQUE_SHOWN_TWICE: Final = Message(CARDS_UNIQUE, "{player} shows the same card twice: [{cards:cards}]")
+CARDS_UNIQUE_SHOWS_ANOTHERS: Final = Message(CARDS_UNIQUE, "{player} shows {card}, which is {owner}'s card")
+
+CARDS_CONSISTENT_EARLIER: Final = Message(
+    CARDS_CONSISTENT, "{player}'s earlier cards were [{known:cards}], the log now shows [{before:cards}]")
+CARDS_CONSISTENT_NOT_DEALT: Final = Message(
+    CARDS_CONSISTENT, "{player} shows [{shown:cards}] but was dealt [{dealt:cards}]")
+CARDS_CONSISTENT_MISSING: Final = Message(
+    CARDS_CONSISTENT, "{player} shows [{shown:cards}] without {missing:cards}, dealt earlier")
+CARDS_CONSISTENT_NO_SEAT: Final = Message(CARDS_CONSISTENT, "{player} shows cards but has no seat")
+
+CARDS_COUNT_SHOWN: Final = Message(CARDS_COUNT, "{player} shows {count} cards; a stud hand has {limit}")
+CARDS_COUNT_SHOWN_BESIDES_COMMUNITY: Final = Message(
+    CARDS_COUNT, "{player} shows {count} cards besides the community card; a stud hand has {limit}")
+
+CARDS_COMMUNITY_DUE: Final = Message(
+    CARDS_COMMUNITY, "deck has {left} cards for {live} players: a community card is due")
+CARDS_COMMUNITY_ALREADY_DEALT: Final = Message(
+    CARDS_COMMUNITY, "{player} gets a 7th-street card although the community card {card} was dealt")
+CARDS_COMMUNITY_NOT_SEVENTH: Final = Message(CARDS_COMMUNITY, "a community card outside 7th street")
+CARDS_COMMUNITY_SECOND: Final = Message(CARDS_COMMUNITY, "a second community card")
+CARDS_COMMUNITY_NOT_DUE: Final = Message(
+    CARDS_COMMUNITY, "community card dealt although {left} cards remain for {live} players")
+
+# Bring-in (3rd street)
+
+BRINGIN_PLAYER_WRONG: Final = Message(
+    BRINGIN_PLAYER, "bring-in should be {expected} ({door}, {which} up card), not {player} ({theirs})")
+BRINGIN_PLAYER_WRONG_NO_DOOR: Final = Message(
+    BRINGIN_PLAYER, "bring-in should be {expected} ({door}, {which} up card), not {player}")
+BRINGIN_PLAYER_AFTER_OPENING: Final = Message(BRINGIN_PLAYER, "{player} brings in after the betting was opened")
+BRINGIN_PLAYER_FOLDS: Final = Message(BRINGIN_PLAYER, "{player} must bring in or complete, not fold")
+BRINGIN_PLAYER_CALLS_FIRST: Final = Message(BRINGIN_PLAYER, "{player} calls before anyone brought in")
+
+BRINGIN_ALLIN_LEFT_ACTS_FIRST: Final = Message(
+    BRINGIN_ALLIN, "{all_in} is all-in from the ante: {expected}, on their left, acts first, not {player}")
+BRINGIN_ALLIN_CHECKS: Final = Message(BRINGIN_ALLIN, "{player} must bring in, complete or fold, not check")
+
+BRINGIN_AMOUNT_RANGE: Final = Message(
+    BRINGIN_AMOUNT, "bring-in {amount} must be more than zero and less than the small bet {small}")
+BRINGIN_AMOUNT_AS_IN_HAND: Final = Message(
+    BRINGIN_AMOUNT, "bring-in should be {expected} as in hand {hand} at this table and stakes, not {amount}")
+BRINGIN_AMOUNT_AT_TABLE: Final = Message(BRINGIN_AMOUNT, "bring-in should be {expected} at this table, not {amount}")
+
+BRINGIN_COMPLETE_NOT_FACING: Final = Message(
+    BRINGIN_COMPLETE, "{player} completes, but only a player facing just the bring-in may complete")
+BRINGIN_COMPLETE_SIZE: Final = Message(
+    BRINGIN_COMPLETE, "the completion is to exactly the small bet {small}, not {to} ({player})")
+
+# Order of action
+
+_OUT_OF_TURN = "{expected} is to act, not {player}"  # said by order.third on 3rd street, order.turn after
+ORDER_THIRD_OUT_OF_TURN: Final = Message(ORDER_THIRD, _OUT_OF_TURN)
+
+ORDER_FIRST_BOARD: Final = Message(
+    ORDER_FIRST, "{expected} ({which} board {expected_board:cards}) acts first on {street} street, "
+                 "not {player} ({which} board {board:cards})")
+
+ORDER_TURN_OUT_OF_TURN: Final = Message(ORDER_TURN, _OUT_OF_TURN)
+ORDER_TURN_NO_SEAT: Final = Message(ORDER_TURN, "{player} acts but has no seat")
+ORDER_TURN_FOLDED: Final = Message(ORDER_TURN, "{player} folded earlier but acts again")
+ORDER_TURN_NOT_DEALT_IN: Final = Message(ORDER_TURN, "{player} was not dealt in but acts")
+ORDER_TURN_ALL_IN: Final = Message(ORDER_TURN, "{player} is all-in and cannot act")
+ORDER_TURN_ROUND_COMPLETE: Final = Message(ORDER_TURN, "{player} acts after the {street}-street betting was complete")
+
+ORDER_STREETS_AFTER_WON: Final = Message(ORDER_STREETS, "{street} street after the hand was won")
+ORDER_STREETS_START: Final = Message(ORDER_STREETS, "the hand should start on 3rd street, not {street}")
+ORDER_STREETS_NEXT: Final = Message(ORDER_STREETS, "after {street} street comes {expected}, not {new}")
+ORDER_STREETS_NO_BETTING: Final = Message(
+    ORDER_STREETS, "no betting on {street} street before {until}; {player} was to act")
+ORDER_STREETS_UNFINISHED: Final = Message(
+    ORDER_STREETS, "{street} street betting unfinished before {until}: {player} to act")
+ORDER_STREETS_ENDS_EARLY: Final = Message(ORDER_STREETS, "the hand ends on {street} street with {live} players live")
+ORDER_STREETS_SHOWDOWN_EARLY: Final = Message(
+    ORDER_STREETS, "showdown after {street} street with {able} players still betting")
+ORDER_STREETS_CARDS_BEFORE_THIRD: Final = Message(ORDER_STREETS, "cards dealt before 3rd street")
+ORDER_STREETS_ACTS_BEFORE_THIRD: Final = Message(ORDER_STREETS, "{player} acts before 3rd street")
+ORDER_STREETS_ONE_CAN_BET: Final = Message(
+    ORDER_STREETS, "{player} acts on {street} street, but at most one player can still bet")
+
+# Bet sizes (fixed limit)
+
+BET_SIZE_CALLS_MORE: Final = Message(BET_SIZE, "{player} calls {amount}, but only {owed} is owed")
+BET_SIZE_NO_RAISE: Final = Message(BET_SIZE, "{player} {kind}s to {to}, which does not raise the {current} to call")
+BET_SIZE_UNCALLABLE: Final = Message(
+    BET_SIZE, "{player} {what}s to {to}, but nobody left could call it: only call or fold")
+BET_SIZE_SHORT: Final = Message(
+    BET_SIZE, "{player} {what}s to {to}; a {what} here is to {sizes:or} (less only when all-in)")
+BET_SIZE_WRONG: Final = Message(BET_SIZE, "{player} {what}s to {to}; a {what} here is to {sizes:or}")
+
+BET_OPEN_PAIR_RAZZ: Final = Message(
+    BET_OPEN_PAIR, "{player} makes a double {what} on 4th street; razz has no open-pair double bet")
+BET_OPEN_PAIR_NO_PAIR: Final = Message(
+    BET_OPEN_PAIR, "{player} makes a double {what} on 4th street without an open pair")
+BET_OPEN_PAIR_SMALL_AFTER_DOUBLE: Final = Message(
+    BET_OPEN_PAIR, "after a double bet on 4th street every raise is {big}; {player} raises {small}")
+BET_OPEN_PAIR_NOTICE_RAZZ: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced in razz")
+BET_OPEN_PAIR_NOTICE_STREET: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced outside 4th street")
+BET_OPEN_PAIR_NOTICE_NO_PAIR: Final = Message(
+    BET_OPEN_PAIR, "an open-pair double bet announced with no open pair on 4th street")
+
+BET_CAP_RAISE: Final = Message(BET_CAP, "{player} raises after {bets} bets; the cap is {cap}")
+BET_CAP_NOTICE: Final = Message(BET_CAP, "the log says betting is capped after {bets} bets; the cap is {cap}")
+
+BET_ALLIN_SHORT_CALL: Final = Message(
+    BET_ALLIN, "{player} calls {amount} of {owed} without being all-in ({behind} behind)")
+BET_ALLIN_NOT_REOPENED: Final = Message(
+    BET_ALLIN, "{player} raises, but the all-in raise to {current} was less than half a bet "
+               "and does not reopen the betting")
+
+BET_CHECK_MUST_BRING_IN: Final = Message(BET_CHECK, "{player} checks but must bring in")
+BET_CHECK_FACING: Final = Message(BET_CHECK, "{player} checks facing {owed} to call")
+BET_CHECK_CALLS_NOTHING: Final = Message(BET_CHECK, "{player} calls {amount} with nothing to call")
+
+# Chips, pots, showdown
+
+CHIPS_STACK_ALL_IN_WITH_CHIPS: Final = Message(CHIPS_STACK, "{player} is said to be all-in with {behind} behind")
+CHIPS_STACK_MORE_THAN_STACK: Final = Message(CHIPS_STACK, "{player} puts in {chips} with only {behind} behind")
+
+POT_UNCALLED_NO_SEAT: Final = Message(POT_UNCALLED, "uncalled bet returned to {player}, who has no seat")
+POT_UNCALLED_NONE: Final = Message(POT_UNCALLED, "no bet was uncalled, yet {amount} returned to {player}")
+POT_UNCALLED_WRONG: Final = Message(
+    POT_UNCALLED, "the uncalled {expected} goes back to {top}, not {amount} to {player}")
+POT_UNCALLED_NOT_RETURNED: Final = Message(POT_UNCALLED, "{player}'s uncalled {amount} was not returned")
+
+POT_SIDE_COUNT: Final = Message(
+    POT_SIDE, "the log states {count} pots ({stated:list}); the contributions make {pots} ({amounts:list})")
+POT_SIDE_STATED: Final = Message(POT_SIDE, "{pot} should be {amount}, the log says {stated}")
+POT_SIDE_STATED_LESS_RAKE: Final = Message(POT_SIDE, "{pot} should be {amount} less rake, the log says {stated}")
+POT_SIDE_NO_SUCH_POT: Final = Message(
+    POT_SIDE, "{player} collects from side pot {pot}, but there is only 1 side pot")
+POT_SIDE_NO_SUCH_POTS: Final = Message(
+    POT_SIDE, "{player} collects from side pot {pot}, but there are only {side_pots} side pots")
+POT_SIDE_NOT_ELIGIBLE: Final = Message(
+    POT_SIDE, "{player} collects from {pot} but did not match it (eligible: {eligible:list})")
+POT_SIDE_COLLECTED: Final = Message(POT_SIDE, "{pot} holds {net} after rake, but {collected} is collected from it")
+
+POT_TOTAL_STATED: Final = Message(
+    POT_TOTAL, "total pot should be {computed} (contributions less returned bets), the log says {stated}")
+POT_TOTAL_COLLECTED: Final = Message(
+    POT_TOTAL, "collected {collected} + rake {rake} should equal the total pot {stated}")
+POT_TOTAL_MORE_THAN_POT: Final = Message(POT_TOTAL, "collected {collected} is more than the pot {computed}")
+
+SHOWDOWN_ORDER_RUN_OUT: Final = Message(
+    SHOWDOWN_ORDER, "after an all-in run-out hands show in dealing order: {first} first, not {player}")
+SHOWDOWN_ORDER_FIRST_BETTOR: Final = Message(
+    SHOWDOWN_ORDER, "{first} made the first bet ({street} street) and shows first, not {player}")
+SHOWDOWN_ORDER_LAST_AGGRESSOR: Final = Message(
+    SHOWDOWN_ORDER, "{first} made the last bet or raise ({street} street) and shows first, not {player}")
+SHOWDOWN_ORDER_NO_BET: Final = Message(SHOWDOWN_ORDER, "nobody bet the final round: {first} shows first, not {player}")
+SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT: Final = Message(
+    SHOWDOWN_ORDER, "nobody bet the final round: {first}, first to act, shows first, not {player}")
+SHOWDOWN_ORDER_SIDE_POTS: Final = Message(
+    SHOWDOWN_ORDER, "side pots show first, from the last: {player} after {last}, who is all-in for less")
+SHOWDOWN_ORDER_CLOCKWISE: Final = Message(SHOWDOWN_ORDER, "hands show clockwise from {base}: {player} after {last}")
+
+SHOWDOWN_AWARD_NO_SEAT: Final = Message(SHOWDOWN_AWARD, "{player} collects but has no seat")
+SHOWDOWN_AWARD_FOLDED: Final = Message(SHOWDOWN_AWARD, "{player} folded but collects from {pot}")
+SHOWDOWN_AWARD_POT: Final = Message(SHOWDOWN_AWARD, "{pot}: expected {want:shares}; the log has {got:shares}")
+SHOWDOWN_AWARD_POT_TO_NOBODY: Final = Message(SHOWDOWN_AWARD, "{pot}: expected {want:shares}; the log has nobody")
+SHOWDOWN_AWARD_HAND: Final = Message(SHOWDOWN_AWARD, "expected {want:shares}; the log has {got:shares}")
+
+
+MESSAGES: Final[dict[str, Message]] = {
+    name: value for name, value in globals().items() if isinstance(value, Message)
+}
+"""Every message by its name."""
+
+SAYS: Final[dict[str, tuple[Message, ...]]] = {
+    rule: tuple(m for m in MESSAGES.values() if m.rule == rule) for rule in sorted(RULE_IDS)
+}
+"""Each rule id: the messages it can say (none for a rule never flagged)."""

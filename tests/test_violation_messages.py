@@ -1,0 +1,154 @@
+"""Every violation message is defined once (``engine/messages.py``), filed under its rule.
+
+The table and the call sites are kept in step by reading the engine's sources
+(``ast``): every ``report(MESSAGE, line, **fields)`` names a message of the
+table and gives exactly its template's fields, every message is reported
+somewhere, and no violation is built anywhere else. The texts themselves are
+compared by the rule tests (``test_rules.py`` and the others); here, how a
+template writes its fields.
+"""
+
+from __future__ import annotations
+
+import ast
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from studbook.cards import parse_cards
+from studbook.engine import messages, rules
+from studbook.engine.messages import MESSAGES, SAYS, Message
+from studbook.engine.state import StudState
+from studbook.events import PostAnte, Stakes, Street
+
+ENGINE = Path(messages.__file__).parent
+SOURCES = sorted(p for p in ENGINE.rglob("*.py") if p != Path(messages.__file__))
+RULE_NAMES = {value: name for name, value in vars(rules).items() if name.isupper() and isinstance(value, str)}
+
+# a value of each kind a template can write, by format spec
+SAMPLES: dict[str, object] = {
+    "": Decimal("0.5"),
+    "cards": (*parse_cards("Ah Kd"), None),
+    "list": (Decimal(2), Decimal("0.25")),
+    "or": (Decimal(4), Decimal(8)),
+    "shares": [("ann", Decimal(3)), ("bob", (Decimal(1), Decimal(2)))],
+}
+
+
+def _report_calls() -> list[tuple[str, ast.Call]]:
+    """Every ``<x>.report(...)`` call in the engine's sources, as (where, call)."""
+    found = []
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "report":
+                found.append((f"{path.relative_to(ENGINE)}:{node.lineno}", node))
+    return found
+
+
+def _named(expr: ast.expr) -> list[str]:
+    """The message names a call's first argument can be: a name, or a choice of names."""
+    if isinstance(expr, ast.IfExp):
+        return _named(expr.body) + _named(expr.orelse)
+    assert isinstance(expr, ast.Name), f"{ast.unparse(expr)}: name the message"
+    return [expr.id]
+
+
+CALLS = _report_calls()
+
+
+def test_the_scan_finds_the_call_sites() -> None:
+    files = {where.split(":")[0] for where, _ in CALLS}
+    assert {"table.py", "settle.py", "rules/deal.py", "rules/order.py", "rules/bringin.py", "rules/bets.py",
+            "rules/showdown.py"} <= files
+    assert len(CALLS) >= 90
+
+
+def test_every_message_is_filed_under_a_rule_id() -> None:
+    assert {name: m.rule for name, m in MESSAGES.items() if m.rule not in rules.RULE_IDS} == {}
+
+
+def test_each_message_is_named_after_its_rule() -> None:
+    """``DEAL_ANTE_TWICE`` says ``deal.ante``: the name tells the rule."""
+    wrong = [name for name, m in MESSAGES.items() if not name.startswith(RULE_NAMES[m.rule] + "_")]
+    assert wrong == []
+
+
+def test_says_answers_what_each_rule_can_say() -> None:
+    assert set(SAYS) == rules.RULE_IDS
+    assert sorted(m.template for ms in SAYS.values() for m in ms) == sorted(m.template for m in MESSAGES.values())
+    assert all(m.rule == rule for rule, ms in SAYS.items() for m in ms)
+    # a rule says something exactly where it is checked (CHECKED_IN); a documenting rule says nothing
+    assert {rule for rule, ms in SAYS.items() if ms} == {rule for rule, where in rules.CHECKED_IN.items() if where}
+    assert SAYS[rules.SHOWDOWN_NO_REFUND] == ()
+
+
+def test_no_two_messages_of_a_rule_say_the_same() -> None:
+    for rule, said in SAYS.items():
+        templates = [m.template for m in said]
+        assert len(set(templates)) == len(templates), rule
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_every_template_writes_its_fields(name: str) -> None:
+    """Each template formats with its declared fields (values of the kind its specs
+    take), names them plainly, uses known specs, and leaves no placeholder behind."""
+    message = MESSAGES[name]
+    assert all(field.isidentifier() for field in message.fields), message.template
+    assert message.specs <= set(SAMPLES) - {""}
+    specs = {field: spec for _, field, spec, _ in messages._WRITER.parse(message.template) if field}
+    text = message.text({field: SAMPLES[spec or ""] for field, spec in specs.items()})
+    assert "{" not in text and "}" not in text
+    assert text.strip() == text and text
+    for field in message.fields:  # each field is needed
+        with pytest.raises(KeyError):
+            message.text({f: SAMPLES[specs[f] or ""] for f in message.fields if f != field})
+
+
+def test_fields_are_written_as_the_engine_writes_amounts_and_cards() -> None:
+    say = Message(rules.BET_SIZE, "{a} {b} {c} [{cards:cards}] {sizes:or} ({names:list}); {who:shares}")
+    text = say.text({
+        "a": Decimal("2.00"), "b": Decimal("0.5"), "c": Street.FOURTH, "cards": (*parse_cards("Ah 2c"), None),
+        "sizes": (Decimal(4), Decimal("8.5")), "names": ("ann", "bob"),
+        "who": [("ann", Decimal("1.50")), ("bob", (Decimal(1), Decimal(2))), ("cy", (Decimal(3), Decimal(3)))],
+    })
+    assert text == "2 0.50 4th [Ah 2c ??] 4 or 8.50 (ann, bob); ann 1.50, bob 1-2, cy 3"
+
+
+@pytest.mark.parametrize("where, call", CALLS, ids=[where for where, _ in CALLS])
+def test_each_call_gives_exactly_its_messages_fields(where: str, call: ast.Call) -> None:
+    assert len(call.args) == 2, "report(MESSAGE, line, field=value, ...)"
+    assert all(k.arg is not None for k in call.keywords), "fields by name, not **"
+    given = {k.arg for k in call.keywords}
+    for name in _named(call.args[0]):
+        assert name in MESSAGES, f"{name} is not a message of engine/messages.py"
+        assert given == MESSAGES[name].fields, name
+    # the words are the template's: a field is a value, never text put together at the call
+    assert not [n for n in ast.walk(call) if isinstance(n, ast.JoinedStr)]
+
+
+def test_every_message_is_reported_somewhere() -> None:
+    used = {name for _, call in CALLS for name in _named(call.args[0])}
+    assert sorted(set(MESSAGES) - used) == []
+
+
+def test_violations_are_made_only_by_report() -> None:
+    """Nothing in the engine but ``Table.report`` makes a Violation (so every message
+    comes from the table)."""
+    makers = {"new_violation", "Violation"}
+    users = sorted({
+        path.relative_to(ENGINE).as_posix() for path in SOURCES
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in makers
+    })
+    assert users == ["table.py"]
+
+
+def test_a_reported_violation_carries_its_messages_rule_and_text() -> None:
+    """Through the engine: a second ante is deal.ante, written by its template."""
+    state = StudState.new("stud", Stakes(Decimal(2), Decimal(4), Decimal("0.5"), Decimal(1)),
+                          [(1, "ann", Decimal(100)), (3, "bob", Decimal(80))])
+    state.apply(PostAnte(file="", line=3, player="ann", amount=Decimal("0.5")))
+    state.apply(PostAnte(file="", line=4, player="ann", amount=Decimal("0.5")))
+    (violation,) = state.violations
+    assert (violation.rule, violation.line, violation.message) == (rules.DEAL_ANTE, 4, "ann posts a second ante")
