@@ -33,6 +33,7 @@ SAMPLES: dict[str, object] = {
     "list": (Decimal(2), Decimal("0.25")),
     "or": (Decimal(4), Decimal(8)),
     "shares": [("ann", Decimal(3)), ("bob", (Decimal(1), Decimal(2)))],
+    "street": Street.FIFTH,
 }
 
 
@@ -106,13 +107,15 @@ def test_every_template_writes_its_fields(name: str) -> None:
 
 
 def test_fields_are_written_as_the_engine_writes_amounts_and_cards() -> None:
-    say = Message(rules.BET_SIZE, "{a} {b} {c} [{cards:cards}] {sizes:or} ({names:list}); {who:shares}")
+    say = Message(rules.BET_SIZE, "{a} {b} {c} [{cards:cards}] {sizes:or} ({names:list}); {who:shares}; "
+                                  "{until:street}, {end:street}")
     text = say.text({
         "a": Decimal("2.00"), "b": Decimal("0.5"), "c": Street.FOURTH, "cards": (*parse_cards("Ah 2c"), None),
         "sizes": (Decimal(4), Decimal("8.5")), "names": ("ann", "bob"),
         "who": [("ann", Decimal("1.50")), ("bob", (Decimal(1), Decimal(2))), ("cy", (Decimal(3), Decimal(3)))],
+        "until": Street.SEVENTH, "end": "the showdown",
     })
-    assert text == "2 0.50 4th [Ah 2c ??] 4 or 8.50 (ann, bob); ann 1.50, bob 1-2, cy 3"
+    assert text == "2 0.50 4th [Ah 2c ??] 4 or 8.50 (ann, bob); ann 1.50, bob 1-2, cy 3; 7th street, the showdown"
 
 
 @pytest.mark.parametrize("where, call", CALLS, ids=[where for where, _ in CALLS])

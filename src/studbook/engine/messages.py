@@ -15,7 +15,8 @@ written as an amount when it is a Decimal (:func:`~studbook.money.format_amount`
 as its label when it is a Street, and with ``str`` otherwise; a format spec names
 how a sequence is written: ``cards`` (space separated, ``??`` for an unknown card),
 ``list`` (comma separated), ``or`` (``a or b``), ``shares`` (``name amount`` pairs,
-an amount or a ``(least, most)`` range, comma separated). Formatting happens only
+an amount or a ``(least, most)`` range, comma separated); and ``street`` writes a
+Street as ``4th street`` (anything else as it is). Formatting happens only
 when a violation is reported, never on the legal path.
 """
 
@@ -63,6 +64,7 @@ _SPECS: Final[dict[str, Callable[[Any], str]]] = {
     "list": lambda values: ", ".join(map(_text, values)),
     "or": lambda values: " or ".join(map(_text, values)),
     "shares": lambda shares: ", ".join(map(_share, shares)),
+    "street": lambda value: f"{value.label} street" if isinstance(value, Street) else _text(value),
 }
 """How a field is written, by its format spec."""
 
@@ -196,9 +198,9 @@ ORDER_STREETS_AFTER_WON: Final = Message(ORDER_STREETS, "{street} street after t
 ORDER_STREETS_START: Final = Message(ORDER_STREETS, "the hand should start on 3rd street, not {street}")
 ORDER_STREETS_NEXT: Final = Message(ORDER_STREETS, "after {street} street comes {expected}, not {new}")
 ORDER_STREETS_NO_BETTING: Final = Message(
-    ORDER_STREETS, "no betting on {street} street before {until}; {player} was to act")
+    ORDER_STREETS, "no betting on {street} street before {until:street}; {player} was to act")
 ORDER_STREETS_UNFINISHED: Final = Message(
-    ORDER_STREETS, "{street} street betting unfinished before {until}: {player} to act")
+    ORDER_STREETS, "{street} street betting unfinished before {until:street}: {player} to act")
 ORDER_STREETS_ENDS_EARLY: Final = Message(ORDER_STREETS, "the hand ends on {street} street with {live} players live")
 ORDER_STREETS_SHOWDOWN_EARLY: Final = Message(
     ORDER_STREETS, "showdown after {street} street with {able} players still betting")

@@ -71,11 +71,10 @@ class OrderRules(DealRules):
         self._ensure_round()
         p = self._to_act
         if p is not None and not self.reported(Reported.TURN):
-            what = f"{until.label} street" if isinstance(until, Street) else until
             if self._round_first is None:
-                self.report(ORDER_STREETS_NO_BETTING, line, street=self.street, until=what, player=p.name)
+                self.report(ORDER_STREETS_NO_BETTING, line, street=self.street, until=until, player=p.name)
             else:
-                self.report(ORDER_STREETS_UNFINISHED, line, street=self.street, until=what, player=p.name)
+                self.report(ORDER_STREETS_UNFINISHED, line, street=self.street, until=until, player=p.name)
         if self._round_first is not None:
             self._last_action_street = self.street
             self._final_aggressor = self._aggressor
