@@ -21,6 +21,7 @@ from studbook.engine import messages, rules
 from studbook.engine.messages import MESSAGES, SAYS, Message
 from studbook.engine.state import StudState
 from studbook.events import PostAnte, Stakes, Street
+from test_rule_ids import _book_ids
 
 ENGINE = Path(messages.__file__).parent
 SOURCES = sorted(p for p in ENGINE.rglob("*.py") if p != Path(messages.__file__))
@@ -67,6 +68,11 @@ def test_the_scan_finds_the_call_sites() -> None:
 
 def test_every_message_is_filed_under_a_rule_id() -> None:
     assert {name: m.rule for name, m in MESSAGES.items() if m.rule not in rules.RULE_IDS} == {}
+
+
+def test_every_message_is_filed_under_a_rule_of_the_book() -> None:
+    book = _book_ids()  # ../shared/RULES.md (skips with a reason where absent)
+    assert {name: m.rule for name, m in MESSAGES.items() if m.rule not in book} == {}
 
 
 def test_each_message_is_named_after_its_rule() -> None:
