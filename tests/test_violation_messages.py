@@ -15,13 +15,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from test_rule_ids import _book_ids
 
 from studbook.cards import parse_cards
 from studbook.engine import messages, rules
 from studbook.engine.messages import MESSAGES, SAYS, Message
 from studbook.engine.state import StudState
 from studbook.events import PostAnte, Stakes, Street
-from test_rule_ids import _book_ids
 
 ENGINE = Path(messages.__file__).parent
 SOURCES = sorted(p for p in ENGINE.rglob("*.py") if p != Path(messages.__file__))
