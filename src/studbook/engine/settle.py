@@ -18,9 +18,9 @@ from studbook.evaluate import high_value, low8_value, low_a5_value
 from studbook.events import Collect, Half, Variant
 
 from .messages import (
-    pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS, POT_SIDE_NOT_ELIGIBLE,
-    POT_SIDE_STATED, POT_SIDE_STATED_LESS_RAKE, POT_TOTAL_COLLECTED, POT_TOTAL_MORE_THAN_POT, POT_TOTAL_STATED,
-    POT_UNCALLED_NOT_RETURNED, SHOWDOWN_AWARD_FOLDED, SHOWDOWN_AWARD_HAND, SHOWDOWN_AWARD_POT,
+    pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_POT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS,
+    POT_SIDE_NOT_ELIGIBLE, POT_SIDE_STATED, POT_SIDE_STATED_LESS_RAKE, POT_TOTAL_COLLECTED, POT_TOTAL_MORE_THAN_POT,
+    POT_TOTAL_STATED, POT_UNCALLED_NOT_RETURNED, SHOWDOWN_AWARD_FOLDED, SHOWDOWN_AWARD_HAND, SHOWDOWN_AWARD_POT,
     SHOWDOWN_AWARD_POT_TO_NOBODY,
 )
 from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
@@ -230,7 +230,8 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
             if count == 2:
                 state.report(POT_SIDE_NO_SUCH_POT, c.line, player=c.player, pot=c.pot)
             else:
-                state.report(POT_SIDE_NO_SUCH_POTS, c.line, player=c.player, pot=c.pot, side_pots=count - 1)
+                state.report(POT_SIDE_NO_SUCH_POTS if count > 2 else POT_SIDE_NO_POT, c.line,
+                             player=c.player, pot=c.pot, side_pots=count - 1)
             return None
         row = out[c.pot]
         row[c.player] = row.get(c.player, ZERO) + c.amount
