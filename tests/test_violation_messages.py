@@ -20,8 +20,9 @@ from test_rule_ids import _book_ids
 from studbook.cards import parse_cards
 from studbook.engine import messages, rules
 from studbook.engine.messages import MESSAGES, SAYS, Message
+from studbook.engine.settle import finish
 from studbook.engine.state import StudState
-from studbook.events import PostAnte, Stakes, Street
+from studbook.events import Collect, PostAnte, Stakes, Street
 
 ENGINE = Path(messages.__file__).parent
 SOURCES = sorted(p for p in ENGINE.rglob("*.py") if p != Path(messages.__file__))
@@ -161,3 +162,16 @@ def test_a_reported_violation_carries_its_messages_rule_and_text() -> None:
     state.apply(PostAnte(file="", line=4, player="ann", amount=Decimal("0.5")))
     (violation,) = state.violations
     assert (violation.rule, violation.line, violation.message) == (rules.DEAL_ANTE, 4, "ann posts a second ante")
+
+
+def test_a_collection_from_a_hand_without_a_pot_says_there_is_none() -> None:
+    """Nobody put a chip in: a collection from side pot 1 is named as from a hand with no pot
+    (it was written "there are only -1 side pot" before the messages were defined once)."""
+    state = StudState.new("stud", Stakes(Decimal(2), Decimal(4), Decimal("0.5"), Decimal(1)),
+                          [(1, "ann", Decimal(100)), (3, "bob", Decimal(80))])
+    state.apply(Collect(file="", line=5, player="ann", amount=Decimal(1), pot=1, half=None))
+    finish(state, 6)
+    assert [(v.rule, v.line, v.message) for v in state.violations] == [
+        (rules.POT_TOTAL, 5, "collected 1 is more than the pot 0"),
+        (rules.POT_SIDE, 5, "ann collects from side pot 1, but nobody put a chip in: the hand has no pot"),
+    ]

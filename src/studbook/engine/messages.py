@@ -262,10 +262,9 @@ POT_SIDE_NO_SUCH_POT: Final = Message(
     POT_SIDE, "{player} collects from side pot {pot}, but there is only 1 side pot")
 POT_SIDE_NO_SUCH_POTS: Final = Message(
     POT_SIDE, "{player} collects from side pot {pot}, but there are only {side_pots} side pots")
-# a collection in a hand nobody put a chip in (no pot at all: side_pots is -1); the
-# wording is the one the engine wrote before messages were defined here
+# a collection in a hand nobody put a chip in: there is no pot to collect from
 POT_SIDE_NO_POT: Final = Message(
-    POT_SIDE, "{player} collects from side pot {pot}, but there are only {side_pots} side pot")
+    POT_SIDE, "{player} collects from {pot}, but nobody put a chip in: the hand has no pot")
 POT_SIDE_NOT_ELIGIBLE: Final = Message(
     POT_SIDE, "{player} collects from {pot} but did not match it (eligible: {eligible:list})")
 POT_SIDE_COLLECTED: Final = Message(POT_SIDE, "{pot} holds {net} after rake, but {collected} is collected from it")

@@ -227,11 +227,12 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
         if c.pot >= count:
             if count == 1:
                 return None
-            if count == 2:
+            if count == 0:
+                state.report(POT_SIDE_NO_POT, c.line, player=c.player, pot=pot_name(c.pot, 2))
+            elif count == 2:
                 state.report(POT_SIDE_NO_SUCH_POT, c.line, player=c.player, pot=c.pot)
             else:
-                state.report(POT_SIDE_NO_SUCH_POTS if count > 2 else POT_SIDE_NO_POT, c.line,
-                             player=c.player, pot=c.pot, side_pots=count - 1)
+                state.report(POT_SIDE_NO_SUCH_POTS, c.line, player=c.player, pot=c.pot, side_pots=count - 1)
             return None
         row = out[c.pot]
         row[c.player] = row.get(c.player, ZERO) + c.amount
