@@ -256,14 +256,17 @@ def versus_check(hands: int, rounds: int) -> int:
 
 def breakdown(files: list[Path], db: Path) -> None:
     """Where an import's CPU goes beyond check's, in this process: each step of
-    ``Store.add`` timed on its own, per hand (check: parse + check, streamed)."""
-    from studbook.check import stream_paths
-    from studbook.frames import rows_from_checks
-    from studbook.gcpause import gc_between_files
-    from studbook.originals import hand_texts
-    from studbook.store import Store, _original_rows
+    ``Store.add`` timed on its own, per hand, on the import's own path (each
+    file read once by :func:`studbook.check.stream_sourced`, the originals
+    beside the results); ``import pandas`` is timed in a child process."""
+    import subprocess
 
-    spent = dict.fromkeys(("check", "rows", "insert", "originals"), 0.0)
+    from studbook.check import TableMemory, stream_sourced
+    from studbook.gcpause import gc_between_files
+    from studbook.rows import rows_from_checks
+    from studbook.store import Store, _original_rows, _pack
+
+    spent = dict.fromkeys(("check", "rows", "insert", "pack", "originals insert"), 0.0)
     hands = 0
 
     def timed(step: str, work: Callable[[], T]) -> T:
@@ -272,21 +275,36 @@ def breakdown(files: list[Path], db: Path) -> None:
         spent[step] += time.process_time() - began
         return result
 
+    memory = TableMemory()
     with Store(db) as store, gc_between_files() as next_file:
-        for stream in stream_paths([str(f) for f in files]):
+        for path in files:
             next_file()
-            results = timed("check", lambda: list(stream.results))  # noqa: B023
+            stream = stream_sourced(str(path), None, memory)
+            sourced = timed("check", lambda: list(stream.results))  # noqa: B023
+            results = [result for result, _ in sourced]
+            texts = {(r.hand.file, r.hand.line): source for r, source in sourced
+                     if source is not None and isinstance(r, HandCheck)}
             hands += len(results)
             rows = timed("rows", lambda: rows_from_checks(results))  # noqa: B023
             store.conn.execute("BEGIN")
             for table, table_rows in rows.items():
                 timed("insert", lambda: store._insert(table, table_rows))  # noqa: B023
-            texts = timed("originals", lambda: hand_texts(stream.file))  # noqa: B023
-            timed("originals", lambda: store.conn.executemany(  # noqa: B023
+            timed("pack", lambda: [_pack(s.text) for s in texts.values()])  # noqa: B023
+            timed("originals insert", lambda: store.conn.executemany(  # noqa: B023
                 "INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(results, texts)))
             timed("insert", lambda: store.conn.execute("COMMIT"))
+    spent["originals insert"] -= spent["pack"]  # _original_rows packs the texts too
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = usage.ru_utime + usage.ru_stime
+    subprocess.run([sys.executable, "-c", "import pandas"], check=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bare = usage.ru_utime + usage.ru_stime - before
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pandas_cpu = 2 * bare - (usage.ru_utime + usage.ru_stime - before)  # less an empty interpreter's
     print(f"in one process, per hand ({hands} hands): " + ", ".join(
-        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items()))
+        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items())
+        + f"; import pandas {pandas_cpu:.2f} s CPU (the import command no longer pays it)")
 
 
 def main() -> int:
