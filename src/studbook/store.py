@@ -673,6 +673,10 @@ class Store:
         import of its file made (the file cut in that hand, say) is stale."""
         if not hands:
             return
+        files = {printable_path(row[_HAND_FILE]) for row in hands}
+        if not any(self.conn.execute("SELECT 1 FROM rejects WHERE status = 'rejected' AND file = ? LIMIT 1",
+                                     (file,)).fetchone() for file in files):
+            return  # the usual case: nothing of these files was rejected before, so nothing to forget
         self.conn.executemany(
             "DELETE FROM rejects WHERE status = 'rejected' AND file = ? AND (hand_line = ? OR hand_id = ?)",
             [(printable_path(row[_HAND_FILE]), row[_HAND_LINE], row[1]) for row in hands],
@@ -836,23 +840,21 @@ def _file_key(path: str | Path) -> str:
 
 def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The rows as SQLite takes them. The values are plain Python already
-    (ints, floats, bools, strings, None) and each column's affinity stores
-    them as its type; times are written out as ISO-8601 UTC text, and
-    booleans as ints, which sqlite3 binds without looking for an adapter
-    (it looks for one for every bool, at a cost that showed in profiles).
-    File names go through :func:`printable_path` (SQLite takes UTF-8 only)."""
+    (ints, floats, strings, None; booleans the ints 0 and 1, which sqlite3
+    binds without looking for an adapter, as it does for every bool) and each
+    column's affinity stores them as its type; times are written out as
+    ISO-8601 UTC text, and file names go through :func:`printable_path`
+    (SQLite takes UTF-8 only). The players and actions rows, most of them,
+    go as they are."""
     columns = SCHEMA[table]
     times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
-    flags = [i for i, column in enumerate(columns) if column.dtype == "bool"]
     files = [i for i, column in enumerate(columns) if column.name == "file"]
-    if not times and not flags and not files:
+    if not times and not files:
         return rows
     printable: dict[Any, Any] = {}  # a file's rows share its name: escape it once
     out = []
     for row in rows:
         values = list(row)
-        for i in flags:
-            values[i] = 1 if values[i] else 0
         for i in times:
             values[i] = _iso_utc(values[i])
         for i in files:
