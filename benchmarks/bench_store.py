@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_store.py [--hands 10000] [--duckdb]
         [--source auto|histories|simulated|synthetic]
     .venv/bin/python benchmarks/bench_store.py --versus-check [--hands 9000] [--rounds 5]
+    .venv/bin/python benchmarks/bench_store.py --write-formats [--hands 9000] [--rounds 5]
 
 ``--versus-check`` times ``studbook check DIR --jobs 1`` and ``studbook import
 DIR --db NEW --jobs 1 -q`` on the same simulated hands (stud, stud8, razz) in
@@ -256,14 +257,17 @@ def versus_check(hands: int, rounds: int) -> int:
 
 def breakdown(files: list[Path], db: Path) -> None:
     """Where an import's CPU goes beyond check's, in this process: each step of
-    ``Store.add`` timed on its own, per hand (check: parse + check, streamed)."""
-    from studbook.check import stream_paths
-    from studbook.frames import rows_from_checks
-    from studbook.gcpause import gc_between_files
-    from studbook.originals import hand_texts
-    from studbook.store import Store, _original_rows
+    ``Store.add`` timed on its own, per hand, on the import's own path (each
+    file read once by :func:`studbook.check.stream_sourced`, the originals
+    beside the results); ``import pandas`` is timed in a child process."""
+    import subprocess
 
-    spent = dict.fromkeys(("check", "rows", "insert", "originals"), 0.0)
+    from studbook.check import TableMemory, stream_sourced
+    from studbook.gcpause import gc_between_files
+    from studbook.rows import rows_from_checks
+    from studbook.store import Store, _original_rows, _pack
+
+    spent = dict.fromkeys(("check", "rows", "insert", "pack", "originals insert"), 0.0)
     hands = 0
 
     def timed(step: str, work: Callable[[], T]) -> T:
@@ -272,21 +276,91 @@ def breakdown(files: list[Path], db: Path) -> None:
         spent[step] += time.process_time() - began
         return result
 
+    memory = TableMemory()
     with Store(db) as store, gc_between_files() as next_file:
-        for stream in stream_paths([str(f) for f in files]):
+        for path in files:
             next_file()
-            results = timed("check", lambda: list(stream.results))  # noqa: B023
+            stream = stream_sourced(str(path), None, memory)
+            sourced = timed("check", lambda: list(stream.results))  # noqa: B023
+            results = [result for result, _ in sourced]
+            texts = {(r.hand.file, r.hand.line): source for r, source in sourced
+                     if source is not None and isinstance(r, HandCheck)}
             hands += len(results)
             rows = timed("rows", lambda: rows_from_checks(results))  # noqa: B023
             store.conn.execute("BEGIN")
             for table, table_rows in rows.items():
                 timed("insert", lambda: store._insert(table, table_rows))  # noqa: B023
-            texts = timed("originals", lambda: hand_texts(stream.file))  # noqa: B023
-            timed("originals", lambda: store.conn.executemany(  # noqa: B023
+            timed("pack", lambda: [_pack(s.text) for s in texts.values()])  # noqa: B023
+            timed("originals insert", lambda: store.conn.executemany(  # noqa: B023
                 "INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", _original_rows(results, texts)))
             timed("insert", lambda: store.conn.execute("COMMIT"))
+    spent["originals insert"] -= spent["pack"]  # _original_rows packs the texts too
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = usage.ru_utime + usage.ru_stime
+    subprocess.run([sys.executable, "-c", "import pandas"], check=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bare = usage.ru_utime + usage.ru_stime - before
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    pandas_cpu = 2 * bare - (usage.ru_utime + usage.ru_stime - before)  # less an empty interpreter's
     print(f"in one process, per hand ({hands} hands): " + ", ".join(
-        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items()))
+        f"{step} {seconds / hands * 1e6:.0f} µs" for step, seconds in spent.items())
+        + f"; import pandas {pandas_cpu:.2f} s CPU (the import command no longer pays it)")
+
+
+def write_formats(hands: int, rounds: int) -> int:
+    """The store's write step against Parquet's on the same rows: each file's rows
+    (``rows_from_checks``, made once) written to a new SQLite store (``Store._insert``
+    in one transaction a file, as ``import`` does) and, alternately, to one Parquet
+    file a table and file (pyarrow, snappy). CPU per hand."""
+    from statistics import median
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from studbook.check import stream_paths
+    from studbook.rows import rows_from_checks
+    from studbook.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "hands"
+        folder.mkdir()
+        write_simulated(folder, hands)
+        per_file = [rows_from_checks(list(stream.results)) for stream in stream_paths([str(folder)])]
+        names = {table: [c.name for c in columns] for table, columns in SCHEMA.items()}
+
+        def to_sqlite(number: int) -> None:
+            with Store(Path(tmp) / f"w{number}.db") as store:
+                for rows in per_file:
+                    store.conn.execute("BEGIN IMMEDIATE")
+                    for table, table_rows in rows.items():
+                        store._insert(table, table_rows)
+                    store.conn.execute("COMMIT")
+
+        def to_parquet(number: int) -> None:
+            out = Path(tmp) / f"p{number}"
+            for index, rows in enumerate(per_file):
+                for table, table_rows in rows.items():
+                    if not table_rows:
+                        continue
+                    columns = [pa.array(values, from_pandas=True) if table != "hands" or name != "started_utc"
+                               else pa.array(values, type=pa.timestamp("us", tz="UTC"))
+                               for name, values in zip(names[table], zip(*table_rows))]
+                    (out / table).mkdir(parents=True, exist_ok=True)
+                    pq.write_table(pa.table(columns, names=names[table]), out / table / f"{index:05d}.parquet",
+                                   compression="snappy")
+
+        spent: dict[str, list[float]] = {"sqlite": [], "parquet": []}
+        for number in range(rounds):
+            for name, work in (("sqlite", to_sqlite), ("parquet", to_parquet)):
+                began = time.process_time()
+                work(number)
+                spent[name].append((time.process_time() - began) / hands * 1e6)
+        for name, values in spent.items():
+            print(f"{name:8} write {median(values):6.1f} µs a hand (CPU, median of {rounds}; "
+                  + ", ".join(f"{v:.1f}" for v in values) + ")")
+        print(f"parquet / sqlite: {median(spent['parquet']) / median(spent['sqlite']):.2f}")
+    return 0
 
 
 def main() -> int:
@@ -295,6 +369,8 @@ def main() -> int:
     parser.add_argument("--versus-check", action="store_true",
                         help="import against check on the same hands, in alternating runs")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--write-formats", action="store_true",
+                        help="the store's write step against Parquet files' on the same rows")
     parser.add_argument("--source", choices=("auto", "histories", "simulated", "synthetic"),
                         default="auto",
                         help="auto: histories/ when it holds files, else simulated")
@@ -302,6 +378,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.versus_check:
         return versus_check(args.hands or 9000, args.rounds)
+    if args.write_formats:
+        return write_formats(args.hands or 9000, args.rounds)
     args.hands = args.hands or 10_000
     histories = ROOT / "histories"
     source = args.source

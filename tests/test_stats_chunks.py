@@ -40,9 +40,17 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o))
+OPPONENTS = [  # --opponents: the hero found, or named, then their opponents' HUD rows
+    ["--opponents", "--format", "csv", "--variant", "stud8", "--sort", "vpip"],
+    ["--opponents", "--player", "smokey", "--since", "2024-03-05"],
+    ["--opponents", "--format", "json", "--hero", "Böse Sieben", "--min-hands", "50"],
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS + OPPONENTS, ids=lambda o: " ".join(o))
 def test_store_in_small_chunks_equals_the_files_read_whole(histories_db, capsys, monkeypatch, options) -> None:
-    monkeypatch.setattr(store_module, "CHUNK_HANDS", 7)  # hundreds of chunks, cut anywhere
+    # hundreds of chunks, cut anywhere (--opponents reads the store three times: fewer)
+    monkeypatch.setattr(store_module, "CHUNK_HANDS", 41 if "--opponents" in options else 7)
     chunked = _stats(capsys, "--db", str(histories_db), *options)
     whole = _stats(capsys, str(HISTORIES), *options)
     assert chunked.count("\n") > 1
@@ -53,6 +61,18 @@ def test_store_in_small_chunks_equals_the_files_read_whole(histories_db, capsys,
     read = pd.read_json if "json" in options else pd.read_csv
     pd.testing.assert_frame_equal(read(io.StringIO(chunked)), read(io.StringIO(whole)),
                                   check_exact=False, rtol=1e-9)
+
+
+def test_opponents_of_a_store_never_read_a_whole_table(histories_db, capsys, monkeypatch) -> None:
+    # --opponents reads the store a chunk at a time, as the other stats do: bounded memory
+    def whole(*args: object, **kw: object) -> None:
+        raise AssertionError("a whole table read")
+
+    monkeypatch.setattr(Store, "read_table", whole)
+    monkeypatch.setattr(store_module, "CHUNK_HANDS", 50)
+    out = _stats(capsys, "--db", str(histories_db), "--opponents").splitlines()
+    assert out[0].startswith("hero: Hero (dealt down cards in ")
+    assert len(out) > 3 and all("Hero " not in line for line in out[2:])  # the hero is no opponent of theirs
 
 
 def test_chunks_hold_whole_hands_and_every_row(histories_db) -> None:

@@ -26,7 +26,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import pandas as pd
@@ -245,31 +245,51 @@ def select_checks(checks: Sequence[HandCheck], filters: Filters) -> list[HandChe
 
 def find_hero(frames: Frames) -> tuple[str, int] | None:
     """The player whose down cards the logs show in the most hands (the one they are
-    dealt to), and that number of hands; None when no down card is known."""
+    dealt to), and that number of hands (a tie goes to the first name in sorted
+    order); None when no down card is known."""
+    return most_dealt(dealt_counts(frames))
+
+
+def dealt_counts(frames: Frames) -> dict[str, int]:
+    """Each player's hands among ``frames`` whose down cards the logs show (the counts
+    :func:`find_hero` ranks; those of frames of different hands add up)."""
     known = frames.players[filled(frames.players["down_cards"], "") != ""]
-    if known.empty:
+    return {str(name): int(count) for name, count in known["player"].value_counts().items() if count}
+
+
+def most_dealt(counts: Mapping[str, int]) -> tuple[str, int] | None:
+    """The name with the highest count (the first in sorted order on a tie) and its count."""
+    if not counts:
         return None
-    counts = known["player"].value_counts()
-    return str(counts.index[0]), int(counts.iloc[0])
+    name = min(counts, key=lambda player: (-counts[player], player))
+    return name, counts[name]
 
 
 def faced(frames: Frames, hero: str) -> list[str]:
     """The players dealt into a hand with ``hero`` (the hero's opponents), by name."""
+    return sorted(met_by(frames, hero) - {hero})
+
+
+def met_by(frames: Frames, hero: str) -> set[str]:
+    """The players (``hero`` too) dealt into a hand of ``frames`` with ``hero``."""
     players = frames.players
     hands = players.loc[players["player"] == hero, ["site", "hand_id"]]
-    met = players.merge(hands, on=["site", "hand_id"], how="inner")["player"]
-    return sorted(set(met) - {hero})
+    return set(players.merge(hands, on=["site", "hand_id"], how="inner")["player"])
 
 
 def hero_line(frames: Frames, filters: Filters) -> tuple[str | None, str]:
     """The hero (given, or found) and the line that states it."""
+    return hero_stated(filters, None if filters.hero else find_hero(frames), len(frames.hands))
+
+
+def hero_stated(filters: Filters, found: tuple[str, int] | None, hands: int) -> tuple[str | None, str]:
+    """The hero (``--hero``, else ``found`` among ``hands`` hands) and the line that states it."""
     if filters.hero:
         return filters.hero, f"hero: {filters.hero} (--hero)"
-    found = find_hero(frames)
     if found is None:
         return None, "hero: none found (no down cards in these hands; give --hero NAME)"
-    name, hands = found
-    return name, (f"hero: {name} (dealt down cards in {hands} of {len(frames.hands)} hands; "
+    name, dealt = found
+    return name, (f"hero: {name} (dealt down cards in {dealt} of {hands} hands; "
                   "--hero NAME to choose)")
 
 
@@ -296,6 +316,6 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-__all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "faced", "find_hero", "game_kind", "hand_mask",
-           "hero_line", "parse_range", "parse_stakes", "parse_when", "select", "select_checks", "suggest",
-           "unknown_players"]
+__all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "dealt_counts", "faced", "find_hero", "game_kind",
+           "hand_mask", "hero_line", "hero_stated", "met_by", "most_dealt", "parse_range", "parse_stakes",
+           "parse_when", "select", "select_checks", "suggest", "unknown_players"]

@@ -43,20 +43,24 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from studbook.check import SourcedCheck
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
-from studbook.frames import (
-    MONEY_SCALE, SCHEMA, SHARED_CATEGORIES, TABLES, CheckResult, Frames, rows_from_checks, table_columns,
-    typed_frame,
-)
-from studbook.lean import TableBuilder, release_memory, share_categories
 from studbook.originals import HandSource, OriginalKey
 from studbook.printable import printable_path
+from studbook.rows import (
+    MONEY_SCALE, SCHEMA, SHARED_CATEGORIES, TABLES, CheckResult, rows_from_checks, table_columns,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from studbook.frames import Frames
+
+# The reading methods import pandas (studbook.frames, studbook.lean) when called:
+# ``studbook import`` only writes rows, and importing pandas cost it some 0.25 s.
 
 SCHEMA_VERSION = "4"  # 2: hands.notes and the notes table; 3: the originals table; 4: players.finish_*
 ADDED_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -669,6 +673,10 @@ class Store:
         import of its file made (the file cut in that hand, say) is stale."""
         if not hands:
             return
+        files = {printable_path(row[_HAND_FILE]) for row in hands}
+        if not any(self.conn.execute("SELECT 1 FROM rejects WHERE status = 'rejected' AND file = ? LIMIT 1",
+                                     (file,)).fetchone() for file in files):
+            return  # the usual case: nothing of these files was rejected before, so nothing to forget
         self.conn.executemany(
             "DELETE FROM rejects WHERE status = 'rejected' AND file = ? AND (hand_line = ? OR hand_id = ?)",
             [(printable_path(row[_HAND_FILE]), row[_HAND_LINE], row[1]) for row in hands],
@@ -685,12 +693,16 @@ class Store:
     # -- reading -----------------------------------------------------------
 
     def frames(self) -> Frames:
+        from studbook.frames import Frames
+
         return Frames(**self.tables())
 
     def tables(self, tables: Iterable[str] = TABLES,
                columns: dict[str, Sequence[str]] | None = None) -> dict[str, pd.DataFrame]:
         """The frames of ``tables``, each with its ``columns`` (default: all; see
         :func:`studbook.frames.table_columns`), sharing categories."""
+        from studbook.lean import release_memory, share_categories
+
         frames = {table: self.read_table(table, (columns or {}).get(table)) for table in tables}
         share_categories(frames, SHARED_CATEGORIES)
         release_memory()
@@ -700,6 +712,8 @@ class Store:
                    where: str = "", params: Sequence[Any] = ()) -> pd.DataFrame:
         """One frame, in the order the rows were stored, read :data:`READ_ROWS` rows at a
         time; ``where`` (SQL, without the word, with ``params``) selects rows."""
+        from studbook.lean import TableBuilder
+
         specs = table_columns(table, columns)
         absent = self._absent.get(table, ())
         names = ", ".join("NULL" if c.name in absent else f'"{c.name}"' for c in specs)
@@ -725,6 +739,8 @@ class Store:
         one chunk's hands come together. A store whose rows are not in that
         order raises :class:`StoreError` rather than give wrong frames.
         """
+        from studbook.frames import typed_frame
+
         keep = f"({where})" if where else "1"
         names = {table: [c.name for c in table_columns(table)] for table in tables}
         others = [table for table in tables if table != "hands"]
@@ -770,7 +786,11 @@ def _iso_utc(value: Any) -> str | None:
         if value.tzinfo is None or value != value:  # naive, or NaT
             return None
         return value.astimezone(timezone.utc).isoformat()
-    if value is None or pd.isna(value):
+    if value is None:
+        return None
+    import pandas as pd  # a value from a DataFrame (the rows' own are datetimes or None)
+
+    if pd.isna(value):
         return None
     when = pd.Timestamp(value)
     return None if when.tzinfo is None else when.tz_convert("UTC").isoformat()
@@ -820,23 +840,21 @@ def _file_key(path: str | Path) -> str:
 
 def _sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The rows as SQLite takes them. The values are plain Python already
-    (ints, floats, bools, strings, None) and each column's affinity stores
-    them as its type; times are written out as ISO-8601 UTC text, and
-    booleans as ints, which sqlite3 binds without looking for an adapter
-    (it looks for one for every bool, at a cost that showed in profiles).
-    File names go through :func:`printable_path` (SQLite takes UTF-8 only)."""
+    (ints, floats, strings, None; booleans the ints 0 and 1, which sqlite3
+    binds without looking for an adapter, as it does for every bool) and each
+    column's affinity stores them as its type; times are written out as
+    ISO-8601 UTC text, and file names go through :func:`printable_path`
+    (SQLite takes UTF-8 only). The players and actions rows, most of them,
+    go as they are."""
     columns = SCHEMA[table]
     times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
-    flags = [i for i, column in enumerate(columns) if column.dtype == "bool"]
     files = [i for i, column in enumerate(columns) if column.name == "file"]
-    if not times and not flags and not files:
+    if not times and not files:
         return rows
     printable: dict[Any, Any] = {}  # a file's rows share its name: escape it once
     out = []
     for row in rows:
         values = list(row)
-        for i in flags:
-            values[i] = 1 if values[i] else 0
         for i in times:
             values[i] = _iso_utc(values[i])
         for i in files:
@@ -891,6 +909,8 @@ def file_sha256(path: str | Path) -> str:
 
 def read_frames(path: str | Path) -> Frames:
     """All the frames of the store at ``path``."""
+    from studbook.frames import Frames
+
     return Frames(**read_tables(path))
 
 

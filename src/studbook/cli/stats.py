@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
+from collections import Counter
+from typing import Any, Iterable, Iterator
 
 import pandas as pd
 
 from studbook.cli.common import UsageError
-from studbook.cli.output import FORMATS, write
+from studbook.cli.output import FORMATS, note, write
 from studbook.cli.source import (
     add_source_arguments, filters_from_args, load_source, players_or_hero, require_known_players,
 )
-from studbook.filters import faced, select
+from studbook.filters import Filters, dealt_counts, faced, hero_stated, met_by, most_dealt, select
 from studbook.frames import Frames, typed_frame
 from studbook.query import hand_where, player_names
 from studbook.stats import (
@@ -70,15 +71,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--opponents and --starting-hands are separate tables: choose one")
     if args.format == "text" and not chosen:
         chosen = list(HUD_STATS if args.opponents else TABLE_STATS)
-    if args.db and not args.paths and not args.opponents:  # a store: read in chunks, bounded memory
-        write(_sorted(_from_store(args, chosen), args.sort, False), args.format, format_text)
+    if args.db and not args.paths:  # a store: read in chunks, bounded memory
+        table = _opponents_from_store(args, chosen) if args.opponents else _from_store(args, chosen)
+        write(_sorted(table, args.sort, args.opponents), args.format, format_text)
         return 0
     frames, filters = load_source(args)
     if args.opponents:
         hero = players_or_hero(frames, filters, args.format)
         opponents = faced(frames, hero[0]) if hero else []
-        table = compute(frames, player=opponents, stats=chosen or HUD_STATS, split_money=False,
-                        min_hands=args.min_hands, denominators=True).drop(columns="currency")
+        table = _hud(compute(frames, player=opponents, **_hud_options(args, chosen)))
     elif args.starting_hands:
         table = _only(by_starting_hand(frames, player=filters.players or None,
                                        min_hands=args.min_hands, denominators=True), chosen)
@@ -109,6 +110,54 @@ def _from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFr
                                   min_hands=args.min_hands, denominators=True)
     except StoreError as error:
         raise UsageError(str(error)) from None
+
+
+def _opponents_from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFrame:
+    """``--opponents`` of a store, a chunk of hands at a time as :func:`_from_store`:
+    one pass finds the hero (unless named), one their opponents, one the HUD rows;
+    the same table as from the whole frames, in memory bounded by one chunk."""
+    filters = filters_from_args(args)
+    where, params = hand_where(filters)
+    try:
+        require_known_players(player_names(args.db), filters)
+        with Store(args.db, create=False) as store:
+            def chunks(tables: tuple[str, ...]) -> Iterator[Frames]:
+                return (select(Frames.lazy(part, _no_table), filters)
+                        for part in store.hand_chunks(tables, where=where, params=params))
+
+            seated = ("hands", "players")  # the filters judge the hands rows
+            hero = filters.players[0] if filters.players else _store_hero(chunks(seated), filters, args.format)
+            opponents: set[str] = set()
+            if hero is not None:
+                for frames in chunks(seated):
+                    opponents |= met_by(frames, hero)
+                opponents.discard(hero)
+            table = compute_chunks(chunks(CHUNK_TABLES), player=sorted(opponents), **_hud_options(args, chosen))
+    except StoreError as error:
+        raise UsageError(str(error)) from None
+    return _hud(table)
+
+
+def _store_hero(chunks: Iterable[Frames], filters: Filters, fmt: str) -> str | None:
+    """The hero of a store's hands read in chunks (:func:`studbook.filters.hero_line`'s), stated."""
+    counts: Counter[str] = Counter()
+    hands = 0
+    for frames in chunks if not filters.hero else ():  # a named hero needs no pass
+        hands += len(frames.hands)
+        counts.update(dealt_counts(frames))
+    hero, line = hero_stated(filters, most_dealt(counts), hands)
+    note(line, fmt)
+    return hero
+
+
+def _hud_options(args: argparse.Namespace, chosen: list[str] | None) -> dict[str, Any]:
+    """How ``--opponents`` computes its rows: one a player and variant, monies not split."""
+    return {"stats": chosen or HUD_STATS, "split_money": False, "min_hands": args.min_hands,
+            "denominators": True}
+
+
+def _hud(table: pd.DataFrame) -> pd.DataFrame:
+    return table.drop(columns="currency")
 
 
 def _only(table: pd.DataFrame, chosen: list[str] | None) -> pd.DataFrame:

@@ -75,10 +75,16 @@ _ZERO = Decimal(0)
 
 def action_facts(record: ActionRecord) -> ActionFacts:
     """The facts of one action the engine applied, from its note."""
+    return new_action_facts(*fact_fields(record))
+
+
+def fact_fields(record: ActionRecord) -> tuple[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal]:
+    """The fields of :func:`action_facts`' ActionFacts, in order, with no object made
+    (the frames' actions rows take them so, a few dozen a hand)."""
     action, street, bets, pot, level, street_in, before, after = record
     owed = level - street_in
-    return new_action_facts(action, street, named(action.kind, street, bets > 0), after - before,
-                            owed if owed > _ZERO else _ZERO, bets, pot)
+    return (action, street, named(action.kind, street, bets > 0), after - before,
+            owed if owed > _ZERO else _ZERO, bets, pot)
 
 
 @dataclass(frozen=True, slots=True)

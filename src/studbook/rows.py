@@ -1,0 +1,549 @@
+"""The tables' rows: what the checker found, as tuples of plain Python values.
+
+The store's write path and the frames share this stage: :func:`rows_from_checks`
+turns check results into the rows of every table of :data:`SCHEMA`, in column
+order, and nothing here imports pandas, so ``studbook import`` (which only
+writes rows to SQLite) does not pay for it. :mod:`studbook.frames` types the
+rows into DataFrames and re-exports these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable, Sequence
+
+from studbook.cards import Card, format_cards
+from studbook.engine.result import HandCheck, PlayerResult, fact_fields
+from studbook.events import (
+    Action,
+    ActionKind,
+    Deal,
+    Hand,
+    Note,
+    PostAnte,
+    Rejected,
+    Skipped,
+    Street,
+    Structure,
+    TournamentFinish,
+    Variant,
+)
+from studbook.money import format_amount
+from studbook.read.memo import Memo
+
+MONEY_DIGITS = 2
+MONEY_SCALE = 10**MONEY_DIGITS
+"""Amount columns hold ``amount * MONEY_SCALE`` as int64 (cents, or 1/100 chip)."""
+
+CheckResult = HandCheck | Rejected | Skipped
+
+
+# ---------------------------------------------------------------------------
+# Schema: the one description of every column, used to type frames and tables
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    dtype: str  # a pandas dtype name
+    doc: str
+
+
+def _cols(*specs: tuple[str, str, str]) -> tuple[Column, ...]:
+    return tuple(Column(*spec) for spec in specs)
+
+
+_KEY = (
+    ("site", "category", "site short name, e.g. 'pokerstars'"),
+    ("hand_id", "category", "the site's hand number; (site, hand_id) identifies a hand"),
+)
+_MONEY = "int32"  # int64 when a value needs it (see schema_markdown)
+_MONEY_OPT = "Int32"
+
+SCHEMA: dict[str, tuple[Column, ...]] = {
+    "hands": _cols(
+        *_KEY,
+        ("variant", "category", "'stud', 'stud8' or 'razz'"),
+        ("structure", "category", "'fixed', 'pot' or 'no' (limit)"),
+        ("game", "category", "the game as the log wrote it"),
+        ("mix", "category", "mixed-game rotation (e.g. 'HORSE'), NA when none"),
+        ("currency", "category", "ISO currency code; NA for chips (tournament, play money)"),
+        ("play_money", "bool", "play-money hand"),
+        ("stakes", "category", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
+        ("small_bet", _MONEY, "small bet (3rd, 4th street), minor units"),
+        ("big_bet", _MONEY, "big bet (5th to 7th street), minor units"),
+        ("ante", _MONEY_OPT, "ante, minor units: the header's, else the one most players posted; NA when none"),
+        ("bring_in", _MONEY_OPT, "bring-in, minor units: the header's, else the one posted (not all-in); NA when none"),
+        ("tournament", "category", "tournament id; NA for cash games"),
+        ("buy_in", "category", "tournament buy-in as written"),
+        ("level", "category", "tournament level as written"),
+        ("table", "category", "table name"),
+        ("max_seats", "Int8", "seats at the table, NA when not stated"),
+        ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown or written without a zone (never taken as UTC)"),
+        ("started", "string", "start time exactly as written"),
+        ("players", "int8", "players dealt in"),
+        ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
+        ("rake", _MONEY, "rake taken, minor units"),
+        ("pot_bb", "float64", "pot in big bets (float convenience)"),
+        ("went_to_showdown", "bool", "two or more players were live at the end (marked showdown or not)"),
+        ("status", "category", "'ok' or 'violations' (the checker's verdict)"),
+        ("violations", "int8", "number of rule violations found"),
+        ("file", "category", "file the hand came from"),
+        ("line", "int32", "first line of the hand in that file"),
+        ("end_line", "int32", "last line of the hand"),
+        ("notes", "int32", "lines of the hand that carry no play (see the notes table)"),
+    ),
+    "players": _cols(
+        *_KEY,
+        ("variant", "category", "the hand's variant (repeated for convenience)"),
+        ("player", "category", "player name"),
+        ("seat", "int8", "seat number"),
+        ("stack", _MONEY, "chips at the start of the hand, minor units"),
+        ("big_bet", _MONEY, "the hand's big bet, minor units (repeated for convenience)"),
+        ("door", "category", "the 3rd-street up card, e.g. 'Kd'; NA when unknown"),
+        ("up_cards", "string", "up cards in deal order, space separated ('' if none known)"),
+        ("down_cards", "string", "down cards the log revealed, space separated ('' if none)"),
+        ("start_cards", "string", "the three 3rd-street cards (2 down, door) when all are known"),
+        ("start_class", "category", "starting-hand class of start_cards (see stats); NA if unknown"),
+        ("brought_in", "bool", "this player posted the bring-in"),
+        ("last_street", "int8", "last street the player was live on, 3..7"),
+        ("folded", "bool", "the player folded"),
+        ("all_in", "bool", "the player was all-in at some point"),
+        ("showdown", "bool", "the player was live at a showdown"),
+        ("showed", "bool", "the player showed cards"),
+        ("won_at_showdown", "bool", "the player won (part of) a pot at showdown"),
+        ("contributed", _MONEY, "antes and bets, less uncalled bets returned"),
+        ("collected", _MONEY, "chips taken from pots"),
+        ("net", _MONEY, "collected - contributed"),
+        ("net_bb", "float64", "net in big bets (float convenience)"),
+        ("high_won", _MONEY, "chips won from high halves and whole pots"),
+        ("low_won", _MONEY, "chips won from low halves (stud8; razz pots count as high/whole)"),
+        ("finish_place", "Int16", "the place the player finished the tournament in, where this hand's log "
+                                  "states it (the hand they went out in or won it in; an iPoker "
+                                  "tournament session states its hero's on every hand); NA otherwise"),
+        ("finish_prize", _MONEY_OPT, "the prize that line states, minor units of the tournament's money; NA when none"),
+    ),
+    "actions": _cols(
+        *_KEY,
+        ("seq", "int8", "order of the action in the hand, from 0"),
+        ("line", "int32", "line of the action in the file"),
+        ("street", "int8", "3..7"),
+        ("player", "category", "who acted"),
+        ("kind", "category", "bring_in, complete, bet, raise, call, check or fold; a bet or raise that faces "
+                             "only the bring-in is `complete`, whatever the site wrote (`studbook.betting`)"),
+        ("amount", _MONEY_OPT, "the first figure the log wrote (a raise's increment)"),
+        ("to", _MONEY_OPT, "the player's street total after the action, where the log says"),
+        ("put_in", _MONEY, "chips this action added to the pot (derived)"),
+        ("all_in", "bool", "the action put the player all-in"),
+        ("to_call", _MONEY, "chips the player needed to call before acting (derived)"),
+        ("facing_bet", "bool", "to_call > 0 (the bring-in counts as a bet to call)"),
+        ("bets_before", "int8",
+         "bets this round before the action: completion/bet = 1, each raise +1; "
+         "the bring-in alone is 0"),
+        ("pot_before", _MONEY, "pot before the action: antes and bets so far, less returns"),
+    ),
+    "pots": _cols(
+        *_KEY,
+        ("pot", "int8", "0 for the main (or only) pot, k for side pot k"),
+        ("pot_kind", "category", "'main' or 'side'"),
+        ("pot_amount", _MONEY, "the pot's size, minor units"),
+        ("eligible", "string", "players eligible for the pot, comma separated"),
+        ("half", "category", "'whole' (no split), 'high' or 'low'"),
+        ("winner", "category", "who took this half; NA when nobody is recorded"),
+        ("won", _MONEY, "what the winner took from this half"),
+    ),
+    "violations": _cols(
+        *_KEY,
+        ("variant", "category", "the hand's variant"),
+        ("rule", "category", "rule id from RULES.md, e.g. 'bet.size'"),
+        ("file", "category", "file of the hand"),
+        ("line", "int32", "line of the event that broke the rule"),
+        ("player", "category", "player of that event, NA when it has none"),
+        ("message", "string", "expected vs found"),
+    ),
+    "rejects": _cols(
+        ("status", "category", "'rejected' (unreadable) or 'skipped' (not a stud game)"),
+        ("site", "category", "site when known, else NA"),
+        ("hand_id", "string", "hand id when known, else NA"),
+        ("file", "category", "file"),
+        ("line", "int32", "the offending line (first line of the hand for skipped)"),
+        ("hand_line", "int32", "first line of the hand"),
+        ("reason", "category", "why"),
+        ("text", "string", "the offending text ('' when none), or the skipped game"),
+    ),
+    "notes": _cols(
+        *_KEY,
+        ("file", "category", "file of the hand"),
+        ("line", "int32", "the line in that file"),
+        ("text", "string", "the line as written: one no rule of the site's format reads, that carries no play"),
+    ),
+}
+TABLES: tuple[str, ...] = tuple(SCHEMA)
+
+
+SHARED_CATEGORIES: dict[str, str] = {
+    "site": "site", "hand_id": "hand_id", "player": "player", "winner": "player",
+    "file": "file", "variant": "variant",
+}
+"""Categorical columns (by name) whose categories are one set across the tables: column -> domain."""
+
+
+
+def table_columns(table: str, names: Iterable[str] | None = None) -> list[Column]:
+    """The schema's columns of ``table``, in schema order: all, or ``names`` and the
+    key columns (``site``, ``hand_id``), which are always kept so that tables join.
+    ValueError for a table or column that does not exist."""
+    if table not in SCHEMA:
+        raise ValueError(f"no table {table!r}; the tables are {', '.join(TABLES)}")
+    columns = SCHEMA[table]
+    if names is None:
+        return list(columns)
+    wanted = set(names) if not isinstance(names, str) else {names}
+    unknown = wanted - {c.name for c in columns}
+    if unknown:
+        raise ValueError(f"no column {', '.join(sorted(unknown))} in {table}; "
+                         f"its columns are {', '.join(c.name for c in columns)}")
+    keys = {"site", "hand_id"} if table != "rejects" else set()
+    return [c for c in columns if c.name in wanted or c.name in keys]
+
+
+
+def to_minor(amount: Decimal) -> int:
+    """``amount`` in minor units; ValueError when that would round."""
+    return _MINOR[amount]  # a hand repeats the same few amounts: each is converted once
+
+
+def _exact_minor(amount: Decimal) -> int:
+    scaled = amount * MONEY_SCALE
+    integral = scaled.to_integral_value()
+    if scaled != integral:
+        raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
+    return int(integral)
+
+
+_MINOR: Memo[Decimal, int] = Memo(_exact_minor)
+
+
+def from_minor(value: int) -> Decimal:
+    """The exact Decimal amount of a minor-units value."""
+    return Decimal(int(value)).scaleb(-MONEY_DIGITS)
+
+
+def _opt_minor(amount: Decimal | None) -> int | None:
+    return None if amount is None else to_minor(amount)
+
+
+# ---------------------------------------------------------------------------
+# Building the rows
+
+def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of every table from checker results: tuples of plain Python
+    values in :data:`SCHEMA` order (what the frames and the store are made of;
+    booleans are the ints 0 and 1, which SQLite binds without an adapter)."""
+    rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+    hands, players, actions, pots = rows["hands"], rows["players"], rows["actions"], rows["pots"]
+    violations, notes, rejects = rows["violations"], rows["notes"], rows["rejects"]
+    for result in results:
+        if isinstance(result, HandCheck):
+            try:
+                hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result)
+            except ValueError as error:
+                rejects.append(_unrepresentable(result.hand, str(error)))
+                continue
+            hands.append(hand)
+            players.extend(hand_players)
+            actions.extend(hand_actions)
+            pots.extend(hand_pots)
+            violations.extend(hand_violations)
+            notes.extend(hand_notes)
+        elif isinstance(result, Rejected):
+            rejects.append(_rejected_row(result))
+        elif isinstance(result, Skipped):
+            rejects.append(_skipped_row(result))
+        else:
+            raise TypeError(f"not a check result: {type(result).__name__}")
+    return rows
+
+
+def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
+    return ("rejected", rejected.site, rejected.hand_id, rejected.file, rejected.line,
+            rejected.hand_line, rejected.reason, rejected.text)
+
+
+def _skipped_row(skipped: Skipped) -> tuple[Any, ...]:
+    return ("skipped", skipped.site, skipped.hand_id, skipped.file, skipped.line, skipped.line,
+            skipped.reason, skipped.game)
+
+
+def _unrepresentable(hand: Hand, reason: str) -> tuple[Any, ...]:
+    return ("rejected", hand.site, hand.hand_id, hand.file, hand.line, hand.line,
+            f"cannot store exactly: {reason}", "")
+
+
+Rows = list[tuple[Any, ...]]
+_VALUE: dict[Any, str] = {member: member.value for kind in (Variant, Structure, ActionKind) for member in kind}
+"""Each enum member's value: a dict lookup is cheaper than the enum's ``value`` property."""
+_STREET: dict[Street | None, int] = {None: 3, **{street: int(street) for street in Street}}
+"""An action's street as the actions rows write it (3 for one logged before 3rd street)."""
+
+
+def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Rows, Rows]:
+    """One hand's rows: its hands row, then its players, actions, pots, violations and notes rows."""
+    hand = check.hand
+    header = hand.header
+    key = (header.site, header.hand_id)
+    stakes = header.stakes
+    minor = _MINOR
+    big_bet = minor[stakes.big_bet]
+    seen = _scan(hand)
+    pots, won = _pot_rows(check, key)
+    pot = sum([minor[p.contributed] for p in check.players])
+    started = _aware(header.started_utc)
+    tournament = header.tournament
+    hand_row = (
+        *key, _VALUE[header.variant], _VALUE[header.structure], header.game, header.mix,
+        header.currency, 1 if header.play_money else 0, _stakes_label(hand),
+        minor[stakes.small_bet], big_bet,
+        seen.ante() if stakes.ante is None else minor[stakes.ante],
+        seen.bring_in if stakes.bring_in is None else minor[stakes.bring_in],
+        tournament.id if tournament else None,
+        tournament.buy_in if tournament else None,
+        tournament.level if tournament else None,
+        header.table, header.max_seats, started, header.started,
+        len(check.players) or len(hand.players()),
+        pot, minor[check.rake], _per_bb(pot, big_bet),
+        1 if check.went_to_showdown else 0, check.status, len(check.violations),
+        hand.file, hand.line, hand.end_line, len(seen.notes),
+    )
+    variant = header.variant
+    players = [_player_row(key, variant, big_bet, result, seen, won, check.went_to_showdown)
+               for result in check.players]
+    notes = [(*key, n.file, n.line, n.text) for n in seen.notes]
+    return hand_row, players, _action_rows(check, key), pots, _violation_rows(check), notes
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """A start time with a zone; one without is not taken as UTC but left unknown
+    (NaT), the time as written staying in ``started``."""
+    return when if when is not None and when.tzinfo is not None else None
+
+
+def _stakes_label(hand: Hand) -> str:
+    header = hand.header
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(header.currency or "", "")
+    stakes = header.stakes
+    text = f"{format_amount(stakes.small_bet, symbol)}/{format_amount(stakes.big_bet, symbol)}"
+    return f"{text} {header.currency}" if header.currency else text
+
+
+def _per_bb(amount: int, big_bet: int) -> float:
+    return amount / big_bet if big_bet else float("nan")
+
+
+def _player_row(key: tuple[str, str], variant: Variant, big_bet: int, result: PlayerResult, seen: _Seen,
+                won: dict[tuple[str, str], int], went_to_showdown: bool) -> tuple[Any, ...]:
+    minor = _MINOR
+    player = result.player
+    start = seen.starts.get(player) or _start_from_result(result)
+    net = minor[result.net]
+    up = result.up_cards
+    finish = seen.finishes.get(player)
+    return (
+        *key, _VALUE[variant], player, result.seat, minor[result.stack], big_bet,
+        str(up[0]) if up else None, format_cards(up), format_cards(result.down_cards),
+        format_cards(start) if start else None,
+        starting_class(start, variant) if start else None,
+        1 if player == seen.brought_in else 0,
+        int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
+        1 if went_to_showdown and not result.folded else 0,
+        1 if result.showed else 0, 1 if result.won_at_showdown else 0,
+        minor[result.contributed], minor[result.collected], net, _per_bb(net, big_bet),
+        won.get((player, "high"), 0), won.get((player, "low"), 0),
+        *(_NO_FINISH if finish is None else (finish.place, _opt_minor(finish.prize))),
+    )
+
+
+_NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
+
+
+def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
+    # The engine lists revealed down cards in deal order: the first two are 3rd street's.
+    if len(result.down_cards) >= 2 and result.up_cards:
+        return (result.down_cards[0], result.down_cards[1], result.up_cards[0])
+    return None
+
+
+def _pot_rows(check: HandCheck, key: tuple[str, str]) -> tuple[Rows, dict[tuple[str, str], int]]:
+    rows: Rows = []
+    won: dict[tuple[str, str], int] = {}
+    for award in check.pots:
+        base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
+                ", ".join(award.eligible))
+        halves = ((("high", award.high), ("low", award.low)) if award.low
+                  else (("whole", award.high),))
+        recorded = False
+        for half, winners in halves:
+            for winner, amount in winners:
+                minor = to_minor(amount)
+                rows.append((*base, half, winner, minor))
+                side = "low" if half == "low" else "high"
+                won[(winner, side)] = won.get((winner, side), 0) + minor
+                recorded = True
+        if not recorded:
+            rows.append((*base, "whole", None, 0))
+    return rows, won
+
+
+def _violation_rows(check: HandCheck) -> Rows:
+    if not check.violations:
+        return []
+    hand = check.hand
+    player_at: dict[int, str] = {}
+    for event in hand.events:
+        player = getattr(event, "player", None)
+        if isinstance(player, str):
+            player_at.setdefault(event.line, player)
+    return [
+        (hand.site, hand.hand_id, hand.variant.value, v.rule, hand.file, v.line,
+         player_at.get(v.line), v.message)
+        for v in check.violations
+    ]
+
+
+# ---------------------------------------------------------------------------
+# What the rows take from the events (one pass), and the actions rows
+
+
+@dataclass(slots=True)
+class _Seen:
+    """What a hand's log shows beyond the engine's results: its forced bets (minor
+    units), each player's three 3rd-street cards, tournament finishes and notes."""
+
+    antes: list[int] = field(default_factory=list)  # those not all-in
+    brought_in: str | None = None
+    bring_in: int | None = None  # when not all-in
+    starts: dict[str, tuple[Card, Card, Card]] = field(default_factory=dict)  # deal lines showing all three
+    finishes: dict[str, TournamentFinish] = field(default_factory=dict)
+    notes: list[Note] = field(default_factory=list)
+
+    def ante(self) -> int | None:
+        """The ante most players posted (the larger on a tie)."""
+        antes = self.antes
+        return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
+
+
+_SCANNED = frozenset({Deal, Action, PostAnte, Note, TournamentFinish})  # none of them has a subclass
+_BRING_IN = ActionKind.BRING_IN
+_THIRD = Street.THIRD
+
+
+def _scan(hand: Hand) -> _Seen:
+    """The hand's :class:`_Seen`, in one pass over its events."""
+    seen = _Seen()
+    minor = _MINOR
+    for event in hand.events:
+        if type(event) not in _SCANNED:
+            continue
+        if isinstance(event, Deal):
+            if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
+                seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
+        elif isinstance(event, Action):
+            if event.kind is _BRING_IN and seen.brought_in is None:
+                seen.brought_in = event.player
+                if not event.all_in and event.amount is not None:
+                    seen.bring_in = minor[event.amount]
+        elif isinstance(event, PostAnte):
+            if not event.all_in:
+                seen.antes.append(minor[event.amount])
+        elif isinstance(event, Note):
+            seen.notes.append(event)
+        elif isinstance(event, TournamentFinish) and event.player is not None:
+            seen.finishes[event.player] = event
+    return seen
+
+
+def _action_rows(check: HandCheck, key: tuple[str, str]) -> Rows:
+    """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
+    taken field by field from its records: no object an action)."""
+    minor = _MINOR
+    value = _VALUE
+    streets = _STREET
+    rows: Rows = []
+    append = rows.append
+    for number, record in enumerate(check.action_log):
+        event, street, kind, put_in, to_call, bets_before, pot_before = fact_fields(record)
+        amount, to = event.amount, event.to
+        owed = minor[to_call]
+        append((
+            *key, number, event.line, streets[street], event.player, value[kind],
+            None if amount is None else minor[amount], None if to is None else minor[to], minor[put_in],
+            1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before, minor[pot_before],
+        ))
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Starting-hand classes
+
+
+STUD_CLASSES = (
+    "rolled-up trips", "buried pair", "split pair", "three to a flush",
+    "three to a straight", "three low (8 or under)", "high cards", "other",
+)
+"""Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
+
+RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
+                                                            "Q-low", "K-low", "paired")
+"""Razz classes: the highest of three different ranks, ace low; or 'paired'."""
+
+
+def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
+    """The class of three 3rd-street cards ``(down, down, door)``.
+
+    Stud / stud8, first match wins: rolled-up trips (three of a rank); buried
+    pair (the two down cards pair); split pair (the door pairs a down card);
+    three to a flush; three to a straight (three different ranks within a span
+    of five, ace high or low: 5-6-8 and A-2-4 count); stud8 only: three low
+    (three different ranks 8 or under, ace low); high cards (two or more cards
+    ten or higher); other. Razz: '<r>-low' where r is the highest of three
+    different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
+    """
+    variant = Variant(variant)
+    ranks = [card.rank for card in cards]
+    if variant is Variant.RAZZ:
+        lows = sorted(card.low_rank for card in cards)
+        if len(set(lows)) < 3:
+            return "paired"
+        return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
+    down1, down2, door = cards
+    if len(set(ranks)) == 1:
+        return "rolled-up trips"
+    if down1.rank == down2.rank:
+        return "buried pair"
+    if door.rank in (down1.rank, down2.rank):
+        return "split pair"
+    if len({card.suit for card in cards}) == 1:
+        return "three to a flush"
+    if _straight_span(ranks):
+        return "three to a straight"
+    if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
+        return "three low (8 or under)"
+    if sum(rank >= 10 for rank in ranks) >= 2:
+        return "high cards"
+    return "other"
+
+
+def _straight_span(ranks: list[int]) -> bool:
+    for values in (ranks, [1 if rank == 14 else rank for rank in ranks]):
+        if max(values) - min(values) <= 4:
+            return True
+    return False
+
+
+
+__all__ = [
+    "CheckResult", "Column", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
+    "STUD_CLASSES", "TABLES", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
+]

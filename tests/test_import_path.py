@@ -1,0 +1,73 @@
+"""The store's write path: what ``studbook import`` stores is what the frames hold.
+
+The rows (:mod:`studbook.rows`) are built straight from the engine's records, and
+the import command never imports pandas; these tests hold both to the frames'
+own definitions on the real corpus (read in place) and the sample histories.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from studbook.check import check_paths
+from studbook.cli import main
+from studbook.engine.result import HandCheck
+from studbook.frames import TABLES, load, to_minor
+from studbook.rows import rows_from_checks
+
+ROOT = Path(__file__).resolve().parents[1]
+HISTORIES = ROOT / "histories"
+CORPUS = ROOT.parent / "shared" / "corpus"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+
+
+@needs_corpus
+def test_a_store_loads_the_frames_of_its_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # every site of the corpus and the histories: import, then load() the store, against
+    # the frames made in memory from the same files (every table, every dtype)
+    sources = [CORPUS, HISTORIES]
+    db = tmp_path / "all.db"
+    assert main(["import", *map(str, sources), "--db", str(db), "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    stored, memory = load(db), load(sources)
+    assert len(stored.hands) > 2500 and len(stored.rejects) > 100
+    for table in TABLES:
+        left, right = getattr(stored, table), getattr(memory, table)
+        if table == "rejects":  # keyed, not ordered: the store lists a file's rejections as it met them
+            order = ["file", "hand_line", "line", "status"]
+            left, right = (f.sort_values(order, kind="stable").reset_index(drop=True) for f in (left, right))
+        pd.testing.assert_frame_equal(left, right, obj=table)
+
+
+@needs_corpus
+def test_actions_rows_are_the_engines_action_facts() -> None:
+    # the rows take each action's facts field by field from the engine's records;
+    # HandCheck.actions (ActionFacts objects) is the definition they must agree with
+    checks = [r for f in check_paths([str(CORPUS), str(HISTORIES)]) for r in f.results if isinstance(r, HandCheck)]
+    rows = rows_from_checks(checks)["actions"]
+    facts = [(c.hand.site, c.hand.hand_id, n, f) for c in checks for n, f in enumerate(c.actions)]
+    assert len(rows) == len(facts) > 40_000
+    for row, (site, hand_id, number, fact) in zip(rows, facts):
+        expected = (site, hand_id, number, fact.action.line, int(fact.street or 3), fact.action.player,
+                    fact.kind.value, to_minor(fact.put_in), fact.action.all_in, to_minor(fact.to_call),
+                    fact.to_call > 0, fact.bets_before, to_minor(fact.pot_before))
+        assert row[:7] + row[9:] == expected
+
+
+def test_import_does_not_import_pandas(tmp_path: Path) -> None:
+    # pandas is for reading: importing it cost the import command some 0.25 s a run
+    script = (
+        "import sys\n"
+        "from studbook.cli import main\n"
+        f"code = main(['import', {str(HISTORIES)!r}, '--db', {str(tmp_path / 'h.db')!r}, '-q'])\n"
+        "assert code == 0, code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert len(load(tmp_path / "h.db").hands) == len(load(HISTORIES).hands)
