@@ -173,11 +173,8 @@ class BovadaBuilder(LineBuilder):
         value = amount(chips)  # type: ignore[arg-type]
         if raised:  # "All-in(raise) 1054": the new street total
             self._act(f, line, ActionKind.RAISE, to=value, all_in=True)
-        else:  # "All-in 245": chips put in, calling (or betting) all-in
-            player = _bovada_player(seat)
-            before = self.ledger.street_in.get(player, ZERO)
-            action = ActionKind.CALL if before + value <= self.ledger.level else ActionKind.RAISE
-            self._act(f, line, action, to=before + value, all_in=True)
+        else:  # "All-in 245": chips put in, calling, betting or raising all-in (the ledger tells which)
+            self._act(f, line, ActionKind.RAISE, chips=value, all_in=True)
 
     def check(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.CHECK)
