@@ -20,7 +20,8 @@ any site. Each piece is decided here and nowhere else:
 * **the uncalled bet**: the top contribution less the second, never an ante
   (:func:`top_two`, :func:`uncalled_part`; rule ``pot.uncalled``);
 * **main and side pots** from each player's contribution (:func:`pot_layers`;
-  rule ``pot.side``);
+  rule ``pot.side``), and a log's per-player winnings spread over them
+  (:func:`split_winnings`);
 * **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
 
 Who uses it: the text readers' ``Ledger`` (``sites/lines.py``) and the site
@@ -40,7 +41,7 @@ Amounts are ``Decimal`` or ``int`` (minor units).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Iterable, Sequence, TypeVar
+from typing import Collection, Iterable, Mapping, Sequence, TypeVar
 
 from studbook.events import ActionKind, Street
 
@@ -133,8 +134,8 @@ def call_chips(level: Decimal, before: Decimal, stack: Decimal) -> Decimal:
 
 def top_two(totals: Iterable[tuple[P, Decimal]]) -> tuple[P | None, Decimal, Decimal]:
     """The top contributor (the first listed among equals), their total and the
-    second-highest total (nothing when alone); ``(None, 0, 0)`` for no one.
-    The difference is the part of the top bet nobody matched."""
+    second-highest total (nothing when alone); ``(None, 0, 0)`` when nobody put
+    anything in. The difference is the part of the top bet nobody matched."""
     top: P | None = None
     first = second = _ZERO
     for who, total in totals:
@@ -212,6 +213,34 @@ def _layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Deci
     return layers
 
 
+def split_winnings(wins: Mapping[P, Decimal],
+                   pots: Sequence[tuple[Decimal, Collection[P]]]) -> list[tuple[P, Decimal, int]]:
+    """Each player's total winnings as (player, amount, pot index) collections.
+
+    For logs that give only a total per player: with side pots, the last
+    pot (fewest eligible players) is filled first, each pot shared evenly
+    among its eligible winners; whatever is left (rake, odd chips) stays
+    with the main pot. With one pot it is one collection per winner.
+    """
+    remaining = {player: amount for player, amount in wins.items() if amount > 0}
+    if len(pots) <= 1:
+        return [(player, amount, 0) for player, amount in remaining.items()]
+    shares: dict[tuple[P, int], Decimal] = {}
+    for index in range(len(pots) - 1, 0, -1):
+        amount, eligible = pots[index]
+        takers = [p for p in remaining if p in eligible and remaining[p] > 0]
+        left = amount
+        for n, player in enumerate(takers):
+            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
+            if share > 0:
+                shares[(player, index)] = share
+                remaining[player] -= share
+                left -= share
+    out = [(player, amount, 0) for player, amount in remaining.items() if amount > 0]
+    out += [(player, amount, index) for (player, index), amount in sorted(shares.items(), key=lambda i: i[0][1])]
+    return out
+
+
 def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
     """Fixed-limit stakes (small bet, big bet) from one known figure: the big bet
     is twice the small; None when neither is known."""
@@ -225,5 +254,5 @@ def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, D
 
 __all__ = [
     "AGGRESSIVE", "call_chips", "completes", "figures", "fixed_stakes", "kind_for", "named", "owed", "pot_layers",
-    "street_total", "top_two", "uncalled_part", "written_total",
+    "split_winnings", "street_total", "top_two", "uncalled_part", "written_total",
 ]

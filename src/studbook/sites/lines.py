@@ -11,7 +11,8 @@ module holds only its grammar name, detection, field mapping and quirks:
   plus helpers that emit the :mod:`studbook.events` dataclasses;
 * :class:`Ledger`, the per-street chip ledger: sites write "chips put in",
   "new street total" or "raised by"; the ledger gives events.py's
-  ``amount``/``to`` and tells a completion from a bet or a raise;
+  ``amount``/``to`` and tells a completion from a bet or a raise, with the
+  arithmetic of :mod:`studbook.betting` (the engine's too);
 * :class:`LineFormat`, the :class:`~studbook.sites.base.SiteFormat` wrapper:
   detection, splitting, rejection with Lark's error turned into a message;
 * helpers for game names, streets, pots and times that several sites use.

@@ -18,7 +18,9 @@ at the next record, so one bad hand never hides the others.
 Betting: sites write different figures (chips put in by this action, or the
 player's street total after it). :class:`Betting` tracks street totals,
 stacks and the bet to call, and turns each site figure into the
-:class:`~studbook.events.Action` fields of the event model.
+:class:`~studbook.events.Action` fields of the event model; at the end it
+gives the uncalled bet and the pots. The arithmetic is :mod:`studbook.betting`'s,
+the engine's too: this module only keeps the hand's figures.
 """
 
 from __future__ import annotations
@@ -577,33 +579,6 @@ class Betting:
         return small, big
 
 
-def split_winnings(wins: Mapping[str, Decimal], pots: list[tuple[Decimal, frozenset[str]]]) -> list[tuple[str, Decimal, int]]:
-    """Each player's total winnings as (player, amount, pot index) collections.
-
-    For logs that give only a total per player: with side pots, the last
-    pot (fewest eligible players) is filled first, each pot shared evenly
-    among its eligible winners; whatever is left (rake, odd chips) stays
-    with the main pot. With one pot it is one collection per winner.
-    """
-    remaining = {player: amount for player, amount in wins.items() if amount > 0}
-    if len(pots) <= 1:
-        return [(player, amount, 0) for player, amount in remaining.items()]
-    shares: dict[tuple[str, int], Decimal] = {}
-    for index in range(len(pots) - 1, 0, -1):
-        amount, eligible = pots[index]
-        takers = [p for p in remaining if p in eligible and remaining[p] > 0]
-        left = amount
-        for n, player in enumerate(takers):
-            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
-            if share > 0:
-                shares[(player, index)] = share
-                remaining[player] -= share
-                left -= share
-    out = [(player, amount, 0) for player, amount in remaining.items() if amount > 0]
-    out += [(player, amount, index) for (player, index), amount in sorted(shares.items(), key=lambda i: i[0][1])]
-    return out
-
-
 Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
 
 
@@ -679,5 +654,5 @@ def shown_level(result: ParseResult, ante: Decimal | None, betting: Betting) -> 
 __all__ = [
     "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Measure", "Scanned", "StakesLevels",
     "UNSAFE_REASON", "UnsafeXml", "records",
-    "XmlHandText", "parse_fragment", "scan", "shown_level", "split_winnings",
+    "XmlHandText", "parse_fragment", "scan", "shown_level",
 ]
