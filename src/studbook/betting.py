@@ -24,13 +24,14 @@ any site. Each piece is decided here and nowhere else:
   (:func:`split_winnings`);
 * **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
 
-Who uses it: the text readers' ``Ledger`` (``sites/lines.py``) and the site
-readers that classify an all-in (``sites/absolute.py``, ``sites/bovada.py``),
-the PHH reader (``sites/phh.py``), the XML readers' ``Betting``
-(``sites/xml_common.py``, for iPoker and Merge), the engine (``engine/rules/bets.py``,
-the uncalled bet in ``engine/rules/showdown.py``, ``engine/pots.py``'s
-``build_pots``, ``engine/result.py``'s :func:`named`) and, through the engine's
-published facts, the frames and the simulator.
+Who uses it: the text readers' ``Ledger`` (``sites/lines.py``; Absolute's
+all-in lines read with it), the PHH reader (``sites/phh.py``), the XML
+readers' ``Betting`` (``sites/xml_common.py``) and iPoker's and Merge's
+awards and stakes (``sites/ipoker.py``, ``sites/merge.py``); the engine
+(``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
+``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
+the simulator through ``build_pots`` and ``legal_actions()``, and the frames
+through the engine's published facts.
 
 The engine applies them to a hand's actions and publishes each action's facts
 (:class:`studbook.engine.result.ActionFacts`: chips put in, chips to call, pot
