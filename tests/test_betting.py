@@ -1,4 +1,5 @@
-"""The one betting arithmetic (``studbook.betting``): street totals and what a completion is.
+"""The one betting arithmetic (``studbook.betting``): street totals and what a completion is,
+what a call costs, the uncalled bet, main and side pots; and the readers' ledgers built on it.
 
 A bet or raise that faces only the bring-in is ``complete`` in every frame and
 stat, whatever the site calls it (PokerStars writes ``raises $0.02 to $0.04``).
@@ -14,7 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from budget import examples
 
-from studbook.betting import completes, named, street_total, written_total
+from studbook.betting import (
+    call_chips, completes, figures, fixed_stakes, kind_for, named, owed, pot_layers, split_winnings, street_total,
+    top_two, uncalled_part, written_total,
+)
 from studbook.cards import parse_cards
 from studbook.check import start_state
 from studbook.engine.result import ActionFacts
@@ -22,6 +26,8 @@ from studbook.engine.state import StudState
 from studbook.events import Action, ActionKind, Stakes, Street, UncalledReturned
 from studbook.frames import load
 from studbook.simulate import simulate
+from studbook.sites.lines import Ledger
+from studbook.sites.xml_common import Betting
 
 from test_rules import RAZZ
 
@@ -164,3 +170,181 @@ def test_every_sites_completions_are_complete_in_the_actions_frame(corpus: Path)
     row = actions[(actions["site"] == "pokerstars") & (actions["hand_id"] == hand_id) & (actions["line"] == 29)]
     assert list(row[["kind", "amount", "to", "put_in", "bets_before"]].itertuples(index=False, name=None)) == [
         ("complete", 3500, 5000, 5000, 0)]
+
+
+# -- the shared pieces on hand-made cases ------------------------------------------------------------
+
+@pytest.mark.parametrize("total, level, completing, want", [
+    (D(4), D(4), False, K.CALL),  # matches the bet
+    (D(3), D(4), True, K.CALL),  # all-in for less than the call: still a call, even unopened
+    (D(4), D(1), True, K.COMPLETE),  # over the bring-in on unopened 3rd street
+    (D(4), D(0), False, K.BET),
+    (D(8), D(4), False, K.RAISE),
+    (8, 4, False, K.RAISE),  # minor units work the same
+])
+def test_kind_for_tells_call_completion_bet_and_raise(total: Decimal, level: Decimal, completing: bool,
+                                                      want: ActionKind) -> None:
+    assert kind_for(total, level, completing) is want
+
+
+def test_figures_are_what_events_carry() -> None:
+    assert figures(K.COMPLETE, D(4), D(1), D(1)) == (D(4), D(4))  # a completion: amount == to
+    assert figures(K.RAISE, D(12), D(4), D(8)) == (D(4), D(12))  # "raises 4 to 12"
+    assert figures(K.BET, D(4), D(0), D(0)) == (D(4), None)
+    assert figures(K.CALL, D(8), D(4), D(8)) == (D(4), None)
+    assert figures(K.BRING_IN, D(1), D(0), D(0)) == (D(1), None)
+
+
+def test_a_call_costs_what_is_owed_or_the_whole_stack() -> None:
+    assert owed(D(8), D(4)) == D(4)
+    assert owed(D(4), D(8)) == D(0)  # nothing owed, never less
+    assert call_chips(D(8), D(4), D(10)) == D(4)
+    assert call_chips(D(8), D(4), D(3)) == D(3)  # all-in for less
+
+
+def test_the_uncalled_bet_is_the_top_total_over_the_second_never_an_ante() -> None:
+    assert top_two([("A", D(30)), ("B", D(10)), ("C", D(20))]) == ("A", D(30), D(20))
+    assert top_two([("A", D(20)), ("B", D(20))]) == ("A", D(20), D(20))  # a tie: nothing uncalled
+    assert top_two([("A", D(5))]) == ("A", D(5), D(0))
+    assert top_two([]) == (None, D(0), D(0))
+    assert uncalled_part(D(30), D(20), D(1)) == D(10)
+    # everyone else folded before matching even the ante: only the bet above the ante comes back
+    assert uncalled_part(D(5), D(0), D(1)) == D(4)
+
+
+def test_side_pots_layer_at_each_live_total() -> None:
+    # A all-in for 10, B and C put in 30 each, D folded after 20
+    layers = pot_layers([("A", D(10), True), ("B", D(30), True), ("C", D(30), True), ("D", D(20), False)])
+    assert layers == [(D(40), ("A", "B", "C")), (D(50), ("B", "C"))]
+    # one live total: one pot, a folded player's chips in it
+    assert pot_layers([("A", D(10), True), ("B", D(4), False), ("C", D(10), True)]) == [(D(24), ("A", "C"))]
+    # nobody live (the log lost them): the chips are one pot nobody can win
+    assert pot_layers([("A", D(3), False), ("B", D(2), False)]) == [(D(5), ())]
+    assert pot_layers([]) == []
+
+
+def test_winnings_fill_the_side_pots_first() -> None:
+    """A log that states only each player's winnings (iPoker): the side pot is shared by its
+    eligible winners, the rest of each one's winnings is the main pot's."""
+    pots = [(D(30), frozenset("ABC")), (D(20), frozenset("AB"))]
+    assert split_winnings({"A": D(50)}, pots) == [("A", D(30), 0), ("A", D(20), 1)]
+    assert split_winnings({"A": D(35), "B": D(15)}, pots) == [
+        ("A", D(25), 0), ("B", D(5), 0), ("A", D(10), 1), ("B", D(10), 1)]
+    assert split_winnings({"C": D(30)}, pots) == [("C", D(30), 0)]  # C could not win the side pot
+    assert split_winnings({"A": D(9), "B": D(0)}, pots[:1]) == [("A", D(9), 0)]
+
+
+def test_fixed_stakes_from_one_bet() -> None:
+    assert fixed_stakes(D(2), None) == (D(2), D(4))
+    assert fixed_stakes(None, D(4)) == (D(2), D(4))
+    assert fixed_stakes(D(2), D(4)) == (D(2), D(4))
+    assert fixed_stakes(None, None) is None
+
+
+# -- properties ---------------------------------------------------------------------------------------
+
+CENTS = st.integers(0, 10_000).map(lambda cents: D(cents).scaleb(-2))
+
+
+@SETTINGS
+@given(st.sampled_from([K.BRING_IN, K.BET, K.CALL, K.RAISE, K.COMPLETE]), CENTS, CENTS, CENTS)
+def test_figures_and_street_total_are_inverse(kind: ActionKind, total: Decimal, before: Decimal,
+                                              level: Decimal) -> None:
+    """What an action's figures say it reaches is the street total they were made from, and a
+    site's three ways of writing it (the new total, a raise's increment, the chips put in) agree."""
+    amount, to = figures(kind, total, before, level)
+    assert street_total(kind, amount, to, before, level) == total
+    if kind is K.RAISE:
+        assert street_total(kind, amount, None, before, level) == total  # "raises $X" without "to"
+    assert written_total(before, level, to=total) == total
+    assert written_total(before, level, by=total - level) == total
+    assert written_total(before, level, chips=total - before) == total
+
+
+@SETTINGS
+@given(CENTS, CENTS, CENTS)
+def test_a_call_never_puts_in_more_than_owed_or_the_stack(level: Decimal, before: Decimal, stack: Decimal) -> None:
+    chips = call_chips(level, before, stack)
+    assert chips == min(max(level - before, D(0)), stack)
+    assert owed(level, before) >= 0
+    if before <= level:  # a player's street total is never above the bet to match
+        assert kind_for(before + chips, level, True) is K.CALL
+
+
+@SETTINGS
+@given(st.lists(CENTS, max_size=8), CENTS)
+def test_uncalled_is_the_top_put_in_minus_the_second(totals: list[Decimal], ante: Decimal) -> None:
+    top, first, second = top_two(enumerate(totals))
+    ranked = sorted(totals, reverse=True)
+    assert first == (ranked[0] if ranked else 0) and second == (ranked[1] if len(ranked) > 1 else 0)
+    assert top == (totals.index(first) if first > 0 else None)  # the first listed among equals
+    assert uncalled_part(first, second, ante) == min(first - second, first - ante)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(CENTS, st.booleans()), max_size=8))
+def test_pots_add_up_to_the_contributions(rows: list[tuple[Decimal, bool]]) -> None:
+    """Every chip is in one pot; each pot's players are live, put in at least the pot's layer,
+    and each later pot's players are some of the one before's."""
+    contributions = [(n, total, live) for n, (total, live) in enumerate(rows)]
+    layers = pot_layers(contributions)
+    assert sum((amount for amount, _ in layers), D(0)) == sum((t for t, _ in rows), D(0))
+    assert all(amount > 0 for amount, _ in layers)
+    live = {n for n, t, alive in contributions if alive and t > 0}
+    for (_, earlier), (_, later) in zip(layers, layers[1:]):
+        assert set(later) < set(earlier)
+    if layers and live:
+        assert set(layers[0][1]) == live  # everyone live with chips in can win the main pot
+        top = max(rows[n][0] for n in live)
+        assert {n for n in live if rows[n][0] == top} <= set(layers[-1][1])
+    for _, eligible in layers:
+        assert set(eligible) <= live and list(eligible) == sorted(eligible)  # in dealing order
+
+
+@SETTINGS
+@given(st.lists(st.tuples(CENTS, st.booleans()), min_size=2, max_size=6), st.data())
+def test_split_winnings_gives_each_winner_exactly_what_they_won(rows: list[tuple[Decimal, bool]],
+                                                                data: st.DataObject) -> None:
+    contributions = [(n, total, live) for n, (total, live) in enumerate(rows)]
+    pots = [(amount, frozenset(eligible)) for amount, eligible in pot_layers(contributions)]
+    live = [n for n, (_, alive) in enumerate(rows) if alive]
+    wins = {n: data.draw(CENTS) for n in live}
+    collections = split_winnings(wins, pots)
+    for n in live:
+        assert sum((a for who, a, _ in collections if who == n), D(0)) == wins[n]
+    assert all(amount > 0 and (pot == 0 or who in pots[pot][1]) for who, amount, pot in collections)
+
+
+# -- the readers' ledgers agree ----------------------------------------------------------------------
+
+STREETS = [Street.THIRD, Street.FOURTH, Street.FIFTH]
+
+
+@SETTINGS
+@given(st.lists(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([1, 2, 4, 8, 10])), max_size=6),
+                min_size=1, max_size=3))
+def test_the_text_and_xml_readers_normalise_alike(streets: list[list[tuple[int, int]]]) -> None:
+    """A street total written as the text readers' "to", their chips put in, and the XML readers'
+    figures (total or chips) give the same events: kind, amount and ``to``."""
+    names = ["A", "B", "C"]
+    by_to, by_chips = Ledger(), Ledger()
+    xml_to, xml_chips = Betting({n: D(1000) for n in names}), Betting({n: D(1000) for n in names})
+    for ledger in (by_to, by_chips):
+        for n in names:
+            ledger.seat(n, D(1000))
+    for street, actions in zip(STREETS, streets):
+        for ledger in (by_to, by_chips):
+            ledger.start(street)
+        xml_to.new_street(street)
+        xml_chips.new_street(street)
+        opened = False
+        for seat, raise_by in actions:
+            name = names[seat]
+            before, level = by_to.street_in[name], by_to.level
+            total = level + raise_by  # a bet, completion or raise of raise_by
+            got = [by_to.act(name, K.RAISE, to=total)[:3], by_chips.act(name, K.BET, chips=total - before)[:3],
+                   xml_to.act(name, "raise", total, "to")[:3], xml_chips.act(name, "bet", total - before, "chips")[:3]]
+            assert got[1:] == got[:1] * 3, (street, name, total)
+            want = K.COMPLETE if street is Street.THIRD and not opened else K.BET if level == 0 else K.RAISE
+            assert got[0] == (want, *figures(want, total, before, level))
+            opened = True

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+from studbook.betting import _layers
 from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
     HandCheck, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
@@ -20,25 +21,8 @@ ZERO = D(0)
 
 
 def _reference_pots(contributions: list[tuple[str, Decimal, bool]]) -> list[Pot]:
-    """build_pots before its one-pot fast path: layer by layer."""
-    levels = sorted({t for _, t, live in contributions if live and t > 0})
-    if not levels:
-        total = sum((t for _, t, _ in contributions), ZERO)
-        return [Pot(0, total, ())] if total else []
-    layers: list[tuple[Decimal, tuple[str, ...]]] = []
-    floor = ZERO
-    for level in levels:
-        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), ZERO)
-        eligible = tuple(n for n, t, live in contributions if live and t >= level)
-        if layers and layers[-1][1] == eligible:
-            layers[-1] = (layers[-1][0] + amount, eligible)
-        else:
-            layers.append((amount, eligible))
-        floor = level
-    excess = sum((t - floor for _, t, _ in contributions if t > floor), ZERO)
-    if excess:
-        layers[-1] = (layers[-1][0] + excess, layers[-1][1])
-    return [Pot(i, a, e) for i, (a, e) in enumerate(layers)]
+    """build_pots without its one-pot fast path: the general code, layer by layer."""
+    return [Pot(i, a, e) for i, (a, e) in enumerate(_layers(contributions))]
 
 
 def test_build_pots_matches_the_layered_reference_exactly() -> None:

@@ -1,18 +1,37 @@
 """Betting arithmetic shared by the readers, the engine and the frames.
 
 A stage below ``sites/`` and ``engine/``: it knows events' figures, nothing of
-any site. Two things are decided here and nowhere else:
+any site. Each piece is decided here and nowhere else:
 
 * **what counts as a completion**: the first bet of 3rd street, the one that
   faces at most the bring-in (:func:`completes`). Sites write it as a bet, a
   raise ("raises $0.02 to $0.04") or a completion; studbook calls it
-  ``complete`` everywhere (:func:`named`);
+  ``complete`` everywhere (:func:`named`, :func:`kind_for`);
 * **a player's street total after an action**, from what a site wrote (chips
   put in, the new total or a raise's increment: :func:`written_total`) and
   from the figure an
   :class:`~studbook.events.Action` carries (:func:`street_total`): chips put in
   for a bring-in, bet or call; the increment over the bet to call for a raise;
-  the total for a completion; ``to``, where given, for a raise or completion.
+  the total for a completion; ``to``, where given, for a raise or completion;
+  and back, an action's figures from the street total it reaches
+  (:func:`figures`);
+* **what a call costs**: the chips to call (:func:`owed`), capped by the stack
+  (:func:`call_chips`: an all-in call for less);
+* **the uncalled bet**: the top contribution less the second, never an ante
+  (:func:`top_two`, :func:`uncalled_part`; rule ``pot.uncalled``);
+* **main and side pots** from each player's contribution (:func:`pot_layers`;
+  rule ``pot.side``), and a log's per-player winnings spread over them
+  (:func:`split_winnings`);
+* **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
+
+Who uses it: the text readers' ``Ledger`` (``sites/lines.py``; Absolute's
+all-in lines read with it), the PHH reader (``sites/phh.py``), the XML
+readers' ``Betting`` (``sites/xml_common.py``) and iPoker's and Merge's
+awards and stakes (``sites/ipoker.py``, ``sites/merge.py``); the engine
+(``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
+``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
+the simulator through ``build_pots`` and ``legal_actions()``, and the frames
+through the engine's published facts.
 
 The engine applies them to a hand's actions and publishes each action's facts
 (:class:`studbook.engine.result.ActionFacts`: chips put in, chips to call, pot
@@ -23,14 +42,17 @@ Amounts are ``Decimal`` or ``int`` (minor units).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TypeVar
+from typing import Collection, Iterable, Mapping, Sequence, TypeVar
 
 from studbook.events import ActionKind, Street
 
 N = TypeVar("N", int, Decimal)
+P = TypeVar("P")  # whoever a contribution belongs to: a name, a player's state
+
+_ZERO = Decimal(0)
 
 _THIRD = Street.THIRD
-_RAISE, _COMPLETE, _BET = ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BET
+_RAISE, _COMPLETE, _BET, _CALL = ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
 AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
 """The kinds that make a bet: a bring-in is not one (rule ``bet.cap``)."""
 
@@ -76,4 +98,162 @@ def written_total(before: Decimal, level: Decimal, *, chips: Decimal | None = No
     return before + (chips if chips is not None else Decimal(0))
 
 
-__all__ = ["AGGRESSIVE", "completes", "named", "street_total", "written_total"]
+def kind_for(total: N, level: N, completing: bool) -> ActionKind:
+    """The kind of an action that takes the player's street total to ``total``
+    facing the bet ``level``: a call when it does not raise it (an all-in call for
+    less included), else a completion when ``completing`` (:func:`completes`),
+    a bet when nothing was bet, a raise otherwise."""
+    if total <= level:
+        return _CALL
+    if completing:
+        return _COMPLETE
+    return _BET if level == 0 else _RAISE
+
+
+def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | None]:
+    """events.py's ``(amount, to)`` for an action of ``kind`` that takes the
+    player's street total from ``before`` to ``total`` facing ``level``: the
+    inverse of :func:`street_total` (a completion's amount is its total, a
+    raise's the increment over ``level``, others' the chips put in)."""
+    if kind is _COMPLETE:
+        return total, total
+    if kind is _RAISE:
+        return total - level, total
+    return total - before, None
+
+
+def owed(level: Decimal, before: Decimal) -> Decimal:
+    """The chips to call: the bet ``level`` less the player's street total ``before``."""
+    return max(level - before, _ZERO)
+
+
+def call_chips(level: Decimal, before: Decimal, stack: Decimal) -> Decimal:
+    """The chips a call puts in: what is owed, or the whole ``stack`` when that
+    is less (an all-in call for less)."""
+    return min(owed(level, before), stack)
+
+
+def top_two(totals: Iterable[tuple[P, Decimal]]) -> tuple[P | None, Decimal, Decimal]:
+    """The top contributor (the first listed among equals), their total and the
+    second-highest total (nothing when alone); ``(None, 0, 0)`` when nobody put
+    anything in. The difference is the part of the top bet nobody matched."""
+    top: P | None = None
+    first = second = _ZERO
+    for who, total in totals:
+        if total > first:
+            second = first
+            first = total
+            top = who
+        elif total > second:
+            second = total
+    return top, first, second
+
+
+def uncalled_part(first: Decimal, second: Decimal, ante: Decimal) -> Decimal:
+    """The uncalled bet of the top contributor (total ``first``, ``ante`` of it
+    their ante) over the second-highest total: what nobody matched, less any
+    part of the ante (an ante is not a bet; rule ``pot.uncalled``)."""
+    return min(first - second, first - ante)
+
+
+def pot_layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Decimal, tuple[P, ...]]]:
+    """Main pot then side pots (rule ``pot.side``), each as (amount, eligible).
+
+    ``contributions`` lists ``(player, total put in, live)`` in dealing order,
+    after uncalled bets were returned; folded players are not live but their
+    chips stay in the layers they reached. Layers end at each live player's
+    total; layers with the same eligible players merge; the pots add up to the
+    contributions. The eligible keep the order of ``contributions``.
+    """
+    level: Decimal | None = None  # the one live total, if there is one
+    for _, t, live in contributions:
+        if live and t > _ZERO:
+            if level is None:
+                level = t
+            elif t != level:
+                return _layers(contributions)
+    if level is None:
+        return _layers(contributions)
+    # the common case: one pot, every live player put in the same (nobody all-in for less);
+    # the sums are the layered ones, term for term (so the Decimal exponents are too)
+    amount = excess = _ZERO
+    eligible: list[P] = []
+    for name, t, live in contributions:
+        if t > level:
+            amount += level - _ZERO
+            excess += t - level
+        elif t > _ZERO:
+            amount += t - _ZERO
+        if live and t >= level:
+            eligible.append(name)
+    if excess:
+        amount += excess
+    return [(amount, tuple(eligible))]
+
+
+def _layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Decimal, tuple[P, ...]]]:
+    levels = sorted({total for _, total, live in contributions if live and total > _ZERO})
+    if not levels:
+        total = sum((t for _, t, _ in contributions), _ZERO)
+        return [(total, ())] if total else []
+    layers: list[tuple[Decimal, tuple[P, ...]]] = []
+    floor = _ZERO
+    for level in levels:
+        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), _ZERO)
+        eligible = tuple(name for name, t, live in contributions if live and t >= level)
+        if layers and layers[-1][1] == eligible:
+            layers[-1] = (layers[-1][0] + amount, eligible)
+        else:
+            layers.append((amount, eligible))
+        floor = level
+    # chips above the highest live total (folded players who put in more) join the top pot
+    excess = sum((t - floor for _, t, _ in contributions if t > floor), _ZERO)
+    if excess:
+        amount, eligible = layers[-1]
+        layers[-1] = (amount + excess, eligible)
+    return layers
+
+
+def split_winnings(wins: Mapping[P, Decimal],
+                   pots: Sequence[tuple[Decimal, Collection[P]]]) -> list[tuple[P, Decimal, int]]:
+    """Each player's total winnings as (player, amount, pot index) collections.
+
+    For logs that give only a total per player: with side pots, the last
+    pot (fewest eligible players) is filled first, each pot shared evenly
+    among its eligible winners; whatever is left (rake, odd chips) stays
+    with the main pot. With one pot it is one collection per winner.
+    """
+    remaining = {player: amount for player, amount in wins.items() if amount > 0}
+    if len(pots) <= 1:
+        return [(player, amount, 0) for player, amount in remaining.items()]
+    shares: dict[tuple[P, int], Decimal] = {}
+    for index in range(len(pots) - 1, 0, -1):
+        amount, eligible = pots[index]
+        takers = [p for p in remaining if p in eligible and remaining[p] > 0]
+        left = amount
+        for n, player in enumerate(takers):
+            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
+            if share > 0:
+                shares[(player, index)] = share
+                remaining[player] -= share
+                left -= share
+    out = [(player, amount, 0) for player, amount in remaining.items() if amount > 0]
+    out += [(player, amount, index) for (player, index), amount in sorted(shares.items(), key=lambda i: i[0][1])]
+    return out
+
+
+def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
+    """Fixed-limit stakes (small bet, big bet) from one known figure: the big bet
+    is twice the small; None when neither is known."""
+    if small is None and big is None:
+        return None
+    if small is None:
+        assert big is not None
+        return big / 2, big
+    return small, big if big is not None else small * 2
+
+
+__all__ = [
+    "AGGRESSIVE", "call_chips", "completes", "figures", "fixed_stakes", "kind_for", "named", "owed", "pot_layers",
+    "split_winnings", "street_total", "top_two", "uncalled_part", "written_total",
+]

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Iterable, Sequence
 
+from studbook.betting import pot_layers
+
 ZERO = Decimal(0)
 
 
@@ -19,60 +21,14 @@ class Pot:
 
 
 def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
-    """Main and side pots (rule ``pot.side``).
+    """Main and side pots (rule ``pot.side``), as :func:`studbook.betting.pot_layers` layers them.
 
     ``contributions`` lists ``(player, total put in, live)`` in dealing order,
     after uncalled bets were returned; folded players are not live but their
     chips stay in the layers they reached. Layers end at each live all-in
     player's total; layers with the same eligible players merge.
     """
-    level: Decimal | None = None  # the one live total, if there is one
-    for _, t, live in contributions:
-        if live and t > ZERO:
-            if level is None:
-                level = t
-            elif t != level:
-                return _layered_pots(contributions)
-    if level is None:
-        return _layered_pots(contributions)
-    # the common case: one pot, every live player put in the same (nobody all-in for less);
-    # the sums are the layered ones, term for term (so the Decimal exponents are too)
-    amount = excess = ZERO
-    eligible: list[str] = []
-    for name, t, live in contributions:
-        if t > level:
-            amount += level - ZERO
-            excess += t - level
-        elif t > ZERO:
-            amount += t - ZERO
-        if live and t >= level:
-            eligible.append(name)
-    if excess:
-        amount += excess
-    return [Pot(0, amount, tuple(eligible))]
-
-
-def _layered_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
-    levels = sorted({total for _, total, live in contributions if live and total > ZERO})
-    if not levels:
-        total = sum((t for _, t, _ in contributions), ZERO)
-        return [Pot(0, total, ())] if total else []
-    layers: list[tuple[Decimal, tuple[str, ...]]] = []
-    floor = ZERO
-    for level in levels:
-        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), ZERO)
-        eligible = tuple(name for name, t, live in contributions if live and t >= level)
-        if layers and layers[-1][1] == eligible:
-            layers[-1] = (layers[-1][0] + amount, eligible)
-        else:
-            layers.append((amount, eligible))
-        floor = level
-    # chips above the highest live total (folded players who put in more) join the top pot
-    excess = sum((t - floor for _, t, _ in contributions if t > floor), ZERO)
-    if excess:
-        amount, eligible = layers[-1]
-        layers[-1] = (amount + excess, eligible)
-    return [Pot(i, amount, eligible) for i, (amount, eligible) in enumerate(layers)]
+    return [Pot(i, amount, eligible) for i, (amount, eligible) in enumerate(pot_layers(contributions))]
 
 
 def split(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, tuple[Decimal, Decimal]]:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from studbook.betting import kind_for, written_total
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street
 from studbook.sites.lines import (
-    ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
+    ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason, WRITTEN_AMOUNT,
 )
 
@@ -89,14 +90,14 @@ class AbsoluteBuilder(LineBuilder):
 
     def all_in(self, kind: str, f: Fields, line: int) -> None:
         player, put, to = str(f[0]), amount(f[1]), f[2]  # type: ignore[arg-type]
-        before = self.ledger.street_in.get(player, 0)
-        total = amount(to) if to else before + put
-        if total <= self.ledger.level:
-            self.add_action(line, player, ActionKind.CALL, chips=total - before, all_in=True)
-        elif self.ledger.level == 0:
-            self.add_action(line, player, ActionKind.BET, chips=total - before, all_in=True)
+        ledger = self.ledger
+        before = ledger.street_in.get(player, ZERO)
+        total = written_total(before, ledger.level, chips=put, to=amount(to) if to else None)
+        kind = kind_for(total, ledger.level, False)  # the ledger tells a completion
+        if kind is ActionKind.RAISE:
+            self.add_action(line, player, kind, to=total, all_in=True)
         else:
-            self.add_action(line, player, ActionKind.RAISE, to=total, all_in=True)
+            self.add_action(line, player, kind, chips=total - before, all_in=True)
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
         self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]

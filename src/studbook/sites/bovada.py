@@ -153,10 +153,8 @@ class BovadaBuilder(LineBuilder):
         self._act(f, line, ActionKind.BRING_IN, chips=amount(f[2]))  # type: ignore[arg-type]
 
     def bet(self, kind: str, f: Fields, line: int) -> None:
-        seat, _me, verb, chips = f
-        value = amount(chips)  # type: ignore[arg-type]
-        before = self.ledger.street_in.get(_bovada_player(seat), ZERO)
-        self._act(f, line, ActionKind.BET, to=before + value)
+        _seat, _me, verb, chips = f
+        self._act(f, line, ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
         if verb == "Double bets":
             self.ledger.first_bets.pop(Street.FOURTH, None)  # a double bet is not the small bet
 
@@ -169,15 +167,12 @@ class BovadaBuilder(LineBuilder):
         self._act(f, line, ActionKind.RAISE, to=amount(total or first))  # type: ignore[arg-type]
 
     def all_in(self, kind: str, f: Fields, line: int) -> None:
-        seat, _me, raised, chips = f
+        _seat, _me, raised, chips = f
         value = amount(chips)  # type: ignore[arg-type]
         if raised:  # "All-in(raise) 1054": the new street total
             self._act(f, line, ActionKind.RAISE, to=value, all_in=True)
-        else:  # "All-in 245": chips put in, calling (or betting) all-in
-            player = _bovada_player(seat)
-            before = self.ledger.street_in.get(player, ZERO)
-            action = ActionKind.CALL if before + value <= self.ledger.level else ActionKind.RAISE
-            self._act(f, line, action, to=before + value, all_in=True)
+        else:  # "All-in 245": chips put in, calling, betting or raising all-in (the ledger tells which)
+            self._act(f, line, ActionKind.RAISE, chips=value, all_in=True)
 
     def check(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.CHECK)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterator, Mapping
 
+from studbook.betting import fixed_stakes, split_winnings
 from studbook.cards import Card
 from studbook.events import (
     Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
@@ -38,7 +39,7 @@ from studbook.money import currency_of, parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
     ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand, records,
-    complete_stakes, hand_text, scan, shown_level, split_winnings,
+    hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
     make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
@@ -414,7 +415,7 @@ class _Builder(RecordBuilder):
         session = self.session
         small, big = session.small, session.big
         if small is None or big is None:
-            found = complete_stakes(*self.betting.stakes())
+            found = fixed_stakes(*self.betting.stakes())
             if found is None and self.ante is not None:
                 found = self.levels.get(self.ante)
             if found is None:

@@ -11,7 +11,8 @@ module holds only its grammar name, detection, field mapping and quirks:
   plus helpers that emit the :mod:`studbook.events` dataclasses;
 * :class:`Ledger`, the per-street chip ledger: sites write "chips put in",
   "new street total" or "raised by"; the ledger gives events.py's
-  ``amount``/``to`` and tells a completion from a bet or a raise;
+  ``amount``/``to`` and tells a completion from a bet or a raise, with the
+  arithmetic of :mod:`studbook.betting` (the engine's too);
 * :class:`LineFormat`, the :class:`~studbook.sites.base.SiteFormat` wrapper:
   detection, splitting, rejection with Lark's error turned into a message;
 * helpers for game names, streets, pots and times that several sites use.
@@ -30,7 +31,7 @@ from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from studbook.betting import completes, written_total
+from studbook.betting import call_chips, completes, figures, fixed_stakes, kind_for, named, written_total
 from studbook.cards import Card, parse_cards
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
@@ -285,9 +286,6 @@ class Ledger:
     def won(self, player: str, chips: Decimal) -> None:
         self.stacks[player] = self.stacks.get(player, ZERO) + chips
 
-    def owed(self, player: str) -> Decimal:
-        return max(self.level - self.street_in.get(player, ZERO), ZERO)
-
     def act(self, player: str, kind: ActionKind, *, chips: Decimal | None = None, to: Decimal | None = None,
             by: Decimal | None = None, all_in: bool = False,
             ) -> tuple[ActionKind, Decimal | None, Decimal | None, bool]:  # fmt: skip
@@ -312,24 +310,19 @@ class Ledger:
             return kind, chips, None, all_in
         if kind is ActionKind.CALL:
             if chips is None:
-                chips = min(self.owed(player), self.stacks.get(player, ZERO)) if to is None else to - before
+                chips = call_chips(self.level, before, self.stacks.get(player, ZERO)) if to is None else to - before
             all_in = self._put(player, chips) or all_in
             return kind, chips, None, all_in
         total = written_total(before, self.level, chips=chips, to=to, by=by)
         all_in = self._put(player, total - before) or all_in
-        if total <= self.level:  # less than a raise: an all-in call for less
-            return ActionKind.CALL, total - before, None, all_in
-        value: Decimal | None
-        if completes(self.street, self.opened):
-            kind, value, new_to = ActionKind.COMPLETE, total, total
-            if self.completion is None:
-                self.completion = total
-        elif self.level == 0:
-            kind, value, new_to = ActionKind.BET, total - before, None
-            if not all_in:
-                self.first_bets.setdefault(self.street or Street.THIRD, total)
-        else:
-            kind, value, new_to = ActionKind.RAISE, total - self.level, total
+        kind = kind_for(total, self.level, completes(self.street, self.opened))
+        value, new_to = figures(kind, total, before, self.level)
+        if kind is ActionKind.CALL:  # less than a raise: an all-in call for less
+            return kind, value, new_to, all_in
+        if kind is ActionKind.COMPLETE and self.completion is None:
+            self.completion = total
+        elif kind is ActionKind.BET and not all_in:
+            self.first_bets.setdefault(self.street or Street.THIRD, total)
         self.level = total
         self.opened = True
         return kind, value, new_to, all_in
@@ -341,29 +334,25 @@ class Ledger:
         """The log's own action kind, with the figures it lacks from the ledger;
         only a bet or raise that opens 3rd street is a completion."""
         value: Decimal | None = None
+        shown_to: Decimal | None = None
         total: Decimal | None = None
-        third_unopened = completes(self.street, self.opened)
         if kind is ActionKind.BRING_IN or kind is ActionKind.BET or kind is ActionKind.CALL:
-            value = chips if chips is not None else (to - before if to is not None else None)
+            value = chips if chips is not None else (to - before if to is not None else None)  # as written
             total = before + (value or ZERO)
             if kind is ActionKind.BRING_IN and self.bring_in is None:
                 self.bring_in = value
-            if kind is ActionKind.BET and third_unopened:
-                kind, value = ActionKind.COMPLETE, total  # the first bet of 3rd street completes
         elif kind is ActionKind.COMPLETE:
             total = to if to is not None else before + (chips or ZERO)
-            value = total
         elif kind is ActionKind.RAISE:
             total = written_total(before, self.level, to=to, by=by or ZERO)
-            value = total - self.level
-            if third_unopened:
-                kind, value = ActionKind.COMPLETE, total  # a raise of the bring-in completes it
+        kind = named(kind, self.street, self.opened)  # the first bet of 3rd street, or a raise of the bring-in
+        if total is not None and (kind is ActionKind.COMPLETE or kind is ActionKind.RAISE):
+            value, shown_to = figures(kind, total, before, self.level)
         if kind is ActionKind.COMPLETE or kind is ActionKind.BET or kind is ActionKind.RAISE:
             self.opened = True
         if total is not None:
             all_in = self._put(player, total - before) or all_in
             self.level = max(self.level, total)
-        shown_to = total if kind is ActionKind.RAISE or kind is ActionKind.COMPLETE else None
         return kind, value, shown_to, all_in
 
 
@@ -768,13 +757,12 @@ class LineBuilder:
         small = ledger.completion or ledger.first_bets.get(Street.FOURTH)
         big = next((ledger.first_bets[s] for s in (Street.FIFTH, Street.SIXTH, Street.SEVENTH)
                     if s in ledger.first_bets), None)  # fmt: skip
-        if small is None and big is not None:
-            small = big / 2
-        if small is None and ledger.bring_in is not None:
-            small = ledger.bring_in * 2
-        if small is None:
+        found = fixed_stakes(small, big)
+        if found is None and ledger.bring_in is not None:
+            found = fixed_stakes(ledger.bring_in * 2, None)
+        if found is None:
             raise ValueError("neither the header nor the betting gives the stakes")
-        return small, big if big is not None else small * 2
+        return found
 
     def seat_name(self, player: str) -> None:
         """Note a seated player's name. A line naming a player whose name

@@ -32,6 +32,7 @@ from typing import Iterator
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
+from studbook.betting import fixed_stakes
 from studbook.cards import Card
 from studbook.events import (
     Chatter, ChatterKind, DealCommunity, Event, Half, HandHeader, Muck, NoShow, ParseResult,
@@ -42,7 +43,7 @@ from studbook.money import parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.xml_common import (
     ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, Scanned, StakesLevels, XmlHandText, as_xml_hand, records,
-    complete_stakes, hand_text, scan, shown_level,
+    hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
     make_action, make_ante, make_collect, make_deal, make_hand, make_seat, make_show, make_stakes, make_street,
@@ -470,7 +471,7 @@ class _Builder(RecordBuilder):
         description = self.description
         found = description.stakes
         if found is None:
-            found = complete_stakes(*self.betting.stakes())
+            found = fixed_stakes(*self.betting.stakes())
         if found is None and self.ante is not None:
             found = self.levels.get(self.ante)
         if found is None:

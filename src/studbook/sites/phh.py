@@ -28,6 +28,7 @@ from datetime import datetime, time, timezone
 from decimal import Decimal
 from typing import Any, Iterator
 
+from studbook.betting import call_chips, figures, named
 from studbook.cards import Card
 from studbook.events import (
     ActionKind, Event, ParseResult, Rejected, Street, Structure, Variant,
@@ -294,7 +295,7 @@ class _Reader:
         elif verb == "pb" and not args:
             self.put(p, min(self.bring_in, p.stack), K.BRING_IN, None, line)
         elif verb == "cc" and not args:
-            owed = min(self.top - before, p.stack)
+            owed = call_chips(self.top, before, p.stack)
             if owed > 0:
                 self.put(p, owed, K.CALL, None, line)
             else:
@@ -305,13 +306,10 @@ class _Reader:
                 raise ValueError(f"not an amount: {args[0]}")
             if to <= before or to - before > p.stack:
                 raise ValueError(f"{p.name} cannot make it {args[0]} (in {before}, stack {p.stack})")
-            if self.street is Street.THIRD and self.top < self.small:
-                kind = K.COMPLETE
-            else:
-                kind = K.BET if self.top == 0 else K.RAISE
-            # as the sites write them: a completion "to" its total, a bet its chips, a raise "by ... to"
-            shown = {K.COMPLETE: to, K.BET: to - before, K.RAISE: to - self.top}[kind]
-            self.put(p, to - before, kind, None if kind is K.BET else to, line, shown)
+            # 3rd street opens once the bet reaches the small bet (a short all-in completion does not open it)
+            kind = named(K.BET if self.top == 0 else K.RAISE, self.street, self.top >= self.small)
+            shown, total = figures(kind, to, before, self.top)
+            self.put(p, to - before, kind, total, line, shown)
         else:
             raise ValueError(f"not a stud action: {' '.join(words)}")
 

@@ -18,7 +18,9 @@ at the next record, so one bad hand never hides the others.
 Betting: sites write different figures (chips put in by this action, or the
 player's street total after it). :class:`Betting` tracks street totals,
 stacks and the bet to call, and turns each site figure into the
-:class:`~studbook.events.Action` fields of the event model.
+:class:`~studbook.events.Action` fields of the event model; at the end it
+gives the uncalled bet and the pots. The arithmetic is :mod:`studbook.betting`'s,
+the engine's too: this module only keeps the hand's figures.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
-from studbook.betting import completes, written_total
+from studbook.betting import completes, figures, fixed_stakes, kind_for, pot_layers, top_two, uncalled_part, written_total
 from studbook.events import ActionKind, Event, Hand, ParseResult, Seat, Street
 from studbook.sites.base import HandText
 from studbook.sites.makers import make_note
@@ -519,15 +521,8 @@ class Betting:
         current = self.current
         self._pay(player, chips)
         self.street_in[player] = to
-        amount: Decimal | None
-        new_to: Decimal | None = None
-        if kind is CALL or kind is BRING_IN or kind is BET:
-            amount = chips
-        elif kind is COMPLETE:
-            amount = new_to = to
-            self.completed = True
-        else:  # a raise: the increment over the bet to call
-            amount, new_to = to - current, to
+        amount, new_to = figures(kind, to, before, current)
+        if kind is COMPLETE or kind is RAISE:
             self.completed = True
         if to > current:
             self._note_unit(kind, to - current if kind is not COMPLETE else to, all_in)
@@ -539,13 +534,9 @@ class Betting:
     def _kind(self, intent: Intent, to: Decimal) -> ActionKind:
         if intent == "bring_in":
             return BRING_IN
-        if intent == "call" or to <= self.current:
+        if intent == "call":
             return CALL
-        if completes(self.street, self.completed):
-            return COMPLETE
-        if self.current == ZERO:
-            return BET
-        return RAISE
+        return kind_for(to, self.current, completes(self.street, self.completed))
 
     def _note_unit(self, kind: ActionKind, size: Decimal, all_in: bool) -> None:
         if all_in or kind is BRING_IN or self.street is None:
@@ -558,12 +549,10 @@ class Betting:
 
     def uncalled(self) -> tuple[str, Decimal] | None:
         """The bet nobody matched at the end of the hand, as (player, amount)."""
-        ordered = sorted(self.total.items(), key=lambda item: item[1], reverse=True)
-        if not ordered:
+        top, first, second = top_two(self.total.items())
+        if top is None:
             return None
-        top, first = ordered[0]
-        second = ordered[1][1] if len(ordered) > 1 else ZERO
-        amount = min(first - second, first - self.antes.get(top, ZERO))
+        amount = uncalled_part(first, second, self.antes.get(top, ZERO))
         return (top, amount) if amount > 0 else None
 
     def live(self) -> list[str]:
@@ -577,19 +566,8 @@ class Betting:
         uncalled = self.uncalled()
         if uncalled is not None:
             totals[uncalled[0]] -= uncalled[1]
-        live = [p for p in self.live()]
-        levels = sorted({totals[p] for p in live if self.stacks.get(p, ZERO) <= 0})
-        top = max((totals[p] for p in live), default=ZERO)
-        levels = [level for level in levels if level < top] + [top]
-        pots: list[tuple[Decimal, frozenset[str]]] = []
-        previous = ZERO
-        for level in levels:
-            amount = sum((min(t, level) - min(t, previous) for t in totals.values()), ZERO)
-            eligible = frozenset(p for p in live if totals[p] >= level)
-            if amount > 0:
-                pots.append((amount, eligible))
-            previous = level
-        return pots
+        layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()])
+        return [(amount, frozenset(eligible)) for amount, eligible in layers]
 
     def stakes(self) -> tuple[Decimal | None, Decimal | None]:
         """(small bet, big bet) as the bets of this hand show them, where they do."""
@@ -599,33 +577,6 @@ class Betting:
         if small is not None and units.get(Street.FOURTH) not in (None, small):
             small = min(small, units[Street.FOURTH])  # a 4th-street open-pair double bet
         return small, big
-
-
-def split_winnings(wins: Mapping[str, Decimal], pots: list[tuple[Decimal, frozenset[str]]]) -> list[tuple[str, Decimal, int]]:
-    """Each player's total winnings as (player, amount, pot index) collections.
-
-    For logs that give only a total per player: with side pots, the last
-    pot (fewest eligible players) is filled first, each pot shared evenly
-    among its eligible winners; whatever is left (rake, odd chips) stays
-    with the main pot. With one pot it is one collection per winner.
-    """
-    remaining = {player: amount for player, amount in wins.items() if amount > 0}
-    if len(pots) <= 1:
-        return [(player, amount, 0) for player, amount in remaining.items()]
-    shares: dict[tuple[str, int], Decimal] = {}
-    for index in range(len(pots) - 1, 0, -1):
-        amount, eligible = pots[index]
-        takers = [p for p in remaining if p in eligible and remaining[p] > 0]
-        left = amount
-        for n, player in enumerate(takers):
-            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
-            if share > 0:
-                shares[(player, index)] = share
-                remaining[player] -= share
-                left -= share
-    out = [(player, amount, 0) for player, amount in remaining.items() if amount > 0]
-    out += [(player, amount, index) for (player, index), amount in sorted(shares.items(), key=lambda i: i[0][1])]
-    return out
 
 
 Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
@@ -696,22 +647,12 @@ def shown_level(result: ParseResult, ante: Decimal | None, betting: Betting) -> 
     """The ante level a built hand shows by its own bets (None when it shows none)."""
     if ante is None or not isinstance(result, Hand):
         return None
-    found = complete_stakes(*betting.stakes())
+    found = fixed_stakes(*betting.stakes())
     return (ante, found) if found is not None else None
-
-
-def complete_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
-    """Fixed-limit stakes from one known figure (the big bet is twice the small)."""
-    if small is None and big is None:
-        return None
-    if small is None:
-        assert big is not None
-        return big / 2, big
-    return small, big if big is not None else small * 2
 
 
 __all__ = [
     "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Measure", "Scanned", "StakesLevels",
     "UNSAFE_REASON", "UnsafeXml", "records",
-    "XmlHandText", "complete_stakes", "parse_fragment", "scan", "shown_level", "split_winnings",
+    "XmlHandText", "parse_fragment", "scan", "shown_level",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from studbook.betting import top_two, uncalled_part
 from studbook.events import Collect, Muck, NoLowHand, PotSummary, Show, ShowdownStart, UncalledReturned
 from studbook.engine.messages import (
     CARDS_CONSISTENT_NO_SEAT, ORDER_STREETS_SHOWDOWN_EARLY, POT_UNCALLED_NO_SEAT, POT_UNCALLED_NONE,
@@ -51,19 +52,10 @@ class ShowdownRules(BetRules):
     def _unmatched(self) -> tuple[PlayerState | None, Decimal, Decimal]:
         """The top contributor, the unmatched part of their street bets, and the whole
         unmatched part (an ante nobody could match included: rule pot.uncalled)."""
-        top: PlayerState | None = None
-        first = second = ZERO
-        for p in self.order:
-            t = p.total
-            if t > first:
-                second = first
-                first = t
-                top = p
-            elif t > second:
-                second = t
+        top, first, second = top_two((p, p.total) for p in self.order)
         if top is None:
             return None, ZERO, ZERO
-        return top, min(first - second, top.total - top.ante), first - second
+        return top, uncalled_part(first, second, top.ante), first - second
 
     def uncalled(self) -> tuple[str, Decimal] | None:
         """The uncalled bet to return now, as (player, amount), or None."""
