@@ -9,8 +9,14 @@ under ``valgrind --tool=callgrind``: ``check`` (parse + check, as
 ``studbook check`` loops over files) or ``frames`` (parse + check + the
 frames' rows). The difference of the two totals over the difference in hands
 is the cost of a hand, start-up and imports aside. Instruction counts repeat
-exactly, unlike timings on a shared machine. With ``--against``, the same
-runs on another source tree (e.g. ``git archive main | tar -x -C /tmp/base``)
+exactly, unlike timings on a shared machine, once nothing runs that depends
+on timing: numpy (imported by the hand evaluator) starts OpenBLAS's thread
+pool, whose idle threads spin for as long as the machine lets them, 13 to
+18 M instructions a run that callgrind counts (thousands of instructions a
+hand, a few tenths of a percent, between runs of the same tree, with the
+machine's load). The runs set one BLAS thread, so there is no pool: two runs
+of the same tree, in different temporary folders, then differ by under 100
+instructions a run (2026-12-01). With ``--against``, the same runs on another source tree (e.g. ``git archive main | tar -x -C /tmp/base``)
 and the ratio of the two. Run it under the heavy lock: each callgrind run
 takes about a minute.
 """
@@ -29,6 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_check import generate  # noqa: E402
 
 HERE = Path(__file__).resolve().parent.parent / "src"
+# No BLAS thread pool: its idle threads spin for as long as the machine lets
+# them, instructions callgrind counts that vary with the machine's load.
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 PHASES = {
     "check": (
@@ -48,7 +57,7 @@ PHASES = {
 def instructions(src: Path, phase: str, folder: Path, out: Path) -> int:
     """Total instructions of one phase over ``folder`` with ``src`` on the path."""
     script = PHASES[phase].format(folder=str(folder))
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", **ONE_THREAD}
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
         check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
