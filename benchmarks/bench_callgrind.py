@@ -56,10 +56,20 @@ PHASES = {
 }
 
 
-def instructions(src: Path, phase: str, folder: Path, out: Path) -> int:
-    """Total instructions of one phase over ``folder`` with ``src`` on the path."""
+def instructions(src: Path, phase: str, folder: Path, out: Path, cache: Path) -> int:
+    """Total instructions of one phase over ``folder`` with ``src`` on the path.
+
+    Lark caches each compiled grammar in the temporary folder, keyed by the
+    site grammar's text; it compiles it again (half a billion instructions)
+    when the cache is missing or an imported grammar (common.lark) differs,
+    and any process with the same site grammar rewrites that file. So each
+    tree gets a cache folder of its own (``TMPDIR``), filled by a run outside
+    callgrind before the measured ones."""
     script = PHASES[phase].format(folder=str(folder))
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", **ONE_THREAD}
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "TMPDIR": str(cache), **ONE_THREAD}
+    if not cache.exists():
+        cache.mkdir()
+        subprocess.run([sys.executable, "-c", script], check=True, env=env, stdout=subprocess.DEVNULL)
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
         check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -71,8 +81,9 @@ def instructions(src: Path, phase: str, folder: Path, out: Path) -> int:
 
 
 def per_hand(src: Path, phase: str, small: tuple[Path, int], large: tuple[Path, int], tmp: Path) -> float:
-    low = instructions(src, phase, small[0], tmp / "small.out")
-    high = instructions(src, phase, large[0], tmp / "large.out")
+    cache = tmp / f"cache-{len(list(tmp.glob('cache-*')))}"  # one a tree
+    low = instructions(src, phase, small[0], tmp / "small.out", cache)
+    high = instructions(src, phase, large[0], tmp / "large.out", cache)
     return (high - low) / (large[1] - small[1])
 
 

@@ -39,7 +39,7 @@ def answers(scale_run: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> 
         finally:
             sys.stdout = saved
     scale_run.pandas_answers(db, out / "pandas.pkl", out / "memory.json")
-    scale_run.dask_answers(out / "hands", out / "dask.pkl", 1)
+    scale_run.dask_answers(out / "hands", out / "dask.pkl", 1, 4)  # 4 files a partition: the default
     return out
 
 
