@@ -18,7 +18,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
@@ -125,10 +125,13 @@ Sourced = tuple[ParseResult, HandSource | None]
 """A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
 
 
-def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
-                    report: FileResult, sources: Sources | None) -> Iterator[Sourced]:  # fmt: skip
+def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, report: FileResult,
+                    sources: Sources | None, line_after: Callable[[], int] | None = None) -> Iterator[Sourced]:  # fmt: skip
     """Detect, split and parse decoded text arriving in pieces of whole lines;
     with ``sources``, each result beside the chunk the split gave the parser.
+    ``line_after`` (a :class:`~studbook.read.decode.Decoder`'s ``line``), when
+    given, tells the line the pieces taken so far end on, so the windows'
+    lines need not be counted again.
 
     Formats that split at hand headers (every text format) are split one
     window of about :data:`WINDOW` characters at a time, each window cut at
@@ -154,7 +157,7 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
     report.site = fmt.name
     header = getattr(fmt, "header", None)
     if isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers, split_at_starts):
-        windows = _windows(head, pieces, header)
+        windows = _windows(head, pieces, header, line_after)
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     first = True
@@ -189,7 +192,8 @@ WINDOW = 1 << 20  # characters of text split at a time
 _MARGIN = 1 << 14  # a header this close to a window's end is left for the next (its line may be cut)
 
 
-def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Iterator[tuple[int, str, int]]:
+def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
+             line_after: Callable[[], int] | None = None) -> Iterator[tuple[int, str, int]]:  # fmt: skip
     """(first line, text, 0) windows of a file, each cut just before a hand's header.
 
     A hand longer than a window is read on until the next header; one past
@@ -223,7 +227,9 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str]) -> Itera
             continue
         window, buffer = buffer[:cut], buffer[cut:]
         yield line, window, 0
-        line += window.count("\n")
+        # the next window's line: from the line the text read ends on, the short rest counted
+        # (the decoder counted the whole text already), else the window counted
+        line = line_after() - buffer.count("\n") if line_after is not None else line + window.count("\n")
     if skipped:
         starts = find(buffer)
         at = starts[0] if starts else len(buffer)
@@ -389,7 +395,8 @@ def _stream_sourced(handle: BinaryIO, site: str | None, report: FileResult,
             if decoder.binary:
                 report.error = "binary file, not text"
             else:
-                yield from _sourced_pieces(itertools.chain((first,), pieces), file, fmt, report, sources)
+                yield from _sourced_pieces(itertools.chain((first,), pieces), file, fmt, report, sources,
+                                           lambda: decoder.line)
     except OSError as error:
         report.error = f"cannot read: {error.strerror or error}"
     except ValueError as error:

@@ -109,12 +109,16 @@ class Decoder:
         piece, self._pending = data[:cut], data[cut:]
         if not piece:
             return ""
-        text = self._utf16_piece(piece) if self._utf16 else self._eight_bit_piece(piece)
+        if self._utf16:
+            text = self._utf16_piece(piece)
+            nul = "\x00" in text
+        else:  # a NUL character comes from a NUL byte only; bytes are searched with memchr
+            text = self._eight_bit_piece(piece)
+            nul = b"\x00" in piece
         if self._line == 1 and not self.binary:
             self.binary = _looks_binary(text)
-        nuls = text.count("\x00")
-        if nuls:
-            self._nuls += nuls
+        if nul:
+            self._nuls += text.count("\x00")
             text = text.replace("\x00", "")
         if self._line == 1:
             text = normalise_newlines(text)
@@ -122,6 +126,11 @@ class Decoder:
             text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
         self._line += text.count("\n")
         return text
+
+    @property
+    def line(self) -> int:
+        """The file line the text still to come starts on: 1 + the newlines fed out so far."""
+        return self._line
 
     def _start(self, data: bytes, final: bool) -> bytes:
         if len(data) < _SNIFF and not final:

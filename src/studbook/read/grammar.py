@@ -118,12 +118,20 @@ class _Scanner:
         token = self._older.get(rest)
         if token is None:
             m = self.match(text, pos)
-            if m is None or not pos < m.end() <= pos + len(rest) + 1:
-                return None  # no token, or one past its line: a case for Lark's own parser
-            name: str = m.lastgroup  # type: ignore[assignment]
+            if m is None:
+                return None  # no token: a case for Lark's own parser
             stop = m.end()
+            if not pos < stop <= pos + len(rest) + 1:
+                return None  # a token past its line: Lark's parser too
+            name: str = m.lastgroup  # type: ignore[assignment]
             token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
-            if not self._in_line or self._first_sight(rest):
+            if not self._in_line:
+                return token
+            seen = self._seen  # the first sight of a rest of line (lately) is noted, not remembered
+            if rest not in seen:
+                if len(seen) >= _SEEN_LIMIT:
+                    seen.clear()
+                seen.add(rest)
                 return token
         memo = self.memo
         if len(memo) >= _MEMO_LIMIT:
@@ -131,15 +139,6 @@ class _Scanner:
             memo.clear()
         memo[rest] = token
         return token
-
-    def _first_sight(self, rest: str) -> bool:
-        """True, and noted, the first time (lately) a rest of line is read."""
-        if rest in self._seen:
-            return False
-        if len(self._seen) >= _SEEN_LIMIT:
-            self._seen.clear()
-        self._seen.add(rest)
-        return True
 
 
 @functools.cache

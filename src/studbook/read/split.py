@@ -41,14 +41,15 @@ def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
     line = 1 + text.count("\n", 0, starts[0]) if starts else 1
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
-        chunk = text[start:end]
-        blank = chunk.find("\n\n")
-        if blank == -1 or not chunk[blank:].strip():  # the usual case: one hand
-            hand = chunk[: blank + 1] if blank != -1 else chunk.rstrip(" \t\n") + "\n"
-            yield HandText(line, hand)
+        blank = text.find("\n\n", start, end)
+        # the usual case: one hand, then blank lines (the hand is copied out of the text once)
+        if blank != -1 and text[blank:end].isspace():
+            yield HandText(line, text[start : blank + 1])
+        elif blank == -1:
+            yield HandText(line, text[start:end].rstrip(" \t\n") + "\n")
         else:
-            yield from split_blank_lines(chunk, line)
-        line += chunk.count("\n")
+            yield from split_blank_lines(text[start:end], line)
+        line += text.count("\n", start, end)
 
 
 def _leading_blank_lines(block: str) -> int:

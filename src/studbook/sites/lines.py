@@ -426,6 +426,7 @@ class LineBuilder:
         self.chunk = chunk
         self.text = text
         self.grammar = grammar
+        self.newlines: int | None = None  # the text's lines, once the scan has split it (see _hand)
         self.start = 0  # offset of the line being read
         self.stopped_at: tuple[int, int] | None = None  # parser stack and offset after the line whose handler raised
         self.events: list[Event] = []
@@ -476,6 +477,7 @@ class LineBuilder:
         lines = text.split("\n")
         if lines.pop():  # the text must end with a newline
             return None
+        self.newlines = len(lines)
         pos = 0
         for line, rest in enumerate(lines, self.chunk.first_line):
             whole = rest
@@ -641,7 +643,8 @@ class LineBuilder:
                 header = self.final_header()
             except (ValueError, KeyError, ArithmeticError) as error:
                 raise BuildError(f"{first}\x00{error}") from None
-        last = first + self.text.count("\n") - 1
+        newlines = self.newlines if self.newlines is not None else self.text.count("\n")
+        last = first + newlines - 1
         return make_hand(self.file, first, last, header, tuple(self.seats), tuple(events))
 
     def _skipped(self, skip: SkipHand) -> Skipped:
