@@ -31,14 +31,19 @@ def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
     return [Pot(i, amount, eligible) for i, (amount, eligible) in enumerate(pot_layers(contributions))]
 
 
+def _even_share(amount: Decimal, count: int, unit: Decimal) -> tuple[Decimal, Decimal]:
+    """``count`` winners' even share of ``amount`` rounded down to the chip ``unit``,
+    and what is left over (the odd chips, each going to one winner)."""
+    base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    return base, amount - base * count
+
+
 def split(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, tuple[Decimal, Decimal]]:
     """Each winner's share of ``amount`` as a (least, most) range: the even share
     rounded down to the chip ``unit``, or one chip more for those who may get an odd chip."""
     if not winners:
         return {}
-    count = len(winners)
-    base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
-    odd = amount - base * count
+    base, odd = _even_share(amount, len(winners), unit)
     most = base + unit if odd > ZERO else base
     return {w: (base, most) for w in winners}
 
@@ -47,9 +52,8 @@ def split_exact(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[
     """Even split with the odd chips going one each to the first winners listed."""
     if not winners:
         return {}
-    count = len(winners)
-    base = (amount / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
-    odd_chips = int((amount - base * count) / unit)
+    base, odd = _even_share(amount, len(winners), unit)
+    odd_chips = int(odd / unit)
     return {w: base + (unit if i < odd_chips else ZERO) for i, w in enumerate(winners)}
 
 
