@@ -157,3 +157,19 @@ def test_session_results(out_dir: Path) -> None:
     assert [round(bar.get_height(), 3) for bar in axes.patches] == [4.75, 4.75, 4.75]  # 0.38 / 0.08
     assert [text.get_text() for text in axes.texts] == ["2", "2", "2"]  # hands per sitting
     _render(figure, out_dir / "sessions.png")
+
+
+def test_large_counts_are_written_in_full_with_separators(out_dir: Path) -> None:
+    """Over a thousand hands: the title's count and the axes' ticks are grouped numbers
+    (2,213 hands; 1,000, 2,000 on the axis), not a bare figure with a "1e3" offset."""
+    import studbook
+
+    frames = studbook.load(Path(__file__).resolve().parent.parent / "histories")
+    hands = int((frames.players["player"] == "Hero").sum())
+    assert hands > 1000
+    figure = cumulative_results(frames, "Hero")
+    _render(figure, out_dir / "results_grouped.png")
+    axes = figure.axes[0]
+    assert f"Hero: {hands:,} hands, " in axes.get_title()
+    ticks = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
+    assert "1,000" in ticks and axes.xaxis.get_offset_text().get_text() == ""

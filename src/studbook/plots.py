@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from studbook.frames import MONEY_SCALE, Frames
 from studbook.lean import filled
@@ -58,7 +58,12 @@ def main_player(frames: Frames) -> str | None:
 
 
 def _hands(count: int) -> str:
-    return f"{int(count)} hand{'s' if count != 1 else ''}"
+    return f"{int(count):,} hand{'s' if count != 1 else ''}"
+
+
+_GROUPED = StrMethodFormatter("{x:,.0f}")
+"""Tick labels of counts and sums written in full with thousands separators
+(1,000,000 rather than matplotlib's 1.0 and a "1e6" offset)."""
 
 
 def _empty(figure: Figure, title: str, message: str) -> Figure:
@@ -107,9 +112,12 @@ def cumulative_results(frames: Frames, player: str | None = None, *,
               label="Without showdown")
     axes.axhline(0, color="grey", lw=0.8)
     total = values.sum()
-    axes.set_title(f"{title}: {len(rows)} hands, {total:+,.2f} "
+    axes.set_title(f"{title}: {_hands(len(rows))}, {total:+,.2f} "
                    f"{'bb' if unit == 'bb' else currencies[0]}")
     axes.set_xlabel("Hands played (in time order)")
+    axes.xaxis.set_major_formatter(_GROUPED)
+    if unit != "bb":
+        axes.yaxis.set_major_formatter(_GROUPED)
     axes.set_ylabel(label)
     axes.grid(alpha=0.3)
     axes.legend(loc="best")
@@ -213,7 +221,7 @@ def violations_by_rule(frames: Frames) -> Figure:
     for y, total in enumerate(left):
         axes.text(total, y, f" {int(total)}", va="center", fontsize="small")
     hands = violations[["site", "hand_id"]].drop_duplicates().shape[0]
-    axes.set_title(f"{title}: {len(violations)} in {hands} of {len(frames.hands)} hands")
+    axes.set_title(f"{title}: {len(violations):,} in {hands:,} of {_hands(len(frames.hands))}")
     axes.set_xlabel("Violations (count)")
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylabel("Rule id (RULES.md)")
@@ -246,7 +254,7 @@ def session_results(frames: Frames, player: str | None = None) -> Figure:
               label="Running total")
     axes.axhline(0, color="grey", lw=0.8)
     first, last = table["start"].iloc[0], table["start"].iloc[-1]
-    axes.set_title(f"{title}: {len(table)} sittings, {int(table['hands'].sum())} hands, "
+    axes.set_title(f"{title}: {len(table):,} sittings, {_hands(table['hands'].sum())}, "
                    f"{values.sum():+,.2f} bb ({first:%Y-%m-%d} to {last:%Y-%m-%d})")
     axes.set_xlabel("Sitting (in time order; bar labels: hands played)")
     axes.set_ylabel("Net won (big bets)")
