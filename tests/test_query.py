@@ -71,3 +71,29 @@ def test_the_stats_command_reads_a_store_through_sql(store: Path, capsys: pytest
     assert "no hands match" in capsys.readouterr().out
     assert main(["stats", "--db", str(store), "--player", "HERO"]) == 2
     assert "did you mean Hero?" in capsys.readouterr().err
+
+
+HISTORIES = Path(__file__).resolve().parent.parent / "histories"
+
+
+@pytest.mark.parametrize("filters", [Filters.of(), Filters.of(variants=["stud8", "razz"])],
+                         ids=lambda f: f.describe() or "none")
+def test_a_selection_reads_each_table_when_first_used_and_keeps_its_hands(tmp_path: Path,
+                                                                          filters: Filters) -> None:
+    """Only ``hands`` is read at once; the other tables come when used, with the rows of
+    exactly those hands, even when more hands are imported in between (a ``watch``)."""
+    files = sorted(str(p) for p in HISTORIES.glob("*.txt"))
+    first, later = files[:-2], files[-2:]
+    db = tmp_path / "h.db"
+    import_results(db, [r for f in check_paths(first) for r in f.results])
+    selected = read_selected(db, filters)
+    assert selected.loaded() == ("hands",)
+    import_results(db, [r for f in check_paths(later) for r in f.results])  # imported meanwhile
+    players = selected.players
+    assert selected.loaded() == ("hands", "players")
+    expected = select(load(first), filters)
+    assert len(selected.hands) == len(expected.hands) > 0
+    keys = set(zip(selected.hands["site"].astype(str), selected.hands["hand_id"].astype(str)))
+    assert set(zip(players["site"].astype(str), players["hand_id"].astype(str))) == keys
+    for (name, got), (_, want) in zip(selected.tables(), expected.tables()):
+        assert len(got) == len(want), name

@@ -2,10 +2,12 @@
 
 :func:`read_selected` runs the hand criteria of a :class:`~studbook.filters.Filters`
 as one ``WHERE`` on ``hands`` (times compare as the ISO-8601 UTC text the store
-writes), and reads every table's rows of those hands only. The result is then
-passed through :func:`studbook.filters.select`, the one definition of what
-each filter means, so the SQL is a way of reading less, never a second
-meaning (a test checks that both select the same hands).
+writes), and reads every table's rows of those hands only, each table when it is
+first used (a plot of results reads ``hands`` and ``players``, never the actions).
+The hands kept are then judged by :func:`studbook.filters.hand_mask`, the one
+definition of what each filter means, so the SQL is a way of reading less, never
+a second meaning (a test checks that both select the same hands; should the SQL
+ever keep more, :func:`studbook.filters.select` trims every table).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from studbook.filters import KINDS, Filters, select
-from studbook.frames import SHARED_CATEGORIES, TABLES, Frames
-from studbook.lean import share_categories
+import pandas as pd
+
+from studbook.filters import KINDS, Filters, hand_mask, select
+from studbook.frames import Frames
 from studbook.store import Store
 
 _KIND_SQL = {
@@ -59,15 +62,30 @@ def hand_where(filters: Filters) -> tuple[str, list[Any]]:
 
 
 def read_selected(path: str | Path, filters: Filters) -> Frames:
-    """The frames of the store at ``path``, of the hands ``filters`` keep."""
+    """The frames of the store at ``path``, of the hands ``filters`` keep: ``hands``
+    read now, every other table when first used (:meth:`studbook.frames.Frames.lazy`).
+
+    Every table holds the rows of the same hands, those stored when ``hands`` was
+    read: a store imported into meanwhile (``studbook watch``) adds hands with
+    higher rowids, which the later reads leave out.
+    """
     where, params = hand_where(filters)
-    keys = f"(site, hand_id) IN (SELECT site, hand_id FROM hands WHERE {where})"
     with Store(path, create=False) as store:
-        tables = {table: (store.read_table(table) if table == "rejects" else
-                          store.read_table(table, where=where if table == "hands" else keys, params=params))
-                  for table in TABLES}
-    share_categories(tables, SHARED_CATEGORIES)  # joins compare codes, as load() gives them
-    return select(Frames(**tables), filters)
+        last = store.conn.execute("SELECT max(rowid) FROM hands").fetchone()[0] or 0
+        snapshot = f"({where}) AND rowid <= ?"
+        hands = store.read_table("hands", where=snapshot, params=[*params, last])
+    keys = f"(site, hand_id) IN (SELECT site, hand_id FROM hands WHERE {snapshot})"
+
+    def load_table(table: str) -> pd.DataFrame:
+        with Store(path, create=False) as store:
+            if table == "rejects":  # rejected hands have no hand row: all of them, as load() gives
+                return store.read_table(table)
+            return store.read_table(table, where=keys, params=[*params, last])
+
+    frames = Frames.lazy({"hands": hands}, load_table)
+    if filters.selects_hands and not hand_mask(hands, filters).all():
+        return select(frames, filters)  # the SQL kept more than the filters mean (a test says it never does)
+    return frames
 
 
 def player_names(path: str | Path) -> set[str]:
