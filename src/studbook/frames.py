@@ -98,6 +98,14 @@ class Frames:
         """The tables at hand (all of them, but for frames made by :meth:`lazy`)."""
         return tuple(table for table in TABLES if table in self.__dict__)
 
+    def read_all(self) -> Frames:
+        """These frames with every table at hand (the rest loaded now from their source),
+        so that all share their categories as :func:`load` of every table gives them;
+        for writing every table out (``studbook export``)."""
+        for table in TABLES:
+            getattr(self, table)
+        return self
+
     def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
         for field in fields(self):
             yield field.name, getattr(self, field.name)

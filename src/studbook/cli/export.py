@@ -168,7 +168,7 @@ def _open_store(path: str) -> Store:
 def _frames(args: argparse.Namespace, filters: Filters) -> Frames:
     if args.db:
         try:  # read-only, the hand criteria in SQL; missing, empty, damaged: the store's own line
-            return read_selected(args.db, filters)
+            return read_selected(args.db, filters).read_all()  # every table is written
         except StoreError as error:
             raise UsageError(str(error)) from None
     if args.read_as:  # the files read as that site's format
