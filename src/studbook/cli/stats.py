@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import math
 from collections import Counter
-from typing import Any, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
@@ -90,51 +91,57 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFrame:
-    """The stats table (or ``--starting-hands``' table) of a store, read a chunk of
-    hands at a time (:meth:`studbook.store.Store.hand_chunks`) and summed: the
-    same table as from the whole frames, in memory bounded by one chunk."""
+Chunks = Callable[..., Iterator[Frames]]
+"""``chunks(tables=CHUNK_TABLES)``: the filters' hands of a store, a chunk at a time."""
+
+
+@contextmanager
+def _store_chunks(args: argparse.Namespace) -> Iterator[tuple[Filters, Chunks]]:
+    """The filters of ``args`` and the chunks of ``--db``'s hands they keep
+    (:meth:`studbook.store.Store.hand_chunks`, the hand criteria in SQL), each
+    pass a new read; a store's error, raised here or while the chunks are read,
+    is the usage error of its one line."""
     filters = filters_from_args(args)
     where, params = hand_where(filters)
     try:
         require_known_players(player_names(args.db), filters)
         with Store(args.db, create=False) as store:
-            chunks = (select(Frames.lazy(tables, _no_table), filters)
-                      for tables in store.hand_chunks(CHUNK_TABLES, where=where, params=params))
-            if args.starting_hands:
-                return _only(in_class_order(compute_chunks(
-                    chunks, player=filters.players or None, by=STARTING_HAND_KEYS,
-                    stats=STARTING_HAND_STATS, min_hands=args.min_hands, denominators=True)), chosen)
-            return compute_chunks(chunks, player=filters.players or None,
-                                  stats=chosen,
-                                  min_hands=args.min_hands, denominators=True)
+            def chunks(tables: tuple[str, ...] = CHUNK_TABLES) -> Iterator[Frames]:
+                return (select(Frames.lazy(part, _no_table), filters)
+                        for part in store.hand_chunks(tables, where=where, params=params))
+
+            yield filters, chunks
     except StoreError as error:
         raise UsageError(str(error)) from None
+
+
+def _from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFrame:
+    """The stats table (or ``--starting-hands``' table) of a store, read a chunk of
+    hands at a time and summed: the same table as from the whole frames, in
+    memory bounded by one chunk."""
+    with _store_chunks(args) as (filters, chunks):
+        if args.starting_hands:
+            return _only(in_class_order(compute_chunks(
+                chunks(), player=filters.players or None, by=STARTING_HAND_KEYS,
+                stats=STARTING_HAND_STATS, min_hands=args.min_hands, denominators=True)), chosen)
+        return compute_chunks(chunks(), player=filters.players or None,
+                              stats=chosen,
+                              min_hands=args.min_hands, denominators=True)
 
 
 def _opponents_from_store(args: argparse.Namespace, chosen: list[str] | None) -> pd.DataFrame:
     """``--opponents`` of a store, a chunk of hands at a time as :func:`_from_store`:
     one pass finds the hero (unless named), one their opponents, one the HUD rows;
     the same table as from the whole frames, in memory bounded by one chunk."""
-    filters = filters_from_args(args)
-    where, params = hand_where(filters)
-    try:
-        require_known_players(player_names(args.db), filters)
-        with Store(args.db, create=False) as store:
-            def chunks(tables: tuple[str, ...]) -> Iterator[Frames]:
-                return (select(Frames.lazy(part, _no_table), filters)
-                        for part in store.hand_chunks(tables, where=where, params=params))
-
-            seated = ("hands", "players")  # the filters judge the hands rows
-            hero = filters.players[0] if filters.players else _store_hero(chunks(seated), filters, args.format)
-            opponents: set[str] = set()
-            if hero is not None:
-                for frames in chunks(seated):
-                    opponents |= met_by(frames, hero)
-                opponents.discard(hero)
-            table = compute_chunks(chunks(CHUNK_TABLES), player=sorted(opponents), **_hud_options(args, chosen))
-    except StoreError as error:
-        raise UsageError(str(error)) from None
+    with _store_chunks(args) as (filters, chunks):
+        seated = ("hands", "players")  # the filters judge the hands rows
+        hero = filters.players[0] if filters.players else _store_hero(chunks(seated), filters, args.format)
+        opponents: set[str] = set()
+        if hero is not None:
+            for frames in chunks(seated):
+                opponents |= met_by(frames, hero)
+            opponents.discard(hero)
+        table = compute_chunks(chunks(), player=sorted(opponents), **_hud_options(args, chosen))
     return _hud(table)
 
 
