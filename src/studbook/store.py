@@ -966,18 +966,20 @@ def prepare_rows(results: Iterable[CheckResult | SourcedCheck]) -> PreparedRows:
     keys: list[tuple[str, str] | None] = []
     counts: list[tuple[int, ...]] = []
     tables: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+    into = [tables[table].extend for table in TABLES]
     originals: list[tuple[Any, ...] | None] = []
     problems: list[Rejected | Skipped] = []
     for item in results:
         texts: dict[OriginalKey, HandSource] = {}
         result = _carried(item, texts)
-        rows = rows_from_checks((result,))
-        counts.append(tuple(len(rows[table]) for table in TABLES))
-        for table in TABLES:
-            tables[table].extend(rows[table])
+        rows = rows_from_checks((result,))  # one result at a time: its share of each table
+        parts = [rows[table] for table in TABLES]
+        counts.append(tuple(map(len, parts)))
+        for extend, part in zip(into, parts):
+            extend(part)
         if isinstance(result, HandCheck):
             keys.append((result.hand.site, result.hand.hand_id))
-            originals.append(next(_original_rows([result], texts), None))
+            originals.append(next(_original_rows([result], texts), None) if texts else None)
         else:
             keys.append(None)
             originals.append(None)
