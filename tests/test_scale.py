@@ -242,6 +242,32 @@ def test_import_jobs_rechecked_hands_get_their_rows_made_here(
     assert all("should be 0.25" in message for *_, message in wrong)
 
 
+def test_import_jobs_a_file_changed_before_its_hand_is_read_again_is_not_imported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand to check again whose file no longer holds it when read again (the
+    file changed during the import): the file is listed as not read, not marked
+    imported, and the next import reads it; the other files are imported."""
+    source = next(HISTORIES.glob("HH20240302 Aaltje IV*"))
+    hands = re.split(r"\n\n+(?=PokerStars Hand #)", source.read_text(encoding="utf-8").strip())
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    (folder / "a.txt").write_text("\n\n\n".join(hands[:2]) + "\n", encoding="utf-8")
+    low = folder / "b.txt"
+    later = [h.replace("brings in for $0.25", "brings in for $0.05") for h in hands[45:47]]
+    low.write_text("\n\n\n".join(later) + "\n", encoding="utf-8")
+    monkeypatch.setattr(scale, "_TASK_BYTES", (1, 1))
+    monkeypatch.setattr(scale, "_hands_by_line", lambda file, site: {})  # as if the file had changed
+    db = tmp_path / "s.db"
+    assert main(["import", str(folder), "--db", str(db), "--jobs", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot read {low}: the file changed while it was read (its hand at line" in err
+    assert "unreadable files        1" in out and "new hands               2" in out
+    assert _count(db, "SELECT count(*) FROM files") == 1
+    monkeypatch.undo()
+    assert main(["import", "-q", str(folder), "--db", str(db), "--jobs", "2"]) == 0
+    assert "new hands               2" in capsys.readouterr().out
+
+
 def test_import_jobs_on_bad_files_repeats_and_stale_rejects(
         split_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """With --jobs 2 as with one: a file that is no hand history, an empty one, a hand
@@ -380,6 +406,9 @@ def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.Monk
     assert scale.auto_jobs(files) == 5  # 8 cores, 2.5 busy
     monkeypatch.setattr(scale.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
     assert scale.auto_jobs(files) == 1  # 3 free cores do not pay
+    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 3  # they do for import
+    monkeypatch.setattr(scale.os, "getloadavg", lambda: (6.5, 0.0, 0.0))
+    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 1  # 1.5 free cores do not
 
 
 def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(

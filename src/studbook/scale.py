@@ -118,12 +118,15 @@ AUTO_BYTES = 64 << 20
 """Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
 AUTO_FREE_CORES = 4
 """Processes pay off from this many free cores (moving results costs about half of checking them)."""
+AUTO_PREPARED_FREE_CORES = 2
+"""... and from this many for :func:`prepare_files` (``import``): what a worker sends back
+costs little to move, and the calling process only stores it (README, "Import against check")."""
 
 
-def auto_jobs(files: Iterable[PathLike]) -> int:
+def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_FREE_CORES) -> int:
     """The processes to use when the user did not say: one per free core (cores
-    less the load average) for large inputs when that is :data:`AUTO_FREE_CORES`
-    or more, else 1. The output is the same either way."""
+    less the load average) for large inputs when that is ``free_cores`` or more,
+    else 1. The output is the same either way."""
     if sum(_size(str(f)) for f in files) < AUTO_BYTES:
         return 1
     try:
@@ -131,7 +134,7 @@ def auto_jobs(files: Iterable[PathLike]) -> int:
     except OSError:  # no load average on this system
         return 1
     free = int(resolve_jobs(0) - busy)
-    return free if free >= AUTO_FREE_CORES else 1
+    return free if free >= free_cores else 1
 
 
 def _tasks(files: list[str], workers: int) -> list[list[str]]:
@@ -397,6 +400,7 @@ def prepare_files(paths: Iterable[PathLike], prepare: Callable[[list[SourcedChec
         memory = TableMemory()
         yield from (stream_sourced(file, site, memory) for file in files)
         return
+
     def here(task: list[str], memory: TableMemory) -> Iterator[Prepared[Made] | SourcedStream]:
         return (stream_sourced(file, site, memory) for file in task)
 
@@ -654,5 +658,6 @@ def _maker(cls: type) -> Callable[[tuple[Any, ...]], Any]:
     return make
 
 
-__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION", "auto_jobs", "check_files", "check_files_dask", "expand_paths",
+__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
+           "Prepared", "auto_jobs", "check_files", "check_files_dask", "expand_paths", "prepare_files",
            "resolve_jobs", "to_dask"]

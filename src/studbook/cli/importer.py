@@ -38,7 +38,7 @@ from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
 from studbook.printable import printable_path
-from studbook.scale import Prepared, auto_jobs, prepare_files, resolve_jobs
+from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files, resolve_jobs
 from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
 
 SHOW_REJECTED = 50
@@ -60,8 +60,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any hand is rejected or breaks a rule")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="parse and check files in N processes (0 = one per core; default: one per free "
-                             "core for inputs of 64 MB or more when 4 or more are free, else 1)")
+                        help="parse, check and make the rows of files in N processes (0 = one per core; "
+                             "default: one per free core for inputs of 64 MB or more when 2 or more are free, "
+                             "else 1)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no list of rejected hands")
     parser.set_defaults(run=run)
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_paths(args.paths)
     if args.jobs is None:
-        args.jobs = auto_jobs(files)
+        args.jobs = auto_jobs(files, AUTO_PREPARED_FREE_CORES)
     try:
         store = Store(args.db)
     except StoreError as error:
