@@ -200,7 +200,7 @@ class _Recorder(TableMemory):
 
 
 class _Batch:
-    """A task's FileChecks, what its memory was asked and told, and what it learned."""
+    """A task's FileChecks (or Prepared files), what its memory was asked and told, and what it learned."""
 
     __slots__ = ("checks", "asked", "told", "learned")
 
