@@ -268,6 +268,43 @@ def test_import_jobs_a_file_changed_before_its_hand_is_read_again_is_not_importe
     assert "new hands               2" in capsys.readouterr().out
 
 
+def test_import_jobs_interrupted_keeps_whole_files_and_ends_the_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C while the second file's rows are stored: the first file stays, whole
+    and marked imported, the second left for the next import; the pool is ended."""
+    from studbook.store import Store
+
+    files = scale.expand_paths([HISTORIES])[:4]
+    assert len(scale._tasks(files, 2)) > 1
+    stored, pools = [], []
+    real_add, real_pool = Store.add_prepared, scale.multiprocessing.Pool
+
+    def add(self: Store, *args: object, **kwargs: object) -> object:
+        if stored:
+            raise KeyboardInterrupt
+        stored.append(real_add(self, *args, **kwargs))  # type: ignore[arg-type]
+        return stored[-1]
+
+    def pool(*args: object, **kwargs: object) -> object:
+        pools.append(real_pool(*args, **kwargs))  # type: ignore[arg-type]
+        return pools[-1]
+
+    monkeypatch.setattr(Store, "add_prepared", add)
+    monkeypatch.setattr(scale.multiprocessing, "Pool", pool)
+    db = tmp_path / "s.db"
+    assert main(["import", "-q", *map(str, files), "--db", str(db), "--jobs", "2"]) == 130
+    err = capsys.readouterr().err
+    assert f"interrupted: the store keeps the {stored[0].new} new hands of the files finished" in err
+    assert len(pools) == 1 and all(not p.is_alive() for p in pools[0]._pool)  # type: ignore[attr-defined]
+    assert _count(db, "SELECT count(*) FROM files") == 1
+    assert _count(db, "SELECT count(*) FROM hands") == stored[0].new > 0
+    monkeypatch.undo()
+    assert main(["import", "-q", *map(str, files), "--db", str(db), "--jobs", "2"]) == 0
+    _, again = capsys.readouterr(), tmp_path / "again.db"
+    assert main(["import", "-q", *map(str, files), "--db", str(again), "--jobs", "1"]) == 0
+    assert _store_rows(db)["hands"] == _store_rows(again)["hands"]
+
+
 def test_import_jobs_on_bad_files_repeats_and_stale_rejects(
         split_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """With --jobs 2 as with one: a file that is no hand history, an empty one, a hand
