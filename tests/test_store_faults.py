@@ -226,9 +226,9 @@ def test_a_file_is_stored_with_its_files_row_or_not_at_all(tmp_path: Path) -> No
         assert store.counts()["hands"] == 6 and store.imported(source, "0" * 64)
 
 
-def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict) -> None:
+def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict, *jobs: str) -> None:
     db = tmp_path / f"killed-{delay:.3f}.db"
-    process = cli("import", *map(str, files), "--db", str(db), "-q")
+    process = cli("import", *map(str, files), "--db", str(db), "-q", *jobs)
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -239,18 +239,19 @@ def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict
     assert dump(db) == clean
 
 
-def import_seconds(files: list[Path], db: Path) -> float:
+def import_seconds(files: list[Path], db: Path, *jobs: str) -> float:
     start = time.perf_counter()
-    code, _, err = finish(cli("import", *map(str, files), "--db", str(db), "-q"))
+    code, _, err = finish(cli("import", *map(str, files), "--db", str(db), "-q", *jobs))
     assert code == 0, err
     return time.perf_counter() - start
 
 
-def test_kill_9_then_reimport_equals_a_clean_import(sim: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [(), ("--jobs", "2")])  # 2: killed with its workers' rows in flight
+def test_kill_9_then_reimport_equals_a_clean_import(jobs: tuple[str, ...], sim: list[Path], tmp_path: Path) -> None:
     clean = clean_import(sim, tmp_path / "clean.db")
-    seconds = import_seconds(sim, tmp_path / "timed.db")
+    seconds = import_seconds(sim, tmp_path / "timed.db", *jobs)
     delay = random.Random(18).uniform(0.3, 1.0) * seconds
-    kill_and_resume(sim, tmp_path, delay, clean)
+    kill_and_resume(sim, tmp_path, delay, clean, *jobs)
 
 
 def test_a_kill_as_the_store_appears_leaves_a_whole_store(sim: list[Path], tmp_path: Path,
