@@ -267,13 +267,11 @@ def test_check_files_dask_on_a_distributed_client(split_table: Path) -> None:
 def test_which_checks_stand(asked: tuple[str, str] | None, true: tuple[str, str] | None,
                             violations: tuple[str, ...], stands: bool) -> None:
     from decimal import Decimal
-    from types import SimpleNamespace
 
     def known(k: tuple[str, str] | None) -> tuple[Decimal, str] | None:
         return None if k is None else (Decimal(k[0]), k[1])
 
-    result = SimpleNamespace(violations=violations)
-    assert scale._stands(known(asked), known(true), result) is stands  # type: ignore[arg-type]
+    assert scale._stands(known(asked), known(true), bool(violations)) is stands
 
 
 def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -297,3 +295,16 @@ def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(
     main(["check", "--format", "jsonl", str(HISTORIES)])
     auto = capsys.readouterr()
     assert auto.out == one.out and auto.out
+
+
+def test_dask_partitions_checked_again_only_where_the_memory_matters(split_table: Path) -> None:
+    """to_dask keeps a partition's own frames where every check stands given the partitions
+    before it, and checks its files again where one does not (the split table's later files)."""
+    groups = scale._groups(scale.expand_paths([split_table]), 1)
+    before, stands = None, []
+    for part in (scale._check_part(group, None) for group in groups):
+        stands.append(scale._all_stand(part, before))
+        before = scale._merge(before, part.learned)
+    assert stands[0] and not all(stands)
+    alone = scale._check_part(scale.expand_paths([split_table]), None)  # one partition: nothing before it
+    assert scale._all_stand(alone, None) and scale._settle_frames(alone, None) is alone.frames
