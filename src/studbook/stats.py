@@ -229,30 +229,40 @@ def door_beats(door: Card, bring_in_door: Card, variant: str) -> bool:
 
 
 def _third_street_spots(frames: Frames) -> pd.DataFrame:
-    """Per player-hand: steal chances and attempts, bring-in defence, from 3rd-street actions."""
-    doors = {
-        (s, h, p): Card.parse(d)
-        for s, h, p, d in frames.players[["site", "hand_id", "player", "door"]].itertuples(
-            index=False)
-        if isinstance(d, str)
-    }
-    variants = dict(zip(zip(frames.hands["site"], frames.hands["hand_id"]),
-                        frames.hands["variant"]))
-    third = frames.actions[frames.actions["street"] == 3]
+    """Per player-hand: steal chances and attempts, bring-in defence, from 3rd-street actions.
+
+    The players' door cards and the hands' variants come onto the 3rd-street
+    action rows by merging (a player with no row there plays no part in a spot),
+    so no Python object is made per player-hand or per hand of the frames."""
+    third = frames.actions.loc[frames.actions["street"] == 3, ["site", "hand_id", "player", "kind"]]
+    doors = frames.players[KEY + ["door"]].drop_duplicates(KEY, keep="last")  # as a dict of them would
+    variants = frames.hands[["site", "hand_id", "variant"]].drop_duplicates(["site", "hand_id"], keep="last")
+    third = third.merge(doors, on=KEY, how="left", sort=False).merge(
+        variants, on=["site", "hand_id"], how="left", sort=False)
+    cards: dict[Any, Card | None] = {}  # each door written once
     rows: list[tuple[Any, ...]] = []
     hand_actions: list[tuple[str, str]] = []
+    hand_doors: dict[tuple[str, str, str], Card] = {}
     current: tuple[str, str] | None = None
-    for site, hand_id, player, kind in third[["site", "hand_id", "player", "kind"]].itertuples(
-            index=False):
+    variant: Any = None
+    for site, hand_id, player, kind, door, of_hand in third.itertuples(index=False):
         if (site, hand_id) != current:
             if current is not None:
-                rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
-            current, hand_actions = (site, hand_id), []
+                rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
+            current, hand_actions, hand_doors, variant = (site, hand_id), [], {}, of_hand
         hand_actions.append((player, kind))
+        card = cards[door] if door in cards else cards.setdefault(
+            door, Card.parse(door) if isinstance(door, str) else None)
+        if card is not None:
+            hand_doors[(site, hand_id, player)] = card
     if current is not None:
-        rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
+        rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
     return pd.DataFrame.from_records(rows, columns=KEY + [
         "steal_chance", "steal", "bi_vs_steal", "bi_fold", "bi_call", "bi_reraise"])
+
+
+def _variant_or_stud(variant: Any) -> str:
+    return variant if isinstance(variant, str) else "stud"  # a hand with no row in hands
 
 
 def _spots(
@@ -369,21 +379,32 @@ def sums(
     table = table.assign(currency=table["currency"].astype(STRING).fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
-    parts = {"__hands": _one(table)}
+    keyed = pd.DataFrame({key: _plain(table[key]) for key in keys}, index=table.index)
+    grouped = keyed.groupby(keys, sort=True, dropna=False, observed=True)
+    groups = grouped.ngroup().to_numpy()  # each row's group, numbered in the groups' (sorted) order
+    # each sum by itself (the same sum of the same rows in the same order as a
+    # groupby of them all together), so that only one column a stat is made at a
+    # time, never a table of them all (some 70 columns a player-hand)
+    columns: dict[str, pd.Series] = {"__hands": _group_sum(_one(table), groups)}
     for stat in chosen:
-        parts[f"{stat.name}__num"] = stat.num(table)
+        columns[f"{stat.name}__num"] = _group_sum(stat.num(table), groups)
         if stat.den is not None:
-            parts[f"{stat.name}__den"] = stat.den(table)
-    work = pd.DataFrame(parts, index=table.index)
-    for key in keys:  # plain strings, so that sums of different chunks line up
-        column = table[key]
-        work[key] = column.astype(STRING) if isinstance(column.dtype, pd.CategoricalDtype) else column
-    work["__currency"] = table["currency"]
-    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
-    out = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
-    out["__currency_min"] = grouped["__currency"].min()
-    out["__currency_max"] = grouped["__currency"].max()
+            columns[f"{stat.name}__den"] = _group_sum(stat.den(table), groups)
+    currency = table["currency"].groupby(groups, sort=True)
+    columns["__currency_min"] = currency.min()
+    columns["__currency_max"] = currency.max()
+    out = pd.DataFrame(columns)
+    out.index = grouped.size().index
     return out
+
+
+def _plain(column: pd.Series) -> pd.Series:
+    """A group key as plain strings, so that sums of different chunks line up."""
+    return column.astype(STRING) if isinstance(column.dtype, pd.CategoricalDtype) else column
+
+
+def _group_sum(values: pd.Series, groups: np.ndarray) -> pd.Series:
+    return values.groupby(groups, sort=True).sum()
 
 
 def combine_sums(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
