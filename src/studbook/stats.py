@@ -178,9 +178,8 @@ def facts(frames: Frames) -> pd.DataFrame:
         ["site", "hand_id", "currency", "kind"]]
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
                           "won_at_showdown", "collected", "net", "net_bb"]]
-    out = base.merge(hands, on=["site", "hand_id"], how="left")
-    out = out.merge(_action_counts(frames.actions), on=KEY, how="left")
-    out = out.merge(_third_street_spots(frames), on=KEY, how="left")
+    out = _left_joined(base, [(hands, ["site", "hand_id"]), (_action_counts(frames.actions), KEY),
+                              (_third_street_spots(frames), KEY)])
     count_columns = [c for c in out.columns if c.startswith(
         ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))]
     out[count_columns] = out[count_columns].fillna(0).astype("int64")
@@ -190,6 +189,36 @@ def facts(frames: Frames) -> pd.DataFrame:
     out["won_no_showdown"] = ((out["collected"] > 0) & (out["showdown"] == 0)).astype("int64")
     out["net_bb_showdown"] = out["net_bb"].where(out["showdown"] > 0, 0.0)
     out["net_bb_no_showdown"] = out["net_bb"].where(out["showdown"] == 0, 0.0)
+    return out
+
+
+def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
+    """``base`` merged (``how="left"``) with each of ``rights`` on its keys in turn.
+
+    Where every right table has one row a key and no key is missing (what frames
+    hold), each right table's columns are taken at the positions of ``base``'s
+    keys and the table is made once: the same values and dtypes as the merges,
+    which copied the growing table once each."""
+    plain = all(not right.duplicated(keys).any() and not right[keys].isna().any().any()
+                and not base[keys].isna().any().any() for right, keys in rights)
+    if not plain:
+        out = base
+        for right, keys in rights:
+            out = out.merge(right, on=keys, how="left")
+        return out
+    left = base.reset_index(drop=True)
+    parts = [left]
+    sample = left.iloc[:1]  # the merges of a row give the keys' dtypes (their common type)
+    for right, keys in rights:
+        rows = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
+        parts.append(pd.DataFrame({
+            column: pd.api.extensions.take(right[column].array, rows, allow_fill=True)
+            for column in right.columns if column not in keys}))
+        sample = sample.merge(right.iloc[:1], on=keys, how="left")
+    out = pd.concat(parts, axis=1)
+    for key in {key for _, keys in rights for key in keys}:
+        if out[key].dtype != sample[key].dtype:
+            out[key] = out[key].astype(sample[key].dtype)
     return out
 
 
