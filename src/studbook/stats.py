@@ -26,7 +26,7 @@ defence). It is derived from the ``players`` and ``actions`` frames only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -210,7 +210,7 @@ def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[s
     parts = [left]
     sample = left.iloc[:1]  # the merges of a row give the keys' dtypes (their common type)
     for right, keys in rights:
-        rows = pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
+        rows = _positions(left, right, keys)
         parts.append(pd.DataFrame({
             column: pd.api.extensions.take(right[column].array, rows, allow_fill=True)
             for column in right.columns if column not in keys}))
@@ -220,6 +220,23 @@ def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[s
         if out[key].dtype != sample[key].dtype:
             out[key] = out[key].astype(sample[key].dtype)
     return out
+
+
+def _positions(left: pd.DataFrame, right: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """For each row of ``left``, the position of the row of ``right`` with its keys
+    (-1 for none); ``right``'s keys are unique. Keys that are categoricals of ``left``
+    (as the frames' are) compare as numbers made of their codes."""
+    if all(isinstance(left[key].dtype, pd.CategoricalDtype) for key in keys):
+        sizes = [len(left[key].cat.categories) + 1 for key in keys]  # + 1: a right value not among them
+        if float(np.prod([float(n) for n in sizes])) < 2.0**62:
+            mine, theirs = np.zeros(len(left), np.int64), np.zeros(len(right), np.int64)
+            for key, size in zip(keys, sizes):
+                dtype = left[key].dtype
+                other = right[key] if right[key].dtype == dtype else right[key].astype(dtype)
+                mine = mine * size + left[key].cat.codes.to_numpy()
+                theirs = theirs * size + np.where(other.isna(), size - 1, other.cat.codes.to_numpy())
+            return pd.Index(theirs).get_indexer(mine)
+    return pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
 
 
 def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
@@ -291,15 +308,15 @@ def _third_street_spots(frames: Frames) -> pd.DataFrame:
     third = frames.actions.loc[frames.actions["street"] == 3, ["site", "hand_id", "player", "kind"]]
     doors = frames.players[KEY + ["door"]].drop_duplicates(KEY, keep="last")  # as a dict of them would
     variants = frames.hands[["site", "hand_id", "variant"]].drop_duplicates(["site", "hand_id"], keep="last")
-    third = third.merge(doors, on=KEY, how="left", sort=False).merge(
-        variants, on=["site", "hand_id"], how="left", sort=False)
+    third = _left_joined(third, [(doors, KEY), (variants, ["site", "hand_id"])])
     cards: dict[Any, Card | None] = {}  # each door written once
     rows: list[tuple[Any, ...]] = []
     hand_actions: list[tuple[str, str]] = []
     hand_doors: dict[tuple[str, str, str], Card] = {}
     current: tuple[str, str] | None = None
     variant: Any = None
-    for site, hand_id, player, kind, door, of_hand in third.itertuples(index=False):
+    for site, hand_id, player, kind, door, of_hand in zip(*map(_python_values, (
+            third[c] for c in ("site", "hand_id", "player", "kind", "door", "variant")))):
         if (site, hand_id) != current:
             if current is not None:
                 rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
@@ -313,6 +330,16 @@ def _third_street_spots(frames: Frames) -> pd.DataFrame:
         rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
     return pd.DataFrame.from_records(rows, columns=KEY + [
         "steal_chance", "steal", "bi_vs_steal", "bi_fold", "bi_call", "bi_reraise"])
+
+
+def _python_values(column: pd.Series) -> Iterator[Any]:
+    """The values of ``column`` one at a time, as ``itertuples`` gives them; a
+    categorical's from its codes, so that they are not all made as Python objects
+    at once (``itertuples`` makes every column's: some 400 bytes a row here)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = [*column.cat.categories.tolist(), np.nan]  # code -1: NA
+        return map(categories.__getitem__, column.cat.codes.to_numpy())
+    return iter(column.tolist())
 
 
 def _variant_or_stud(variant: Any) -> str:
