@@ -179,10 +179,8 @@ def facts(frames: Frames) -> pd.DataFrame:
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
                           "won_at_showdown", "collected", "net", "net_bb"]]
     out = _left_joined(base, [(hands, ["site", "hand_id"]), (_action_counts(frames.actions), KEY),
-                              (_third_street_spots(frames), KEY)])
-    count_columns = [c for c in out.columns if c.startswith(
-        ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))]
-    out[count_columns] = out[count_columns].fillna(0).astype("int64")
+                              (_third_street_spots(frames), KEY)],
+                       counts=("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))
     out["saw_4th"] = (out["last_street"] >= 4).astype("int64")
     out["showdown"] = out["showdown"].astype("int64")
     out["won_showdown"] = (out["won_at_showdown"] & (out["showdown"] > 0)).astype("int64")
@@ -192,19 +190,24 @@ def facts(frames: Frames) -> pd.DataFrame:
     return out
 
 
-def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[str]]]) -> pd.DataFrame:
-    """``base`` merged (``how="left"``) with each of ``rights`` on its keys in turn.
+def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[str]]],
+                 counts: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``base`` merged (``how="left"``) with each of ``rights`` on its keys in turn;
+    the columns whose names start with one of ``counts`` as int64, 0 where no row
+    matched (``fillna(0).astype("int64")`` of the merged columns).
 
     Where every right table has one row a key and no key is missing (what frames
     hold), each right table's columns are taken at the positions of ``base``'s
-    keys and the table is made once: the same values and dtypes as the merges,
-    which copied the growing table once each."""
+    keys (the counts straight into int64) and the table is made once: the same
+    values and dtypes as the merges, which copied the growing table once each."""
     plain = all(not right.duplicated(keys).any() and not right[keys].isna().any().any()
                 and not base[keys].isna().any().any() for right, keys in rights)
     if not plain:
         out = base
         for right, keys in rights:
             out = out.merge(right, on=keys, how="left")
+        counted = [c for c in out.columns if counts and c.startswith(counts)]
+        out[counted] = out[counted].fillna(0).astype("int64")
         return out
     left = base.reset_index(drop=True)
     parts = [left]
@@ -212,7 +215,10 @@ def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[s
     for right, keys in rights:
         rows = _positions(left, right, keys)
         parts.append(pd.DataFrame({
-            column: pd.api.extensions.take(right[column].array, rows, allow_fill=True)
+            column: (pd.api.extensions.take(right[column].to_numpy(dtype=np.int64), rows, allow_fill=True,
+                                            fill_value=0)
+                     if counts and column.startswith(counts)
+                     else pd.api.extensions.take(right[column].array, rows, allow_fill=True))
             for column in right.columns if column not in keys}))
         sample = sample.merge(right.iloc[:1], on=keys, how="left")
     out = pd.concat(parts, axis=1)
