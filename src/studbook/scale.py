@@ -32,8 +32,9 @@ of small merges), and fails loudly if a recheck would remember something the
 worker did not record. :func:`to_dask` keeps no checked hands between tasks:
 a partition's task makes its frames a file at a time from its own checks and
 keeps each hand's header; the pass then tests on the headers whether every
-check stands, and only if one does not checks that partition's files again
-against the true memory (the serial run's results for them).
+check stands, and checks the files with one that does not again, against the
+true memory at their start (the serial run's results for them), putting their
+new frames between the other files' rows.
 
 Results cross process boundaries in a compact pickle (:class:`_Batch`):
 the frozen slots dataclasses travel as tuples of their fields and cards as
@@ -411,17 +412,19 @@ def _same_told(memory: _Recorder, told: dict[HandKey, Told]) -> None:
 
 class _Part:
     """A partition's frames, made on the worker by its own check (its files, with a
-    fresh memory), beside what that memory was asked and told, what it learned, and
+    fresh memory), beside what that memory was asked and told, what it learned,
     each hand's header (as a Hand with no seats or events: what the memory reads)
-    with whether its check found violations. The checked hands themselves are
-    never kept: they take some 20 KB a hand, the frames under 2 KB."""
+    with whether its check found violations, and each file's name and number of
+    rows in each table. The checked hands themselves are never kept: they take
+    some 20 KB a hand, the frames under 2 KB."""
 
-    __slots__ = ("files", "site", "frames", "asked", "told", "learned", "heads")
+    __slots__ = ("files", "site", "frames", "asked", "told", "learned", "heads", "sizes")
 
     def __init__(self, files: list[str], site: str | None, frames: dict[str, Any], asked: dict[HandKey, Known],
-                 told: dict[HandKey, Told], learned: BringIns, heads: list[tuple[Hand, bool]]) -> None:
+                 told: dict[HandKey, Told], learned: BringIns, heads: list[tuple[Hand, bool]],
+                 sizes: list[dict[str, int]]) -> None:
         self.files, self.site, self.frames = files, site, frames
-        self.asked, self.told, self.learned, self.heads = asked, told, learned, heads
+        self.asked, self.told, self.learned, self.heads, self.sizes = asked, told, learned, heads, sizes
 
     def __reduce__(self) -> tuple[Callable[[bytes], _Part], tuple[bytes]]:
         return _load_part, (_dumps(tuple(getattr(self, name) for name in self.__slots__)),)
@@ -439,9 +442,11 @@ def _load_part(data: bytes) -> _Part:
 
 
 def _checked_frames(files: list[str], site: str | None, memory: _Recorder,
-                    heads: list[tuple[Hand, bool]] | None = None) -> dict[str, Any]:
+                    heads: list[tuple[Hand, bool]] | None = None, names: list[str] | None = None,
+                    sizes: list[dict[str, int]] | None = None) -> dict[str, Any]:
     """The frames of ``files`` checked against ``memory``, made a file at a time (only
-    one file's checked hands are alive at once); each hand's header to ``heads``."""
+    one file's checked hands are alive at once); each hand's header to ``heads``,
+    each file's name to ``names`` and its rows in each table to ``sizes``."""
     from studbook.frames import build_frames  # pandas: only Dask needs it
 
     def results() -> Iterator[list[Any]]:
@@ -449,9 +454,11 @@ def _checked_frames(files: list[str], site: str | None, memory: _Recorder,
             for checked in each_file:
                 if heads is not None:
                     heads.extend((_head(check.hand), bool(check.violations)) for check in checked.checks)
+                if names is not None:
+                    names.append(checked.file)
                 yield checked.results
 
-    return build_frames(results())
+    return build_frames(results(), sizes=sizes)
 
 
 def _head(hand: Hand) -> Hand:
@@ -461,33 +468,53 @@ def _head(hand: Hand) -> Hand:
 def _check_part(files: list[str], site: str | None) -> _Part:
     memory = _Recorder()
     heads: list[tuple[Hand, bool]] = []
-    frames = _checked_frames(files, site, memory, heads)
-    return _Part(files, site, frames, memory.asked, memory.told, memory.bring_ins, heads)
+    names: list[str] = []
+    sizes: list[dict[str, int]] = []
+    frames = _checked_frames(files, site, memory, heads, names, sizes)
+    return _Part(names, site, frames, memory.asked, memory.told, memory.bring_ins, heads, sizes)
 
 
-def _all_stand(part: _Part, before: BringIns | None) -> bool:
-    """Whether every check of ``part`` stands, given the memory of the partitions
-    before it: :func:`_settle`'s test, hand by hand in order, on the headers alone."""
+def _rechecks(part: _Part, before: BringIns | None) -> dict[str, BringIns]:
+    """The files of ``part`` with a check that does not stand, given the memory of the
+    partitions before it (:func:`_settle`'s test, hand by hand in order, on the headers
+    alone), each with the true memory at its start."""
     memory = TableMemory({key: dict(by_ante) for key, by_ante in (before or {}).items()})
+    again: dict[str, BringIns] = {}
+    file, at_start = None, memory.bring_ins
     for hand, violated in part.heads:
+        if hand.file != file:
+            file, at_start = hand.file, {key: dict(by_ante) for key, by_ante in memory.bring_ins.items()}
         key = (hand.file, hand.line)
         if key in part.asked and not _stands(part.asked[key], memory.bring_in_for(hand), violated):
-            return False
+            again.setdefault(hand.file, at_start)
         if key in part.told:
-            memory.remember(hand, *part.told[key])
-    return True
+            memory.remember(hand, *part.told[key])  # what a check again remembers too (see _same_told)
+    return again
 
 
 def _settle_frames(part: _Part, before: BringIns | None) -> dict[str, Any]:
     """The partition's frames as the serial run makes them: its own when every check
-    stands (the usual case), else its files checked again against the true memory
-    (what the serial run does for them)."""
-    if _all_stand(part, before):
+    stands (the usual case); else the files with a check that does not stand checked
+    again against the true memory at their start (what the serial run does for them),
+    and the frames made of those files' new frames and the other files' rows."""
+    from studbook.frames import joined_frames
+
+    again = _rechecks(part, before)
+    if not again:
         return part.frames
-    memory = _Recorder(before)
-    frames = _checked_frames(part.files, part.site, memory)
-    _same_told(memory, part.told)
-    return frames
+    pieces = []
+    start = dict.fromkeys(part.frames, 0)
+    for file, sizes in zip(part.files, part.sizes):
+        if file in again:
+            memory = _Recorder(again[file])
+            pieces.append(_checked_frames([file], part.site, memory))
+            _same_told(memory, {key: told for key, told in part.told.items() if key[0] == file})
+        else:
+            pieces.append({table: frame.iloc[start[table]:start[table] + sizes[table]]
+                           for table, frame in part.frames.items()})
+        for table in start:
+            start[table] += sizes[table]
+    return joined_frames(pieces, list(part.frames))
 
 
 def to_dask(

@@ -237,12 +237,21 @@ def _positions(left: pd.DataFrame, right: pd.DataFrame, keys: list[str]) -> np.n
         if float(np.prod([float(n) for n in sizes])) < 2.0**62:
             mine, theirs = np.zeros(len(left), np.int64), np.zeros(len(right), np.int64)
             for key, size in zip(keys, sizes):
-                dtype = left[key].dtype
-                other = right[key] if right[key].dtype == dtype else right[key].astype(dtype)
+                codes = _codes_in(right[key], left[key].dtype)
                 mine = mine * size + left[key].cat.codes.to_numpy()
-                theirs = theirs * size + np.where(other.isna(), size - 1, other.cat.codes.to_numpy())
+                theirs = theirs * size + np.where(codes < 0, size - 1, codes)
             return pd.Index(theirs).get_indexer(mine)
     return pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
+
+
+def _codes_in(values: pd.Series, dtype: pd.CategoricalDtype) -> np.ndarray:
+    """The codes of ``values`` among the categories of ``dtype`` (-1: not among them)."""
+    if values.dtype == dtype:
+        return values.cat.codes.to_numpy()
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        found = np.append(dtype.categories.get_indexer(values.cat.categories), -1)  # code -1 (NA): -1
+        return found[values.cat.codes.to_numpy()]
+    return dtype.categories.get_indexer(values)
 
 
 def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
