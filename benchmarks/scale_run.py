@@ -12,8 +12,10 @@ Stages, each in its own process (so its time and memory are its own):
    The run stops unless the store then holds all N hands.
 3. ``stats``: ``studbook stats --db DB --format csv`` (to ``stats.csv``).
 4. ``load``: ``studbook.load(DB)``, all seven frames; the resident memory it
-   adds above the interpreter's start, per hand; then pandas' answers: hands
-   and net per player and variant, and ``stats.compute`` over every player.
+   adds above the interpreter's start, per hand; then pandas' answers as a user
+   writes them: hands and net per player and variant (a groupby of the
+   categoricals, ``observed=True``), and ``stats.compute`` over every player.
+   Each of the three steps' own peak RSS is sampled (every 5 ms) and reported.
 5. ``dask``: ``studbook.scale.to_dask`` of the same files on a
    ``dask.distributed`` LocalCluster of ``--workers`` single-threaded worker
    processes: per partition (the hands, players and actions frames of the
@@ -26,7 +28,8 @@ Stages, each in its own process (so its time and memory are its own):
 
 Per stage: wall time, CPU time (user + sys of the stage's process and the
 processes it waited for), the peak resident memory of the stage's process tree
-(sampled every 0.2 s, the processes' RSS added up) and per hand. The table is
+(sampled every 0.2 s, the processes' RSS added up; for a stage of several
+processes, the largest peaks of single processes too) and per hand. The table is
 printed as Markdown for the README; ``--keep`` keeps the hands and the store
 (by default they are deleted at the end: a million hands is about 5 GB), and
 ``--reuse-hands`` runs the stages after ``generate`` again on kept hands.
@@ -73,20 +76,24 @@ class Measured:
     detail: str = ""
 
 
-def _tree_rss(pid: int) -> int:
+def _tree_rss(pid: int, each: dict[int, int]) -> int:
+    """The RSS of ``pid`` and its descendants added up; each one's peak so far to ``each``."""
     import psutil
 
     try:
         root = psutil.Process(pid)
-        total = root.memory_info().rss
-        for child in root.children(recursive=True):
-            try:
-                total += child.memory_info().rss
-            except psutil.Error:
-                pass
-        return total
+        processes = [root, *root.children(recursive=True)]
     except psutil.Error:
         return 0
+    total = 0
+    for process in processes:
+        try:
+            rss = process.memory_info().rss
+        except psutil.Error:
+            continue
+        total += rss
+        each[process.pid] = max(each.get(process.pid, 0), rss)
+    return total
 
 
 def run_stage(stage: str, command: list[str], *, stdout: Path | None = None) -> Measured:
@@ -97,12 +104,13 @@ def run_stage(stage: str, command: list[str], *, stdout: Path | None = None) -> 
     try:
         process = subprocess.Popen(command, stdout=out if stdout else None)
         peak = 0
+        each: dict[int, int] = {}  # every process's own peak
         done = threading.Event()
 
         def sample() -> None:
             nonlocal peak
             while not done.is_set():
-                peak = max(peak, _tree_rss(process.pid))
+                peak = max(peak, _tree_rss(process.pid, each))
                 done.wait(0.2)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -118,9 +126,12 @@ def run_stage(stage: str, command: list[str], *, stdout: Path | None = None) -> 
     if process.returncode != 0:
         sys.exit(f"scale run: stage {stage} failed (exit {process.returncode})")
     peak = max(peak, usage.ru_maxrss * 1024)
-    measured = Measured(stage, wall, usage.ru_utime + usage.ru_stime, peak / 2**20)
-    print(f"  {stage}: {wall:.1f} s wall, {measured.cpu:.1f} s CPU, peak {measured.peak_mib:.0f} MiB",
-          flush=True)
+    peaks = sorted(each.values(), reverse=True)
+    detail = (f"{len(peaks)} processes, the largest peaks " + ", ".join(f"{p / 2**20:.0f}" for p in peaks[:4])
+              + " MiB") if len(peaks) > 1 else ""
+    measured = Measured(stage, wall, usage.ru_utime + usage.ru_stime, peak / 2**20, detail)
+    print(f"  {stage}: {wall:.1f} s wall, {measured.cpu:.1f} s CPU, peak {measured.peak_mib:.0f} MiB"
+          + (f" ({detail})" if detail else ""), flush=True)
     return measured
 
 
@@ -159,6 +170,27 @@ def _rss() -> int:
         return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+class _Peak:
+    """The peak RSS of this process while the block runs (sampled every 5 ms)."""
+
+    def __enter__(self) -> _Peak:
+        self.peak = _rss()
+        self._done = threading.Event()
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+        self._sampler.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, _rss())
+            self._done.wait(0.005)
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._sampler.join()
+        self.peak = max(self.peak, _rss())
+
+
 def pandas_answers(db: Path, answers: Path, memory: Path) -> None:
     start = _rss()  # the interpreter's start, before any import
     import studbook
@@ -166,30 +198,35 @@ def pandas_answers(db: Path, answers: Path, memory: Path) -> None:
 
     imported = _rss()
     began = time.perf_counter()
-    frames = studbook.load(db)
+    with _Peak() as loading:
+        frames = studbook.load(db)
     seconds = time.perf_counter() - began
     loaded = _rss()
     hands = len(frames.hands)
+    with _Peak() as counting:
+        counts = _counts(frames.players)
+    with _Peak() as computing:
+        table = stats.compute(frames, denominators=True)
     memory.write_text(json.dumps({
         "hands": hands, "seconds": seconds, "start_mib": start / 2**20, "imports_mib": imported / 2**20,
         "loaded_mib": loaded / 2**20,
         "bytes_per_hand_from_start": (loaded - start) / hands,
         "bytes_per_hand_above_imports": (loaded - imported) / hands,
         "frames_bytes_per_hand": sum(f.memory_usage(deep=True).sum() for _, f in frames.tables()) / hands,
+        "load_peak_mib": loading.peak / 2**20, "counts_peak_mib": counting.peak / 2**20,
+        "stats_peak_mib": computing.peak / 2**20,
     }))
     print(f"  load: {hands} hands in {seconds:.1f} s, {(loaded - start) / hands:.0f} B/hand above the "
-          f"interpreter's start ({(loaded - imported) / hands:.0f} above the imports)", flush=True)
-    counts = _counts(frames.players[["player", "variant", "net"]])
-    table = stats.compute(frames, denominators=True)
+          f"interpreter's start ({(loaded - imported) / hands:.0f} above the imports); peaks: load() "
+          f"{loading.peak / 2**20:.0f} MiB, counts {counting.peak / 2**20:.0f}, stats.compute "
+          f"{computing.peak / 2**20:.0f} (resident after load() {loaded / 2**20:.0f})", flush=True)
     with open(answers, "wb") as handle:
         pickle.dump({"counts": counts, "stats": table, "hands": hands}, handle)
 
 
 def _counts(players: Any) -> Any:
-    """Hands and net (minor units) per player and variant."""
-    plain = players.assign(player=players["player"].astype(str), variant=players["variant"].astype(str))
-    grouped = plain.groupby(["player", "variant"])["net"]
-    out = grouped.agg(["count", "sum"])
+    """Hands and net (minor units) per player and variant, as a user writes it."""
+    out = players.groupby(["player", "variant"], observed=True)["net"].agg(["count", "sum"])
     out.columns = ["hands", "net"]
     return out
 
@@ -205,7 +242,7 @@ def _partition_answers(hands: Any, players: Any, actions: Any) -> tuple[Any, Any
 
     empty = {t: typed_frame(t, []) for t in ("pots", "violations", "rejects", "notes")}
     frames = Frames(hands=hands, players=players, actions=actions, **empty)
-    return _counts(players[["player", "variant", "net"]]), stats.sums(frames), len(hands)
+    return _counts(players), stats.sums(frames), len(hands)
 
 
 def _add_up(parts: list[tuple[Any, Any, int]]) -> tuple[Any, Any, int]:
@@ -372,6 +409,10 @@ def main() -> int:
         f"load(): {memory['seconds']:.1f} s, {memory['bytes_per_hand_from_start']:.0f} B/hand resident above "
         f"the interpreter's start ({memory['bytes_per_hand_above_imports']:.0f} above the imports; frames' "
         f"own memory_usage {memory['frames_bytes_per_hand']:.0f} B/hand)",
+        f"load stage, each step's peak RSS: load() {memory['load_peak_mib']:.0f} MiB (resident after it "
+        f"{memory['loaded_mib']:.0f}), hands and net per player {memory['counts_peak_mib']:.0f}, "
+        f"stats.compute {memory['stats_peak_mib']:.0f}",
+        *(f"{m.stage}: {m.detail}" for m in rows if m.detail),
         verdict,
     ])
     print(report)

@@ -431,7 +431,7 @@ def test_which_checks_stand(asked: tuple[str, str] | None, true: tuple[str, str]
     def known(k: tuple[str, str] | None) -> tuple[Decimal, str] | None:
         return None if k is None else (Decimal(k[0]), k[1])
 
-    assert scale._stands(known(asked), known(true), violations) is stands
+    assert scale._stands(known(asked), known(true), bool(violations)) is stands
 
 
 def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -458,3 +458,54 @@ def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(
     main(["check", "--format", "jsonl", str(HISTORIES)])
     auto = capsys.readouterr()
     assert auto.out == one.out and auto.out
+
+
+def test_dask_partitions_checked_again_only_where_the_memory_matters(split_table: Path) -> None:
+    """to_dask keeps a partition's own frames where every check stands given the partitions
+    before it, and checks again only the files with a check that does not (the split
+    table's later files)."""
+    groups = scale._groups(scale.expand_paths([split_table]), 2)
+    before, again = None, []
+    for part in (scale._check_part(group, None) for group in groups):
+        again.append(scale._rechecks(part, before))
+        before = scale._merge(before, part.learned)
+    assert not again[0] and any(again)
+    alone = scale._check_part(scale.expand_paths([split_table]), None)  # one partition: nothing before it
+    assert not scale._rechecks(alone, None) and scale._settle_frames(alone, None) is alone.frames
+
+
+@pytest.mark.parametrize("files", [2, 3])
+def test_dask_frames_equal_load_on_split_table_with_files_checked_again(split_table: Path, files: int) -> None:
+    """Partitions of several files, some of them checked again: their new frames and the
+    other files' rows make the frames load() gives, values, order and dtypes."""
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.dataframe")
+    from studbook.frames import load
+
+    want = load(split_table)
+    lazy = scale.to_dask([split_table], files_per_partition=files)
+    got = dict(zip(lazy, dask.compute(*lazy.values(), scheduler="sync")))
+    for name, frame in want.tables():
+        assert _plain(got[name].reset_index(drop=True)).equals(_plain(frame)), name
+    assert "bringin.amount" in set(got["violations"]["rule"])
+
+
+def test_dask_frames_equal_load_when_a_partition_mixes_kept_and_checked_files(split_table: Path) -> None:
+    """A partition of a file checked again (the split table goes on) and a file kept as
+    its task made it (another table's hands): the frames are load()'s."""
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.dataframe")
+    from studbook.frames import load
+
+    text = PLANTED.read_text(encoding="utf-8")
+    other = [h for h in re.split(r"\n\n+(?=PokerStars Hand #)", text.strip()) if f"Table '{TABLE}'" not in h]
+    (split_table / f"{TABLE} 02x.txt").write_text("\n\n\n".join(other[:3]) + "\n", encoding="utf-8")
+    groups = scale._groups(scale.expand_paths([split_table]), 2)
+    assert [Path(f).name for f in groups[1]] == [f"{TABLE} 02.txt", f"{TABLE} 02x.txt"]
+    first = scale._check_part(groups[0], None)
+    assert list(scale._rechecks(scale._check_part(groups[1], None), first.learned)) == [groups[1][0]]
+    want = load(split_table)
+    lazy = scale.to_dask([split_table], files_per_partition=2)
+    got = dict(zip(lazy, dask.compute(*lazy.values(), scheduler="sync")))
+    for name, frame in want.tables():
+        assert _plain(got[name].reset_index(drop=True)).equals(_plain(frame)), name

@@ -165,15 +165,19 @@ def build_frames(
     chunks: Iterable[Iterable[CheckResult]],
     tables: Sequence[str] = TABLES,
     columns: dict[str, Sequence[str]] | None = None,
+    sizes: list[dict[str, int]] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """The ``tables`` (with their ``columns``) of checker results that come in
     chunks (a file's, say): each chunk's rows are made and converted to the
-    frames' dtypes before the next, so their Python objects never pile up."""
+    frames' dtypes before the next, so their Python objects never pile up.
+    ``sizes``, when given, gets each chunk's number of rows in each table."""
     builders = {table: TableBuilder(table_columns(table, (columns or {}).get(table)))
                 for table in tables}
     picks = {table: _picker(table, builder.names) for table, builder in builders.items()}
     for chunk in chunks:
         rows = rows_from_checks(chunk)
+        if sizes is not None:
+            sizes.append({table: len(rows[table]) for table in builders})
         for table, builder in builders.items():
             pick = picks[table]
             builder.add(rows[table] if pick is None else [pick(row) for row in rows[table]])
@@ -183,6 +187,24 @@ def build_frames(
     release_memory()
     return frames
 
+
+
+def joined_frames(pieces: Sequence[Mapping[str, pd.DataFrame]], tables: Sequence[str] = TABLES
+                  ) -> dict[str, pd.DataFrame]:
+    """Frames of every table made of ``pieces`` of frames (of consecutive files, say),
+    in order, as :func:`build_frames` of all their rows makes them: a piece's unused
+    categories are left out, and integers are as narrow as all the values allow."""
+    frames = {}
+    for table in tables:
+        builder = TableBuilder(table_columns(table))
+        for piece in pieces:
+            part = piece[table]
+            builder.add_columns({name: part[name].cat.remove_unused_categories()
+                                 if isinstance(part[name].dtype, pd.CategoricalDtype) else part[name]
+                                 for name in builder.names})
+        frames[table] = builder.frame()
+    share_categories(frames, SHARED_CATEGORIES)
+    return frames
 
 
 # ---------------------------------------------------------------------------
@@ -251,6 +273,6 @@ def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
 __all__ = [
     "CheckResult", "Column", "Frames", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
     "SHARED_CATEGORIES", "STUD_CLASSES", "TABLES", "build_frames", "check_results", "empty_frames",
-    "frames_from_checks", "rows_from_checks", "from_minor", "load", "schema_markdown", "starting_class",
+    "frames_from_checks", "joined_frames", "rows_from_checks", "from_minor", "load", "schema_markdown", "starting_class",
     "table_columns", "to_minor", "typed_frame",
 ]

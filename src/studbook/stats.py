@@ -26,7 +26,7 @@ defence). It is derived from the ``players`` and ``actions`` frames only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -178,12 +178,9 @@ def facts(frames: Frames) -> pd.DataFrame:
         ["site", "hand_id", "currency", "kind"]]
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
                           "won_at_showdown", "collected", "net", "net_bb"]]
-    out = base.merge(hands, on=["site", "hand_id"], how="left")
-    out = out.merge(_action_counts(frames.actions), on=KEY, how="left")
-    out = out.merge(_third_street_spots(frames), on=KEY, how="left")
-    count_columns = [c for c in out.columns if c.startswith(
-        ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))]
-    out[count_columns] = out[count_columns].fillna(0).astype("int64")
+    out = _left_joined(base, [(hands, ["site", "hand_id"]), (_action_counts(frames.actions), KEY),
+                              (_third_street_spots(frames), KEY)],
+                       counts=("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))
     out["saw_4th"] = (out["last_street"] >= 4).astype("int64")
     out["showdown"] = out["showdown"].astype("int64")
     out["won_showdown"] = (out["won_at_showdown"] & (out["showdown"] > 0)).astype("int64")
@@ -193,32 +190,121 @@ def facts(frames: Frames) -> pd.DataFrame:
     return out
 
 
+def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[str]]],
+                 counts: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``base`` merged (``how="left"``) with each of ``rights`` on its keys in turn;
+    the columns whose names start with one of ``counts`` as int64, 0 where no row
+    matched (``fillna(0).astype("int64")`` of the merged columns).
+
+    Where every right table has one row a key and no key is missing (what frames
+    hold), each right table's columns are taken at the positions of ``base``'s
+    keys (the counts straight into int64) and the table is made once: the same
+    values and dtypes as the merges, which copied the growing table once each."""
+    plain = all(not right.duplicated(keys).any() and not right[keys].isna().any().any()
+                and not base[keys].isna().any().any() for right, keys in rights)
+    if not plain:
+        out = base
+        for right, keys in rights:
+            out = out.merge(right, on=keys, how="left")
+        counted = [c for c in out.columns if counts and c.startswith(counts)]
+        out[counted] = out[counted].fillna(0).astype("int64")
+        return out
+    left = base.reset_index(drop=True)
+    parts = [left]
+    sample = left.iloc[:1]  # the merges of a row give the keys' dtypes (their common type)
+    for right, keys in rights:
+        rows = _positions(left, right, keys)
+        parts.append(pd.DataFrame({
+            column: (pd.api.extensions.take(right[column].to_numpy(dtype=np.int64), rows, allow_fill=True,
+                                            fill_value=0)
+                     if counts and column.startswith(counts)
+                     else pd.api.extensions.take(right[column].array, rows, allow_fill=True))
+            for column in right.columns if column not in keys}))
+        sample = sample.merge(right.iloc[:1], on=keys, how="left")
+    out = pd.concat(parts, axis=1)
+    for key in {key for _, keys in rights for key in keys}:
+        if out[key].dtype != sample[key].dtype:
+            out[key] = out[key].astype(sample[key].dtype)
+    return out
+
+
+def _positions(left: pd.DataFrame, right: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """For each row of ``left``, the position of the row of ``right`` with its keys
+    (-1 for none); ``right``'s keys are unique. Keys that are categoricals of ``left``
+    (as the frames' are) compare as numbers made of their codes."""
+    if all(isinstance(left[key].dtype, pd.CategoricalDtype) for key in keys):
+        sizes = [len(left[key].cat.categories) + 1 for key in keys]  # + 1: a right value not among them
+        if float(np.prod([float(n) for n in sizes])) < 2.0**62:
+            mine, theirs = np.zeros(len(left), np.int64), np.zeros(len(right), np.int64)
+            for key, size in zip(keys, sizes):
+                codes = _codes_in(right[key], left[key].dtype)
+                mine = mine * size + left[key].cat.codes.to_numpy()
+                theirs = theirs * size + np.where(codes < 0, size - 1, codes)
+            return pd.Index(theirs).get_indexer(mine)
+    return pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
+
+
+def _codes_in(values: pd.Series, dtype: pd.CategoricalDtype) -> np.ndarray:
+    """The codes of ``values`` among the categories of ``dtype`` (-1: not among them)."""
+    if values.dtype == dtype:
+        return values.cat.codes.to_numpy()
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        found = np.append(dtype.categories.get_indexer(values.cat.categories), -1)  # code -1 (NA): -1
+        return found[values.cat.codes.to_numpy()]
+    return dtype.categories.get_indexer(values)
+
+
 def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
-    """Per player-hand: acted on 3rd, VPIP, and aggressive/call/act counts per street."""
+    """Per player-hand: acted on 3rd, VPIP, and aggressive/call/act counts per street.
+
+    The player-hands are numbered once (:func:`_numbered`) and each count is a
+    ``bincount`` of those numbers: a groupby on the three key columns and the
+    street took some 220 bytes an action row at its peak."""
     a = actions[KEY + ["street", "kind"]]
-    aggressive = a["kind"].isin(AGGRESSIVE)
-    counted = aggressive | a["kind"].isin(("call", "fold"))
-    table = pd.DataFrame({
-        **{c: a[c] for c in KEY},
-        "street": a["street"],
-        "aggr": aggressive.astype("int64"),
-        "call": (a["kind"] == "call").astype("int64"),
-        "acts": counted.astype("int64"),
-        "any": 1,
-        "vol": a["kind"].isin(VOLUNTARY).astype("int64"),
-    })
-    per_street = table.groupby(KEY + ["street"], sort=False, observed=True)[
-        ["aggr", "call", "acts", "any", "vol"]].sum()
-    wide = per_street.unstack("street", fill_value=0)
-    result = pd.DataFrame(index=wide.index)
-    for street in (3, *LATER_STREETS):
-        for name in ("aggr", "call", "acts"):
-            result[f"{name}_{street}"] = (wide[(name, street)] if (name, street) in wide
-                                          else 0)
+    numbers, first = _numbered([a[c] for c in KEY])
+    kept = numbers >= 0  # rows with a missing key are no player-hand's (as a groupby drops them)
+    numbers, kind, street = numbers[kept], a["kind"][kept], a["street"].to_numpy()[kept]
+    size = len(first)
+    aggressive = kind.isin(AGGRESSIVE).to_numpy()
+    calls = (kind == "call").to_numpy()
+    counted = aggressive | kind.isin(("call", "fold")).to_numpy()
+    voluntary = kind.isin(VOLUNTARY).to_numpy()
+    result = pd.DataFrame({c: a[c].take(first).reset_index(drop=True) for c in KEY})
+
+    def count(street_number: int, flags: np.ndarray | None) -> np.ndarray:
+        on = street == street_number
+        if flags is not None:
+            on &= flags
+        return np.bincount(numbers[on], minlength=size).astype("int64")
+
+    for number in (3, *LATER_STREETS):
+        for name, flags in (("aggr", aggressive), ("call", calls), ("acts", counted)):
+            result[f"{name}_{number}"] = count(number, flags)
     result["aggr_3"] = (result["aggr_3"] > 0).astype("int64")  # per hand, not per action
-    result["acted_3rd"] = ((wide[("any", 3)] if ("any", 3) in wide else 0) > 0)
-    result["vpip"] = ((wide[("vol", 3)] if ("vol", 3) in wide else 0) > 0)
-    return result.reset_index()
+    result["acted_3rd"] = count(3, None) > 0
+    result["vpip"] = count(3, voluntary) > 0
+    return result
+
+
+def _numbered(keys: Sequence[pd.Series]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's number of its combination of ``keys`` (0, 1, ... in order of first
+    appearance; -1 where a key is missing), and the first row of each number."""
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    missing = np.zeros(len(keys[0]), dtype=bool)
+    for key in keys:
+        codes, uniques = pd.factorize(key, use_na_sentinel=True)
+        missing |= codes < 0
+        width = max(len(uniques), 1)
+        if len(combined) and int(combined.max()) >= (1 << 62) // width:  # would overflow: renumber first
+            combined = pd.factorize(combined)[0].astype(np.int64)
+        combined = combined * width + np.maximum(codes, 0)
+    numbers = np.full(len(combined), -1, dtype=np.int64)
+    present = ~missing
+    numbers[present] = pd.factorize(combined[present])[0]
+    first = np.zeros(int(numbers.max()) + 1 if len(numbers) else 0, dtype=np.int64)
+    rows = np.flatnonzero(numbers >= 0)
+    first[numbers[rows][::-1]] = rows[::-1]
+    return numbers, first
 
 
 def door_beats(door: Card, bring_in_door: Card, variant: str) -> bool:
@@ -229,30 +315,50 @@ def door_beats(door: Card, bring_in_door: Card, variant: str) -> bool:
 
 
 def _third_street_spots(frames: Frames) -> pd.DataFrame:
-    """Per player-hand: steal chances and attempts, bring-in defence, from 3rd-street actions."""
-    doors = {
-        (s, h, p): Card.parse(d)
-        for s, h, p, d in frames.players[["site", "hand_id", "player", "door"]].itertuples(
-            index=False)
-        if isinstance(d, str)
-    }
-    variants = dict(zip(zip(frames.hands["site"], frames.hands["hand_id"]),
-                        frames.hands["variant"]))
-    third = frames.actions[frames.actions["street"] == 3]
+    """Per player-hand: steal chances and attempts, bring-in defence, from 3rd-street actions.
+
+    The players' door cards and the hands' variants come onto the 3rd-street
+    action rows by merging (a player with no row there plays no part in a spot),
+    so no Python object is made per player-hand or per hand of the frames."""
+    third = frames.actions.loc[frames.actions["street"] == 3, ["site", "hand_id", "player", "kind"]]
+    doors = frames.players[KEY + ["door"]].drop_duplicates(KEY, keep="last")  # as a dict of them would
+    variants = frames.hands[["site", "hand_id", "variant"]].drop_duplicates(["site", "hand_id"], keep="last")
+    third = _left_joined(third, [(doors, KEY), (variants, ["site", "hand_id"])])
+    cards: dict[Any, Card | None] = {}  # each door written once
     rows: list[tuple[Any, ...]] = []
     hand_actions: list[tuple[str, str]] = []
+    hand_doors: dict[tuple[str, str, str], Card] = {}
     current: tuple[str, str] | None = None
-    for site, hand_id, player, kind in third[["site", "hand_id", "player", "kind"]].itertuples(
-            index=False):
+    variant: Any = None
+    for site, hand_id, player, kind, door, of_hand in zip(*map(_python_values, (
+            third[c] for c in ("site", "hand_id", "player", "kind", "door", "variant")))):
         if (site, hand_id) != current:
             if current is not None:
-                rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
-            current, hand_actions = (site, hand_id), []
+                rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
+            current, hand_actions, hand_doors, variant = (site, hand_id), [], {}, of_hand
         hand_actions.append((player, kind))
+        card = cards[door] if door in cards else cards.setdefault(
+            door, Card.parse(door) if isinstance(door, str) else None)
+        if card is not None:
+            hand_doors[(site, hand_id, player)] = card
     if current is not None:
-        rows.extend(_spots(current, hand_actions, doors, variants.get(current, "stud")))
+        rows.extend(_spots(current, hand_actions, hand_doors, _variant_or_stud(variant)))
     return pd.DataFrame.from_records(rows, columns=KEY + [
         "steal_chance", "steal", "bi_vs_steal", "bi_fold", "bi_call", "bi_reraise"])
+
+
+def _python_values(column: pd.Series) -> Iterator[Any]:
+    """The values of ``column`` one at a time, as ``itertuples`` gives them; a
+    categorical's from its codes, so that they are not all made as Python objects
+    at once (``itertuples`` makes every column's: some 400 bytes a row here)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        categories = [*column.cat.categories.tolist(), np.nan]  # code -1: NA
+        return map(categories.__getitem__, column.cat.codes.to_numpy())
+    return iter(column.tolist())
+
+
+def _variant_or_stud(variant: Any) -> str:
+    return variant if isinstance(variant, str) else "stud"  # a hand with no row in hands
 
 
 def _spots(
@@ -369,21 +475,32 @@ def sums(
     table = table.assign(currency=table["currency"].astype(STRING).fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
-    parts = {"__hands": _one(table)}
+    keyed = pd.DataFrame({key: _plain(table[key]) for key in keys}, index=table.index)
+    grouped = keyed.groupby(keys, sort=True, dropna=False, observed=True)
+    groups = grouped.ngroup().to_numpy()  # each row's group, numbered in the groups' (sorted) order
+    # each sum by itself (the same sum of the same rows in the same order as a
+    # groupby of them all together), so that only one column a stat is made at a
+    # time, never a table of them all (some 70 columns a player-hand)
+    columns: dict[str, pd.Series] = {"__hands": _group_sum(_one(table), groups)}
     for stat in chosen:
-        parts[f"{stat.name}__num"] = stat.num(table)
+        columns[f"{stat.name}__num"] = _group_sum(stat.num(table), groups)
         if stat.den is not None:
-            parts[f"{stat.name}__den"] = stat.den(table)
-    work = pd.DataFrame(parts, index=table.index)
-    for key in keys:  # plain strings, so that sums of different chunks line up
-        column = table[key]
-        work[key] = column.astype(STRING) if isinstance(column.dtype, pd.CategoricalDtype) else column
-    work["__currency"] = table["currency"]
-    grouped = work.groupby(keys, sort=True, dropna=False, observed=True)
-    out = grouped[[c for c in work.columns if "__" in c and c != "__currency"]].sum()
-    out["__currency_min"] = grouped["__currency"].min()
-    out["__currency_max"] = grouped["__currency"].max()
+            columns[f"{stat.name}__den"] = _group_sum(stat.den(table), groups)
+    currency = table["currency"].groupby(groups, sort=True)
+    columns["__currency_min"] = currency.min()
+    columns["__currency_max"] = currency.max()
+    out = pd.DataFrame(columns)
+    out.index = grouped.size().index
     return out
+
+
+def _plain(column: pd.Series) -> pd.Series:
+    """A group key as plain strings, so that sums of different chunks line up."""
+    return column.astype(STRING) if isinstance(column.dtype, pd.CategoricalDtype) else column
+
+
+def _group_sum(values: pd.Series, groups: np.ndarray) -> pd.Series:
+    return values.groupby(groups, sort=True).sum()
 
 
 def combine_sums(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
