@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_store.py [--hands 10000] [--duckdb]
         [--source auto|histories|simulated|synthetic]
     .venv/bin/python benchmarks/bench_store.py --versus-check [--hands 9000] [--rounds 5]
+        [--jobs N] [--baseline OTHER/src]
     .venv/bin/python benchmarks/bench_store.py --write-formats [--hands 9000] [--rounds 5]
 
 ``--versus-check`` times ``studbook check DIR --jobs 1`` and ``studbook import
@@ -10,6 +11,11 @@ DIR --db NEW --jobs 1 -q`` on the same simulated hands (stud, stud8, razz) in
 alternating runs, each a child process: wall time and CPU time (user + sys of
 the child, steadier than wall time on a shared machine), each round's ratio
 and the median ratio import / check. The store's target is at most 1.10.
+``--jobs N`` runs both commands with ``--jobs N`` instead; CPU is then the
+child's and its worker processes' (``wait4`` counts the children a child
+waited for, and the pool waits for its workers). ``--baseline OTHER/src``
+adds a third run to each round, ``import`` of another tree (``PYTHONPATH``,
+e.g. main's checkout), with the ratios import / baseline.
 
 Hands come from ``histories/`` when it holds any, else from the simulator
 (``studbook.simulate``, written as PokerStars files in a temporary folder),
@@ -214,44 +220,64 @@ def import_files(db: Path, paths: list[Path], rescan: bool = False) -> object:
     return summary
 
 
-def _child_times(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU (user + sys) seconds of ``command`` run as a child process."""
+def _child_times(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of ``command`` run as a child process
+    (its CPU with that of the children it waited for: a pool's workers)."""
     import os
     import subprocess
 
     began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(command)}")
     return time.perf_counter() - began, usage.ru_utime + usage.ru_stime
 
 
-def versus_check(hands: int, rounds: int) -> int:
-    """Import against check on the same hands, alternating; the median ratios."""
+def versus_check(hands: int, rounds: int, jobs: int = 1, baseline: str | None = None) -> int:
+    """Import against check on the same hands, alternating; the median ratios.
+    ``baseline``: a ``src`` folder whose ``import`` runs third in each round."""
+    import os
     from statistics import median
 
     studbook = str(Path(sys.executable).with_name("studbook"))
+    other = None if baseline is None else {**os.environ, "PYTHONPATH": str(Path(baseline).resolve())}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "hands"
         folder.mkdir()
         write_simulated(folder, hands)
         print(f"{hands} simulated hands (stud, stud8, razz) in {len(list(folder.iterdir()))} files; "
-              f"{rounds} rounds, check then import, each a child process")
-        walls, cpus = [], []
+              f"{rounds} rounds, check then import{' then the baseline import' if other else ''}, "
+              f"each a child process, --jobs {jobs}")
+        ratios: dict[str, list[float]] = {name: [] for name in ("wall", "cpu", "base wall", "base cpu")}
         for number in range(rounds):
             db = Path(tmp) / f"round{number}.db"
-            check = _child_times([studbook, "check", str(folder), "--jobs", "1"])
-            store = _child_times([studbook, "import", str(folder), "--db", str(db), "--jobs", "1", "-q"])
-            walls.append(store[0] / check[0])
-            cpus.append(store[1] / check[1])
-            print(f"round {number + 1}: check {check[0]:6.2f} s wall {check[1]:6.2f} s CPU | import "
-                  f"{store[0]:6.2f} s wall {store[1]:6.2f} s CPU | import/check wall {walls[-1]:.3f} "
-                  f"CPU {cpus[-1]:.3f}", flush=True)
-            for path in Path(tmp).glob(f"round{number}.db*"):
+            check = _child_times([studbook, "check", str(folder), "--jobs", str(jobs)])
+            store = _child_times([studbook, "import", str(folder), "--db", str(db), "--jobs", str(jobs), "-q"])
+            ratios["wall"].append(store[0] / check[0])
+            ratios["cpu"].append(store[1] / check[1])
+            line = (f"round {number + 1}: check {check[0]:6.2f} s wall {check[1]:6.2f} s CPU | import "
+                    f"{store[0]:6.2f} s wall {store[1]:6.2f} s CPU | import/check wall {ratios['wall'][-1]:.3f} "
+                    f"CPU {ratios['cpu'][-1]:.3f}")
+            if other is not None:
+                base_db = Path(tmp) / f"base{number}.db"
+                base = _child_times([studbook, "import", str(folder), "--db", str(base_db), "--jobs", str(jobs), "-q"],
+                                    env=other)
+                ratios["base wall"].append(store[0] / base[0])
+                ratios["base cpu"].append(store[1] / base[1])
+                line += (f" | baseline import {base[0]:6.2f} s wall {base[1]:6.2f} s CPU (check/baseline CPU "
+                         f"{check[1] / base[1]:.3f}) | import/baseline wall {ratios['base wall'][-1]:.3f} "
+                         f"CPU {ratios['base cpu'][-1]:.3f}")
+            print(line, flush=True)
+            for path in Path(tmp).glob(f"*{number}.db*"):
                 path.unlink()
-        print(f"median import/check: CPU {median(cpus):.3f}, wall {median(walls):.3f} (target <= 1.10)")
-        breakdown(sorted(folder.iterdir()), Path(tmp) / "breakdown.db")
+        print(f"median import/check: CPU {median(ratios['cpu']):.3f}, wall {median(ratios['wall']):.3f} "
+              "(target <= 1.10)")
+        if other is not None:
+            print(f"median import/baseline import: CPU {median(ratios['base cpu']):.3f}, "
+                  f"wall {median(ratios['base wall']):.3f}")
+        if jobs == 1:
+            breakdown(sorted(folder.iterdir()), Path(tmp) / "breakdown.db")
     return 0
 
 
@@ -369,6 +395,10 @@ def main() -> int:
     parser.add_argument("--versus-check", action="store_true",
                         help="import against check on the same hands, in alternating runs")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="--versus-check: run check and import with --jobs N")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="--versus-check: also time import of the tree whose src folder this is")
     parser.add_argument("--write-formats", action="store_true",
                         help="the store's write step against Parquet files' on the same rows")
     parser.add_argument("--source", choices=("auto", "histories", "simulated", "synthetic"),
@@ -377,7 +407,7 @@ def main() -> int:
     parser.add_argument("--duckdb", action="store_true")
     args = parser.parse_args()
     if args.versus_check:
-        return versus_check(args.hands or 9000, args.rounds)
+        return versus_check(args.hands or 9000, args.rounds, args.jobs, args.baseline)
     if args.write_formats:
         return write_formats(args.hands or 9000, args.rounds)
     args.hands = args.hands or 10_000

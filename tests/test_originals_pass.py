@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import studbook.cli.importer as importer
+import studbook.originals as originals
 import studbook.scale as scale
 from studbook.check import SourcedStream, stream_file, stream_sourced
 from studbook.cli import main
@@ -81,10 +82,13 @@ def test_sourced_check_is_the_plain_check() -> None:
 
 
 def _no_reread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No file is read a second time in this process: for its originals, or for a
+    hand a worker checked that the bring-in memory has checked again."""
     def reread(*args: object, **kwargs: object) -> None:
-        raise AssertionError("import read a file a second time for its originals")
+        raise AssertionError("import read a file a second time")
 
-    monkeypatch.setattr(importer, "hand_texts", reread)
+    monkeypatch.setattr(originals, "hand_texts", reread)
+    monkeypatch.setattr(scale, "_hands_by_line", reread)
 
 
 @pytest.mark.parametrize("root", ["histories", "corpus"])
@@ -101,26 +105,25 @@ def test_import_stores_the_reread_texts_reading_each_file_once(
     assert all(stored[key] == want[key] for key in stored)
 
 
-def test_jobs_streamed_files_carry_their_texts_pooled_ones_are_read_again(
+def test_jobs_streamed_files_carry_their_texts_pooled_ones_come_packed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With --jobs, a file checked here hand by hand carries its texts; a worker's
-    file is read again for them. The stored texts equal a one-job import's."""
+    file comes with its originals rows, packed from the text the worker read. No
+    file is read twice, and the stored texts equal a one-job import's."""
     monkeypatch.setattr(scale, "STREAMED_BYTES", 800_000)  # two of the histories' files
     streamed = {f for f in _files(HISTORIES) if Path(f).stat().st_size >= 800_000}
     assert 0 < len(streamed) < len(_files(HISTORIES))
-    reread: list[str] = []
-    real = importer.hand_texts
-    monkeypatch.setattr(importer, "hand_texts", lambda file, site=None: reread.append(file) or real(file, site))
     kinds = []
-    real_originals = importer._originals
-    def originals(file_check, site):  # type: ignore[no-untyped-def]
-        kinds.append((file_check.file, isinstance(file_check, SourcedStream)))
-        return real_originals(file_check, site)
-    monkeypatch.setattr(importer, "_originals", originals)
+    real_store = importer._store
+    def store(store, checked, *args):  # type: ignore[no-untyped-def]
+        kinds.append((checked.parsed.file, isinstance(checked, SourcedStream)))
+        return real_store(store, checked, *args)
+    monkeypatch.setattr(importer, "_store", store)
+    _no_reread(monkeypatch)
     jobs, one = tmp_path / "jobs.db", tmp_path / "one.db"
     assert main(["import", str(HISTORIES), "--db", str(jobs), "-q", "--jobs", "2"]) == 0
     assert {file for file, carried in kinds if carried} == streamed
-    assert set(reread) == set(_files(HISTORIES)) - streamed
+    assert {file for file, carried in kinds if not carried} == set(_files(HISTORIES)) - streamed
     assert main(["import", str(HISTORIES), "--db", str(one), "-q", "--jobs", "1"]) == 0
     assert _stored(jobs) == _stored(one)
 

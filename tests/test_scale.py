@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -165,16 +166,175 @@ def test_check_jobs_on_split_table_and_bad_files(split_table: Path, capsys: pyte
     assert "bringin.amount" in one.out and "not a hand history" in one.err
 
 
-def test_import_jobs_2_stores_what_jobs_1_stores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _store_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table of a store, rows in the order they were stored (``files``
+    without the time of the import, each file's path made relative)."""
+    conn = sqlite3.connect(db)
+    try:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {table: conn.execute(
+            "SELECT path, sha256, size, results FROM files ORDER BY rowid" if table == "files"
+            else f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}
+    finally:
+        conn.close()
+
+
+def _import_both_ways(paths: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                      name: str = "") -> tuple[Path, str]:
+    """``import`` of ``paths`` with --jobs 1 and --jobs 2 into new stores: the same
+    report, every table the same row by row (the originals too); the --jobs 2 store."""
+    one, two = tmp_path / f"one{name}.db", tmp_path / f"two{name}.db"
+    args = ["import", "-q", *map(str, paths)]
+    code = main([*args, "--jobs", "1", "--db", str(one)])
+    report_one = capsys.readouterr().out
+    assert main([*args, "--jobs", "2", "--db", str(two)]) == code
+    report_two = capsys.readouterr().out
+    assert report_two == report_one.replace(str(one), str(two))
+    want, got = _store_rows(one), _store_rows(two)
+    assert list(got) == list(want)
+    for table in want:
+        assert got[table] == want[table], table
+    assert want["hands"] and len(want["originals"]) == len(want["hands"])
+    return two, report_two
+
+
+@pytest.mark.parametrize("where", ["histories", "corpus"])
+def test_import_jobs_2_stores_what_jobs_1_stores(where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 request: pytest.FixtureRequest) -> None:
+    """Each worker makes its files' rows and originals; the main process only inserts."""
+    path = HISTORIES if where == "histories" else request.getfixturevalue("corpus")
+    assert len(scale._tasks(scale.expand_paths([path]), 2)) > 1  # the workers' path, not one task here
+    _import_both_ways([path], tmp_path, capsys)
     from studbook.store import read_frames
 
-    one, two = tmp_path / "one.db", tmp_path / "two.db"
-    assert main(["import", "-q", "--jobs", "1", str(HISTORIES), "--db", str(one)]) == 0
-    report_one = capsys.readouterr().out
-    assert main(["import", "-q", "--jobs", "2", str(HISTORIES), "--db", str(two)]) == 0
-    assert capsys.readouterr().out == report_one.replace(str(one), str(two))
-    for (name, a), (_, b) in zip(read_frames(one).tables(), read_frames(two).tables()):
+    one, two = read_frames(tmp_path / "one.db"), read_frames(tmp_path / "two.db")
+    for (name, a), (_, b) in zip(one.tables(), two.tables()):
         assert a.equals(b), name
+
+
+def test_import_jobs_rechecked_hands_get_their_rows_made_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two hands of a table's later file (each file its own task) bring in for less
+    than its first file's hands: their worker cannot know, so this process checks them
+    again: the first from the events its worker sent (a table's first hand in its task),
+    the second from its file read again (against the first, its worker found nothing
+    wrong with it). Their rows are made here: the store is the one-job store."""
+    source = next(HISTORIES.glob("HH20240302 Aaltje IV*"))
+    hands = re.split(r"\n\n+(?=PokerStars Hand #)", source.read_text(encoding="utf-8").strip())
+    later = [h.replace("brings in for $0.25", "brings in for $0.05") for h in hands[45:47]]
+    assert later != hands[45:47] and "brings in for $0.25" in hands[0] + hands[1]
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    first, low = folder / "a.txt", folder / "b.txt"
+    first.write_text("\n\n\n".join(hands[:2]) + "\n", encoding="utf-8")
+    low.write_text("\n\n\n".join(later) + "\n", encoding="utf-8")
+    monkeypatch.setattr(scale, "_TASK_BYTES", (1, 1))
+    again, rechecked = [], []
+    real_read, real_check = scale._hands_by_line, scale.check_hand
+    monkeypatch.setattr(scale, "_hands_by_line", lambda file, site: again.append(file) or real_read(file, site))
+    monkeypatch.setattr(scale, "check_hand", lambda hand, **kw: rechecked.append(hand.hand_id) or real_check(hand, **kw))
+    two, _ = _import_both_ways([folder], tmp_path, capsys)
+    assert again == [str(low)] and len(rechecked) == 2
+    conn = sqlite3.connect(two)
+    wrong = conn.execute("SELECT hand_id, file, message FROM violations WHERE rule = 'bringin.amount'").fetchall()
+    conn.close()
+    assert [(hand, file) for hand, file, _ in wrong] == [(hand, str(low)) for hand in rechecked]
+    assert all("should be 0.25" in message for *_, message in wrong)
+
+
+def test_import_jobs_a_file_changed_before_its_hand_is_read_again_is_not_imported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand to check again whose file no longer holds it when read again (the
+    file changed during the import): the file is listed as not read, not marked
+    imported, and the next import reads it; the other files are imported."""
+    source = next(HISTORIES.glob("HH20240302 Aaltje IV*"))
+    hands = re.split(r"\n\n+(?=PokerStars Hand #)", source.read_text(encoding="utf-8").strip())
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    (folder / "a.txt").write_text("\n\n\n".join(hands[:2]) + "\n", encoding="utf-8")
+    low = folder / "b.txt"
+    later = [h.replace("brings in for $0.25", "brings in for $0.05") for h in hands[45:47]]
+    low.write_text("\n\n\n".join(later) + "\n", encoding="utf-8")
+    monkeypatch.setattr(scale, "_TASK_BYTES", (1, 1))
+    monkeypatch.setattr(scale, "_hands_by_line", lambda file, site: {})  # as if the file had changed
+    db = tmp_path / "s.db"
+    assert main(["import", str(folder), "--db", str(db), "--jobs", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot read {low}: the file changed while it was read (its hand at line" in err
+    assert "unreadable files        1" in out and "new hands               2" in out
+    assert _count(db, "SELECT count(*) FROM files") == 1
+    monkeypatch.undo()
+    assert main(["import", "-q", str(folder), "--db", str(db), "--jobs", "2"]) == 0
+    assert "new hands               2" in capsys.readouterr().out
+
+
+def test_import_jobs_interrupted_keeps_whole_files_and_ends_the_workers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C while the second file's rows are stored: the first file stays, whole
+    and marked imported, the second left for the next import; the pool is ended."""
+    from studbook.store import Store
+
+    files = scale.expand_paths([HISTORIES])[:4]
+    assert len(scale._tasks(files, 2)) > 1
+    stored, pools = [], []
+    real_add, real_pool = Store.add_prepared, scale.multiprocessing.Pool
+
+    def add(self: Store, *args: object, **kwargs: object) -> object:
+        if stored:
+            raise KeyboardInterrupt
+        stored.append(real_add(self, *args, **kwargs))  # type: ignore[arg-type]
+        return stored[-1]
+
+    def pool(*args: object, **kwargs: object) -> object:
+        pools.append(real_pool(*args, **kwargs))  # type: ignore[arg-type]
+        return pools[-1]
+
+    monkeypatch.setattr(Store, "add_prepared", add)
+    monkeypatch.setattr(scale.multiprocessing, "Pool", pool)
+    db = tmp_path / "s.db"
+    assert main(["import", "-q", *map(str, files), "--db", str(db), "--jobs", "2"]) == 130
+    err = capsys.readouterr().err
+    assert f"interrupted: the store keeps the {stored[0].new} new hands of the files finished" in err
+    assert len(pools) == 1 and all(not p.is_alive() for p in pools[0]._pool)  # type: ignore[attr-defined]
+    assert _count(db, "SELECT count(*) FROM files") == 1
+    assert _count(db, "SELECT count(*) FROM hands") == stored[0].new > 0
+    monkeypatch.undo()
+    assert main(["import", "-q", *map(str, files), "--db", str(db), "--jobs", "2"]) == 0
+    _, again = capsys.readouterr(), tmp_path / "again.db"
+    assert main(["import", "-q", *map(str, files), "--db", str(again), "--jobs", "1"]) == 0
+    assert _store_rows(db)["hands"] == _store_rows(again)["hands"]
+
+
+def test_import_jobs_on_bad_files_repeats_and_stale_rejects(
+        split_table: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With --jobs 2 as with one: a file that is no hand history, an empty one, a hand
+    cut short (rejected), a file given twice under two names (its hand ids repeated,
+    the first kept); then the cut file completed and every file imported again
+    (``--rescan``: the workers read them), the cut hand's rejection forgotten."""
+    files = sorted(split_table.iterdir())
+    (split_table / "notes.txt").write_text("not a hand history\n", encoding="utf-8")
+    (split_table / "empty.txt").write_text("", encoding="utf-8")
+    (split_table / "zz copy.txt").write_text(files[0].read_text(encoding="utf-8"), encoding="utf-8")
+    whole = files[1].read_text(encoding="utf-8")
+    files[1].write_text(whole[: whole.index("*** 3rd STREET ***")], encoding="utf-8")
+    _, report = _import_both_ways([split_table], tmp_path, capsys)
+    assert "rejected                3" in report and "repeated in these files: 2" in report
+    cut = "SELECT count(*) FROM rejects WHERE status = 'rejected' AND file = ?"
+    assert _count(tmp_path / "two.db", cut, str(files[1])) == 1
+    files[1].write_text(whole, encoding="utf-8")
+    for db, jobs in ((tmp_path / "one.db", "1"), (tmp_path / "two.db", "2")):
+        assert main(["import", "-q", "--rescan", "--jobs", jobs, str(split_table), "--db", str(db)]) == 0
+    assert capsys.readouterr().out.count("new hands               2") == 2
+    assert _store_rows(tmp_path / "two.db") == _store_rows(tmp_path / "one.db")
+    assert _count(tmp_path / "two.db", cut, str(files[1])) == 0
+
+
+def _count(db: Path, query: str, *params: object) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute(query, params).fetchone()[0])
+    finally:
+        conn.close()
 
 
 def test_negative_jobs_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -267,13 +427,11 @@ def test_check_files_dask_on_a_distributed_client(split_table: Path) -> None:
 def test_which_checks_stand(asked: tuple[str, str] | None, true: tuple[str, str] | None,
                             violations: tuple[str, ...], stands: bool) -> None:
     from decimal import Decimal
-    from types import SimpleNamespace
 
     def known(k: tuple[str, str] | None) -> tuple[Decimal, str] | None:
         return None if k is None else (Decimal(k[0]), k[1])
 
-    result = SimpleNamespace(violations=violations)
-    assert scale._stands(known(asked), known(true), result) is stands  # type: ignore[arg-type]
+    assert scale._stands(known(asked), known(true), violations) is stands
 
 
 def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -285,6 +443,9 @@ def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.Monk
     assert scale.auto_jobs(files) == 5  # 8 cores, 2.5 busy
     monkeypatch.setattr(scale.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
     assert scale.auto_jobs(files) == 1  # 3 free cores do not pay
+    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 3  # they do for import
+    monkeypatch.setattr(scale.os, "getloadavg", lambda: (6.5, 0.0, 0.0))
+    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 1  # 1.5 free cores do not
 
 
 def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(

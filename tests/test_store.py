@@ -314,3 +314,47 @@ def test_rejects_name_their_site(tmp_path: Path) -> None:
     assert main(["import", str(bad), "--db", str(db), "--quiet"]) == 0
     rows = sqlite3.connect(db).execute("SELECT status, site, text FROM rejects").fetchall()
     assert rows == [("rejected", "pokerstars", "*** 3rd STRET ***")]
+
+
+def _table_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    conn = sqlite3.connect(db)
+    try:
+        names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {name: conn.execute(f"SELECT * FROM {name} ORDER BY rowid").fetchall()
+                for name in names if name != "files"}
+    finally:
+        conn.close()
+
+
+def test_add_prepared_stores_what_add_stores(tmp_path: Path) -> None:
+    """A --jobs worker's rows (store.prepare_rows) stored with add_prepared: the same
+    tables and summary as add of the same results, with some hands stored already,
+    a hand repeated in the file, problems, the originals beside the results, and
+    one result replaced by a check made again (its rows made anew)."""
+    from dataclasses import replace
+
+    from studbook.check import stream_sourced
+    from studbook.engine.result import HandCheck
+
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    sourced = list(stream_sourced(str(planted)).results)
+    hands = [i for i, (r, _) in enumerate(sourced) if isinstance(r, HandCheck) and r.violations]
+    again = hands[3]
+    sourced = [*sourced, sourced[hands[1]], *((p, None) for p in PROBLEMS)]  # a repeat, a rejected, a skipped
+    other = replace(sourced[again][0], violations=())
+    results = [(other, source) if i == again else (r, source) for i, (r, source) in enumerate(sourced)]
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    summaries = []
+    for db in (one, two):
+        with Store(db) as store:
+            store.add(sourced[:hands[2]])  # some hands stored already
+            if db == one:
+                summaries.append(store.add(results, record=(planted, "0" * 64)))
+            else:
+                prepared = store_module.prepare_rows(sourced)
+                summaries.append(store.add_prepared(prepared, rechecked={again: other}, record=(planted, "0" * 64)))
+            assert store.imported(planted, "0" * 64)
+    assert summaries[0] == summaries[1]
+    assert summaries[0].duplicate == hands[2] + 1 and summaries[0].rejected >= 1 and summaries[0].skipped == 1
+    assert _table_rows(one) == _table_rows(two)
+    assert len(_table_rows(two)["originals"]) == len(_table_rows(two)["hands"])

@@ -226,9 +226,9 @@ def test_a_file_is_stored_with_its_files_row_or_not_at_all(tmp_path: Path) -> No
         assert store.counts()["hands"] == 6 and store.imported(source, "0" * 64)
 
 
-def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict) -> None:
+def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict, *jobs: str) -> None:
     db = tmp_path / f"killed-{delay:.3f}.db"
-    process = cli("import", *map(str, files), "--db", str(db), "-q")
+    process = cli("import", *map(str, files), "--db", str(db), "-q", *jobs)
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -239,18 +239,19 @@ def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict
     assert dump(db) == clean
 
 
-def import_seconds(files: list[Path], db: Path) -> float:
+def import_seconds(files: list[Path], db: Path, *jobs: str) -> float:
     start = time.perf_counter()
-    code, _, err = finish(cli("import", *map(str, files), "--db", str(db), "-q"))
+    code, _, err = finish(cli("import", *map(str, files), "--db", str(db), "-q", *jobs))
     assert code == 0, err
     return time.perf_counter() - start
 
 
-def test_kill_9_then_reimport_equals_a_clean_import(sim: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [(), ("--jobs", "2")])  # 2: killed with its workers' rows in flight
+def test_kill_9_then_reimport_equals_a_clean_import(jobs: tuple[str, ...], sim: list[Path], tmp_path: Path) -> None:
     clean = clean_import(sim, tmp_path / "clean.db")
-    seconds = import_seconds(sim, tmp_path / "timed.db")
+    seconds = import_seconds(sim, tmp_path / "timed.db", *jobs)
     delay = random.Random(18).uniform(0.3, 1.0) * seconds
-    kill_and_resume(sim, tmp_path, delay, clean)
+    kill_and_resume(sim, tmp_path, delay, clean, *jobs)
 
 
 def test_a_kill_as_the_store_appears_leaves_a_whole_store(sim: list[Path], tmp_path: Path,
@@ -530,14 +531,15 @@ def test_a_read_only_folder_with_a_pending_log_says_so(shared_dir: Path, sim: li
 # A full disk
 
 
-def test_a_file_size_limit_rolls_back_the_file_and_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])  # 2: each file a task, its rows made by a worker
+def test_a_file_size_limit_rolls_back_the_file_and_says_so(jobs: str, tmp_path: Path) -> None:
     """RLIMIT_FSIZE set so the first file fits and the second does not (the
     limit is measured, so a bigger schema moves it along)."""
     first, second = write_sim(tmp_path / "a.txt", 1, 150), write_sim(tmp_path / "b.txt", 2, 300)
     clean = clean_import([first], tmp_path / "first.db")
     limit = (tmp_path / "first.db").stat().st_size + 64 * 1024
     db = tmp_path / "s.db"
-    code, out, err = finish(cli("import", str(first), str(second), "--db", str(db), fsize=limit))
+    code, out, err = finish(cli("import", str(first), str(second), "--db", str(db), "--jobs", jobs, fsize=limit))
     assert code == 1
     assert_one_line_error(err, f"while writing {second}", "the store holds every file before it")
     assert "cannot rollback" not in err
@@ -634,8 +636,9 @@ def test_a_file_that_vanishes_after_the_walk_is_listed(
     assert store_paths(db) == {str(f.resolve()) for f in files[1:]}
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])  # 2: a worker finds it gone
 def test_a_file_that_vanishes_after_hashing_is_not_marked_imported(
-        sim: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        jobs: str, sim: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -649,7 +652,7 @@ def test_a_file_that_vanishes_after_hashing_is_not_marked_imported(
 
     monkeypatch.setattr(importer, "file_sha256", hash_then_delete)
     db = tmp_path / "s.db"
-    assert main(["import", str(folder), "--db", str(db)]) == 2
+    assert main(["import", str(folder), "--db", str(db), "--jobs", jobs]) == 2
     assert_one_line_error(capsys.readouterr().err,
                           f"cannot read {files[2]}: No such file or directory")
     assert store_paths(db) == {str(f.resolve()) for f in files[:2]}

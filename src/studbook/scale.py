@@ -31,6 +31,17 @@ each partition's pass gets the memory of all partitions before it (a chain
 of small merges), and fails loudly if a recheck would remember something the
 worker did not record.
 
+:func:`prepare_files` is the same pool for a caller that wants each file's
+results made into something else where they were checked (``studbook import
+--jobs``: the store's rows and packed originals, :func:`studbook.store.prepare_rows`):
+the results stay in the worker, and what comes back per hand is its header
+(for the memory) and, for a hand the memory may judge otherwise (a table's
+first hand in its task, or one with violations), its whole check. A hand that
+the pass above checks again gets its new check in :attr:`Prepared.rechecked`,
+for the caller to make its rows from; one whose whole check did not come
+(its task's memory found nothing wrong, the true memory differs: a table's
+bring-in changed between tasks) is read again from its file first.
+
 Results cross process boundaries in a compact pickle (:class:`_Batch`):
 the frozen slots dataclasses travel as tuples of their fields and cards as
 their index into the interned deck, which is faster than default pickling
@@ -50,20 +61,22 @@ import os
 import pickle
 import signal
 from collections import deque
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from itertools import islice
 from multiprocessing.pool import AsyncResult
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from studbook.cards import DECK, Card
 from studbook.check import (
-    FileCheck, FileStream, SourcedStream, TableMemory, check_file_result, check_hand, check_paths, stream_file,
-    stream_sourced,
+    FileCheck, FileStream, SourcedCheck, SourcedStream, TableMemory, check_file_result, check_hand, check_paths,
+    stream_file, stream_sourced,
 )
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.parse import read_file
+from studbook.parse import FileResult, read_file
+from studbook.parse import stream_file as parse_stream
 from studbook.perfile import per_file
 from studbook.read import files_in
 
@@ -105,12 +118,15 @@ AUTO_BYTES = 64 << 20
 """Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
 AUTO_FREE_CORES = 4
 """Processes pay off from this many free cores (moving results costs about half of checking them)."""
+AUTO_PREPARED_FREE_CORES = 2
+"""... and from this many for :func:`prepare_files` (``import``): what a worker sends back
+costs little to move, and the calling process only stores it (README, "Import against check")."""
 
 
-def auto_jobs(files: Iterable[PathLike]) -> int:
+def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_FREE_CORES) -> int:
     """The processes to use when the user did not say: one per free core (cores
-    less the load average) for large inputs when that is :data:`AUTO_FREE_CORES`
-    or more, else 1. The output is the same either way."""
+    less the load average) for large inputs when that is ``free_cores`` or more,
+    else 1. The output is the same either way."""
     if sum(_size(str(f)) for f in files) < AUTO_BYTES:
         return 1
     try:
@@ -118,7 +134,7 @@ def auto_jobs(files: Iterable[PathLike]) -> int:
     except OSError:  # no load average on this system
         return 1
     free = int(resolve_jobs(0) - busy)
-    return free if free >= AUTO_FREE_CORES else 1
+    return free if free >= free_cores else 1
 
 
 def _tasks(files: list[str], workers: int) -> list[list[str]]:
@@ -184,11 +200,11 @@ class _Recorder(TableMemory):
 
 
 class _Batch:
-    """A task's FileChecks, what its memory was asked and told, and what it learned."""
+    """A task's FileChecks (or Prepared files), what its memory was asked and told, and what it learned."""
 
     __slots__ = ("checks", "asked", "told", "learned")
 
-    def __init__(self, checks: list[FileCheck], asked: dict[HandKey, Known] | None = None,
+    def __init__(self, checks: list[Any], asked: dict[HandKey, Known] | None = None,
                  told: dict[HandKey, Told] | None = None, learned: BringIns | None = None) -> None:
         self.checks = checks
         self.asked = asked or {}
@@ -220,41 +236,41 @@ def _settle(batch: _Batch, memory: TableMemory) -> list[FileCheck]:
     for checked in batch.checks:
         results = list(checked.results)
         for i, result in enumerate(results):
-            if not isinstance(result, HandCheck):
-                continue
-            hand = result.hand
-            key = (hand.file, hand.line)
-            if key in batch.asked and not _stands(batch.asked[key], memory.bring_in_for(hand), result):
-                results[i] = check_hand(hand, memory=memory)
-            elif key in batch.told:
-                memory.remember(hand, *batch.told[key])
+            if isinstance(result, HandCheck) and _check_again(batch, result.hand, result.violations, memory):
+                results[i] = check_hand(result.hand, memory=memory)
         settled.append(FileCheck(checked.parsed, results))
     return settled
 
 
-def _stands(asked: Known, true: Known, result: HandCheck) -> bool:
-    """Whether a check made against the remembered bring-in ``asked`` stands, the
-    serial run's memory saying ``true``."""
+def _check_again(batch: _Batch, hand: Hand, violations: Sequence[object], memory: TableMemory) -> bool:
+    """Whether ``hand`` (checked in ``batch``'s task, finding ``violations``) is to be
+    checked again against ``memory``, the serial run's; when not, ``memory`` learns
+    what the hand told the task's."""
+    key = (hand.file, hand.line)
+    if key in batch.asked and not _stands(batch.asked[key], memory.bring_in_for(hand), violations):
+        return True
+    if key in batch.told:
+        memory.remember(hand, *batch.told[key])
+    return False
+
+
+def _stands(asked: Known, true: Known, violations: Sequence[object]) -> bool:
+    """Whether a check made against the remembered bring-in ``asked``, finding
+    ``violations``, stands, the serial run's memory saying ``true``."""
     if asked is None or true is None:
         return asked is true
     if str(asked[0]) != str(true[0]):
         return False
-    return asked[1] == true[1] or not result.violations
+    return asked[1] == true[1] or not violations
 
 
 # ---------------------------------------------------------------------------
 # Local processes
 
 
-@overload
-def check_files(paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None,
-                sources: Literal[False] = False) -> Iterator[FileCheck | FileStream]: ...
-@overload
-def check_files(paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None,
-                sources: Literal[True]) -> Iterator[FileCheck | SourcedStream]: ...
 def check_files(
-    paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None, sources: bool = False
-) -> Iterator[FileCheck | FileStream | SourcedStream]:
+    paths: Iterable[PathLike], *, jobs: int | None = None, site: str | None = None
+) -> Iterator[FileCheck | FileStream]:
     """Parse and check files (directories recursively) in ``jobs`` processes.
 
     Yields one FileCheck per file in the order of :func:`studbook.check.check_paths`,
@@ -269,11 +285,7 @@ def check_files(
     results would all be held, there and here): it comes as a
     :class:`~studbook.check.FileStream`, checked here hand by hand as it is
     consumed (consume its results before taking the next file), while the
-    workers go on with the tasks after it. With ``sources``, such a file is a
-    :class:`~studbook.check.SourcedStream` (each result beside its original text,
-    the file read once); a worker's FileChecks come without texts (``import``
-    reads those files again for them: they are small, and a worker's results
-    are held whole anyway).
+    workers go on with the tasks after it.
     """
     workers = resolve_jobs(jobs)
     paths = list(paths)
@@ -282,28 +294,36 @@ def check_files(
         return
     tasks = _tasks(expand_paths(paths), workers)
     if len(tasks) <= 1:
-        yield from _here(tasks[0] if tasks else [], site, TableMemory(), sources)
+        yield from _here(tasks[0] if tasks else [], site, TableMemory())
         return
-    yield from _pooled(tasks, min(workers, len(tasks)), site, sources)
+    def here(files: list[str], memory: TableMemory) -> Iterator[FileCheck | FileStream]:
+        return _here(files, site, memory)
+
+    yield from _pooled(tasks, min(workers, len(tasks)), _check_task, (site,), here, _settle)
 
 
 STREAMED_BYTES = _TASK_BYTES[1]
 """Files this big are checked in the calling process, hand by hand (see :func:`check_files`)."""
 
 
-def _here(files: list[str], site: str | None, memory: TableMemory,
-          sources: bool = False) -> Iterator[FileCheck | FileStream | SourcedStream]:  # fmt: skip
-    """``files`` checked in this process: a big one hand by hand (its texts beside, with
-    ``sources``), the others whole."""
+def _here(files: list[str], site: str | None, memory: TableMemory) -> Iterator[FileCheck | FileStream]:
+    """``files`` checked in this process: a big one hand by hand, the others whole."""
     for file in files:
         if _size(file) >= STREAMED_BYTES:
-            yield stream_sourced(file, site, memory) if sources else stream_file(file, site, memory)
+            yield stream_file(file, site, memory)
         else:
             yield check_file_result(read_file(file, site=site), memory)
 
 
-def _pooled(tasks: list[list[str]], workers: int, site: str | None,
-            sources: bool = False) -> Iterator[FileCheck | FileStream | SourcedStream]:  # fmt: skip
+Settled = TypeVar("Settled")
+
+
+def _pooled(tasks: list[list[str]], workers: int, work: Callable[..., _Batch], arguments: tuple[Any, ...],
+            here: Callable[[list[str], TableMemory], Iterator[Settled]],
+            settle: Callable[[_Batch, TableMemory], Iterable[Settled]]) -> Iterator[Settled]:  # fmt: skip
+    """``tasks`` run in a pool of ``workers``: ``work(files, *arguments)`` in a worker,
+    then ``settle``'d here in input order against the one memory; a task of one big
+    file goes to ``here`` instead."""
     memory = TableMemory()
     # multiprocessing.Pool rather than ProcessPoolExecutor: an interrupted run must
     # end its workers at once (terminate), and the executor's shutdown can hang
@@ -314,7 +334,7 @@ def _pooled(tasks: list[list[str]], workers: int, site: str | None,
     finished = False
 
     def start(task: list[str]) -> AsyncResult[_Batch] | list[str]:
-        return task if _size(task[0]) >= STREAMED_BYTES else pool.apply_async(_check_task, (task, site))
+        return task if _size(task[0]) >= STREAMED_BYTES else pool.apply_async(work, (task, *arguments))
 
     try:
         for task in islice(todo, workers * _IN_FLIGHT):
@@ -325,9 +345,9 @@ def _pooled(tasks: list[list[str]], workers: int, site: str | None,
             if following is not None:
                 pending.append(start(following))
             if isinstance(turn, list):
-                yield from _here(turn, site, memory, sources)
+                yield from here(turn, memory)
             else:
-                yield from _settle(turn.get(), memory)
+                yield from settle(turn.get(), memory)
         finished = True
     finally:
         if finished:
@@ -335,6 +355,125 @@ def _pooled(tasks: list[list[str]], workers: int, site: str | None,
         else:  # an error, an interrupt, or the caller stopped early: no result is wanted
             pool.terminate()
         pool.join()
+
+
+# ---------------------------------------------------------------------------
+# Local processes that also prepare each file for its caller (import --jobs)
+
+Made = TypeVar("Made")
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared(Generic[Made]):
+    """A file checked in a worker of :func:`prepare_files`, and what ``prepare`` made
+    there of its results (each beside its original text): ``made``.
+
+    ``hands`` has, for each result, the hand's header and place (a Hand without
+    seats or events; None for a rejected or skipped result). ``rechecked`` has the
+    results checked again in the calling process (by index), as the serial run
+    checks them (the bring-in memory): what ``made`` says of those is stale.
+    """
+
+    parsed: FileResult  # the file's report; its results were handed on
+    hands: list[Hand | None]
+    made: Made
+    rechecked: dict[int, HandCheck] = field(default_factory=dict)
+    # from the worker: the checks the serial run's memory may change (the table's
+    # first hand in the task, or a hand with violations), with their events
+    risky: dict[int, HandCheck] = field(default_factory=dict)
+
+
+def prepare_files(paths: Iterable[PathLike], prepare: Callable[[list[SourcedCheck]], Made], *,
+                  jobs: int | None = None, site: str | None = None) -> Iterator[Prepared[Made] | SourcedStream]:
+    """:func:`check_files` for a caller that wants each file's results made into
+    something else where they were checked (``studbook import``: the store's rows):
+    ``prepare`` (a module-level function, to reach the workers) gets each file's
+    results, each beside its original text, and its value comes back in a
+    :class:`Prepared`, the results themselves staying in the worker. A file
+    checked in this process (a big one, or every file when one task or one job
+    is all there is) comes as a :class:`~studbook.check.SourcedStream`, read once.
+    """
+    workers = resolve_jobs(jobs)
+    files = expand_paths(paths)
+    tasks = _tasks(files, workers) if workers > 1 else []
+    if len(tasks) <= 1:
+        memory = TableMemory()
+        yield from (stream_sourced(file, site, memory) for file in files)
+        return
+
+    def here(task: list[str], memory: TableMemory) -> Iterator[Prepared[Made] | SourcedStream]:
+        return (stream_sourced(file, site, memory) for file in task)
+
+    def settle(batch: _Batch, memory: TableMemory) -> list[Prepared[Made]]:
+        return _settle_prepared(batch, memory, site)
+
+    yield from _pooled(tasks, min(workers, len(tasks)), _prepare_task, (site, prepare), here, settle)
+
+
+def _prepare_task(files: list[str], site: str | None, prepare: Callable[[list[SourcedCheck]], Made]) -> _Batch:
+    memory = _Recorder()
+    made: list[Prepared[Made]] = []
+    with per_file(files) as each_file:  # as the commands run
+        for file in each_file:
+            stream = stream_sourced(file, site, memory)
+            sourced = list(stream.results)
+            hands: list[Hand | None] = []
+            risky: dict[int, HandCheck] = {}
+            for index, (result, _) in enumerate(sourced):
+                if not isinstance(result, HandCheck):
+                    hands.append(None)
+                    continue
+                hand = result.hand
+                hands.append(Hand(file=hand.file, line=hand.line, end_line=hand.end_line, header=hand.header,
+                                  seats=(), events=()))
+                if result.violations or memory.asked.get((hand.file, hand.line)) is None:
+                    risky[index] = result
+            made.append(Prepared(stream.parsed, hands, prepare(sourced), risky=risky))
+    return _Batch(made, memory.asked, memory.told, memory.bring_ins)
+
+
+def _settle_prepared(batch: _Batch, memory: TableMemory, site: str | None) -> list[Prepared[Any]]:
+    """:func:`_settle` for a batch of :class:`Prepared` files: the hands to check
+    again are checked here (from the worker's events where it sent them, else read
+    again from the file, which happens only when a table's bring-in differs between
+    tasks), and come in ``rechecked``."""
+    settled: list[Prepared[Any]] = []
+    for prepared in batch.checks:
+        assert isinstance(prepared, Prepared)
+        rechecked: dict[int, HandCheck] = {}
+        again: dict[int, Hand] | None = None  # the file's hands read again, by line
+        for index, hand in enumerate(prepared.hands):
+            if hand is None:
+                continue
+            risky = prepared.risky.get(index)
+            if not _check_again(batch, hand, risky.violations if risky else (), memory):
+                continue
+            whole = risky.hand if risky else None
+            if whole is None:
+                again = again if again is not None else _hands_by_line(prepared.parsed.file, site)
+                whole = again.get(hand.line)
+                if whole is None:
+                    settled.append(_changed(prepared, hand))
+                    break
+            rechecked[index] = check_hand(whole, memory=memory)
+        else:
+            settled.append(dataclasses.replace(prepared, rechecked=rechecked, risky={}))
+    return settled
+
+
+def _hands_by_line(file: str, site: str | None) -> dict[int, Hand]:
+    """The hands of ``file`` by first line, read again as a worker read them."""
+    _, results = parse_stream(file, site=site)
+    return {r.line: r for r in results if isinstance(r, Hand)}
+
+
+def _changed(prepared: Prepared[Any], hand: Hand) -> Prepared[Any]:
+    """``prepared`` as a file that could not be read: its hand at ``hand``'s line was
+    not there when it was read again (the file changed during the import)."""
+    report = dataclasses.replace(prepared.parsed, unreadable=True,
+                                 error=f"cannot read: the file changed while it was read (its hand at line "
+                                       f"{hand.line})")
+    return dataclasses.replace(prepared, parsed=report, hands=[], risky={})
 
 
 def _worker_start() -> None:
@@ -519,5 +658,6 @@ def _maker(cls: type) -> Callable[[tuple[Any, ...]], Any]:
     return make
 
 
-__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION", "auto_jobs", "check_files", "check_files_dask", "expand_paths",
+__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
+           "Prepared", "auto_jobs", "check_files", "check_files_dask", "expand_paths", "prepare_files",
            "resolve_jobs", "to_dask"]

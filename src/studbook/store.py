@@ -606,29 +606,64 @@ class Store:
         summary.merge(done)
         return summary
 
+    def add_prepared(
+        self,
+        prepared: PreparedRows,
+        *,
+        rechecked: Mapping[int, CheckResult] | None = None,
+        summary: ImportSummary | None = None,
+        record: tuple[str | Path, str] | None = None,
+    ) -> ImportSummary:
+        """Store the new hands of one file's :class:`PreparedRows` (a ``--jobs``
+        worker made them) as :meth:`add` stores its results: one transaction,
+        duplicates looked up inside it, ``record`` and ``summary`` alike.
+        ``rechecked`` (result index -> result) replaces results the caller checked
+        again (the bring-in memory, see :mod:`studbook.scale`): their rows are made here.
+        """
+        summary = summary if summary is not None else ImportSummary()
+        done = ImportSummary()  # this call's counts, added to summary on commit
+        added: set[tuple[str, str]] = set()
+        with self._transaction():
+            new = self._unstored(prepared.keys, added, done)
+            rows, originals = prepared.kept(new, rechecked or {})
+            self._write_rows(rows, prepared.problems, originals, done)
+            if record is not None:
+                self.record_file(record[0], record[1], len(prepared.keys))
+        if self._keys is not None:
+            self._keys |= added
+        summary.merge(done)
+        return summary
+
     def _begin(self) -> None:
         """Take the write lock (``BEGIN IMMEDIATE``; another writer waits)."""
         self.conn.execute("BEGIN IMMEDIATE")
 
     def _new(self, batch: list[CheckResult], added: set[tuple[str, str]],
              done: ImportSummary) -> list[CheckResult]:
-        """``batch`` less the hands stored already (looked up in the store,
-        inside the write transaction: another import's hands and this call's
-        earlier batches count) or earlier in the batch."""
-        stored = self._stored({(r.hand.site, r.hand.hand_id) for r in batch if isinstance(r, HandCheck)})
+        """``batch`` less the hands stored already or earlier in the batch (:meth:`_unstored`)."""
+        keys = [(r.hand.site, r.hand.hand_id) if isinstance(r, HandCheck) else None for r in batch]
+        return [result for result, new in zip(batch, self._unstored(keys, added, done)) if new]
+
+    def _unstored(self, keys: Sequence[tuple[str, str] | None], added: set[tuple[str, str]],
+                  done: ImportSummary) -> list[bool]:
+        """For each result's key (a hand's (site, hand_id), None for the others), whether
+        it is new: not a hand stored already (looked up in the store, inside the write
+        transaction: another import's hands and this call's earlier batches count) nor
+        one earlier in ``keys``. Each hand that is not counts as a duplicate in ``done``."""
+        stored = self._stored({key for key in keys if key is not None})
         fresh: set[tuple[str, str]] = set()  # earlier batches' hands are in the store already
-        out = []
-        for result in batch:
-            if isinstance(result, HandCheck):
-                key = (result.hand.site, result.hand.hand_id)
+        new = []
+        for key in keys:
+            if key is not None:
                 if key in stored or key in fresh:
                     done.duplicate += 1
+                    new.append(False)
                     continue
                 fresh.add(key)
-            out.append(result)
+            new.append(True)
         if self._keys is not None:  # kept for keys() only when someone asked for them
             added |= fresh
-        return out
+        return new
 
     def _stored(self, keys: set[tuple[str, str]]) -> set[tuple[str, str]]:
         """Those of ``keys`` the store holds, one query per site."""
@@ -648,26 +683,27 @@ class Store:
     def _write(self, batch: list[CheckResult], summary: ImportSummary,
                originals: Mapping[OriginalKey, HandSource] | None = None) -> None:
         """Insert ``batch``'s rows (and its hands' original texts), inside the caller's transaction."""
-        rows = rows_from_checks(batch)
+        self._write_rows(rows_from_checks(batch), [r for r in batch if isinstance(r, (Rejected, Skipped))],
+                         _original_rows(batch, originals) if originals else (), summary)
+
+    def _write_rows(self, rows: dict[str, list[tuple[Any, ...]]], problems: list[Rejected | Skipped],
+                    originals: Iterable[tuple[Any, ...]], summary: ImportSummary) -> None:
+        """Insert the rows of some results, ``problems`` being their rejected and skipped
+        ones, and their ``originals`` rows; count them in ``summary``."""
         for table in TABLES:
             self._insert(table, rows[table])
         self._forget_stale_rejects(rows["hands"])
-        if originals:
-            self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)",
-                                  _original_rows(batch, originals))
+        self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", originals)
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])
         summary.violations += len(rows["violations"])
-        for result in batch:
-            if isinstance(result, Skipped):
+        for problem in problems:
+            if isinstance(problem, Skipped):
                 summary.skipped += 1
-                summary.problems.append(result)
-            elif isinstance(result, Rejected):
+            else:
                 summary.rejected += 1
-                summary.problems.append(result)
-        unstorable = len(rows["rejects"]) - sum(
-            isinstance(r, (Rejected, Skipped)) for r in batch)
-        summary.rejected += unstorable  # hands whose amounts could not be stored exactly
+            summary.problems.append(problem)
+        summary.rejected += len(rows["rejects"]) - len(problems)  # hands whose amounts could not be stored exactly
 
     def _forget_stale_rejects(self, hands: list[tuple[Any, ...]]) -> None:
         """A hand that reads now leaves ``rejects``: the rejection an earlier
@@ -911,6 +947,70 @@ def _original_rows(batch: list[CheckResult], originals: Mapping[OriginalKey, Han
                        _pack(source.context))
 
 
+# -- prepared rows: what a --jobs worker sends back for Store.add_prepared --------
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRows:
+    """One file's results as the store inserts them, made by :func:`prepare_rows`
+    where the file was checked: every table's rows (results in order) with each
+    result's share of them, so that the hands found stored already can be left out
+    and a result checked again can have its rows made anew."""
+
+    keys: list[tuple[str, str] | None]  # per result: a hand's (site, hand_id), else None
+    counts: list[tuple[int, ...]]  # per result: its rows in each table, in TABLES order
+    tables: dict[str, list[tuple[Any, ...]]]
+    originals: list[tuple[Any, ...] | None]  # per result: its hand's originals row
+    problems: list[Rejected | Skipped]  # the rejected and skipped results, in order
+
+    def kept(self, new: Sequence[bool], rechecked: Mapping[int, CheckResult]
+             ) -> tuple[dict[str, list[tuple[Any, ...]]], list[tuple[Any, ...]]]:  # fmt: skip
+        """The rows and originals rows of the results ``new`` says to keep, those of
+        ``rechecked`` made from its results."""
+        if all(new) and not rechecked:
+            return self.tables, [row for row in self.originals if row is not None]
+        rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+        originals: list[tuple[Any, ...]] = []
+        at = dict.fromkeys(TABLES, 0)
+        for index, (keep, counts) in enumerate(zip(new, self.counts)):
+            again = rows_from_checks((rechecked[index],)) if keep and index in rechecked else None
+            for table, count in zip(TABLES, counts):
+                if keep:
+                    rows[table].extend(again[table] if again else self.tables[table][at[table]:at[table] + count])
+                at[table] += count
+            original = self.originals[index]
+            if keep and original is not None:
+                originals.append(original)
+        return rows, originals
+
+
+def prepare_rows(results: Iterable[CheckResult | SourcedCheck]) -> PreparedRows:
+    """A file's results (each beside its original text, or alone) as
+    :meth:`Store.add_prepared` inserts them; pure Python, no store needed."""
+    keys: list[tuple[str, str] | None] = []
+    counts: list[tuple[int, ...]] = []
+    tables: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+    into = [tables[table].extend for table in TABLES]
+    originals: list[tuple[Any, ...] | None] = []
+    problems: list[Rejected | Skipped] = []
+    for item in results:
+        texts: dict[OriginalKey, HandSource] = {}
+        result = _carried(item, texts)
+        rows = rows_from_checks((result,))  # one result at a time: its share of each table
+        parts = [rows[table] for table in TABLES]
+        counts.append(tuple(map(len, parts)))
+        for extend, part in zip(into, parts):
+            extend(part)
+        if isinstance(result, HandCheck):
+            keys.append((result.hand.site, result.hand.hand_id))
+            originals.append(next(_original_rows([result], texts), None) if texts else None)
+        else:
+            keys.append(None)
+            originals.append(None)
+            problems.append(result)
+    return PreparedRows(keys, counts, tables, originals, problems)
+
+
 PACK_LEVEL = 1
 """zlib's fastest level: a hand's text packs to 38% (level 6: 36%) in 80% of the time."""
 
@@ -951,6 +1051,6 @@ def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) 
         return store.add(results, **kw)
 
 
-__all__ = ["DamagedStore", "DiskFull", "ImportSummary", "Original", "ReadOnlyStore", "SCHEMA_VERSION", "Store",
-           "StoreError", "WRITE_WAIT", "explain", "file_sha256", "import_results", "integrity",
-           "is_store", "printable_path", "read_frames", "read_tables"]
+__all__ = ["DamagedStore", "DiskFull", "ImportSummary", "Original", "PreparedRows", "ReadOnlyStore", "SCHEMA_VERSION",
+           "Store", "StoreError", "WRITE_WAIT", "explain", "file_sha256", "import_results", "integrity",
+           "is_store", "prepare_rows", "printable_path", "read_frames", "read_tables"]

@@ -5,7 +5,9 @@ transaction; hands already in the store (same site and hand id) are counted
 as duplicates and left alone. A file imported before with the same content
 (SHA-256) is not read again unless ``--rescan``; one that grew is. A summary follows: new, duplicate, skipped,
 rejected and with-violations counts, then each rejected hand with its line, and each hand id repeated within
-the files of this import (with the line of its first). With one job, files are read and stored hand by hand.
+the files of this import (with the line of its first). With one job, files are read and stored hand by hand;
+with ``--jobs N``, each worker process makes its files' rows and packs their original texts
+(:func:`studbook.scale.prepare_files`), and this process only stores them, a file a transaction as with one.
 
 A file that cannot be read (no permission, gone since the directory was
 walked) is listed with the reason and not marked imported, so the next import
@@ -30,16 +32,14 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, SourcedCheck, SourcedStream, TableMemory
-from studbook.check import stream_sourced
+from studbook.check import SeenHands, SourcedCheck, SourcedStream, TableMemory, stream_sourced
 from studbook.cli.common import UsageError, expand_paths
 from studbook.engine.result import HandCheck
-from studbook.events import Rejected, Skipped
+from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
-from studbook.originals import HandSource, OriginalKey, hand_texts
 from studbook.printable import printable_path
-from studbook.scale import auto_jobs, check_files, resolve_jobs
-from studbook.store import ImportSummary, Store, StoreError, explain, file_sha256
+from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files, resolve_jobs
+from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
 
 SHOW_REJECTED = 50
 
@@ -60,8 +60,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any hand is rejected or breaks a rule")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="parse and check files in N processes (0 = one per core; default: one per free "
-                             "core for inputs of 64 MB or more when 4 or more are free, else 1)")
+                        help="parse, check and make the rows of files in N processes (0 = one per core; "
+                             "default: one per free core for inputs of 64 MB or more when 2 or more are free, "
+                             "else 1)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no list of rejected hands")
     parser.set_defaults(run=run)
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_paths(args.paths)
     if args.jobs is None:
-        args.jobs = auto_jobs(files)
+        args.jobs = auto_jobs(files, AUTO_PREPARED_FREE_CORES)
     try:
         store = Store(args.db)
     except StoreError as error:
@@ -105,14 +106,12 @@ def run(args: argparse.Namespace) -> int:
             for file_check in each_file:
                 progress.update(1)
                 if file_check.parsed.unreadable:  # since it was hashed: not marked imported
-                    cannot_read(file_check.file, _reason(file_check.error))
+                    cannot_read(file_check.parsed.file, _reason(file_check.parsed.error))
                     continue
                 try:
-                    store.add(_noting_repeats(file_check.results, seen, repeated), summary=summary,
-                              record=(file_check.file, hashes[file_check.file]),
-                              originals=_originals(file_check, args.site))
+                    _store(store, file_check, seen, repeated, summary, (file_check.parsed.file, hashes[file_check.parsed.file]))
                 except sqlite3.Error as error:
-                    raise explain(args.db, error, writing=file_check.file) from None
+                    raise explain(args.db, error, writing=file_check.parsed.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts(["hands"])["hands"]
     except KeyboardInterrupt:
@@ -136,40 +135,42 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _originals(file_check: FileCheck | FileStream | SourcedStream, site: str | None
-               ) -> dict[OriginalKey, HandSource] | None:  # fmt: skip
-    """None when the file's original texts come beside its results (read in the parse's
-    own pass); for a file checked by a ``--jobs`` worker, the texts read again here."""
-    if isinstance(file_check, SourcedStream):
-        return None
-    try:
-        return hand_texts(file_check.file, site)
-    except OSError:
-        return {}
-
-
-def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[FileCheck | FileStream | SourcedStream]:
+def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedStream | Prepared[PreparedRows]]:
     """The files checked: hand by hand in this process (one hand in memory, its original
-    text beside it), or in ``jobs`` processes."""
+    text beside it), or in ``jobs`` processes, each of which makes the store's rows
+    of its files (:func:`studbook.store.prepare_rows`)."""
     if resolve_jobs(jobs) == 1:
         memory = TableMemory()
         return (stream_sourced(file, site, memory) for file in files)
-    return check_files(files, jobs=jobs, site=site, sources=True)
+    return prepare_files(files, prepare_rows, jobs=jobs, site=site)
 
 
-def _noting_repeats(results: Iterable[CheckResult | SourcedCheck], seen: SeenHands,
-                    repeated: list[str]) -> Iterator[CheckResult | SourcedCheck]:  # fmt: skip
-    """A file's results as they go to the store, each hand id met earlier in the
-    run noted in ``repeated`` (the store counts it as a duplicate and keeps the first)."""
+def _store(store: Store, checked: SourcedStream | Prepared[PreparedRows], seen: SeenHands, repeated: list[str],
+           summary: ImportSummary, record: tuple[str, str]) -> None:
+    """One file's new hands stored (one transaction), the hand ids met earlier in
+    the run noted in ``repeated`` (the store counts them as duplicates and keeps the first)."""
+    if isinstance(checked, Prepared):
+        for hand in checked.hands:
+            if hand is not None:
+                _note_repeat(hand, seen, repeated)
+        store.add_prepared(checked.made, rechecked=checked.rechecked, summary=summary, record=record)
+    else:
+        store.add(_noting_repeats(checked.results, seen, repeated), summary=summary, record=record)
+
+
+def _noting_repeats(results: Iterable[SourcedCheck], seen: SeenHands, repeated: list[str]) -> Iterator[SourcedCheck]:
+    """A file's results as they go to the store, each hand id met earlier noted."""
     for item in results:
-        result = item[0] if isinstance(item, tuple) else item
-        if isinstance(result, HandCheck):
-            earlier = seen.earlier(result.hand)
-            if earlier is not None:
-                hand = result.hand
-                repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
-                                f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
+        if isinstance(item[0], HandCheck):
+            _note_repeat(item[0].hand, seen, repeated)
         yield item
+
+
+def _note_repeat(hand: Hand, seen: SeenHands, repeated: list[str]) -> None:
+    earlier = seen.earlier(hand)
+    if earlier is not None:
+        repeated.append(f"{hand.file}:{hand.line}: hand {hand.hand_id}: "
+                        f"the same hand id as at {earlier[0]}:{earlier[1]}")  # fmt: skip
 
 
 def _reason(error: str | None) -> str:
