@@ -71,3 +71,50 @@ def test_import_does_not_import_pandas(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "[]"
     assert len(load(tmp_path / "h.db").hands) == len(load(HISTORIES).hands)
+
+
+def test_starting_classes_by_ranks_and_suit_are_starting_class() -> None:
+    # the rows class a start by its ranks and whether it is suited (studbook.rows._CLASSES);
+    # every ordered start of three different cards, in every variant, against the definition
+    from itertools import permutations
+
+    from studbook.cards import DECK
+    from studbook.events import Variant
+    from studbook.rows import _CLASSES, starting_class
+
+    for variant in Variant:
+        classes = _CLASSES[variant.value]
+        for a, b, c in permutations(DECK, 3):
+            key = (a.rank, b.rank, c.rank, a.suit == b.suit == c.suit)
+            assert classes[key] == starting_class((a, b, c), variant), (a, b, c, variant)
+
+
+@needs_corpus
+def test_players_rows_class_their_start_cards() -> None:
+    # on the real corpus and the histories: start_class is starting_class of start_cards
+    from studbook.cards import parse_cards
+    from studbook.rows import SCHEMA, starting_class
+
+    names = [c.name for c in SCHEMA["players"]]
+    cards, klass, variant = names.index("start_cards"), names.index("start_class"), names.index("variant")
+    checks = [r for f in check_paths([str(CORPUS), str(HISTORIES)]) for r in f.results if isinstance(r, HandCheck)]
+    rows = rows_from_checks(checks)["players"]
+    started = [row for row in rows if row[cards] is not None]
+    assert len(started) > 5_000
+    assert all(row[klass] is None for row in rows if row[cards] is None)
+    for row in started:
+        assert row[klass] == starting_class(parse_cards(row[cards]), row[variant])
+
+
+def test_minor_units_by_the_amounts_text() -> None:
+    # to_minor looks amounts up by str(amount): each written form of one amount gives the
+    # same minor units, a new Decimal as much as one met before, and finer amounts still fail
+    from decimal import Decimal
+
+    for text, minor in (("4", 400), ("4.00", 400), ("4.0", 400), ("0.04", 4), ("1.5E+3", 150_000),
+                        ("-2.50", -250), ("0", 0), ("-0", 0), ("123456789.12", 12_345_678_912)):
+        assert to_minor(Decimal(text)) == minor, text
+        assert to_minor(Decimal(text) + Decimal(0)) == minor, text
+    for finer in ("0.001", "1.005", "NaN"):
+        with pytest.raises(ValueError):
+            to_minor(Decimal(finer))

@@ -14,7 +14,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from studbook.cards import Card, format_cards
+from studbook.cards import RANKS, Card, format_cards
 from studbook.engine.result import HandCheck, PlayerResult, fact_fields
 from studbook.events import (
     Action,
@@ -212,7 +212,7 @@ def table_columns(table: str, names: Iterable[str] | None = None) -> list[Column
 
 def to_minor(amount: Decimal) -> int:
     """``amount`` in minor units; ValueError when that would round."""
-    return _MINOR[amount]  # a hand repeats the same few amounts: each is converted once
+    return _MINOR[str(amount)]
 
 
 def _exact_minor(amount: Decimal) -> int:
@@ -223,7 +223,11 @@ def _exact_minor(amount: Decimal) -> int:
     return int(integral)
 
 
-_MINOR: Memo[Decimal, int] = Memo(_exact_minor)
+_MINOR: Memo[str, int] = Memo(lambda text: _exact_minor(Decimal(text)))
+"""Each amount's minor units by its text: a hand repeats the same few amounts, each converted
+once. Keyed by ``str(amount)``, not the Decimal: most amounts the rows take are new objects
+the engine computed (totals, calls, pots), and hashing a new Decimal costs three times as
+much as writing it out (``str`` is exact, so equal texts are equal amounts)."""
 
 
 def from_minor(value: int) -> Decimal:
@@ -293,35 +297,33 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
     """One hand's rows: its hands row, then its players, actions, pots, violations and notes rows."""
     hand = check.hand
     header = hand.header
-    key = (header.site, header.hand_id)
+    site, hand_id = key = (header.site, header.hand_id)
     stakes = header.stakes
     minor = _MINOR
-    big_bet = minor[stakes.big_bet]
+    big_bet = minor[str(stakes.big_bet)]
     seen = _scan(hand)
+    variant = _VALUE[header.variant]
     pots, won = _pot_rows(check, key)
-    pot = sum([minor[p.contributed] for p in check.players])
-    started = _aware(header.started_utc)
+    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won)
+    pot = sum([row[_CONTRIBUTED] for row in players])
     tournament = header.tournament
     hand_row = (
-        *key, _VALUE[header.variant], _VALUE[header.structure], header.game, header.mix,
+        site, hand_id, variant, _VALUE[header.structure], header.game, header.mix,
         header.currency, 1 if header.play_money else 0, _stakes_label(hand),
-        minor[stakes.small_bet], big_bet,
-        seen.ante() if stakes.ante is None else minor[stakes.ante],
-        seen.bring_in if stakes.bring_in is None else minor[stakes.bring_in],
+        minor[str(stakes.small_bet)], big_bet,
+        seen.ante() if stakes.ante is None else minor[str(stakes.ante)],
+        seen.bring_in if stakes.bring_in is None else minor[str(stakes.bring_in)],
         tournament.id if tournament else None,
         tournament.buy_in if tournament else None,
         tournament.level if tournament else None,
-        header.table, header.max_seats, started, header.started,
-        len(check.players) or len(hand.players()),
-        pot, minor[check.rake], _per_bb(pot, big_bet),
+        header.table, header.max_seats, _aware(header.started_utc), header.started,
+        len(players) or len(hand.players()),
+        pot, minor[str(check.rake)], _per_bb(pot, big_bet),
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
         hand.file, hand.line, hand.end_line, len(seen.notes),
     )
-    variant = header.variant
-    players = [_player_row(key, variant, big_bet, result, seen, won, check.went_to_showdown)
-               for result in check.players]
-    notes = [(*key, n.file, n.line, n.text) for n in seen.notes]
-    return hand_row, players, _action_rows(check, key), pots, _violation_rows(check), notes
+    notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
+    return hand_row, players, _action_rows(check, site, hand_id), pots, _violation_rows(check), notes
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -342,29 +344,41 @@ def _per_bb(amount: int, big_bet: int) -> float:
     return amount / big_bet if big_bet else float("nan")
 
 
-def _player_row(key: tuple[str, str], variant: Variant, big_bet: int, result: PlayerResult, seen: _Seen,
-                won: dict[tuple[str, str], int], went_to_showdown: bool) -> tuple[Any, ...]:
+def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
+                 won: dict[tuple[str, str], int]) -> Rows:
     minor = _MINOR
-    player = result.player
-    start = seen.starts.get(player) or _start_from_result(result)
-    net = minor[result.net]
-    up = result.up_cards
-    finish = seen.finishes.get(player)
-    return (
-        *key, _VALUE[variant], player, result.seat, minor[result.stack], big_bet,
-        str(up[0]) if up else None, format_cards(up), format_cards(result.down_cards),
-        format_cards(start) if start else None,
-        starting_class(start, variant) if start else None,
-        1 if player == seen.brought_in else 0,
-        int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
-        1 if went_to_showdown and not result.folded else 0,
-        1 if result.showed else 0, 1 if result.won_at_showdown else 0,
-        minor[result.contributed], minor[result.collected], net, _per_bb(net, big_bet),
-        won.get((player, "high"), 0), won.get((player, "low"), 0),
-        *(_NO_FINISH if finish is None else (finish.place, _opt_minor(finish.prize))),
-    )
+    text = str
+    classes = _CLASSES[variant]  # starting classes, by ClassKey
+    showdown = check.went_to_showdown
+    brought_in = seen.brought_in
+    starts = seen.starts
+    finishes = seen.finishes
+    rows: Rows = []
+    for result in check.players:
+        player = result.player
+        start = starts.get(player) or _start_from_result(result)
+        start_cards = format_cards(start) if start else None
+        net = minor[text(result.net)]
+        up = result.up_cards
+        down = result.down_cards
+        finish = finishes.get(player) if finishes else None
+        rows.append((
+            site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
+            text(up[0]) if up else None, format_cards(up) if up else "", format_cards(down) if down else "",
+            start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
+                                  start[0].suit == start[1].suit == start[2].suit)] if start else None,
+            1 if player == brought_in else 0,
+            int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
+            1 if showdown and not result.folded else 0,
+            1 if result.showed else 0, 1 if result.won_at_showdown else 0,
+            minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
+            won.get((player, "high"), 0), won.get((player, "low"), 0),
+            *(_NO_FINISH if finish is None else (finish.place, _opt_minor(finish.prize))),
+        ))
+    return rows
 
 
+_CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
 
 
@@ -453,10 +467,10 @@ def _scan(hand: Hand) -> _Seen:
             if event.kind is _BRING_IN and seen.brought_in is None:
                 seen.brought_in = event.player
                 if not event.all_in and event.amount is not None:
-                    seen.bring_in = minor[event.amount]
+                    seen.bring_in = minor[str(event.amount)]
         elif isinstance(event, PostAnte):
             if not event.all_in:
-                seen.antes.append(minor[event.amount])
+                seen.antes.append(minor[str(event.amount)])
         elif isinstance(event, Note):
             seen.notes.append(event)
         elif isinstance(event, TournamentFinish) and event.player is not None:
@@ -464,10 +478,11 @@ def _scan(hand: Hand) -> _Seen:
     return seen
 
 
-def _action_rows(check: HandCheck, key: tuple[str, str]) -> Rows:
+def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action)."""
     minor = _MINOR
+    text = str
     value = _VALUE
     streets = _STREET
     rows: Rows = []
@@ -475,11 +490,12 @@ def _action_rows(check: HandCheck, key: tuple[str, str]) -> Rows:
     for number, record in enumerate(check.action_log):
         event, street, kind, put_in, to_call, bets_before, pot_before = fact_fields(record)
         amount, to = event.amount, event.to
-        owed = minor[to_call]
+        owed = minor[text(to_call)]
         append((
-            *key, number, event.line, streets[street], event.player, value[kind],
-            None if amount is None else minor[amount], None if to is None else minor[to], minor[put_in],
-            1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before, minor[pot_before],
+            site, hand_id, number, event.line, streets[street], event.player, value[kind],
+            None if amount is None else minor[text(amount)], None if to is None else minor[text(to)],
+            minor[text(put_in)], 1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before,
+            minor[text(pot_before)],
         ))
     return rows
 
@@ -540,6 +556,22 @@ def _straight_span(ranks: list[int]) -> bool:
         if max(values) - min(values) <= 4:
             return True
     return False
+
+
+ClassKey = tuple[int, int, int, bool]
+"""What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
+
+
+def _classes_of(variant: Variant) -> Memo[ClassKey, str]:
+    """The variant's :func:`starting_class` by :data:`ClassKey`, each key classed once (a few
+    thousand keys where there are 132,600 ordered three-card starts)."""
+    def of_key(key: ClassKey) -> str:
+        suits = "sss" if key[3] else "cdh"
+        return starting_class([Card.parse(RANKS[rank - 2] + suit) for rank, suit in zip(key[:3], suits)], variant)
+    return Memo(of_key)
+
+
+_CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) for variant in Variant}
 
 
 
