@@ -431,8 +431,7 @@ def _prepare_task(files: list[str], site: str | None, prepare: Callable[[list[So
                     hands.append(None)
                     continue
                 hand = result.hand
-                hands.append(Hand(file=hand.file, line=hand.line, end_line=hand.end_line, header=hand.header,
-                                  seats=(), events=()))
+                hands.append(_head(hand))
                 if result.violations or memory.asked.get((hand.file, hand.line)) is None:
                     risky[index] = result
             made.append(Prepared(stream.parsed, hands, prepare(sourced), risky=risky))

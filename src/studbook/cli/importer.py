@@ -32,13 +32,13 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from studbook.check import SeenHands, SourcedCheck, SourcedStream, TableMemory, stream_sourced
+from studbook.check import SeenHands, SourcedCheck, SourcedStream
 from studbook.cli.common import UsageError, expand_paths
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
 from studbook.printable import printable_path
-from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files, resolve_jobs
+from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
 
 SHOW_REJECTED = 50
@@ -136,12 +136,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedStream | Prepared[PreparedRows]]:
-    """The files checked: hand by hand in this process (one hand in memory, its original
-    text beside it), or in ``jobs`` processes, each of which makes the store's rows
-    of its files (:func:`studbook.store.prepare_rows`)."""
-    if resolve_jobs(jobs) == 1:
-        memory = TableMemory()
-        return (stream_sourced(file, site, memory) for file in files)
+    """The files checked: hand by hand in this process with one job (one hand in memory,
+    its original text beside it), else in ``jobs`` processes, each of which makes the
+    store's rows of its files (:func:`studbook.store.prepare_rows`)."""
     return prepare_files(files, prepare_rows, jobs=jobs, site=site)
 
 
