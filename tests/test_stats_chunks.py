@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studbook import store as store_module
 from studbook.cli import main
@@ -115,3 +118,79 @@ def test_rows_out_of_hand_order_are_refused(histories_db, tmp_path, capsys, monk
     assert main(["stats", "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert "not in the order of their hands" in err and "Traceback" not in err
+
+
+# A hand in which nobody acts: the one player left against a tournament's chip leader
+# goes all-in on the ante, and the cards are dealt out. Its players have no 3rd-street
+# action row, so a chunk's actions know nothing of its hand id.
+NO_ACTION_HAND = """\
+PokerStars Hand #900000000001: Tournament #900000001, $0.98+$0.12 USD 7 Card Stud Limit - Level XI (1000/2000) - 2024/03/23 19:46:07 ET
+Table '900000001 1' 8-max
+Seat 3: Leader (8870 in chips)
+Seat 7: Short (130 in chips)
+Leader: posts the ante 200
+Short: posts the ante 130 and is all-in
+*** 3rd STREET ***
+Dealt to Leader [Jc]
+Dealt to Short [2h]
+*** 4th STREET ***
+Dealt to Leader [Jc] [4d]
+Dealt to Short [2h] [2s]
+*** 5th STREET ***
+Dealt to Leader [Jc 4d] [2c]
+Dealt to Short [2h 2s] [6c]
+*** 6th STREET ***
+Dealt to Leader [Jc 4d 2c] [3s]
+Dealt to Short [2h 2s 6c] [4h]
+*** RIVER ***
+*** SHOW DOWN ***
+Leader: shows [3h 5d Jc 4d 2c 3s 8h] (a pair of Threes)
+Leader collected 70 from side pot
+Short: shows [7d As 2h 2s 6c 4h Jh] (a pair of Deuces)
+Leader collected 260 from main pot
+Short finished the tournament in 2nd place
+Leader wins the tournament and receives $5.88 - congratulations!
+*** SUMMARY ***
+Total pot 330 Main pot 260. Side pot 70. | Rake 0
+Seat 3: Leader showed [3h 5d Jc 4d 2c 3s 8h] and won (330) with a pair of Threes
+Seat 7: Short showed [7d As 2h 2s 6c 4h Jh] and lost with a pair of Deuces
+"""
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 40])
+def test_a_hand_nobody_acts_in_is_counted_in_any_chunk(tmp_path, capsys, monkeypatch, chunk) -> None:
+    """The hand's players join no 3rd-street action row: stats over the store, in chunks
+    that hold that hand alone or with others, equal the stats of the files (once,
+    two players of such a hand made one key and stopped `stats --db` with a traceback)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "no-action.txt").write_text(NO_ACTION_HAND, encoding="utf-8")
+    tournament = next(HISTORIES.glob("*T3761643380*.txt"))
+    (folder / tournament.name).write_bytes(tournament.read_bytes())
+    db = tmp_path / "s.db"
+    assert main(["import", str(folder), "--db", str(db), "-q"]) == 0
+    frames = load(db)
+    assert not ((frames.actions["hand_id"] == "900000000001") & (frames.actions["street"] == 3)).any()
+    assert (frames.players["hand_id"] == "900000000001").sum() == 2
+    monkeypatch.setattr(store_module, "CHUNK_HANDS", chunk)
+    for options in (["--format", "csv"], ["--format", "csv", "--opponents", "--hero", "Leader"]):
+        chunked = _stats(capsys, "--db", str(db), *options)
+        whole = _stats(capsys, str(folder), *options)
+        pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(chunked)), pd.read_csv(io.StringIO(whole)),
+                                      check_exact=False, rtol=1e-9)
+        assert "Leader" in chunked or "--opponents" in options
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("123")), max_size=12),
+       st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from("1234")), max_size=12, unique=True))
+def test_positions_of_keys_as_a_lookup_gives_them(left_keys, right_keys) -> None:
+    """The join's row finder on the frames' categorical keys answers as a dict of the
+    right rows' keys does: a left row's right row, or -1; right keys that left's
+    categories do not hold (the players of a hand with no left row) find nothing."""
+    from studbook.stats import _positions
+
+    left = pd.DataFrame(left_keys, columns=["hand_id", "player"], dtype="category")
+    right = pd.DataFrame(right_keys, columns=["hand_id", "player"], dtype="string")
+    where = {key: at for at, key in enumerate(right_keys)}
+    assert _positions(left, right, ["hand_id", "player"]).tolist() == [where.get(key, -1) for key in left_keys]

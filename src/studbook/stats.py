@@ -233,14 +233,23 @@ def _positions(left: pd.DataFrame, right: pd.DataFrame, keys: list[str]) -> np.n
     (-1 for none); ``right``'s keys are unique. Keys that are categoricals of ``left``
     (as the frames' are) compare as numbers made of their codes."""
     if all(isinstance(left[key].dtype, pd.CategoricalDtype) for key in keys):
-        sizes = [len(left[key].cat.categories) + 1 for key in keys]  # + 1: a right value not among them
+        sizes = [max(len(left[key].cat.categories), 1) for key in keys]
         if float(np.prod([float(n) for n in sizes])) < 2.0**62:
-            mine, theirs = np.zeros(len(left), np.int64), np.zeros(len(right), np.int64)
-            for key, size in zip(keys, sizes):
-                codes = _codes_in(right[key], left[key].dtype)
-                mine = mine * size + left[key].cat.codes.to_numpy()
-                theirs = theirs * size + np.where(codes < 0, size - 1, codes)
-            return pd.Index(theirs).get_indexer(mine)
+            codes = [_codes_in(right[key], left[key].dtype) for key in keys]
+            own = [left[key].cat.codes.to_numpy() for key in keys]
+            # a right row with a key value outside left's categories matches no left row, and
+            # two such rows (the players of a hand with no row in left) must not share a number;
+            # nor does a left row with a key missing (code -1) match any
+            known = np.flatnonzero(np.logical_and.reduce([code >= 0 for code in codes]))
+            if not len(known):
+                return np.full(len(left), -1, dtype=np.intp)
+            mine, theirs = np.zeros(len(left), np.int64), np.zeros(len(known), np.int64)
+            for size, code, mine_code in zip(sizes, codes, own):
+                mine = mine * size + mine_code
+                theirs = theirs * size + code[known]
+            found = pd.Index(theirs).get_indexer(mine)
+            found[np.logical_or.reduce([code < 0 for code in own])] = -1
+            return np.where(found >= 0, known[np.maximum(found, 0)], -1)
     return pd.MultiIndex.from_frame(right[keys]).get_indexer(pd.MultiIndex.from_frame(left[keys]))
 
 
