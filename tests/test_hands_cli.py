@@ -73,3 +73,16 @@ def test_rule_search_and_violations_column() -> None:
     assert find_hands(frames, "A", rule="bet.siz").empty  # a prefix is a whole part of the id
     every = find_hands(frames, "A")
     assert every["hand_id"].tolist() == ["1", "2"] and every["net"].tolist() == [Decimal("-0.01"), Decimal("0.39")]
+
+
+def test_text_columns_of_words_and_cards_align_left(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cards, stakes and the violations list start under their header, and no line
+    ends in padding; figures stay right-aligned (the net's last digit under the
+    header's last letter)."""
+    assert main(["hands", str(corpus / CASH)]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()[1:]
+    at = header.index("cards")
+    assert rows and all(row[at] == "(" for row in rows)  # the hero's down cards open each
+    assert all(row == row.rstrip() for row in [header, *rows])
+    net_end = header.index("net") + len("net")
+    assert all(row[net_end - 1] in "0123456789D" for row in rows)

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from studbook.cli.common import UsageError
-from studbook.cli.output import FORMATS, write
+from studbook.cli.output import FORMATS, aligned, write
 from studbook.cli.source import add_source_arguments, load_source, players_or_hero
 from studbook.search import CLASSES, find_hands, start_class
 
@@ -77,7 +77,7 @@ def format_text(table: pd.DataFrame) -> str:
         "violations": [f"{n} ({rules})" if n else "" for n, rules in
                        zip(table["violations"], table["rules"])],
     })
-    return view.to_string(index=False)
+    return aligned(view, left=("site", "player", "stakes", "cards", "violations"))
 
 
 def _when(utc: Any, written: str) -> str:

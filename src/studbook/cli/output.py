@@ -51,10 +51,28 @@ def write(table: pd.DataFrame, fmt: str, text: Callable[[pd.DataFrame], str],
         print(text(table) if len(table) else empty)
 
 
+def aligned(view: pd.DataFrame, left: tuple[str, ...] = ()) -> str:
+    """``view`` as text columns: the ``left`` ones (words, cards, lists) aligned
+    left, header and values, the others (figures) right as pandas aligns them."""
+    formatters = {name: _left(view[name]) for name in left if name in view.columns}
+    header = [name.ljust(_width(view[name], name)) if name in formatters else name for name in view.columns]
+    text = view.to_string(index=False, formatters=formatters, header=header)
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def _width(column: pd.Series, name: str) -> int:
+    return max([len(name), *(len(str(value)) for value in column)])
+
+
+def _left(column: pd.Series) -> Callable[[Any], str]:
+    width = _width(column, str(column.name))
+    return lambda value: f"{value!s:<{width}}"
+
+
 def note(message: str, fmt: str) -> None:
     """A line about the output (the hero, hands left out): with the text, or on
     stderr when the output is CSV or JSON."""
     print(message, file=sys.stdout if fmt == "text" else sys.stderr)
 
 
-__all__ = ["FORMATS", "note", "plain", "records", "write"]
+__all__ = ["FORMATS", "aligned", "note", "plain", "records", "write"]

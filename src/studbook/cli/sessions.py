@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from studbook.cli.common import UsageError
-from studbook.cli.output import FORMATS, note, write
+from studbook.cli.output import FORMATS, aligned, note, write
 from studbook.cli.source import add_source_arguments, load_source, one_player
 from studbook.sessions import sessions, summary
 
@@ -63,7 +63,10 @@ def format_text(table: pd.DataFrame) -> str:
         "bb/100": [_figure(v) for v in totals["bb_per_100"]],
         "bb/hour": [_figure(v) for v in totals["bb_per_hour"]],
     })
-    return f"{rows.to_string(index=False)}\n\ntotal\n{total_view.to_string(index=False)}"
+    return f"{aligned(rows, left=_WORDS)}\n\ntotal\n{aligned(total_view, left=_WORDS)}"
+
+
+_WORDS = ("kind", "tables")  # the columns of words, aligned left
 
 
 def _view(table: pd.DataFrame) -> pd.DataFrame:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 import pandas as pd
 
 from studbook.cli.common import UsageError
-from studbook.cli.output import FORMATS, note, write
+from studbook.cli.output import FORMATS, aligned, note, write
 from studbook.cli.source import (
     add_source_arguments, filters_from_args, load_source, players_or_hero, require_known_players,
 )
@@ -218,7 +218,7 @@ def format_text(table: pd.DataFrame) -> str:
         samples = table[f"{name}_n"] if f"{name}_n" in table else [None] * len(table)
         view[stat.label] = [_cell(v, stat.unit, c, n)
                             for v, c, n in zip(table[name], currencies, samples)]
-    return view.to_string(index=False)
+    return aligned(view, left=tuple(keys))
 
 
 def _cell(value: Any, unit: str, currency: Any, sample: Any = None) -> str:
