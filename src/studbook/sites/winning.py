@@ -64,8 +64,8 @@ KINDS: dict[str, str] = {
 _OLD_ACTIONS = {f"OLD_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _NEW_ACTIONS = {f"NEW_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _WON = re.compile(rf"\bwon ({WRITTEN_AMOUNT})")
-# An amount as a "Total pot" line's parts after the pot end: "| Rake $0.08", "| JP Fee $0.02"
-_PART_AMOUNT = re.compile(rf"({WRITTEN_AMOUNT})\s*$")
+# The amount of each part of a "Total pot" line after the pot: "| Rake $0.08", "| JP Fee $0.02"
+_PART_AMOUNT = re.compile(rf"({WRITTEN_AMOUNT})")
 _SHOWED = re.compile(r"\[([^\]]*)\]")
 
 
