@@ -388,3 +388,50 @@ def test_random_text_never_raises(text: str) -> None:
         assert isinstance(result, (Hand, Skipped, Rejected))
     for result in studbook.parse_text(text):
         assert isinstance(result, (Hand, Skipped, Rejected))
+
+
+# Knockout tournaments: a bounty message after the pot is collected, in the words the
+# client's versions used. It is about the tournament's money, not this hand's chips.
+BOUNTY_LINES = (
+    "{winner} wins $1.50 for eliminating {loser} and their own bounty increases by $1.50 to $4.50",
+    "{winner} wins the $2.50 bounty for eliminating {loser}",
+    "{winner} wins $0.75 for splitting the elimination of {loser} and their own bounty increases by $0.75 to $3.75",
+    "{winner} wins 1,500 for eliminating {loser}",
+)
+_HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+
+
+@pytest.mark.parametrize("words", BOUNTY_LINES)
+def test_knockout_bounty_messages_read_as_table_messages(words: str) -> None:
+    """Every tournament hand of histories/ with a collect, a bounty message added after
+    its first collect line, reads as before: the same events but one table message."""
+    [path] = _HISTORIES.glob("*T3761643380*.txt")
+    text = path.read_text(encoding="utf-8")
+    hands = [h for h in studbook.parse_text(text, file="t.txt") if isinstance(h, Hand)]
+    edited_hands = 0
+    for hand in hands:
+        lines = text.splitlines()[hand.line - 1:hand.end_line]
+        collects = [e for e in hand.events if isinstance(e, Collect)]
+        losers = [s.player for s in hand.seats if s.player != collects[0].player] if collects else []
+        if not losers:
+            continue
+        at = collects[0].line - hand.line + 1
+        message = words.format(winner=collects[0].player, loser=losers[0])
+        [again] = studbook.parse_text("\n".join(lines[:at] + [message] + lines[at:]) + "\n", file="t.txt")
+        assert isinstance(again, Hand), again
+        chatter = [e for e in again.events if isinstance(e, Chatter)]
+        assert [c.kind for c in chatter if c.line == at + 1] == [ChatterKind.OTHER]
+        before = [_play(e, 0) for e in hand.events]
+        after = [_play(e, 1 if e.line > at else 0) for e in again.events if not (isinstance(e, Chatter) and e.line == at + 1)]
+        assert after == [(name, line - hand.line + 1 if line else line, rest) for name, line, rest in before]
+        edited_hands += 1
+    assert edited_hands >= 10
+
+
+def _play(event: object, shift: int) -> tuple[object, ...]:
+    import dataclasses
+
+    fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
+    line = fields.pop("line", None)
+    fields.pop("file", None)
+    return (type(event).__name__, (line - shift) if line else line, tuple(sorted(fields.items(), key=lambda kv: kv[0])))

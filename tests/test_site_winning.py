@@ -161,3 +161,133 @@ def test_hands_check_clean() -> None:
 def test_detects_a_hand_header_only_at_a_line_start(header: str) -> None:
     assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
     assert not FORMAT.detect("x" + header)
+
+
+# A hand made for these tests in the later client's format, with what the corpus hand
+# lacks: an all-in on 6th street, so a side pot reported on lines of its own after each
+# "Main pot" line and after "*** SHOW DOWN ***", a showdown, and a "Total pot" line
+# stated after the rake and the jackpot fee ("| JP Fee $0.02").
+ALL_IN_HAND = """\
+Hand #900000001 - 7Stud(Fixed Limit) - $0.10/$0.20 - 2023/10/22 02:49:52 UTC
+Testville 8-max
+Seat 1: Ann ($5.00)
+Seat 2: Bob ($0.50)
+Seat 3: Cyd ($5.00)
+Ann posts ante $0.02
+Bob posts ante $0.02
+Cyd posts ante $0.02
+*** 3rd STREET ***
+Main pot $0.06 | Rake $0.00
+Dealt to Ann [Ah Ks Kd]
+Dealt to Bob [2c]
+Dealt to Cyd [9h]
+Bob brings in $0.05
+Cyd raises $0.10 to $0.10
+Ann calls $0.10
+Bob calls $0.05
+*** 4th STREET ***
+Main pot $0.36 | Rake $0.00
+Dealt to Ann [Ah Ks Kd] [5c]
+Dealt to Bob [2c] [9c]
+Dealt to Cyd [9h] [4d]
+Ann bets $0.10
+Bob calls $0.10
+Cyd calls $0.10
+*** 5th STREET ***
+Main pot $0.66 | Rake $0.00
+Dealt to Ann [Ah Ks Kd 5c] [6h]
+Dealt to Bob [2c 9c] [Tc]
+Dealt to Cyd [9h 4d] [4s]
+Cyd bets $0.20
+Ann calls $0.20
+Bob calls $0.20
+*** 6th STREET ***
+Main pot $1.26 | Rake $0.00
+Dealt to Ann [Ah Ks Kd 5c 6h] [7d]
+Dealt to Bob [2c 9c Tc] [Jc]
+Dealt to Cyd [9h 4d 4s] [Jd]
+Cyd bets $0.20
+Ann calls $0.20
+Bob calls $0.08 and is all-in
+*** 7th STREET ***
+Main pot $1.50 | Rake $0.00
+Side pot(1) $0.24 | Rake $0.00
+Dealt to Ann [Ah Ks Kd 5c 6h 7d] [8s]
+Cyd checks
+Ann checks
+*** SHOW DOWN ***
+Main pot $1.40 | Rake $0.10
+Side pot(1) $0.24 | Rake $0.00
+Ann shows [Ah Ks Kd 5c 6h 7d 8s] (HI - a pair of Kings [Kd Ks Ah 8s 7d])
+Bob shows [2d 2h 2c 9c Tc Jc 3s] (HI - three of a kind, Set of Deuces [2d 2h 2c Jc Tc])
+Cyd shows [Qs Qh 9h 4d 4s Jd 3h] (HI - two pair, Queens and Fours [Qs Qh 4d 4s Jd])
+Bob collected $1.40 from main pot
+Cyd collected $0.24 from side pot-1
+*** SUMMARY ***
+Total pot $1.64 | Rake $0.08 | JP Fee $0.02
+Seat 1: Ann showed [Ah Ks Kd 5c 6h 7d 8s] and lost with HI - a pair of Kings [Kd Ks Ah 8s 7d]
+Seat 2: Bob showed [2d 2h 2c 9c Tc Jc 3s] and won $1.40 with HI - three of a kind, Set of Deuces [2d 2h 2c Jc Tc]
+Seat 3: Cyd showed [Qs Qh 9h 4d 4s Jd 3h] and won $0.24 with HI - two pair, Queens and Fours [Qs Qh 4d 4s Jd]
+"""
+
+
+def _one_hand(text: str) -> Hand:
+    (hand,) = parse_text(text, file="made.txt", site="winning")
+    assert isinstance(hand, Hand), hand
+    return hand
+
+
+def test_side_pot_reports_and_the_jackpot_fee() -> None:
+    """Side pots reported on lines of their own, after a street label and after the
+    showdown label, carry no play (the engine works the pots out); the jackpot fee is
+    taken from the pot as the rake is, so the hand checks clean with its nets."""
+    from studbook.check import check_hand
+
+    hand = _one_hand(ALL_IN_HAND)
+    (pot,) = [e for e in hand.events if isinstance(e, PotSummary)]
+    assert (pot.total, pot.rake) == (D("1.74"), D("0.10"))  # $1.64 after $0.08 rake and $0.02 fee
+    check = check_hand(hand)
+    assert (check.status, check.violations) == ("ok", ())
+    assert {p.player: p.net for p in check.players} == {"Ann": D("-0.62"), "Bob": D("0.90"), "Cyd": D("-0.38")}
+    assert [(c.player, c.amount) for c in hand.events if isinstance(c, Collect)] == [("Bob", D("1.40")), ("Cyd", D("0.24"))]
+
+
+def test_a_fee_left_out_is_still_caught() -> None:
+    """The money check stays the safety net: without its jackpot-fee part the same
+    "Total pot" states a pot $0.02 short of what was put in, and the engine says so."""
+    from studbook.check import check_hand
+
+    edited = ALL_IN_HAND.replace("Total pot $1.64 | Rake $0.08 | JP Fee $0.02", "Total pot $1.64 | Rake $0.08")
+    check = check_hand(_one_hand(edited))
+    assert [v.rule for v in check.violations] == ["pot.total"]
+
+
+@pytest.mark.parametrize("numbered", ["Side pot(1)", "Side pot(2)", "Side pot-1", "Side pot 1", "Side pot #1"])
+def test_side_pot_reports_in_any_numbering_read_the_same(numbered: str) -> None:
+    """A side-pot report, however the version numbers the pot, reads as one (it carries
+    no play); added after every pot report of the corpus hand, which has no side pot,
+    the hand reads the same, events and outcome."""
+    from studbook.check import check_hand
+
+    path = SITE / NEW
+    if not path.exists():
+        pytest.skip(f"corpus file absent: {path}")
+    text = path.read_text(encoding="utf-8")
+    edited, count = re_subn_pot_reports(text, f"{numbered} $0.00 | Rake $0.00")
+    assert count == 5
+    original, again = _one_hand(text), _one_hand(edited)
+    strip = ("line",)
+    assert [_without(e, strip) for e in again.events] == [_without(e, strip) for e in original.events]
+    assert check_hand(again).status == check_hand(original).status == "ok"
+
+
+def re_subn_pot_reports(text: str, report: str) -> tuple[str, int]:
+    import re
+
+    return re.subn(r"(?m)^(Main pot [^\n]*)$", lambda m: f"{m.group(1)}\n{report}", text)
+
+
+def _without(event: object, names: tuple[str, ...]) -> tuple[object, ...]:
+    import dataclasses
+
+    return tuple(getattr(event, f.name) for f in dataclasses.fields(event) if f.name not in names)  # type: ignore[arg-type]

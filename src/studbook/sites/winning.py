@@ -64,6 +64,8 @@ KINDS: dict[str, str] = {
 _OLD_ACTIONS = {f"OLD_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _NEW_ACTIONS = {f"NEW_{name}": kind for name, kind in ACTION_TERMINALS.items()}
 _WON = re.compile(rf"\bwon ({WRITTEN_AMOUNT})")
+# The amount of each part of a "Total pot" line after the pot: "| Rake $0.08", "| JP Fee $0.02"
+_PART_AMOUNT = re.compile(rf"({WRITTEN_AMOUNT})")
 _SHOWED = re.compile(r"\[([^\]]*)\]")
 
 
@@ -263,9 +265,13 @@ class WinningBuilder(LineBuilder):
         pass
 
     def new_total(self, kind: str, f: Fields, line: int) -> None:
-        total, rake = amount(f[0]), amount(f[1]) if f[1] else None  # type: ignore[arg-type]
-        # "Total pot $0.36 | Rake $0.01" states the pot after rake; a version that
-        # prints no rake part states none (the profile's unstated rake)
+        total = amount(f[0])  # type: ignore[arg-type]
+        # "Total pot $0.36 | Rake $0.01" states the pot after rake, and after every other
+        # part's amount: "| JP Fee $0.02" is the jackpot's share, taken as the rake is;
+        # a version that prints no part states no rake (the profile's unstated rake)
+        parts = (_PART_AMOUNT.search(part) for part in (f[1] or "").split("|")[1:])
+        taken = [amount(found.group(1)) for found in parts if found is not None]
+        rake = sum(taken, ZERO) if taken else None
         self.add_total(line, total + (rake or ZERO), rake)
 
     def new_seat_summary(self, kind: str, f: Fields, line: int) -> None:
