@@ -70,7 +70,7 @@ class PartyBuilder(LineBuilder):
         "DEAL": "deal", "OPENS": "skip", "BRING_IN": "player_bring_in", "COMPLETE": "player_raise_by_chips",
         "BET": "bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
-        "NO_LOW": "no_low_marker", "CHATTER": "chatter",
+        "NO_LOW": "no_low_marker", "CHATTER": "chatter", "FINISH": "tournament_finish",
     }  # fmt: skip
 
 
@@ -100,7 +100,8 @@ class PartyBuilder(LineBuilder):
         self.head["button"] = int(f[0])  # type: ignore[arg-type]
 
     def players(self, kind: str, f: Fields, line: int) -> None:
-        self.head["max_seats"] = int(f[1])  # type: ignore[arg-type]
+        if f[1]:  # a version that writes the table's size
+            self.head["max_seats"] = int(f[1])
 
     def final_header(self) -> HandHeader:
         h = self.head
@@ -161,6 +162,10 @@ class PartyBuilder(LineBuilder):
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
+    def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
+        player, place, prize, winner = f
+        self.add_finish(line, str(player or winner), place, prize)
+
     def finish(self) -> list[Event]:
         # a seated player who posts no ante while others do is sitting out
         posted = self.ledger.in_hand
@@ -178,7 +183,7 @@ KINDS = {
     "OPENS": "'opens' line", "BRING_IN": "bring-in", "COMPLETE": "completion", "BET": "bet",
     "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in", "CHECK": "check", "FOLD": "fold",
     "SHOW": "shows", "MUCK": "doesn't show", "NOSHOW": "does not show", "COLLECT": "wins",
-    "NO_LOW": "no low hand", "$END": "end of hand",
+    "NO_LOW": "no low hand", "FINISH": "tournament finish", "$END": "end of hand",
 }  # fmt: skip
 
 FORMAT = LineFormat(
