@@ -146,6 +146,10 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     # KingsClub: the date and table lines swapped, the bring-in's other word
     "kingsclub info order": ("kingsclub", KC, r"(?m)^(\d{4}-\d\d-\d\d [\d:]+)\n(Table '.*')$", r"\2\n\1"),
     "kingsclub brings in": ("kingsclub", KC, r" brings in for ", " brings in "),
+    # KingsClub's other table lines and award wording
+    "kingsclub table id": ("kingsclub", KC, r"(?m)^Table '", "Table ID '"),
+    "kingsclub table size and button": ("kingsclub", KC, r"(?m)^(Table '.*')$", r"\1 8-max (Play Money) Seat #1 is the button"),
+    "kingsclub wins from pot": ("kingsclub", KC, r"(?m)^(.*) wins pot \((.*)\)$", r"\1 wins (\2) from pot"),
     # Winamax: the euro sign before the amount, the code instead of the sign, the bring-in
     "winamax euro before": ("winamax", WX, r"(\d[\d,]*(?:\.\d+)?)€", r"€\1"),
     "winamax euro code": ("winamax", WX, r"(\d)€", r"\1 EUR"),
@@ -732,10 +736,17 @@ def _with_a_line_after_the_last_collect(text: str, site: str, write: Any) -> lis
     ("partypoker", PARTY_MTT, lambda _, loser: f"Player {loser} finished in 3 place and received $5.00 USD", "TournamentFinish"),
     ("partypoker", PARTY_MTT, lambda _, loser: f"Player {loser} finished in 4.", "TournamentFinish"),
     ("partypoker", PARTY_MTT, lambda winner, _: f"Congratulations to player {winner} for winning tournament 69784932.", "TournamentFinish"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner} wins the $0.27 bounty for eliminating {loser}", "Chatter"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner}, vecenta split the $50 bounty for eliminating {loser}", "Chatter"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner} wins $19.90 for eliminating {loser} and their own bounty increases by $19.89 to $155.32", "Chatter"),
+    ("kingsclub", KC, lambda _, loser: f"{loser} finished the tournament in 3rd place and received $2.50.", "TournamentFinish"),
+    ("kingsclub", KC, lambda _, loser: f"{loser} finished the tournament in 12th place", "TournamentFinish"),
+    ("kingsclub", KC, lambda winner, _: f"{winner} wins the tournament and receives $230.36 - congratulations!", "TournamentFinish"),
 ])  # fmt: skip
 def test_tournament_money_messages_read_as_table_messages(corpus: Path, site: str, name: str, write: Any,
                                                           kind: str) -> None:  # fmt: skip
-    """Bovada's knockout "BOUNTY PRIZE [$5]", PartyPoker's tournament finishes, after a
+    """Bovada's knockout "BOUNTY PRIZE [$5]", PartyPoker's and KingsClub's tournament
+    finishes, KingsClub's knockout bounties (PokerStars' words), after a
     hand's last collect: the same hand with one table message more (a finish with its
     place and prize, as PokerStars' are)."""
     edited = _with_a_line_after_the_last_collect(_text(corpus, name), site, write)
@@ -744,7 +755,7 @@ def test_tournament_money_messages_read_as_table_messages(corpus: Path, site: st
         [message] = [e for e in after.events if e.line == after.line + at - 1]
         assert type(message).__name__ == kind
         if kind == "TournamentFinish":
-            place, prize = re.search(r"in (\d+)", message.text), re.search(r"received \$(\S+) USD", message.text)
+            place, prize = re.search(r"in (\d+)", message.text), re.search(r"(?:received|receives) \$([0-9.]+[0-9])", message.text)
             assert message.place == (int(place.group(1)) if place else 1)  # type: ignore[attr-defined]
             assert message.prize == (Decimal(prize.group(1)) if prize else None)  # type: ignore[attr-defined]
         assert reading(dataclasses.replace(after, events=tuple(e for e in after.events if e is not message))) == reading(before)
