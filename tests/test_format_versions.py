@@ -164,6 +164,8 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
     "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
     "absolute bring in": ("absolute", ABS, r" - Bring-In ", " - Bring In "),
+    "absolute stage id": ("absolute", ABS, r"(?m)^Stage #", "Stage #C"),
+    "absolute fraction of a second": ("absolute", ABS, r"(?m)^(Stage #.* \d\d:\d\d:\d\d) \(", r"\1.257 ("),
 }
 
 

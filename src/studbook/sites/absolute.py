@@ -20,10 +20,10 @@ from studbook.sites.lines import (
     cards, skip_reason, WRITTEN_AMOUNT,
 )
 
-HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
+HAND_START = re.compile(r"^Stage #C?(\d+): ", re.M)  # "Stage #C1571362962": other clients' ids
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
-_DETECT = re.compile(r"Stage #(?<=^Stage #)\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
+_DETECT = re.compile(r"Stage #(?<=^Stage #)C?\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
 KINDS: dict[str, str] = {
     **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
     "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",
