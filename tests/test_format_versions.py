@@ -155,16 +155,19 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "winamax euro code": ("winamax", WX, r"(\d)€", r"\1 EUR"),
     "winamax brings in for": ("winamax", WX, r" brings in ", " brings in for "),
     # knockout tournaments write each player's bounty on the seat line
+    "winamax position mark": ("winamax", WX, r"(?m)^(Seat \d+: \S+) (showed|won|folded)", r"\1 (button) \2"),
     "winamax seat bounty": ("winamax", WX, r"(?m)^(Seat \d+: .* \([^()]+)\)$", r"\1, 29.25€ bounty)"),
     # Winning (the newer client): the actions' other words
     "winning brings in for": ("winning", WIN, r" brings in ", " brings in for "),
     "winning game hand": ("winning", WIN, r"(?m)^Hand #", "Game Hand #"),
+    "winning position mark": ("winning", WIN, r"(?m)^(Seat \d+: \S+) (did not show|folded)", r"\1 (button) \2"),
     "winning old posts ante": ("winning", WIN_OLD, r"(?m)^(Player .*) ante \(", r"\1 posts ante ("),
     "winning pot note without rake": ("winning", WIN, r"(?m)^(Main pot \$[0-9.]+) \| Rake \$0\.00$", r"\1"),
     # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
     "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
     "absolute bring in": ("absolute", ABS, r" - Bring-In ", " - Bring In "),
     "absolute stage id": ("absolute", ABS, r"(?m)^Stage #", "Stage #C"),
+    "absolute position mark": ("absolute", ABS, r"(?m)^(Seat \d+: \S+) (won|Folded|HI:)", r"\1 (dealer) \2"),
     "absolute fraction of a second": ("absolute", ABS, r"(?m)^(Stage #.* \d\d:\d\d:\d\d) \(", r"\1.257 ("),
 }
 
