@@ -764,3 +764,23 @@ def test_tournament_money_messages_read_as_table_messages(corpus: Path, site: st
             assert message.place == (int(place.group(1)) if place else 1)  # type: ignore[attr-defined]
             assert message.prize == (Decimal(prize.group(1)) if prize else None)  # type: ignore[attr-defined]
         assert reading(dataclasses.replace(after, events=tuple(e for e in after.events if e is not message))) == reading(before)
+
+
+@pytest.mark.parametrize(("written", "buy_in"), [
+    ("FL 7 Card Stud $6 USD Buy-in - ", "$6 USD"),  # the id, level and stakes only on their own lines
+    ("FL 7 Card Stud $6 USD Buy-in + $0.60 Entry Fee Trny:69784932 Level:2  Stakes-Antes(60/120-10) - ", "$6 USD + $0.60"),
+    ("FL 7 Card Stud Trny:69784932 Level:2  Stakes-Antes(60/120-10) - ", None),  # a freeroll
+])  # fmt: skip
+def test_partypoker_tournament_headers_of_other_versions(corpus: Path, written: str, buy_in: str | None) -> None:
+    """PartyPoker's tournament header without the tournament's id and stakes (the
+    "Trny:" and "Stakes-Antes(...)" lines after the seats say them), with the entry fee,
+    or with no buy-in: the same tournament hand (it was skipped as another game before)."""
+    text = _text(corpus, PARTY_MTT)
+    edited, count = re.subn(r"(?m)^FL 7 Card Stud \$6 USD Buy-in Trny:69784932 Level:2  Stakes-Antes\(60/120-10\) - ",
+                            lambda _: written, text)  # fmt: skip
+    assert count == 1
+    [before], [after] = _hands(text, "partypoker"), _hands(edited, "partypoker")
+    assert isinstance(after, Hand) and isinstance(before, Hand) and before.header.tournament is not None
+    assert after.header.tournament == dataclasses.replace(before.header.tournament, buy_in=buy_in)
+    assert dataclasses.replace(after.header, tournament=before.header.tournament) == before.header
+    assert reading(after)[1:] == reading(before)[1:]
