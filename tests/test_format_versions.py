@@ -784,3 +784,22 @@ def test_partypoker_tournament_headers_of_other_versions(corpus: Path, written: 
     assert after.header.tournament == dataclasses.replace(before.header.tournament, buy_in=buy_in)
     assert dataclasses.replace(after.header, tournament=before.header.tournament) == before.header
     assert reading(after)[1:] == reading(before)[1:]
+
+
+@pytest.mark.parametrize("kind", ["Normal", "Single Tournament Normal", "Multi Normal Tournament Normal",
+                                  "(1 on 1) Normal"])
+def test_absolute_tournament_header(corpus: Path, kind: str) -> None:
+    """Absolute's tournament hands: "Stage #N: Tourney ID T <game> <kind> 10/20 - ...", the
+    kind in words before the limit, the amounts in chips: the same hand, a tournament's
+    (it was skipped as a game named "Tourney" before)."""
+    text = _text(corpus, ABS)
+    edited, count = re.subn(r"(?m)^(Stage #\d+: )(Seven Card Hi/Lo) +Normal ", rf"\1Tourney ID 4455 \2 {kind} ",
+                            text.replace("$", ""))  # fmt: skip
+    assert count == 1
+    [before], [after] = _hands(text, "absolute"), _hands(edited, "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.tournament is not None and after.header.tournament.id == "4455"
+    assert (after.header.currency, after.header.play_money) == (None, False)
+    assert dataclasses.replace(after.header, tournament=None, currency="USD", game="", started="") == \
+        dataclasses.replace(before.header, game="", started="")
+    assert reading(after)[1:] == reading(before)[1:]
