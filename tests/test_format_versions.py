@@ -77,6 +77,10 @@ KC = "KingsClub/7-Stud-USD-44-88-202010.txt"
 WX = "Winamax/7-Stud-6max-EUR-25-50-201611._8games_.txt"
 WIN = "WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"
 ABS = "Absolute/7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
+PS_MIX = "PokerStars/Triple-Stud-USD-2.00-0.20-MTT-201301.txt"
+PS_HOME = "PokerStars/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"
+PARTY_MTT = "PartyPoker/7-Stud-USD-MTT-6.00-201205.txt"
+WIN_OLD = "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
 
 CASES: dict[str, tuple[str, str, str, str]] = {
     # PokerStars: the hand word, the older date and zone spelling, the actions' other words
@@ -86,6 +90,11 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "pokerstars brings in": ("pokerstars", PS, r": brings in for ", ": brings in "),
     "pokerstars all in mark": ("pokerstars", PS_ALLIN, r" and is all-in$", ", and is all in"),
     "pokerstars stakes without code": ("pokerstars", PS, r"(?m)^(PokerStars Game .*) USD\) - ", r"\1) - "),
+    # PokerStars.it: the regulator's id of the game after the stakes or the level
+    "pokerstars regulator id": ("pokerstars", PS, r"(?m)^(PokerStars Game .* USD\)) - ", r"\1 [AAMS ID: 0D6C4B3A8F5E2F19] - "),
+    "pokerstars regulator id adm": ("pokerstars", PS, r"(?m)^(PokerStars Game .* USD\)) - ", r"\1 [ADM ID: 7E21C09A] - "),
+    "pokerstars regulator id level": ("pokerstars", PS_MIX, r"(?m)^(PokerStars Hand .* Level [IVXLC]+ \([0-9/]+\)) - ",
+                                      r"\1 [ADM ID: 7E21C09A] - "),
     # Full Tilt: the site name as exported, the stakes after the game, Match, (partial),
     # the actions' other words
     "fulltilt site name": ("fulltilt", FT, r"(?m)^Full Tilt Poker Game #", "FullTiltPoker Game #"),
@@ -116,6 +125,9 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "bovada level stakes written": ("bovada", BOV_MTT, r" Level 1 \(0/0\) ", " Level 1 ($0/$0 USD) "),
     "bovada numbered seat": ("bovada", BOV, r"(?m)^Seat\+([0-9]+)( \[ME\])?: (\$[0-9.,]+) in chips$",
                              r"Seat \1: Seat+\1\2 (\3 in chips)"),
+    "bovada tournament id M-": ("bovada", BOV_MTT, r" Tournament #(?=[0-9])", " Tournament #M-"),
+    "bovada version tag": ("bovada", BOV, r" Fixed Limit - ", " Fixed Limit [MVS] - "),
+    "bovada version tag tournament": ("bovada", BOV_MTT, r"(?m)^(Bovada Hand .*\)) - ", r"\1 [MVS] - "),
     "bovada numbered seat tournament": ("bovada", BOV_MTT, r"(?m)^Seat\+([0-9]+)( \[ME\])?: ([0-9.,]+) in chips$",
                                         r"Seat \1: Seat+\1\2 (\3 in chips)"),
     # OnGame: the limit in words, the table-info lines in another order, "in chips"
@@ -126,6 +138,7 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "partypoker info order": ("partypoker", PARTY, r"(?m)^(Table .*)\n(Seat \d+ is the button)\n(Total number .*)$",
                               r"\3\n\1\n\2"),
     "partypoker brings in": ("partypoker", PARTY, r" bring-ins ", " brings in "),
+    "partypoker ante of": ("partypoker", PARTY, r" posts ante \[", " posts ante of ["),
     # Everleaf: the table and player-count lines swapped, the actions' other words
     "everleaf info order": ("everleaf", EV, r"(?m)^(Table .*)\n(Total number of players: .*)$", r"\2\n\1"),
     "everleaf brings in": ("everleaf", EV, r" posts bring-in ", " brings in for "),
@@ -133,17 +146,29 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     # KingsClub: the date and table lines swapped, the bring-in's other word
     "kingsclub info order": ("kingsclub", KC, r"(?m)^(\d{4}-\d\d-\d\d [\d:]+)\n(Table '.*')$", r"\2\n\1"),
     "kingsclub brings in": ("kingsclub", KC, r" brings in for ", " brings in "),
+    # KingsClub's other table lines and award wording
+    "kingsclub table id": ("kingsclub", KC, r"(?m)^Table '", "Table ID '"),
+    "kingsclub table size and button": ("kingsclub", KC, r"(?m)^(Table '.*')$", r"\1 8-max (Play Money) Seat #1 is the button"),
+    "kingsclub wins from pot": ("kingsclub", KC, r"(?m)^(.*) wins pot \((.*)\)$", r"\1 wins (\2) from pot"),
     # Winamax: the euro sign before the amount, the code instead of the sign, the bring-in
     "winamax euro before": ("winamax", WX, r"(\d[\d,]*(?:\.\d+)?)€", r"€\1"),
     "winamax euro code": ("winamax", WX, r"(\d)€", r"\1 EUR"),
     "winamax brings in for": ("winamax", WX, r" brings in ", " brings in for "),
+    # knockout tournaments write each player's bounty on the seat line
+    "winamax position mark": ("winamax", WX, r"(?m)^(Seat \d+: \S+) (showed|won|folded)", r"\1 (button) \2"),
+    "winamax seat bounty": ("winamax", WX, r"(?m)^(Seat \d+: .* \([^()]+)\)$", r"\1, 29.25€ bounty)"),
     # Winning (the newer client): the actions' other words
     "winning brings in for": ("winning", WIN, r" brings in ", " brings in for "),
     "winning game hand": ("winning", WIN, r"(?m)^Hand #", "Game Hand #"),
+    "winning position mark": ("winning", WIN, r"(?m)^(Seat \d+: \S+) (did not show|folded)", r"\1 (button) \2"),
+    "winning old posts ante": ("winning", WIN_OLD, r"(?m)^(Player .*) ante \(", r"\1 posts ante ("),
     "winning pot note without rake": ("winning", WIN, r"(?m)^(Main pot \$[0-9.]+) \| Rake \$0\.00$", r"\1"),
     # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
     "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
     "absolute bring in": ("absolute", ABS, r" - Bring-In ", " - Bring In "),
+    "absolute stage id": ("absolute", ABS, r"(?m)^Stage #", "Stage #C"),
+    "absolute position mark": ("absolute", ABS, r"(?m)^(Seat \d+: \S+) (won|Folded|HI:)", r"\1 (dealer) \2"),
+    "absolute fraction of a second": ("absolute", ABS, r"(?m)^(Stage #.* \d\d:\d\d:\d\d) \(", r"\1.257 ("),
 }
 
 
@@ -234,16 +259,18 @@ def test_ongame_table_line_versions(corpus: Path, pattern: str, written: str) ->
     assert header == before.header
 
 
-def test_winning_later_client_tournament_and_table_lines(corpus: Path) -> None:
+@pytest.mark.parametrize("prize_pool", ["", "$5,000 GTD ", "$1.5K GTD ", "10000 GTD "])
+def test_winning_later_client_tournament_and_table_lines(corpus: Path, prize_pool: str) -> None:
     """Winning's later clients: "Game Hand #N - Tournament #T - ... - Level 8 (a/b)- date",
-    the table line "Table '2' 9-max Seat #2 is the button", a seat waiting for the button:
-    a tournament hand in chips, otherwise the same hand."""
+    with a guaranteed prize pool before it or not ("$5,000 GTD Tournament #T"), the table
+    line "Table '2' 9-max Seat #2 is the button", a seat waiting for the button: a
+    tournament hand in chips, otherwise the same hand."""
     text = _text(corpus, WIN)
     first = text.split("\n", 1)[0]
     head = re.match(r"Hand #(\d+) - (7Stud\(Fixed Limit\)) - (\$[0-9.]+/\$[0-9.]+) - (.*)$", first)
     assert head is not None
     hid, game, stakes, when = head.groups()
-    edited = text.replace(first, f"Game Hand #{hid} - Tournament #24139358 - {game} - Level 8 ({stakes})- {when}", 1)
+    edited = text.replace(first, f"Game Hand #{hid} - {prize_pool}Tournament #24139358 - {game} - Level 8 ({stakes})- {when}", 1)
     edited = re.sub(r"(?m)^(Gorham) 8-max$", r"Table '\1' 8-max Seat #4 is the button", edited)
     last_seat = max(i for i, line in enumerate(edited.split("\n")) if re.match(r"Seat \d+: .* \(\$", line))
     lines = edited.split("\n")
@@ -617,3 +644,162 @@ def test_table_information_lines_in_any_order_read_the_same(corpus: Path, site: 
                 assert reading(new) == reading(old), (path.name, order)
             reordered += 1
     assert reordered, f"no {site} corpus hand with table-information lines"
+
+
+# ---------------------------------------------------------------------------
+# Lines other readers know (FPDB's readers for these sites) that no corpus hand has,
+# each class on edited real hands: header parts that carry no play, the units of another
+# room of a network, table messages about a tournament's money
+
+
+def test_pokerstars_regulator_id_leaves_other_games_skipped(corpus: Path) -> None:
+    """PokerStars.it's " [ADM ID: ...]" after every header's stakes or level: a mixed
+    rotation's stud hands read the same and its other games are skipped as before."""
+    text = _text(corpus, PS_HOME)
+    edited, count = re.subn(r"(?m)^(PokerStars .*\)) - (\d{4}/)", r"\1 [ADM ID: 7E21C09A] - \2", text)
+    assert count
+    before = list(parse_text(text, file="edited.txt", site="pokerstars"))
+    after = list(parse_text(edited, file="edited.txt", site="pokerstars"))
+    assert [type(r) for r in after] == [type(r) for r in before] and any(isinstance(r, Skipped) for r in before)
+    assert [r.game for r in after if isinstance(r, Skipped)] == [r.game for r in before if isinstance(r, Skipped)]
+    assert [reading(r) for r in after if isinstance(r, Hand)] == [reading(r) for r in before if isinstance(r, Hand)]
+
+
+def test_winning_guaranteed_tournament_of_another_game_is_skipped_with_its_game() -> None:
+    """A hold'em hand of a guaranteed-prize tournament is skipped with its game named (not
+    with the tournament's words as its game)."""
+    header = "Game Hand #1296393662 - $5,000 GTD Tournament #27099516 - Holdem(No Limit) - Level 10 (3000.00/6000.00)- 2022/07/11 01:11:44 UTC\n"
+    [skipped] = list(parse_text(header + "Table '1' 9-max Seat #3 is the button\n", site="winning"))
+    assert isinstance(skipped, Skipped) and skipped.game == "Holdem(No Limit)"
+
+
+def test_winning_play_money_table(corpus: Path) -> None:
+    """A play-money table: "Gorham 8-max (Play Money)" and the amounts without "$": the
+    same hand, in play chips (no currency)."""
+    text = _text(corpus, WIN)
+    edited, count = re.subn(r"(?m)^(Gorham 8-max)$", r"\1 (Play Money)", text.replace("$", ""))
+    assert count == 1
+    [before], [after] = _hands(text, "winning"), _hands(edited, "winning")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert (after.header.play_money, after.header.currency) == (True, None)
+    assert dataclasses.replace(after.header, play_money=False, currency="USD") == before.header
+    assert reading(after)[1:] == reading(before)[1:]
+
+
+def test_partypoker_player_count_without_the_table_size(corpus: Path) -> None:
+    """"Total number of players : 7" (no "/8"): the same hand, its table size unknown."""
+    text = _text(corpus, PARTY)
+    edited, count = re.subn(r"(?m)^(Total number of players : \d+)/\d+", r"\1", text)
+    assert count
+    before, after = _hands(text, "partypoker"), _hands(edited, "partypoker")
+    assert len(after) == len(before)
+    for old, new in zip(before, after):
+        assert isinstance(new, Hand) and isinstance(old, Hand) and new.header.max_seats is None
+        assert reading(new)[1:] == reading(old)[1:]
+        assert dataclasses.replace(new.header, max_seats=old.header.max_seats) == old.header
+
+
+@pytest.mark.parametrize(("unit", "sign", "currency"), [("EURO", "€", "EUR"), ("GEL", "", "GEL"),
+                                                        ("Chips", "", None)])
+def test_everleaf_units_of_other_rooms(corpus: Path, unit: str, sign: str, currency: str | None) -> None:
+    """Other rooms of the Everleaf network write their unit after the bracketed amounts
+    ("[€ 0.01 EURO]", "[ 0.50 GEL]", tournament "[ 20 Chips]"): the same hands, in that
+    currency (chips: none)."""
+    text = _text(corpus, EV)
+    edited = text.replace(" USD", f" {unit}").replace("$", sign)
+    before, after = _hands(text, "everleaf"), _hands(edited, "everleaf")
+    assert len(after) == len(before) > 10
+    for old, new in zip(before, after):
+        assert isinstance(new, Hand) and isinstance(old, Hand) and new.header.currency == currency
+        assert reading(new)[1:] == reading(old)[1:]
+        assert dataclasses.replace(new.header, currency="USD") == old.header
+
+
+def _with_a_line_after_the_last_collect(text: str, site: str, write: Any) -> list[tuple[Hand, Hand, int]]:
+    """Each hand of ``text`` with ``write(winner, loser)`` after its last collect line:
+    (the hand, the edited hand, the new line's number in the edited hand)."""
+    from studbook.events import Collect
+
+    lines, edited = text.split("\n"), []
+    for hand in _hands(text, site):
+        assert isinstance(hand, Hand)
+        collects = [e for e in hand.events if isinstance(e, Collect)]
+        if not collects:
+            continue
+        losers = [s.player for s in hand.seats if s.player != collects[-1].player]
+        span = lines[hand.line - 1 : hand.end_line]
+        at = collects[-1].line - hand.line + 1
+        [again] = _hands("\n".join(span[:at] + [write(collects[-1].player, losers[0])] + span[at:]) + "\n", site)
+        assert isinstance(again, Hand), again
+        edited.append((hand, again, at + 1))
+    return edited
+
+
+@pytest.mark.parametrize(("site", "name", "write", "kind"), [
+    ("bovada", BOV_MTT, lambda winner, _: f"{winner} : BOUNTY PRIZE [$5]", "Chatter"),
+    ("bovada", BOV_MTT, lambda winner, _: f"{winner} : BOUNTY PRIZE [$2.50]", "Chatter"),
+    ("partypoker", PARTY_MTT, lambda _, loser: f"Player {loser} finished in 3 place and received $5.00 USD", "TournamentFinish"),
+    ("partypoker", PARTY_MTT, lambda _, loser: f"Player {loser} finished in 4.", "TournamentFinish"),
+    ("partypoker", PARTY_MTT, lambda winner, _: f"Congratulations to player {winner} for winning tournament 69784932.", "TournamentFinish"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner} wins the $0.27 bounty for eliminating {loser}", "Chatter"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner}, vecenta split the $50 bounty for eliminating {loser}", "Chatter"),
+    ("kingsclub", KC, lambda winner, loser: f"{winner} wins $19.90 for eliminating {loser} and their own bounty increases by $19.89 to $155.32", "Chatter"),
+    ("kingsclub", KC, lambda _, loser: f"{loser} finished the tournament in 3rd place and received $2.50.", "TournamentFinish"),
+    ("kingsclub", KC, lambda _, loser: f"{loser} finished the tournament in 12th place", "TournamentFinish"),
+    ("kingsclub", KC, lambda winner, _: f"{winner} wins the tournament and receives $230.36 - congratulations!", "TournamentFinish"),
+])  # fmt: skip
+def test_tournament_money_messages_read_as_table_messages(corpus: Path, site: str, name: str, write: Any,
+                                                          kind: str) -> None:  # fmt: skip
+    """Bovada's knockout "BOUNTY PRIZE [$5]", PartyPoker's and KingsClub's tournament
+    finishes, KingsClub's knockout bounties (PokerStars' words), after a
+    hand's last collect: the same hand with one table message more (a finish with its
+    place and prize, as PokerStars' are)."""
+    edited = _with_a_line_after_the_last_collect(_text(corpus, name), site, write)
+    assert edited  # (PartyPoker's corpus files hold one hand each)
+    for before, after, at in edited:
+        [message] = [e for e in after.events if e.line == after.line + at - 1]
+        assert type(message).__name__ == kind
+        if kind == "TournamentFinish":
+            place, prize = re.search(r"in (\d+)", message.text), re.search(r"(?:received|receives) \$([0-9.]+[0-9])", message.text)
+            assert message.place == (int(place.group(1)) if place else 1)  # type: ignore[attr-defined]
+            assert message.prize == (Decimal(prize.group(1)) if prize else None)  # type: ignore[attr-defined]
+        assert reading(dataclasses.replace(after, events=tuple(e for e in after.events if e is not message))) == reading(before)
+
+
+@pytest.mark.parametrize(("written", "buy_in"), [
+    ("FL 7 Card Stud $6 USD Buy-in - ", "$6 USD"),  # the id, level and stakes only on their own lines
+    ("FL 7 Card Stud $6 USD Buy-in + $0.60 Entry Fee Trny:69784932 Level:2  Stakes-Antes(60/120-10) - ", "$6 USD + $0.60"),
+    ("FL 7 Card Stud Trny:69784932 Level:2  Stakes-Antes(60/120-10) - ", None),  # a freeroll
+])  # fmt: skip
+def test_partypoker_tournament_headers_of_other_versions(corpus: Path, written: str, buy_in: str | None) -> None:
+    """PartyPoker's tournament header without the tournament's id and stakes (the
+    "Trny:" and "Stakes-Antes(...)" lines after the seats say them), with the entry fee,
+    or with no buy-in: the same tournament hand (it was skipped as another game before)."""
+    text = _text(corpus, PARTY_MTT)
+    edited, count = re.subn(r"(?m)^FL 7 Card Stud \$6 USD Buy-in Trny:69784932 Level:2  Stakes-Antes\(60/120-10\) - ",
+                            lambda _: written, text)  # fmt: skip
+    assert count == 1
+    [before], [after] = _hands(text, "partypoker"), _hands(edited, "partypoker")
+    assert isinstance(after, Hand) and isinstance(before, Hand) and before.header.tournament is not None
+    assert after.header.tournament == dataclasses.replace(before.header.tournament, buy_in=buy_in)
+    assert dataclasses.replace(after.header, tournament=before.header.tournament) == before.header
+    assert reading(after)[1:] == reading(before)[1:]
+
+
+@pytest.mark.parametrize("kind", ["Normal", "Single Tournament Normal", "Multi Normal Tournament Normal",
+                                  "(1 on 1) Normal"])
+def test_absolute_tournament_header(corpus: Path, kind: str) -> None:
+    """Absolute's tournament hands: "Stage #N: Tourney ID T <game> <kind> 10/20 - ...", the
+    kind in words before the limit, the amounts in chips: the same hand, a tournament's
+    (it was skipped as a game named "Tourney" before)."""
+    text = _text(corpus, ABS)
+    edited, count = re.subn(r"(?m)^(Stage #\d+: )(Seven Card Hi/Lo) +Normal ", rf"\1Tourney ID 4455 \2 {kind} ",
+                            text.replace("$", ""))  # fmt: skip
+    assert count == 1
+    [before], [after] = _hands(text, "absolute"), _hands(edited, "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.tournament is not None and after.header.tournament.id == "4455"
+    assert (after.header.currency, after.header.play_money) == (None, False)
+    assert dataclasses.replace(after.header, tournament=None, currency="USD", game="", started="") == \
+        dataclasses.replace(before.header, game="", started="")
+    assert reading(after)[1:] == reading(before)[1:]

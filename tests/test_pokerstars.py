@@ -397,6 +397,9 @@ BOUNTY_LINES = (
     "{winner} wins the $2.50 bounty for eliminating {loser}",
     "{winner} wins $0.75 for splitting the elimination of {loser} and their own bounty increases by $0.75 to $3.75",
     "{winner} wins 1,500 for eliminating {loser}",
+    # a bounty shared: the winners' names as one list, the one seated here first
+    "{winner}, vecenta split the $50 bounty for eliminating {loser}",
+    "{winner}, JKuzja, vecenta split the 22000 bounty for eliminating {loser}",
 )
 _HISTORIES = Path(__file__).resolve().parents[1] / "histories"
 

@@ -52,7 +52,7 @@ WHOLE_LAST_LINE: dict[str, re.Pattern[str]] = {
         "absolute": r"STREET|\]",
         "winning": r"Game ended at: \d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2}|Street|did not bet"
                    r"|won \$?[\d.,]*\d|\d\.",
-        "kingsclub": r"\)",
+        "kingsclub": r"\)|\) from pot",
         "ongame": r"\*\*\*\*\*",
     }.items()
 }

@@ -14,16 +14,16 @@ from datetime import datetime
 
 from studbook.betting import kind_for, written_total
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, Street
+from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason, WRITTEN_AMOUNT,
 )
 
-HAND_START = re.compile(r"^Stage #(\d+): ", re.M)
+HAND_START = re.compile(r"^Stage #C?(\d+): ", re.M)  # "Stage #C1571362962": other clients' ids
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
-_DETECT = re.compile(r"Stage #(?<=^Stage #)\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
+_DETECT = re.compile(r"Stage #(?<=^Stage #)C?\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
 KINDS: dict[str, str] = {
     **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
     "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",
@@ -44,12 +44,13 @@ class AbsoluteBuilder(LineBuilder):
         if kind == "OTHER_HEADER":
             other = str(f[1]).strip()
             raise SkipHand(other, skip_reason(other))
-        hand_id, game, _speed, small, big, when, zone = f
+        hand_id, tournament, game, _speed, small, big, when, zone = f
         assert hand_id and game and small and big and when
         stamp = datetime.strptime(when, "%Y-%m-%d %H:%M:%S").strftime("%Y/%m/%d %H:%M:%S")
         self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency="USD" if small[0] == "$" else None,
-                         play_money=small[0] != "$", started=when + (f" ({zone})" if zone else ""),
-                         started_utc=to_utc(stamp, zone))  # fmt: skip
+                         play_money=small[0] != "$" and tournament is None,  # a tournament's chips are no play money
+                         tournament=Tournament(id=tournament) if tournament else None,
+                         started=when + (f" ({zone})" if zone else ""), started_utc=to_utc(stamp, zone))  # fmt: skip
 
     def seat(self, kind: str, f: Fields, line: int) -> None:
         self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]

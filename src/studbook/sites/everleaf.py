@@ -29,6 +29,8 @@ _STREETS = {"4th street": Street.FOURTH, "5th street": Street.FIFTH, "6th street
 _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": ChatterKind.LEAVE,
             " is sitting out": ChatterKind.SIT_OUT, " has returned": ChatterKind.RETURN,
             " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
+# The unit written after amounts, as a currency: "EURO" is the euro; tournament "Chips" are no money
+_CURRENCY: dict[str, str | None] = {"EURO": "EUR", "Chips": None}
 
 
 def _cards(written: str):  # type: ignore[no-untyped-def]
@@ -69,7 +71,7 @@ class EverleafBuilder(LineBuilder):
             site=self.SITE, hand_id=str(h["hand_id"]),
             variant=game_variant(game), structure=stud_structure(game), game=game,
             stakes=Stakes(amount(str(h["small"])), amount(str(h["big"]))),
-            currency=str(h["code"] or "USD"), table=str(h["table"]),
+            currency=_CURRENCY.get(str(h["code"]), str(h["code"])) if h["code"] else "USD", table=str(h["table"]),
             started=str(h["started"]), started_utc=None,  # Everleaf writes no time zone
         )  # fmt: skip
 

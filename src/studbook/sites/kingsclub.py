@@ -40,7 +40,7 @@ HAND_START = re.compile(r"^#(\d+): ", re.M)
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
 _DETECT = re.compile(
-    r"#(?<=^#)\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable '", re.M
+    r"#(?<=^#)\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable (?:ID )?'", re.M
 )
 LABELS: dict[str, Street] = {
     "3RD": Street.THIRD, "4TH": Street.FOURTH, "5TH": Street.FIFTH, "6TH": Street.SIXTH,
@@ -49,7 +49,7 @@ LABELS: dict[str, Street] = {
 KINDS: dict[str, str] = {
     **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "DATE": "date line",
     "TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
-    "CHATTER": "table message",
+    "CHATTER": "table message", "FINISH": "tournament finish",
 }
 
 
@@ -150,6 +150,10 @@ class KingsClubBuilder(LineBuilder):
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
         self.add_collect(line, str(player), amount(value), number)  # type: ignore[arg-type]
 
+    def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
+        player, place, received, receives = f
+        self.add_finish(line, str(player), place, received or receives)
+
     def finish(self) -> list[Event]:
         collected = sum((e.amount for e in self.events if isinstance(e, Collect)), ZERO)
         self.add_total(self.summary_line or self.events[-1].line, collected + self.rake, self.rake)
@@ -160,7 +164,7 @@ class KingsClubBuilder(LineBuilder):
         "SEAT": "seat", "ANTE": "ante", "STREET": "street_label", "DEAL": "deal_line",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line", "SHOW": "show_line",
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",
-        "SEAT_SUMMARY": "seat_summary_line", "RAKE": "rake_line", "WINS": "wins",
+        "SEAT_SUMMARY": "seat_summary_line", "RAKE": "rake_line", "WINS": "wins", "FINISH": "tournament_finish",
     }
     NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
 

@@ -35,7 +35,7 @@ from studbook.betting import call_chips, completes, figures, fixed_stakes, kind_
 from studbook.cards import Card, parse_cards
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
-    Skipped, Street, Structure, Tournament, Variant,
+    Skipped, Street, Structure, Tournament, TournamentFinish, Variant,
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
@@ -898,6 +898,12 @@ class LineBuilder:
         """Table talk; ``text`` defaults to the whole line as written."""
         written = text if text is not None else self.line_text().rstrip()
         self.emit(make_chatter(self.file, line, kind, written, player))
+
+    def add_finish(self, line: int, player: str, place: str | None, prize: str | None) -> None:
+        """A tournament finish as the line states it (no place written: the winner's, 1)."""
+        self.emit(TournamentFinish(file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text().rstrip(),
+                                   player=player, place=int(place) if place else 1,
+                                   prize=amount(prize) if prize else None))  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

@@ -64,13 +64,13 @@ class PartyBuilder(LineBuilder):
     STREETS = _STREETS
     HANDLERS = {
         "STARTS": "skip", "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game",
-        "TOURNEY_GAME": "tourney_game", "OTHER_GAME": "other_game", "TABLE": "table",
-        "BUTTON": "button", "PLAYERS": "players", "SEAT": "seat", "TRNY": "skip",
-        "STAKES_ANTES": "skip", "ANTE": "player_ante", "DEALING": "third_street", "STREET": "street_named",
+        "TOURNEY_GAME": "tourney_game", "TOURNEY_HEAD": "tourney_head", "OTHER_GAME": "other_game",
+        "TABLE": "table", "BUTTON": "button", "PLAYERS": "players", "SEAT": "seat", "TRNY": "tourney_line",
+        "STAKES_ANTES": "stakes_line", "ANTE": "player_ante", "DEALING": "third_street", "STREET": "street_named",
         "DEAL": "deal", "OPENS": "skip", "BRING_IN": "player_bring_in", "COMPLETE": "player_raise_by_chips",
         "BET": "bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
-        "NO_LOW": "no_low_marker", "CHATTER": "chatter",
+        "NO_LOW": "no_low_marker", "CHATTER": "chatter", "FINISH": "tournament_finish",
     }  # fmt: skip
 
 
@@ -82,10 +82,21 @@ class PartyBuilder(LineBuilder):
         self.head["started"] = party_started(*when)  # type: ignore[arg-type]
 
     def tourney_game(self, kind: str, f: Fields, line: int) -> None:
-        limit, game, buy_in, tournament, level, small, big, ante, *when = f
-        self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, buy_in=buy_in,
-                         tournament=tournament, level=level)  # fmt: skip
+        limit, game, buy_in, fee, tournament, level, small, big, ante, *when = f
+        self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, tournament=tournament, level=level)
+        self.tourney_head(kind, (limit, game, buy_in, fee, *when), line)
+
+    def tourney_head(self, kind: str, f: Fields, line: int) -> None:
+        limit, game, buy_in, fee, *when = f
+        self.head.update(game=game, limit=limit, buy_in=f"{buy_in} + {fee}" if buy_in and fee else buy_in or fee)
         self.head["started"] = party_started(*when)  # type: ignore[arg-type]
+
+    def tourney_line(self, kind: str, f: Fields, line: int) -> None:
+        self.head.update(tournament=f[0], level=f[1])
+
+    def stakes_line(self, kind: str, f: Fields, line: int) -> None:
+        small, big, ante = f
+        self.head.update(stakes=(small, big), ante=ante)
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0])
@@ -100,7 +111,8 @@ class PartyBuilder(LineBuilder):
         self.head["button"] = int(f[0])  # type: ignore[arg-type]
 
     def players(self, kind: str, f: Fields, line: int) -> None:
-        self.head["max_seats"] = int(f[1])  # type: ignore[arg-type]
+        if f[1]:  # a version that writes the table's size
+            self.head["max_seats"] = int(f[1])
 
     def final_header(self) -> HandHeader:
         h = self.head
@@ -117,7 +129,7 @@ class PartyBuilder(LineBuilder):
             game=game, stakes=Stakes(amount(small), amount(big), ante=amount(cast(str, ante)) if ante else None),
             currency=None if tournament or h.get("play") else str(h.get("currency") or "USD"),
             play_money=bool(h.get("play")),
-            tournament=Tournament(id=str(tournament), buy_in=str(h["buy_in"]), level=str(h["level"]))
+            tournament=Tournament(id=str(tournament), buy_in=cast(Optional[str], h["buy_in"]), level=str(h["level"]))
             if tournament else None,
             table=str(h["table"]), max_seats=h.get("max_seats"),  # type: ignore[arg-type]
             button=button if button else None,  # type: ignore[arg-type]
@@ -161,6 +173,10 @@ class PartyBuilder(LineBuilder):
         player, what = f
         self.add_chatter(line, _CHATTER.get(str(what), ChatterKind.OTHER), player)
 
+    def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
+        player, place, prize, winner = f
+        self.add_finish(line, str(player or winner), place, prize)
+
     def finish(self) -> list[Event]:
         # a seated player who posts no ante while others do is sitting out
         posted = self.ledger.in_hand
@@ -171,14 +187,14 @@ class PartyBuilder(LineBuilder):
 
 KINDS = {
     "STARTS": "'Game # starts' line", "GAME_NO": "'#Game No' line", "HISTORY": "hand history line",
-    "STUD_GAME": "game and stakes", "TOURNEY_GAME": "game and stakes", "OTHER_GAME": "game",
+    "STUD_GAME": "game and stakes", "TOURNEY_GAME": "game and stakes", "TOURNEY_HEAD": "game", "OTHER_GAME": "game",
     "TABLE": "table line", "BUTTON": "button line", "PLAYERS": "number of players",
     "SEAT": "seat line", "TRNY": "tournament line", "STAKES_ANTES": "stakes line", "ANTE": "ante",
     "DEALING": "** Dealing **", "STREET": "street marker", "DEAL": "'Dealt to' line",
     "OPENS": "'opens' line", "BRING_IN": "bring-in", "COMPLETE": "completion", "BET": "bet",
     "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in", "CHECK": "check", "FOLD": "fold",
     "SHOW": "shows", "MUCK": "doesn't show", "NOSHOW": "does not show", "COLLECT": "wins",
-    "NO_LOW": "no low hand", "$END": "end of hand",
+    "NO_LOW": "no low hand", "FINISH": "tournament finish", "$END": "end of hand",
 }  # fmt: skip
 
 FORMAT = LineFormat(

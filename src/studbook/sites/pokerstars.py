@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Optional
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, HandHeader, Street, TournamentFinish
+from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
@@ -279,10 +279,7 @@ class _Builder(LineBuilder):
 
     def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
         player, place, received, receives = f
-        prize = received or receives
-        self.events.append(TournamentFinish(
-            file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text().rstrip(), player=player,
-            place=int(place) if place else 1, prize=amount(prize) if prize else None))
+        self.add_finish(line, str(player), place, received or receives)
 
 
 def _header(head: dict[str, object], table: str, max_seats: str | None, play_money: bool,

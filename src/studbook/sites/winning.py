@@ -193,11 +193,12 @@ class WinningBuilder(LineBuilder):
                          tournament=Tournament(id=tournament, level=level) if tournament else None)  # fmt: skip
 
     def new_table(self, kind: str, f: Fields, line: int) -> None:
-        table, max_seats, button = f
+        table, max_seats, play_money, button = f
         h = self.head
         tournament = h["tournament"]
         self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), currency=None if tournament else currency_in(str(h["small"])),
+                         big=str(h["big"]), currency=None if tournament or play_money else currency_in(str(h["small"])),
+                         play_money=play_money is not None,
                          tournament=tournament, table=str(table),  # type: ignore[arg-type]
                          max_seats=int(max_seats) if max_seats else None, button=int(button) if button else None,
                          started=str(h["started"]), started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
