@@ -131,3 +131,37 @@ def test_truncated_hand_is_rejected_with_a_reason() -> None:
 def test_detects_a_hand_header_only_at_a_line_start(header: str) -> None:
     assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
     assert not FORMAT.detect("x" + header)
+
+
+# The table messages of Bovada's clients, older ("Sit out") and later ("Seat sit out"), with
+# the seat named or not; a deposit ("Table deposit $1.70") is chips for the hands to come.
+TABLE_MESSAGES = (
+    "{seat} : Sit out", "{seat} : Seat sit out", "{seat} : Stand", "{seat} : Seat stand",
+    "{seat} : Re-join", "{seat} : Seat re-join", "{seat} : Seat sit down", "{seat} : Table enter user",
+    "{seat} : Table leave user", "{seat} : Table deposit $1.70", "Table deposit $25", "Seat sit down",
+    "Table enter user", "Seat re-join",
+)
+
+
+@pytest.mark.parametrize("message", TABLE_MESSAGES)
+def test_table_messages_anywhere_in_a_hand_read_the_same(message: str) -> None:
+    """A table message after any line from the antes to the summary leaves the hand's
+    play as it was: the same actions, the same check; it reads as table talk."""
+    from studbook.check import check_hand
+    from studbook.events import Chatter
+    from studbook.parse import parse_text
+
+    text = CASH.read_text(encoding="utf-8-sig")
+    first = text.split("\n\n")[0].strip("\n").splitlines()
+    [hand] = [h for h in parse_text("\n".join(first) + "\n", file="b.txt") if isinstance(h, Hand)]
+    expected = (_actions(hand), check_hand(hand).status, {p.player: p.net for p in check_hand(hand).players})
+    start = next(i for i, line in enumerate(first) if " : Ante chip " in line)
+    end = next(i for i, line in enumerate(first) if line.startswith("*** SUMMARY"))
+    written = message.format(seat="Seat+3")
+    for at in range(start + 1, end + 1):
+        edited = "\n".join(first[:at] + [written] + first[at:]) + "\n"
+        [again] = parse_text(edited, file="b.txt")
+        assert isinstance(again, Hand), (at, again)
+        check = check_hand(again)
+        assert (_actions(again), check.status, {p.player: p.net for p in check.players}) == expected, at
+        assert [e.text for e in again.events if isinstance(e, Chatter) and e.line == at + 1] == [written]

@@ -38,9 +38,10 @@ _NAMES = ("Bovada", "Ignition", "Bodog", "Bodog.com", "Bodog.eu", "Bodog UK", "B
 _DETECT = re.compile(" Hand #(?:" + "|".join(f"(?<=^{re.escape(name)} Hand #)" for name in _NAMES) + ")C?[0-9]", re.M)
 _STREET_MARK = {"3RD STREET": Street.THIRD, "4TH STREET": Street.FOURTH, "5TH STREET": Street.FIFTH,
                 "6TH STREET": Street.SIXTH, "RIVER": Street.SEVENTH}  # fmt: skip
-_BOVADA_CHATTER = {"Table enter user": ChatterKind.JOIN, "Table leave user": ChatterKind.LEAVE,
-                   "Stand": ChatterKind.LEAVE, "Sit out": ChatterKind.SIT_OUT,
-                   "Re-join": ChatterKind.RETURN}  # fmt: skip
+# Table messages by their words after "Seat " or "Table ", in any case ("Sit out", "Seat sit out")
+_BOVADA_CHATTER = {"enter user": ChatterKind.JOIN, "leave user": ChatterKind.LEAVE, "stand": ChatterKind.LEAVE,
+                   "sit out": ChatterKind.SIT_OUT, "sit down": ChatterKind.JOIN,
+                   "re-join": ChatterKind.RETURN}  # fmt: skip
 # Summary outcomes: "HI $73.50  with Straight [7 cards-best five]", "  with One pair [...] LO $73.50 [...]",
 # "2465  with Full House [...]", "97 [Does not show]", " [Mucked] [7 cards ]", " lose with ...".
 _SUMMARY_CARDS = re.compile(r"\[((?:(?:10|[2-9TJQKA])[cdhs] ?){3,7})(?:-|\s*\])")
@@ -66,7 +67,7 @@ class BovadaBuilder(LineBuilder):
         "BET": "bet", "CALL": "call", "RAISE": "raise_", "ALL_IN": "all_in", "CHECK": "check",
         "FOLD": "fold", "UNCALLED": "uncalled", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow",
         "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary",
-        "CHATTER": "chatter",
+        "CHATTER": "chatter", "TABLE_NOTICE": "table_notice",
     }  # fmt: skip
 
     def __init__(self, *args: Any) -> None:
@@ -235,8 +236,15 @@ class BovadaBuilder(LineBuilder):
     # -- chatter -------------------------------------------------------------------
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, what = f
-        kind = _BOVADA_CHATTER.get(str(what), ChatterKind.OTHER)
-        self.add_chatter(line, kind, _bovada_player(seat))
+        self.add_chatter(line, _chatter_kind(str(what)), _bovada_player(seat))
+
+    def table_notice(self, kind: str, f: Fields, line: int) -> None:
+        self.add_chatter(line, _chatter_kind(str(f[0])))
+
+
+def _chatter_kind(what: str) -> ChatterKind:
+    words = what.lower()
+    return _BOVADA_CHATTER.get(words.removeprefix("seat ").removeprefix("table "), ChatterKind.OTHER)
 
 
 def _bovada_truncated(text: str) -> str | None:
@@ -251,7 +259,8 @@ BOVADA_KINDS = {
     "BRING_IN": "bring-in", "BET": "bet", "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in",
     "CHECK": "check", "FOLD": "fold", "UNCALLED": "uncalled bet returned", "SHOW": "showdown",
     "MUCK": "mucks", "NOSHOW": "does not show", "COLLECT": "hand result", "SUMMARY": "*** SUMMARY ***",
-    "TOTAL": "'Total Pot' line", "SEAT_SUMMARY": "summary seat line", "$END": "end of hand",
+    "TOTAL": "'Total Pot' line", "SEAT_SUMMARY": "summary seat line", "TABLE_NOTICE": "table message",
+    "$END": "end of hand",
 }  # fmt: skip
 
 FORMAT = LineFormat(
