@@ -225,7 +225,10 @@ def test_winning_garbled_low_description_at_showdown(corpus: Path) -> None:
     assert [_summary(c) for c in after] == [_summary(c) for c in before]
 
 
-def test_bovada_presence_lines_of_a_seated_player_who_sits_out(corpus: Path) -> None:
+@pytest.mark.parametrize("sits_out", ["Seat sit out", "Sit out"])  # the later and the older client
+def test_bovada_presence_lines_of_a_seated_player_who_sits_out(corpus: Path, sits_out: str) -> None:
+    """Read by the grammar as table talk or by the line policy as a note, a seated
+    player's sitting out before the deal marks the seat sitting out."""
     text = _corpus_text(corpus, "Bovada/7-StudHL-USD-0.25-0.50-201209.txt")
     before = _one(text, "bovada")
     assert isinstance(before, Hand)
@@ -233,7 +236,7 @@ def test_bovada_presence_lines_of_a_seated_player_who_sits_out(corpus: Path) -> 
     free = min(set(range(1, 9)) - seated)
     lines = text.split("\n")
     last_seat = max(i for i, line in enumerate(lines) if line.startswith("Seat+") and "in chips" in line)
-    lines[last_seat + 1 : last_seat + 1] = [f"Seat+{free}: $10 in chips", f"Seat+{free} : Seat sit out"]
+    lines[last_seat + 1 : last_seat + 1] = [f"Seat+{free}: $10 in chips", f"Seat+{free} : {sits_out}"]
     first_deal = next(i for i, line in enumerate(lines) if "Card dealt to a spot" in line)
     lines[first_deal:first_deal] = [f"Seat+{free} : Seat stand", f"Seat+{free} : Table leave user"]
     hand = _one("\n".join(lines), "bovada")

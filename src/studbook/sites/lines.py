@@ -895,7 +895,10 @@ class LineBuilder:
         self.emit(make_seat_summary(self.file, line, seat, player, outcome, shown, won))
 
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
-        """Table talk; ``text`` defaults to the whole line as written."""
+        """Table talk; ``text`` defaults to the whole line as written. A seated player's
+        sitting out before the deal marks the seat sitting out, as the line policy's does."""
+        if kind is ChatterKind.SIT_OUT and player is not None and self.street is None:
+            self.sitting_out.add(player)
         written = text if text is not None else self.line_text().rstrip()
         self.emit(make_chatter(self.file, line, kind, written, player))
 
