@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -112,7 +113,7 @@ def test_jobs_1_runs_in_process(monkeypatch: pytest.MonkeyPatch, serial: list[Fi
     def no_pool(*args: object, **kwargs: object) -> None:
         raise AssertionError("no pool for jobs=1")
 
-    monkeypatch.setattr(scale.multiprocessing, "Pool", no_pool)
+    monkeypatch.setattr(scale, "_Workers", no_pool)
     _assert_same(list(scale.check_files([PLANTED], jobs=1)), serial[-1:])
 
 
@@ -277,7 +278,7 @@ def test_import_jobs_interrupted_keeps_whole_files_and_ends_the_workers(
     files = scale.expand_paths([HISTORIES])[:4]
     assert len(scale._tasks(files, 2)) > 1
     stored, pools = [], []
-    real_add, real_pool = Store.add_prepared, scale.multiprocessing.Pool
+    real_add, real_pool = Store.add_prepared, scale._Workers
 
     def add(self: Store, *args: object, **kwargs: object) -> object:
         if stored:
@@ -290,12 +291,12 @@ def test_import_jobs_interrupted_keeps_whole_files_and_ends_the_workers(
         return pools[-1]
 
     monkeypatch.setattr(Store, "add_prepared", add)
-    monkeypatch.setattr(scale.multiprocessing, "Pool", pool)
+    monkeypatch.setattr(scale, "_Workers", pool)
     db = tmp_path / "s.db"
     assert main(["import", "-q", *map(str, files), "--db", str(db), "--jobs", "2"]) == 130
     err = capsys.readouterr().err
     assert f"interrupted: the store keeps the {stored[0].new} new hands of the files finished" in err
-    assert len(pools) == 1 and all(not p.is_alive() for p in pools[0]._pool)  # type: ignore[attr-defined]
+    assert len(pools) == 1 and all(not p.is_alive() for p in pools[0].processes)  # type: ignore[attr-defined]
     assert _count(db, "SELECT count(*) FROM files") == 1
     assert _count(db, "SELECT count(*) FROM hands") == stored[0].new > 0
     monkeypatch.undo()
@@ -509,3 +510,49 @@ def test_dask_frames_equal_load_when_a_partition_mixes_kept_and_checked_files(sp
     got = dict(zip(lazy, dask.compute(*lazy.values(), scheduler="sync")))
     for name, frame in want.tables():
         assert _plain(got[name].reset_index(drop=True)).equals(_plain(frame)), name
+
+
+def _sized(size: int) -> bytes:
+    return bytes(size)
+
+
+def _fails(message: str) -> None:
+    raise ValueError(message)
+
+
+def _dies() -> None:
+    os._exit(3)
+
+
+def test_workers_end_at_once_while_their_results_are_being_sent() -> None:
+    """An interrupt ends the workers while they send results bigger than a pipe holds
+    (multiprocessing.Pool could wait for ever on the half-sent message): terminate()
+    returns at once and no worker is left."""
+    import time
+
+    pool = scale._Workers(2)
+    for _ in range(4):
+        pool.submit(_sized, (48 << 20,))
+    time.sleep(1.0)  # both are sending their first result: nobody reads it
+    started = time.monotonic()
+    pool.terminate()
+    assert time.monotonic() - started < 10
+    assert not any(p.is_alive() for p in pool.processes)
+
+
+def test_workers_results_errors_and_a_worker_that_dies() -> None:
+    """Results come in the order of each worker's tasks; a task's exception is raised
+    where its result is asked for, and a worker that dies is an error, not a wait."""
+    pool = scale._Workers(2)
+    try:
+        first, second = pool.submit(_sized, (3,)), pool.submit(_fails, ("bad file",))
+        assert first != second and pool.result(first) == bytes(3)
+        with pytest.raises(ValueError, match="bad file"):
+            pool.result(second)
+        assert pool.result(pool.submit(_sized, (5,))) == bytes(5)  # the worker goes on
+        dead = pool.submit(_dies, ())
+        with pytest.raises(RuntimeError, match="ended while it worked"):
+            pool.result(dead)
+    finally:
+        pool.terminate()
+    assert not any(p.is_alive() for p in pool.processes)

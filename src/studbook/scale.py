@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from itertools import islice
-from multiprocessing.pool import AsyncResult
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from studbook.cards import DECK, Card
@@ -332,16 +332,13 @@ def _pooled(tasks: list[list[str]], workers: int, work: Callable[..., _Batch], a
     then ``settle``'d here in input order against the one memory; a task of one big
     file goes to ``here`` instead."""
     memory = TableMemory()
-    # multiprocessing.Pool rather than ProcessPoolExecutor: an interrupted run must
-    # end its workers at once (terminate), and the executor's shutdown can hang
-    # after a KeyboardInterrupt in the waiting thread
-    pool = multiprocessing.Pool(workers, initializer=_worker_start)
-    pending: deque[AsyncResult[_Batch] | list[str]] = deque()
+    pool = _Workers(workers)
+    pending: deque[int | list[str]] = deque()  # the worker a task went to, or the task, done here
     todo = iter(tasks)
     finished = False
 
-    def start(task: list[str]) -> AsyncResult[_Batch] | list[str]:
-        return task if _size(task[0]) >= STREAMED_BYTES else pool.apply_async(work, (task, *arguments))
+    def start(task: list[str]) -> int | list[str]:
+        return task if _size(task[0]) >= STREAMED_BYTES else pool.submit(work, (task, *arguments))
 
     try:
         for task in islice(todo, workers * _IN_FLIGHT):
@@ -354,14 +351,97 @@ def _pooled(tasks: list[list[str]], workers: int, work: Callable[..., _Batch], a
             if isinstance(turn, list):
                 yield from here(turn, memory)
             else:
-                yield from settle(turn.get(), memory)
+                yield from settle(pool.result(turn), memory)
         finished = True
     finally:
         if finished:
             pool.close()
         else:  # an error, an interrupt, or the caller stopped early: no result is wanted
             pool.terminate()
-        pool.join()
+
+
+class _Workers:
+    """Worker processes, each with a pipe of its own to this one.
+
+    Not ``multiprocessing.Pool``: its workers share one pipe for their results, and
+    a worker ended while it sends one (an interrupt ends them at once) leaves half a
+    message there, which ``Pool.terminate()`` then waits on for ever; nor
+    ``ProcessPoolExecutor``, whose shutdown can hang after a KeyboardInterrupt in the
+    waiting thread. A task goes to the worker with the fewest waiting; its result is
+    read from that worker's pipe when the caller asks for it (a worker's results come
+    in the order of its tasks)."""
+
+    def __init__(self, count: int) -> None:
+        context = multiprocessing.get_context()
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        self.pipes: list[Connection] = []
+        self.waiting: list[int] = []
+        for _ in range(count):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()
+            self.processes.append(process)
+            self.pipes.append(mine)
+            self.waiting.append(0)
+
+    def submit(self, work: Callable[..., Any], arguments: tuple[Any, ...]) -> int:
+        """``work(*arguments)`` sent to a worker; its index, to ask for the result."""
+        index = min(range(len(self.pipes)), key=self.waiting.__getitem__)
+        self.pipes[index].send((work, arguments))
+        self.waiting[index] += 1
+        return index
+
+    def result(self, index: int) -> Any:
+        """The result of worker ``index``'s oldest task; its exception raised here."""
+        try:
+            done, value = self.pipes[index].recv()
+        except EOFError:
+            raise RuntimeError(f"a worker process ended while it worked (exit code "
+                               f"{self.processes[index].exitcode})") from None
+        self.waiting[index] -= 1
+        if not done:
+            raise value
+        return value
+
+    def close(self) -> None:
+        """Every result read: the workers end when told to."""
+        for pipe in self.pipes:
+            pipe.send(None)
+        self._end()
+
+    def terminate(self) -> None:
+        """No result wanted: the workers are ended at once."""
+        for process in self.processes:
+            process.terminate()
+        self._end()
+
+    def _end(self) -> None:
+        for process in self.processes:
+            process.join()
+        for pipe in self.pipes:
+            pipe.close()
+
+
+def _serve(pipe: Connection) -> None:
+    """A worker: each task from ``pipe`` done, its result (or exception) sent back."""
+    _worker_start()
+    while True:
+        try:
+            task = pipe.recv()
+        except EOFError:  # the caller is gone
+            return
+        if task is None:
+            return
+        work, arguments = task
+        try:
+            reply: tuple[bool, Any] = (True, work(*arguments))
+        except BaseException as error:  # the caller raises it
+            reply = (False, error)
+        try:
+            pipe.send(reply)
+        except Exception as error:  # a result or exception that does not pickle
+            pipe.send((False, RuntimeError(f"a worker's result could not be sent back: {error!r}")))
 
 
 # ---------------------------------------------------------------------------
