@@ -396,3 +396,28 @@ def test_originals_of_a_store_written_with_zlib_are_read(tmp_path: Path) -> None
     out = tmp_path / "out.txt"
     assert main(["export", "--db", str(db), "--format", "original", "-o", str(out), "--hand", texts[2][1]]) == 0
     assert texts[2][2] in out.read_text(encoding="utf-8")  # a zlib blob, as export writes it
+
+
+def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read again (one that grew) into a store holding its first hands: the rows are
+    made for the new hands only, and the store and summary are those of a first import."""
+    from studbook.check import stream_sourced
+    from studbook.engine.result import HandCheck
+
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    sourced = list(stream_sourced(str(planted)).results)
+    assert sum(isinstance(r, HandCheck) and bool(r.violations) for r, _ in sourced[5:]) > 0
+    whole, grown = tmp_path / "whole.db", tmp_path / "grown.db"
+    with Store(whole) as store:
+        first = store.add(sourced)
+    made: list[object] = []
+    real = store_module.add_rows
+    monkeypatch.setattr(store_module, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
+    with Store(grown) as store:
+        store.add(sourced[:5])
+        made.clear()
+        again = store.add(sourced)
+    assert len(made) == len(sourced) - 5
+    assert again.duplicate == 5 and again.new == first.new - 5
+    assert again.violations == sum(len(r.violations) for r, _ in sourced[5:] if isinstance(r, HandCheck))
+    assert _table_rows(grown) == _table_rows(whole)

@@ -46,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 import zstandard
 
@@ -560,15 +560,18 @@ class Store:
     ) -> ImportSummary:
         """Store the new hands of ``results``; count duplicates, skipped and rejected.
 
-        The whole call is one transaction, begun when the first rows are
-        written (rows go to SQLite ``batch_size`` results at a time): it
-        stores all of ``results`` or, when interrupted or failing, nothing.
+        Each result's rows and packed original text are made as it comes
+        (in a store that holds hands, after :data:`PROBE_RESULTS` results at
+        a time are looked up: those stored get none), and the check can go;
+        the rows go to SQLite ``batch_size`` results at a time, through the
+        write path of :meth:`add_prepared`. The whole call is one
+        transaction, begun when the first rows are written: it stores all of
+        ``results`` or, when interrupted or failing, nothing.
         ``record=(path, sha256)`` marks that file imported in the same
         transaction (see :meth:`record_file`). Each hand's original text is
         stored from ``originals`` (keyed by file and line), or from the result
         itself when it comes beside it (a :data:`~studbook.check.SourcedCheck`,
-        as :func:`studbook.check.stream_sourced` gives: then only a batch's
-        texts are held). Hands are checked against the
+        as :func:`studbook.check.stream_sourced` gives). Hands are checked against the
         store inside the transaction, so another import writing the same
         hands at the same time makes them duplicates, not an error. Counts
         are added to ``summary`` (when given) once the transaction commits.
@@ -578,19 +581,33 @@ class Store:
         done = ImportSummary()  # this call's counts, added to summary on commit
         added: set[tuple[str, str]] = set()
         rows = _RowsMaker(originals)  # each result's rows made as it comes, warm
+        probe = PROBE_RESULTS if self._holds_hands() else 1
+        window: list[CheckResult | SourcedCheck] = []
         count = 0
         opened = False
+
+        def make() -> None:
+            """The window's rows, its hands stored already left without (a file read again)."""
+            nonlocal opened
+            stored = self._stored(_hand_keys(window)) if probe > 1 else _NONE
+            for item in window:
+                result = rows.add(item, stored)
+                if on_result is not None:
+                    on_result(result)
+            window.clear()
+            if len(rows) >= batch_size:
+                if not opened:
+                    self._begin()
+                    opened = True
+                self._store_prepared(rows.take(), {}, added, done)
+
         try:
             for item in results:
                 count += 1
-                result = rows.add(item)
-                if on_result is not None:
-                    on_result(result)
-                if len(rows) >= batch_size:
-                    if not opened:
-                        self._begin()
-                        opened = True
-                    self._store_prepared(rows.take(), {}, added, done)
+                window.append(item)
+                if len(window) >= probe:
+                    make()
+            make()
             if not opened:
                 self._begin()
                 opened = True
@@ -632,6 +649,10 @@ class Store:
             self._keys |= added
         summary.merge(done)
         return summary
+
+    def _holds_hands(self) -> bool:
+        """Whether the store holds any hand (read outside the write transaction)."""
+        return self.conn.execute("SELECT 1 FROM hands LIMIT 1").fetchone() is not None
 
     def _begin(self) -> None:
         """Take the write lock (``BEGIN IMMEDIATE``; another writer waits)."""
@@ -983,24 +1004,36 @@ class _RowsMaker:
     def __len__(self) -> int:
         return len(self.keys)
 
-    def add(self, item: CheckResult | SourcedCheck) -> CheckResult:
-        """Make the rows of ``item`` (a result, or a result beside its original text); its result."""
+    def add(self, item: CheckResult | SourcedCheck, stored: Container[tuple[str, str]] = ()) -> CheckResult:
+        """Make the rows of ``item`` (a result, or a result beside its original text); its result.
+        A hand ``stored`` holds gets no rows: the write path counts it as a duplicate."""
         result, source = item if isinstance(item, tuple) else (item, None)
         lists = self._lists
-        add_rows(result, lists)
-        self.ends.append(tuple(map(len, lists)))
-        if isinstance(result, HandCheck):
-            hand = result.hand
-            site, hand_id = key = (hand.site, hand.hand_id)
-            self.keys.append(key)
-            if source is None and self._originals is not None:
-                source = self._originals.get((hand.file, hand.line))
-            self.rows.append(None if source is None else (
-                site, hand_id, self._printable(hand.file), hand.line, _pack(source.text), _pack(source.context)))
-        else:
+        if not isinstance(result, HandCheck):
+            add_rows(result, lists)
+            self.ends.append(tuple(map(len, lists)))
             self.keys.append(None)
             self.rows.append(None)
             self.problems.append(result)
+            return result
+        hand = result.hand
+        header = hand.header
+        site, hand_id = key = (header.site, header.hand_id)
+        self.keys.append(key)
+        if key in stored:
+            self.ends.append(tuple(map(len, lists)))
+            self.rows.append(None)
+            return result
+        add_rows(result, lists)
+        self.ends.append(tuple(map(len, lists)))
+        if source is None and self._originals is not None:
+            source = self._originals.get((hand.file, hand.line))
+        if source is None:
+            self.rows.append(None)
+        else:
+            context = source.context
+            self.rows.append((site, hand_id, self._printable(hand.file), hand.line, _pack(source.text),
+                              None if context is None else _pack(context)))
         return result
 
     def _printable(self, file: str) -> str:
@@ -1016,6 +1049,19 @@ class _RowsMaker:
         return made
 
 
+PROBE_RESULTS = 16
+"""Results :meth:`Store.add` looks up in a store that holds hands before making their rows, in
+one query: a file read again (one that grew, or ``--rescan``) makes no rows for the hands stored
+before. (The write transaction looks every hand up again: this only saves work.)"""
+_NONE: frozenset[tuple[str, str]] = frozenset()
+
+
+def _hand_keys(items: Iterable[CheckResult | SourcedCheck]) -> set[tuple[str, str]]:
+    """The (site, hand_id) of the hands among ``items``."""
+    results = (item[0] if isinstance(item, tuple) else item for item in items)
+    return {(r.hand.site, r.hand.hand_id) for r in results if isinstance(r, HandCheck)}
+
+
 def prepare_rows(results: Iterable[CheckResult | SourcedCheck]) -> PreparedRows:
     """A file's results (each beside its original text, or alone) as
     :meth:`Store.add_prepared` inserts them; pure Python, no store needed."""
@@ -1025,9 +1071,10 @@ def prepare_rows(results: Iterable[CheckResult | SourcedCheck]) -> PreparedRows:
     return rows.take()
 
 
-PACK_LEVEL = 3
-"""Zstandard's level for the original texts: a simulated hand's ~2 KB pack to 38%, as zlib's
-fastest level packed them, in 11 µs where zlib took 28 (level 1: 39% in 10 µs)."""
+PACK_LEVEL = 1
+"""Zstandard's fastest level for the original texts. On the histories' hands (2 KB each) it packs
+to 39% in 10 µs, 20 µs with the caches cold as in an import, where zlib's fastest level packed
+to 38% in 28 µs (35 cold); zstd's level 3 packs to 38% in 11 µs, but 27 cold (2026-12-02)."""
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # a zstd frame's first bytes; a zlib stream's first is 0x78
 _codecs = threading.local()  # a compressor and decompressor a thread: zstandard's are not thread-safe
 
