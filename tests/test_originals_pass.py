@@ -5,7 +5,6 @@ results as the plain stream, and ``import`` reads each file once."""
 from __future__ import annotations
 
 import sqlite3
-import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 import studbook.cli.importer as importer
 import studbook.originals as originals
 import studbook.scale as scale
+import studbook.store as store_module
 from studbook.check import SourcedStream, stream_file, stream_sourced
 from studbook.cli import main
 from studbook.engine.result import HandCheck
@@ -33,7 +33,7 @@ def _stored(db: Path) -> dict[tuple[str, int], tuple[str, str | None]]:
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT file, line, text, context FROM originals").fetchall()
     conn.close()
-    unpack = lambda data: zlib.decompress(data).decode("utf-8") if data is not None else None  # noqa: E731
+    unpack = store_module._unpack
     return {(file, line): (unpack(text), unpack(context)) for file, line, text, context in rows}
 
 

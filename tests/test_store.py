@@ -358,3 +358,66 @@ def test_add_prepared_stores_what_add_stores(tmp_path: Path) -> None:
     assert summaries[0].duplicate == hands[2] + 1 and summaries[0].rejected >= 1 and summaries[0].skipped == 1
     assert _table_rows(one) == _table_rows(two)
     assert len(_table_rows(two)["originals"]) == len(_table_rows(two)["hands"])
+
+
+def test_originals_of_a_store_written_with_zlib_are_read(tmp_path: Path) -> None:
+    """Stores written before the texts were packed with zstd hold zlib streams: the
+    codec is told by each blob's first bytes, so such a store (here one whose blobs
+    are rewritten with zlib, as main's code wrote them) gives the same texts, also
+    mixed with zstd blobs in one store, and the CLI's export reads it."""
+    import zlib
+
+    from studbook.cli import main
+
+    histories = Path(__file__).resolve().parents[1] / "histories"
+    db = tmp_path / "mixed.db"
+    assert main(["import", str(histories), "--db", str(db), "--jobs", "1", "-q"]) == 0
+    with Store(db) as store:
+        texts = [(o.site, o.hand_id, o.text, o.context) for o in store.originals()]
+    conn = sqlite3.connect(db)
+    blobs = conn.execute("SELECT text, context FROM originals ORDER BY rowid").fetchall()
+    assert len(blobs) == len(texts) > 1000
+    assert all(text[:4] == b"\x28\xb5\x2f\xfd" for text, _ in blobs)  # zstd frames
+    head = "<session><gametype>7 Card Stud</gametype></session>"  # an XML site's file head, as kept
+    texts[0] = (*texts[0][:3], head)
+    texts[1] = (*texts[1][:3], head)
+    conn.execute("UPDATE originals SET context = ? WHERE rowid = 2", (store_module._pack(head),))
+    with conn:  # every other hand's blobs as main's code wrote them: zlib, level 1
+        for rowid, (site, hand_id, text, context) in enumerate(texts, start=1):
+            if rowid % 2:
+                conn.execute("UPDATE originals SET text = ?, context = ? WHERE rowid = ?", (
+                    zlib.compress(text.encode("utf-8"), 1),
+                    None if context is None else zlib.compress(context.encode("utf-8"), 1), rowid))
+    assert conn.execute("SELECT count(*) FROM originals WHERE substr(text, 1, 1) = x'78'").fetchone()[0] \
+        == (len(texts) + 1) // 2
+    conn.close()
+    with Store(db, create=False) as store:
+        assert [(o.site, o.hand_id, o.text, o.context) for o in store.originals()] == texts
+    out = tmp_path / "out.txt"
+    assert main(["export", "--db", str(db), "--format", "original", "-o", str(out), "--hand", texts[2][1]]) == 0
+    assert texts[2][2] in out.read_text(encoding="utf-8")  # a zlib blob, as export writes it
+
+
+def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read again (one that grew) into a store holding its first hands: the rows are
+    made for the new hands only, and the store and summary are those of a first import."""
+    from studbook.check import stream_sourced
+    from studbook.engine.result import HandCheck
+
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    sourced = list(stream_sourced(str(planted)).results)
+    assert sum(isinstance(r, HandCheck) and bool(r.violations) for r, _ in sourced[5:]) > 0
+    whole, grown = tmp_path / "whole.db", tmp_path / "grown.db"
+    with Store(whole) as store:
+        first = store.add(sourced)
+    made: list[object] = []
+    real = store_module.add_rows
+    monkeypatch.setattr(store_module, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
+    with Store(grown) as store:
+        store.add(sourced[:5])
+        made.clear()
+        again = store.add(sourced)
+    assert len(made) == len(sourced) - 5
+    assert again.duplicate == 5 and again.new == first.new - 5
+    assert again.violations == sum(len(r.violations) for r, _ in sourced[5:] if isinstance(r, HandCheck))
+    assert _table_rows(grown) == _table_rows(whole)

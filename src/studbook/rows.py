@@ -181,6 +181,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
     ),
 }
 TABLES: tuple[str, ...] = tuple(SCHEMA)
+assert TABLES == ("hands", "players", "actions", "pots", "violations", "rejects", "notes")  # add_rows' order
 
 
 SHARED_CATEGORIES: dict[str, str] = {
@@ -247,28 +248,38 @@ def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any
     values in :data:`SCHEMA` order (what the frames and the store are made of;
     booleans are the ints 0 and 1, which SQLite binds without an adapter)."""
     rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
-    hands, players, actions, pots = rows["hands"], rows["players"], rows["actions"], rows["pots"]
-    violations, notes, rejects = rows["violations"], rows["notes"], rows["rejects"]
+    tables = tuple(rows.values())
     for result in results:
-        if isinstance(result, HandCheck):
-            try:
-                hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result)
-            except ValueError as error:
-                rejects.append(_unrepresentable(result.hand, str(error)))
-                continue
-            hands.append(hand)
-            players.extend(hand_players)
-            actions.extend(hand_actions)
-            pots.extend(hand_pots)
-            violations.extend(hand_violations)
-            notes.extend(hand_notes)
-        elif isinstance(result, Rejected):
-            rejects.append(_rejected_row(result))
-        elif isinstance(result, Skipped):
-            rejects.append(_skipped_row(result))
-        else:
-            raise TypeError(f"not a check result: {type(result).__name__}")
+        add_rows(result, tables)
     return rows
+
+
+def add_rows(result: CheckResult, tables: Sequence[list[tuple[Any, ...]]]) -> None:
+    """Append one result's rows to ``tables``, the lists of every table in :data:`TABLES`
+    order (what :func:`rows_from_checks` does for each result; the store's write path
+    calls it as each result is checked, while the result is still in the caches)."""
+    hands, players, actions, pots, violations, rejects, notes = tables
+    if isinstance(result, HandCheck):
+        try:
+            hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result)
+        except ValueError as error:
+            rejects.append(_unrepresentable(result.hand, str(error)))
+            return
+        hands.append(hand)
+        players.extend(hand_players)
+        actions.extend(hand_actions)
+        if hand_pots:
+            pots.extend(hand_pots)
+        if hand_violations:
+            violations.extend(hand_violations)
+        if hand_notes:
+            notes.extend(hand_notes)
+    elif isinstance(result, Rejected):
+        rejects.append(_rejected_row(result))
+    elif isinstance(result, Skipped):
+        rejects.append(_skipped_row(result))
+    else:
+        raise TypeError(f"not a check result: {type(result).__name__}")
 
 
 def _rejected_row(rejected: Rejected) -> tuple[Any, ...]:
@@ -577,5 +588,5 @@ _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) 
 
 __all__ = [
     "CheckResult", "Column", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
-    "STUD_CLASSES", "TABLES", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
+    "STUD_CLASSES", "TABLES", "add_rows", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
 ]
