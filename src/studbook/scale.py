@@ -123,14 +123,14 @@ def resolve_jobs(jobs: int | None) -> int:
 
 AUTO_BYTES = 64 << 20
 """Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
-AUTO_FREE_CORES = 4
-"""Processes pay off from this many free cores (moving results costs about half of checking them)."""
 AUTO_PREPARED_FREE_CORES = 2
-"""... and from this many for :func:`prepare_files` (``import``): what a worker sends back
-costs little to move, and the calling process only stores it (README, "Import against check")."""
+"""Processes pay off from this many free cores for :func:`prepare_files` (``check`` and
+``import``): what a worker sends back (each hand's output, or its rows) costs little to
+move, and the calling process only prints or stores it (README, "Large archives").
+(Whole checks, :func:`check_files`, cost about half as much to move as to make.)"""
 
 
-def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_FREE_CORES) -> int:
+def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_PREPARED_FREE_CORES) -> int:
     """The processes to use when the user did not say: one per free core (cores
     less the load average) for large inputs when that is ``free_cores`` or more,
     else 1. The output is the same either way."""
@@ -775,6 +775,6 @@ def _maker(cls: type) -> Callable[[tuple[Any, ...]], Any]:
     return make
 
 
-__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
+__all__ = ["AUTO_BYTES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
            "Prepared", "auto_jobs", "check_files", "check_files_dask", "expand_paths", "prepare_files",
            "resolve_jobs", "to_dask"]
