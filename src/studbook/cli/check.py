@@ -28,6 +28,14 @@ format reads that carry no play (``file:line: hand ID: note: text``; in
 ``jsonl`` a ``notes`` list of ``{"line", "text"}`` per hand), and counts them
 in the summary. Notes never change the exit status.
 
+``--jobs N`` checks the files in N processes (:func:`studbook.scale.prepare_files`)
+with exactly the output of ``--jobs 1``: each worker shows its hands (:func:`show`,
+the one renderer) and sends that back with each hand's header, not the checks;
+this process finds the repeats, counts, prints in order, and shows the hands it
+checks again for the bring-in memory (a table's hands across tasks). Without
+``--jobs``: one process per free core for inputs of 64 MB or more when two or
+more cores are free (:data:`studbook.scale.AUTO_PREPARED_FREE_CORES`), else one.
+
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
 violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors.
 """
