@@ -219,6 +219,25 @@ def test_check_jobs_on_split_table_repeats_and_bad_files(
     assert "no pokerstars hand found" in (forced[1] if fmt == "text" else forced[2])
 
 
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_check_jobs_on_a_simulated_table_over_tasks(fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One simulated razz table over four files, one task each: the first hand of each
+    later task is checked again here against the table's bring-in (its worker knew
+    none); the output is --jobs 1's."""
+    from studbook.cli.check import Output, _show_checks
+    from studbook.simulate import simulate_hands, write_hands
+
+    hands = list(simulate_hands("razz", 40, 5, seed=3, table="Sim Table"))
+    for i in range(4):
+        (tmp_path / f"razz {i}.txt").write_text(write_hands(hands[i * 10:(i + 1) * 10]), encoding="utf-8")
+    monkeypatch.setattr(scale, "_TASK_BYTES", (1, 1))
+    code, out, _ = _same_output(["check", "--format", fmt, "--notes", str(tmp_path)], capsys)
+    assert code == 0 and ("40 ok" in out if fmt == "text" else '"ok": 40' in out)
+    prepared = list(scale.prepare_files([tmp_path], functools.partial(_show_checks, Output(fmt)), jobs=2))
+    assert [sorted(p.rechecked) for p in prepared] == [[], [0], [0], [0]]
+
+
 def test_check_jobs_workers_send_each_hands_output_not_its_check(split_table: Path) -> None:
     """The lean path: each worker sends each hand's output (and its header), and whole
     checks only for the hands the bring-in memory may judge otherwise; the hand whose
