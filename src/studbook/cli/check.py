@@ -148,16 +148,12 @@ def run(args: argparse.Namespace) -> int:
                 site_row = sites[parsed.site]
                 for head, made in itertools.chain((first,), items):
                     earlier = seen.earlier(head) if head is not None else None
-                    shown = None if earlier is not None else \
-                        made if isinstance(made, Shown) else show(made, parsed.file, parsed.site, output)
-                    status = shown.status if shown is not None else "duplicate"
-                    for row in (totals, site_row):
-                        row["hands"] += 1
-                        row[status] += 1
-                    if shown is None:
-                        assert head is not None and earlier is not None
+                    if head is not None and earlier is not None:
+                        _count_hand((totals, site_row), "duplicate")
                         out.write(_duplicate(head, earlier, args.format))
                         continue
+                    shown = made if isinstance(made, Shown) else show(made, parsed.file, parsed.site, output)
+                    _count_hand((totals, site_row), shown.status)
                     _count_rules(rules, shown.rules)
                     totals["violation_count"] += len(shown.rules)
                     totals["notes"] += shown.notes
@@ -343,6 +339,12 @@ def _file_error_record(parsed: FileResult, reason: str) -> dict[str, Any]:
     """A file named on the command line that holds no hand to check, as one rejected record."""
     return {"file": parsed.file, "line": 1, "site": parsed.site, "hand_id": None, "variant": None,
             "status": "rejected", "violations": [], "net": {}, "reason": reason}  # fmt: skip
+
+
+def _count_hand(rows: Iterable[dict[str, int]], status: str) -> None:
+    for row in rows:
+        row["hands"] += 1
+        row[status] += 1
 
 
 def _count_rules(rules: dict[str, list[int]], ids: Sequence[str]) -> None:
