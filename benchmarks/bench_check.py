@@ -1,6 +1,7 @@
 """Parse and check throughput on simulated PokerStars logs.
 
     .venv/bin/python benchmarks/bench_check.py [--hands 20000] [--profile] [--engine-only]
+    .venv/bin/python benchmarks/bench_check.py --versus-jobs 2 [--hands 18000] [--rounds 3] [--baseline OTHER/src]
 
 Simulates ``--hands`` hands (``studbook.simulate``: stud, stud8 and razz,
 cash and tournament tables, 2 to 8 players) written as PokerStars files in a
@@ -19,6 +20,15 @@ machine may be shared). ``--dir DIR`` keeps the simulated logs in DIR
 (simulating them there first when DIR is empty or missing) so later runs
 reuse them. ``--profile`` also runs parse + check under cProfile and prints
 the functions where the time goes (cumulative and own time), by module.
+
+``--versus-jobs N`` times the command instead: ``studbook check DIR --jobs 1``
+and ``studbook check DIR --jobs N`` on the same simulated hands in alternating
+rounds (``--rounds``), each a child process, with wall time and CPU time (user
++ sys of the command and of its worker processes: ``wait4`` counts the children
+a child waited for, and the pool waits for its workers), each round's ratios
+and their medians, jobs N / jobs 1. ``--baseline OTHER/src`` adds a third run
+to each round, ``check --jobs N`` of another tree (``PYTHONPATH``, e.g. main's
+checkout), with the ratios this tree / that one. Output goes to /dev/null.
 
 ``--engine-only`` parses the hands once into memory, then times only the
 checker (``check_file_result``: engine, settlement and results) over them,
@@ -149,6 +159,42 @@ def run_phase(kind: str, folder: Path) -> tuple[int, float, float, float]:
     return int(hands), float(seconds), float(cpu), float(peak) - float(base)
 
 
+def versus_jobs(folder: Path, jobs: int, rounds: int, baseline: str | None) -> None:
+    """``check --jobs 1`` against ``check --jobs N`` (and a baseline tree's ``--jobs N``)
+    on ``folder``, alternating; each round's times and ratios, then the medians."""
+    import os
+    from statistics import median
+
+    from bench_store import _child_times  # wall and CPU of a child and its workers (wait4)
+
+    studbook = str(Path(sys.executable).with_name("studbook"))
+    other = None if baseline is None else {**os.environ, "PYTHONPATH": str(Path(baseline).resolve())}
+    runs = {"one": [studbook, "check", str(folder), "--jobs", "1"],
+            "jobs": [studbook, "check", str(folder), "--jobs", str(jobs)]}
+    print(f"{rounds} rounds, each a child process: check --jobs 1, check --jobs {jobs}"
+          f"{f', then the baseline check --jobs {jobs}' if other else ''}")
+    ratios: dict[str, list[float]] = {name: [] for name in ("wall", "cpu", "base wall", "base cpu")}
+    for number in range(rounds):
+        times = {name: _child_times(command) for name, command in runs.items()}
+        (one_wall, one_cpu), (wall, cpu) = times["one"], times["jobs"]
+        ratios["wall"].append(wall / one_wall)
+        ratios["cpu"].append(cpu / one_cpu)
+        line = (f"round {number + 1}: --jobs 1 {one_wall:6.2f} s wall {one_cpu:6.2f} s CPU | --jobs {jobs} "
+                f"{wall:6.2f} s wall {cpu:6.2f} s CPU | jobs {jobs}/jobs 1 wall {ratios['wall'][-1]:.3f} "
+                f"CPU {ratios['cpu'][-1]:.3f}")
+        if other is not None:
+            base_wall, base_cpu = _child_times(runs["jobs"], env=other)
+            ratios["base wall"].append(wall / base_wall)
+            ratios["base cpu"].append(cpu / base_cpu)
+            line += (f" | baseline --jobs {jobs} {base_wall:6.2f} s wall {base_cpu:6.2f} s CPU | this/baseline "
+                     f"wall {ratios['base wall'][-1]:.3f} CPU {ratios['base cpu'][-1]:.3f}")
+        print(line, flush=True)
+    print(f"median jobs {jobs}/jobs 1: wall {median(ratios['wall']):.3f}, CPU {median(ratios['cpu']):.3f}")
+    if other is not None:
+        print(f"median this/baseline, --jobs {jobs}: wall {median(ratios['base wall']):.3f}, "
+              f"CPU {median(ratios['base cpu']):.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000)
@@ -158,6 +204,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of --engine-only (best is kept)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each phase (best CPU time is kept)")
     parser.add_argument("--dir", help="use the simulated logs in this folder instead of simulating")
+    parser.add_argument("--versus-jobs", type=int, metavar="N",
+                        help="time the command: check --jobs 1 against check --jobs N, alternating")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --versus-jobs")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="--versus-jobs: also time check --jobs N of the tree whose src folder this is")
     parser.add_argument("--phase", nargs=2, metavar=("KIND", "DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
@@ -174,6 +225,9 @@ def main() -> int:
                   f"in {time.perf_counter() - start:.1f} s")
         if args.engine_only:
             engine_only(str(folder), args.repeat, args.profile)
+            return 0
+        if args.versus_jobs:
+            versus_jobs(folder, args.versus_jobs, args.rounds, args.baseline)
             return 0
         rates = {}
         for kind, label in (("parse", "parse only"), ("check", "parse + check")):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -143,28 +144,127 @@ def test_compact_pickle_round_trip_keeps_cards_interned(serial: list[FileCheck])
 # The command line
 
 
-@pytest.mark.parametrize("fmt", ["text", "jsonl"])
-def test_check_jobs_2_prints_what_jobs_1_prints(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["check", "--format", fmt, "--jobs", "1", str(HISTORIES)])
+def _same_output(args: list[str], capsys: pytest.CaptureFixture[str], jobs: str = "2") -> tuple[int, str, str]:
+    """``args`` run with --jobs 1, then ``jobs``: the same exit status, stdout and stderr (returned)."""
+    code = main([*args, "--jobs", "1"])
     one = capsys.readouterr()
-    assert main(["check", "--format", fmt, "--jobs", "2", str(HISTORIES)]) == code == 1
+    assert main([*args, "--jobs", jobs]) == code
     two = capsys.readouterr()
-    assert (two.out, two.err) == (one.out, one.err)
+    assert two.out == one.out
+    assert two.err == one.err
+    return code, one.out, one.err
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+@pytest.mark.parametrize("options", [[], ["--notes", "--verbose"]])
+def test_check_jobs_2_prints_what_jobs_1_prints(fmt: str, options: list[str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _same_output(["check", "--format", fmt, *options, str(HISTORIES)], capsys)
+    assert code == 1
     if fmt == "jsonl":
-        assert json.loads(one.out.splitlines()[-1])["summary"]["hands"] == 2294
+        assert json.loads(out.splitlines()[-1])["summary"]["hands"] == 2294
+    else:
+        assert ", 12 hands with violations, 40 violations, " in out
 
 
-def test_check_jobs_on_split_table_and_bad_files(split_table: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_check_jobs_2_prints_what_jobs_1_prints_on_the_corpus(fmt: str, corpus: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The real logs of every site: skipped hands (listed with --verbose), violations,
+    side files ignored, in tasks of several files each."""
+    assert len(scale._tasks(scale.expand_paths([corpus]), 2)) > 2
+    _, out, err = _same_output(["check", "--format", fmt, "--notes", "--verbose", str(corpus)], capsys)
+    if fmt == "text":
+        assert ": skipped: " in out and "ignored" in out
+    else:
+        summary = json.loads(out.splitlines()[-1])["summary"]
+        assert summary["skipped"] > 0 and summary["violations"] > 0 and "not a hand history" in err
+
+
+def _noted(split_table: Path) -> str:
+    """A timer line (a note) put in the first hand of the split table's second file."""
+    second = sorted(split_table.iterdir())[1]
+    text = second.read_text(encoding="utf-8")
+    second.write_text(text.replace("*** 3rd STREET ***\n", "*** 3rd STREET ***\nHero has 15 seconds left to act\n", 1),
+                      encoding="utf-8")
+    return str(second)
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+@pytest.mark.parametrize("streamed", [False, True])
+def test_check_jobs_on_split_table_repeats_and_bad_files(
+        fmt: str, streamed: bool, split_table: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A table over files one task each (its bring-in memory crosses tasks), every file
+    given twice (the second time its hands are repeats), a note, a rejected hand, a
+    file that is no hand history (walked: ignored), an empty one named, one read as
+    PokerStars that holds no hand (an error with a site); ``streamed``: some files
+    checked in the calling process among the workers' tasks. As with one job."""
+    noted = _noted(split_table)
     (split_table / "notes.txt").write_text("not a hand history\n", encoding="utf-8")
+    cut = split_table / "zz cut.txt"
+    cut.write_text(next(split_table.glob("* 01.txt")).read_text(encoding="utf-8").split("*** 3rd")[0], encoding="utf-8")
     empty = split_table.parent / "empty.txt"
     empty.write_text("", encoding="utf-8")
-    args = ["check", "--format", "jsonl", str(split_table), str(empty)]
-    main([*args, "--jobs", "1"])
-    one = capsys.readouterr()
-    main([*args, "--jobs", "0"])
-    two = capsys.readouterr()
-    assert (two.out, two.err) == (one.out, one.err)
-    assert "bringin.amount" in one.out and "not a hand history" in one.err
+    if streamed:
+        sizes = sorted(path.stat().st_size for path in split_table.glob(f"{TABLE} *.txt"))
+        monkeypatch.setattr(scale, "STREAMED_BYTES", sizes[len(sizes) // 2])
+    args = ["check", "--format", fmt, "--notes", str(split_table), str(empty), str(split_table)]
+    code, out, err = _same_output(args, capsys)
+    assert code == 1
+    assert "bringin.amount" in out and "not a hand history" in (out if fmt == "text" else err)
+    assert "duplicate" in out and "15 seconds left to act" in out and "rejected" in out
+    assert f"{empty}:1: error: empty file" in (out if fmt == "text" else err)
+    assert noted in out
+    forced = _same_output(["check", "--format", fmt, "--site", "pokerstars", str(split_table)], capsys)
+    assert "no pokerstars hand found" in (forced[1] if fmt == "text" else forced[2])
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_check_jobs_on_a_simulated_table_over_tasks(fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One simulated razz table over four files, one task each: the first hand of each
+    later task is checked again here against the table's bring-in (its worker knew
+    none); the output is --jobs 1's."""
+    from studbook.cli.check import Output, _show_checks
+    from studbook.simulate import simulate_hands, write_hands
+
+    hands = list(simulate_hands("razz", 40, 5, seed=3, table="Sim Table"))
+    for i in range(4):
+        (tmp_path / f"razz {i}.txt").write_text(write_hands(hands[i * 10:(i + 1) * 10]), encoding="utf-8")
+    monkeypatch.setattr(scale, "_TASK_BYTES", (1, 1))
+    code, out, _ = _same_output(["check", "--format", fmt, "--notes", str(tmp_path)], capsys)
+    assert code == 0 and ("40 ok" in out if fmt == "text" else '"ok": 40' in out)
+    prepared = list(scale.prepare_files([tmp_path], functools.partial(_show_checks, Output(fmt)), jobs=2))
+    assert [sorted(p.rechecked) for p in prepared] == [[], [0], [0], [0]]
+
+
+def test_check_jobs_workers_send_each_hands_output_not_its_check(split_table: Path) -> None:
+    """The lean path: each worker sends each hand's output (and its header), and whole
+    checks only for the hands the bring-in memory may judge otherwise; the hand whose
+    bring-in only the true memory finds wrong is checked again here, and shown here."""
+    import pickle
+
+    from studbook.cli.check import Output, Shown, _show_checks, show
+
+    output = Output("jsonl", notes=True)
+    prepare = functools.partial(_show_checks, output)
+    back = pickle.loads(pickle.dumps(prepare))  # it reaches the workers
+    assert (back.func, back.args) == (_show_checks, (output,))
+    prepared = list(scale.prepare_files([split_table], prepare, jobs=2))
+    want = list(check_paths([split_table]))
+    assert all(isinstance(p, scale.Prepared) for p in prepared) and len(prepared) == len(want) > 2
+    for got, wanted in zip(prepared, want):
+        assert [type(m) for m in got.made] == [Shown] * len(wanted.results)
+        for i, result in enumerate(wanted.results):
+            made = show(got.rechecked[i], wanted.file, wanted.site, output) if i in got.rechecked else got.made[i]
+            assert made == show(result, wanted.file, wanted.site, output)
+    rechecked = [(p, i, check) for p in prepared for i, check in p.rechecked.items()]
+    assert rechecked  # the split table's first hand in each later task
+    low = [(p, i) for p, i, check in rechecked if any(v.rule == "bringin.amount" for v in check.violations)]
+    assert len(low) == 1
+    p, i = low[0]
+    assert "bringin.amount" not in p.made[i].text  # its worker's memory did not know the table
 
 
 def _store_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -443,10 +543,10 @@ def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.Monk
     monkeypatch.setattr(scale.os, "getloadavg", lambda: (2.5, 0.0, 0.0))
     assert scale.auto_jobs(files) == 5  # 8 cores, 2.5 busy
     monkeypatch.setattr(scale.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
-    assert scale.auto_jobs(files) == 1  # 3 free cores do not pay
-    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 3  # they do for import
+    assert scale.auto_jobs(files) == scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 3  # 3 free cores pay
+    assert scale.auto_jobs(files, 4) == 1  # not when a caller asks for 4
     monkeypatch.setattr(scale.os, "getloadavg", lambda: (6.5, 0.0, 0.0))
-    assert scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 1  # 1.5 free cores do not
+    assert scale.auto_jobs(files) == 1  # 1.5 free cores do not
 
 
 def test_check_without_jobs_picks_them_and_prints_what_jobs_1_prints(

@@ -216,6 +216,12 @@ def _file_rejection(parsed: FileResult, results: int) -> Rejected | None:
     return None
 
 
+def is_file_rejection(parsed: FileResult, result: object) -> bool:
+    """Whether ``result`` is the one rejected item that stands for ``parsed``, a file in
+    error that gave no result (what :func:`check_file_result` and the streams add)."""
+    return isinstance(result, Rejected) and result == _file_rejection(parsed, 0)
+
+
 @dataclass(slots=True)
 class FileStream(_OfFile):
     """A file being checked hand by hand: ``results`` is consumed once; the
@@ -294,6 +300,6 @@ def check_paths(
 
 __all__ = [
     "CheckResult", "FileCheck", "FileStream", "TableMemory", "check_file_result", "check_hand", "check_paths",
-    "SeenHands", "SourcedCheck", "SourcedStream", "check_results", "start_state", "status_of", "stream_file",
+    "SeenHands", "SourcedCheck", "SourcedStream", "check_results", "is_file_rejection", "start_state", "status_of", "stream_file",
     "stream_paths", "stream_sourced",
 ]

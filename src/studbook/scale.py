@@ -38,7 +38,9 @@ new frames between the other files' rows.
 
 :func:`prepare_files` is the same pool for a caller that wants each file's
 results made into something else where they were checked (``studbook import
---jobs``: the store's rows and packed originals, :func:`studbook.store.prepare_rows`):
+--jobs``: the store's rows and packed originals, :func:`studbook.store.prepare_rows`;
+``studbook check --jobs``: what the command prints and counts of each hand,
+:func:`studbook.cli.check.show`):
 the results stay in the worker, and what comes back per hand is its header
 (for the memory) and, for a hand the memory may judge otherwise (a table's
 first hand in its task, or one with violations), its whole check. A hand that
@@ -53,7 +55,9 @@ their index into the interned deck, which is faster than default pickling
 and keeps cards the interned instances. Still, sending a hand back costs about
 0.25 ms of a worker's CPU and 0.2 ms of the caller's, against about 0.8 ms to
 parse and check it: :func:`check_files` pays off with four or more free cores,
-and is capped by the caller unpickling. :func:`to_dask` sends only frames
+and is capped by the caller unpickling (the commands take :func:`prepare_files`,
+whose workers send a hand's header and output or rows: some 330 bytes and 20 µs
+of the caller's CPU a hand for ``check``). :func:`to_dask` sends only frames
 (measured on 100,000 simulated hands, 4 files a partition, 2 workers: each worker's
 peak went from 1.2-1.5 GiB, when it held and sent whole checked partitions, to under 0.5).
 """
@@ -123,14 +127,14 @@ def resolve_jobs(jobs: int | None) -> int:
 
 AUTO_BYTES = 64 << 20
 """Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
-AUTO_FREE_CORES = 4
-"""Processes pay off from this many free cores (moving results costs about half of checking them)."""
 AUTO_PREPARED_FREE_CORES = 2
-"""... and from this many for :func:`prepare_files` (``import``): what a worker sends back
-costs little to move, and the calling process only stores it (README, "Import against check")."""
+"""Processes pay off from this many free cores for :func:`prepare_files` (``check`` and
+``import``): what a worker sends back (each hand's output, or its rows) costs little to
+move, and the calling process only prints or stores it (README, "Large archives").
+(Whole checks, :func:`check_files`, cost about half as much to move as to make.)"""
 
 
-def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_FREE_CORES) -> int:
+def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_PREPARED_FREE_CORES) -> int:
     """The processes to use when the user did not say: one per free core (cores
     less the load average) for large inputs when that is ``free_cores`` or more,
     else 1. The output is the same either way."""
@@ -473,7 +477,8 @@ class Prepared(Generic[Made]):
 def prepare_files(paths: Iterable[PathLike], prepare: Callable[[list[SourcedCheck]], Made], *,
                   jobs: int | None = None, site: str | None = None) -> Iterator[Prepared[Made] | SourcedStream]:
     """:func:`check_files` for a caller that wants each file's results made into
-    something else where they were checked (``studbook import``: the store's rows):
+    something else where they were checked (``studbook import``: the store's rows;
+    ``studbook check``: each hand's output):
     ``prepare`` (a module-level function, to reach the workers) gets each file's
     results, each beside its original text, and its value comes back in a
     :class:`Prepared`, the results themselves staying in the worker. A file
@@ -855,6 +860,6 @@ def _maker(cls: type) -> Callable[[tuple[Any, ...]], Any]:
     return make
 
 
-__all__ = ["AUTO_BYTES", "AUTO_FREE_CORES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
+__all__ = ["AUTO_BYTES", "AUTO_PREPARED_FREE_CORES", "DASK_MISSING", "FILES_PER_PARTITION",
            "Prepared", "auto_jobs", "check_files", "check_files_dask", "expand_paths", "prepare_files",
            "resolve_jobs", "to_dask"]

@@ -28,6 +28,14 @@ format reads that carry no play (``file:line: hand ID: note: text``; in
 ``jsonl`` a ``notes`` list of ``{"line", "text"}`` per hand), and counts them
 in the summary. Notes never change the exit status.
 
+``--jobs N`` checks the files in N processes (:func:`studbook.scale.prepare_files`)
+with exactly the output of ``--jobs 1``: each worker shows its hands (:func:`show`,
+the one renderer) and sends that back with each hand's header, not the checks;
+this process finds the repeats, counts, prints in order, and shows the hands it
+checks again for the bring-in memory (a table's hands across tasks). Without
+``--jobs``: one process per free core for inputs of 64 MB or more when two or
+more cores are free (:data:`studbook.scale.AUTO_PREPARED_FREE_CORES`), else one.
+
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
 violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors.
 """
@@ -35,25 +43,51 @@ violations, was rejected or is a duplicate, or a file is in error, 2 on usage er
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence, TextIO
+from typing import Any, Iterable, Iterator, Sequence, TextIO, Union
 
-from studbook.check import CheckResult, FileCheck, FileStream, SeenHands, TableMemory, check_results, status_of
-from studbook.parse import stream_file
+from studbook.check import CheckResult, SeenHands, SourcedCheck, SourcedStream, TableMemory, check_results
+from studbook.check import is_file_rejection, status_of
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
-from studbook.engine.result import HandCheck, Violation
-from studbook.events import Note, Rejected, Skipped
+from studbook.engine.result import HandCheck
+from studbook.events import Hand, Note, Rejected, Skipped
+from studbook.parse import FileResult, read_data, stream_file
 from studbook.perfile import per_file
-from studbook.parse import read_data
-from studbook.scale import auto_jobs, check_files
+from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites import site_names
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
-Checked = FileCheck | FileStream
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """How the command prints each result (the options its ``--jobs`` workers get)."""
+
+    format: str = "text"
+    notes: bool = False
+    verbose: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the command prints and counts of one result, made by :func:`show`
+    where the result was checked (in a ``--jobs`` worker, or here)."""
+
+    status: str  # ok, violations, rejected or skipped
+    rules: tuple[str, ...]  # each violation's rule id
+    notes: int
+    text: str  # the result's lines (text) or its JSON line (jsonl)
+
+
+Made = Union[Shown, CheckResult]  # a result shown by a worker, or to show here
+Item = tuple[Union[Hand, None], Made]  # beside its hand's header and place (None: a rejected or skipped hand)
+Checked = tuple[bool, FileResult, Iterator[Item]]  # a file named on the command line?, its report, its results
 
 
 def add_parser(subparsers: Any) -> None:
@@ -67,7 +101,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--site", metavar="NAME", help="force the site format instead of detecting it")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="check files in N processes (0 = one per core; default: one per free core "
-                             "for inputs of 64 MB or more when 4 or more are free, else 1); same output")
+                             f"for inputs of 64 MB or more when {AUTO_PREPARED_FREE_CORES} or more are free, else 1); "
+                             "same output")
     parser.add_argument("--notes", action="store_true",
                         help="also list the lines that carry no play (notes) of each hand")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -89,68 +124,55 @@ def run(args: argparse.Namespace) -> int:
         args.jobs = 1 if reads_stdin else auto_jobs(f.path for f in files)
     if args.jobs != 1 and reads_stdin:
         raise UsageError("- (standard input) is read by one process: leave out --jobs")
+    output = Output(args.format, args.notes, args.verbose)
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
-    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0, "violation_count": 0}
+    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0, "violation_count": 0, "notes": 0}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
     ignored: list[str] = []
-    memory = TableMemory()
     seen = SeenHands()
-    checks = _checks(files, args.site, memory) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs)
+    checks = _checks(files, args.site) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs, output)
     with per_file(_progress(checks, len(files))) as each_file:
-        for explicit, checked in each_file:
-            results = iter(checked.results)
-            first = next(results, None)  # a streamed file's report is final when it holds no result
-            reason = not_a_hand_history(checked.parsed) if first is None else None
+        for explicit, parsed, items in each_file:
+            first = next(items, None)  # a streamed file's report is final when it holds no result
+            reason = not_a_hand_history(parsed) if first is None else None
             if reason is not None and not explicit:
-                ignored.append(ignored_line(checked.file, reason))
+                ignored.append(ignored_line(parsed.file, reason))
                 continue
             totals["files"] += 1
-            if checked.site is not None:
-                sites[checked.site]["files"] += 1
-            if first is not None and checked.site is not None:
-                site_row = sites[checked.site]
-                for result in itertools.chain((first,), results):
-                    earlier = seen.earlier(result.hand) if isinstance(result, HandCheck) else None
-                    status = status_of(result) if earlier is None else "duplicate"
-                    for row in (totals, site_row):
-                        row["hands"] += 1
-                        row[status] += 1
-                    if earlier is not None:
-                        assert isinstance(result, HandCheck)
-                        _write_duplicate(out, checked, result, earlier, args.format)
+            if parsed.site is not None:
+                sites[parsed.site]["files"] += 1
+            if first is not None and parsed.site is not None:
+                site_row = sites[parsed.site]
+                for head, made in itertools.chain((first,), items):
+                    earlier = seen.earlier(head) if head is not None else None
+                    if head is not None and earlier is not None:
+                        _count_hand((totals, site_row), "duplicate")
+                        out.write(_duplicate(head, earlier, args.format))
                         continue
-                    if isinstance(result, HandCheck) and result.violations:
-                        _count_rules(rules, result.violations)
-                        totals["violation_count"] += len(result.violations)
-                    noted = _notes(result) if args.notes else []
-                    totals["notes"] = totals.get("notes", 0) + len(noted)
-                    if args.format == "jsonl":
-                        record = _record(checked, result)
-                        if args.notes and isinstance(result, HandCheck):
-                            record["notes"] = [{"line": n.line, "text": n.text} for n in noted]
-                        out.write(json.dumps(record) + "\n")
-                    else:
-                        _write_text(out, checked, result, args.verbose)
-                        for n in noted:
-                            out.write(f"{checked.file}:{n.line}: hand {_hand_id(result)}: note: {n.text}\n")
-            problem = checked.error or reason
-            for warning in checked.parsed.repairs if problem is None else ():
-                print(f"{checked.file}: warning: {warning}", file=notes)
+                    shown = made if isinstance(made, Shown) else show(made, parsed.file, parsed.site, output)
+                    _count_hand((totals, site_row), shown.status)
+                    _count_rules(rules, shown.rules)
+                    totals["violation_count"] += len(shown.rules)
+                    totals["notes"] += shown.notes
+                    out.write(shown.text)
+            problem = parsed.error or reason
+            for warning in parsed.repairs if problem is None else ():
+                print(f"{parsed.file}: warning: {warning}", file=notes)
             if problem is not None:
                 errors += 1
-                print(f"{checked.file}:1: error: {problem}", file=notes)
+                print(f"{parsed.file}:1: error: {problem}", file=notes)
                 if args.format == "jsonl":  # the records list every input: a file in error is rejected whole
                     totals["hands"] += 1
                     totals["rejected"] += 1
-                    out.write(json.dumps(_file_error_record(checked, problem)) + "\n")
+                    out.write(json.dumps(_file_error_record(parsed, problem)) + "\n")
     if args.format == "jsonl":
         for line in ignored:
             print(line, file=sys.stderr)
         keys = ("files", *_KEYS, "notes") if args.notes else ("files", *_KEYS)
-        summary = {k: totals.get(k, 0) for k in keys}
+        summary = {k: totals[k] for k in keys}
         if totals["duplicate"]:
             summary["duplicates"] = totals["duplicate"]
         out.write(json.dumps({"summary": summary}) + "\n")
@@ -171,25 +193,64 @@ def _inputs(paths: Sequence[str]) -> list[InputFile]:
     return files
 
 
-def _checks(files: list[InputFile], site: str | None, memory: TableMemory) -> Iterator[tuple[bool, Checked]]:
+def _checks(files: list[InputFile], site: str | None) -> Iterator[Checked]:
     """Each file checked hand by hand as the caller consumes it (one hand in memory;
-    standard input is read whole first)."""
+    standard input is read whole first), against one memory of bring-ins."""
+    memory = TableMemory()
     for file in files:
         if file.path == STDIN:
             parsed = read_data(sys.stdin.buffer.read(), "<stdin>", site=site)
-            yield file.explicit, FileStream(parsed, check_results(iter(parsed.results), memory))
+            yield file.explicit, parsed, _with_heads(check_results(iter(parsed.results), memory))
             continue
         parsed, results = stream_file(file.path, site=site)
-        yield file.explicit, FileStream(parsed, check_results(results, memory))
+        yield file.explicit, parsed, _with_heads(check_results(results, memory))
 
 
-def _checks_pooled(files: list[InputFile], site: str | None, jobs: int) -> Iterator[tuple[bool, Checked]]:
-    """:func:`_checks` in ``jobs`` processes (studbook.scale): the same FileChecks, in order."""
-    for file, checked in zip(files, check_files([str(f.path) for f in files], jobs=jobs, site=site)):
-        yield file.explicit, checked if checked.error is None else FileCheck(checked.parsed, [])
+def _checks_pooled(files: list[InputFile], site: str | None, jobs: int, output: Output) -> Iterator[Checked]:
+    """:func:`_checks` in ``jobs`` processes (:func:`studbook.scale.prepare_files`): each
+    worker shows its hands' checks (:func:`show`) and sends that back, not the checks;
+    the hands checked again here for the bring-in memory are shown here. Same output."""
+    prepare = functools.partial(_show_checks, output)  # to the workers: a module-level function and data
+    checked_files = prepare_files([str(f.path) for f in files], prepare, jobs=jobs, site=site)
+    for file, checked in zip(files, checked_files):
+        made: Iterator[Item]
+        if isinstance(checked, Prepared):
+            again = checked.rechecked
+            made = ((head, again.get(i, shown)) for i, (head, shown) in enumerate(zip(checked.hands, checked.made)))
+        else:
+            assert isinstance(checked, SourcedStream)  # checked here, hand by hand
+            made = _with_heads(result for result, _ in checked.results)
+        yield file.explicit, checked.parsed, _reported(checked.parsed, made)
 
 
-def _progress(items: Iterator[tuple[bool, Checked]], total: int) -> Iterator[tuple[bool, Checked]]:
+def _show_checks(output: Output, results: list[SourcedCheck]) -> list[Made]:
+    """A worker's part (``prepare`` of :func:`studbook.scale.prepare_files`): each hand's
+    check shown; a rejected or skipped hand goes back as it is (it is small, and shown
+    with its file's site, which the caller has)."""
+    return [show(result, result.hand.file, None, output) if isinstance(result, HandCheck) else result
+            for result, _ in results]
+
+
+def _with_heads(results: Iterable[CheckResult]) -> Iterator[Item]:
+    return ((result.hand if isinstance(result, HandCheck) else None, result) for result in results)
+
+
+def _reported(parsed: FileResult, items: Iterator[Item]) -> Iterator[Item]:
+    """``items`` without the one rejected item that stands for a file in error that gave
+    no result (prepare_files' files carry it): the command reports that error itself."""
+    first = next(items, None)
+    if first is None:
+        return
+    second = next(items, None)
+    if second is None and is_file_rejection(parsed, first[1]):  # the report is final: no result follows
+        return
+    yield first
+    if second is not None:
+        yield second
+        yield from items
+
+
+def _progress(items: Iterator[Checked], total: int) -> Iterator[Checked]:
     if not sys.stderr.isatty():
         return items
     try:
@@ -197,6 +258,24 @@ def _progress(items: Iterator[tuple[bool, Checked]], total: int) -> Iterator[tup
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return items
     return iter(tqdm(items, total=total, unit="file", file=sys.stderr, leave=False))
+
+
+def show(result: CheckResult, file: str, site: str | None, output: Output) -> Shown:
+    """What the command prints and counts of ``result``, a result of ``file`` read as
+    ``site``'s (a checked hand names its own): the one renderer, in a worker or here."""
+    noted = _notes(result) if output.notes else []
+    if output.format == "jsonl":
+        record = _record(file, site, result)
+        if output.notes and isinstance(result, HandCheck):
+            record["notes"] = [{"line": n.line, "text": n.text} for n in noted]
+        text = json.dumps(record) + "\n"
+    else:
+        text = _text(file, result, output.verbose)
+        if noted:
+            hand = _hand_id(result)
+            text += "".join(f"{file}:{n.line}: hand {hand}: note: {n.text}\n" for n in noted)
+    rules = tuple(v.rule for v in result.violations) if isinstance(result, HandCheck) else ()
+    return Shown(status_of(result), rules, len(noted), text)
 
 
 def _notes(result: CheckResult) -> list[Note]:
@@ -212,63 +291,67 @@ def _hand_id(result: CheckResult) -> str | None:
     return result.hand_id
 
 
-def _write_text(out: TextIO, checked: Checked, result: CheckResult, verbose: bool = False) -> None:
+def _text(file: str, result: CheckResult, verbose: bool = False) -> str:
     if isinstance(result, HandCheck):
-        for v in result.violations:
-            out.write(f"{checked.file}:{v.line}: hand {result.hand.hand_id}: {v.rule}: {v.message}\n")
-    elif isinstance(result, Rejected):
+        hand_id = result.hand.hand_id
+        return "".join(f"{file}:{v.line}: hand {hand_id}: {v.rule}: {v.message}\n" for v in result.violations)
+    if isinstance(result, Rejected):
         hand = f"hand {result.hand_id}: " if result.hand_id else ""
         shown = f": {result.text!r}" if result.text else ""
-        out.write(f"{checked.file}:{result.line}: {hand}rejected: {result.reason}{shown}\n")
-    elif verbose:
+        return f"{file}:{result.line}: {hand}rejected: {result.reason}{shown}\n"
+    if verbose:
         hand = f"hand {result.hand_id}: " if result.hand_id else ""
-        out.write(f"{checked.file}:{result.line}: {hand}skipped: {result.reason}: {result.game}\n")
+        return f"{file}:{result.line}: {hand}skipped: {result.reason}: {result.game}\n"
+    return ""
 
 
-def _record(checked: Checked, result: CheckResult) -> dict[str, Any]:
-    record: dict[str, Any] = {"file": checked.file}
+def _record(file: str, site: str | None, result: CheckResult) -> dict[str, Any]:
     if isinstance(result, HandCheck):
-        hand = result.hand
-        record.update(
-            line=hand.line, site=hand.site, hand_id=hand.hand_id, variant=hand.variant.value,
-            status=result.status,
-            violations=[{"rule": v.rule, "line": v.line, "message": v.message} for v in result.violations],
-            net={p.player: str(p.net) for p in result.players},
-        )
-        return record
+        return {**_hand_fields(result.hand), "status": result.status,
+                "violations": [{"rule": v.rule, "line": v.line, "message": v.message} for v in result.violations],
+                "net": {p.player: str(p.net) for p in result.players}}
     if isinstance(result, Rejected):
         reason = result.reason if result.line == result.hand_line else f"line {result.line}: {result.reason}"
-        record.update(line=result.hand_line, site=checked.site, hand_id=result.hand_id, variant=None,
-                      status="rejected", violations=[], net={}, reason=reason)
-        return record
+        return {"file": file, "line": result.hand_line, "site": site, "hand_id": result.hand_id, "variant": None,
+                "status": "rejected", "violations": [], "net": {}, "reason": reason}
     assert isinstance(result, Skipped)
-    record.update(line=result.line, site=checked.site, hand_id=result.hand_id, variant=None,
-                  status="skipped", violations=[], net={}, reason=f"{result.reason}: {result.game}")
-    return record
+    return {"file": file, "line": result.line, "site": site, "hand_id": result.hand_id, "variant": None,
+            "status": "skipped", "violations": [], "net": {}, "reason": f"{result.reason}: {result.game}"}
 
 
-def _write_duplicate(out: TextIO, checked: Checked, result: HandCheck, earlier: tuple[str, int], form: str) -> None:
-    """A hand whose site and id an earlier hand of the run had: not counted again."""
-    hand = result.hand
+def _hand_fields(hand: Hand) -> dict[str, Any]:
+    """Where a hand is and what it is, as its JSON line begins (its header is enough)."""
+    return {"file": hand.file, "line": hand.line, "site": hand.site, "hand_id": hand.hand_id,
+            "variant": hand.variant.value}
+
+
+def _duplicate(hand: Hand, earlier: tuple[str, int], form: str) -> str:
+    """A hand whose site and id an earlier hand of the run had: not counted again
+    (shown from its header alone, which is all a worker sends of a hand)."""
     reason = f"duplicate hand id: the same as at {earlier[0]}:{earlier[1]}"
     if form == "jsonl":
-        record = _record(checked, result)
-        record.update(status="duplicate", violations=[], net={}, reason=reason)
-        out.write(json.dumps(record) + "\n")
-    else:
-        out.write(f"{checked.file}:{hand.line}: hand {hand.hand_id}: {reason}\n")
+        return json.dumps({**_hand_fields(hand), "status": "duplicate", "violations": [], "net": {},
+                           "reason": reason}) + "\n"
+    return f"{hand.file}:{hand.line}: hand {hand.hand_id}: {reason}\n"
 
 
-def _file_error_record(checked: Checked, reason: str) -> dict[str, Any]:
+def _file_error_record(parsed: FileResult, reason: str) -> dict[str, Any]:
     """A file named on the command line that holds no hand to check, as one rejected record."""
-    return {"file": checked.file, "line": 1, "site": checked.site, "hand_id": None, "variant": None,
+    return {"file": parsed.file, "line": 1, "site": parsed.site, "hand_id": None, "variant": None,
             "status": "rejected", "violations": [], "net": {}, "reason": reason}  # fmt: skip
 
 
-def _count_rules(rules: dict[str, list[int]], violations: Sequence[Violation]) -> None:
-    for violation in violations:
-        rules[violation.rule][0] += 1
-    for rule in {violation.rule for violation in violations}:
+def _count_hand(rows: Iterable[dict[str, int]], status: str) -> None:
+    for row in rows:
+        row["hands"] += 1
+        row[status] += 1
+
+
+def _count_rules(rules: dict[str, list[int]], ids: Sequence[str]) -> None:
+    """Each violation's rule counted, and each rule once for its hand."""
+    for rule in ids:
+        rules[rule][0] += 1
+    for rule in set(ids):
         rules[rule][1] += 1
 
 
@@ -283,7 +366,7 @@ def _write_summary(
     if totals["duplicate"]:
         parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
     if notes:
-        parts.append(f"{totals.get('notes', 0)} notes")
+        parts.append(f"{totals['notes']} notes")
     if errors:
         parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
     if ignored:
