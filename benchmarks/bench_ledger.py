@@ -15,7 +15,9 @@ machine shared with other jobs slows both alike; a worker parses the workload
 ``--runs`` times (``studbook.parse_text``, the cyclic GC paused per file as
 ``read_file`` does) and reports its best CPU time (``time.process_time``).
 The table gives each tree's best round per reader family (line, XML) and in
-all, hands/s, and this tree's figure as a ratio of the other's.
+all, hands/s, and this tree's figure as a ratio of the other's: best against
+best, and the median of the rounds' ratios (each round's pair ran back to
+back: the steadier figure on a busy machine).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -95,18 +98,23 @@ def main(argv: list[str] | None = None) -> int:
     args.corpus = args.corpus.resolve()
     trees = {"this": HERE.parent / "src", "other": args.against.resolve()}
     best: dict[str, dict[str, tuple[int, float]]] = {"this": {}, "other": {}}
+    ratios: dict[str, list[float]] = defaultdict(list)  # this/other hands/s, per round
     for number in range(args.rounds):
-        for name, src in trees.items():
-            for key, (count, seconds) in run_worker(src, args).items():
+        got = {name: run_worker(src, args) for name, src in trees.items()}
+        for name, timings in got.items():
+            for key, (count, seconds) in timings.items():
                 if key not in best[name] or seconds < best[name][key][1]:
                     best[name][key] = (count, seconds)
-        print(f"round {number + 1}: " + ", ".join(
-            f"{name} {best[name]['all'][0] / best[name]['all'][1]:,.0f} h/s" for name in trees), file=sys.stderr)
-    print(f"{'readers':8s} {'hands':>6s} {'this h/s':>9s} {'other h/s':>9s} {'this/other':>10s}")
+        for key in got["this"]:
+            ratios[key].append(got["other"][key][1] / got["this"][key][1])  # same hands: rate ratio
+        print(f"round {number + 1}: this/other " + ", ".join(f"{key} {ratios[key][-1]:.3f}" for key in ratios),
+              file=sys.stderr)
+    print(f"{'readers':8s} {'hands':>6s} {'this h/s':>9s} {'other h/s':>9s} {'best/best':>9s} {'median of rounds':>16s}")
     for key in ("line", "xml", "all"):
         mine, theirs = best["this"][key], best["other"][key]
         ratio = (mine[0] / mine[1]) / (theirs[0] / theirs[1])
-        print(f"{key:8s} {mine[0]:6d} {mine[0] / mine[1]:9,.0f} {theirs[0] / theirs[1]:9,.0f} {ratio:10.3f}")
+        print(f"{key:8s} {mine[0]:6d} {mine[0] / mine[1]:9,.0f} {theirs[0] / theirs[1]:9,.0f} {ratio:9.3f} "
+              f"{statistics.median(ratios[key]):16.3f}")
     return 0
 
 

@@ -335,8 +335,8 @@ class _Builder(RecordBuilder):
         intent, means = ACTIONS[code]
         if code in BET_TOTAL_UNRELIABLE_AFTER:
             self.unchecked.add(player)
-        done = self.ledger.act_as(player, intent, figure, means)
-        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
+        kind, amount, to, all_in, _put = self.ledger.act_as(player, intent, figure, means)
+        self.events.append(make_action(self.file, element.line, player, kind, amount, to, all_in))
 
     def _player(self, element: Element) -> str:
         player = element.attrs.get("player", "")

@@ -23,7 +23,7 @@ reads it into the same call.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal, Mapping, NamedTuple
+from typing import Literal, Mapping, Optional
 
 from studbook.betting import (
     call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
@@ -52,16 +52,14 @@ _INTENT_KINDS: dict[str, ActionKind] = {
 }
 
 
-class Normalised(NamedTuple):  # a tuple: built for every action, a frozen dataclass costs twice as much
-    kind: ActionKind
-    amount: Decimal | None
-    to: Decimal | None
-    all_in: bool
-    chips: Decimal  # put in by this action
+# What an action comes to: (kind, amount, to, all-in, chips put in by it), the
+# first four events.py's Action fields. A plain tuple: one is built for every
+# action of every hand, and a NamedTuple (its ``__new__`` is Python code) costs
+# several times as much to make, a frozen dataclass more.
+Normalised = tuple[ActionKind, Optional[Decimal], Optional[Decimal], bool, Decimal]
 
-
-_FOLDED = Normalised(FOLD, None, None, False, ZERO)
-_CHECKED = Normalised(CHECK, None, None, False, ZERO)
+_FOLDED: Normalised = (FOLD, None, None, False, ZERO)
+_CHECKED: Normalised = (CHECK, None, None, False, ZERO)
 
 
 class Ledger:
@@ -152,9 +150,9 @@ class Ledger:
             self.fresh, self.aggressor = False, None
         if kind is FOLD:
             self.folded.add(player)
-            return Normalised(kind, None, None, True, ZERO) if all_in else _FOLDED
+            return (kind, None, None, True, ZERO) if all_in else _FOLDED
         if kind is CHECK:
-            return Normalised(kind, None, None, True, ZERO) if all_in else _CHECKED
+            return (kind, None, None, True, ZERO) if all_in else _CHECKED
         before = self.street_in.get(player, ZERO)
         if self.kinds_as_written:
             return self._as_written(player, kind, before, chips, to, by, all_in)
@@ -165,12 +163,12 @@ class Ledger:
             all_in = self._put(player, chips) or all_in
             if before + chips > self.level:
                 self.level = before + chips
-            return Normalised(kind, chips, None, all_in, chips)
+            return (kind, chips, None, all_in, chips)
         if kind is CALL:  # never moves the bet to match, whatever it puts in
             if chips is None:
                 chips = call_chips(self.level, before, self.stacks.get(player, ZERO)) if to is None else to - before
             all_in = self._put(player, chips) or all_in
-            return Normalised(kind, chips, None, all_in, chips)
+            return (kind, chips, None, all_in, chips)
         level = self.level
         total = written_total(before, level, chips=chips, to=to, by=by)
         chips = total - before
@@ -179,7 +177,7 @@ class Ledger:
         value, new_to = figures(kind, total, before, level)
         if kind is not CALL:  # else less than a raise: an all-in call for less
             self._raised(player, kind, total, all_in)
-        return Normalised(kind, value, new_to, all_in, chips)
+        return (kind, value, new_to, all_in, chips)
 
     def act_as(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
         """:meth:`act` for an XML site's action: its ``intent`` and the one
@@ -207,7 +205,7 @@ class Ledger:
             total = written_total(before, self.level, to=to, by=by or ZERO)
         kind = named(kind, self.street, self.opened)  # the first bet of 3rd street, or a raise of the bring-in
         if total is None:
-            return Normalised(kind, value, shown_to, all_in, ZERO)
+            return (kind, value, shown_to, all_in, ZERO)
         if kind is COMPLETE or kind is RAISE:
             value, shown_to = figures(kind, total, before, self.level)
         chips = total - before
@@ -218,7 +216,7 @@ class Ledger:
             self.opened = True
         elif total > self.level:
             self.level = total
-        return Normalised(kind, value, shown_to, all_in, chips)
+        return (kind, value, shown_to, all_in, chips)
 
     def _put(self, player: str, chips: Decimal) -> bool:
         """Take ``chips`` from the player into the pot; True when that tells an all-in."""

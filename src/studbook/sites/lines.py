@@ -714,8 +714,8 @@ class LineBuilder:
         or raise increment ``by`` (see :meth:`Ledger.act`)."""
         if self.street is None:
             raise ValueError("betting before 3rd street")
-        done = self.ledger.act(player, kind, chips=chips, to=to, by=by, all_in=all_in)
-        self.emit(make_action(self.file, line, player, done.kind, done.amount, done.to, done.all_in))
+        kind, value, total, all_in, _put = self.ledger.act(player, kind, chips, to, by, all_in)
+        self.emit(make_action(self.file, line, player, kind, value, total, all_in))
 
     def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:
         self.ledger.returned(player, chips)

@@ -377,8 +377,8 @@ class _Builder(RecordBuilder):
         intent, means = self.actions[kind]
         written = element.attrs.get("amount", "")
         figure = money(written) if written else None
-        done = self.ledger.act_as(player, intent, figure, means)
-        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
+        what, amount, to, all_in, _put = self.ledger.act_as(player, intent, figure, means)
+        self.events.append(make_action(self.file, element.line, player, what, amount, to, all_in))
 
     def _chatter(self, element: Element, kind: ChatterKind) -> None:
         written = element.get("player")
