@@ -109,7 +109,7 @@ class Ledger:
         self.fresh = False  # no action yet on this street
         self.aggressor: str | None = None  # the last bet or raise of the latest street with any action
         self.units: dict[Street, Decimal] = {}  # per street, the first bet size not all-in (see stakes())
-        self.bring_in: Decimal | None = None  # the first bring-in and ante that are not 0
+        self.bring_in: Decimal | None = None  # the first bring-in and ante that are not 0 (0 if all are)
         self.ante: Decimal | None = None
         if stacks:
             self.stacks.update(stacks)
