@@ -1,5 +1,5 @@
 """The one betting arithmetic (``studbook.betting``): street totals and what a completion is,
-what a call costs, the uncalled bet, main and side pots; and the readers' ledgers built on it.
+what a call costs, the uncalled bet, main and side pots; and the readers' ledger built on it.
 
 A bet or raise that faces only the bring-in is ``complete`` in every frame and
 stat, whatever the site calls it (PokerStars writes ``raises $0.02 to $0.04``).
@@ -314,7 +314,7 @@ def test_split_winnings_gives_each_winner_exactly_what_they_won(rows: list[tuple
     assert all(amount > 0 and (pot == 0 or who in pots[pot][1]) for who, amount, pot in collections)
 
 
-# -- the readers' ledgers agree ----------------------------------------------------------------------
+# -- the readers' ledger: its two entries agree ------------------------------------------------------
 
 STREETS = [Street.THIRD, Street.FOURTH, Street.FIFTH]
 
