@@ -1,5 +1,5 @@
 """The one betting arithmetic (``studbook.betting``): street totals and what a completion is,
-what a call costs, the uncalled bet, main and side pots; and the readers' ledgers built on it.
+what a call costs, the uncalled bet, main and side pots; and the readers' ledger built on it.
 
 A bet or raise that faces only the bring-in is ``complete`` in every frame and
 stat, whatever the site calls it (PokerStars writes ``raises $0.02 to $0.04``).
@@ -26,8 +26,7 @@ from studbook.engine.state import StudState
 from studbook.events import Action, ActionKind, Stakes, Street, UncalledReturned
 from studbook.frames import load
 from studbook.simulate import simulate
-from studbook.sites.lines import Ledger
-from studbook.sites.xml_common import Betting
+from studbook.sites.ledger import Ledger
 
 from test_rules import RAZZ
 
@@ -315,7 +314,7 @@ def test_split_winnings_gives_each_winner_exactly_what_they_won(rows: list[tuple
     assert all(amount > 0 and (pot == 0 or who in pots[pot][1]) for who, amount, pot in collections)
 
 
-# -- the readers' ledgers agree ----------------------------------------------------------------------
+# -- the readers' ledger: its two entries agree ------------------------------------------------------
 
 STREETS = [Street.THIRD, Street.FOURTH, Street.FIFTH]
 
@@ -325,25 +324,23 @@ STREETS = [Street.THIRD, Street.FOURTH, Street.FIFTH]
                 min_size=1, max_size=3))
 def test_the_text_and_xml_readers_normalise_alike(streets: list[list[tuple[int, int]]]) -> None:
     """A street total written as the text readers' "to", their chips put in, and the XML readers'
-    figures (total or chips) give the same events: kind, amount and ``to``."""
+    figures (total or chips, with their all-in rule) give the same events: kind, amount and ``to``."""
     names = ["A", "B", "C"]
     by_to, by_chips = Ledger(), Ledger()
-    xml_to, xml_chips = Betting({n: D(1000) for n in names}), Betting({n: D(1000) for n in names})
+    xml_to, xml_chips = (Ledger({n: D(1000) for n in names}, all_in_takes_chips=True) for _ in range(2))
     for ledger in (by_to, by_chips):
         for n in names:
             ledger.seat(n, D(1000))
     for street, actions in zip(STREETS, streets):
-        for ledger in (by_to, by_chips):
+        for ledger in (by_to, by_chips, xml_to, xml_chips):
             ledger.start(street)
-        xml_to.new_street(street)
-        xml_chips.new_street(street)
         opened = False
         for seat, raise_by in actions:
             name = names[seat]
-            before, level = by_to.street_in[name], by_to.level
+            before, level = by_to.street_in.get(name, D(0)), by_to.level
             total = level + raise_by  # a bet, completion or raise of raise_by
             got = [by_to.act(name, K.RAISE, to=total)[:3], by_chips.act(name, K.BET, chips=total - before)[:3],
-                   xml_to.act(name, "raise", total, "to")[:3], xml_chips.act(name, "bet", total - before, "chips")[:3]]
+                   xml_to.act_as(name, "raise", total, "to")[:3], xml_chips.act_as(name, "bet", total - before, "chips")[:3]]
             assert got[1:] == got[:1] * 3, (street, name, total)
             want = K.COMPLETE if street is Street.THIRD and not opened else K.BET if level == 0 else K.RAISE
             assert got[0] == (want, *figures(want, total, before, level))

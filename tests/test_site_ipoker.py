@@ -9,7 +9,7 @@ import pytest
 
 from studbook.cards import parse_cards
 from studbook.events import (
-    Action, ActionKind, Collect, Deal, Hand, PotSummary, Show, ShowdownStart, Skipped, Street,
+    Action, ActionKind, Collect, Deal, Hand, PostAnte, PotSummary, Show, ShowdownStart, Skipped, Street,
     Rejected, UncalledReturned, Variant,
 )
 from studbook.parse import parse_text, read_file
@@ -165,3 +165,18 @@ def test_a_bad_value_is_reported_at_its_element() -> None:
     assert (first.line, first.hand_id) == (35, "2418629537")
     assert first.reason == "bad value in <action>: not an amount: '$zero'"
     assert action.replace('"$0"', '"$zero"') in first.text
+
+
+def test_only_the_action_that_takes_the_last_chips_is_all_in() -> None:
+    """The XML readers' all-in rule (``Ledger(all_in_takes_chips=True)``): a real cash hand with
+    Qekz406's stack cut to the ante. The ante takes his last chips and is all-in; his 3rd-street
+    call after it (the log's own figure, $0.02) comes from no chips and is not all-in again."""
+    text = decode((CORPUS / CASH).read_bytes()).text
+    seat = '<player seat="6" name="Qekz406" chips="$2.20"'
+    assert text.count(seat) == 1
+    hand = next(r for r in parse_text(text.replace(seat, seat.replace("$2.20", "$0.01")), file="cut.xml")
+                if isinstance(r, Hand) and r.hand_id == "2418629537")  # fmt: skip
+    ante = next(e for e in hand.events if isinstance(e, PostAnte) and e.player == "Qekz406")
+    call = next(e for e in hand.events if isinstance(e, Action) and e.player == "Qekz406")
+    assert (ante.amount, ante.all_in) == (D("0.01"), True)
+    assert (call.kind, call.amount, call.all_in) == (ActionKind.CALL, D("0.02"), False)

@@ -10,7 +10,7 @@ import pytest
 
 from studbook.cards import parse_cards
 from studbook.events import (
-    Action, ActionKind, Collect, Deal, Half, Hand, NoShow, PotSummary, Show, ShowdownStart, Skipped,
+    Action, ActionKind, Collect, Deal, Half, Hand, NoShow, PostAnte, PotSummary, Show, ShowdownStart, Skipped,
     Rejected, Structure, UncalledReturned, Variant,
 )
 from studbook.parse import parse_text, read_file
@@ -173,3 +173,19 @@ def test_a_bad_value_is_reported_at_its_element() -> None:
     assert result.hand_id == read(STUD).hands[0].hand_id
     assert result.reason == "bad value in <player>: invalid literal for int() with base 10: 'three'"
     assert result.text.startswith('<player seat="three" nickname="Hero"')
+
+
+def test_only_the_action_that_takes_the_last_chips_is_all_in() -> None:
+    """Merge shares iPoker's all-in rule (``Ledger(all_in_takes_chips=True)``): the first real
+    cash hand with Player6's balance cut to the ante. The ante takes his last chips and is
+    all-in; his 3rd-street call after it ($0.10 as written) comes from none and is not all-in."""
+    text = decode((CORPUS / STUD).read_bytes()).text
+    seat = '<player seat="6" nickname="Player6" balance="$18.64"'
+    assert text.count(seat) >= 1
+    hand = next(r for r in parse_text(text.replace(seat, seat.replace("$18.64", "$0.05"), 1), file="cut.xml")
+                if isinstance(r, Hand))  # fmt: skip
+    assert hand.hand_id == "31423297-107"
+    ante = next(e for e in hand.events if isinstance(e, PostAnte) and e.player == "Player6")
+    call = next(e for e in hand.events if isinstance(e, Action) and e.player == "Player6")
+    assert (ante.amount, ante.all_in) == (D("0.05"), True)
+    assert (call.kind, call.amount, call.all_in) == (ActionKind.CALL, D("0.10"), False)

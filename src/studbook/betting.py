@@ -24,10 +24,9 @@ any site. Each piece is decided here and nowhere else:
   (:func:`split_winnings`);
 * **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
 
-Who uses it: the text readers' ``Ledger`` (``sites/lines.py``; Absolute's
-all-in lines read with it), the PHH reader (``sites/phh.py``), the XML
-readers' ``Betting`` (``sites/xml_common.py``) and iPoker's and Merge's
-awards and stakes (``sites/ipoker.py``, ``sites/merge.py``); the engine
+Who uses it: the readers' one ``Ledger`` (``sites/ledger.py``, for the text
+and the XML readers; Absolute's all-in lines read with it), the PHH reader
+(``sites/phh.py``) and iPoker's awards (``sites/ipoker.py``); the engine
 (``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
 ``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
 the simulator through ``build_pots`` and ``legal_actions()``, and the frames

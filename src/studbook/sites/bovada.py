@@ -7,7 +7,7 @@ markers and a header without stakes (``Level 1 (0/0)``): the builder starts
 a street when cards are dealt after betting (or to a player already dealt on
 the street) and reads the stakes from the betting (bring-in, completion,
 the first bets). Amounts are normalised to :mod:`studbook.events` by the
-ledger of :mod:`studbook.sites.lines`: Bovada tournaments write a raise as
+readers' ledger (:mod:`studbook.sites.ledger`): Bovada tournaments write a raise as
 its new total ("Raises 30"), cash games as "Raises $7.50 to $10" (chips put
 in, then the total).
 """
@@ -157,7 +157,9 @@ class BovadaBuilder(LineBuilder):
         _seat, _me, verb, chips = f
         self._act(f, line, ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
         if verb == "Double bets":
-            self.ledger.first_bets.pop(Street.FOURTH, None)  # a double bet is not the small bet
+            units = self.ledger.units  # a double bet (4th street, an open pair) is two small bets
+            if Street.FOURTH in units:
+                units[Street.FOURTH] /= 2
 
     def call(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.CALL, chips=amount(f[2]))  # type: ignore[arg-type]

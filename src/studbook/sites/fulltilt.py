@@ -3,8 +3,8 @@
 Same design as :mod:`studbook.sites.pokerstars`: the grammar
 (``grammars/fulltilt.lark``) has one terminal per line kind and rules that fix
 the order of sections; :class:`~studbook.sites.lines.LineBuilder` runs it and
-calls the handlers below with each line's regex groups. The ledger of
-:mod:`studbook.sites.lines` turns the figures into events.py terms.
+calls the handlers below with each line's regex groups. The readers' ledger
+(:mod:`studbook.sites.ledger`) turns the figures into events.py terms.
 
 Full Tilt quirks handled here:
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterator, Mapping
 
-from studbook.betting import fixed_stakes, split_winnings
+from studbook.betting import split_winnings
 from studbook.cards import Card
 from studbook.events import (
     Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
@@ -37,8 +37,9 @@ from studbook.events import (
 )
 from studbook.money import currency_of, parse_amount
 from studbook.sites.base import HandText
+from studbook.sites.ledger import Figure, Intent, Ledger
 from studbook.sites.xml_common import (
-    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand, records,
+    ZERO, BadRecord, Element, Level, Measure, RecordBuilder, StakesLevels, XmlHandText, as_xml_hand, records,
     hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
@@ -216,8 +217,7 @@ class _Builder(RecordBuilder):
         self.acted: set[str] = set()
         self.unchecked: set[str] = set()  # players whose log bet total is unreliable
         self.known: dict[str, list[Card | None]] = {}  # every card written, in deal order
-        self.ante = self.bring_in = None  # type: Decimal | None
-        self.betting = Betting({})
+        self.ledger = Ledger(all_in_takes_chips=True)
 
     def build_record(self, game: Element) -> ParseResult:
         session = self.session
@@ -263,7 +263,7 @@ class _Builder(RecordBuilder):
             seat = int(attrs.get("seat", ""))
             stack = money(attrs.get("chips", ""))
             self.seats.append(make_seat(self.file, player.line, seat, name, stack, False, False))
-            self.betting.stacks[name] = stack
+            self.ledger.seat(name, stack)
             wins[name] = (money(attrs.get("win", "")), money(attrs.get("bet", "")), player.line)
             if attrs.get("dealer") == "1":
                 self.button = seat
@@ -284,7 +284,7 @@ class _Builder(RecordBuilder):
             raise BadRecord(element.line, f"unknown round no={number!r}")
         street = ROUNDS[number]
         if street is not None:
-            self.betting.new_street(street)
+            self.ledger.start(street)
             self.events.append(make_street(self.file, element.line, street))
         actions = []
         for child in element.children:
@@ -321,8 +321,7 @@ class _Builder(RecordBuilder):
         figure = money(attrs.get("sum", ""))
         self.acted.add(player)
         if code == ANTE:
-            all_in = self.betting.ante(player, figure)
-            self.ante = self.ante or figure
+            all_in = self.ledger.post_ante(player, figure)
             self.events.append(make_ante(self.file, element.line, player, figure, all_in))
             return
         if code in NOTICES:
@@ -336,25 +335,23 @@ class _Builder(RecordBuilder):
         intent, means = ACTIONS[code]
         if code in BET_TOTAL_UNRELIABLE_AFTER:
             self.unchecked.add(player)
-        done = self.betting.act(player, intent, figure, means)
-        if intent == "bring_in":
-            self.bring_in = self.bring_in or figure
-        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
+        kind, amount, to, all_in, _put = self.ledger.act_as(player, intent, figure, means)
+        self.events.append(make_action(self.file, element.line, player, kind, amount, to, all_in))
 
     def _player(self, element: Element) -> str:
         player = element.attrs.get("player", "")
-        if player not in self.betting.stacks:
+        if player not in self.ledger.stacks:
             raise BadRecord(element.line, f"{player!r} has no seat")
         return player
 
     # -- the end ---------------------------------------------------------------
     def _showdown(self, game: Element) -> None:
-        betting = self.betting
-        live = [s.player for s in self.seats if s.player in self.acted and s.player not in betting.folded]
+        ledger = self.ledger
+        live = [s.player for s in self.seats if s.player in self.acted and s.player not in ledger.folded]
         if len(live) < 2:
             return
         line = self._last_line(game)
-        first = betting.aggressor if betting.aggressor in live else live[0]
+        first = ledger.aggressor if ledger.aggressor in live else live[0]
         start = live.index(first)
         self.events.append(ShowdownStart(file=self.file, line=line))
         for player in live[start:] + live[:start]:
@@ -365,21 +362,21 @@ class _Builder(RecordBuilder):
                 self.events.append(Muck(file=self.file, line=line, player=player))
 
     def _award(self, wins: dict[str, tuple[Decimal, Decimal, int]], game: Element) -> None:
-        betting = self.betting
+        ledger = self.ledger
         for player, (_win, bet, line) in wins.items():
-            put_in = betting.total.get(player, ZERO)
+            put_in = ledger.put_in.get(player, ZERO)
             if put_in != bet and player not in self.unchecked:
                 raise BadRecord(line, f"{player}'s actions put in {put_in}, but the log's bet total is {bet}")
         won = {player: win for player, (win, _bet, _line) in wins.items()}
         lines = {player: line for player, (_win, _bet, line) in wins.items()}
-        uncalled = betting.uncalled()
+        uncalled = ledger.uncalled()
         if uncalled is not None:
             player, amount = uncalled
             if won[player] < amount:
                 raise BadRecord(lines[player], f"{player} wins {won[player]}, less than the uncalled bet {amount}")
             self.events.append(UncalledReturned(file=self.file, line=lines[player], player=player, amount=amount))
             won[player] -= amount
-        pots = betting.pots()
+        pots = ledger.pots()
         for player, amount, pot in split_winnings(won, pots):
             self.events.append(make_collect(self.file, lines[player], player, amount, pot, None))
         if self.session.currency is not None and self.session.tournament is None:
@@ -415,13 +412,13 @@ class _Builder(RecordBuilder):
         session = self.session
         small, big = session.small, session.big
         if small is None or big is None:
-            found = fixed_stakes(*self.betting.stakes())
-            if found is None and self.ante is not None:
-                found = self.levels.get(self.ante)
+            found = self.ledger.shown_stakes()
+            if found is None and self.ledger.ante is not None:
+                found = self.levels.get(self.ledger.ante)
             if found is None:
                 raise BadRecord(game.line, "no stakes: the header gives none and no bet of this file shows them")
             small, big = found
-        return make_stakes(small, big, self.ante, self.bring_in)
+        return make_stakes(small, big, self.ledger.ante, self.ledger.bring_in)
 
 
 def _round_order(element: Element) -> int:
@@ -439,7 +436,7 @@ def measure_level(game: Element, session: Session) -> Level | None:
         result = builder.build(game)
     except (ValueError, KeyError, ArithmeticError):  # BadRecord is a ValueError
         return None
-    return shown_level(result, builder.ante, builder.betting)
+    return shown_level(result, builder.ledger)
 
 
 def _measures(text: str) -> Iterator[tuple[int, Measure]]:
@@ -492,7 +489,7 @@ class IPokerFormat:
         try:
             builder = _Builder(file, chunk, session, levels)
             result = builder.build(chunk.element)
-            level = shown_level(result, builder.ante, builder.betting)
+            level = shown_level(result, builder.ledger)
             return result
         except BadRecord as error:
             return _reject(chunk, file, error.line, str(error), hand_id)

@@ -9,10 +9,10 @@ module holds only its grammar name, detection, field mapping and quirks:
   runs the grammar's LALR tables (:class:`~studbook.read.grammar.LineGrammar`)
   and calls the site's handler for each line with the line's regex groups,
   plus helpers that emit the :mod:`studbook.events` dataclasses;
-* :class:`Ledger`, the per-street chip ledger: sites write "chips put in",
-  "new street total" or "raised by"; the ledger gives events.py's
-  ``amount``/``to`` and tells a completion from a bet or a raise, with the
-  arithmetic of :mod:`studbook.betting` (the engine's too);
+* the builder's :class:`~studbook.sites.ledger.Ledger` (the readers' one
+  chip ledger, the XML readers' too): sites write "chips put in", "new street
+  total" or "raised by"; the ledger gives events.py's ``amount``/``to`` and
+  tells a completion from a bet or a raise;
 * :class:`LineFormat`, the :class:`~studbook.sites.base.SiteFormat` wrapper:
   detection, splitting, rejection with Lark's error turned into a message;
 * helpers for game names, streets, pots and times that several sites use.
@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from studbook.betting import call_chips, completes, figures, fixed_stakes, kind_for, named, written_total
+from studbook.betting import fixed_stakes
 from studbook.cards import Card, parse_cards
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
@@ -43,6 +43,7 @@ from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, 
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
 from studbook.sites.base import HandText
+from studbook.sites.ledger import Ledger
 from studbook.sites.makers import (
     make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
     make_no_low, make_no_show, make_pot_summary, make_seat, make_seat_summary, make_show, make_showdown,
@@ -219,141 +220,6 @@ def local_to_utc(local: datetime, zone: str | None) -> datetime | None:
         offset = sign * (hours * 60 + minutes)
         return (local.replace(tzinfo=timezone.utc) - timedelta(minutes=offset)).astimezone(timezone.utc)
     return local.replace(tzinfo=ZoneInfo(zone)).astimezone(timezone.utc)
-
-
-# ---------------------------------------------------------------------------
-# The chip ledger: what a site writes -> events.py amounts
-
-
-class Ledger:
-    """Per-hand betting state, so a builder can normalise a site's figures.
-
-    Sites write a raise as the chips put in, as the new street total, as the
-    raise increment, or several of these; the ledger knows each player's
-    street total and the bet to match, so it can always give events.py's
-    ``amount`` (chips for bring-in, bet and call; the increment for a raise;
-    the total for a completion) and ``to`` (the street total after a raise or
-    a completion), and tell a completion from a bet or a raise.
-    """
-
-    def __init__(self, *, stacks_tell_all_in: bool = True, kinds_as_written: bool = False) -> None:
-        self.stacks_tell_all_in = stacks_tell_all_in  # else only the log's "all-in" marks do
-        self.kinds_as_written = kinds_as_written  # else bet, raise or call is told from the figures
-        self.stacks: dict[str, Decimal] = {}
-        self.street_in: dict[str, Decimal] = {}
-        self.in_hand: dict[str, None] = {}  # ordered set: posted, dealt or acted
-        self.folded: set[str] = set()
-        self.street: Street | None = None
-        self.level = ZERO  # the bet to match on this street
-        self.opened = False  # a bet or completion made on this street (a bring-in is not one)
-        self.bring_in: Decimal | None = None
-        self.completion: Decimal | None = None  # 3rd-street completion total
-        self.first_bets: dict[Street, Decimal] = {}  # first bet (not doubled) per street
-        self.ante: Decimal | None = None
-
-    def seat(self, player: str, stack: Decimal) -> None:
-        self.stacks[player] = stack
-        self.street_in[player] = ZERO
-
-    def post_ante(self, player: str, chips: Decimal) -> bool:
-        """Take an ante; True when it leaves the player all-in."""
-        self.in_hand[player] = None
-        if self.ante is None:
-            self.ante = chips
-        self.stacks[player] = self.stacks.get(player, ZERO) - chips
-        return self.stacks_tell_all_in and self.stacks[player] <= 0
-
-    def start(self, street: Street) -> None:
-        self.street = street
-        self.level = ZERO
-        self.opened = False
-        for player in self.street_in:
-            self.street_in[player] = ZERO
-
-    def live(self) -> list[str]:
-        return [p for p in self.in_hand if p not in self.folded]
-
-    def _put(self, player: str, chips: Decimal) -> bool:
-        self.in_hand[player] = None
-        self.stacks[player] = self.stacks.get(player, ZERO) - chips
-        self.street_in[player] = self.street_in.get(player, ZERO) + chips
-        return self.stacks_tell_all_in and self.stacks[player] <= 0
-
-    def returned(self, player: str, chips: Decimal) -> None:
-        self.stacks[player] = self.stacks.get(player, ZERO) + chips
-        self.street_in[player] = self.street_in.get(player, ZERO) - chips
-
-    def won(self, player: str, chips: Decimal) -> None:
-        self.stacks[player] = self.stacks.get(player, ZERO) + chips
-
-    def act(self, player: str, kind: ActionKind, *, chips: Decimal | None = None, to: Decimal | None = None,
-            by: Decimal | None = None, all_in: bool = False,
-            ) -> tuple[ActionKind, Decimal | None, Decimal | None, bool]:  # fmt: skip
-        """(kind, amount, to, all-in) for what a site wrote: the ``chips`` put in,
-        the street total ``to`` or, for a raise, the increment ``by``."""
-        self.in_hand[player] = None
-        if kind is ActionKind.FOLD:
-            self.folded.add(player)
-            return kind, None, None, all_in
-        if kind is ActionKind.CHECK:
-            return kind, None, None, all_in
-        before = self.street_in.get(player, ZERO)
-        if self.kinds_as_written:
-            return self._as_written(player, kind, before, chips, to, by, all_in)
-        if kind is ActionKind.BRING_IN:
-            if chips is None:
-                chips = to - before if to is not None else ZERO
-            if self.bring_in is None:
-                self.bring_in = chips
-            all_in = self._put(player, chips) or all_in
-            self.level = max(self.level, self.street_in[player])
-            return kind, chips, None, all_in
-        if kind is ActionKind.CALL:
-            if chips is None:
-                chips = call_chips(self.level, before, self.stacks.get(player, ZERO)) if to is None else to - before
-            all_in = self._put(player, chips) or all_in
-            return kind, chips, None, all_in
-        total = written_total(before, self.level, chips=chips, to=to, by=by)
-        all_in = self._put(player, total - before) or all_in
-        kind = kind_for(total, self.level, completes(self.street, self.opened))
-        value, new_to = figures(kind, total, before, self.level)
-        if kind is ActionKind.CALL:  # less than a raise: an all-in call for less
-            return kind, value, new_to, all_in
-        if kind is ActionKind.COMPLETE and self.completion is None:
-            self.completion = total
-        elif kind is ActionKind.BET and not all_in:
-            self.first_bets.setdefault(self.street or Street.THIRD, total)
-        self.level = total
-        self.opened = True
-        return kind, value, new_to, all_in
-
-
-    def _as_written(self, player: str, kind: ActionKind, before: Decimal, chips: Decimal | None,
-                    to: Decimal | None, by: Decimal | None, all_in: bool,
-                    ) -> tuple[ActionKind, Decimal | None, Decimal | None, bool]:  # fmt: skip
-        """The log's own action kind, with the figures it lacks from the ledger;
-        only a bet or raise that opens 3rd street is a completion."""
-        value: Decimal | None = None
-        shown_to: Decimal | None = None
-        total: Decimal | None = None
-        if kind is ActionKind.BRING_IN or kind is ActionKind.BET or kind is ActionKind.CALL:
-            value = chips if chips is not None else (to - before if to is not None else None)  # as written
-            total = before + (value or ZERO)
-            if kind is ActionKind.BRING_IN and self.bring_in is None:
-                self.bring_in = value
-        elif kind is ActionKind.COMPLETE:
-            total = to if to is not None else before + (chips or ZERO)
-        elif kind is ActionKind.RAISE:
-            total = written_total(before, self.level, to=to, by=by or ZERO)
-        kind = named(kind, self.street, self.opened)  # the first bet of 3rd street, or a raise of the bring-in
-        if total is not None and (kind is ActionKind.COMPLETE or kind is ActionKind.RAISE):
-            value, shown_to = figures(kind, total, before, self.level)
-        if kind is ActionKind.COMPLETE or kind is ActionKind.BET or kind is ActionKind.RAISE:
-            self.opened = True
-        if total is not None:
-            all_in = self._put(player, total - before) or all_in
-            self.level = max(self.level, total)
-        return kind, value, shown_to, all_in
 
 
 # ---------------------------------------------------------------------------
@@ -755,13 +621,11 @@ class LineBuilder:
                               play_money, tournament, mix, table, max_seats, button, started, started_utc)  # fmt: skip
 
     def stakes_from_betting(self) -> tuple[Decimal, Decimal]:
-        """Small and big bet read off the betting, for headers that do not give them."""
+        """Small and big bet read off the betting, for headers that do not give them:
+        the bets' (:meth:`Ledger.stakes`), else twice the bring-in as the small bet."""
         ledger = self.ledger
-        small = ledger.completion or ledger.first_bets.get(Street.FOURTH)
-        big = next((ledger.first_bets[s] for s in (Street.FIFTH, Street.SIXTH, Street.SEVENTH)
-                    if s in ledger.first_bets), None)  # fmt: skip
-        found = fixed_stakes(small, big)
-        if found is None and ledger.bring_in is not None:
+        found = ledger.shown_stakes()
+        if found is None and ledger.bring_in:
             found = fixed_stakes(ledger.bring_in * 2, None)
         if found is None:
             raise ValueError("neither the header nor the betting gives the stakes")
@@ -850,7 +714,7 @@ class LineBuilder:
         or raise increment ``by`` (see :meth:`Ledger.act`)."""
         if self.street is None:
             raise ValueError("betting before 3rd street")
-        kind, value, total, all_in = self.ledger.act(player, kind, chips=chips, to=to, by=by, all_in=all_in)
+        kind, value, total, all_in, _put = self.ledger.act(player, kind, chips, to, by, all_in)
         self.emit(make_action(self.file, line, player, kind, value, total, all_in))
 
     def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:

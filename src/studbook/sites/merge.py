@@ -32,7 +32,6 @@ from typing import Iterator
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
-from studbook.betting import fixed_stakes
 from studbook.cards import Card
 from studbook.events import (
     Chatter, ChatterKind, DealCommunity, Event, Half, HandHeader, Muck, NoShow, ParseResult,
@@ -41,8 +40,9 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.sites.base import HandText
+from studbook.sites.ledger import Figure, Intent, Ledger
 from studbook.sites.xml_common import (
-    ZERO, BadRecord, Betting, Element, Figure, Intent, Level, Measure, RecordBuilder, Scanned, StakesLevels, XmlHandText, as_xml_hand, records,
+    ZERO, BadRecord, Element, Level, Measure, RecordBuilder, Scanned, StakesLevels, XmlHandText, as_xml_hand, records,
     hand_text, scan, shown_level,
 )
 from studbook.sites.makers import (
@@ -205,13 +205,11 @@ class _Builder(RecordBuilder):
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: dict[str, str] = {}  # seat as written -> player
-        self.betting = Betting({})
+        self.ledger = Ledger(all_in_takes_chips=True)
         self.known: dict[str, list[Card | None]] = {}
         self.shown: dict[str, tuple[Card, ...]] = {}
         self.shows: list[Element] = []
         self.showdown_line = 0
-        self.ante: Decimal | None = None
-        self.bring_in: Decimal | None = None
         self.hero: str | None = None
         self.actions = ACTIONS
         self.winners: list[Element] = []
@@ -263,14 +261,14 @@ class _Builder(RecordBuilder):
             written = player.get("seat")
             stack = money(player.get("balance"))
             self.names[written] = name
-            self.betting.stacks[name] = stack
+            self.ledger.seat(name, stack)
             self.seats.append(make_seat(self.file, player.line, int(written) + 1 - SEAT_BASE, name, stack,
                                         player.get("dealtin") == "false", False))  # fmt: skip
 
     def _adjust_tournament_stacks(self) -> None:
         if not self.after_ante:
             return
-        antes = self.betting.antes
+        antes = self.ledger.antes
         self.seats = [
             make_seat(s.file, s.line, s.seat, s.player, s.stack + antes.get(s.player, ZERO), s.sitting_out,
                       s.out_of_hand)
@@ -292,7 +290,7 @@ class _Builder(RecordBuilder):
             street = STREET_ROUNDS[kind]
             if street is THIRD and self.after_ante:
                 self._restore_antes()
-            self.betting.new_street(street)
+            self.ledger.start(street)
             self.events.append(make_street(self.file, element.line, street))
             for cards in element.findall("cards"):
                 self._cards(cards, street)
@@ -315,8 +313,8 @@ class _Builder(RecordBuilder):
 
     def _restore_antes(self) -> None:
         """A balance written after the ante: the stack behind it is the balance."""
-        for player, ante in self.betting.antes.items():
-            self.betting.stacks[player] += ante
+        for player, ante in self.ledger.antes.items():
+            self.ledger.stacks[player] += ante
 
     def _cards(self, element: Element, street: Street | None) -> None:
         self.at = element
@@ -356,8 +354,7 @@ class _Builder(RecordBuilder):
         if kind == ANTE:
             player = self._player(element)
             amount = money(element.attrs.get("amount", ""))
-            all_in = self.betting.ante(player, amount)
-            self.ante = self.ante or amount
+            all_in = self.ledger.post_ante(player, amount)
             self.events.append(make_ante(self.file, element.line, player, amount, all_in))
         elif kind in self.actions:
             self._action(element, kind)
@@ -374,16 +371,14 @@ class _Builder(RecordBuilder):
             raise BadRecord(element.line, f"unknown event type {kind!r}")
 
     def _action(self, element: Element, kind: str) -> None:
-        if self.betting.street is None:
+        if self.ledger.street is None:
             raise BadRecord(element.line, f"{kind} before 3rd street")
         player = self._player(element)
         intent, means = self.actions[kind]
         written = element.attrs.get("amount", "")
         figure = money(written) if written else None
-        done = self.betting.act(player, intent, figure, means)
-        if intent == "bring_in":
-            self.bring_in = self.bring_in or figure
-        self.events.append(make_action(self.file, element.line, player, done.kind, done.amount, done.to, done.all_in))
+        what, amount, to, all_in, _put = self.ledger.act_as(player, intent, figure, means)
+        self.events.append(make_action(self.file, element.line, player, what, amount, to, all_in))
 
     def _chatter(self, element: Element, kind: ChatterKind) -> None:
         written = element.get("player")
@@ -407,7 +402,7 @@ class _Builder(RecordBuilder):
         self._award()
 
     def _award(self) -> None:
-        betting = self.betting
+        ledger = self.ledger
         won: dict[tuple[str, int, Half | None], Decimal] = {}
         lines: dict[str, int] = {}
         returned = False
@@ -425,7 +420,7 @@ class _Builder(RecordBuilder):
             half = POT_TYPES.get(element.get("pottype", "n"))
             key = (player, pot, half)
             won[key] = won.get(key, ZERO) + amount
-        uncalled = betting.uncalled()
+        uncalled = ledger.uncalled()
         if uncalled is not None and not returned:
             player, amount = uncalled
             holder = next((k for k in won if k[0] == player and won[k] >= amount), None)
@@ -440,7 +435,7 @@ class _Builder(RecordBuilder):
                 collected += amount
                 self.events.append(make_collect(self.file, lines[player], player, amount, pot, half))
         if not self.description.tournament and CURRENCY:
-            total = sum((amount for amount, _eligible in betting.pots()), ZERO)
+            total = sum((amount for amount, _eligible in ledger.pots()), ZERO)
             rake = total - collected
             if ZERO <= rake <= total * MAX_RAKE and self.winners:
                 self.events.append(PotSummary(file=self.file, line=self.winners[0].line, total=total, rake=rake))
@@ -471,12 +466,12 @@ class _Builder(RecordBuilder):
         description = self.description
         found = description.stakes
         if found is None:
-            found = fixed_stakes(*self.betting.stakes())
-        if found is None and self.ante is not None:
-            found = self.levels.get(self.ante)
+            found = self.ledger.shown_stakes()
+        if found is None and self.ledger.ante is not None:
+            found = self.levels.get(self.ledger.ante)
         if found is None:
             raise BadRecord(game.line, "no stakes: the description gives none and no bet of this file shows them")
-        return make_stakes(found[0], found[1], self.ante or description.ante, self.bring_in or description.bring_in)
+        return make_stakes(found[0], found[1], self.ledger.ante or description.ante, self.ledger.bring_in or description.bring_in)
 
 
 _EASTERN = ZoneInfo(TIME_ZONE)
@@ -506,7 +501,7 @@ def _build(file: str, chunk: XmlHandText, description: Description, levels: Stak
     try:
         result = builder.build(chunk.element)
         if description.stakes is None:  # else the description gives the stakes, not the bets
-            level = shown_level(result, builder.ante, builder.betting)
+            level = shown_level(result, builder.ledger)
     finally:
         levels.note(chunk.record, level)
     return result
@@ -521,7 +516,7 @@ def measure_level(game: Element, description: Description) -> Level | None:
         result = builder.build(game)
     except (ValueError, KeyError, ArithmeticError):  # BadRecord is a ValueError
         return None
-    return shown_level(result, builder.ante, builder.betting)
+    return shown_level(result, builder.ledger)
 
 
 def _scanned(text: str) -> Iterator[Scanned]:

@@ -2,7 +2,7 @@
 
 Party writes every figure in brackets as the chips the action puts in
 ("raises [$2 USD]" from a player with $1 in is a raise to $3); the shared
-:class:`~studbook.sites.bovada.Ledger` turns that into events.py's increment
+:class:`~studbook.sites.ledger.Ledger` turns that into events.py's increment
 and total. Logs carry NUL bytes (dropped by the decoder), list the seats out
 of order (sorted here), show only the hero's cards, have no showdown marker
 and no summary, and date hands with a zone abbreviation ("EEST").

@@ -16,11 +16,12 @@ whose XML is broken or cut short becomes an error item and scanning resumes
 at the next record, so one bad hand never hides the others.
 
 Betting: sites write different figures (chips put in by this action, or the
-player's street total after it). :class:`Betting` tracks street totals,
-stacks and the bet to call, and turns each site figure into the
-:class:`~studbook.events.Action` fields of the event model; at the end it
-gives the uncalled bet and the pots. The arithmetic is :mod:`studbook.betting`'s,
-the engine's too: this module only keeps the hand's figures.
+player's street total after it); a builder feeds each to the readers' one
+:class:`~studbook.sites.ledger.Ledger` (``Ledger.act_as``, the line readers'
+ledger too), which gives the :class:`~studbook.events.Action` fields of the
+event model and, at the end, the uncalled bet, the pots and the stakes the
+bets show. This module keeps the file-level part of the stakes: the ante
+levels of a tournament file (:class:`StakesLevels`).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ import re
 import xml.parsers.expat as expat
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
+from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping
 
-from studbook.betting import completes, figures, fixed_stakes, kind_for, pot_layers, top_two, uncalled_part, written_total
-from studbook.events import ActionKind, Event, Hand, ParseResult, Seat, Street
+from studbook.events import Event, Hand, ParseResult, Seat
 from studbook.sites.base import HandText
+from studbook.sites.ledger import Ledger
 from studbook.sites.makers import make_note
 from studbook.sites.noplay import carries_amount, carries_cards, names_player
 
@@ -439,146 +440,6 @@ def _shift_lines(element: Element, shift: int) -> None:
         _shift_lines(child, shift)
 
 
-# ---------------------------------------------------------------------------
-# Betting: site figures -> event-model Action fields
-
-# Enum members the per-action code compares with, as module constants: in
-# Python 3.11 ``ActionKind.CALL`` is a metaclass attribute lookup, some twenty
-# times the cost of reading a global.
-BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
-    ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE, ActionKind.CALL,
-    ActionKind.CHECK, ActionKind.FOLD,
-)
-THIRD = Street.THIRD
-
-Figure = Literal["chips", "to"]
-Intent = Literal["bring_in", "complete", "bet", "raise", "call", "all_in", "check", "fold"]
-
-
-class Normalised(NamedTuple):  # a tuple: built for every action, a frozen dataclass costs twice as much
-    kind: ActionKind
-    amount: Decimal | None
-    to: Decimal | None
-    all_in: bool
-    chips: Decimal  # put in by this action
-
-
-_FOLDED = Normalised(FOLD, None, None, False, ZERO)
-_CHECKED = Normalised(CHECK, None, None, False, ZERO)
-
-
-@dataclass(slots=True)
-class Betting:
-    """Street totals, stacks and the bet to call, to normalise site figures.
-
-    Events semantics (events.py): bring-in, bet and call amounts are the chips
-    put in; a raise's ``amount`` is the increment over the bet to call and
-    ``to`` the player's street total; a completion has ``amount == to``.
-    """
-
-    stacks: dict[str, Decimal]
-    street: Street | None = None
-    street_in: dict[str, Decimal] = field(default_factory=dict)
-    total: dict[str, Decimal] = field(default_factory=dict)  # antes included
-    antes: dict[str, Decimal] = field(default_factory=dict)
-    current: Decimal = ZERO
-    completed: bool = False  # 3rd street: a completion (or a raise of it) happened
-    folded: set[str] = field(default_factory=set)
-    units: dict[Street, Decimal] = field(default_factory=dict)  # bet sizes seen, per street
-    aggressor: str | None = None  # the last bet or raise of the latest street with one
-
-    fresh: bool = False  # no action yet on this street
-
-    def new_street(self, street: Street) -> None:
-        self.street = street
-        self.street_in = {}
-        self.current = ZERO
-        self.completed = street is not THIRD
-        self.fresh = True
-
-    def ante(self, player: str, amount: Decimal) -> bool:
-        """Post an ante; True when it puts the player all-in."""
-        self._pay(player, amount)
-        self.antes[player] = self.antes.get(player, ZERO) + amount
-        return self.stacks.get(player, ZERO) <= 0
-
-    def act(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
-        """One action; ``figure`` is what the site wrote, meaning ``means``."""
-        before = self.street_in.get(player, ZERO)
-        if self.fresh:  # the final round is the last one with any action
-            self.fresh, self.aggressor = False, None
-        if intent == "fold":
-            self.folded.add(player)
-            return _FOLDED
-        if intent == "check":
-            return _CHECKED
-        value = figure if figure is not None else ZERO
-        to = written_total(before, self.current, to=value if means == "to" else None, chips=value)
-        chips = to - before
-        stack = self.stacks.get(player, ZERO)
-        all_in = chips >= stack > ZERO or (intent == "all_in")
-        kind = self._kind(intent, to)
-        current = self.current
-        self._pay(player, chips)
-        self.street_in[player] = to
-        amount, new_to = figures(kind, to, before, current)
-        if kind is COMPLETE or kind is RAISE:
-            self.completed = True
-        if to > current:
-            self._note_unit(kind, to - current if kind is not COMPLETE else to, all_in)
-            self.current = to
-            if kind is not BRING_IN:
-                self.aggressor = player
-        return Normalised(kind, amount, new_to, all_in, chips)
-
-    def _kind(self, intent: Intent, to: Decimal) -> ActionKind:
-        if intent == "bring_in":
-            return BRING_IN
-        if intent == "call":
-            return CALL
-        return kind_for(to, self.current, completes(self.street, self.completed))
-
-    def _note_unit(self, kind: ActionKind, size: Decimal, all_in: bool) -> None:
-        if all_in or kind is BRING_IN or self.street is None:
-            return
-        self.units.setdefault(self.street, size)
-
-    def _pay(self, player: str, chips: Decimal) -> None:
-        self.stacks[player] = self.stacks.get(player, ZERO) - chips
-        self.total[player] = self.total.get(player, ZERO) + chips
-
-    def uncalled(self) -> tuple[str, Decimal] | None:
-        """The bet nobody matched at the end of the hand, as (player, amount)."""
-        top, first, second = top_two(self.total.items())
-        if top is None:
-            return None
-        amount = uncalled_part(first, second, self.antes.get(top, ZERO))
-        return (top, amount) if amount > 0 else None
-
-    def live(self) -> list[str]:
-        """Players who put chips in and did not fold, in first-contribution order."""
-        return [player for player in self.total if player not in self.folded]
-
-    def pots(self) -> list[tuple[Decimal, frozenset[str]]]:
-        """Main pot then side pots, each with the live players eligible for it
-        (contributions after any uncalled bet was returned)."""
-        totals = dict(self.total)
-        uncalled = self.uncalled()
-        if uncalled is not None:
-            totals[uncalled[0]] -= uncalled[1]
-        layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()])
-        return [(amount, frozenset(eligible)) for amount, eligible in layers]
-
-    def stakes(self) -> tuple[Decimal | None, Decimal | None]:
-        """(small bet, big bet) as the bets of this hand show them, where they do."""
-        units = self.units
-        small = units.get(Street.THIRD) or units.get(Street.FOURTH)
-        big = units.get(Street.FIFTH) or units.get(Street.SIXTH) or units.get(Street.SEVENTH)
-        if small is not None and units.get(Street.FOURTH) not in (None, small):
-            small = min(small, units[Street.FOURTH])  # a 4th-street open-pair double bet
-        return small, big
-
-
 Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
 
 
@@ -643,16 +504,17 @@ def records(items: Iterable[Scanned]) -> Iterator[tuple[int | None, Scanned]]:
             yield None, item
 
 
-def shown_level(result: ParseResult, ante: Decimal | None, betting: Betting) -> Level | None:
+def shown_level(result: ParseResult, ledger: Ledger) -> Level | None:
     """The ante level a built hand shows by its own bets (None when it shows none)."""
+    ante = ledger.ante
     if ante is None or not isinstance(result, Hand):
         return None
-    found = fixed_stakes(*betting.stakes())
+    found = ledger.shown_stakes()
     return (ante, found) if found is not None else None
 
 
 __all__ = [
-    "BadRecord", "Betting", "Element", "Level", "Normalised", "RecordBuilder", "Measure", "Scanned", "StakesLevels",
+    "BadRecord", "Element", "Level", "RecordBuilder", "Measure", "Scanned", "StakesLevels",
     "UNSAFE_REASON", "UnsafeXml", "records",
     "XmlHandText", "parse_fragment", "scan", "shown_level",
 ]

@@ -1,0 +1,283 @@
+"""The readers' betting ledger: what a site writes -> events.py's amounts.
+
+Every reader that works out an action's figures, the line readers
+(:mod:`studbook.sites.lines`: Full Tilt, Bovada, Everleaf, ...) and the XML
+readers (:mod:`studbook.sites.xml_common`: iPoker, Merge), keeps one
+:class:`Ledger` per hand. Sites write "chips put in", "new street total" or
+"raised by"; the ledger knows each player's stack and street total and the bet
+to match, so it gives events.py's ``amount`` and ``to`` and tells a completion
+from a bet or a raise. At the end of a hand it gives what the log may not
+state: the uncalled bet, the main and side pots, the stakes the bets show.
+The arithmetic is :mod:`studbook.betting`'s (the engine's too); this module
+only keeps one hand's figures.
+
+Where sites differ, the difference is a constructor option (data), never a
+second ledger: whether stacks tell an all-in (``stacks_tell_all_in``), what
+they tell (``all_in_takes_chips``), and whether the log's own action words
+are kept (``kinds_as_written``). Line readers call :meth:`Ledger.act` with a
+kind and the figure as written (``chips=``, ``to=`` or ``by=``); XML readers
+call :meth:`Ledger.act_as` with the site's intent and one figure, which
+reads it into the same call.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal, Mapping, Optional
+
+from studbook.betting import (
+    call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
+)
+from studbook.events import ActionKind, Street
+
+ZERO = Decimal(0)
+
+# Enum members the per-action code compares with, as module constants: in
+# Python 3.11 ``ActionKind.CALL`` is a metaclass attribute lookup, some twenty
+# times the cost of reading a global.
+BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
+    ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE, ActionKind.CALL,
+    ActionKind.CHECK, ActionKind.FOLD,
+)
+THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH
+
+Figure = Literal["chips", "to"]  # what an XML site's figure is: the chips put in, or the street total after
+Intent = Literal["bring_in", "complete", "bet", "raise", "call", "all_in", "check", "fold"]
+
+# An XML site's intent as the kind given to Ledger.act: bet, raise, completion
+# and all-in are told apart by the figures, so any of them stands for all.
+_INTENT_KINDS: dict[str, ActionKind] = {
+    "bring_in": BRING_IN, "call": CALL, "check": CHECK, "fold": FOLD,
+    "bet": RAISE, "raise": RAISE, "complete": RAISE, "all_in": RAISE,
+}
+
+
+# What an action comes to: (kind, amount, to, all-in, chips put in by it), the
+# first four events.py's Action fields. A plain tuple: one is built for every
+# action of every hand, and a NamedTuple (its ``__new__`` is Python code) costs
+# several times as much to make, a frozen dataclass more.
+Normalised = tuple[ActionKind, Optional[Decimal], Optional[Decimal], bool, Decimal]
+
+_FOLDED: Normalised = (FOLD, None, None, False, ZERO)
+_CHECKED: Normalised = (CHECK, None, None, False, ZERO)
+
+
+class Ledger:
+    """One hand's betting state, so a reader can normalise a site's figures.
+
+    Events semantics (events.py): bring-in, bet and call amounts are the chips
+    put in; a raise's ``amount`` is the increment over the bet to call and
+    ``to`` the player's street total; a completion has ``amount == to``.
+
+    Options (the sites' differences, as data):
+
+    * ``stacks_tell_all_in``: an action (or ante) that leaves the player no
+      chips is all-in; False where the log says "all-in" itself (Full Tilt,
+      Absolute, Kings Club, Winning): only its marks do;
+    * ``all_in_takes_chips``: only the action that takes a player's last chips
+      is all-in (a stack above nothing brought to nothing), not a later one of
+      a player already at nothing (a 0-chip call after an all-in ante, or an
+      action of a player whose stack is not known, read as 0): the XML readers.
+      The line readers read an all-in off any stack left at or below nothing.
+      No log of the corpus tells the two apart (no action there comes from a
+      player already without chips), so each family keeps the rule it had; an
+      ante is all-in by the stack it leaves under either;
+    * ``kinds_as_written``: bet, raise and call as the log names them (the
+      figures it lacks from the ledger), else told from the figures.
+    """
+
+    __slots__ = (
+        "stacks_tell_all_in", "all_in_takes_chips", "kinds_as_written", "stacks", "street_in", "put_in",
+        "antes", "in_hand", "folded", "street", "level", "opened", "fresh", "aggressor", "units",
+        "bring_in", "ante",
+    )
+
+    def __init__(self, stacks: Mapping[str, Decimal] | None = None, *, stacks_tell_all_in: bool = True,
+                 all_in_takes_chips: bool = False, kinds_as_written: bool = False) -> None:  # fmt: skip
+        self.stacks_tell_all_in = stacks_tell_all_in
+        self.all_in_takes_chips = all_in_takes_chips
+        self.kinds_as_written = kinds_as_written
+        self.stacks: dict[str, Decimal] = {}
+        self.street_in: dict[str, Decimal] = {}  # this street's chips, per player who put any in
+        self.put_in: dict[str, Decimal] = {}  # the whole hand's, antes included, in first-contribution order
+        self.antes: dict[str, Decimal] = {}
+        self.in_hand: dict[str, None] = {}  # ordered set: posted, dealt or acted
+        self.folded: set[str] = set()
+        self.street: Street | None = None
+        self.level = ZERO  # the bet to match on this street
+        self.opened = False  # a bet or completion made on this street (a bring-in is not one)
+        self.fresh = False  # no action yet on this street
+        self.aggressor: str | None = None  # the last bet or raise of the latest street with any action
+        self.units: dict[Street, Decimal] = {}  # per street, the first bet size not all-in (see stakes())
+        self.bring_in: Decimal | None = None  # the first bring-in and ante that are not 0 (0 if all are)
+        self.ante: Decimal | None = None
+        if stacks:
+            self.stacks.update(stacks)
+
+    # -- seats, antes, streets ------------------------------------------------------------
+    def seat(self, player: str, stack: Decimal) -> None:
+        self.stacks[player] = stack
+
+    def post_ante(self, player: str, chips: Decimal) -> bool:
+        """Take an ante; True when it leaves the player all-in."""
+        self.in_hand[player] = None
+        self.ante = self.ante or chips
+        self.antes[player] = self.antes.get(player, ZERO) + chips
+        self.put_in[player] = self.put_in.get(player, ZERO) + chips
+        left = self.stacks[player] = self.stacks.get(player, ZERO) - chips
+        return self.stacks_tell_all_in and left <= 0
+
+    def start(self, street: Street) -> None:
+        self.street = street
+        self.level = ZERO
+        self.opened = False
+        self.fresh = True
+        self.street_in = {}
+
+    def live(self) -> list[str]:
+        """Players posted, dealt or acting who did not fold, in that order."""
+        return [p for p in self.in_hand if p not in self.folded]
+
+    # -- actions ----------------------------------------------------------------------------
+    def act(self, player: str, kind: ActionKind, chips: Decimal | None = None, to: Decimal | None = None,
+            by: Decimal | None = None, all_in: bool = False) -> Normalised:  # fmt: skip
+        """The event's figures for what a site wrote: the ``chips`` put in, the
+        street total ``to`` or, for a raise, the increment ``by``; ``all_in`` when
+        the log says so. A bring-in or call is that; a bet, raise or completion
+        is told from the figures (unless ``kinds_as_written``)."""
+        self.in_hand[player] = None
+        if self.fresh:  # the final round is the last one with any action
+            self.fresh, self.aggressor = False, None
+        if kind is FOLD:
+            self.folded.add(player)
+            return (kind, None, None, True, ZERO) if all_in else _FOLDED
+        if kind is CHECK:
+            return (kind, None, None, True, ZERO) if all_in else _CHECKED
+        before = self.street_in.get(player, ZERO)
+        if self.kinds_as_written:
+            return self._as_written(player, kind, before, chips, to, by, all_in)
+        if kind is BRING_IN:
+            if chips is None:
+                chips = to - before if to is not None else ZERO
+            self.bring_in = self.bring_in or chips
+            all_in = self._put(player, chips) or all_in
+            if before + chips > self.level:
+                self.level = before + chips
+            return (kind, chips, None, all_in, chips)
+        if kind is CALL:  # never moves the bet to match, whatever it puts in
+            if chips is None:
+                chips = call_chips(self.level, before, self.stacks.get(player, ZERO)) if to is None else to - before
+            all_in = self._put(player, chips) or all_in
+            return (kind, chips, None, all_in, chips)
+        level = self.level
+        total = written_total(before, level, chips=chips, to=to, by=by)
+        chips = total - before
+        all_in = self._put(player, chips) or all_in
+        kind = kind_for(total, level, completes(self.street, self.opened))
+        value, new_to = figures(kind, total, before, level)
+        if kind is not CALL:  # else less than a raise: an all-in call for less
+            self._raised(player, kind, total, all_in)
+        return (kind, value, new_to, all_in, chips)
+
+    def act_as(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
+        """:meth:`act` for an XML site's action: its ``intent`` and the one
+        ``figure`` it writes (none is 0), meaning ``means``."""
+        value = figure if figure is not None else ZERO
+        if means == "to":  # (positional: a keyword call costs more, for every action)
+            return self.act(player, _INTENT_KINDS[intent], None, value, None, intent == "all_in")
+        return self.act(player, _INTENT_KINDS[intent], value, None, None, intent == "all_in")
+
+    def _as_written(self, player: str, kind: ActionKind, before: Decimal, chips: Decimal | None,
+                    to: Decimal | None, by: Decimal | None, all_in: bool) -> Normalised:  # fmt: skip
+        """The log's own action kind, with the figures it lacks from the ledger;
+        only a bet or raise that opens 3rd street is a completion."""
+        value: Decimal | None = None
+        shown_to: Decimal | None = None
+        total: Decimal | None = None
+        if kind is BRING_IN or kind is BET or kind is CALL:
+            value = chips if chips is not None else (to - before if to is not None else None)  # as written
+            total = before + (value or ZERO)
+            if kind is BRING_IN:
+                self.bring_in = self.bring_in or value
+        elif kind is COMPLETE:
+            total = to if to is not None else before + (chips or ZERO)
+        elif kind is RAISE:
+            total = written_total(before, self.level, to=to, by=by or ZERO)
+        kind = named(kind, self.street, self.opened)  # the first bet of 3rd street, or a raise of the bring-in
+        if total is None:
+            return (kind, value, shown_to, all_in, ZERO)
+        if kind is COMPLETE or kind is RAISE:
+            value, shown_to = figures(kind, total, before, self.level)
+        chips = total - before
+        all_in = self._put(player, chips) or all_in
+        if kind is COMPLETE or kind is BET or kind is RAISE:
+            if total > self.level:
+                self._raised(player, kind, total, all_in)
+            self.opened = True
+        elif total > self.level:
+            self.level = total
+        return (kind, value, shown_to, all_in, chips)
+
+    def _put(self, player: str, chips: Decimal) -> bool:
+        """Take ``chips`` from the player into the pot; True when that tells an all-in."""
+        stack = self.stacks.get(player, ZERO)
+        left = self.stacks[player] = stack - chips
+        self.street_in[player] = self.street_in.get(player, ZERO) + chips
+        self.put_in[player] = self.put_in.get(player, ZERO) + chips
+        return self.stacks_tell_all_in and left <= 0 and (stack > 0 or not self.all_in_takes_chips)
+
+    def _raised(self, player: str, kind: ActionKind, total: Decimal, all_in: bool) -> None:
+        """A bet, completion or raise to ``total``: the new bet to match; its
+        size (a completion's total, else the increment) shows the stakes
+        unless all-in (it may be short)."""
+        if not all_in and self.street is not None and self.street not in self.units:
+            self.units[self.street] = total if kind is COMPLETE else total - self.level
+        self.level = total
+        self.opened = True
+        self.aggressor = player
+
+    def returned(self, player: str, chips: Decimal) -> None:
+        """An uncalled bet the log returns (``put_in`` keeps what was put in)."""
+        self.stacks[player] = self.stacks.get(player, ZERO) + chips
+        self.street_in[player] = self.street_in.get(player, ZERO) - chips
+
+    def won(self, player: str, chips: Decimal) -> None:
+        self.stacks[player] = self.stacks.get(player, ZERO) + chips
+
+    # -- what the hand's figures show ---------------------------------------------------------
+    def uncalled(self) -> tuple[str, Decimal] | None:
+        """The bet nobody matched at the end of the hand, as (player, amount)."""
+        top, first, second = top_two(self.put_in.items())
+        if top is None:
+            return None
+        amount = uncalled_part(first, second, self.antes.get(top, ZERO))
+        return (top, amount) if amount > 0 else None
+
+    def pots(self) -> list[tuple[Decimal, frozenset[str]]]:
+        """Main pot then side pots, each with the live players eligible for it
+        (contributions after any uncalled bet was returned)."""
+        totals = dict(self.put_in)
+        uncalled = self.uncalled()
+        if uncalled is not None:
+            totals[uncalled[0]] -= uncalled[1]
+        layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()])
+        return [(amount, frozenset(eligible)) for amount, eligible in layers]
+
+    def stakes(self) -> tuple[Decimal | None, Decimal | None]:
+        """(small bet, big bet) as the bets of this hand show them, where they do:
+        the completion or 4th street's bet, and the first bet of 5th street on."""
+        units = self.units
+        small = units.get(THIRD) or units.get(FOURTH)
+        big = units.get(FIFTH) or units.get(SIXTH) or units.get(SEVENTH)
+        if small is not None and units.get(FOURTH) not in (None, small):
+            small = min(small, units[FOURTH])  # a 4th-street open-pair double bet
+        return small, big
+
+    def shown_stakes(self) -> tuple[Decimal, Decimal] | None:
+        """Fixed-limit (small bet, big bet) from :meth:`stakes`; None when the bets
+        show neither (a reader then falls back on what it has: the bring-in, other
+        hands of the file)."""
+        return fixed_stakes(*self.stakes())
+
+
+__all__ = ["Figure", "Intent", "Ledger", "Normalised"]
