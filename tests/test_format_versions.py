@@ -426,13 +426,20 @@ def test_amounts_as_other_versions_write_them() -> None:
 # the date in words, numbered seat lines, the all-in forms no corpus hand has
 
 
-def test_winamax_tournament_header(corpus: Path) -> None:
-    """Winamax's tournament hands: 'Tournament "name" buyIn: ... level: N' for the
+@pytest.mark.parametrize(("written", "buy_in", "level"), [
+    ("buyIn: 4.50€ + 0.50€ level: 7", "4.50€ + 0.50€", "7"),
+    ("buyIn: 4.50€ + 0.50€", "4.50€ + 0.50€", None),  # other versions: no level (FPDB's WinamaxToFpdb.py)
+    ("buyIn: Ticket only level: 7", "Ticket only", "7"),  # a freeroll's words for the buy-in
+    ("buyIn: Ticket only", "Ticket only", None),
+])  # fmt: skip
+def test_winamax_tournament_header(corpus: Path, written: str, buy_in: str, level: str | None) -> None:
+    """Winamax's tournament hands: 'Tournament "name" buyIn: ... [level: N]' for the
     kind, the stakes in chips, the tournament id in the table's name: a tournament
-    hand in chips, otherwise the same hand."""
+    hand in chips, otherwise the same hand (without the level it was read as a cash
+    hand before)."""
     text = _text(corpus, WX)
     edited, count = re.subn(r"(?m)^Winamax Poker - CashGame - ",
-                            'Winamax Poker - Tournament "Stud Party" buyIn: 4.50€ + 0.50€ level: 7 - ', text)  # fmt: skip
+                            f'Winamax Poker - Tournament "Stud Party" {written} - ', text)  # fmt: skip
     edited = re.sub(r"(?m)^(Table: '[^'\n]*)'", r"\1(412345678)#004'", edited)
     edited = re.sub(r"(?m)^(?!Winamax)(.*)$", lambda m: m[1].replace("€", ""), edited)  # chips
     assert count
@@ -443,7 +450,7 @@ def test_winamax_tournament_header(corpus: Path) -> None:
         header = new.header
         assert header.tournament is not None
         assert (header.tournament.id, header.tournament.buy_in, header.tournament.level) == (
-            "412345678", "4.50€ + 0.50€", "7")
+            "412345678", buy_in, level)
         assert header.currency is None and not header.play_money
         assert dataclasses.replace(header, tournament=None, currency="EUR",
                                    table=old.header.table) == old.header  # fmt: skip
