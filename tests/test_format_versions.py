@@ -810,3 +810,41 @@ def test_absolute_tournament_header(corpus: Path, kind: str) -> None:
     assert dataclasses.replace(after.header, tournament=None, currency="USD", game="", started="") == \
         dataclasses.replace(before.header, game="", started="")
     assert reading(after)[1:] == reading(before)[1:]
+
+
+@pytest.mark.parametrize("sign", [" €", "€"])
+def test_absolute_euro_tables(corpus: Path, sign: str) -> None:
+    """Absolute's euro tables write " €" where the dollar tables write "$" (the stakes,
+    the seats, every action, collect, total and summary figure: "Ante  €0.01",
+    "( €0.17 in chips)"), or "€" alone: the same hand in euros (before, " €" was rejected
+    at the header and "€" read as play money); a wrong figure is still caught by the engine."""
+    text = _text(corpus, ABS)
+    [before], [after] = _hands(text, "absolute"), _hands(text.replace("$", sign), "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert (after.header.currency, after.header.play_money) == ("EUR", False)
+    assert dataclasses.replace(after.header, currency="USD") == before.header
+    assert reading(after)[1:] == reading(before)[1:]
+    wrong, count = re.subn(r"(?m)^(\S+ Collects  ?€)([0-9.]+)", r"\g<1>9\2", text.replace("$", sign), count=1)
+    assert count == 1
+    [bad] = _hands(wrong, "absolute")
+    assert isinstance(bad, Hand) and check_hand(bad).violations
+
+
+@pytest.mark.parametrize(("written", "ante"), [
+    (", $0.01 ante", Decimal("0.01")),
+    (" Turbo", None),
+    (", $0.01 ante Turbo", Decimal("0.01")),
+    (",  €0.01 ante", Decimal("0.01")),  # the euro tables' sign
+])  # fmt: skip
+def test_absolute_header_ante_and_speed(corpus: Path, written: str, ante: Decimal | None) -> None:
+    """Absolute's headers of other versions: the ante after the stakes ("$0.02/$0.04,
+    $0.01 ante - ") and a tournament's speed ("Turbo"), as FPDB's AbsoluteToFpdb.py
+    reads them: the same hand, the ante in its stakes (it was rejected at the header)."""
+    text = _text(corpus, ABS)
+    edited, count = re.subn(r"(?m)^(Stage #.* \$0\.02/\$0\.04) - ", rf"\1{written} - ", text)
+    assert count == 1
+    [before], [after] = _hands(text, "absolute"), _hands(edited, "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.stakes.ante == ante
+    assert dataclasses.replace(after.header, stakes=before.header.stakes) == before.header
+    assert reading(after)[1:] == reading(before)[1:]
