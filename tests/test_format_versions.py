@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studbook.check import check_hand
-from studbook.events import Hand, Rejected, Skipped
+from studbook.events import Hand, Rejected, Skipped, Variant
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
@@ -848,3 +848,51 @@ def test_absolute_header_ante_and_speed(corpus: Path, written: str, ante: Decima
     assert after.header.stakes.ante == ante
     assert dataclasses.replace(after.header, stakes=before.header.stakes) == before.header
     assert reading(after)[1:] == reading(before)[1:]
+
+
+IP_CASH = "iPoker/7-StudL-USD-0.05-0.10-201009.txt"
+IP_SNG = "iPoker/7-StudHi-USD-STT-5-201103.txt"
+
+
+@pytest.mark.parametrize("space", [" ", "\u00a0"])
+def test_ipoker_thousands_grouped_with_a_space(corpus: Path, space: str) -> None:
+    """Other iPoker skins group thousands with a space ("1 440", FPDB's iPokerToFpdb.py)
+    where the corpus writes "1,440": every stack, sum, win and bet so written reads the
+    same (each hand was rejected at its first grouped figure before); a space that
+    groups no thousands is still no amount."""
+    text = _text(corpus, IP_SNG)
+    edited, count = re.subn(r'="(-?[0-9]+),([0-9]{3})"', rf'="\1{space}\2"', text)
+    assert count > 100
+    before, after = _hands(text, "ipoker"), _hands(edited, "ipoker")
+    assert len(after) == len(before) == 117
+    assert [reading(new) for new in after] == [reading(old) for old in before]
+    bad = re.sub(r'chips="1,440"', f'chips="14{space}40"', text, count=1)
+    assert isinstance(_hands(bad, "ipoker")[0], Rejected)
+
+
+@pytest.mark.parametrize(("name", "stakes", "written"), [
+    (IP_CASH, "L $0.05/$0.10", "L $0.05/$0.10 Ante $0.01"),
+    (IP_SNG, "L", "L Ante 8"),  # a tournament's gametype without stakes
+])  # fmt: skip
+def test_ipoker_gametype_with_the_ante(corpus: Path, name: str, stakes: str, written: str) -> None:
+    """Other iPoker skins write the ante after the stakes in <gametype> (FPDB's
+    iPokerToFpdb.py): the same hands, the ante as the ante actions state it (they were
+    skipped as another game before)."""
+    text = _text(corpus, name)
+    edited, count = re.subn(rf"(<gametype>7 Card Stud ){re.escape(stakes)}</gametype>", rf"\g<1>{written}</gametype>", text)
+    assert count == 1
+    before, after = _hands(text, "ipoker"), _hands(edited, "ipoker")
+    assert after and len(after) == len(before)
+    assert [reading(new)[1:] for new in after] == [reading(old)[1:] for old in before]
+    assert all(isinstance(new, Hand) and isinstance(old, Hand) and new.header.stakes == old.header.stakes
+               for new, old in zip(after, before))  # fmt: skip
+
+
+def test_ipoker_hilow_is_stud_hi_lo(corpus: Path) -> None:
+    """"7 Card Stud HiLow", another skin's name for stud hi/lo (FPDB's iPokerToFpdb.py),
+    reads as "7 Card Stud Hi-Lo" does (it was skipped as another game before)."""
+    text = _text(corpus, IP_CASH)
+    hilow, hi_lo = (_hands(text.replace("<gametype>7 Card Stud L", f"<gametype>7 Card Stud {name} L"), "ipoker")
+                    for name in ("HiLow", "Hi-Lo"))  # fmt: skip
+    assert hilow and all(isinstance(h, Hand) and h.header.variant is Variant.STUD8 for h in hilow)
+    assert [reading(h) for h in hilow] == [reading(h) for h in hi_lo]
