@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from studbook.check import check_hand
-from studbook.events import Hand, Rejected, Skipped
+from studbook.events import Hand, Rejected, Skipped, Variant
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
@@ -426,13 +426,20 @@ def test_amounts_as_other_versions_write_them() -> None:
 # the date in words, numbered seat lines, the all-in forms no corpus hand has
 
 
-def test_winamax_tournament_header(corpus: Path) -> None:
-    """Winamax's tournament hands: 'Tournament "name" buyIn: ... level: N' for the
+@pytest.mark.parametrize(("written", "buy_in", "level"), [
+    ("buyIn: 4.50€ + 0.50€ level: 7", "4.50€ + 0.50€", "7"),
+    ("buyIn: 4.50€ + 0.50€", "4.50€ + 0.50€", None),  # other versions: no level (FPDB's WinamaxToFpdb.py)
+    ("buyIn: Ticket only level: 7", "Ticket only", "7"),  # a freeroll's words for the buy-in
+    ("buyIn: Ticket only", "Ticket only", None),
+])  # fmt: skip
+def test_winamax_tournament_header(corpus: Path, written: str, buy_in: str, level: str | None) -> None:
+    """Winamax's tournament hands: 'Tournament "name" buyIn: ... [level: N]' for the
     kind, the stakes in chips, the tournament id in the table's name: a tournament
-    hand in chips, otherwise the same hand."""
+    hand in chips, otherwise the same hand (without the level it was read as a cash
+    hand before)."""
     text = _text(corpus, WX)
     edited, count = re.subn(r"(?m)^Winamax Poker - CashGame - ",
-                            'Winamax Poker - Tournament "Stud Party" buyIn: 4.50€ + 0.50€ level: 7 - ', text)  # fmt: skip
+                            f'Winamax Poker - Tournament "Stud Party" {written} - ', text)  # fmt: skip
     edited = re.sub(r"(?m)^(Table: '[^'\n]*)'", r"\1(412345678)#004'", edited)
     edited = re.sub(r"(?m)^(?!Winamax)(.*)$", lambda m: m[1].replace("€", ""), edited)  # chips
     assert count
@@ -443,7 +450,7 @@ def test_winamax_tournament_header(corpus: Path) -> None:
         header = new.header
         assert header.tournament is not None
         assert (header.tournament.id, header.tournament.buy_in, header.tournament.level) == (
-            "412345678", "4.50€ + 0.50€", "7")
+            "412345678", buy_in, level)
         assert header.currency is None and not header.play_money
         assert dataclasses.replace(header, tournament=None, currency="EUR",
                                    table=old.header.table) == old.header  # fmt: skip
@@ -803,3 +810,89 @@ def test_absolute_tournament_header(corpus: Path, kind: str) -> None:
     assert dataclasses.replace(after.header, tournament=None, currency="USD", game="", started="") == \
         dataclasses.replace(before.header, game="", started="")
     assert reading(after)[1:] == reading(before)[1:]
+
+
+@pytest.mark.parametrize("sign", [" €", "€"])
+def test_absolute_euro_tables(corpus: Path, sign: str) -> None:
+    """Absolute's euro tables write " €" where the dollar tables write "$" (the stakes,
+    the seats, every action, collect, total and summary figure: "Ante  €0.01",
+    "( €0.17 in chips)"), or "€" alone: the same hand in euros (before, " €" was rejected
+    at the header and "€" read as play money); a wrong figure is still caught by the engine."""
+    text = _text(corpus, ABS)
+    [before], [after] = _hands(text, "absolute"), _hands(text.replace("$", sign), "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert (after.header.currency, after.header.play_money) == ("EUR", False)
+    assert dataclasses.replace(after.header, currency="USD") == before.header
+    assert reading(after)[1:] == reading(before)[1:]
+    wrong, count = re.subn(r"(?m)^(\S+ Collects  ?€)([0-9.]+)", r"\g<1>9\2", text.replace("$", sign), count=1)
+    assert count == 1
+    [bad] = _hands(wrong, "absolute")
+    assert isinstance(bad, Hand) and check_hand(bad).violations
+
+
+@pytest.mark.parametrize(("written", "ante"), [
+    (", $0.01 ante", Decimal("0.01")),
+    (" Turbo", None),
+    (", $0.01 ante Turbo", Decimal("0.01")),
+    (",  €0.01 ante", Decimal("0.01")),  # the euro tables' sign
+])  # fmt: skip
+def test_absolute_header_ante_and_speed(corpus: Path, written: str, ante: Decimal | None) -> None:
+    """Absolute's headers of other versions: the ante after the stakes ("$0.02/$0.04,
+    $0.01 ante - ") and a tournament's speed ("Turbo"), as FPDB's AbsoluteToFpdb.py
+    reads them: the same hand, the ante in its stakes (it was rejected at the header)."""
+    text = _text(corpus, ABS)
+    edited, count = re.subn(r"(?m)^(Stage #.* \$0\.02/\$0\.04) - ", rf"\1{written} - ", text)
+    assert count == 1
+    [before], [after] = _hands(text, "absolute"), _hands(edited, "absolute")
+    assert isinstance(after, Hand) and isinstance(before, Hand)
+    assert after.header.stakes.ante == ante
+    assert dataclasses.replace(after.header, stakes=before.header.stakes) == before.header
+    assert reading(after)[1:] == reading(before)[1:]
+
+
+IP_CASH = "iPoker/7-StudL-USD-0.05-0.10-201009.txt"
+IP_SNG = "iPoker/7-StudHi-USD-STT-5-201103.txt"
+
+
+@pytest.mark.parametrize("space", [" ", "\u00a0"])
+def test_ipoker_thousands_grouped_with_a_space(corpus: Path, space: str) -> None:
+    """Other iPoker skins group thousands with a space ("1 440", FPDB's iPokerToFpdb.py)
+    where the corpus writes "1,440": every stack, sum, win and bet so written reads the
+    same (each hand was rejected at its first grouped figure before); a space that
+    groups no thousands is still no amount."""
+    text = _text(corpus, IP_SNG)
+    edited, count = re.subn(r'="(-?[0-9]+),([0-9]{3})"', rf'="\1{space}\2"', text)
+    assert count > 100
+    before, after = _hands(text, "ipoker"), _hands(edited, "ipoker")
+    assert len(after) == len(before) == 117
+    assert [reading(new) for new in after] == [reading(old) for old in before]
+    bad = re.sub(r'chips="1,440"', f'chips="14{space}40"', text, count=1)
+    assert isinstance(_hands(bad, "ipoker")[0], Rejected)
+
+
+@pytest.mark.parametrize(("name", "stakes", "written"), [
+    (IP_CASH, "L $0.05/$0.10", "L $0.05/$0.10 Ante $0.01"),
+    (IP_SNG, "L", "L Ante 8"),  # a tournament's gametype without stakes
+])  # fmt: skip
+def test_ipoker_gametype_with_the_ante(corpus: Path, name: str, stakes: str, written: str) -> None:
+    """Other iPoker skins write the ante after the stakes in <gametype> (FPDB's
+    iPokerToFpdb.py): the same hands, the ante as the ante actions state it (they were
+    skipped as another game before)."""
+    text = _text(corpus, name)
+    edited, count = re.subn(rf"(<gametype>7 Card Stud ){re.escape(stakes)}</gametype>", rf"\g<1>{written}</gametype>", text)
+    assert count == 1
+    before, after = _hands(text, "ipoker"), _hands(edited, "ipoker")
+    assert after and len(after) == len(before)
+    assert [reading(new)[1:] for new in after] == [reading(old)[1:] for old in before]
+    assert all(isinstance(new, Hand) and isinstance(old, Hand) and new.header.stakes == old.header.stakes
+               for new, old in zip(after, before))  # fmt: skip
+
+
+def test_ipoker_hilow_is_stud_hi_lo(corpus: Path) -> None:
+    """"7 Card Stud HiLow", another skin's name for stud hi/lo (FPDB's iPokerToFpdb.py),
+    reads as "7 Card Stud Hi-Lo" does (it was skipped as another game before)."""
+    text = _text(corpus, IP_CASH)
+    hilow, hi_lo = (_hands(text.replace("<gametype>7 Card Stud L", f"<gametype>7 Card Stud {name} L"), "ipoker")
+                    for name in ("HiLow", "Hi-Lo"))  # fmt: skip
+    assert hilow and all(isinstance(h, Hand) and h.header.variant is Variant.STUD8 for h in hilow)
+    assert [reading(h) for h in hilow] == [reading(h) for h in hi_lo]

@@ -15,6 +15,7 @@ from datetime import datetime
 from studbook.betting import kind_for, written_total
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street, Tournament
+from studbook.money import currency_in
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason, WRITTEN_AMOUNT,
@@ -31,7 +32,7 @@ KINDS: dict[str, str] = {
     "ALL_IN_ACTION": "all-in", "CHATTER": "table message",
 }
 _STREET_OF = STREET_TERMINALS
-_WON = re.compile(rf"\(({WRITTEN_AMOUNT})\)")
+_WON = re.compile(rf"\( ?({WRITTEN_AMOUNT})\)")  # "( €0.19)": the euro tables' sign has a space before it
 
 
 class AbsoluteBuilder(LineBuilder):
@@ -44,11 +45,12 @@ class AbsoluteBuilder(LineBuilder):
         if kind == "OTHER_HEADER":
             other = str(f[1]).strip()
             raise SkipHand(other, skip_reason(other))
-        hand_id, tournament, game, _speed, small, big, when, zone = f
+        hand_id, tournament, game, _kind, small, big, ante, when, zone = f
         assert hand_id and game and small and big and when
         stamp = datetime.strptime(when, "%Y-%m-%d %H:%M:%S").strftime("%Y/%m/%d %H:%M:%S")
-        self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency="USD" if small[0] == "$" else None,
-                         play_money=small[0] != "$" and tournament is None,  # a tournament's chips are no play money
+        currency = currency_in(small)  # "$0.02" or "€0.02"; a play table's or tournament's figures name none
+        self.make_header(hand_id=hand_id, game=game, small=small, big=big, ante=ante, currency=currency,
+                         play_money=currency is None and tournament is None,  # a tournament's chips are no play money
                          tournament=Tournament(id=tournament) if tournament else None,
                          started=when + (f" ({zone})" if zone else ""), started_utc=to_utc(stamp, zone))  # fmt: skip
 

@@ -51,13 +51,17 @@ RECORD = "game"
 CONTEXT = frozenset({"general"})
 
 _DETECT = re.compile(r"<session\b[^>]*>.*?<game\s+gamecode=", re.S)
-_GAMETYPE = re.compile(r"^(?P<game>.+?)\s+(?P<limit>L|LZ|NL|SL|PL|LP|БЛ)(?:\s+(?P<small>\S+)/(?P<big>\S+))?\s*$")
+# other skins write the ante after the stakes ("7 Card Stud L $0.05/$0.10 Ante $0.01"; the
+# ante actions state it as well); FPDB's iPokerToFpdb.py reads it so
+_GAMETYPE = re.compile(r"^(?P<game>.+?)\s+(?P<limit>L|LZ|NL|SL|PL|LP|БЛ)(?:\s+(?P<small>\S+)/(?P<big>\S+))?"
+                       r"(?:\s+Ante\s+\S+)?\s*$")
 
 # The game as <gametype> names it (without limit and stakes) -> variant.
 VARIANTS: dict[str, Variant] = {
     "7 Card Stud": Variant.STUD,
     "7 Card Stud Hi-Lo": Variant.STUD8,
     "7 Card Stud Hi/Lo": Variant.STUD8,
+    "7 Card Stud HiLow": Variant.STUD8,  # other skins' name (FPDB's iPokerToFpdb.py)
     "Razz": Variant.RAZZ,
 }
 # Games studbook does not replay, with the reason given in Skipped.
@@ -137,9 +141,22 @@ def cards_dealt(text: str, street: Street, hero: bool) -> tuple[tuple[Card | Non
     return cards, (down, up)
 
 
+# Other skins group thousands with a space ("1 440", a no-break space too), where the
+# corpus's write "1,440" (FPDB's iPokerToFpdb.py reads both)
+_GROUPING_SPACE = re.compile(r"(?<=[0-9])[ \u00a0](?=[0-9]{3}(?![0-9]))")
+
+
 @functools.lru_cache(maxsize=4096)
 def money(text: str) -> Decimal:
-    return parse_amount(text) if text else ZERO
+    if not text:
+        return ZERO
+    try:
+        return parse_amount(text)
+    except ValueError:  # only then look for grouping spaces: the usual figure pays nothing more
+        grouped = _GROUPING_SPACE.sub("", text)
+        if grouped == text:
+            raise
+        return parse_amount(grouped)
 
 
 @dataclass(frozen=True, slots=True)
