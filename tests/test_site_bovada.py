@@ -145,8 +145,9 @@ TABLE_MESSAGES = (
 
 @pytest.mark.parametrize("message", TABLE_MESSAGES)
 def test_table_messages_anywhere_in_a_hand_read_the_same(message: str) -> None:
-    """A table message after any line from the antes to the summary leaves the hand's
-    play as it was: the same actions, the same check; it reads as table talk."""
+    """A table message after any line of a hand, from its header to its last summary
+    line, leaves the hand's play as it was: the same actions, the same check; it reads
+    as table talk."""
     from studbook.check import check_hand
     from studbook.events import Chatter
     from studbook.parse import parse_text
@@ -155,10 +156,8 @@ def test_table_messages_anywhere_in_a_hand_read_the_same(message: str) -> None:
     first = text.split("\n\n")[0].strip("\n").splitlines()
     [hand] = [h for h in parse_text("\n".join(first) + "\n", file="b.txt") if isinstance(h, Hand)]
     expected = (_actions(hand), check_hand(hand).status, {p.player: p.net for p in check_hand(hand).players})
-    start = next(i for i, line in enumerate(first) if " : Ante chip " in line)
-    end = next(i for i, line in enumerate(first) if line.startswith("*** SUMMARY"))
     written = message.format(seat="Seat+3")
-    for at in range(start + 1, end + 1):
+    for at in range(1, len(first) + 1):
         edited = "\n".join(first[:at] + [written] + first[at:]) + "\n"
         [again] = parse_text(edited, file="b.txt")
         assert isinstance(again, Hand), (at, again)

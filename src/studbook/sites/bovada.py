@@ -261,7 +261,7 @@ BOVADA_KINDS = {
     "BRING_IN": "bring-in", "BET": "bet", "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in",
     "CHECK": "check", "FOLD": "fold", "UNCALLED": "uncalled bet returned", "SHOW": "showdown",
     "MUCK": "mucks", "NOSHOW": "does not show", "COLLECT": "hand result", "SUMMARY": "*** SUMMARY ***",
-    "TOTAL": "'Total Pot' line", "SEAT_SUMMARY": "summary seat line", "TABLE_NOTICE": "table message",
+    "TOTAL": "'Total Pot' line", "SEAT_SUMMARY": "summary seat line", "TABLE_NOTICE": "table message", "CHATTER": "table message",
     "$END": "end of hand",
 }  # fmt: skip
 
