@@ -61,8 +61,8 @@ def add_parser(subparsers: Any) -> None:
                         help="exit 1 when any hand is rejected or breaks a rule")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="parse, check and make the rows of files in N processes (0 = one per core; "
-                             "default: one per free core for inputs of 64 MB or more when 2 or more are free, "
-                             "else 1)")
+                             "default: one per free core for inputs of 64 MB or more when "
+                             f"{AUTO_PREPARED_FREE_CORES} or more are free, else 1)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no list of rejected hands")
     parser.set_defaults(run=run)
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     files = expand_paths(args.paths)
     if args.jobs is None:
-        args.jobs = auto_jobs(files, AUTO_PREPARED_FREE_CORES)
+        args.jobs = auto_jobs(files)
     try:
         store = Store(args.db)
     except StoreError as error:

@@ -54,8 +54,9 @@ def write(table: pd.DataFrame, fmt: str, text: Callable[[pd.DataFrame], str],
 def aligned(view: pd.DataFrame, left: tuple[str, ...] = ()) -> str:
     """``view`` as text columns: the ``left`` ones (words, cards, lists) aligned
     left, header and values, the others (figures) right as pandas aligns them."""
-    formatters = {name: _left(view[name]) for name in left if name in view.columns}
-    header = [name.ljust(_width(view[name], name)) if name in formatters else name for name in view.columns]
+    widths = {name: _width(view[name], name) for name in left if name in view.columns}
+    formatters = {name: _left(width) for name, width in widths.items()}
+    header = [name.ljust(widths[name]) if name in widths else name for name in view.columns]
     text = view.to_string(index=False, formatters=formatters, header=header)
     return "\n".join(line.rstrip() for line in text.splitlines())
 
@@ -64,8 +65,7 @@ def _width(column: pd.Series, name: str) -> int:
     return max([len(name), *(len(str(value)) for value in column)])
 
 
-def _left(column: pd.Series) -> Callable[[Any], str]:
-    width = _width(column, str(column.name))
+def _left(width: int) -> Callable[[Any], str]:
     return lambda value: f"{value!s:<{width}}"
 
 
