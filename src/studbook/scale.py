@@ -210,27 +210,30 @@ class _Recorder(TableMemory):
         super().remember(hand, ante, amount)
 
 
-class _Batch:
+Checks = TypeVar("Checks")  # what a task sends back a file: its FileCheck, or a Prepared file
+
+
+class _Batch(Generic[Checks]):
     """A task's FileChecks (or Prepared files), what its memory was asked and told, and what it learned."""
 
     __slots__ = ("checks", "asked", "told", "learned")
 
-    def __init__(self, checks: list[Any], asked: dict[HandKey, Known] | None = None,
+    def __init__(self, checks: list[Checks], asked: dict[HandKey, Known] | None = None,
                  told: dict[HandKey, Told] | None = None, learned: BringIns | None = None) -> None:
         self.checks = checks
         self.asked = asked or {}
         self.told = told or {}
         self.learned = learned or {}
 
-    def __reduce__(self) -> tuple[Callable[[bytes], _Batch], tuple[bytes]]:
+    def __reduce__(self) -> tuple[Callable[[bytes], _Batch[Checks]], tuple[bytes]]:
         return _load_batch, (_dumps((self.checks, self.asked, self.told, self.learned)),)
 
 
-def _load_batch(data: bytes) -> _Batch:
+def _load_batch(data: bytes) -> _Batch[Any]:
     return _Batch(*_loads(data))
 
 
-def _check_task(files: list[str], site: str | None) -> _Batch:
+def _check_task(files: list[str], site: str | None) -> _Batch[FileCheck]:
     memory = _Recorder()
     checks: list[FileCheck] = []
     with per_file(check_paths(files, site=site, memory=memory)) as each_file:  # as the commands run
@@ -239,7 +242,7 @@ def _check_task(files: list[str], site: str | None) -> _Batch:
     return _Batch(checks, memory.asked, memory.told, memory.bring_ins)
 
 
-def _settle(batch: _Batch, memory: TableMemory) -> list[FileCheck]:
+def _settle(batch: _Batch[FileCheck], memory: TableMemory) -> list[FileCheck]:
     """The batch's FileChecks as the serial run makes them, given the memory before them.
 
     ``memory`` is brought up to date with the batch's hands, in order."""
@@ -253,7 +256,7 @@ def _settle(batch: _Batch, memory: TableMemory) -> list[FileCheck]:
     return settled
 
 
-def _check_again(batch: _Batch, hand: Hand, violations: Sequence[object], memory: TableMemory) -> bool:
+def _check_again(batch: _Batch[Any], hand: Hand, violations: Sequence[object], memory: TableMemory) -> bool:
     """Whether ``hand`` (checked in ``batch``'s task, finding ``violations``) is to be
     checked again against ``memory``, the serial run's; when not, ``memory`` learns
     what the hand told the task's."""
@@ -329,9 +332,9 @@ def _here(files: list[str], site: str | None, memory: TableMemory) -> Iterator[F
 Settled = TypeVar("Settled")
 
 
-def _pooled(tasks: list[list[str]], workers: int, work: Callable[..., _Batch], arguments: tuple[Any, ...],
+def _pooled(tasks: list[list[str]], workers: int, work: Callable[..., _Batch[Any]], arguments: tuple[Any, ...],
             here: Callable[[list[str], TableMemory], Iterator[Settled]],
-            settle: Callable[[_Batch, TableMemory], Iterable[Settled]]) -> Iterator[Settled]:  # fmt: skip
+            settle: Callable[[_Batch[Any], TableMemory], Iterable[Settled]]) -> Iterator[Settled]:  # fmt: skip
     """``tasks`` run in a pool of ``workers``: ``work(files, *arguments)`` in a worker,
     then ``settle``'d here in input order against the one memory; a task of one big
     file goes to ``here`` instead."""
@@ -496,13 +499,13 @@ def prepare_files(paths: Iterable[PathLike], prepare: Callable[[list[SourcedChec
     def here(task: list[str], memory: TableMemory) -> Iterator[Prepared[Made] | SourcedStream]:
         return (stream_sourced(file, site, memory) for file in task)
 
-    def settle(batch: _Batch, memory: TableMemory) -> list[Prepared[Made]]:
+    def settle(batch: _Batch[Prepared[Made]], memory: TableMemory) -> list[Prepared[Made]]:
         return _settle_prepared(batch, memory, site)
 
     yield from _pooled(tasks, min(workers, len(tasks)), _prepare_task, (site, prepare), here, settle)
 
 
-def _prepare_task(files: list[str], site: str | None, prepare: Callable[[list[SourcedCheck]], Made]) -> _Batch:
+def _prepare_task(files: list[str], site: str | None, prepare: Callable[[list[SourcedCheck]], Made]) -> _Batch[Prepared[Made]]:
     memory = _Recorder()
     made: list[Prepared[Made]] = []
     with per_file(files) as each_file:  # as the commands run
@@ -523,14 +526,13 @@ def _prepare_task(files: list[str], site: str | None, prepare: Callable[[list[So
     return _Batch(made, memory.asked, memory.told, memory.bring_ins)
 
 
-def _settle_prepared(batch: _Batch, memory: TableMemory, site: str | None) -> list[Prepared[Any]]:
+def _settle_prepared(batch: _Batch[Prepared[Made]], memory: TableMemory, site: str | None) -> list[Prepared[Made]]:
     """:func:`_settle` for a batch of :class:`Prepared` files: the hands to check
     again are checked here (from the worker's events where it sent them, else read
     again from the file, which happens only when a table's bring-in differs between
     tasks), and come in ``rechecked``."""
-    settled: list[Prepared[Any]] = []
+    settled: list[Prepared[Made]] = []
     for prepared in batch.checks:
-        assert isinstance(prepared, Prepared)
         rechecked: dict[int, HandCheck] = {}
         again: dict[int, Hand] | None = None  # the file's hands read again, by line
         for index, hand in enumerate(prepared.hands):
@@ -605,7 +607,7 @@ def _chain(paths: Iterable[PathLike], site: str | None, files_per_partition: int
     return settled
 
 
-def _learned(checked: _Batch | _Part) -> BringIns:
+def _learned(checked: _Batch[Any] | _Part) -> BringIns:
     return checked.learned
 
 
@@ -619,7 +621,7 @@ def _merge(before: BringIns | None, learned: BringIns) -> BringIns:
     return merged
 
 
-def _settle_partition(batch: _Batch, before: BringIns | None) -> _Batch:
+def _settle_partition(batch: _Batch[FileCheck], before: BringIns | None) -> _Batch[FileCheck]:
     memory = _Recorder(before)
     checks = _settle(batch, memory)
     _same_told(memory, batch.told)
