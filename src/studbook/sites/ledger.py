@@ -93,7 +93,8 @@ class Ledger:
     * ``small_bet``: the fixed-limit small bet, where the reader knows it: 3rd
       street is opened only by a bet that reaches it, as the engine counts bets
       (after an all-in completion for less, the next bet still completes);
-      unknown (None), any bet or completion opens it.
+      unknown (None), or with ``kinds_as_written`` (the log names them), any
+      bet or completion opens it.
     """
 
     __slots__ = (
