@@ -3,25 +3,25 @@
 Every reader that works out an action's figures, the line readers
 (:mod:`studbook.sites.lines`: Full Tilt, Bovada, Everleaf, ...), the XML
 readers (:mod:`studbook.sites.xml_common`: iPoker, Merge) and the PHH reader
-(:mod:`studbook.sites.phh`), keeps one :class:`Ledger` per hand. Sites write
-"chips put in", "new street total" or "raised by"; the ledger knows each
-player's stack and street total and the bet to match, so it gives events.py's
-``amount`` and ``to`` and tells a completion from a bet or a raise. At the end
-of a hand it gives what the log may not state: the uncalled bet, the main and
-side pots, the stakes the bets show. The arithmetic is
-:mod:`studbook.betting`'s (the engine's too); this module only keeps one
-hand's figures.
+(:mod:`studbook.sites.phh`), keeps one
+:class:`Ledger` per hand. Sites write "chips put in", "new street total" or
+"raised by"; the ledger knows each player's stack and street total and the bet
+to match, so it gives events.py's ``amount`` and ``to`` and tells a completion
+from a bet or a raise. At the end of a hand it gives what the log may not
+state: the uncalled bet, the main and side pots, the stakes the bets show.
+The arithmetic is :mod:`studbook.betting`'s (the engine's too); this module
+only keeps one hand's figures.
 
 Where sites differ, the difference is a constructor option (data), never a
 second ledger: whether stacks tell an all-in (``stacks_tell_all_in``), what
-they tell (``all_in_takes_chips``), whether the log's own action words are
-kept (``kinds_as_written``), whether antes and bring-ins are written as what
-is due rather than what was put in (``posts_as_due``), and the small bet where
-the reader knows it (``small_bet``). Line readers call :meth:`Ledger.act`
-with a kind and the figure as written (``chips=``, ``to=`` or ``by=``); XML
-readers call :meth:`Ledger.act_as` with the site's intent and one figure,
-which reads it into the same call; a log with one word for a check and a call
-calls :meth:`Ledger.check_or_call`.
+they tell (``all_in_takes_chips``), and whether the log's own action words
+are kept (``kinds_as_written``). Line readers call :meth:`Ledger.act` with a
+kind and the figure as written (``chips=``, ``to=`` or ``by=``); XML readers
+call :meth:`Ledger.act_as` with the site's intent and one figure, which
+reads it into the same call.
+A reader that knows more says so: antes and bring-ins written as what is
+due (``posts_as_due``), the small bet (``small_bet``); a log with one word
+for a check and a call calls :meth:`Ledger.check_or_call`.
 """
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ class Ledger:
     """
 
     __slots__ = (
-        "stacks_tell_all_in", "all_in_takes_chips", "kinds_as_written", "posts_as_due", "small_bet",
-        "stacks", "street_in", "put_in", "antes", "in_hand", "folded", "street", "level", "opened", "fresh",
-        "aggressor", "units", "bring_in", "ante",
+        "stacks_tell_all_in", "all_in_takes_chips", "kinds_as_written", "stacks", "street_in", "put_in",
+        "antes", "in_hand", "folded", "street", "level", "opened", "fresh", "aggressor", "units",
+        "bring_in", "ante", "posts_as_due", "small_bet",
     )
 
     def __init__(self, stacks: Mapping[str, Decimal] | None = None, *, stacks_tell_all_in: bool = True,
