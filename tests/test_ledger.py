@@ -12,7 +12,8 @@ import pytest
 
 from studbook.events import ActionKind, Hand, Street
 from studbook.parse import parse_text
-from studbook.sites import lines, xml_common
+from studbook import betting
+from studbook.sites import lines, phh, xml_common
 from studbook.sites.ledger import Ledger
 
 D = Decimal
@@ -28,9 +29,11 @@ def _seated(**options: bool) -> Ledger:
     return ledger
 
 
-def test_there_is_one_ledger_for_both_reader_families() -> None:
-    assert lines.Ledger is Ledger
+def test_there_is_one_ledger_for_every_reader_family() -> None:
+    assert lines.Ledger is Ledger and phh.Ledger is Ledger
     assert not hasattr(xml_common, "Betting")
+    # the PHH reader's betting is the ledger's: none of the arithmetic of its own
+    assert not [name for name in betting.__all__ if hasattr(phh, name)]
 
 
 def test_line_rule_an_action_of_a_player_left_with_nothing_is_all_in() -> None:
@@ -147,3 +150,39 @@ def test_bovada_double_bet_then_raise_leaves_the_small_bet_half_the_double() -> 
     assert isinstance(hand_read, Hand), hand_read
     stakes = hand_read.header.stakes
     assert (stakes.small_bet, stakes.big_bet) == (D(10), D(20))
+
+
+def test_check_or_call_is_a_check_when_nothing_can_be_put_in() -> None:
+    ledger = _seated()
+    ledger.act("A", K.BRING_IN, chips=D(1))
+    assert ledger.check_or_call("B") == (K.CHECK, None, None, False, D(0))  # all-in on the ante
+    assert ledger.check_or_call("C") == (K.CALL, D(1), None, False, D(1))
+    ledger.start(Street.FOURTH)
+    assert ledger.check_or_call("A") == (K.CHECK, None, None, False, D(0))
+    ledger.act("C", K.BET, chips=D(2))
+    assert ledger.check_or_call("A") == (K.CALL, D(2), None, False, D(2))
+    ledger.won("C", D(100))  # C covers A
+    ledger.act("C", K.RAISE, to=D(150))
+    assert ledger.check_or_call("A") == (K.CALL, D(96), None, True, D(96))  # all-in for less
+
+
+def test_posts_as_due_take_all_of_a_shorter_stack() -> None:
+    ledger = Ledger({"A": D(100), "B": D("1.5")}, posts_as_due=True)
+    assert ledger.post_ante("B", D(1)) is False and ledger.antes["B"] == D(1)
+    assert ledger.post_ante("A", D(1)) is False
+    ledger.start(Street.THIRD)
+    assert ledger.act("B", K.BRING_IN, chips=D(2)) == (K.BRING_IN, D("0.5"), None, True, D("0.5"))
+    short = Ledger({"B": D("0.5")}, posts_as_due=True)
+    assert short.post_ante("B", D(1)) is True and short.antes["B"] == D("0.5")
+    assert Ledger({"B": D("0.5")}).post_ante("B", D(1)) is True and short.stacks["B"] == 0  # as written: -0.5
+
+
+@pytest.mark.parametrize("small_bet, kind", [(None, K.RAISE), (D(4), K.COMPLETE)])
+def test_with_the_small_bet_known_a_short_all_in_completion_does_not_open_3rd_street(
+        small_bet: Decimal | None, kind: ActionKind) -> None:
+    ledger = Ledger({"A": D(100), "B": D(3), "C": D(100)}, small_bet=small_bet)
+    ledger.start(Street.THIRD)
+    ledger.act("A", K.BRING_IN, chips=D(1))
+    assert ledger.act("B", K.RAISE, to=D(3))[:4] == (K.COMPLETE, D(3), D(3), True)  # all-in for less
+    assert ledger.act("C", K.RAISE, to=D(4))[0] is kind
+    assert ledger.act("A", K.RAISE, to=D(8))[:3] == (K.RAISE, D(4), D(8))  # the full completion opened it

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from itertools import product
 from decimal import Decimal
 from pathlib import Path
 
@@ -17,9 +18,9 @@ from hypothesis import strategies as st
 
 from studbook.check import check_hand, check_paths
 from studbook.engine.result import HandCheck
-from studbook.events import Action, ActionKind, Hand, Rejected, Skipped, Structure
+from studbook.events import Action, ActionKind, Hand, PostAnte, Rejected, Skipped, Structure
 from studbook.parse import parse_text, read_file
-from studbook.simulate import simulate_hands
+from studbook.simulate import simulate_hands, write_hands
 from studbook.write.phh import PhhResult, phh_actions, phh_players, write_phh, write_phhs
 
 K = ActionKind
@@ -41,31 +42,83 @@ def betting(hand: Hand) -> list[tuple[str, str]]:
     return [(e.player, KINDS[e.kind]) for e in hand.events if isinstance(e, Action)]
 
 
-@pytest.fixture(scope="module")
-def corpus_checks(corpus: Path) -> list[HandCheck]:
-    return [r for fc in check_paths([corpus]) for r in fc.results
+HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+
+
+def fixed_checks(paths: list[Path]) -> list[HandCheck]:
+    return [r for fc in check_paths(paths) for r in fc.results
             if isinstance(r, HandCheck) and r.hand.header.structure is Structure.FIXED]
 
 
-def test_corpus_hands_read_back_with_the_same_actions_and_nets(corpus_checks: list[HandCheck]) -> None:
+@pytest.fixture(scope="module")
+def corpus_checks(corpus: Path) -> list[HandCheck]:
+    return fixed_checks([corpus])
+
+
+def played(check: HandCheck, players: tuple[str, ...]) -> list[tuple[object, ...]]:
+    """Each action of ``players`` as the engine applied it: kind (completions named so),
+    chips put in, chips to call, bets and pot before it, all-in."""
+    return [(f.action.player, f.street, f.kind, f.put_in, f.to_call, f.bets_before, f.pot_before, f.action.all_in)
+            for f in check.actions if f.action.player in players]
+
+
+def short_bring_in(hand: Hand) -> bool:
+    """A bring-in all-in for less than the stakes' bring-in: PHH says only ``pb``, so the
+    others call what it put in (pokerkit's reading), where the log's callers put in the full one."""
+    return any(isinstance(e, Action) and e.kind is K.BRING_IN and e.all_in and e.amount != hand.header.stakes.bring_in
+               for e in hand.events)
+
+
+def round_trip(checks: list[HandCheck]) -> Counter[str]:
+    """text -> Hand -> PHH -> Hand: the same players, action words, deals and shows; a hand
+    clean in the log plays the same actions (the engine's facts of each) to the same nets
+    and stays clean. Returns the outcomes counted."""
     outcomes = Counter[str]()
-    for check in corpus_checks:
+    for check in checks:
         hand = check.hand
-        text = write_phh(hand, result_of(check))
-        back = read_back(text)
+        players = phh_players(hand)
+        back = read_back(write_phh(hand, result_of(check)))
         assert back.site == "phh" and back.hand_id == hand.hand_id
-        assert back.players() == phh_players(hand)
-        assert betting(back) == [b for b in betting(hand) if b[0] in phh_players(hand)], hand.line
+        assert back.players() == players
+        assert betting(back) == [b for b in betting(hand) if b[0] in players], hand.line
         assert phh_actions(back) == phh_actions(hand), (hand.file, hand.line)
         again = check_hand(back)
         if check.violations:
             outcomes["flagged in the log"] += 1
             continue
         # ``winnings`` carry the collections over: the nets are the log's, and a clean hand stays clean
+        if short_bring_in(hand):
+            outcomes["bring-in all-in for less"] += 1
+            continue
+        assert played(again, players) == played(check, players), (hand.file, hand.line)
         assert again.net == check.net, (hand.file, hand.line, again.net, check.net)
         assert not again.violations, (hand.file, hand.line, again.violations)
         outcomes["same"] += 1
+    return outcomes
+
+
+def test_corpus_hands_read_back_with_the_same_actions_and_nets(corpus_checks: list[HandCheck]) -> None:
+    outcomes = round_trip(corpus_checks)
     assert outcomes["same"] >= 0.9 * len(corpus_checks), outcomes
+
+
+def test_sample_histories_read_back_with_the_same_actions_and_nets() -> None:
+    checks = fixed_checks([HISTORIES])
+    outcomes = round_trip(checks)
+    assert outcomes["same"] >= 0.95 * len(checks) and outcomes["bring-in all-in for less"] > 0, outcomes
+
+
+def test_simulated_text_reads_back_through_phh_with_the_same_actions_and_nets() -> None:
+    """About 1,500 simulated hands, cash and tournament (short stacks, all-ins), each
+    written as PokerStars text and read back before the round trip: every one the same."""
+    checks = []
+    for number, (variant, tournament) in enumerate(product(("stud", "stud8", "razz"), (False, True))):
+        text = write_hands(simulate_hands(variant, 250, 2 + number, 28 + number, tournament, hands_per_level=8))
+        checks += [check_hand(h) for h in parse_text(text, file="simulated.txt") if isinstance(h, Hand)]
+    assert len(checks) == 1500 and not [c for c in checks if c.violations]
+    outcomes = round_trip(checks)
+    assert outcomes["same"] + outcomes["bring-in all-in for less"] == 1500, outcomes
+    assert outcomes["same"] >= 1450, outcomes
 
 
 def test_a_phhs_file_is_detected_and_every_hand_has_its_lines(corpus: Path, tmp_path: Path) -> None:
@@ -138,6 +191,100 @@ def test_bad_phh_is_rejected_at_its_line(text: str, line: int, words: str) -> No
     (result,) = parse_text(text, file="bad.phh")
     assert isinstance(result, Rejected), result
     assert result.line == line and words in result.reason, result
+
+
+# -- hand-made PHH: what cc and cbr come to ---------------------------------------
+
+_DEALS = ["d dh p1 ????2c", "d dh p2 ????9d", "d dh p3 ????Kh"]  # p1 brings in (lowest up card)
+
+
+def made(actions: list[str], stacks: str = "[100, 100, 100]", antes: str = "[1, 1, 1]") -> str:
+    """A three-player stud hand (bring-in 1, small bet 2, big bet 4), one action a line
+    (the first action at line 8)."""
+    return (f'variant = "F7S"\nantes = {antes}\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n'
+            f'starting_stacks = {stacks}\nactions = [\n' + "".join(f'  "{a}",\n' for a in _DEALS + actions) + "]\n")
+
+
+def acts(text: str) -> list[tuple[str, ActionKind, Decimal | None, Decimal | None, bool]]:
+    return [(e.player, e.kind, e.amount, e.to, e.all_in) for e in read_back(text).events if isinstance(e, Action)]
+
+
+def betting_faults(text: str) -> list[str]:
+    """The engine's verdict on the betting of a hand-made (unfinished) hand: the rules broken of
+    the bet sizes and the bring-in."""
+    return [v.rule for v in check_hand(read_back(text)).violations if v.rule.startswith(("bet.", "bringin."))]
+
+
+def test_cc_is_a_check_when_nothing_is_owed_else_a_call() -> None:
+    text = made(["p1 pb", "p2 cc", "p3 cc", "p1 cc",  # 3rd: calls of the bring-in, then a check
+                 "d dh p1 3c", "d dh p2 4d", "d dh p3 5h", "p3 cc", "p1 cbr 2", "p2 cc", "p3 cc"])
+    assert acts(text) == [
+        ("p1", K.BRING_IN, 1, None, False), ("p2", K.CALL, 1, None, False), ("p3", K.CALL, 1, None, False),
+        ("p1", K.CHECK, None, None, False),
+        ("p3", K.CHECK, None, None, False), ("p1", K.BET, 2, None, False), ("p2", K.CALL, 2, None, False),
+        ("p3", K.CALL, 2, None, False),
+    ]
+    assert not betting_faults(text)
+
+
+def test_cbr_is_a_completion_a_bet_or_a_raise_by_the_street_total() -> None:
+    text = made(["p1 pb", "p2 cbr 2", "p3 cbr 4", "p1 cbr 6", "p2 cc", "p3 cc",
+                 "d dh p1 3c", "d dh p2 4d", "d dh p3 5h", "p3 cbr 2", "p1 cbr 4", "p2 f", "p3 cc"])
+    assert acts(text) == [
+        ("p1", K.BRING_IN, 1, None, False), ("p2", K.COMPLETE, 2, 2, False), ("p3", K.RAISE, 2, 4, False),
+        ("p1", K.RAISE, 2, 6, False), ("p2", K.CALL, 4, None, False), ("p3", K.CALL, 2, None, False),
+        ("p3", K.BET, 2, None, False), ("p1", K.RAISE, 2, 4, False), ("p2", K.FOLD, None, None, False),
+        ("p3", K.CALL, 2, None, False),
+    ]
+    assert not betting_faults(text)
+
+
+def test_a_short_all_in_completion_leaves_the_next_cbr_a_completion() -> None:
+    """As the engine counts bets: 3rd street opens at the small bet."""
+    text = made(["p1 pb", "p2 cbr 1.5", "p3 cbr 2", "p1 cc"], stacks="[100, 2.5, 100]")
+    assert acts(text) == [("p1", K.BRING_IN, 1, None, False), ("p2", K.COMPLETE, Decimal("1.5"), Decimal("1.5"), True),
+                          ("p3", K.COMPLETE, 2, 2, False), ("p1", K.CALL, 1, None, False)]
+    assert not betting_faults(text)
+
+
+def test_all_in_calls_for_less_and_short_posts_take_the_whole_stack() -> None:
+    text = made(["p1 pb", "p2 cbr 2", "p3 cc", "p1 cc", "d dh p1 Ac", "d dh p2 4d", "d dh p3 5h",
+                 "p1 cbr 2", "p2 cbr 4", "p3 cc", "p1 cc"], stacks="[100, 100, 5.5]")
+    assert acts(text)[-4:] == [("p1", K.BET, 2, None, False), ("p2", K.RAISE, 2, 4, False),
+                               ("p3", K.CALL, Decimal("2.5"), None, True),  # 4 owed, 2.5 left
+                               ("p1", K.CALL, 2, None, False)]
+    assert not betting_faults(text)
+    short = read_back(made(["p1 pb", "p2 cc", "p3 f"], stacks="[1.5, 100, 0.5]"))
+    assert [(e.player, e.amount, e.all_in) for e in short.events if isinstance(e, PostAnte)] == [
+        ("p1", 1, False), ("p2", 1, False), ("p3", Decimal("0.5"), True)]
+    # PHH's bring_in is what is due: p1 brings in the 0.5 left, and p2 calls that
+    assert [(e.player, e.kind, e.amount, e.all_in) for e in short.events if isinstance(e, Action)][:2] == [
+        ("p1", K.BRING_IN, Decimal("0.5"), True), ("p2", K.CALL, Decimal("0.5"), False)]
+
+
+@pytest.mark.parametrize("cbr, words", [
+    ("p3 cbr 4", None),  # the legal twin: a raise
+    ("p3 cbr 2", "p3 cbr 2 does not raise the bet of 2"),  # the completion's total: a call written as cbr
+    ("p3 cbr 1.5", "p3 cbr 1.5 does not raise the bet of 2"),
+    ("p3 cbr 0", "p3 cbr 0 does not raise the bet of 2"),
+    ("p3 cbr 200", "p3 cannot make it 200: 101 more than the stack"),
+])
+def test_a_cbr_that_does_not_raise_or_overdraws_is_rejected_at_its_line(cbr: str, words: str | None) -> None:
+    text = made(["p1 pb", "p2 cbr 2", cbr])
+    (result,) = parse_text(text, file="bad.phh")
+    if words is None:
+        assert isinstance(result, Hand) and acts(text)[-1] == ("p3", K.RAISE, 2, 4, False)
+    else:
+        assert isinstance(result, Rejected) and result.line == 13 and words in result.reason, result
+        assert result.text == cbr
+    pokerkit = pytest.importorskip("pokerkit")  # the oracle plays the legal twin and refuses the others
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            states = list(pokerkit.HandHistory.loads(text))
+        except ValueError:
+            states = []
+    assert bool(states) is (words is None)
 
 
 @settings(max_examples=examples(40), deadline=None)

@@ -24,6 +24,7 @@ import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
 
+from studbook.betting import street_total  # noqa: E402
 from studbook.check import check_paths  # noqa: E402
 from studbook.engine.result import HandCheck  # noqa: E402
 from studbook.events import (  # noqa: E402
@@ -106,19 +107,16 @@ def _betting_exclusion(hand: Hand) -> str | None:
         before = street_in.get(e.player, Decimal(0))
         if e.kind is K.BRING_IN and e.all_in and (e.amount or 0) != hand.header.stakes.bring_in:
             return "partial_bring_in"
+        to = street_total(e.kind, e.amount, e.to, before, top)
         if e.kind in RAISES:
-            to = e.to if e.to is not None else (top + (e.amount or 0) if e.kind is K.RAISE else before + (e.amount or 0))
             bet = small if street <= Street.FOURTH else hand.header.stakes.big_bet
             if street is Street.FOURTH and (to > small and top < small or to - top > small):
                 return "double_bet"
             if short:  # a raise after a short all-in raise: reopened or not is where pokerkit differs
                 return "short_all_in_raise"
             short = e.all_in and (to - top < bet if top >= small or street > Street.THIRD else to < small)
-            top = max(top, to)
-            street_in[e.player] = to
-        else:
-            street_in[e.player] = before + (e.amount or 0)
-            top = max(top, street_in[e.player])
+        street_in[e.player] = to
+        top = max(top, to)
     return None
 
 

@@ -24,9 +24,10 @@ any site. Each piece is decided here and nowhere else:
   (:func:`split_winnings`);
 * **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
 
-Who uses it: the readers' one ``Ledger`` (``sites/ledger.py``, for the text
-and the XML readers; Absolute's all-in lines read with it), the PHH reader
-(``sites/phh.py``) and iPoker's awards (``sites/ipoker.py``); the engine
+Who uses it: the readers' one ``Ledger`` (``sites/ledger.py``, for the text,
+the XML and the PHH readers; Absolute's all-in lines read with it), iPoker's
+awards (``sites/ipoker.py``) and the PHH writer's street totals
+(``write/phh.py``); the engine
 (``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
 ``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
 the simulator through ``build_pots`` and ``legal_actions()``, and the frames

@@ -1,8 +1,9 @@
 """The readers' betting ledger: what a site writes -> events.py's amounts.
 
 Every reader that works out an action's figures, the line readers
-(:mod:`studbook.sites.lines`: Full Tilt, Bovada, Everleaf, ...) and the XML
-readers (:mod:`studbook.sites.xml_common`: iPoker, Merge), keeps one
+(:mod:`studbook.sites.lines`: Full Tilt, Bovada, Everleaf, ...), the XML
+readers (:mod:`studbook.sites.xml_common`: iPoker, Merge) and the PHH reader
+(:mod:`studbook.sites.phh`), keeps one
 :class:`Ledger` per hand. Sites write "chips put in", "new street total" or
 "raised by"; the ledger knows each player's stack and street total and the bet
 to match, so it gives events.py's ``amount`` and ``to`` and tells a completion
@@ -18,6 +19,9 @@ are kept (``kinds_as_written``). Line readers call :meth:`Ledger.act` with a
 kind and the figure as written (``chips=``, ``to=`` or ``by=``); XML readers
 call :meth:`Ledger.act_as` with the site's intent and one figure, which
 reads it into the same call.
+A reader that knows more says so: antes and bring-ins written as what is
+due (``posts_as_due``), the small bet (``small_bet``); a log with one word
+for a check and a call calls :meth:`Ledger.check_or_call`.
 """
 
 from __future__ import annotations
@@ -83,20 +87,31 @@ class Ledger:
       player already without chips), so each family keeps the rule it had; an
       ante is all-in by the stack it leaves under either;
     * ``kinds_as_written``: bet, raise and call as the log names them (the
-      figures it lacks from the ledger), else told from the figures.
+      figures it lacks from the ledger), else told from the figures;
+    * ``posts_as_due``: an ante or bring-in is given as the amount due (PHH's
+      ``antes`` and ``bring_in``), not the chips put in: a player with less
+      posts the whole stack (all-in for less);
+    * ``small_bet``: the fixed-limit small bet, where the reader knows it: 3rd
+      street is opened only by a bet that reaches it, as the engine counts bets
+      (after an all-in completion for less, the next bet still completes);
+      unknown (None), or with ``kinds_as_written`` (the log names them), any
+      bet or completion opens it.
     """
 
     __slots__ = (
         "stacks_tell_all_in", "all_in_takes_chips", "kinds_as_written", "stacks", "street_in", "put_in",
         "antes", "in_hand", "folded", "street", "level", "opened", "fresh", "aggressor", "units",
-        "bring_in", "ante",
+        "bring_in", "ante", "posts_as_due", "small_bet",
     )
 
     def __init__(self, stacks: Mapping[str, Decimal] | None = None, *, stacks_tell_all_in: bool = True,
-                 all_in_takes_chips: bool = False, kinds_as_written: bool = False) -> None:  # fmt: skip
+                 all_in_takes_chips: bool = False, kinds_as_written: bool = False,
+                 posts_as_due: bool = False, small_bet: Decimal | None = None) -> None:  # fmt: skip
         self.stacks_tell_all_in = stacks_tell_all_in
         self.all_in_takes_chips = all_in_takes_chips
         self.kinds_as_written = kinds_as_written
+        self.posts_as_due = posts_as_due
+        self.small_bet = small_bet
         self.stacks: dict[str, Decimal] = {}
         self.street_in: dict[str, Decimal] = {}  # this street's chips, per player who put any in
         self.put_in: dict[str, Decimal] = {}  # the whole hand's, antes included, in first-contribution order
@@ -105,7 +120,7 @@ class Ledger:
         self.folded: set[str] = set()
         self.street: Street | None = None
         self.level = ZERO  # the bet to match on this street
-        self.opened = False  # a bet or completion made on this street (a bring-in is not one)
+        self.opened = False  # a bet or completion made on this street (a bring-in is not one; see small_bet)
         self.fresh = False  # no action yet on this street
         self.aggressor: str | None = None  # the last bet or raise of the latest street with any action
         self.units: dict[Street, Decimal] = {}  # per street, the first bet size not all-in (see stakes())
@@ -119,8 +134,10 @@ class Ledger:
         self.stacks[player] = stack
 
     def post_ante(self, player: str, chips: Decimal) -> bool:
-        """Take an ante; True when it leaves the player all-in."""
+        """Take an ante (``antes[player]``: what it took); True when it leaves the player all-in."""
         self.in_hand[player] = None
+        if self.posts_as_due:
+            chips = self._postable(player, chips)
         self.ante = self.ante or chips
         self.antes[player] = self.antes.get(player, ZERO) + chips
         self.put_in[player] = self.put_in.get(player, ZERO) + chips
@@ -159,6 +176,8 @@ class Ledger:
         if kind is BRING_IN:
             if chips is None:
                 chips = to - before if to is not None else ZERO
+            if self.posts_as_due:
+                chips = self._postable(player, chips)
             self.bring_in = self.bring_in or chips
             all_in = self._put(player, chips) or all_in
             if before + chips > self.level:
@@ -178,6 +197,12 @@ class Ledger:
         if kind is not CALL:  # else less than a raise: an all-in call for less
             self._raised(player, kind, total, all_in)
         return (kind, value, new_to, all_in, chips)
+
+    def check_or_call(self, player: str) -> Normalised:
+        """:meth:`act` for a log's one word for both: a call when the player owes
+        chips and has any (an all-in call for less when short), else a check."""
+        chips = call_chips(self.level, self.street_in.get(player, ZERO), self.stacks.get(player, ZERO))
+        return self.act(player, CALL, chips) if chips > 0 else self.act(player, CHECK)
 
     def act_as(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
         """:meth:`act` for an XML site's action: its ``intent`` and the one
@@ -218,6 +243,10 @@ class Ledger:
             self.level = total
         return (kind, value, shown_to, all_in, chips)
 
+    def _postable(self, player: str, due: Decimal) -> Decimal:
+        """What a post of ``due`` takes: all of a shorter stack."""
+        return min(due, self.stacks.get(player, ZERO))
+
     def _put(self, player: str, chips: Decimal) -> bool:
         """Take ``chips`` from the player into the pot; True when that tells an all-in."""
         stack = self.stacks.get(player, ZERO)
@@ -233,7 +262,7 @@ class Ledger:
         if not all_in and self.street is not None and self.street not in self.units:
             self.units[self.street] = total if kind is COMPLETE else total - self.level
         self.level = total
-        self.opened = True
+        self.opened = self.opened or self.small_bet is None or total >= self.small_bet
         self.aggressor = player
 
     def returned(self, player: str, chips: Decimal) -> None:

@@ -10,12 +10,17 @@ line of what it came from: an action's own line in the ``actions`` array
 the ``antes`` line for antes, the ``starting_stacks`` line for seats.
 
 What PHH does not say, the reader fills in as data, not guesses: the street
-of a ``d dh`` is the number of cards the player has been dealt; a ``cbr`` is
-a completion on 3rd street while nobody has made the small bet, a bet when
-nobody has bet the street, else a raise; ``cc`` is a check when nothing is
-owed. ``winnings`` become collections; a file without them leaves the award
-to the engine (profile ``phh``: ``logs_collections=False``). Non-stud
-variants (hold'em, draw games) are skipped with the variant named.
+of a ``d dh`` is the number of cards the player has been dealt. The betting
+is the readers' one :class:`~studbook.sites.ledger.Ledger` (over
+:mod:`studbook.betting`, as a site log's): antes and the bring-in are the
+amounts due (``posts_as_due``: a short stack posts all it has); a ``cbr`` is
+the street total, the ledger telling a completion, a bet or a raise (3rd
+street opened by a bet of the ``small_bet``, as the engine counts bets), and
+one that does not raise the bet or overdraws the stack is rejected at its
+line; ``cc`` is :meth:`~studbook.sites.ledger.Ledger.check_or_call`.
+``winnings`` become collections; a file without them leaves the award to the
+engine (profile ``phh``: ``logs_collections=False``). Non-stud variants
+(hold'em, draw games) are skipped with the variant named.
 """
 
 from __future__ import annotations
@@ -28,13 +33,13 @@ from datetime import datetime, time, timezone
 from decimal import Decimal
 from typing import Any, Iterator
 
-from studbook.betting import call_chips, figures, named
 from studbook.cards import Card
 from studbook.events import (
     ActionKind, Event, ParseResult, Rejected, Street, Structure, Variant,
 )
 from studbook.read import split_at_starts
 from studbook.sites.base import HandText
+from studbook.sites.ledger import Ledger, Normalised
 from studbook.sites.makers import (
     make_action, make_ante, make_collect, make_deal, make_deal_community, make_hand, make_header, make_muck,
     make_seat, make_show, make_showdown, make_skipped, make_stakes, make_street,
@@ -120,22 +125,17 @@ def _lines_of(text: str, first_line: int) -> tuple[dict[str, int], list[int]]:
 @dataclass(slots=True)
 class _Player:
     name: str
-    seat: int
-    stack: Decimal  # what is left
     cards: int = 0  # dealt so far
-    street_in: Decimal = Decimal(0)
-    folded: bool = False
 
 
 class _Reader:
-    """One hand's TOML table to events, keeping each player's stack and street total."""
+    """One hand's TOML table to events, its betting on one :class:`Ledger`."""
 
     def __init__(self, chunk: HandText, file: str) -> None:
         self.chunk = chunk
         self.file = file
         self.events: list[Event] = []
-        self.street: Street | None = None
-        self.top = Decimal(0)  # the street's highest total
+        self.ledger: Ledger  # made once the stakes are read
         self.showdown = False
         self.keys: dict[str, int] = {}
         self.players: list[_Player] = []
@@ -170,19 +170,20 @@ class _Reader:
                 raise BadPhh(self.line(key), f"{key} has {len(values)} entries for {count} starting stacks")
         if len(set(names)) != count:
             raise BadPhh(self.line("players"), "two players have the same name")
-        self.players = [_Player(n, s, st) for n, s, st in zip(names, seats, stacks)]
+        self.players = [_Player(n) for n in names]
         self.bring_in = self.amount(data, "bring_in")
         self.small = self.amount(data, "small_bet")
         self.big = self.amount(data, "big_bet")
+        # PHH's antes and bring_in are what is due; its stakes are fixed-limit's
+        self.ledger = Ledger(dict(zip(names, stacks)), posts_as_due=True, small_bet=self.small)
         seat_line = self.line("starting_stacks")
         seat_events = tuple(make_seat(file, seat_line, s, n, st, False, False)
                             for n, s, st in zip(names, seats, stacks))
         ante_line = self.line("antes")
-        for p, ante in zip(self.players, antes):
+        for name, ante in zip(names, antes):
             if ante > 0:
-                paid = min(ante, p.stack)
-                p.stack -= paid
-                self.events.append(make_ante(file, ante_line, p.name, paid, p.stack == 0))
+                all_in = self.ledger.post_ante(name, ante)
+                self.events.append(make_ante(file, ante_line, name, self.ledger.antes[name], all_in))
         actions = data["actions"]
         if not isinstance(actions, list):
             raise BadPhh(self.line("actions"), "actions is not a list")
@@ -264,12 +265,9 @@ class _Reader:
         self.events.append(make_deal(self.file, line, p.name, street, tuple(down), tuple(up), ()))
 
     def start(self, street: Street, line: int) -> None:
-        if self.street is not None and street <= self.street:
+        if self.ledger.street is not None and street <= self.ledger.street:
             return
-        self.street = street
-        self.top = Decimal(0)
-        for p in self.players:
-            p.street_in = Decimal(0)
+        self.ledger.start(street)
         self.events.append(make_street(self.file, line, street))
 
     def player_action(self, words: list[str], line: int) -> None:
@@ -286,40 +284,36 @@ class _Reader:
                 cards = () if args == ["-"] else tuple(Card.parse(t) for t in _CARD.findall(args[0]) if t != "??")
                 self.events.append(make_show(file, line, p.name, cards, None))
             return
-        if self.street is None:
+        if self.ledger.street is None:
             self.start(Street.THIRD, line)
-        before = p.street_in
         if verb == "f" and not args:
-            p.folded = True
-            self.events.append(make_action(file, line, p.name, K.FOLD, None, None, False))
+            self.record(p.name, line, self.ledger.act(p.name, K.FOLD))
         elif verb == "pb" and not args:
-            self.put(p, min(self.bring_in, p.stack), K.BRING_IN, None, line)
+            self.record(p.name, line, self.ledger.act(p.name, K.BRING_IN, self.bring_in))
         elif verb == "cc" and not args:
-            owed = call_chips(self.top, before, p.stack)
-            if owed > 0:
-                self.put(p, owed, K.CALL, None, line)
-            else:
-                self.events.append(make_action(file, line, p.name, K.CHECK, None, None, False))
+            self.record(p.name, line, self.ledger.check_or_call(p.name))
         elif verb == "cbr" and len(args) == 1:
-            to = Decimal(args[0])
-            if not to.is_finite():
-                raise ValueError(f"not an amount: {args[0]}")
-            if to <= before or to - before > p.stack:
-                raise ValueError(f"{p.name} cannot make it {args[0]} (in {before}, stack {p.stack})")
-            # 3rd street opens once the bet reaches the small bet (a short all-in completion does not open it)
-            kind = named(K.BET if self.top == 0 else K.RAISE, self.street, self.top >= self.small)
-            shown, total = figures(kind, to, before, self.top)
-            self.put(p, to - before, kind, total, line, shown)
+            self.record(p.name, line, self.bet_to(p.name, args[0]))
         else:
             raise ValueError(f"not a stud action: {' '.join(words)}")
 
-    def put(self, p: _Player, chips: Decimal, kind: ActionKind, to: Decimal | None, line: int,
-            amount: Decimal | None = None) -> None:
-        p.stack -= chips
-        p.street_in += chips
-        self.top = max(self.top, p.street_in)
-        shown = chips if amount is None else amount
-        self.events.append(make_action(self.file, line, p.name, kind, shown, to, p.stack == 0))
+    def bet_to(self, name: str, figure: str) -> Normalised:
+        """A ``cbr``: the street total ``figure``, which must raise the bet and be
+        within the stack (the ledger tells a completion, a bet or a raise)."""
+        to = Decimal(figure)
+        if not to.is_finite():
+            raise ValueError(f"not an amount: {figure}")
+        level = self.ledger.level
+        done = self.ledger.act(name, K.RAISE, None, to)
+        if done[0] is K.CALL:  # the ledger reads a total that does not raise the bet as a call
+            raise ValueError(f"{name} cbr {figure} does not raise the bet of {level}")
+        if self.ledger.stacks[name] < 0:
+            raise ValueError(f"{name} cannot make it {figure}: {-self.ledger.stacks[name]} more than the stack")
+        return done
+
+    def record(self, name: str, line: int, done: Normalised) -> None:
+        kind, amount, to, all_in, _ = done
+        self.events.append(make_action(self.file, line, name, kind, amount, to, all_in))
 
 
 def _digest(text: str) -> str:

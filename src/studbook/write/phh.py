@@ -11,7 +11,8 @@ What the writer relies on (``studbook.sites.phh`` reads it back):
 
 * every live player gets a ``d dh`` on every street it is dealt, with ``??``
   for the cards the log does not show (3rd street: down, down, up);
-* a raise, bet or completion is ``cbr`` with the player's street total;
+* a raise, bet or completion is ``cbr`` with the player's street total
+  (:func:`studbook.betting.street_total`, the engine's reading of the figures);
 * shows and mucks are written after the last deal, as pokerkit plays them
   (``pN sm CARDS`` for a show, ``pN sm`` for a muck);
 * ``winnings`` (what each player collected) and ``finishing_stacks`` are
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from typing import Iterable, Mapping
 
+from studbook.betting import street_total
 from studbook.cards import Card
 from studbook.events import (
     Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure,
@@ -120,27 +122,17 @@ class _Actions:
             self.shows.append((e.player, None))
 
     def action(self, e: Action) -> str:
-        before = self.street_in.get(e.player, Decimal(0))
-        amount = e.amount or Decimal(0)
         if e.kind is ActionKind.FOLD:
             self.folded.add(e.player)
             return "f"
+        total = street_total(e.kind, e.amount, e.to, self.street_in.get(e.player, Decimal(0)), self.top)
+        self.street_in[e.player] = total
+        self.top = max(self.top, total)
         if e.kind is ActionKind.BRING_IN:
-            self.street_in[e.player] = before + amount
-            self.top = max(self.top, before + amount)
             return "pb"
         if e.kind in _RAISES:
-            if e.to is not None:
-                to = e.to
-            elif e.kind is ActionKind.RAISE:
-                to = self.top + amount
-            else:
-                to = before + amount
-            self.street_in[e.player] = to
-            self.top = max(self.top, to)
-            return f"cbr {phh_number(to)}"
-        self.street_in[e.player] = before + amount  # check or call
-        return "cc"
+            return f"cbr {phh_number(total)}"
+        return "cc"  # check or call
 
     def finish(self) -> list[str]:
         self.flush()
