@@ -86,12 +86,20 @@ class LinePolicy:
 
     def __init__(self, grammar: LineGrammar) -> None:
         vocabulary = load_grammar("noplay")
+        # the site's cancel line, when its grammar reads one (common.lark's HAND_CANCELLED)
+        self.cancel = grammar.regex["HAND_CANCELLED"] if "HAND_CANCELLED" in grammar.terminals else None
         self.vocabulary = [(name, vocabulary.regex[name]) for name in sorted(vocabulary.terminals)]
         # the grammar's terminals that name no player, save those that read any line: markers
         self.markers = [
             grammar.regex[name] for name in grammar.terminals
             if name not in grammar.name_field and not grammar.regex[name].match(_ANY_LINE)
         ]  # fmt: skip
+
+    def cancellation(self, text: str) -> tuple[str | None, ...] | None:
+        """The fields of the site's cancel line when ``text`` (without its
+        newline) is one, at whatever place: the hand ends there, skipped."""
+        found = self.cancel.match(text.rstrip("\r") + "\n") if self.cancel is not None else None
+        return None if found is None else found.groups()
 
     def judge(self, text: str, names: Collection[str]) -> Verdict | None:
         """A Verdict when the line ``text`` (without its newline) is a Note;
