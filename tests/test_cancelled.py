@@ -28,8 +28,11 @@ from studbook.sites.lines import LineFormat
 from studbook.store import ImportSummary
 
 TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
-# A corpus file per site whose grammar reads the cancel line.
-CANCELS = {"fulltilt": "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt"}
+# Per site whose grammar reads the cancel line: a corpus file, and the line as its client writes it.
+CANCELS = {
+    "fulltilt": ("FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt", "Hand #{id} has been canceled"),
+    "kingsclub": ("KingsClub/7-Stud-USD-44-88-202010.txt", "Hand cancelled"),
+}
 # One corpus file per other text site, for the sites that do not read it.
 OTHERS = {
     "pokerstars": "PokerStars/7-Stud-USD-0.04-0.08-200911.txt",
@@ -37,7 +40,6 @@ OTHERS = {
     "ongame": "OnGame/7-StudHL-USD-0.25-0.50-201008.All.streets.txt",
     "partypoker": "PartyPoker/7-StudHL-USD-0.50-1.00-201008.txt",
     "everleaf": "Everleaf/7-Stud-USD-0.05-0.10.201107.txt",
-    "kingsclub": "KingsClub/7-Stud-USD-44-88-202010.txt",
     "winamax": "Winamax/7-Stud-6max-EUR-25-50-201611._8games_.txt",
     "winning": "WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt",
     "absolute": "Absolute/7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt",
@@ -73,8 +75,9 @@ def test_the_sites_that_read_the_cancel_line_are_the_listed_ones() -> None:
 @pytest.mark.parametrize("site", sorted(CANCELS))
 @pytest.mark.parametrize("rest", ["kept", "cut"])
 def test_a_cancel_line_after_any_line_skips_the_hand(corpus: Path, site: str, rest: str) -> None:
-    hand, lines = _first_hand(corpus, CANCELS[site], site)
-    cancel = f"Hand #{hand.hand_id} has been canceled"
+    name, written = CANCELS[site]
+    hand, lines = _first_hand(corpus, name, site)
+    cancel = written.format(id=hand.hand_id)
     for at in range(1, len(lines) + 1):  # after the header, ..., after the last summary line
         edited = lines[:at] + [cancel] + (lines[at:] if rest == "kept" else [])
         result = _one(edited, site)
@@ -85,15 +88,15 @@ def test_a_cancel_line_after_any_line_skips_the_hand(corpus: Path, site: str, re
 
 @pytest.mark.parametrize("site", sorted(CANCELS))
 def test_the_unedited_hand_still_reads(corpus: Path, site: str) -> None:
-    hand, lines = _first_hand(corpus, CANCELS[site], site)
+    hand, lines = _first_hand(corpus, CANCELS[site][0], site)
     again = _one(lines, site)
     assert isinstance(again, Hand)
     assert again.events == tuple(dataclasses.replace(e, file="edited.txt") for e in hand.events)
 
 
-@pytest.mark.parametrize("site", sorted(CANCELS))
+@pytest.mark.parametrize("site", sorted(site for site, (_, written) in CANCELS.items() if "{id}" in written))
 def test_a_cancel_line_naming_another_hand_rejects_at_that_line(corpus: Path, site: str) -> None:
-    hand, lines = _first_hand(corpus, CANCELS[site], site)
+    hand, lines = _first_hand(corpus, CANCELS[site][0], site)
     other = f"Hand #{int(hand.hand_id) + 1} has been canceled"
     for at in (1, len(lines) // 2, len(lines)):
         result = _one(lines[:at] + [other] + lines[at:], site)
@@ -112,7 +115,7 @@ def test_sites_without_the_cancel_line_are_unchanged(corpus: Path, site: str) ->
 
 def test_a_cancelled_hand_is_listed_as_skipped_by_import(corpus: Path, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    hand, lines = _first_hand(corpus, CANCELS["fulltilt"], "fulltilt")
+    hand, lines = _first_hand(corpus, CANCELS["fulltilt"][0], "fulltilt")
     at = next(i for i, line in enumerate(lines) if line.startswith("*** 3RD STREET")) + 2
     path = tmp_path / "ft.txt"
     path.write_text("\n".join(lines[:at] + [f"Hand #{hand.hand_id} has been canceled"]) + "\n", encoding="utf-8")
@@ -136,7 +139,7 @@ def test_the_import_report_counts_cancelled_hands_apart_from_other_games() -> No
 
 def test_other_words_about_cancelling_stay_a_note(corpus: Path) -> None:
     """Only the site's own cancel line cancels: other words (no client known to write them) are a note."""
-    hand, lines = _first_hand(corpus, CANCELS["fulltilt"], "fulltilt")
+    hand, lines = _first_hand(corpus, CANCELS["fulltilt"][0], "fulltilt")
     at = len(lines) // 2
     result = _one(lines[:at] + ["The hand has been canceled by the dealer"] + lines[at:], "fulltilt")
     assert isinstance(result, Hand) and any(isinstance(e, Note) for e in result.events)

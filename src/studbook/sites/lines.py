@@ -561,12 +561,12 @@ class LineBuilder:
         One that names another hand may belong to another hand's text: it rejects."""
         if not self._names_this_hand(f):
             raise ValueError(f"the cancel line names hand #{f[0]}, not this hand (#{self.head.get('hand_id')})")
-        raise HandCancelled(self.header.game if self.header is not None else "")
+        raise HandCancelled(self.header.game if self.header is not None else str(self.head.get("game", "")))
 
     def _names_this_hand(self, f: Fields) -> bool:
-        """True when a cancel line's hand id is this hand's (or the hand has none yet)."""
+        """True when a cancel line's hand id is this hand's (or either names none)."""
         named = self.head.get("hand_id")
-        return named is None or f[0] == str(named)
+        return named is None or f[0] is None or f[0] == str(named)
 
     def line_text(self) -> str:
         """The text of the line being read, without its newline."""
