@@ -47,8 +47,8 @@ LABELS: dict[str, Street] = {
     "7TH": Street.SEVENTH,
 }
 KINDS: dict[str, str] = {
-    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "DATE": "date line",
-    "TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
+    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "INFO_DATE": "date line",
+    "INFO_TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
     "CHATTER": "table message", "FINISH": "tournament finish",
 }
 
@@ -167,7 +167,7 @@ class KingsClubBuilder(LineBuilder):
         return self.events
 
     HANDLERS = {
-        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "DATE": "date", "TABLE": "table",
+        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "INFO_DATE": "date", "INFO_TABLE": "table",
         "SEAT": "seat", "ANTE": "ante", "STREET": "street_label", "DEAL": "deal_line",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line", "SHOW": "show_line",
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",
