@@ -143,6 +143,10 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "everleaf info order": ("everleaf", EV, r"(?m)^(Table .*)\n(Total number of players: .*)$", r"\2\n\1"),
     "everleaf brings in": ("everleaf", EV, r" posts bring-in ", " brings in for "),
     "everleaf completes it to": ("everleaf", EV, r" completes to ", " completes it to "),
+    # Everleaf: a mark after a seat's stack, as FPDB's EverleafToFpdb.py reads seat lines
+    "everleaf seat new player": ("everleaf", EV, r"(?m)^(Seat \d+: .*) \)$", r"\1 new player )"),
+    "everleaf seat all-in": ("everleaf", EV, r"(?m)^(Seat \d+: .*) \)$", r"\1 All-in )"),
+    "everleaf seat mark for the unit": ("everleaf", EV, r"(?m)^(Seat \d+: .*) USD \)$", r"\1 All-in )"),
     # KingsClub: the date and table lines swapped, the bring-in's other word
     "kingsclub info order": ("kingsclub", KC, r"(?m)^(\d{4}-\d\d-\d\d [\d:]+)\n(Table '.*')$", r"\2\n\1"),
     "kingsclub brings in": ("kingsclub", KC, r" brings in for ", " brings in "),
