@@ -143,6 +143,10 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "everleaf info order": ("everleaf", EV, r"(?m)^(Table .*)\n(Total number of players: .*)$", r"\2\n\1"),
     "everleaf brings in": ("everleaf", EV, r" posts bring-in ", " brings in for "),
     "everleaf completes it to": ("everleaf", EV, r" completes to ", " completes it to "),
+    # Everleaf: a mark after a seat's stack, as FPDB's EverleafToFpdb.py reads seat lines
+    "everleaf seat new player": ("everleaf", EV, r"(?m)^(Seat \d+: .*) \)$", r"\1 new player )"),
+    "everleaf seat all-in": ("everleaf", EV, r"(?m)^(Seat \d+: .*) \)$", r"\1 All-in )"),
+    "everleaf seat mark for the unit": ("everleaf", EV, r"(?m)^(Seat \d+: .*) USD \)$", r"\1 All-in )"),
     # KingsClub: the date and table lines swapped, the bring-in's other word
     "kingsclub info order": ("kingsclub", KC, r"(?m)^(\d{4}-\d\d-\d\d [\d:]+)\n(Table '.*')$", r"\2\n\1"),
     "kingsclub brings in": ("kingsclub", KC, r" brings in for ", " brings in "),
@@ -162,6 +166,11 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "winning game hand": ("winning", WIN, r"(?m)^Hand #", "Game Hand #"),
     "winning position mark": ("winning", WIN, r"(?m)^(Seat \d+: \S+) (did not show|folded)", r"\1 (button) \2"),
     "winning old posts ante": ("winning", WIN_OLD, r"(?m)^(Player .*) ante \(", r"\1 posts ante ("),
+    # Winning: the raise that reaches the cap, as FPDB's WinningToFpdb.py reads both clients' lines
+    "winning old caps": ("winning", WIN_OLD, r"(?m)^(Player .*) raises \(", r"\1 caps ("),
+    "winning old cap": ("winning", WIN_OLD, r"(?m)^(Player .*) raises \(", r"\1 cap ("),
+    "winning caps to": ("winning", WIN, r"(?m)^(\S+) raises (\$[0-9.]+) to ", r"\1 caps \2 to "),
+    "winning cap to": ("winning", WIN, r"(?m)^(\S+) raises (\$[0-9.]+) to ", r"\1 cap \2 to "),
     "winning pot note without rake": ("winning", WIN, r"(?m)^(Main pot \$[0-9.]+) \| Rake \$0\.00$", r"\1"),
     # Absolute: a game spelled outside Absolute's list, the bring-in's other spelling
     "absolute game words": ("absolute", ABS, r"Seven Card Hi/Lo  Normal", "7 Card Stud Hi-Lo  Normal"),
@@ -902,3 +911,26 @@ def test_ipoker_hilow_is_stud_hi_lo(corpus: Path) -> None:
                     for name in ("HiLow", "Hi-Lo"))  # fmt: skip
     assert hilow and all(isinstance(h, Hand) and h.header.variant is Variant.STUD8 for h in hilow)
     assert [reading(h) for h in hilow] == [reading(h) for h in hi_lo]
+
+
+# Winning's action lines whose figure's meaning no log establishes: rejected at that line,
+# named (the old client's "allin (N)" and bare "allin", a raise or cap without " to $Y").
+_WINNING_UNREAD = {
+    "old allin figure": (WIN_OLD, r"(?m)^(Player (.*)) raises \(([0-9.]+)\)", r"\1 allin (\3)"),
+    "old bare allin": (WIN_OLD, r"(?m)^(Player (.*)) raises \(([0-9.]+)\)", r"\1 allin"),
+    "raise without to": (WIN, r"(?m)^(\S+) raises (\$[0-9.]+) to \$[0-9.]+", r"\1 raises \2"),
+    "cap without to": (WIN, r"(?m)^(\S+) raises (\$[0-9.]+) to \$[0-9.]+", r"\1 caps \2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_WINNING_UNREAD))
+def test_winning_action_figures_of_unknown_meaning_reject_at_their_line(corpus: Path, case: str) -> None:
+    name, pattern, written = _WINNING_UNREAD[case]
+    text = _text(corpus, name)
+    found = re.search(pattern, text)
+    assert found is not None
+    edited = text[: found.start()] + found.expand(written) + text[found.end() :]
+    line = text.count("\n", 0, found.start()) + 1
+    results = list(parse_text(edited, file="edited.txt", site="winning"))
+    rejected = [r for r in results if isinstance(r, Rejected)]
+    assert len(rejected) == 1 and rejected[0].line == line and rejected[0].text == found.expand(written)

@@ -11,6 +11,7 @@ currency of every site, and stale rejects in the store.
 
 from __future__ import annotations
 
+import re
 import string
 from decimal import Decimal
 from pathlib import Path
@@ -395,3 +396,88 @@ def test_a_bad_line_is_reported_at_its_line_despite_a_later_note(corpus: Path) -
     [rejected] = [r for r in parse_text("\n".join(lines), site="winning") if isinstance(r, Rejected)]
     assert rejected.line == bad + 1
     assert rejected.reason == "summary line for 'Nobody', who has no seat line"
+
+
+# ---------------------------------------------------------------------------
+# Header-information lines out of their place: a terminal named INFO_... reads
+# ids and names, no amount, so a copy written anywhere else is a Note; a header
+# line that reads an amount (PartyPoker's stakes and antes) still rejects there.
+
+_INFO_HANDS = {
+    "partypoker": ("PartyPoker/7-Stud-USD-MTT-6.00-201205.txt", r"Trny:|Total number of players"),
+    "kingsclub": ("KingsClub/7-Stud-USD-44-88-202010.txt", r"Table |\d{4}-\d\d-\d\d "),
+}
+
+
+def _reading(hand: Hand) -> tuple[object, ...]:
+    """What a hand says, its notes left out (lines and the text as written too)."""
+    check = check_hand(hand)
+    return (hand.header, tuple(e for e in hand.events if not isinstance(e, Note)), hand.seats,
+            _summary(check), sorted((v.rule, v.line) for v in check.violations))  # fmt: skip
+
+
+def _shifted(hand: Hand, at: int) -> Hand:
+    """``hand`` as it reads with one line inserted after its line ``at`` (1-based in the hand)."""
+    import dataclasses
+
+    def move(x: object) -> object:
+        line = getattr(x, "line")
+        return dataclasses.replace(x, line=line + 1) if line > hand.line + at - 1 else x  # type: ignore[type-var]
+
+    return dataclasses.replace(hand, end_line=hand.end_line + 1, seats=tuple(move(s) for s in hand.seats),  # type: ignore[misc]
+                               events=tuple(move(e) for e in hand.events))
+
+
+def test_info_terminals_read_no_amount() -> None:
+    from studbook.sites.lines import WRITTEN_AMOUNT
+    from studbook.sites.noplay import INFO_PREFIX
+
+    found = 0
+    for site in TEXT_SITES:
+        fmt = get_site(site)
+        assert isinstance(fmt, LineFormat)
+        grammar = load_grammar(fmt.grammar_name)
+        for name, terminal in grammar.terminals.items():
+            if name.startswith(INFO_PREFIX):
+                found += 1
+                assert WRITTEN_AMOUNT not in terminal.pattern.to_regexp(), (site, name)
+    assert found >= 4
+
+
+@pytest.mark.parametrize("site", sorted(_INFO_HANDS))
+def test_a_header_info_line_after_any_line_is_a_note(corpus: Path, site: str) -> None:
+    name, info = _INFO_HANDS[site]
+    path = corpus / name
+    if not path.is_file():
+        pytest.skip(f"corpus file {name} not found")
+    text = decode(read_bytes(path)).text
+    hand = next(r for r in parse_text(text, file="edited.txt", site=site) if isinstance(r, Hand))
+    lines = text.split("\n")[hand.line - 1 : hand.end_line]
+    infos = [line for line in lines if re.match(info, line)]
+    assert len(infos) >= 2, infos
+    noted = 0
+    first = hand.seats[0].line - hand.line  # after the header's lines (a line where Party's game line goes is a game)
+    for copy in infos:
+        for at in range(first, len(lines) + 1):  # ... after the last line
+            after = _one("\n".join(lines[:at] + [copy] + lines[at:]) + "\n", site)
+            assert isinstance(after, Hand), (copy, at, after)
+            assert _reading(after) == _reading(_shifted(hand, at)), (copy, at)
+            notes = [e for e in after.events if isinstance(e, Note)]
+            # one note: the copy, or the line it copies where the grammar reads the copy in its place
+            assert len(notes) <= 1 and all(n.text == copy.rstrip() for n in notes), (copy, at, notes)
+            noted += len(notes)
+    assert noted > len(lines)
+
+
+def test_a_header_line_that_reads_an_amount_still_rejects_out_of_its_place(corpus: Path) -> None:
+    name = "PartyPoker/7-Stud-USD-MTT-6.00-201205.txt"
+    path = corpus / name
+    if not path.is_file():
+        pytest.skip(f"corpus file {name} not found")
+    text = decode(read_bytes(path)).text
+    hand = next(r for r in parse_text(text, file="edited.txt", site="partypoker") if isinstance(r, Hand))
+    lines = text.split("\n")[hand.line - 1 : hand.end_line]
+    stakes = next(line for line in lines if line.startswith("Stakes"))
+    place = next(i for i, line in enumerate(lines) if line.startswith("*** 3RD") or "Dealing" in line) + 2
+    after = _one("\n".join(lines[:place] + [stakes] + lines[place:]) + "\n", "partypoker")
+    assert isinstance(after, Rejected) and after.line == hand.line + place and after.text == stakes

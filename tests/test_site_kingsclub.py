@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -12,7 +14,9 @@ from studbook.events import (
     Action, ActionKind, Collect, Deal, Hand, PostAnte, PotSummary, SeatSummary, Street, StreetStart,
     UncalledReturned, Variant,
 )
-from studbook.parse import read_file
+from studbook.check import check_hand
+from studbook.parse import parse_text, read_file
+from studbook.read import decode, read_bytes
 from studbook.sites import register
 from studbook.sites.kingsclub import FORMAT
 
@@ -146,3 +150,59 @@ def test_detects_a_hand_header_only_at_a_line_start() -> None:
     header = "#37581152: Limit Seven Card Stud - 44/88\n2020-10-26 19:00:47\nTable 'Real Deal Mix'\n"
     assert FORMAT.detect(header) and FORMAT.detect("text before\n" + header)
     assert not FORMAT.detect("x" + header)
+
+
+# ---------------------------------------------------------------------------
+# "Dealt to X: [known] [new]": the cards already known, then the street's new ones
+# (as FPDB's KingsClubToFpdb.py reads its dealt lines)
+
+_DEALT = re.compile(r"^Dealt to (.+?): \[([^\]]+)\]$")
+
+
+def _with_known_cards(text: str, hidden: str) -> str:
+    """Every deal after a player's first written as "[known so far] [new]" ("X" for a hidden card
+    when ``hidden`` is "X"; the hidden cards left out when it is "")."""
+    known: dict[str, list[str]] = {}
+    out = []
+    for line in text.split("\n"):
+        found = _DEALT.match(line)
+        if found is None:
+            out.append(line)
+            continue
+        player, new = found.group(1), found.group(2).split()
+        so_far = [c for c in known.get(player, []) if c != "X" or hidden]
+        out.append(f"Dealt to {player}: [{' '.join(so_far)}] [{' '.join(new)}]" if so_far else line)
+        known.setdefault(player, []).extend(new)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("name", [STUD, HILO, RAZZ, MULTI])
+@pytest.mark.parametrize("hidden", ["X", ""])
+def test_dealt_lines_with_the_known_cards_first_read_as_the_new_card(name: str, hidden: str) -> None:
+    path = SITE / name
+    if not path.exists():
+        pytest.skip(f"corpus file absent: {path}")
+    text = decode(read_bytes(path)).text
+    edited = _with_known_cards(text, hidden)
+    assert edited.count("] [") >= 2
+    [before], [after] = list(parse_text(text, file="k.txt")), list(parse_text(edited, file="k.txt"))
+    assert isinstance(before, Hand) and isinstance(after, Hand)
+    # the same deals, each later one with the cards known before it (its `before`)
+    assert [dataclasses.replace(e, before=()) if isinstance(e, Deal) else e for e in after.events] == list(before.events)
+    later = [e for e in after.events if isinstance(e, Deal) and e.street is not Street.THIRD]
+    assert later and all(e.before for e in later)
+    checked, again = check_hand(before), check_hand(after)
+    assert (again.status, again.violations) == (checked.status, checked.violations)
+
+
+def test_known_cards_that_disagree_with_the_deal_are_flagged() -> None:
+    path = SITE / STUD
+    if not path.exists():
+        pytest.skip(f"corpus file absent: {path}")
+    edited = _with_known_cards(decode(read_bytes(path)).text, "X")
+    twice = next(line for line in edited.split("\n") if line.startswith("Dealt to ") and "] [" in line)
+    known = next(c for c in twice.split("[")[1].rstrip("] ").split() if c != "X")
+    wrong = next(c for c in ("2c", "2d", "2h", "5c") if c not in edited)
+    [after] = list(parse_text(edited.replace(twice, twice.replace(known, wrong, 1)), file="k.txt"))
+    assert isinstance(after, Hand)
+    assert "cards.consistent" in {v.rule for v in check_hand(after).violations}

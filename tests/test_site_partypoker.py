@@ -102,3 +102,25 @@ def test_detects_a_hand_header_only_at_a_line_start() -> None:
     assert FORMAT.detect(header) and FORMAT.detect("Game #9581478205 starts.\n\n" + header)
     assert FORMAT.detect("text before\n" + header)
     assert not FORMAT.detect("x" + header)
+
+
+@pytest.mark.parametrize("dropped", ["Trny:", "Trny: and Stakes"])
+def test_a_tournament_header_without_its_trny_line_rejects_naming_the_line(dropped: str) -> None:
+    """A tournament header that leaves the id and stakes to the lines after the seats
+    ("FL 7 Card Stud $6 USD Buy-in - ...") is never read as a cash game without them."""
+    from studbook.events import Rejected
+    from studbook.parse import parse_text
+    from studbook.read import decode, read_bytes
+
+    if not MTT.exists():
+        pytest.skip(f"corpus file absent: {MTT}")
+    lines = decode(read_bytes(MTT)).text.split("\n")
+    lines[2] = "FL 7 Card Stud $6 USD Buy-in - " + lines[2].split(" - ", 1)[1]
+    gone = ("Trny:",) if dropped == "Trny:" else ("Trny:", "Stakes")
+    kept = [line for line in lines if not line.startswith(gone)]
+    [whole] = list(parse_text("\n".join(lines), file="e.txt", site="partypoker"))
+    assert isinstance(whole, Hand) and whole.header.tournament is not None and whole.header.currency is None
+    [result] = list(parse_text("\n".join(kept), file="e.txt", site="partypoker"))
+    assert isinstance(result, Rejected)
+    assert "out of place (expected seat line, " in result.reason and "tournament line" in result.reason
+    assert result.text == kept[result.line - 1]

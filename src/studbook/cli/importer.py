@@ -39,6 +39,7 @@ from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
 from studbook.printable import printable_path
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
+from studbook.sites.base import CANCELLED_REASON
 from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
 
 SHOW_REJECTED = 50
@@ -176,19 +177,28 @@ def _reason(error: str | None) -> str:
     return text.removeprefix("cannot read: ")
 
 
+def _skipped_note(skips: Sequence[Skipped]) -> str:
+    """What the skipped hands were: the cancelled ones counted, then the games not replayed."""
+    cancelled = sum(skip.reason == CANCELLED_REASON for skip in skips)
+    games = Counter(skip.game for skip in skips if skip.reason != CANCELLED_REASON)
+    parts = [f"{CANCELLED_REASON} {cancelled}"] if cancelled else []
+    if games:
+        parts.append("not stud: " + ", ".join(f"{game} {n}" for game, n in games.most_common(5)))
+    return "; ".join(parts)
+
+
 def report(summary: ImportSummary, db: str, files: int, total: int, *,
            show_problems: bool = True, unreadable: list[str] | None = None,
            repeated: Sequence[str] = ()) -> str:
     """The end-of-import summary; ``unreadable`` lists the files not read, with why, and
     ``repeated`` the hand ids met twice in this import's files."""
-    skipped_games = Counter(p.game for p in summary.problems if isinstance(p, Skipped))
-    games = ", ".join(f"{game} {n}" for game, n in skipped_games.most_common(5))
+    games = _skipped_note([p for p in summary.problems if isinstance(p, Skipped)])
     lines = [
         f"imported {files} file{'s' if files != 1 else ''} into {printable_path(db)}",
         f"  new hands        {summary.new:>8}",
         f"  duplicates       {summary.duplicate:>8}  (already in the store"
         + (f", or repeated in these files: {len(repeated)}, listed below)" if repeated else ")"),
-        f"  skipped          {summary.skipped:>8}" + (f"  (not stud: {games})" if games else ""),
+        f"  skipped          {summary.skipped:>8}" + (f"  ({games})" if games else ""),
         f"  rejected         {summary.rejected:>8}",
         f"  with violations  {summary.with_violations:>8}  "
         f"({summary.violations} violation{'s' if summary.violations != 1 else ''})",

@@ -14,6 +14,10 @@ from typing import Iterator, Protocol
 
 from studbook.events import ParseResult
 
+# Why a hand the site cancelled is skipped: it carries no play to judge (a text
+# site's cancel line is common.lark's HAND_CANCELLED; any reader gives this reason).
+CANCELLED_REASON = "hand cancelled by the site"
+
 
 @dataclass(frozen=True, slots=True)
 class HandText:

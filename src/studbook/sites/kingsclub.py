@@ -47,10 +47,19 @@ LABELS: dict[str, Street] = {
     "7TH": Street.SEVENTH,
 }
 KINDS: dict[str, str] = {
-    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "DATE": "date line",
-    "TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
+    **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header", "INFO_DATE": "date line",
+    "INFO_TABLE": "table line", "STREET": "street label", "RAKE": "'Rake' line", "WINS": "'wins pot' line",
     "CHATTER": "table message", "FINISH": "tournament finish",
 }
+
+
+def _dealt(written: str) -> list[Card | None]:
+    """A bracket of dealt cards, None for each hidden one ("X")."""
+    return [None if c == "X" else Card.parse(c) for c in written.split()]
+
+
+def _known(dealt: list[Card | None]) -> tuple[Card, ...]:
+    return tuple(card for card in dealt if card is not None)
 
 
 class KingsClubBuilder(LineBuilder):
@@ -103,16 +112,14 @@ class KingsClubBuilder(LineBuilder):
         if self.street is None:
             self.shift = 1  # no label before the first deal: labels are one street off
             self.start_street(line, Street.THIRD)
-        player, shown = str(f[0]), str(f[1])
-        dealt = [None if c == "X" else Card.parse(c) for c in shown.split()]
-        if self.street is Street.THIRD:
-            down = tuple(c for c in dealt[:2] if c is not None)
-            up = tuple(c for c in dealt[2:] if c is not None)
-            self.add_deal(line, player, down=down, up=up)
-        elif self.street is Street.SEVENTH:
-            self.add_deal(line, player, down=tuple(c for c in dealt if c is not None))
-        else:
-            self.add_deal(line, player, up=tuple(c for c in dealt if c is not None))
+        player, first, second = str(f[0]), _dealt(str(f[1])), _dealt(f[2]) if f[2] else None
+        if self.street is Street.THIRD:  # "[a b c]" or "[a b] [c]": all three are new
+            dealt = first + (second or [])
+            hidden = sum(card is None for card in dealt[:2])  # opponents' down cards, written X
+            self.add_new_cards(line, player, _known(dealt), hidden_down=hidden)
+        else:  # "[new]", or "[known] [new]"
+            self.add_new_cards(line, player, _known(second if second is not None else first),
+                               before=_known(first) if second is not None else ())  # fmt: skip
 
     def action(self, kind: str, f: Fields, line: int) -> None:
         what = ACTION_TERMINALS[kind]
@@ -160,7 +167,7 @@ class KingsClubBuilder(LineBuilder):
         return self.events
 
     HANDLERS = {
-        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "DATE": "date", "TABLE": "table",
+        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "INFO_DATE": "date", "INFO_TABLE": "table",
         "SEAT": "seat", "ANTE": "ante", "STREET": "street_label", "DEAL": "deal_line",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line", "SHOW": "show_line",
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",

@@ -42,7 +42,7 @@ from studbook.read import split_at_headers
 from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, grammar_dir, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
-from studbook.sites.base import HandText
+from studbook.sites.base import CANCELLED_REASON, HandText
 from studbook.sites.ledger import Ledger
 from studbook.sites.makers import (
     make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
@@ -100,11 +100,11 @@ COMMON_KINDS: dict[str, str] = {
     "SHOW": "shows", "MUCK": "mucks", "COLLECT": "pot won", "NO_LOW": "'No low hand qualified'",
     "SUMMARY": "summary marker", "TOTAL": "'Total pot' line", "SEAT_SUMMARY": "summary seat line",
     "SAID": "chat", "SIT_OUT": "sitting out", "TIMEOUT": "timeout", "CHATTER_OTHER": "table message",
-    "$END": "end of hand",
+    "HAND_CANCELLED": "cancel line", "$END": "end of hand",
 }
 # Line kinds left out of "expected ..." lists: chatter may come anywhere.
 _CHATTER_KINDS = {"chat", "join", "leave", "sitting out", "return", "disconnect", "reconnect",
-                  "timeout", "table message"}  # fmt: skip
+                  "timeout", "table message", "cancel line"}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -239,6 +239,14 @@ class SkipHand(Exception):
         self.reason = reason
 
 
+class HandCancelled(SkipHand):
+    """The site cancelled the hand (common.lark's HAND_CANCELLED): skipped with
+    :data:`~studbook.sites.base.CANCELLED_REASON`, whatever the lines after it."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(game, CANCELLED_REASON)
+
+
 # Errors in a handler that mean "this line makes no sense": reported at the line.
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
@@ -285,7 +293,8 @@ class LineBuilder:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._dispatch = {terminal: getattr(cls, method) for terminal, method in cls.HANDLERS.items()}
+        handlers = {"HAND_CANCELLED": "hand_cancelled", **cls.HANDLERS}  # any grammar may use the shared line
+        cls._dispatch = {terminal: getattr(cls, method) for terminal, method in handlers.items()}
 
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         self.file = file
@@ -319,6 +328,8 @@ class LineBuilder:
         """Scan, check the order of the lines and build, in one pass."""
         try:
             sid = self._scan()
+        except HandCancelled as cancelled:
+            return self._skipped(cancelled)  # what follows the cancel line carries no play to judge
         except SkipHand as skip:
             self._check_grammar()  # the grammar's verdict on the whole hand comes first
             return self._skipped(skip)
@@ -378,8 +389,13 @@ class LineBuilder:
 
     def _note(self, line: int, text: str) -> bool:
         """The line policy (:mod:`studbook.sites.noplay`) on a line the grammar
-        does not read here: True, with a Note made, when it carries no play."""
-        verdict = policy_for(self.grammar).judge(text, self.names)
+        does not read here: True, with a Note made, when it carries no play.
+        The site's cancel line ends the hand wherever it is written."""
+        policy = policy_for(self.grammar)
+        cancel = policy.cancellation(text)
+        if cancel is not None and self._names_this_hand(cancel):
+            self.hand_cancelled("HAND_CANCELLED", cancel, line)
+        verdict = policy.judge(text, self.names)
         if verdict is None:
             return False
         if verdict.sits_out and verdict.player is not None and self.street is None:
@@ -539,6 +555,18 @@ class LineBuilder:
                     groups[index] = name
                     return tuple(groups)
         return None
+
+    def hand_cancelled(self, kind: str, f: Fields, line: int) -> None:
+        """The site's cancel line (common.lark's HAND_CANCELLED): the hand is skipped.
+        One that names another hand may belong to another hand's text: it rejects."""
+        if not self._names_this_hand(f):
+            raise ValueError(f"the cancel line names hand #{f[0]}, not this hand (#{self.head.get('hand_id')})")
+        raise HandCancelled(self.header.game if self.header is not None else str(self.head.get("game", "")))
+
+    def _names_this_hand(self, f: Fields) -> bool:
+        """True when a cancel line's hand id is this hand's (or either names none)."""
+        named = self.head.get("hand_id")
+        return named is None or f[0] is None or f[0] == str(named)
 
     def line_text(self) -> str:
         """The text of the line being read, without its newline."""
@@ -887,7 +915,7 @@ class LineFormat:
 
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
-    "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "third_street_deal", "to_utc",
 ]

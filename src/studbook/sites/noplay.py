@@ -14,7 +14,10 @@ Such a line is judged by what it could change, never by its wording alone:
   card is a Note too;
 * a line that names a seated player or carries an amount or a card may be a
   play: it rejects the hand at that line, as does a line one of the grammar's
-  nameless markers (street and section markers) reads, out of its place.
+  nameless markers (street and section markers) reads, out of its place;
+* a header-information line of the grammar (a terminal named ``INFO_...``,
+  which reads no amount: a tournament's id and level, the table, the date)
+  out of its place is a Note: its numbers are ids, not chips.
 
 :class:`LinePolicy` is made once per grammar; :meth:`LinePolicy.judge` is
 called only on the lines the grammar does not read, so it costs nothing on
@@ -45,6 +48,10 @@ _NOT_AMOUNT = re.compile(
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
 _SUIT_FIRST_CARD = re.compile(r"(?<![A-Za-z0-9])[CDHS](?:10|[2-9TJQKA])(?![A-Za-z0-9])")  # XML logs: "H6", "SA"
 _ANY_LINE = "\x01~\n"  # a line no marker of any site reads: a terminal that reads it reads any line
+# Terminals named so read header information that carries no play (a tournament's id and
+# level, the number of players, the table's name, the date) and no AMOUNT: one written out
+# of its place is a Note. A line that reads an amount (stakes, antes) is never one of them.
+INFO_PREFIX = "INFO_"
 _SITS_OUT = re.compile(r"\bsit(?:s|ting)? out\b|\bsat out\b", re.I)
 
 
@@ -86,12 +93,23 @@ class LinePolicy:
 
     def __init__(self, grammar: LineGrammar) -> None:
         vocabulary = load_grammar("noplay")
+        # the site's cancel line, when its grammar reads one (common.lark's HAND_CANCELLED)
+        self.cancel = grammar.regex["HAND_CANCELLED"] if "HAND_CANCELLED" in grammar.terminals else None
         self.vocabulary = [(name, vocabulary.regex[name]) for name in sorted(vocabulary.terminals)]
-        # the grammar's terminals that name no player, save those that read any line: markers
+        # the grammar's terminals that name no player, save those that read any line: markers;
+        # header information that carries no play (named INFO_..., reading no AMOUNT) is no marker
         self.markers = [
             grammar.regex[name] for name in grammar.terminals
             if name not in grammar.name_field and not grammar.regex[name].match(_ANY_LINE)
+            and not name.startswith(INFO_PREFIX)
         ]  # fmt: skip
+        self.info = [grammar.regex[name] for name in grammar.terminals if name.startswith(INFO_PREFIX)]
+
+    def cancellation(self, text: str) -> tuple[str | None, ...] | None:
+        """The fields of the site's cancel line when ``text`` (without its
+        newline) is one, at whatever place: the hand ends there, skipped."""
+        found = self.cancel.match(text.rstrip("\r") + "\n") if self.cancel is not None else None
+        return None if found is None else found.groups()
 
     def judge(self, text: str, names: Collection[str]) -> Verdict | None:
         """A Verdict when the line ``text`` (without its newline) is a Note;
@@ -114,6 +132,8 @@ class LinePolicy:
             if name != "NO_PLAY_CHAT" and carries_amount(rest):
                 continue  # "Bob sits down with $50" may change a stack: not a no-play line
             return Verdict(player, player is not None and _SITS_OUT.search(rest) is not None)
+        if any(regex.match(written) for regex in self.info):
+            return Verdict()  # header information out of its place: its ids and numbers change no money
         if any(regex.match(written) for regex in self.markers):
             return None  # a marker of the grammar out of its place
         if names_player(line, names) is not None or carries_amount(line):
@@ -127,4 +147,4 @@ def policy_for(grammar: LineGrammar) -> LinePolicy:
     return LinePolicy(grammar)
 
 
-__all__ = ["LinePolicy", "Verdict", "carries_amount", "carries_cards", "names_player", "policy_for"]
+__all__ = ["INFO_PREFIX", "LinePolicy", "Verdict", "carries_amount", "carries_cards", "names_player", "policy_for"]

@@ -65,7 +65,7 @@ class PartyBuilder(LineBuilder):
     HANDLERS = {
         "STARTS": "skip", "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game",
         "TOURNEY_GAME": "tourney_game", "TOURNEY_HEAD": "tourney_head", "OTHER_GAME": "other_game",
-        "TABLE": "table", "BUTTON": "button", "PLAYERS": "players", "SEAT": "seat", "TRNY": "tourney_line",
+        "TABLE": "table", "BUTTON": "button", "INFO_PLAYERS": "players", "SEAT": "seat", "INFO_TRNY": "tourney_line",
         "STAKES_ANTES": "stakes_line", "ANTE": "player_ante", "DEALING": "third_street", "STREET": "street_named",
         "DEAL": "deal", "OPENS": "skip", "BRING_IN": "player_bring_in", "COMPLETE": "player_raise_by_chips",
         "BET": "bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
@@ -188,8 +188,8 @@ class PartyBuilder(LineBuilder):
 KINDS = {
     "STARTS": "'Game # starts' line", "GAME_NO": "'#Game No' line", "HISTORY": "hand history line",
     "STUD_GAME": "game and stakes", "TOURNEY_GAME": "game and stakes", "TOURNEY_HEAD": "game", "OTHER_GAME": "game",
-    "TABLE": "table line", "BUTTON": "button line", "PLAYERS": "number of players",
-    "SEAT": "seat line", "TRNY": "tournament line", "STAKES_ANTES": "stakes line", "ANTE": "ante",
+    "TABLE": "table line", "BUTTON": "button line", "INFO_PLAYERS": "number of players",
+    "SEAT": "seat line", "INFO_TRNY": "tournament line", "STAKES_ANTES": "stakes line", "ANTE": "ante",
     "DEALING": "** Dealing **", "STREET": "street marker", "DEAL": "'Dealt to' line",
     "OPENS": "'opens' line", "BRING_IN": "bring-in", "COMPLETE": "completion", "BET": "bet",
     "CALL": "call", "RAISE": "raise", "ALL_IN": "all-in", "CHECK": "check", "FOLD": "fold",
