@@ -30,11 +30,11 @@ import dataclasses
 import re
 from datetime import datetime
 
-from studbook.events import ActionKind, HandHeader, PotSummary, Street
+from studbook.events import ActionKind, HandHeader, PotSummary
 from studbook.money import currency_in
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount,
-    cards, game_variant, skip_reason, stud_structure, stud_variant, third_street_deal, to_utc,
+    cards, game_variant, skip_reason, stud_structure, stud_variant, to_utc,
 )
 from studbook.sites.makers import make_header, make_stakes, make_tournament
 
@@ -62,7 +62,7 @@ KINDS: dict[str, str] = {
     "HAND_NO": "hand header", "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
     "TABLE": "table line", "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4th STREET ***",
     "FIFTH": "*** 5th STREET ***", "SIXTH": "*** 6th STREET ***", "RIVER": "*** RIVER ***",
-    "RAISE_CHIPS": "raise", "NOSHOW": "doesn't show", "SHOWDOWN": "*** SHOW DOWN ***",
+    "RAISE_CHIPS": "raise", "SHOW_BARE": "shows", "NOSHOW": "doesn't show", "SHOWDOWN": "*** SHOW DOWN ***",
     "SUMMARY": "*** SUMMARY ***",
 }
 
@@ -82,13 +82,13 @@ class BetOnlineBuilder(LineBuilder):
         self.pot_lines: list[tuple[str, str | None]] = []
 
     # -- header, table, seats, antes ------------------------------------------
-    def header(self, kind: str, f: Fields, line: int) -> None:
+    def header_line(self, kind: str, f: Fields, line: int) -> None:
         self.head["hand_id"] = f[0]
         if kind == "OTHER_HEADER":
-            game = str(f[1])
-            if stud_variant(game) is not None:  # never skip a stud hand whose header did not read
+            other = str(f[3])
+            if stud_variant(other) is not None:  # never skip a stud hand whose header did not read
                 raise ValueError("a stud header this reader does not know")
-            raise SkipHand(game, skip_reason(game))
+            raise SkipHand(other, skip_reason(other))
         _hand_id, tournament, buy_in, game, small, big, when, zone = f
         self.head.update(tournament=tournament, buy_in=buy_in, game=game, small=small, big=big,
                          started=f"{when} {zone}" if zone else when, utc=_utc(str(when), zone))  # fmt: skip
@@ -127,14 +127,7 @@ class BetOnlineBuilder(LineBuilder):
     # -- cards -------------------------------------------------------------------
     def deal(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
-        shown, new = cards(first), cards(second) if second else ()
-        if self.street is Street.THIRD:
-            down, up = third_street_deal(shown, new)
-            self.add_deal(line, str(player), down=down, up=up)
-        elif self.street is Street.SEVENTH:
-            self.add_deal(line, str(player), before=shown if new else (), down=new or shown)
-        else:
-            self.add_deal(line, str(player), before=shown if new else (), up=new or shown)
+        self.add_bracketed_deal(line, str(player), str(first), second)
 
     # -- betting -------------------------------------------------------------------
     def action(self, kind: str, f: Fields, line: int) -> None:
@@ -196,13 +189,13 @@ class BetOnlineBuilder(LineBuilder):
         self.add_seat_summary(line, int(seat), player, outcome, cards(shown.group(1).strip()) if shown else (), value)
 
     HANDLERS = {
-        "STUD_HEADER": "header", "OTHER_HEADER": "header", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",
+        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",
         **dict.fromkeys(STREET_TERMINALS, "street_terminal"), "DEAL": "deal",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "RAISE_CHIPS": "action", "UNCALLED": "uncalled",
-        "SHOWDOWN": "showdown_marker", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
+        "SHOWDOWN": "showdown_marker", "SHOW": "show", "SHOW_BARE": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
         "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary",
     }
-    NOT_PLAYERS = frozenset({"SEAT", "TABLE", "OTHER_HEADER"})
+    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
 
 
 FORMAT = LineFormat(

@@ -25,11 +25,11 @@ import re
 from datetime import datetime
 from decimal import Decimal
 
-from studbook.events import ActionKind, ChatterKind, Half, Street, Tournament
+from studbook.events import ActionKind, ChatterKind, Half, Tournament
 from studbook.money import currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder,
-    LineFormat, SkipHand, amount, cards, skip_reason, third_street_deal, to_utc, WRITTEN_AMOUNT,
+    LineFormat, SkipHand, amount, cards, skip_reason, to_utc, WRITTEN_AMOUNT,
 )
 
 HEADER_START = re.compile(r"^Full ?Tilt ?Poker(?:\.fr)? Game #(\d+)", re.M)
@@ -109,14 +109,7 @@ class FullTiltBuilder(LineBuilder):
     def deal_line(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
         assert player and first
-        shown, new = cards(first), cards(second) if second else ()
-        if self.street is Street.THIRD:
-            down, up = third_street_deal(shown, new)
-            self.add_deal(line, player, down=down, up=up)
-        elif self.street is Street.SEVENTH:
-            self.add_deal(line, player, before=shown if new else (), down=new or shown)
-        else:
-            self.add_deal(line, player, before=shown if new else (), up=new or shown)
+        self.add_bracketed_deal(line, player, first, second)
 
     def low_note(self, kind: str, f: Fields, line: int) -> None:
         self.add_chatter(line, ChatterKind.OTHER, f[0])

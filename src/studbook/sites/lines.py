@@ -695,6 +695,18 @@ class LineBuilder:
             seen.extend(up or down or (None,))
         self.emit(make_deal(self.file, line, player, street, down, up, before))
 
+    def add_bracketed_deal(self, line: int, player: str, first: str, second: str | None) -> None:
+        """A PokerStars-like deal line's brackets: on 3rd street "[a b] [c]", "[c]" or
+        "[a b c]" (:func:`third_street_deal`), later "[cards before] [new]" or "[new]"."""
+        shown, new = cards(first), cards(second) if second else ()
+        if self.street is Street.THIRD:
+            down, up = third_street_deal(shown, new)
+            self.add_deal(line, player, down=down, up=up)
+        elif self.street is Street.SEVENTH:
+            self.add_deal(line, player, before=shown if new else (), down=new or shown)
+        else:
+            self.add_deal(line, player, before=shown if new else (), up=new or shown)
+
     def add_new_cards(self, line: int, player: str, shown: tuple[Card, ...], *, before: tuple[Card, ...] = (),
                       hidden_down: int = 0) -> None:  # fmt: skip
         """The street's new cards in dealing order; ``hidden_down`` is how many
