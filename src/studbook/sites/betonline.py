@@ -34,7 +34,7 @@ from studbook.events import ActionKind, HandHeader, PotSummary
 from studbook.money import currency_in
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount,
-    cards, game_variant, skip_reason, stud_structure, stud_variant, to_utc,
+    cards, game_variant, skip_reason, stud_structure, stud_variant, summary_outcome, to_utc,
 )
 from studbook.sites.makers import make_header, make_stakes, make_tournament
 
@@ -54,8 +54,6 @@ _WINDOWS_ZONES = {
     "Pacific Standard Time": "PT", "Pacific Daylight Time": "PT", "GMT Standard Time": "BST",
     "GMT Daylight Time": "BST", "Coordinated Universal Time": "UTC",
 }
-_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]", re.I)
-_OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)", re.I)
 
 KINDS: dict[str, str] = {
     **COMMON_KINDS,
@@ -181,12 +179,10 @@ class BetOnlineBuilder(LineBuilder):
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
         assert seat and player and outcome
-        shown = _OUTCOME_CARDS.search(outcome)
-        won = [amount(value) for value in _OUTCOME_WON.findall(outcome)]
-        value = sum(won, ZERO) if won else None
+        shown, value = summary_outcome(outcome)
         if value and not self.head.get("collected"):
             self.add_collect(line, player, value)  # the summary is the only record of the win
-        self.add_seat_summary(line, int(seat), player, outcome, cards(shown.group(1).strip()) if shown else (), value)
+        self.add_seat_summary(line, int(seat), player, outcome, shown, value)
 
     HANDLERS = {
         "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",

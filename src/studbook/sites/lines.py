@@ -165,6 +165,19 @@ def pot_number(pot: str | None) -> int:
     return 0
 
 
+_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+_OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
+
+
+@functools.lru_cache(maxsize=4096)
+def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
+    """The cards shown and the chips won that a PokerStars-like summary seat line states
+    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
+    shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
+    won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
+    return cards(shown.group(1)) if shown else (), sum(won, ZERO) if won else None
+
+
 def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(dict.fromkeys(shown))
 
@@ -901,5 +914,5 @@ __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
     "BuildError", "Fields", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
-    "stud_variant", "third_street_deal", "to_utc",
+    "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]
