@@ -10,7 +10,8 @@ hands, so the stud lines are the PokerStars template those parsers follow
 What the skins do that other PokerStars-like logs do not:
 
 * antes are ``ante processed 0.10`` (older: ``posts the ante``); a zero ante
-  puts no chips in and is no event;
+  puts no chips in and is no event, and its seat, when dealt no card, was not
+  in the hand (sitting out);
 * ``raises 0.50 to 1.00``: the second figure is the street total (the first
   repeats it on a street's first raise); ``Raises 1000.00`` with no ``to``
   (the Title-Case skins) is the chips the raise puts in;
@@ -30,7 +31,7 @@ import dataclasses
 import re
 from datetime import datetime
 
-from studbook.events import ActionKind, HandHeader, PotSummary
+from studbook.events import ActionKind, Event, HandHeader, PotSummary
 from studbook.money import currency_in
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount,
@@ -78,6 +79,7 @@ class BetOnlineBuilder(LineBuilder):
         super().__init__(*args)  # type: ignore[arg-type]
         self.total_at: int | None = None  # the index of the hand's pot summary among the events
         self.pot_lines: list[tuple[str, str | None]] = []
+        self.no_ante: set[str] = set()  # seats whose ante was "0.00"
 
     # -- header, table, seats, antes ------------------------------------------
     def header_line(self, kind: str, f: Fields, line: int) -> None:
@@ -119,8 +121,17 @@ class BetOnlineBuilder(LineBuilder):
     def ante(self, kind: str, f: Fields, line: int) -> None:
         player, value, all_in = f
         chips = amount(value)
-        if chips > 0:  # "ante processed 0.00": no chips put in
+        if chips > 0:
             self.add_ante(line, str(player), chips, all_in=bool(all_in))
+        else:  # "ante processed 0.00": no chips put in (the skins write one for a seat sitting out)
+            self.no_ante.add(str(player))
+
+    def finish(self) -> list[Event]:
+        """A seat that put no ante in and was dealt no card was not in the hand."""
+        out = self.no_ante - self.known.keys()
+        if out:
+            self.seats = [dataclasses.replace(s, sitting_out=True) if s.player in out else s for s in self.seats]
+        return self.events
 
     # -- cards -------------------------------------------------------------------
     def deal(self, kind: str, f: Fields, line: int) -> None:
