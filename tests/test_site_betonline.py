@@ -190,3 +190,11 @@ def test_a_stud_header_the_reader_does_not_know_is_rejected_not_skipped() -> Non
     text = _hand_text(CASH.relative_to(HANDMADE), 0).replace("20:45:51 ET", "20.45.51 ET")
     [result] = _hands(text)
     assert isinstance(result, Rejected) and result.line == 1
+
+
+def test_a_player_leaving_instead_of_folding_is_not_read_as_a_fold() -> None:
+    """Left as found: FPDB counts "X has left the table" a fold; here it is a note (no
+    log shows the site writes no fold then), so the player is still to act."""
+    text = _hand_text(CASH.relative_to(HANDMADE), 0).replace("Carol: folds\n", "Carol has left the table\n")
+    status, violations = _verdict(_one(text))
+    assert status == "violations" and {rule for rule, _ in violations} == {"order.streets", "order.turn"}
