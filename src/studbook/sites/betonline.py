@@ -69,7 +69,7 @@ KINDS: dict[str, str] = {
 def _utc(when: str, zone: str | None) -> datetime | None:
     """The start in UTC, from a time with or without seconds and a zone in either form."""
     written = when if when.count(":") == 2 else when + ":00"
-    return to_utc(written, _WINDOWS_ZONES.get(zone or "", zone)) if zone else None
+    return to_utc(written, _WINDOWS_ZONES.get(zone, zone)) if zone else None
 
 
 class BetOnlineBuilder(LineBuilder):
