@@ -23,6 +23,7 @@ from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from samples import sample_files, sample_path
 from studbook.check import check_hand
 from studbook.events import Hand, Rejected, Skipped, Variant
 from studbook.parse import parse_text, read_file
@@ -51,9 +52,9 @@ def reading(result: Hand | Rejected | Skipped) -> tuple[Any, ...]:
 
 
 def _text(corpus: Path, name: str) -> str:
-    path = corpus / name
+    path = sample_path(corpus, name)
     if not path.is_file():
-        pytest.skip(f"corpus file {name} not found")
+        pytest.skip(f"sample file {name} not found")
     return decode(read_bytes(path)).text
 
 
@@ -77,6 +78,7 @@ KC = "KingsClub/7-Stud-USD-44-88-202010.txt"
 WX = "Winamax/7-Stud-6max-EUR-25-50-201611._8games_.txt"
 WIN = "WinningPoker/7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"
 ABS = "Absolute/7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
+BO = "handmade/betonline/7-Stud-USD-0.50-1.00-cash.txt"
 PS_MIX = "PokerStars/Triple-Stud-USD-2.00-0.20-MTT-201301.txt"
 PS_HOME = "PokerStars/8-Game-2max-STT-play-100-201306.homeGame.shootout.txt"
 PARTY_MTT = "PartyPoker/7-Stud-USD-MTT-6.00-201205.txt"
@@ -178,6 +180,25 @@ CASES: dict[str, tuple[str, str, str, str]] = {
     "absolute stage id": ("absolute", ABS, r"(?m)^Stage #", "Stage #C"),
     "absolute position mark": ("absolute", ABS, r"(?m)^(Seat \d+: \S+) (won|Folded|HI:)", r"\1 (dealer) \2"),
     "absolute fraction of a second": ("absolute", ABS, r"(?m)^(Stage #.* \d\d:\d\d:\d\d) \(", r"\1.257 ("),
+    # BetOnline (hand-made: no real log; what the other parsers read): the older ante words, the
+    # other skins' names, the Title-Case skins' words, periods and seat lines, the unquoted table,
+    # the stakes without brackets, a zone in Windows' words, deal brackets run together,
+    # ten written "10", upper-case suits, a raise written as the chips it puts in
+    "betonline posts the ante": ("betonline", BO, r": ante processed ", ": posts the ante "),
+    "betonline other skin": ("betonline", BO, r"(?m)^BetOnline Poker Game #", "SportsBetting.ag Poker Game #"),
+    "betonline title-case calls": ("betonline", BO, r": calls ", ": Calls "),
+    "betonline title-case bets": ("betonline", BO, r": bets ", ": Bets "),
+    "betonline closing period": ("betonline", BO, r"(?m)^(.*: (?:bets|calls|checks|folds|ante processed)(?: .*)?)$", r"\1."),
+    "betonline in Chips": ("betonline", BO, r" in chips\)", " in Chips)"),
+    "betonline unquoted table": ("betonline", BO, r"(?m)^Table '([^']*)'", r"Table \1"),
+    "betonline stakes without brackets": ("betonline", BO, r"Limit \((\$[0-9.]+/\$[0-9.]+)\)", r"Limit, \1"),
+    "betonline windows zone": ("betonline", BO, r"(?m) ET$", " Eastern Daylight Time"),
+    "betonline brackets together": ("betonline", BO, r"(?m)^(Dealt to .*\]) \[", r"\1["),
+    "betonline ten as 10": ("betonline", BO, r"\bT([cdhs])\b", r"10\1"),
+    "betonline upper-case suits": ("betonline", BO, r"\[Ah Kd 5c", "[AH KD 5C"),
+    "betonline raise as chips": ("betonline", BO, r"(?m)^(\S+): raises (\S+) to \S+$", r"\1: Raises \2"),
+    "betonline reraises": ("betonline", BO, r"(?m)^Gus: raises ", "Gus: Reraises "),
+    "betonline shows without brackets": ("betonline", BO, r"(?m)^(\S+): shows \[([^\]]*)\]", r"\1 shows \2"),
 }
 
 
@@ -314,11 +335,11 @@ def test_other_games_of_another_version_are_still_skipped(corpus: Path) -> None:
 
 @pytest.fixture(scope="module")
 def written_hands(corpus: Path) -> list[tuple[str, list[str], Hand]]:
-    """(site, the hand's lines, the hand) for every hand of every text site's corpus files."""
+    """(site, the hand's lines, the hand) for every hand of every text site's sample files."""
     out: list[tuple[str, list[str], Hand]] = []
-    for path in sorted(corpus.rglob("*")):
-        parsed = read_file(path) if path.is_file() else None
-        if parsed is None or parsed.site not in TEXT_SITES or not parsed.hands:
+    for _name, path in sample_files(corpus):
+        parsed = read_file(path)
+        if parsed.site not in TEXT_SITES or not parsed.hands:
             continue
         lines = decode(read_bytes(path)).text.split("\n")
         out.extend((hand.site, lines[hand.line - 1 : hand.end_line], hand)

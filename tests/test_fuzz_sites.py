@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from budget import examples
 from mutations import mutate
 
+from samples import sample_files
 from studbook.check import check_hand
 from studbook.events import Hand, Rejected, Skipped, Structure
 from studbook.parse import parse_text, read_file
@@ -27,15 +28,15 @@ WINDOW = 12_000  # characters of a file a case starts from: a few hands
 
 @pytest.fixture(scope="module")
 def site_texts(corpus: Path) -> dict[str, list[str]]:
-    """The decoded text of every corpus file with hands, by site."""
+    """The decoded text of every sample file with hands (tests/samples.py), by site."""
     texts: dict[str, list[str]] = {}
-    for path in sorted(corpus.rglob("*")):
-        if path.is_file() and (result := read_file(path)).site is not None and result.hands:
+    for _name, path in sample_files(corpus):
+        if (result := read_file(path)).site is not None and result.hands:
             texts.setdefault(result.site, []).append(decode(read_bytes(path)).text)
     # PHH is not a site's log: its real hands are the corpus's, written as PHH
     texts["phh"] = [write_phhs((h, None) for h in read_file(path).hands if h.header.structure is Structure.FIXED)
                     for path in sorted((corpus / "PokerStars").glob("*.txt"))[:6]]
-    assert set(texts) == set(site_names()), "every site has hands in the corpus"
+    assert set(texts) == set(site_names()), "every site has hands in its samples"
     return texts
 
 

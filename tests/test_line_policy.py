@@ -21,6 +21,7 @@ from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from samples import sample_files
 from studbook.check import check_hand
 from studbook.engine.result import HandCheck
 from studbook.events import Chatter, Hand, Note, PotSummary, Rejected, Skipped, Variant
@@ -37,11 +38,9 @@ D = Decimal
 
 @pytest.fixture(scope="module")
 def text_hands(corpus: Path) -> list[tuple[str, str, HandCheck]]:
-    """(site, the hand's text, its check) for every hand of every text site's corpus files."""
+    """(site, the hand's text, its check) for every hand of every text site's sample files."""
     out: list[tuple[str, str, HandCheck]] = []
-    for path in sorted(corpus.rglob("*")):
-        if not path.is_file():
-            continue
+    for _name, path in sample_files(corpus):
         parsed = read_file(path)
         if parsed.site not in TEXT_SITES or not parsed.hands:
             continue
@@ -50,7 +49,7 @@ def text_hands(corpus: Path) -> list[tuple[str, str, HandCheck]]:
             if isinstance(hand, Hand):
                 text = "\n".join(lines[hand.line - 1 : hand.end_line]) + "\n"
                 out.append((hand.site, text, check_hand(hand)))
-    assert {site for site, _, _ in out} == set(TEXT_SITES), "every text site has hands in the corpus"
+    assert {site for site, _, _ in out} == set(TEXT_SITES), "every text site has hands in its samples"
     return out
 
 
@@ -82,7 +81,8 @@ def _places(text: str, hand: Hand) -> st.SearchStrategy[int]:
 VOCABULARY = (
     "5 seconds left to act", "{p} has 15 seconds left to act", "{p} has timed out",
     "{p} is disconnected", "{p} has reconnected", "{p} is using the time bank",
-    '{p} said, "nh 2 all, 5 bucks"', "{p} has returned", "The table is closing after this hand",
+    '{p} said, "nh 2 all, 5 bucks"', '{p} said "nh 2 all, 5 bucks"', "{p} has returned",
+    "The table is closing after this hand",
 )
 _SAFE = string.ascii_lowercase + " ,.'!?-"
 
@@ -265,8 +265,9 @@ def test_format_without_a_rake_field(corpus: Path) -> None:
     assert "pot.total" in {v.rule for v in check_hand(greedy).violations}
 
 
-# Logs that name no currency: KingsClub's, and Winning's older client ("Game ID: 693977667 1/2 (PRR) ...").
-NO_CURRENCY = ("KingsClub/", "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608")
+# Logs that name no currency: KingsClub's, Winning's older client ("Game ID: 693977667 1/2 (PRR) ..."),
+# and BetOnline's skins whose stakes carry no sign ("Razz Limit (1.00/2.00)").
+NO_CURRENCY = ("KingsClub/", "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608", "handmade/betonline/Razz-StudHL-no-currency")
 
 
 # What each corpus file's hands are written in: the log's own currency, chips (None) for
@@ -279,16 +280,15 @@ def _expected_currency(name: str, hand: Hand) -> str | None:
 
 def test_currency_of_every_corpus_hand(corpus: Path) -> None:
     seen: dict[str, set[str | None]] = {}
-    for path in sorted(corpus.rglob("*")):
-        parsed = read_file(path) if path.is_file() else None
-        if parsed is None or not parsed.hands:
+    for name, path in sample_files(corpus):
+        parsed = read_file(path)
+        if not parsed.hands:
             continue
-        name = str(path.relative_to(corpus))
         for hand in parsed.results:
             if isinstance(hand, Hand):
                 assert hand.header.currency == _expected_currency(name, hand), (name, hand.hand_id)
                 seen.setdefault(hand.site, set()).add(hand.header.currency)
-    assert set(seen) == set(site_names()) - {"phh"}  # PHH is an interchange format: the corpus holds none
+    assert set(seen) == set(site_names()) - {"phh"}  # PHH is an interchange format: no sample holds it
     assert {c for cs in seen.values() for c in cs} == {"USD", "EUR", None}
     assert any(h.header.play_money for h in read_file(
         corpus / "Winamax/7-Stud-6max-play-0.5-0.10-201606.export.txt").results if isinstance(h, Hand))

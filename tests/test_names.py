@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from samples import sample_files
 from studbook.events import Hand
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
@@ -59,11 +60,9 @@ def renamed(value: Any, mapping: dict[str, str]) -> Any:
 
 
 def hand_texts(corpus: Path, site: str) -> list[tuple[str, Hand]]:
-    """The text of the first hands of each corpus file of ``site``, and the hand."""
+    """The text of the first hands of each sample file of ``site``, and the hand."""
     out = []
-    for path in sorted(corpus.rglob("*")):
-        if not path.is_file():
-            continue
+    for _name, path in sample_files(corpus):
         result = read_file(path)
         if result.site != site:
             continue

@@ -19,6 +19,7 @@ from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, gr
 from studbook.read.memo import TextMemo
 from studbook.records import maker
 from studbook.read.split import header_starts
+from samples import sample_files
 from studbook.sites import all_sites, get_site, site_names
 from studbook.sites.lines import LineFormat
 from studbook.sites.pokerstars import HEADER_START, grammar
@@ -118,10 +119,10 @@ TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), L
 
 
 def _site_hands(corpus: Path, name: str) -> list[tuple[object, str]]:
-    """(chunk, text) of every hand of the corpus that the site detects."""
+    """(chunk, text) of every hand of the site's samples (tests/samples.py) that the site detects."""
     fmt = get_site(name)
     found = []
-    for path in sorted(p for p in corpus.rglob("*") if p.is_file()):
+    for _name, path in sample_files(corpus):
         text = decode(path.read_bytes()).text
         if fmt.detect(text[:8192]):
             for chunk in fmt.split(text):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from lark.exceptions import UnexpectedInput
 
+from samples import sample_files
 from studbook.events import Rejected, Skipped
 from studbook.read import HEAD_CHARS, decode, read_bytes
 from studbook.sites import all_sites, get_site, site_names
@@ -28,7 +29,7 @@ WINNING_OLD = "WinningPoker/7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
 
 
 def corpus_texts(corpus: Path) -> list[tuple[Path, str]]:
-    return [(path, decode(read_bytes(path)).text) for path in sorted(corpus.rglob("*")) if path.is_file()]
+    return [(path, decode(read_bytes(path)).text) for _name, path in sample_files(corpus)]
 
 
 def line_format(name: str) -> LineFormat:

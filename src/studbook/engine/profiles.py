@@ -117,6 +117,8 @@ ONGAME = RuleProfile(name="ongame")
 EVERLEAF = RuleProfile(name="everleaf", logs_uncalled=False, states_rake=False)
 IPOKER = RuleProfile(name="ipoker", logs_show_order=False)
 MERGE = RuleProfile(name="merge", shows_side_pots_first=True)  # the hero's cards come after everyone else's: deals not in order
+# BetOnline: no real log to prove an option on (its reader is learned from other parsers' code): the book's rules
+BETONLINE = RuleProfile(name="betonline")
 # PHH (pokerkit's format) is not a site's log: no uncalled-bet lines, no rake, ``winnings`` optional,
 # and ``sm`` lines name their player, so writers put them in any order (pokerkit's own, or the
 # end of the hand where a log showed all-in hands early): the show order is not recorded.
@@ -125,7 +127,7 @@ PHH = RuleProfile(name="phh", logs_uncalled=False, states_rake=False, logs_colle
 
 _REGISTRY: dict[str, RuleProfile] = {
     p.name: p for p in (DEFAULT, POKERSTARS, FULLTILT, WINNING, KINGSCLUB, ABSOLUTE, BOVADA, PARTYPOKER,
-                        WINAMAX, ONGAME, EVERLEAF, IPOKER, MERGE, PHH)
+                        WINAMAX, ONGAME, EVERLEAF, IPOKER, MERGE, BETONLINE, PHH)
 }
 
 
@@ -150,6 +152,6 @@ def profiles() -> dict[str, RuleProfile]:
 
 
 __all__ = [
-    "ABSOLUTE", "BOVADA", "DEFAULT", "EVERLEAF", "FULLTILT", "IPOKER", "KINGSCLUB", "MERGE", "ONGAME",
+    "ABSOLUTE", "BETONLINE", "BOVADA", "DEFAULT", "EVERLEAF", "FULLTILT", "IPOKER", "KINGSCLUB", "MERGE", "ONGAME",
     "PARTYPOKER", "PHH", "POKERSTARS", "RuleProfile", "WINAMAX", "WINNING", "get_profile", "profiles", "register",
 ]

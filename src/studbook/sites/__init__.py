@@ -25,6 +25,7 @@ _BUILTIN: dict[str, str] = {
     "winamax": "studbook.sites.winamax",
     "ongame": "studbook.sites.ongame",
     "everleaf": "studbook.sites.everleaf",
+    "betonline": "studbook.sites.betonline",
     "ipoker": "studbook.sites.ipoker",
     "merge": "studbook.sites.merge",
     "phh": "studbook.sites.phh",

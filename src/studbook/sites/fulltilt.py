@@ -25,11 +25,11 @@ import re
 from datetime import datetime
 from decimal import Decimal
 
-from studbook.events import ActionKind, ChatterKind, Half, Street, Tournament
+from studbook.events import ActionKind, ChatterKind, Half, Tournament
 from studbook.money import currency_of
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder,
-    LineFormat, SkipHand, amount, cards, skip_reason, third_street_deal, to_utc, WRITTEN_AMOUNT,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder,
+    LineFormat, SkipHand, amount, cards, skip_reason, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 
 HEADER_START = re.compile(r"^Full ?Tilt ?Poker(?:\.fr)? Game #(\d+)", re.M)
@@ -50,8 +50,6 @@ KINDS: dict[str, str] = {
 }
 _STREET_OF = STREET_TERMINALS
 _SIDE_POT = re.compile(rf"Side pot(?: #?[0-9]+)? ({WRITTEN_AMOUNT})\.")
-_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
-_OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 
 def _numeric(day: str, clock: str) -> str:
@@ -109,14 +107,7 @@ class FullTiltBuilder(LineBuilder):
     def deal_line(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
         assert player and first
-        shown, new = cards(first), cards(second) if second else ()
-        if self.street is Street.THIRD:
-            down, up = third_street_deal(shown, new)
-            self.add_deal(line, player, down=down, up=up)
-        elif self.street is Street.SEVENTH:
-            self.add_deal(line, player, before=shown if new else (), down=new or shown)
-        else:
-            self.add_deal(line, player, before=shown if new else (), up=new or shown)
+        self.add_bracketed_deal(line, player, first, second)
 
     def low_note(self, kind: str, f: Fields, line: int) -> None:
         self.add_chatter(line, ChatterKind.OTHER, f[0])
@@ -174,9 +165,7 @@ class FullTiltBuilder(LineBuilder):
     def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
         assert seat and player and outcome
-        shown = _OUTCOME_CARDS.search(outcome)
-        won = [amount(value) for value in _OUTCOME_WON.findall(outcome)]
-        self.add_seat_summary(line, int(seat), player, outcome, cards(shown.group(1)) if shown else (), sum(won, ZERO) if won else None)  # fmt: skip
+        self.add_seat_summary(line, int(seat), player, outcome, *summary_outcome(outcome))
 
     def said(self, kind: str, f: Fields, line: int) -> None:
         player, message = f

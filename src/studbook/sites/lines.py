@@ -165,6 +165,19 @@ def pot_number(pot: str | None) -> int:
     return 0
 
 
+_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+_OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
+
+
+@functools.lru_cache(maxsize=4096)
+def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
+    """The cards shown and the chips won that a PokerStars-like summary seat line states
+    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
+    shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
+    won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
+    return cards(shown.group(1)) if shown else (), sum(won, ZERO) if won else None
+
+
 def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(dict.fromkeys(shown))
 
@@ -723,6 +736,18 @@ class LineBuilder:
             seen.extend(up or down or (None,))
         self.emit(make_deal(self.file, line, player, street, down, up, before))
 
+    def add_bracketed_deal(self, line: int, player: str, first: str, second: str | None) -> None:
+        """A PokerStars-like deal line's brackets: on 3rd street "[a b] [c]", "[c]" or
+        "[a b c]" (:func:`third_street_deal`), later "[cards before] [new]" or "[new]"."""
+        shown, new = cards(first), cards(second) if second else ()
+        if self.street is Street.THIRD:
+            down, up = third_street_deal(shown, new)
+            self.add_deal(line, player, down=down, up=up)
+        elif self.street is Street.SEVENTH:
+            self.add_deal(line, player, before=shown if new else (), down=new or shown)
+        else:
+            self.add_deal(line, player, before=shown if new else (), up=new or shown)
+
     def add_new_cards(self, line: int, player: str, shown: tuple[Card, ...], *, before: tuple[Card, ...] = (),
                       hidden_down: int = 0) -> None:  # fmt: skip
         """The street's new cards in dealing order; ``hidden_down`` is how many
@@ -917,5 +942,5 @@ __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
-    "stud_variant", "third_street_deal", "to_utc",
+    "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]

@@ -24,7 +24,7 @@ from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
-    amount, cards, pot_number, skip_reason, stud_structure, to_utc, WRITTEN_AMOUNT,
+    amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
@@ -62,8 +62,6 @@ _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
-_OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
-_OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 Fields = tuple[Optional[str], ...]
 
@@ -266,7 +264,7 @@ class _Builder(LineBuilder):
 
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
-        shown, won = _outcome(outcome)  # type: ignore[arg-type]
+        shown, won = summary_outcome(outcome)  # type: ignore[arg-type]
         self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))  # type: ignore[arg-type]
 
     # -- chatter -----------------------------------------------------------------
@@ -312,14 +310,6 @@ def _header(head: dict[str, object], table: str, max_seats: str | None, play_mon
         head.get("mix"), table, int(max_seats) if max_seats else None,  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
         int(button) if button else None, head["started"], head["started_utc"],  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
     )
-
-
-@functools.lru_cache(maxsize=4096)
-def _outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
-    """The cards shown and the chips won that a summary seat line states."""
-    shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
-    won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
-    return cards(shown.group(1)) if shown else (), sum(won, Decimal(0)) if won else None
 
 
 FORMAT = LineFormat(
