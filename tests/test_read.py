@@ -276,3 +276,30 @@ def test_grammars_ship_inside_the_package() -> None:
     assert set(setuptools["packages"]) == packages | {"studbook.grammars"}
     assert setuptools["package-dir"]["studbook.grammars"] == "grammars"
     assert (grammar_dir() / "common.lark").is_file()
+
+
+def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Lark's cache (in the shared temp folder) is keyed by a grammar's own text: two
+    installs whose site grammar is the same but whose common.lark differs must each
+    compile their own, or one reads the other's terminals (as two worktrees did)."""
+    import tempfile
+
+    from studbook.read.grammar import LineGrammar
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(cache))  # one cache folder for both, and only theirs
+    brought_in = []
+    for copy, words in (("a", " low| high"), ("b", " low| high| small")):
+        folder = tmp_path / copy
+        folder.mkdir()
+        for lark_file in grammar_dir().glob("*.lark"):
+            (folder / lark_file.name).write_text(lark_file.read_text(encoding="utf-8"), encoding="utf-8")
+        common = folder / "common.lark"
+        written = common.read_text(encoding="utf-8")
+        assert "(?: low| high)?" in written
+        common.write_text(written.replace("(?: low| high)?", f"(?:{words})?"), encoding="utf-8")
+        brought_in.append(LineGrammar(folder / "pokerstars.lark").terminals["BRING_IN"].pattern.value)
+    assert "small" not in brought_in[0] and "small" in brought_in[1]
+    assert len(list(cache.iterdir())) == 2  # each folder's grammar cached apart

@@ -337,7 +337,11 @@ class LineGrammar:
     """A compiled line grammar: Lark for the definition, a lean loop to run it."""
 
     def __init__(self, path: str | Path, start: str = "start") -> None:
-        self.lark = Lark.open(str(path), parser="lalr", lexer="contextual", cache=True, start=start)
+        # Lark's cache is keyed by the grammar's text, not by the files it imports: the
+        # grammar's path in the key keeps two installs (or source trees) whose common.lark
+        # differ from reading each other's compiled grammar out of the shared temp folder
+        self.lark = Lark.open(str(path), parser="lalr", lexer="contextual", cache=True, start=start,
+                              source_path=str(Path(path).resolve()))  # fmt: skip
         table = self.lark.parser.parser._parse_table  # Lark's LALR tables (stable since 1.0)
         self._states: dict[Any, dict[str, tuple[Any, Any]]] = table.states
         self._end_state = table.end_states[start]
