@@ -1,8 +1,8 @@
 """Hands the site cancelled are Skipped with one reason, never Rejected.
 
 A site whose grammar reads common.lark's ``HAND_CANCELLED`` (Full Tilt's
-``Hand #N has been canceled``, as FPDB's FulltiltToFpdb.py reads it: anywhere
-after the header) skips the hand at that line, wherever it is written and
+``Hand #N has been canceled``, KingsClub's and PokerStars' ``Hand cancelled``,
+as FPDB's readers look for them: anywhere after the header) skips the hand at that line, wherever it is written and
 whatever follows it (the rest of the hand, or nothing). A real corpus hand gets
 the line after each of its lines; the import report counts it apart from the
 games that are not replayed. Sites whose grammar does not read the line are
@@ -33,10 +33,10 @@ TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), L
 CANCELS = {
     "fulltilt": ("FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt", "Hand #{id} has been canceled"),
     "kingsclub": ("KingsClub/7-Stud-USD-44-88-202010.txt", "Hand cancelled"),
+    "pokerstars": ("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "Hand cancelled"),
 }
 # One corpus file per other text site, for the sites that do not read it.
 OTHERS = {
-    "pokerstars": "PokerStars/7-Stud-USD-0.04-0.08-200911.txt",
     "bovada": "Bovada/7-StudHL-USD-0.25-0.50-201209.txt",
     "ongame": "OnGame/7-StudHL-USD-0.25-0.50-201008.All.streets.txt",
     "partypoker": "PartyPoker/7-StudHL-USD-0.50-1.00-201008.txt",
