@@ -226,12 +226,48 @@ def test_a_file_is_stored_with_its_files_row_or_not_at_all(tmp_path: Path) -> No
         assert store.counts()["hands"] == 6 and store.imported(source, "0" * 64)
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _assert_ended(pids: list[int], seconds: float = 30.0) -> None:
+    """Each process exits (gone, or a zombie nobody reaped) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if _running(pid)]
+        time.sleep(0.05)
+    assert not alive, f"worker processes {alive} still running after their caller was killed"
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
 def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict, *jobs: str) -> None:
     db = tmp_path / f"killed-{delay:.3f}.db"
     process = cli("import", *map(str, files), "--db", str(db), "-q", *jobs)
     time.sleep(delay)
+    workers = _children(process.pid)
+    running = process.poll() is None
     process.send_signal(signal.SIGKILL)
     process.wait()
+    if jobs and running:
+        assert workers, "import --jobs had no worker processes when it was killed"
+        _assert_ended(workers)  # the workers end with their caller (they used to wait for ever)
     if db.exists():
         assert_sound(db)  # whatever the kill left is whole files, and SQLite-sound
     assert main(["import", *map(str, files), "--db", str(db), "-q"]) == 0

@@ -385,7 +385,10 @@ class _Workers:
         self.waiting: list[int] = []
         for _ in range(count):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            # A forked worker holds copies of the ends this process keeps (its own and the
+            # earlier workers'): it closes them, so that once this process is gone (kill -9)
+            # a worker's recv ends and its send fails, where it would wait for ever
+            process = context.Process(target=_serve, args=(theirs, (*self.pipes, mine)), daemon=True)
             process.start()
             theirs.close()
             self.processes.append(process)
@@ -430,8 +433,10 @@ class _Workers:
             pipe.close()
 
 
-def _serve(pipe: Connection) -> None:
+def _serve(pipe: Connection, callers_ends: tuple[Connection, ...]) -> None:
     """A worker: each task from ``pipe`` done, its result (or exception) sent back."""
+    for end in callers_ends:
+        end.close()
     _worker_start()
     while True:
         try:
@@ -447,6 +452,8 @@ def _serve(pipe: Connection) -> None:
             reply = (False, error)
         try:
             pipe.send(reply)
+        except OSError:  # the caller is gone
+            return
         except Exception as error:  # a result or exception that does not pickle
             pipe.send((False, RuntimeError(f"a worker's result could not be sent back: {error!r}")))
 
