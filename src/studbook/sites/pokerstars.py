@@ -23,7 +23,7 @@ from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import LineGrammar, load_grammar
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
     amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
@@ -53,7 +53,7 @@ KINDS: dict[str, str] = {
     "SAID": "chat", "JOIN": "join", "LEAVE": "leave", "SIT_OUT": "sitting out",
     "RETURN": "return", "DISCONNECT": "disconnect", "RECONNECT": "reconnect",
     "TIMEOUT": "timeout", "CHATTER_OTHER": "table message", "FINISH": "tournament finish",
-    "$END": "end of hand",
+    "HAND_CANCELLED": COMMON_KINDS["HAND_CANCELLED"], "$END": "end of hand",
 }
 
 _STREET_OF = STREET_TERMINALS
