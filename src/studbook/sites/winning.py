@@ -28,7 +28,7 @@ from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.money import currency_in, currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
-    amount, cards, skip_reason, third_street_deal, WRITTEN_AMOUNT,
+    amount, cards, skip_reason, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^(?:Game started at: |(?:Game )?Hand #(\d+) - )", re.M)
@@ -221,14 +221,7 @@ class WinningBuilder(LineBuilder):
 
     def new_deal(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
-        shown, new = cards(first or ""), cards(second) if second else ()
-        if self.street is Street.THIRD:
-            down, up = third_street_deal(shown, new)
-            self.add_deal(line, str(player), down=down, up=up)
-        elif self.street is Street.SEVENTH:
-            self.add_deal(line, str(player), before=shown if new else (), down=new or shown)
-        else:
-            self.add_deal(line, str(player), before=shown if new else (), up=new or shown)
+        self.add_bracketed_deal(line, str(player), first or "", second)
 
     def new_action(self, kind: str, f: Fields, line: int) -> None:
         what = _NEW_ACTIONS[kind]
