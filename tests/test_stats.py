@@ -362,7 +362,8 @@ def test_new_stats_worked_on_a_pokerstars_3bet_hand() -> None:
     #      Player0 calls facing 3 bets: no 3-bet chance (that was a 4th bet to face).
     # 4th: Hero bets, Player0 faces one bet and calls (fold to 4th bet 0 of 1).
     # 5th: Hero bets, Player0 folds (both saw 5th); nobody sees 6th, 7th or a showdown.
-    # Hero collects the whole pot ($3318 after the $2 rake): won when saw 4th 1/1, pays the rake.
+    # Hero collects the whole pot ($3318 after the $2 rake): won when saw 4th 1/1. Both put
+    # $1660 in the $3320 pot: each pays half the rake (weighted contributed).
     table, _ = _corpus_facts("PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt")
     assert _worked(table, "Hero") == {
         "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (100.0, 1), "bring_in_complete": (-1, 0),
@@ -373,8 +374,8 @@ def test_new_stats_worked_on_a_pokerstars_3bet_hand() -> None:
         "fold_to_4th_bet": (0.0, 1), "saw_4th": (100.0, 1), "saw_5th": (100.0, 1), "saw_6th": (0.0, 1),
         "saw_7th": (0.0, 1), "saw_showdown": (0.0, 1), "won_when_saw_4th": (0.0, 1)}
     # net: Hero puts in 60 + 1200 + 400 + 800 - 800 returned = 1660 and collects 3318
-    assert (table.loc["Hero", "net_won"], table.loc["Hero", "rake_paid"]) == (1658.0, 2.0)
-    assert (table.loc["Player0", "net_won"], table.loc["Player0", "rake_paid"]) == (-1660.0, 0.0)
+    assert (table.loc["Hero", "net_won"], table.loc["Hero", "rake_paid"]) == (1658.0, 1.0)
+    assert (table.loc["Player0", "net_won"], table.loc["Player0", "rake_paid"]) == (-1660.0, 1.0)
 
 
 def test_new_stats_worked_on_a_pokerstars_hand_where_the_bring_in_completes() -> None:
@@ -386,7 +387,10 @@ def test_new_stats_worked_on_a_pokerstars_hand_where_the_bring_in_completes() ->
     #      completion + raise (a 3-bet chance) and call: 0 of 1.
     # 4th: Nikolay Zem and RoadDevil check, MasterTrini1 bets, Hero calls, the two fold:
     #      fold to 4th bet Hero 0/1, Nikolay Zem 1/1, RoadDevil 1/1 (MasterTrini1 faced none).
-    # 5th-7th: Hero and MasterTrini1 to a showdown; Hero wins $1.04 and pays the $0.05 rake.
+    # 5th-7th: Hero and MasterTrini1 to a showdown; Hero wins $1.04 of the $1.09 pot.
+    # Put in: Hero and MasterTrini1 0.01 + 0.08 + 0.04 + 0.16 + 0.08 + 0.08 = 0.45 each,
+    # Nikolay Zem and RoadDevil 0.01 + 0.08 = 0.09, trs2758 the ante 0.01 (total 1.09): the
+    # $0.05 rake shared in those proportions.
     table, _ = _corpus_facts("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "35874081088")
     assert _worked(table, "Hero") == {
         "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (0.0, 1), "bring_in_complete": (100.0, 1),
@@ -404,8 +408,9 @@ def test_new_stats_worked_on_a_pokerstars_hand_where_the_bring_in_completes() ->
     master = _worked(table, "MasterTrini1")
     assert master["three_bet_3rd"] == (-1, 0) and master["fold_to_4th_bet"] == (-1, 0)
     assert master["saw_showdown"] == (100.0, 1) and master["won_when_saw_4th"] == (0.0, 1)
-    assert table["rake_paid"].to_dict() == {"Hero": 0.05, "MasterTrini1": 0.0, "Nikolay Zem": 0.0,
-                                            "RoadDevil": 0.0, "trs2758": 0.0}
+    assert table["rake_paid"].to_dict() == pytest.approx({
+        "Hero": 0.05 * 45 / 109, "MasterTrini1": 0.05 * 45 / 109, "Nikolay Zem": 0.05 * 9 / 109,
+        "RoadDevil": 0.05 * 9 / 109, "trs2758": 0.05 * 1 / 109})
 
 
 def test_new_stats_worked_on_a_kingsclub_hand() -> None:
@@ -417,6 +422,8 @@ def test_new_stats_worked_on_a_kingsclub_hand() -> None:
     #      Player2 and Player3 call.
     # 4th ("3RD STREET" in KingsClub's labels): Player3 bets, Player4 calls, Player2 folds (1/1).
     # 5th-7th: Player3 and Player4 to a showdown; Player3 wins 1294.60 after the rake of 5.
+    # Put in (the summary's nets): Player3 1294.60 - 788.28 = 506.32, Player4 506.32, Player2
+    # 154.32, Player0 66.32, Player1 and Hero the ante 33.16: 1299.60, the rake shared so.
     table, _ = _corpus_facts("KingsClub/7-Stud-USD-44-88-202010.txt")
     assert _worked(table, "Player4") == {
         "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (100.0, 1), "bring_in_complete": (-1, 0),
@@ -431,7 +438,9 @@ def test_new_stats_worked_on_a_kingsclub_hand() -> None:
     assert _worked(table, "Player3")["won_when_saw_4th"] == (100.0, 1)
     # money: the site's known currency (the log names none), the summary's net, the rake
     assert (table["currency"] == "USD").all() and (table["kind"] == "cash").all()
-    assert table.loc["Player3", "net_won"] == 788.28 and table.loc["Player3", "rake_paid"] == 5.0
+    assert table.loc["Player3", "net_won"] == 788.28
+    assert table.loc["Player3", "rake_paid"] == pytest.approx(5 * 506.32 / 1299.60)
+    assert table["rake_paid"].sum() == pytest.approx(5.0)
 
 
 # ---------------------------------------------------------------------------

@@ -167,9 +167,9 @@ STATS: tuple[Stat, ...] = (
          "different monies.",
          _col("net"), unit="money"),
     Stat("rake_paid", "Rake paid",
-         "Rake paid: each hand's rake shared among its winners in proportion to what "
-         "they collected, in whole units of the row's money (cash games; tournament "
-         "and play-money hands take none).",
+         "Rake paid: each hand's rake shared among the players in proportion to what "
+         "they put in the pot (weighted contributed), in whole units of the row's money "
+         "(cash games; tournament and play-money hands take none).",
          _col("rake_share"), unit="money"),
     Stat("net_won_bb", "Net won (bb)", "Net won in big bets of each hand's stakes.",
          _col("net_bb"), unit="bb"),
@@ -212,7 +212,7 @@ def facts(frames: Frames) -> pd.DataFrame:
     hands = frames.hands.assign(kind=game_kind(frames.hands), currency=known_currency(frames.hands))[
         ["site", "hand_id", "currency", "kind", "rake"]]
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
-                          "won_at_showdown", "collected", "net", "net_bb"]]
+                          "won_at_showdown", "contributed", "collected", "net", "net_bb"]]
     out = _left_joined(base, [(hands, ["site", "hand_id"]), (_action_counts(frames.actions), KEY),
                               (_third_street_spots(frames), KEY)],
                        counts=COUNTED)
@@ -243,15 +243,16 @@ def known_currency(hands: pd.DataFrame) -> pd.Series:
 
 
 def _rake_shares(table: pd.DataFrame) -> pd.Series:
-    """Each player's share of their hand's rake (minor units, float): the rake is paid by
-    what the pots gave, so each winner pays it in proportion to what they collected."""
+    """Each player's share of their hand's rake (minor units, float), in proportion to
+    what they put in the pot (PokerTracker's "weighted contributed" rake, FPDB's
+    ``rakeWeighted``): the rake comes out of every contribution alike."""
     numbers, _ = _numbered([table["site"], table["hand_id"]])
-    collected = table["collected"].to_numpy(dtype="float64")
+    contributed = table["contributed"].to_numpy(dtype="float64")
     kept = numbers >= 0
-    totals = np.bincount(numbers[kept], weights=collected[kept], minlength=int(numbers.max(initial=-1)) + 1)
+    totals = np.bincount(numbers[kept], weights=contributed[kept], minlength=int(numbers.max(initial=-1)) + 1)
     total = np.where(kept, totals[np.maximum(numbers, 0)], 0.0) if len(totals) else np.zeros(len(table))
     rake = table["rake"].fillna(0).to_numpy(dtype="float64")
-    share = np.divide(rake * collected, total, out=np.zeros(len(table)), where=total > 0)
+    share = np.divide(rake * contributed, total, out=np.zeros(len(table)), where=total > 0)
     return pd.Series(share, index=table.index)
 
 
