@@ -19,7 +19,6 @@ showdown_hand (rake 0.03): doors A Ks, B Jd, C 3c (brings in). 3rd: C brings in,
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
