@@ -169,8 +169,9 @@ def test_opponents_hud_and_sort(corpus: Path, capsys: pytest.CaptureFixture[str]
     assert main(["stats", path, "--opponents"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("hero: Hero")
-    assert out[1].split() == ["player", "variant", "VPIP", "%", "Compl/raise", "3rd", "%", "Steal",
-                              "%", "BI", "fold", "vs", "steal", "%", "AFq", "4th-7th", "%", "WTSD",
+    assert out[1].split() == ["site", "player", "variant", "VPIP", "%", "Compl/raise", "3rd", "%", "3-bet",
+                              "3rd", "%", "Fold", "3rd", "vs", "compl/raise", "%", "Steal", "%", "BI", "fold",
+                              "vs", "steal", "%", "Fold", "to", "4th", "bet", "%", "AFq", "4th-7th", "%", "WTSD",
                               "%", "Hands"]
     assert [line.split()[-1] for line in out[2:]] == ["11", "11", "11", "10", "7", "3", "2", "2"]
     assert main(["stats", path, "--opponents", "--format", "csv"]) == 0
@@ -180,10 +181,12 @@ def test_opponents_hud_and_sort(corpus: Path, capsys: pytest.CaptureFixture[str]
     assert {r["player"]: int(r["hands"]) for r in rows} == {
         "MasterTrini1": 11, "Nikolay Zem": 11, "trs2758": 11, "RoadDevil": 10, "rv2020": 7,
         "danjr655": 3, "Trackr21": 2, "totof51": 2}
-    assert set(rows[0]) == {"player", "variant", "vpip", "vpip_n", "complete_raise_3rd",
-                            "complete_raise_3rd_n", "steal_attempt", "steal_attempt_n",
-                            "bring_in_fold_to_steal", "bring_in_fold_to_steal_n", "afq_post",
-                            "afq_post_n", "went_to_showdown", "went_to_showdown_n", "hands"}
+    assert set(rows[0]) == {"site", "player", "variant", "vpip", "vpip_n", "complete_raise_3rd",
+                            "complete_raise_3rd_n", "three_bet_3rd", "three_bet_3rd_n", "fold_to_3rd_aggression",
+                            "fold_to_3rd_aggression_n", "steal_attempt", "steal_attempt_n",
+                            "bring_in_fold_to_steal", "bring_in_fold_to_steal_n", "fold_to_4th_bet",
+                            "fold_to_4th_bet_n", "afq_post", "afq_post_n", "went_to_showdown",
+                            "went_to_showdown_n", "hands"}
     assert main(["stats", path, "--format", "csv", "--sort", "vpip", "--stats", "vpip"]) == 0
     vpip = [float(r["vpip"]) for r in csv.DictReader(io.StringIO(capsys.readouterr().out))]
     assert vpip == sorted(vpip, reverse=True) and len(vpip) == 9
