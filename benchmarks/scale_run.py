@@ -281,7 +281,9 @@ def _same_stats(left: Any, right: Any) -> list[str]:
     """Where two stats tables differ (empty when they agree): rows, exact columns, floats to 1e-9."""
     import numpy as np
 
-    keys = ["player", "variant", "kind", "currency"]
+    from studbook.stats import MONEY_STATS
+
+    keys = ["site", "player", "variant", "kind", "currency"]
     a = left.set_index(keys).sort_index()
     b = right.set_index(keys).sort_index()
     if list(a.index) != list(b.index):
@@ -289,8 +291,8 @@ def _same_stats(left: Any, right: Any) -> list[str]:
     problems = []
     for column in a.columns:
         x, y = a[column], b[column]
-        if column == "net_won":
-            equal = bool((x.map(str) == y.map(str)).all())
+        if column in MONEY_STATS:  # float64 whole units; the command writes them to the cent
+            equal = bool(np.allclose(x.astype(float), y.astype(float), rtol=0, atol=0.005, equal_nan=True))
         elif x.dtype.kind == "f" or y.dtype.kind == "f":
             equal = bool(np.allclose(x.astype(float), y.astype(float), rtol=1e-9, atol=1e-9, equal_nan=True))
         else:
@@ -314,16 +316,16 @@ def compare(pandas_file: Path, dask_file: Path, stats_csv: Path) -> tuple[bool, 
     if not (list(a.index) == list(b.index) and (a.astype("int64") == b.astype("int64")).all().all()):
         problems.append("hands or net per player differ")
     problems += [f"dask stats: {p}" for p in _same_stats(mine["stats"], theirs["stats"])]
-    command = pd.read_csv(stats_csv, keep_default_na=False, na_values=[""], dtype={"net_won": str})
+    command = pd.read_csv(stats_csv, keep_default_na=False, na_values=[""])
     table = mine["stats"].copy()
-    table["currency"] = table["currency"].astype(str)
+    table["currency"] = table["currency"].fillna("").astype(str)  # NA: no currency (chips, unknown)
     command["currency"] = command["currency"].fillna("").astype(str)
     problems += [f"stats command: {p}" for p in _same_stats(table, command)]
     players = len(a.index.get_level_values(0).unique())
     if problems:
         return False, "Dask DIFFERS from pandas: " + "; ".join(problems)
     return True, (f"Dask equals pandas: {mine['hands']} hands; hands and net of all {players} players "
-                  f"in {len(a)} player/variant rows; all {len(mine['stats'].columns) - 4} stats columns "
+                  f"in {len(a)} player/variant rows; all {len(mine['stats'].columns) - 5} stats columns "
                   f"of {len(mine['stats'])} rows (and the stats command's CSV equals them too)")
 
 

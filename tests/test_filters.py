@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
@@ -52,10 +51,10 @@ def _hero_row(frames: Frames, filters: Filters) -> pd.Series:
 
 def test_cash_and_tournament_are_told_apart(both: Frames) -> None:
     cash = _hero_row(both, Filters.of(kinds=["cash"]))
-    assert (cash["hands"], cash["net_won"], cash["currency"]) == (11, Decimal("0.83"), "USD")
+    assert (cash["hands"], cash["net_won"], cash["currency"]) == (11, 0.83, "USD")
     assert cash["net_won_bb"] == pytest.approx(10.375)
     tour = _hero_row(both, Filters.of(kinds=["tournament"]))
-    assert (tour["hands"], tour["net_won"], tour["net_won_bb"]) == (1, Decimal("280.00"), 0.7)
+    assert (tour["hands"], tour["net_won"], tour["net_won_bb"]) == (1, 280.0, 0.7)
     assert select(both, Filters.of(kinds=["play-money"])).hands.empty
     assert list(game_kind(both.hands).value_counts().sort_index().items()) == [
         ("cash", 11), ("tournament", 1)]
@@ -66,10 +65,10 @@ def test_by_date_with_a_zone(both: Frames) -> None:
     for until in ("2009-11-26 10:13:30 America/New_York", "2009-11-26T15:13:30Z",
                   "2009-11-26 15:13:30"):
         row = _hero_row(both, Filters.of(until=until))
-        assert (row["hands"], row["net_won"]) == (5, Decimal("0.49")), until
+        assert (row["hands"], row["net_won"]) == (5, 0.49), until
     row = _hero_row(both, Filters.of(since="2009-11-26 10:13:30 America/New_York",
                                      until="2009-11-26"))
-    assert (row["hands"], row["net_won"]) == (6, Decimal("0.34"))  # 0.83 - 0.49
+    assert (row["hands"], row["net_won"]) == (6, 0.34)  # 0.83 - 0.49
     assert select(both, Filters.of(since="2023-02-05")).hands["site"].tolist() == ["pokerstars"]
     assert len(select(both, Filters.of(until="2009-11-25"))) == 0
 
@@ -130,10 +129,10 @@ def test_stats_cli_takes_the_filters(corpus: Path, capsys: pytest.CaptureFixture
     assert main(["stats", *paths, "--player", "Hero", "--cash", "--format", "csv",
                  "--stats", "hands,net_won"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].startswith("Hero,stud,") and out[1].endswith(",11,0.83")
+    assert out[1].startswith("pokerstars,Hero,stud,") and out[1].endswith(",11,0.83")
     assert main(["stats", *paths, "--player", "Hero", "--tournament", "--format", "csv",
                  "--stats", "hands,net_won"]) == 0
-    assert capsys.readouterr().out.splitlines()[1].endswith(",1,280.00")
+    assert capsys.readouterr().out.splitlines()[1].endswith(",1,280")  # tournament chips, whole
     assert main(["stats", *paths, "--stakes", "cheap"]) == 2
     assert "--stakes 'cheap'" in capsys.readouterr().err
 
@@ -145,8 +144,8 @@ def test_min_hands_filters_whatever_stats_select(corpus: Path,
     assert main(["stats", str(corpus / CASH), "--min-hands", "10", "--stats", "vpip",
                  "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert rows[0] == "player,variant,kind,currency,vpip,vpip_n"
-    assert [r.split(",")[0] for r in rows[1:]] == [
+    assert rows[0] == "site,player,variant,kind,currency,vpip,vpip_n"
+    assert [r.split(",")[1] for r in rows[1:]] == [
         "Hero", "MasterTrini1", "Nikolay Zem", "RoadDevil", "trs2758"]
 
 
@@ -170,8 +169,9 @@ def test_opponents_hud_and_sort(corpus: Path, capsys: pytest.CaptureFixture[str]
     assert main(["stats", path, "--opponents"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("hero: Hero")
-    assert out[1].split() == ["player", "variant", "VPIP", "%", "Compl/raise", "3rd", "%", "Steal",
-                              "%", "BI", "fold", "vs", "steal", "%", "AFq", "4th-7th", "%", "WTSD",
+    assert out[1].split() == ["site", "player", "variant", "VPIP", "%", "Compl/raise", "3rd", "%", "3-bet",
+                              "3rd", "%", "Fold", "3rd", "vs", "compl/raise", "%", "Steal", "%", "BI", "fold",
+                              "vs", "steal", "%", "Fold", "to", "4th", "bet", "%", "AFq", "4th-7th", "%", "WTSD",
                               "%", "Hands"]
     assert [line.split()[-1] for line in out[2:]] == ["11", "11", "11", "10", "7", "3", "2", "2"]
     assert main(["stats", path, "--opponents", "--format", "csv"]) == 0
@@ -181,10 +181,12 @@ def test_opponents_hud_and_sort(corpus: Path, capsys: pytest.CaptureFixture[str]
     assert {r["player"]: int(r["hands"]) for r in rows} == {
         "MasterTrini1": 11, "Nikolay Zem": 11, "trs2758": 11, "RoadDevil": 10, "rv2020": 7,
         "danjr655": 3, "Trackr21": 2, "totof51": 2}
-    assert set(rows[0]) == {"player", "variant", "vpip", "vpip_n", "complete_raise_3rd",
-                            "complete_raise_3rd_n", "steal_attempt", "steal_attempt_n",
-                            "bring_in_fold_to_steal", "bring_in_fold_to_steal_n", "afq_post",
-                            "afq_post_n", "went_to_showdown", "went_to_showdown_n", "hands"}
+    assert set(rows[0]) == {"site", "player", "variant", "vpip", "vpip_n", "complete_raise_3rd",
+                            "complete_raise_3rd_n", "three_bet_3rd", "three_bet_3rd_n", "fold_to_3rd_aggression",
+                            "fold_to_3rd_aggression_n", "steal_attempt", "steal_attempt_n",
+                            "bring_in_fold_to_steal", "bring_in_fold_to_steal_n", "fold_to_4th_bet",
+                            "fold_to_4th_bet_n", "afq_post", "afq_post_n", "went_to_showdown",
+                            "went_to_showdown_n", "hands"}
     assert main(["stats", path, "--format", "csv", "--sort", "vpip", "--stats", "vpip"]) == 0
     vpip = [float(r["vpip"]) for r in csv.DictReader(io.StringIO(capsys.readouterr().out))]
     assert vpip == sorted(vpip, reverse=True) and len(vpip) == 9

@@ -19,13 +19,12 @@ showdown_hand (rake 0.03): doors A Ks, B Jd, C 3c (brings in). 3rd: C brings in,
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from studbook.frames import frames_from_checks, load
+from studbook.frames import Frames, frames_from_checks, load
 from studbook.stats import (
     BY_NAME, STATS, by_starting_hand, compute, facts, stat_definitions_markdown,
 )
@@ -155,12 +154,12 @@ def test_showdown_stats(two_hands: pd.DataFrame) -> None:
 def test_money(two_hands: pd.DataFrame) -> None:
     # A: -0.01 + 0.39 = 0.38 exactly; in big bets (0.08): -1/8 + 39/8 = 4.75
     a = two_hands.loc["A"]
-    assert a.net_won == Decimal("0.38") and a.currency == "USD"
+    assert a.net_won == 0.38 and a.currency == "USD"  # float64 whole units, summed in cents
     assert a.net_won_bb == pytest.approx(4.75)
     assert a.bb_per_100 == pytest.approx(4.75 / 2 * 100)
     assert a.showdown_won_bb == pytest.approx(39 / 8)
     assert a.non_showdown_won_bb == pytest.approx(-1 / 8)
-    assert two_hands.loc["B", "net_won"] == Decimal("-0.42")
+    assert two_hands.loc["B", "net_won"] == -0.42
     assert two_hands["hands"].to_dict() == {"A": 2, "B": 2, "C": 2, "D": 1}
 
 
@@ -171,12 +170,13 @@ def test_mixed_currencies_have_no_money_total() -> None:
         "currency": None})
     frames = frames_from_checks([steal_hand("1").check(), chips.check()])
     result = compute(frames, split_money=False).set_index("player")
-    assert result.loc["D", "currency"] == "mixed" and result.loc["D", "net_won"] is None
+    assert result.loc["D", "currency"] == "mixed" and math.isnan(result.loc["D", "net_won"])
     assert result.loc["D", "net_won_bb"] == pytest.approx(14 / 8)
-    # split (the default): one row per money, each with its own net (D +0.07 in each hand)
+    # split (the default): one row per money, each with its own net (D +0.07 in each hand);
+    # a pokerstars cash game whose log names no currency is in an unknown currency (NA)
     split = compute(frames, player="D", stats=["hands", "net_won"])
-    assert split[["kind", "currency", "hands", "net_won"]].values.tolist() == [
-        ["cash", "", 1, Decimal("0.07")], ["cash", "USD", 1, Decimal("0.07")]]
+    assert split[["kind", "currency", "hands", "net_won"]].astype(object).values.tolist() == [
+        ["cash", "USD", 1, 0.07], ["cash", pd.NA, 1, 0.07]]
 
 
 def test_filters_and_groups() -> None:
@@ -228,16 +228,16 @@ def test_stats_cli_text(db, capsys) -> None:
 
     assert main(["stats", "--db", str(db), "--player", "A"]) == 0
     header, row = capsys.readouterr().out.splitlines()
-    assert header.split()[:5] == ["player", "variant", "kind", "Hands", "VPIP"]
+    assert header.split()[:7] == ["site", "player", "variant", "kind", "currency", "Hands", "VPIP"]
     # each percentage with its sample size: A acted on 3rd in 2 hands, had 1 steal chance,
     # saw 4th in 2 hands (WTSD 1 of 2), reached 1 showdown and won it
     cells = row.split()
-    assert cells[:6] == ["A", "stud", "cash", "2", "50.0", "(2)"]
+    assert cells[:8] == ["pokerstars", "A", "stud", "cash", "USD", "2", "50.0", "(2)"]
     assert "100.0 (1)" in row and "50.0 (2)" in row and "0.38 USD" in row
     assert main(["stats", "--db", str(db), "--player", "A", "--stats", "af_5th,afq_5th"]) == 0
     # no calls on 5th: no value, over 0 opportunities; A's one act on 5th was a bet (1 of 1)
-    assert capsys.readouterr().out.splitlines()[1].split() == ["A", "stud", "cash", "-", "(0)",
-                                                                "100.0", "(1)"]
+    assert capsys.readouterr().out.splitlines()[1].split() == ["pokerstars", "A", "stud", "cash", "USD",
+                                                                "-", "(0)", "100.0", "(1)"]
 
 
 def test_stats_cli_csv_and_json(db, capsys) -> None:
@@ -254,8 +254,8 @@ def test_stats_cli_csv_and_json(db, capsys) -> None:
     assert rows[1]["steal_attempt_n"] == "0" and rows[0]["vpip_n"] == "2"
     assert main(["stats", "--db", str(db), "--format", "json", "--stats", "hands,vpip"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data[0] == {"player": "A", "variant": "stud", "kind": "cash", "currency": "USD",
-                       "hands": 2, "vpip": 50.0, "vpip_n": 2}
+    assert data[0] == {"site": "pokerstars", "player": "A", "variant": "stud", "kind": "cash",
+                       "currency": "USD", "hands": 2, "vpip": 50.0, "vpip_n": 2}
 
 
 def test_stats_cli_starting_hands_and_list(db, capsys) -> None:
@@ -322,3 +322,229 @@ def test_fpdb_steal_scenarios(name: str) -> None:
         player, answer = defence
         assert spots.index.tolist() == [player]
         assert spots.loc[player, f"bi_{answer}"] == 1
+
+
+# ---------------------------------------------------------------------------
+# The stud stats players expect, worked by hand on real corpus hands (read in place)
+
+CORPUS = FULLTILT.parent
+
+
+def _corpus_facts(name: str, hand_id: str | None = None) -> tuple[pd.DataFrame, Frames]:
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"corpus file not found: {path}")
+    frames = load([path])
+    if hand_id is not None:
+        frames = frames.of_hands(frames.hands[frames.hands["hand_id"] == hand_id])
+    assert len(frames.hands) == 1, frames.rejects["reason"].tolist()
+    return compute(frames, denominators=True).set_index("player"), frames
+
+
+NEW_STATS = ("fold_to_3rd_aggression", "three_bet_3rd", "bring_in_complete", "fold_to_4th_bet", "saw_4th",
+             "saw_5th", "saw_6th", "saw_7th", "saw_showdown", "won_when_saw_4th")
+
+
+def _worked(table: pd.DataFrame, player: str) -> dict[str, tuple[float, int]]:
+    """A player's new stats as (value, opportunities); NaN values as -1 (no opportunity)."""
+    row = table.loc[player]
+    return {name: (-1.0 if math.isnan(row[name]) else float(row[name]), int(row[f"{name}_n"]))
+            for name in NEW_STATS}
+
+
+def test_new_stats_worked_on_a_pokerstars_3bet_hand() -> None:
+    # PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt, stud8 $400/$800, rake $2:
+    # 3rd: Player0 (Ts) brings in $120 -> opened 3rd with a bring-in, not a completion.
+    #      Hero raises to $400: the completion (faces the bring-in alone: no bet faced).
+    #      Player0 raises to $800: faces the completion (1 bet faced), does not fold.
+    #      Hero raises to $1200: faces completion + raise (2 bets): a 3-bet chance, taken.
+    #      Player0 calls facing 3 bets: no 3-bet chance (that was a 4th bet to face).
+    # 4th: Hero bets, Player0 faces one bet and calls (fold to 4th bet 0 of 1).
+    # 5th: Hero bets, Player0 folds (both saw 5th); nobody sees 6th, 7th or a showdown.
+    # Hero collects the whole pot ($3318 after the $2 rake): won when saw 4th 1/1. Both put
+    # $1660 in the $3320 pot: each pays half the rake (weighted contributed).
+    table, _ = _corpus_facts("PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt")
+    assert _worked(table, "Hero") == {
+        "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (100.0, 1), "bring_in_complete": (-1, 0),
+        "fold_to_4th_bet": (-1, 0), "saw_4th": (100.0, 1), "saw_5th": (100.0, 1), "saw_6th": (0.0, 1),
+        "saw_7th": (0.0, 1), "saw_showdown": (0.0, 1), "won_when_saw_4th": (100.0, 1)}
+    assert _worked(table, "Player0") == {
+        "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (-1, 0), "bring_in_complete": (0.0, 1),
+        "fold_to_4th_bet": (0.0, 1), "saw_4th": (100.0, 1), "saw_5th": (100.0, 1), "saw_6th": (0.0, 1),
+        "saw_7th": (0.0, 1), "saw_showdown": (0.0, 1), "won_when_saw_4th": (0.0, 1)}
+    # net: Hero puts in 60 + 1200 + 400 + 800 - 800 returned = 1660 and collects 3318
+    assert (table.loc["Hero", "net_won"], table.loc["Hero", "rake_paid"]) == (1658.0, 1.0)
+    assert (table.loc["Player0", "net_won"], table.loc["Player0", "rake_paid"]) == (-1660.0, 1.0)
+
+
+def test_new_stats_worked_on_a_pokerstars_hand_where_the_bring_in_completes() -> None:
+    # PokerStars/7-Stud-USD-0.04-0.08-200911.txt, hand 35874081088 (line 149), rake $0.05.
+    # Doors: Hero 2s (lowest: must open), Nikolay Zem Ad, trs2758 6h, RoadDevil 4h, MasterTrini1 8h.
+    # 3rd: Hero "bets $0.04": the bring-in completes (1 of 1). Nikolay Zem calls, trs2758 folds,
+    #      RoadDevil calls: each faces the completion (trs2758 folds to it: 1 of 1).
+    #      MasterTrini1 raises (faces the completion); Hero, Nikolay Zem, RoadDevil each face
+    #      completion + raise (a 3-bet chance) and call: 0 of 1.
+    # 4th: Nikolay Zem and RoadDevil check, MasterTrini1 bets, Hero calls, the two fold:
+    #      fold to 4th bet Hero 0/1, Nikolay Zem 1/1, RoadDevil 1/1 (MasterTrini1 faced none).
+    # 5th-7th: Hero and MasterTrini1 to a showdown; Hero wins $1.04 of the $1.09 pot.
+    # Put in: Hero and MasterTrini1 0.01 + 0.08 + 0.04 + 0.16 + 0.08 + 0.08 = 0.45 each,
+    # Nikolay Zem and RoadDevil 0.01 + 0.08 = 0.09, trs2758 the ante 0.01 (total 1.09): the
+    # $0.05 rake shared in those proportions.
+    table, _ = _corpus_facts("PokerStars/7-Stud-USD-0.04-0.08-200911.txt", "35874081088")
+    assert _worked(table, "Hero") == {
+        "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (0.0, 1), "bring_in_complete": (100.0, 1),
+        "fold_to_4th_bet": (0.0, 1), "saw_4th": (100.0, 1), "saw_5th": (100.0, 1), "saw_6th": (100.0, 1),
+        "saw_7th": (100.0, 1), "saw_showdown": (100.0, 1), "won_when_saw_4th": (100.0, 1)}
+    assert _worked(table, "trs2758") == {
+        "fold_to_3rd_aggression": (100.0, 1), "three_bet_3rd": (-1, 0), "bring_in_complete": (-1, 0),
+        "fold_to_4th_bet": (-1, 0), "saw_4th": (0.0, 1), "saw_5th": (0.0, 1), "saw_6th": (0.0, 1),
+        "saw_7th": (0.0, 1), "saw_showdown": (0.0, 1), "won_when_saw_4th": (-1, 0)}
+    for name in ("Nikolay Zem", "RoadDevil"):
+        assert _worked(table, name) == {
+            "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (0.0, 1), "bring_in_complete": (-1, 0),
+            "fold_to_4th_bet": (100.0, 1), "saw_4th": (100.0, 1), "saw_5th": (0.0, 1), "saw_6th": (0.0, 1),
+            "saw_7th": (0.0, 1), "saw_showdown": (0.0, 1), "won_when_saw_4th": (0.0, 1)}, name
+    master = _worked(table, "MasterTrini1")
+    assert master["three_bet_3rd"] == (-1, 0) and master["fold_to_4th_bet"] == (-1, 0)
+    assert master["saw_showdown"] == (100.0, 1) and master["won_when_saw_4th"] == (0.0, 1)
+    assert table["rake_paid"].to_dict() == pytest.approx({
+        "Hero": 0.05 * 45 / 109, "MasterTrini1": 0.05 * 45 / 109, "Nikolay Zem": 0.05 * 9 / 109,
+        "RoadDevil": 0.05 * 9 / 109, "trs2758": 0.05 * 1 / 109})
+
+
+def test_new_stats_worked_on_a_kingsclub_hand() -> None:
+    # KingsClub/7-Stud-USD-44-88-202010.txt (one hand, 44/88, rake 5; the log names no currency).
+    # 3rd: Player0 brings in 33.16 (opened with a bring-in: 0 of 1); Player1 folds to the
+    #      bring-in alone (no bet faced); Player2 bets 44: the completion; Player3 raises
+    #      (faces 1 bet); Player4 raises facing completion + raise: a 3-bet (1 of 1); Hero and
+    #      Player0 fold facing 3 bets (fold to 3rd completion/raise 1 of 1, no 3-bet chance);
+    #      Player2 and Player3 call.
+    # 4th ("3RD STREET" in KingsClub's labels): Player3 bets, Player4 calls, Player2 folds (1/1).
+    # 5th-7th: Player3 and Player4 to a showdown; Player3 wins 1294.60 after the rake of 5.
+    # Put in (the summary's nets): Player3 1294.60 - 788.28 = 506.32, Player4 506.32, Player2
+    # 154.32, Player0 66.32, Player1 and Hero the ante 33.16: 1299.60, the rake shared so.
+    table, _ = _corpus_facts("KingsClub/7-Stud-USD-44-88-202010.txt")
+    assert _worked(table, "Player4") == {
+        "fold_to_3rd_aggression": (0.0, 1), "three_bet_3rd": (100.0, 1), "bring_in_complete": (-1, 0),
+        "fold_to_4th_bet": (0.0, 1), "saw_4th": (100.0, 1), "saw_5th": (100.0, 1), "saw_6th": (100.0, 1),
+        "saw_7th": (100.0, 1), "saw_showdown": (100.0, 1), "won_when_saw_4th": (0.0, 1)}
+    assert _worked(table, "Player2")["fold_to_4th_bet"] == (100.0, 1)
+    assert _worked(table, "Player0")["bring_in_complete"] == (0.0, 1)
+    for name in ("Hero", "Player0"):
+        assert _worked(table, name)["fold_to_3rd_aggression"] == (100.0, 1)
+        assert _worked(table, name)["three_bet_3rd"] == (-1, 0)
+    assert _worked(table, "Player1")["fold_to_3rd_aggression"] == (-1, 0)
+    assert _worked(table, "Player3")["won_when_saw_4th"] == (100.0, 1)
+    # money: the site's known currency (the log names none), the summary's net, the rake
+    assert (table["currency"] == "USD").all() and (table["kind"] == "cash").all()
+    assert table.loc["Player3", "net_won"] == 788.28
+    assert table.loc["Player3", "rake_paid"] == pytest.approx(5 * 506.32 / 1299.60)
+    assert table["rake_paid"].sum() == pytest.approx(5.0)
+
+
+# ---------------------------------------------------------------------------
+# Money with what it is in; players keyed by site; aliases; names checked
+
+
+def test_money_says_its_currency_in_text_csv_and_json(tmp_path, capsys) -> None:
+    import csv
+    import io
+    import json
+
+    from studbook.cli import main
+
+    logs = [CORPUS / "KingsClub/7-Stud-USD-44-88-202010.txt",
+            Path(__file__).parent / "handmade/betonline/Razz-StudHL-no-currency.txt",
+            Path(__file__).resolve().parents[1] / "histories/HH20240316 T3778019413 Limit Stud Hi-Lo $0.98 + $0.12.txt"]
+    if not logs[0].is_file():
+        pytest.skip(f"corpus file not found: {logs[0]}")
+    assert main(["stats", *map(str, logs), "--stats", "hands,net_won"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:5] == ["site", "player", "variant", "kind", "currency"]
+    rows = {tuple(line.split()[:2]): line for line in lines[1:]}
+    # KingsClub writes no currency: its site's (USD), never "chips"
+    assert rows[("kingsclub", "Player3")].split()[2:] == ["stud", "cash", "USD", "1", "788.28", "USD"]
+    # a BetOnline log naming none: an unknown currency
+    assert rows[("betonline", "Jo")].split()[-4:] == ["1", "1.10", "unknown", "currency"]
+    # tournament chips whole where they are whole
+    chips = [line for key, line in rows.items() if key[0] == "pokerstars" and "tournament" in line]
+    assert chips and all(line.endswith("tournament chips") for line in chips)
+    assert not any(".00 tournament chips" in line for line in chips)
+    assert "chips" not in "".join(rows[k] for k in rows if k[0] != "pokerstars")
+    assert main(["stats", *map(str, logs), "--stats", "hands,net_won", "--format", "csv"]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    by_key = {(r["site"], r["player"]): r for r in table}
+    assert by_key[("kingsclub", "Player3")]["currency"] == "USD"
+    assert by_key[("betonline", "Jo")]["currency"] == ""  # no value: unknown
+    tournament = [r for r in table if r["kind"] == "tournament"]
+    assert tournament and all(r["currency"] == "" and "." not in r["net_won"] for r in tournament)
+    assert main(["stats", *map(str, logs), "--stats", "hands,net_won", "--format", "json"]) == 0
+    data = {(r["site"], r["player"]): r for r in json.loads(capsys.readouterr().out)}
+    assert data[("kingsclub", "Player3")]["net_won"] == "788.28"
+    assert data[("betonline", "Jo")]["currency"] is None
+
+
+def test_money_columns_are_numeric_and_missing_currency_is_na() -> None:
+    frames = load(Path(__file__).resolve().parents[1] / "histories")
+    table = compute(frames, stats=["hands", "net_won", "rake_paid", "net_won_bb"])
+    assert table["net_won"].dtype == "float64" and table["rake_paid"].dtype == "float64"
+    assert {"net_won", "rake_paid"} <= set(table.corr(numeric_only=True).columns)
+    tournament = table[table["kind"] == "tournament"]
+    assert len(tournament) and tournament["currency"].isna().all()
+    assert not (table["currency"] == "").any()
+    # exact: each group's sum of the frames' minor units, in whole units
+    hero = table[(table["player"] == "Hero") & (table["kind"] == "cash")]
+    players = frames.players.merge(frames.hands[["site", "hand_id", "tournament"]], on=["site", "hand_id"])
+    cash = players[(players["player"] == "Hero") & players["tournament"].isna()]
+    expected = cash.groupby("variant", observed=True)["net"].sum() / 100
+    assert hero.set_index("variant")["net_won"].to_dict() == expected.to_dict()
+
+
+def test_players_are_keyed_by_site_and_aliases_merge_them() -> None:
+    # "Hero" plays on several sites of the corpus: one row per site, unless merged on purpose
+    frames = load([CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt",
+                   CORPUS / "KingsClub/7-Stud-USD-44-88-202010.txt"])
+    if len(frames.hands) != 2:
+        pytest.skip("corpus files not found")
+    table = compute(frames, player="Hero", stats=["hands", "net_won"], by=("site", "player"))
+    assert table[["site", "player", "hands"]].values.tolist() == [["kingsclub", "Hero", 1], ["pokerstars", "Hero", 1]]
+    # the names of one person on two sites merged on purpose: one row, its sites joined
+    merged = compute(frames, stats=["hands", "net_won"], by=("site", "player"),
+                     aliases={("pokerstars", "Hero"): "me", ("kingsclub", "Hero"): "me"})
+    me = merged[merged["player"] == "me"]
+    assert me[["site", "hands", "net_won"]].values.tolist() == [["kingsclub+pokerstars", 2, 1658.0 - 33.16]]
+    assert "Hero" not in set(merged["player"])
+    # names alone, across sites, on request
+    pooled = compute(frames, player="Hero", stats=["hands"], by=("player",))
+    assert pooled[["player", "hands"]].values.tolist() == [["Hero", 2]]
+
+
+def test_aliases_on_the_command_line(capsys) -> None:
+    from studbook.cli import main
+
+    logs = [str(CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt"),
+            str(CORPUS / "FullTilt/7-Stud-USD-3-6-20106.Steal.from.Button.Failure.txt")]
+    if not all(Path(p).is_file() for p in logs):
+        pytest.skip("corpus files not found")
+    assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "fulltilt,Hero,stud,cash,USD,1", "pokerstars,Hero,stud8,cash,USD,1"]
+    assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero",
+                 "--alias", "pokerstars:Hero=me", "--alias", "fulltilt:Hero=me"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "fulltilt+pokerstars,me,stud,cash,USD,1", "fulltilt+pokerstars,me,stud8,cash,USD,1"]
+    assert main(["stats", *logs, "--alias", "pokerstar:Hero=me"]) == 2
+    assert "unknown site pokerstar; did you mean pokerstars?" in capsys.readouterr().err
+    assert main(["stats", *logs, "--alias", "Hero=me"]) == 2
+    assert "write SITE:NAME=PERSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "wrong", "meant"), [
+    ("--stats", "wtsd", "went_to_showdown"), ("--stats", "vpp", "vpip"), ("--stats", "3bet_3rd", "three_bet_3rd"),
+    ("--sort", "vpp", "vpip"), ("--sort", "WTSD", "went_to_showdown"), ("--sort", "playr", "player")])
+def test_unknown_stat_or_sort_names_the_nearest(db, capsys, option, wrong, meant) -> None:
+    from studbook.cli import main
+
+    assert main(["stats", "--db", str(db), option, wrong]) == 2
+    err = capsys.readouterr().err
+    assert f"did you mean {meant}?" in err and "Traceback" not in err

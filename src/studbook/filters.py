@@ -265,16 +265,18 @@ def most_dealt(counts: Mapping[str, int]) -> tuple[str, int] | None:
     return name, counts[name]
 
 
-def faced(frames: Frames, hero: str) -> list[str]:
-    """The players dealt into a hand with ``hero`` (the hero's opponents), by name."""
-    return sorted(met_by(frames, hero) - {hero})
+def faced(frames: Frames, hero: str) -> list[tuple[str, str]]:
+    """The players dealt into a hand with ``hero`` (the hero's opponents), as
+    ``(site, name)``: a player is a name on a site."""
+    return sorted((site, name) for site, name in met_by(frames, hero) if name != hero)
 
 
-def met_by(frames: Frames, hero: str) -> set[str]:
-    """The players (``hero`` too) dealt into a hand of ``frames`` with ``hero``."""
+def met_by(frames: Frames, hero: str) -> set[tuple[str, str]]:
+    """The players (``hero`` too) dealt into a hand of ``frames`` with ``hero``, as ``(site, name)``."""
     players = frames.players
     hands = players.loc[players["player"] == hero, ["site", "hand_id"]]
-    return set(players.merge(hands, on=["site", "hand_id"], how="inner")["player"])
+    met = players.merge(hands, on=["site", "hand_id"], how="inner")
+    return set(zip(met["site"].astype(str), met["player"].astype(str)))
 
 
 def hero_line(frames: Frames, filters: Filters) -> tuple[str | None, str]:

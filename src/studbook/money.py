@@ -77,3 +77,53 @@ def format_amount(value: Decimal, symbol: str = "") -> str:
     else:
         text = format(value, "f")
     return f"{symbol}{text}"
+
+
+# ---------------------------------------------------------------------------
+# Which money a figure is in: the one rule every money figure shown follows
+
+CASH, TOURNAMENT, PLAY_MONEY = "cash", "tournament", "play-money"
+"""The kinds of game (``studbook.filters.game_kind``): real money, tournament chips, play money."""
+
+SITE_CURRENCY: dict[str, str] = {
+    # KingsClub writes amounts without a sign or code; FPDB's KingsClubToFpdb.py
+    # (determineGameType) takes every cash table as USD, and its regression logs
+    # are named "...-USD-...".
+    "kingsclub": "USD",
+    # Winning Poker Network (Americas Cardroom): the older client ("Game started
+    # at:") writes no currency; FPDB's WinningToFpdb.py (_determineGameType1) takes
+    # its cash tables as USD (play money only at "PM " tables); the newer client
+    # writes dollars.
+    "winning": "USD",
+}
+"""The currency of a site's cash games where its logs name none, with its source.
+A site not listed here whose log names no currency is in an unknown currency."""
+
+
+def cash_currency(site: str, written: str | None) -> str | None:
+    """The currency of a cash game: the log's (``written``), else the site's known
+    one (:data:`SITE_CURRENCY`), else None (unknown)."""
+    return written or SITE_CURRENCY.get(site)
+
+
+def money_label(kind: str, currency: str | None) -> str:
+    """What a money figure of this kind of game is in: the currency's code, or
+    'tournament chips', 'play money', 'unknown currency' (never plain 'chips' for
+    a cash game)."""
+    if kind == TOURNAMENT:
+        return "tournament chips"
+    if kind == PLAY_MONEY:
+        return "play money"
+    return currency or "unknown currency"
+
+
+def money_text(value: Decimal, kind: str, currency: str | None) -> str:
+    """A money figure with what it is in: ``27.44 USD``, ``35020 tournament chips``
+    (chips whole where they are whole), ``-0.02 unknown currency``."""
+    if kind != CASH and value == value.to_integral_value():
+        figure = str(int(value))
+    elif kind != CASH:
+        figure = format(value.normalize(), "f")
+    else:
+        figure = format(value.quantize(Decimal("0.01")), "f")
+    return f"{figure} {money_label(kind, currency)}"

@@ -26,15 +26,16 @@ defence). It is derived from the ``players`` and ``actions`` frames only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
 from studbook.filters import Filters, game_kind, select
-from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.frames import MONEY_SCALE, RAZZ_CLASSES, STUD_CLASSES, Frames
 from studbook.lean import STRING
+from studbook.money import CASH, SITE_CURRENCY
 
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
@@ -120,6 +121,29 @@ STATS: tuple[Stat, ...] = (
          "As the bring-in facing a steal attempt: re-raised, as a percentage of such spots.",
          _col("bi_reraise"), _col("bi_vs_steal"), 100, "%"),
     *_street_stats(),
+    Stat("fold_to_3rd_aggression", "Fold 3rd vs compl/raise %",
+         "Facing a completion or a raise on 3rd street (not the bring-in alone): folded, "
+         "as a percentage of hands in which the player faced one.",
+         _col("folded_aggr_3rd"), _col("faced_aggr_3rd"), 100, "%"),
+    Stat("three_bet_3rd", "3-bet 3rd %",
+         "Re-raised on 3rd street facing a completion and a raise of it (the third bet; "
+         "the bring-in is no bet, the completion is the first), as a percentage of hands "
+         "in which the player acted facing those two bets.",
+         _col("three_bet"), _col("three_bet_chance"), 100, "%"),
+    Stat("bring_in_complete", "BI completes %",
+         "As the player who must open 3rd street (the bring-in's door card): completed to a "
+         "full small bet instead of bringing in for less, as a percentage of those hands.",
+         _col("opened_complete"), _col("opened_3rd"), 100, "%"),
+    Stat("fold_to_4th_bet", "Fold to 4th bet %",
+         "Facing a bet on 4th street (one bet, not yet raised): folded, as a percentage of "
+         "hands in which the player faced one.",
+         _col("folded_bet_4th"), _col("faced_bet_4th"), 100, "%"),
+    *(Stat(f"saw_{STREET_LABEL[street]}", f"Saw {STREET_LABEL[street]} %",
+           f"Still in the hand when {STREET_LABEL[street]} street was dealt, as a percentage of "
+           f"hands dealt.", _col(f"saw_{STREET_LABEL[street]}"), _one, 100, "%")
+      for street in LATER_STREETS),
+    Stat("saw_showdown", "Saw SD %",
+         "Live at a showdown, as a percentage of hands dealt.", _col("showdown"), _one, 100, "%"),
     Stat("went_to_showdown", "WTSD %",
          "Went to showdown (live when the hand was shown down) as a percentage of hands "
          "in which the player saw 4th street.",
@@ -127,16 +151,26 @@ STATS: tuple[Stat, ...] = (
     Stat("won_at_showdown", "W$SD %",
          "Won all or part of a pot at showdown, as a percentage of showdowns reached.",
          _col("won_showdown"), _col("showdown"), 100, "%"),
+    Stat("won_when_saw_4th", "W$S4th %",
+         "Won all or part of a pot (at showdown or not) in hands in which the player saw "
+         "4th street, as a percentage of those hands.",
+         _col("won_saw_4th"), _col("saw_4th"), 100, "%"),
     Stat("won_without_showdown", "Won w/o SD %",
          "Won a pot without a showdown (everyone else folded, 3rd-street steals "
          "included), as a percentage of hands dealt.",
          _col("won_no_showdown"), _one, 100, "%"),
     Stat("net_won", "Net won",
          "Net won: collected less contributed (antes and bets, after uncalled bets "
-         "returned; rake is paid by the winners), in the group's currency (chips for "
-         "tournaments and play money); a player's hands of different kinds or "
-         "currencies are separate rows, so it is never a sum of different monies.",
+         "returned; rake is paid by the winners), in whole units of the row's money "
+         "(its currency; tournament chips or play money by its kind); a player's hands "
+         "of different kinds or currencies are separate rows, so it is never a sum of "
+         "different monies.",
          _col("net"), unit="money"),
+    Stat("rake_paid", "Rake paid",
+         "Rake paid: each hand's rake shared among the players in proportion to what "
+         "they put in the pot (weighted contributed), in whole units of the row's money "
+         "(cash games; tournament and play-money hands take none).",
+         _col("rake_share"), unit="money"),
     Stat("net_won_bb", "Net won (bb)", "Net won in big bets of each hand's stakes.",
          _col("net_bb"), unit="bb"),
     Stat("showdown_won_bb", "At showdown (bb)",
@@ -153,10 +187,11 @@ BY_NAME = {stat.name: stat for stat in STATS}
 STARTING_HAND_STATS = ("hands", "vpip", "went_to_showdown", "won_at_showdown",
                        "net_won_bb", "bb_per_100")
 TABLE_STATS = ("hands", "vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
-               "afq_post", "went_to_showdown", "won_at_showdown", "net_won", "bb_per_100")
+               "afq_post", "saw_4th", "went_to_showdown", "won_at_showdown", "won_when_saw_4th", "net_won",
+               "bb_per_100")
 """The columns of ``studbook stats``' text table when no ``--stats`` are chosen."""
-HUD_STATS = ("vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
-             "afq_post", "went_to_showdown", "hands")
+HUD_STATS = ("vpip", "complete_raise_3rd", "three_bet_3rd", "fold_to_3rd_aggression", "steal_attempt",
+             "bring_in_fold_to_steal", "fold_to_4th_bet", "afq_post", "went_to_showdown", "hands")
 """The stud "HUD" row of ``studbook stats --opponents``."""
 
 
@@ -174,20 +209,51 @@ def stat_definitions_markdown() -> str:
 def facts(frames: Frames) -> pd.DataFrame:
     """One row per player per hand with the counts the stats are made of."""
     players = frames.players
-    hands = frames.hands.assign(kind=game_kind(frames.hands))[
-        ["site", "hand_id", "currency", "kind"]]
+    hands = frames.hands.assign(kind=game_kind(frames.hands), currency=known_currency(frames.hands))[
+        ["site", "hand_id", "currency", "kind", "rake"]]
     base = players[KEY + ["variant", "big_bet", "start_class", "last_street", "showdown",
-                          "won_at_showdown", "collected", "net", "net_bb"]]
+                          "won_at_showdown", "contributed", "collected", "net", "net_bb"]]
     out = _left_joined(base, [(hands, ["site", "hand_id"]), (_action_counts(frames.actions), KEY),
                               (_third_street_spots(frames), KEY)],
-                       counts=("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_"))
-    out["saw_4th"] = (out["last_street"] >= 4).astype("int64")
+                       counts=COUNTED)
+    for street in LATER_STREETS:
+        out[f"saw_{STREET_LABEL[street]}"] = (out["last_street"] >= street).astype("int64")
     out["showdown"] = out["showdown"].astype("int64")
     out["won_showdown"] = (out["won_at_showdown"] & (out["showdown"] > 0)).astype("int64")
     out["won_no_showdown"] = ((out["collected"] > 0) & (out["showdown"] == 0)).astype("int64")
+    out["won_saw_4th"] = ((out["collected"] > 0) & (out["saw_4th"] > 0)).astype("int64")
+    out["rake_share"] = _rake_shares(out)
     out["net_bb_showdown"] = out["net_bb"].where(out["showdown"] > 0, 0.0)
     out["net_bb_no_showdown"] = out["net_bb"].where(out["showdown"] == 0, 0.0)
     return out
+
+
+COUNTED = ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_", "faced_", "folded_", "three_bet",
+           "opened_")
+"""The facts' count columns: 0 for a player-hand with no row of their own (no action)."""
+
+
+def known_currency(hands: pd.DataFrame) -> pd.Series:
+    """Each hand's currency by the one money rule (:func:`studbook.money.cash_currency`):
+    a cash game's from its log, else its site's known one; NA for an unknown
+    currency and for tournament chips and play money (their ``kind`` says which)."""
+    written = hands["currency"].astype(object)
+    known = written.where(written.notna(), hands["site"].astype(object).map(SITE_CURRENCY))
+    return known.where(game_kind(hands) == CASH).astype(STRING)
+
+
+def _rake_shares(table: pd.DataFrame) -> pd.Series:
+    """Each player's share of their hand's rake (minor units, float), in proportion to
+    what they put in the pot (PokerTracker's "weighted contributed" rake, FPDB's
+    ``rakeWeighted``): the rake comes out of every contribution alike."""
+    numbers, _ = _numbered([table["site"], table["hand_id"]])
+    contributed = table["contributed"].to_numpy(dtype="float64")
+    kept = numbers >= 0
+    totals = np.bincount(numbers[kept], weights=contributed[kept], minlength=int(numbers.max(initial=-1)) + 1)
+    total = np.where(kept, totals[np.maximum(numbers, 0)], 0.0) if len(totals) else np.zeros(len(table))
+    rake = table["rake"].fillna(0).to_numpy(dtype="float64")
+    share = np.divide(rake * contributed, total, out=np.zeros(len(table)), where=total > 0)
+    return pd.Series(share, index=table.index)
 
 
 def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[str]]],
@@ -269,15 +335,20 @@ def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
     The player-hands are numbered once (:func:`_numbered`) and each count is a
     ``bincount`` of those numbers: a groupby on the three key columns and the
     street took some 220 bytes an action row at its peak."""
-    a = actions[KEY + ["street", "kind"]]
+    a = actions[KEY + ["street", "kind", "bets_before", "facing_bet"]]
     numbers, first = _numbered([a[c] for c in KEY])
     kept = numbers >= 0  # rows with a missing key are no player-hand's (as a groupby drops them)
-    numbers, kind, street = numbers[kept], a["kind"][kept], a["street"].to_numpy()[kept]
+    numbers, street = numbers[kept], a["street"].to_numpy()[kept]
+    bets = a["bets_before"].to_numpy()[kept]
+    facing = a["facing_bet"].to_numpy(dtype=bool)[kept]
     size = len(first)
-    aggressive = kind.isin(AGGRESSIVE).to_numpy()
-    calls = (kind == "call").to_numpy()
-    counted = aggressive | kind.isin(("call", "fold")).to_numpy()
-    voluntary = kind.isin(VOLUNTARY).to_numpy()
+
+    def kind_in(*kinds: str) -> np.ndarray:  # on the categorical's codes: no object per row
+        return a["kind"].isin(kinds).to_numpy()[kept]
+
+    aggressive, calls, folds, raises = kind_in(*AGGRESSIVE), kind_in("call"), kind_in("fold"), kind_in("raise")
+    counted = aggressive | calls | folds
+    voluntary = kind_in(*VOLUNTARY)
     result = pd.DataFrame({c: a[c].take(first).reset_index(drop=True) for c in KEY})
 
     def count(street_number: int, flags: np.ndarray | None) -> np.ndarray:
@@ -286,13 +357,37 @@ def _action_counts(actions: pd.DataFrame) -> pd.DataFrame:
             on &= flags
         return np.bincount(numbers[on], minlength=size).astype("int64")
 
+    def any_of(street_number: int, flags: np.ndarray) -> np.ndarray:
+        return (count(street_number, flags) > 0).astype("int64")  # per hand, not per action
+
     for number in (3, *LATER_STREETS):
         for name, flags in (("aggr", aggressive), ("call", calls), ("acts", counted)):
             result[f"{name}_{number}"] = count(number, flags)
     result["aggr_3"] = (result["aggr_3"] > 0).astype("int64")  # per hand, not per action
     result["acted_3rd"] = count(3, None) > 0
     result["vpip"] = count(3, voluntary) > 0
+    # facing a completion or a raise on 3rd (the bring-in alone is no bet: bets_before 0)
+    result["faced_aggr_3rd"] = any_of(3, (bets >= 1) & facing)
+    result["folded_aggr_3rd"] = any_of(3, (bets >= 1) & folds)
+    # a re-raise is the third bet: facing a completion and a raise of it
+    result["three_bet_chance"] = any_of(3, (bets == 2) & facing)
+    result["three_bet"] = any_of(3, (bets == 2) & raises)
+    result["faced_bet_4th"] = any_of(4, (bets == 1) & facing)
+    result["folded_bet_4th"] = any_of(4, (bets == 1) & folds)
+    opener = _first_of_hands(a[["site", "hand_id"]][kept], street == 3)
+    result["opened_3rd"] = any_of(3, opener & kind_in("bring_in", "complete"))
+    result["opened_complete"] = any_of(3, opener & kind_in("complete"))
     return result
+
+
+def _first_of_hands(keys: pd.DataFrame, on: np.ndarray) -> np.ndarray:
+    """True at the first of each hand's rows where ``on`` holds (the rows in hand order)."""
+    rows = np.flatnonzero(on)
+    first = np.zeros(len(keys), dtype=bool)
+    if len(rows):
+        _, firsts = _numbered([keys[c].iloc[rows] for c in keys.columns])
+        first[rows[firsts]] = True
+    return first
 
 
 def _numbered(keys: Sequence[pd.Series]) -> tuple[np.ndarray, np.ndarray]:
@@ -414,35 +509,58 @@ def _spots(
 # ---------------------------------------------------------------------------
 # Computing
 
+PLAYER_KEYS = ("site", "player", "variant")
+"""The groups of :func:`compute` by default: a player is a name on a site."""
+
+MONEY_KEYS = ("kind", "currency")
+"""What splits every group with ``split_money``: the kind of game and its currency."""
+
+Players = str | Sequence[str | tuple[str, str]] | None
+"""Players chosen: a name (on any site), or names and ``(site, name)`` pairs."""
+
+Aliases = Mapping[tuple[str, str], str] | None
+"""``{(site, name): person}``: the names (on their sites) that are one person, merged on purpose."""
+
 
 def compute(
     frames: Frames,
     *,
-    player: str | Sequence[str] | None = None,
+    player: Players = None,
     variant: str | Sequence[str] | None = None,
-    by: Sequence[str] = ("player", "variant"),
+    by: Sequence[str] = PLAYER_KEYS,
     stats: Sequence[str] | None = None,
     min_hands: int = 0,
     filters: Filters | None = None,
     split_money: bool = True,
     denominators: bool = False,
+    aliases: Aliases = None,
 ) -> pd.DataFrame:
-    """One row per group (default: player and variant), one column per stat.
+    """One row per group (default: site, player and variant), one column per stat.
+
+    A player is a name on a site: ``Player1`` of two sites is two rows. To count
+    several names as one person on purpose, ``aliases`` maps each ``(site, name)``
+    to the person's name: their hands are one group, ``player`` the person and
+    ``site`` their sites joined with ``+`` (``fulltilt+pokerstars``). Names alone,
+    across every site, are ``by=("player", "variant")``.
 
     ``filters`` selects the hands (and, with ``players``, the players) first;
-    ``min_hands`` keeps the groups with at least that many hands, whichever
-    stats are chosen.
+    ``player`` keeps names (on any site) and ``(site, name)`` pairs, before any
+    alias merges them; ``min_hands`` keeps the groups with at least that many
+    hands, whichever stats are chosen.
 
     With ``split_money`` (the default) every group is split by kind of game
-    (``kind``: cash, tournament, play-money) and ``currency`` ('' for chips),
-    so ``net_won`` is never a sum of different monies. Without it,
-    ``currency`` is the group's currency, '' for chips, 'mixed' when several,
-    and ``net_won`` is None for a mixed group.
+    (``kind``: cash, tournament, play-money) and ``currency`` (a cash game's ISO
+    code, from its log or its site, :func:`known_currency`; NA for tournament
+    chips, play money and an unknown currency), so money never mixes. Without
+    it, ``kind`` and ``currency`` are the group's, 'mixed' when several, and the
+    money stats are NaN for a group of mixed money.
 
-    Percentages are 0..100, NaN where the denominator is zero (no
-    opportunity); ``net_won`` is an exact Decimal in currency units. With
-    ``denominators``, each stat with a denominator has a ``<name>_n`` column
-    beside it: the number of opportunities (the sample size).
+    Percentages are 0..100, NaN where the denominator is zero (no opportunity).
+    The money stats (``net_won``, ``rake_paid``; :data:`MONEY_STATS`) are float64
+    in whole units of the row's money, summed exactly in minor units first; the
+    ``*_bb`` stats are in big bets. With ``denominators``, each stat with a
+    denominator has a ``<name>_n`` column beside it: the number of opportunities
+    (the sample size).
 
     The same as :func:`finish` of :func:`sums`: frames too large for memory
     can be summed in chunks of whole hands and the sums combined
@@ -451,37 +569,40 @@ def compute(
     if filters is not None:
         frames = select(frames, filters)
         player = player or filters.players or None
-    part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money)
+    part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money,
+                aliases=aliases)
     return finish(part, by=by, stats=stats, min_hands=min_hands, split_money=split_money,
                   denominators=denominators)
 
 
 def _keys(by: Sequence[str], split_money: bool) -> list[str]:
-    return list(by) + (["kind", "currency"] if split_money else [])
+    return list(by) + (list(MONEY_KEYS) if split_money else [])
 
 
 def sums(
     frames: Frames,
     *,
-    player: str | Sequence[str] | None = None,
+    player: Players = None,
     variant: str | Sequence[str] | None = None,
-    by: Sequence[str] = ("player", "variant"),
+    by: Sequence[str] = PLAYER_KEYS,
     stats: Sequence[str] | None = None,
     split_money: bool = True,
+    aliases: Aliases = None,
 ) -> pd.DataFrame:
     """Each group's sums of the stats' numerators and denominators (``<stat>__num``,
-    ``<stat>__den``), its hands (``__hands``) and its first and last currency
-    (``__currency_min``/``__currency_max``), indexed by the group keys.
+    ``<stat>__den``), its hands (``__hands``) and its first and last kind and
+    currency (``__kind_min``/``__kind_max``, ``__currency_min``/``__currency_max``,
+    '' for none), indexed by the group keys.
 
     Sums of frames holding whole hands add up (:func:`combine_sums`): every stat
     is a ratio of sums over player-hands.
     """
     table = facts(frames)
-    table = _filter(table, "player", player)
+    table = _players(table, player)
     table = _filter(table, "variant", variant)
+    table = merged_aliases(table, aliases)
     chosen = [BY_NAME[name] for name in (stats or BY_NAME)]
     keys = _keys(by, split_money)
-    table = table.assign(currency=table["currency"].astype(STRING).fillna(""))
     if "start_class" in keys:
         table = table[table["start_class"].notna()]
     keyed = pd.DataFrame({key: _plain(table[key]) for key in keys}, index=table.index)
@@ -495,12 +616,35 @@ def sums(
         columns[f"{stat.name}__num"] = _group_sum(stat.num(table), groups)
         if stat.den is not None:
             columns[f"{stat.name}__den"] = _group_sum(stat.den(table), groups)
-    currency = table["currency"].groupby(groups, sort=True)
-    columns["__currency_min"] = currency.min()
-    columns["__currency_max"] = currency.max()
+    for name in MONEY_KEYS:  # '' for none: min and max tell one money from several
+        values = table[name].astype(STRING).fillna("").groupby(groups, sort=True)
+        columns[f"__{name}_min"], columns[f"__{name}_max"] = values.min(), values.max()
     out = pd.DataFrame(columns)
     out.index = grouped.size().index
     return out
+
+
+def merged_aliases(table: pd.DataFrame, aliases: Aliases) -> pd.DataFrame:
+    """``table`` (with ``site`` and ``player`` columns) with each aliased ``(site, name)``
+    made its person: ``player`` the person, ``site`` the person's sites joined with
+    ``+`` (the same label in every chunk, so that sums of chunks add up)."""
+    if not aliases:
+        return table
+    sites: dict[str, set[str]] = {}
+    for (site, _), person in aliases.items():
+        sites.setdefault(person, set()).add(site)
+    labels = {person: "+".join(sorted(names)) for person, names in sites.items()}
+    known = pd.MultiIndex.from_tuples(list(aliases))
+    persons = np.array(list(aliases.values()), dtype=object)
+    found = known.get_indexer(pd.MultiIndex.from_arrays(
+        [table["site"].astype(object), table["player"].astype(object)]))
+    hit = found >= 0
+    player = table["player"].astype(object).to_numpy(copy=True)
+    site = table["site"].astype(object).to_numpy(copy=True)
+    player[hit] = persons[found[hit]]
+    site[hit] = [labels[person] for person in player[hit]]
+    return table.assign(player=pd.Series(player, index=table.index, dtype=STRING),
+                        site=pd.Series(site, index=table.index, dtype=STRING))
 
 
 def _plain(column: pd.Series) -> pd.Series:
@@ -520,17 +664,23 @@ def combine_sums(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
     both = pd.concat(frames)
     keys = list(range(both.index.nlevels))
     grouped = both.groupby(level=keys, sort=True, dropna=False)
-    counted = [c for c in both.columns if not c.startswith("__currency")]
+    firsts = [f"__{name}_min" for name in MONEY_KEYS]
+    lasts = [f"__{name}_max" for name in MONEY_KEYS]
+    counted = [c for c in both.columns if c not in firsts + lasts]
     out = grouped[counted].sum()
-    out["__currency_min"] = grouped["__currency_min"].min()
-    out["__currency_max"] = grouped["__currency_max"].max()
+    out[firsts] = grouped[firsts].min()
+    out[lasts] = grouped[lasts].max()
     return out
+
+
+MONEY_STATS = tuple(stat.name for stat in STATS if stat.unit == "money")
+"""The stats in money: float64, whole units of the row's money (see :func:`compute`)."""
 
 
 def finish(
     totals: pd.DataFrame,
     *,
-    by: Sequence[str] = ("player", "variant"),
+    by: Sequence[str] = PLAYER_KEYS,
     stats: Sequence[str] | None = None,
     min_hands: int = 0,
     split_money: bool = True,
@@ -543,24 +693,23 @@ def finish(
     if denominators:
         names = [n for s in chosen for n in ((s.name, f"{s.name}_n") if s.den else (s.name,))]
     if totals.empty:
-        return pd.DataFrame(columns=keys + ([] if split_money else ["currency"]) + names)
-    currencies = totals["__currency_min"].where(totals["__currency_min"] == totals["__currency_max"],
-                                                "mixed")
+        return pd.DataFrame(columns=keys + ([] if split_money else list(MONEY_KEYS)) + names)
+    one_money = ((totals["__kind_min"] == totals["__kind_max"])
+                 & (totals["__currency_min"] == totals["__currency_max"])).to_numpy()
     result = pd.DataFrame(index=totals.index)
     if not split_money:
-        result["currency"] = currencies
+        for name in MONEY_KEYS:
+            result[name] = totals[f"__{name}_min"].where(one_money, "mixed").replace("", pd.NA).astype(STRING)
     for stat in chosen:
         numerator = totals[f"{stat.name}__num"].astype("float64")
-        if stat.den is None:
+        if stat.unit == "money":  # exact sums of minor units, then whole units
+            value = (numerator / MONEY_SCALE).where(one_money)
+        elif stat.den is None:
             value = totals[f"{stat.name}__num"]
         else:
             denominator = totals[f"{stat.name}__den"].astype("float64")
             value = numerator.div(denominator.where(denominator > 0, np.nan)) * stat.scale
-        if stat.unit == "money":
-            value = pd.Series([None if cur == "mixed" else from_minor(v)
-                               for v, cur in zip(value, currencies)], index=value.index,
-                              dtype=object)
-        elif stat.unit == "hands":
+        if stat.unit == "hands":
             value = value.astype("int64")
         result[stat.name] = value
         if denominators and stat.den is not None:
@@ -568,53 +717,69 @@ def finish(
     if min_hands:
         result = result[totals["__hands"] >= min_hands]
     result = result.reset_index()
-    for key in keys:  # the groups' names as plain strings, whatever the frames' dtypes
-        if isinstance(result[key].dtype, pd.CategoricalDtype):
-            result[key] = result[key].astype(STRING)
+    for key in keys:  # the groups' names as plain strings (NA where none), whatever the frames' dtypes
+        result[key] = result[key].astype(STRING)
     return result.reset_index(drop=True)
 
 
 def compute_chunks(
     chunks: Iterable[Frames],
     *,
-    player: str | Sequence[str] | None = None,
+    player: Players = None,
     variant: str | Sequence[str] | None = None,
-    by: Sequence[str] = ("player", "variant"),
+    by: Sequence[str] = PLAYER_KEYS,
     stats: Sequence[str] | None = None,
     min_hands: int = 0,
     split_money: bool = True,
     denominators: bool = False,
+    aliases: Aliases = None,
 ) -> pd.DataFrame:
     """:func:`compute` of frames that arrive in chunks of whole hands (a store read
     a chunk at a time): the same table, with one chunk and the running sums in memory."""
     total = pd.DataFrame()
     for frames in chunks:
-        part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money)
+        part = sums(frames, player=player, variant=variant, by=by, stats=stats, split_money=split_money,
+                    aliases=aliases)
         total = combine_sums([total, part])
     return finish(total, by=by, stats=stats, min_hands=min_hands, split_money=split_money,
                   denominators=denominators)
 
 
-STARTING_HAND_KEYS = ("player", "variant", "start_class")
+STARTING_HAND_KEYS = ("site", "player", "variant", "start_class")
 """The groups of :func:`by_starting_hand`."""
 
 
-def by_starting_hand(frames: Frames, *, player: str | Sequence[str] | None = None,
+def by_starting_hand(frames: Frames, *, player: Players = None,
                      variant: str | Sequence[str] | None = None,
-                     min_hands: int = 0, denominators: bool = False) -> pd.DataFrame:
+                     min_hands: int = 0, denominators: bool = False,
+                     aliases: Aliases = None) -> pd.DataFrame:
     """Results per starting-hand class, where the player's three 3rd-street cards are known."""
     table = compute(frames, player=player, variant=variant,
                     by=STARTING_HAND_KEYS, stats=STARTING_HAND_STATS,
-                    min_hands=min_hands, denominators=denominators)
+                    min_hands=min_hands, denominators=denominators, aliases=aliases)
     return in_class_order(table)
 
 
 def in_class_order(table: pd.DataFrame) -> pd.DataFrame:
-    """A starting-hand table by player, variant and class in the classes' order."""
+    """A starting-hand table by (site,) player, variant and class in the classes' order."""
     order = {name: i for i, name in enumerate(STUD_CLASSES + RAZZ_CLASSES)}
     table["_order"] = table["start_class"].map(order)
-    return (table.sort_values(["player", "variant", "_order"], kind="stable")
+    keys = [key for key in ("site", "player", "variant") if key in table.columns]
+    return (table.sort_values([*keys, "_order"], kind="stable")
             .drop(columns="_order").reset_index(drop=True))
+
+
+def _players(table: pd.DataFrame, wanted: Players) -> pd.DataFrame:
+    """The rows of the ``wanted`` players: names on any site, ``(site, name)`` pairs on theirs."""
+    if wanted is None:
+        return table
+    chosen = [wanted] if isinstance(wanted, str) else list(wanted)
+    names = [w for w in chosen if isinstance(w, str)]
+    pairs = [tuple(w) for w in chosen if not isinstance(w, str)]
+    keep = table["player"].isin(names).to_numpy(copy=True)
+    if pairs:
+        keep |= pd.MultiIndex.from_arrays([table["site"].astype(object), table["player"].astype(object)]).isin(pairs)
+    return table[keep]
 
 
 def _filter(table: pd.DataFrame, column: str,
@@ -625,7 +790,7 @@ def _filter(table: pd.DataFrame, column: str,
     return table[table[column].isin(values)]
 
 
-__all__ = ["BY_NAME", "HUD_STATS", "STATS", "STEAL_SEATS", "STARTING_HAND_STATS",
-           "STARTING_HAND_KEYS", "TABLE_STATS", "Stat", "by_starting_hand", "combine_sums", "compute",
-           "compute_chunks", "door_beats", "facts", "finish", "in_class_order", "stat_definitions_markdown",
-           "sums"]
+__all__ = ["Aliases", "BY_NAME", "HUD_STATS", "MONEY_KEYS", "MONEY_STATS", "PLAYER_KEYS", "Players", "STATS",
+           "STEAL_SEATS", "STARTING_HAND_STATS", "STARTING_HAND_KEYS", "TABLE_STATS", "Stat", "by_starting_hand",
+           "combine_sums", "compute", "compute_chunks", "door_beats", "facts", "finish", "in_class_order",
+           "known_currency", "merged_aliases", "stat_definitions_markdown", "sums"]
