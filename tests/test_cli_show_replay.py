@@ -70,14 +70,15 @@ def test_show_from_store(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     assert "community card: 6h" in out
 
 
-def test_replay_plain_one_frame_per_event(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_plain_one_frame_per_step(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", str(corpus / COMMUNITY_8[0]), "--plain", "--player", "Player3")
     assert code == 0
     frames = out.split("--- hand ")[1:]
     from studbook import parse_file
+    from studbook.view import replay
 
     hand = next(iter(parse_file(corpus / COMMUNITY_8[0])))
-    assert len(frames) == len(hand.events) + 1
+    assert len(frames) == len(replay(hand).steps)
     community = next(f for f in frames if "> community card" in f)
     assert "community card: 6h" in community
     assert "to act:" in out and "in front 0.02" in out
