@@ -213,3 +213,9 @@ def test_replay_html_steps_on_the_shipped_histories(tmp_path: Path, capsys: pyte
     assert [s["kind"] for s in steps[:3]] == ["start", "antes", "deal"] and steps[-1]["kind"] == "result"
     assert steps[-1]["pot_label"] == "rake" and steps[-1]["pot"] == "2.99"
     assert steps[3]["words"][-1] == ["0.25"] and steps[3]["label"] == "3rd street · action 1 of 8"
+
+
+def test_show_labels_the_rake(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", AALTJE, "--hand", LONG_HAND)
+    assert code == 0
+    assert "  side pot 3 2.40 (" in out and "\nrake 2.99\n\nresult: " in out

@@ -126,6 +126,9 @@ def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
         out.append("pots:")
         for pot in replay.pots:
             out.append("  " + pot_line(pot, len(replay.pots), unit))
+    end = replay.steps[-1]
+    if end.pot_label != "pot":  # what stays in the middle once every pot is collected
+        out.append(f"{end.pot_label} {money(end.snapshot.pot, unit)}")
     out.append("")
     final = replay.snapshots[-1]
     out.append("result: " + ", ".join(
@@ -192,8 +195,6 @@ def frame(replay: Replay, step: Step, big_bets: bool = False) -> list[str]:
         lines.extend(_violations(event))
     if step.kind is StepKind.RESULT:
         lines.extend(_showdown_lines(replay, unit)[1:])
-        if step.pot_label != "pot":
-            lines.insert(-3, f"{step.pot_label} {money(snap.pot, unit)}")
     return lines
 
 
