@@ -123,3 +123,24 @@ def test_the_terminal_replayer_sees_the_hero_it_is_given(corpus: Path) -> None:
         chosen = Replayer([hand], hero=player)
         assert chosen.current == replay(hand, hero=player) and chosen.current.hero == player
     assert any(Replayer([hand], hero=p).lines() != Replayer([hand]).lines() for p in others)
+
+
+def test_keys_on_a_shipped_hand() -> None:
+    """The keys on the shipped histories (no corpus): down lands on each street's deal, then the result."""
+    import studbook
+    from studbook.events import Hand
+
+    path = Path(__file__).resolve().parents[1] / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt"
+    hand = next(h for h in studbook.parse_file(path) if isinstance(h, Hand) and h.hand_id == "258263415718")
+    r = Replayer([hand])
+    labels = []
+    while r.step < len(r.current.steps) - 1:
+        r.key(curses.KEY_DOWN)
+        labels.append(r.current.steps[r.step].label)
+    assert labels == ["3rd street · the deal", "4th street · the deal", "5th street · the deal", "6th street · the deal",
+                      "result"]
+    r.key("b")
+    screen = "\n".join(r.lines())
+    assert "result (step 22/22, lines 54-62) | rake 0.06 BB" in screen and "\nrake 0.06 BB" in screen
+    r.key(curses.KEY_LEFT)
+    assert "> Papa Razz collects 1.24 BB from the pot" in "\n".join(r.lines())

@@ -327,3 +327,14 @@ def test_a_full_tilt_hand_with_a_noted_line(corpus: Path) -> None:
     hand = noted(path, "*** 3RD STREET ***", "The table will close after this hand")
     back = read_back(hand)
     assert isinstance(back, Hand) and what_counts(back) == what_counts(hand)
+
+
+def test_a_pokerstars_note_is_written_back_as_it_was() -> None:
+    from studbook.events import Note
+
+    hand = noted(REPO / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt",
+                 "*** 4th STREET ***", "The table will close after this hand")
+    back = read_back(hand)
+    assert isinstance(back, Hand)
+    assert [e.text for e in back.events if isinstance(e, Note)] == ["The table will close after this hand"]
+    assert strip_positions(back).events == strip_positions(hand).events
