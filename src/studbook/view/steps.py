@@ -128,8 +128,10 @@ def _steps(groups: list[tuple[StepKind, list[Snapshot]]], snapshots: Sequence[Sn
     seen: dict[Street | None, int] = {}
     table = snapshots[0]
     for index, (kind, events) in enumerate(groups):
-        table = events[-1] if events and kind is not StepKind.RESULT else (snapshots[-1] if kind is StepKind.RESULT
-                                                                            else table)
+        if kind is StepKind.RESULT:
+            table = snapshots[-1]  # every event applied, a summary line out of its place too
+        elif events:
+            table = events[-1]
         street = table.street
         if kind is StepKind.ACTION:
             seen[street] = seen.get(street, 0) + 1

@@ -325,34 +325,26 @@ def _money_as_logged(hand: Hand) -> tuple[Event, ...]:
         if short:
             events = _collect_more(events, hand, name, short)
     events[last_play + 1:last_play + 1] = extra
-    return tuple(events)
+    total = sum((p.contributed for p in check.players), ZERO)
+    collected = sum((p.collected for p in check.players), ZERO)
+    # PokerStars' total: every chip put in less bets returned; its rake: what nobody collected
+    summary = PotSummary(file=hand.file, line=hand.end_line, total=total, rake=total - collected)
+    return tuple(e for e in events if not isinstance(e, PotSummary)) + (summary,)
 
 
 def _collect_more(events: list[Event], hand: Hand, player: str, more: Decimal) -> list[Event]:
-    """``player``'s collections changed by ``more`` (less when negative: from the last one on)."""
+    """``player``'s collections changed by ``more`` (less when negative: from the last one back)."""
     if more > ZERO:
         return events + [Collect(file=hand.file, line=hand.end_line, player=player, amount=more)]
+    left = -more
     out = list(events)
     for i in reversed(range(len(out))):
         event = out[i]
-        if more and isinstance(event, Collect) and event.player == player:
-            take = max(more, -event.amount)
-            out[i] = dataclasses.replace(event, amount=event.amount + take)
-            more -= take
-    less = -_more_before(events, out)
-    out = [e for e in out if not (isinstance(e, Collect) and not e.amount)]
-    return [_total_less(e, less) if isinstance(e, PotSummary) else e for e in out]
-
-
-def _more_before(before: list[Event], after: list[Event]) -> Decimal:
-    return (sum((e.amount for e in after if isinstance(e, Collect)), ZERO)
-            - sum((e.amount for e in before if isinstance(e, Collect)), ZERO))
-
-
-def _total_less(summary: PotSummary, less: Decimal) -> PotSummary:
-    """The stated total without what a collection held beyond the pot (the uncalled bet)."""
-    pots = summary.pots[:-1] + (summary.pots[-1] - less,) if summary.pots else ()
-    return dataclasses.replace(summary, total=summary.total - less, pots=pots)
+        if left and isinstance(event, Collect) and event.player == player:
+            take = min(left, event.amount)
+            out[i] = dataclasses.replace(event, amount=event.amount - take)
+            left -= take
+    return [e for e in out if not (isinstance(e, Collect) and not e.amount)]
 
 
 def _header_of(hand: Hand) -> HandHeader:
@@ -393,15 +385,17 @@ def _events_of(hand: Hand) -> tuple[Event, ...]:
             total = event
     if not showdown and len({e.player for e in ending if isinstance(e, (Show, Muck))}) > 1:
         showdown = [ShowdownStart(file=hand.file, line=hand.end_line)]  # hands compared: PokerStars says so
-    events = _deals_as_written(play) + early + showdown + ending
+    dealt = _deals_as_written(play, {seat.player: seat.seat for seat in hand.seats})
+    events = dealt + early + showdown + [_in_dealt_order(e, dealt) for e in ending]
     if total is not None:
         events.append(total)
     return tuple(events + _seat_summaries(hand, events))
 
 
-def _deals_as_written(play: list[Event]) -> list[Event]:
-    """Each ``Deal`` with what PokerStars repeats of the player's earlier cards; a deal
-    that shows no card is left out, as PokerStars writes no line for it."""
+def _deals_as_written(play: list[Event], seats: dict[str, int]) -> list[Event]:
+    """Each ``Deal`` with what PokerStars repeats of the player's earlier cards, a street's deals
+    in seat order (PokerStars' order); a deal that shows no card is left out, as PokerStars
+    writes no line for it."""
     seen: dict[str, list[Card]] = {}
     out: list[Event] = []
     for event in play:
@@ -417,9 +411,34 @@ def _deals_as_written(play: list[Event]) -> list[Event]:
                               "without the earlier ones PokerStars repeats")
         if event.street is not Street.THIRD and event.street is not Street.SEVENTH and event.down:
             raise NotWritable(f"line {event.line}: a down card on {event.street.label} street")
-        seen.setdefault(event.player, []).extend(event.down + event.up)
-        out.append(dataclasses.replace(event, before=() if event.street is Street.THIRD else before))
+        seen.setdefault(event.player, []).extend(new)
+        at = len(out)
+        while at and seats.get(_dealt_to(out[at - 1]), -1) > seats.get(event.player, 0):
+            at -= 1  # a site that deals from the button: PokerStars lists the deals by seat
+        out.insert(at, dataclasses.replace(event, before=() if event.street is Street.THIRD else before))
     return out
+
+
+def _dealt_to(event: Event) -> str:
+    return event.player if isinstance(event, Deal) else ""
+
+
+def _in_dealt_order(event: Event, dealt: list[Event]) -> Event:
+    """A show or muck with its cards as PokerStars writes them: the two down cards, the up cards
+    as dealt, the river (a site that sorts them otherwise reads as other cards than dealt)."""
+    if not isinstance(event, (Show, Muck)) or not event.cards:
+        return event
+    downs: list[Card] = []
+    ups: list[Card] = []
+    for deal in dealt:
+        if isinstance(deal, Deal) and deal.player == event.player:
+            downs.extend(deal.down)
+            ups.extend(deal.up)
+    shown_ups = [c for c in ups if c in event.cards]
+    rest = [c for c in event.cards if c not in shown_ups]
+    if all(c in downs for c in rest):
+        rest.sort(key=downs.index)
+    return dataclasses.replace(event, cards=tuple(rest[:2] + shown_ups + rest[2:]))
 
 
 def _seat_summaries(hand: Hand, events: list[Event]) -> list[Event]:
