@@ -356,3 +356,23 @@ def test_written_hands_break_no_rule_their_logs_keep(corpus: Path) -> None:
             new[rule] = new.get(rule, 0) + 1
     assert set(new) <= {"deal.pattern", "showdown.order"}, new
     assert sum(new.values()) < 40, new
+
+
+@pytest.fixture(scope="module")
+def handmade_hands() -> list[Hand]:
+    hands = [h for h in hands_of(HANDMADE) if h.site != "pokerstars"]
+    assert hands
+    return hands
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_renamed_hands_of_another_site_read_back_the_same(handmade_hands: list[Hand], data: st.DataObject) -> None:
+    """Any names (brackets, colons, quotes, other scripts) and amounts, on another site's hands."""
+    hand = data.draw(st.sampled_from(handmade_hands))
+    players = sorted({s.player for s in hand.seats})
+    new = data.draw(st.lists(player_name(), min_size=len(players), max_size=len(players), unique=True))
+    factor = data.draw(st.sampled_from([Decimal(1), Decimal(3), Decimal("0.5"), Decimal(1000)]))
+    changed = mutate(hand, dict(zip(players, new)), factor, str(data.draw(st.integers(1, 10**12))))
+    back = read_back(changed)
+    assert isinstance(back, Hand) and what_counts(back) == what_counts(changed)

@@ -20,9 +20,10 @@ in ``tests/test_writer.py``). What the writer relies on:
 A hand of another site is first put in PokerStars' shape (:func:`as_pokerstars`):
 PokerStars' own game name, its date format (ET), no button line (stud has none),
 the deal lines PokerStars writes (``Dealt to X [8h 9c Jd]`` on 3rd, ``Dealt to X
-[8h 9c Jd] [Jc]`` later, no line for a card nobody saw), the uncalled bet before
-the showdown, shows and collections after the last street, one summary line per
-player dealt in; the site's own notes and table chatter are left out (PokerStars
+[8h 9c Jd] [Jc]`` later, by seat, no line for a card nobody saw), the uncalled bet
+before the showdown, the total and the rake as the engine settles them, shows (cards
+in dealt order) and collections after the last street, one summary line per player
+dealt in; the site's own notes and table chatter are left out (PokerStars
 would not have written them). What the reader gets back is the same actions,
 cards and nets (``tests/test_writer.py``). A hand that cannot be put in that
 shape raises :class:`NotWritable` with the reason in one line.
