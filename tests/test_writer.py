@@ -102,16 +102,19 @@ def mutate(hand: Hand, names: dict[str, str], factor: Decimal, hand_id: str) -> 
                                events=tuple(fix(e) for e in hand.events))  # fmt: skip
 
 
+def drawn_mutation(hands: list[Hand], data: st.DataObject) -> Hand:
+    """One of ``hands`` with new player names, amounts scaled and a new hand number, as drawn."""
+    hand = data.draw(st.sampled_from(hands))
+    players = sorted({s.player for s in hand.seats})
+    new = data.draw(st.lists(player_name(), min_size=len(players), max_size=len(players), unique=True))
+    factor = data.draw(st.sampled_from([Decimal(1), Decimal(3), Decimal("0.5"), Decimal(1000), Decimal("12.5")]))
+    return mutate(hand, dict(zip(players, new)), factor, str(data.draw(st.integers(1, 10**14))))
+
+
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_real_hands_round_trip(real_hands: list[Hand], data: st.DataObject) -> None:
-    hand = data.draw(st.sampled_from(real_hands))
-    players = sorted({s.player for s in hand.seats})
-    new = data.draw(st.lists(player_name(), min_size=len(players), max_size=len(players), unique=True))
-    names = dict(zip(players, new))
-    factor = data.draw(st.sampled_from([Decimal(1), Decimal(3), Decimal("0.5"), Decimal(1000), Decimal("12.5")]))
-    hand_id = str(data.draw(st.integers(1, 10**14)))
-    changed = mutate(hand, names, factor, hand_id)
+    changed = drawn_mutation(real_hands, data)
     once = round_trip(changed)
     # outcome texts are rebuilt once; from then on the text is stable
     twice = round_trip(once)
@@ -369,10 +372,6 @@ def handmade_hands() -> list[Hand]:
 @given(data=st.data())
 def test_renamed_hands_of_another_site_read_back_the_same(handmade_hands: list[Hand], data: st.DataObject) -> None:
     """Any names (brackets, colons, quotes, other scripts) and amounts, on another site's hands."""
-    hand = data.draw(st.sampled_from(handmade_hands))
-    players = sorted({s.player for s in hand.seats})
-    new = data.draw(st.lists(player_name(), min_size=len(players), max_size=len(players), unique=True))
-    factor = data.draw(st.sampled_from([Decimal(1), Decimal(3), Decimal("0.5"), Decimal(1000)]))
-    changed = mutate(hand, dict(zip(players, new)), factor, str(data.draw(st.integers(1, 10**12))))
+    changed = drawn_mutation(handmade_hands, data)
     back = read_back(changed)
     assert isinstance(back, Hand) and what_counts(back) == what_counts(changed)
