@@ -70,14 +70,15 @@ def test_show_from_store(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     assert "community card: 6h" in out
 
 
-def test_replay_plain_one_frame_per_event(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_plain_one_frame_per_step(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", str(corpus / COMMUNITY_8[0]), "--plain", "--player", "Player3")
     assert code == 0
     frames = out.split("--- hand ")[1:]
     from studbook import parse_file
+    from studbook.view import replay
 
     hand = next(iter(parse_file(corpus / COMMUNITY_8[0])))
-    assert len(frames) == len(hand.events) + 1
+    assert len(frames) == len(replay(hand).steps)
     community = next(f for f in frames if "> community card" in f)
     assert "community card: 6h" in community
     assert "to act:" in out and "in front 0.02" in out
@@ -137,3 +138,84 @@ def test_show_remembers_the_tables_bring_in(corpus: Path, tmp_path: Path, capsys
     code, out, _ = run(capsys, "show", str(edited), "--hand", "35874039554")
     assert code == 0
     assert "!! line 90: bringin.amount: bring-in should be 0.02 as in hand 35874004239 at this table" in out
+
+
+# ---------------------------------------------------------------------------
+# The same commands on the shipped histories (a fresh clone, no corpus)
+
+REPO = Path(__file__).resolve().parents[1]
+AALTJE = str(REPO / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt")
+LONG_HAND = "258263419673"  # 8 players, four pots, the deck runs short
+BETONLINE = str(REPO / "tests" / "handmade" / "betonline" / "7-Stud-USD-0.50-1.00-cash.txt")
+
+
+def test_replay_plain_steps_on_the_shipped_histories(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", AALTJE, "--plain", "--hand", LONG_HAND)
+    assert code == 0, err
+    frames = out.split("\n--- hand ")[1:]
+    heads = [f.split("\n")[0] for f in frames]
+    assert heads[0] == f"{LONG_HAND} · before the deal (step 0/{len(frames) - 1}) | pot 0"
+    assert heads[1].startswith(f"{LONG_HAND} · antes (step 1/") and "> 8 antes posted" in frames[1]
+    assert heads[2].startswith(f"{LONG_HAND} · 3rd street · the deal (step 2/")
+    assert re.match(rf"{LONG_HAND} · 3rd street · action 1 of \d+ \(step 3/\d+, line \d+\) \| pot ", heads[3])
+    assert not any("> Note" in f or "> summary:" in f or "posts the ante" in f for f in frames)
+    last = frames[-1]
+    assert last.startswith(f"{LONG_HAND} · result (step ") and "| rake 2.99" in last.split("\n")[0]
+    assert "hands at the showdown:" not in last or "gutshot gus:" in last
+    assert "main pot 39.12 (" in last and "side pot 3 2.40 (" in last and "\nrake 2.99\n" in last
+    assert "gutshot gus: high: three of a kind, Deuces" in last
+
+
+def test_replay_plain_big_bets_reach_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", AALTJE, "--plain", "--hand", LONG_HAND, "--big-bets")
+    assert code == 0
+    actions = [line for line in out.split("\n") if re.match(r"> .* (calls|bets|raises|brings in for|collects) ", line)]
+    assert actions and all(re.search(r"\d BB", line) for line in actions)
+    assert not any(re.search(r"\d\.\d\d(?! BB)", line) for line in actions)
+
+
+def test_show_big_bets_reach_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", AALTJE, "--hand", LONG_HAND, "--big-bets")
+    assert code == 0
+    actions = [line for line in out.split("\n") if re.match(r"  \S.* (calls|bets|raises|brings in for) ", line)]
+    assert actions and all(re.search(r"(calls|bets|raises|brings in for|to) [\d.]+ BB", line) for line in actions)
+
+
+@pytest.mark.parametrize("path, hand_id", [(AALTJE, LONG_HAND), (BETONLINE, "100000001")], ids=["pokerstars", "betonline"])
+def test_show_as_pokerstars_reads_back(capsys: pytest.CaptureFixture[str], path: str, hand_id: str) -> None:
+    code, out, err = run(capsys, "show", path, "--hand", hand_id, "--as", "pokerstars")
+    assert code == 0, err
+    back = list(parse_text(out, site="pokerstars"))
+    assert len(back) == 1 and back[0].hand_id == hand_id  # type: ignore[union-attr]
+    assert "is the button" not in out and out.startswith(f"PokerStars Hand #{hand_id}:  7 Card Stud Limit ($0.50/$1 USD) - ")
+
+
+def test_show_as_pokerstars_refuses_in_one_line() -> None:
+    import dataclasses
+
+    from studbook import parse_file
+    from studbook.cli.show import pokerstars_text
+
+    hand = next(h for h in parse_file(BETONLINE) if h.hand_id == "100000001")  # type: ignore[union-attr]
+    hand = dataclasses.replace(hand, header=dataclasses.replace(hand.header, hand_id="AB-CD"))  # type: ignore[type-var]
+    text, reason = pokerstars_text(hand)  # type: ignore[arg-type]
+    assert text == "" and reason == "hand id 'AB-CD' has no digits: PokerStars numbers its hands"
+
+
+def test_replay_html_steps_on_the_shipped_histories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "r.html"
+    code, _, err = run(capsys, "replay", AALTJE, "--hand", LONG_HAND, "--html", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="studbook-replay">(.*?)</script>', text, re.S)[1])
+    assert data["format"] == 2
+    steps = data["hands"][0]["steps"]
+    assert [s["kind"] for s in steps[:3]] == ["start", "antes", "deal"] and steps[-1]["kind"] == "result"
+    assert steps[-1]["pot_label"] == "rake" and steps[-1]["pot"] == "2.99"
+    assert steps[3]["words"][-1] == ["0.25"] and steps[3]["label"] == "3rd street · action 1 of 8"
+
+
+def test_show_labels_the_rake(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", AALTJE, "--hand", LONG_HAND)
+    assert code == 0
+    assert "  side pot 3 2.40 (" in out and "\nrake 2.99\n\nresult: " in out

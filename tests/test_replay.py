@@ -17,7 +17,7 @@ import pytest
 import studbook
 from studbook.check import check_hand, start_state
 from studbook.events import (
-    Action, Chatter, Collect, Deal, DealCommunity, Hand, Muck, PotSummary, SeatSummary, Show, Street, StreetStart,
+    Action, Chatter, Collect, Deal, DealCommunity, Hand, Muck, PostAnte, PotSummary, SeatSummary, Show, Street, StreetStart,
     Variant,
 )
 from studbook.view import replay
@@ -214,3 +214,103 @@ def test_replaying_changes_nothing_the_checker_finds(corpus: Path) -> None:
         assert got == expected, hand.hand_id
         found += len(expected)
     assert found >= 10  # the planted file's violations are among them
+
+
+# ---------------------------------------------------------------------------
+# Steps a player recognises, on the shipped histories (no corpus needed)
+
+HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+
+
+def shipped_hands() -> list[Hand]:
+    return [h for path in sorted(HISTORIES.glob("*.txt")) for h in studbook.parse_file(path) if isinstance(h, Hand)]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> list[Hand]:
+    hands = shipped_hands()
+    assert len(hands) > 1000
+    return hands[::25]  # every 25th: all the files, every variant, a fast test
+
+
+def test_steps_cover_every_event_once_in_order(shipped: list[Hand]) -> None:
+    from studbook.view import StepKind
+
+    for hand in shipped:
+        r = replay(hand)
+        covered = [s.event for step in r.steps for s in step.events]
+        assert sorted(id(e) for e in covered) == sorted(id(s.event) for s in r.snapshots[1:]), hand.hand_id
+        assert r.steps[0].kind is StepKind.START and r.steps[-1].kind is StepKind.RESULT
+        assert [s.index for s in r.steps] == list(range(len(r.steps)))
+
+
+def test_antes_one_step_and_each_streets_deal_one_step(shipped: list[Hand]) -> None:
+    """"Next street" lands with the street's cards dealt: every live player's cards of that street are out."""
+    from studbook.view import StepKind
+
+    pattern = {3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+    for hand in shipped:
+        r = replay(hand)
+        antes = [s for s in r.steps if any(isinstance(e.event, PostAnte) for e in s.events)]
+        assert len(antes) == 1 and antes[0].kind is StepKind.ANTES and antes[0].index == 1, hand.hand_id
+        assert len(antes[0].events) == sum(isinstance(e, PostAnte) for e in hand.events)
+        deals = [s for s in r.steps if s.kind is StepKind.DEAL]
+        streets = [e for e in hand.events if isinstance(e, StreetStart)]
+        assert [int(s.street) for s in deals] == [int(e.street) for e in streets], hand.hand_id
+        for step in deals:
+            assert isinstance(step.events[0].event, StreetStart) and step.starts_street
+            moves = [s.event for s in step.events if isinstance(s.event, (Action, PostAnte, Collect, Show, Muck))]
+            assert moves == [], (hand.hand_id, step.label)  # a note after the deal may be in its log
+            for seat in step.snapshot.seats:
+                if seat.live and step.snapshot.community is None:
+                    assert len(seat.cards) == pattern[int(step.street)], (hand.hand_id, step.label, seat.name)
+
+
+def test_notes_and_summary_lines_are_no_steps(shipped: list[Hand]) -> None:
+    from studbook.events import BettingCapped, Note
+    from studbook.view import StepKind
+
+    summary_seen = 0
+    for hand in shipped:
+        r = replay(hand)
+        for step in r.steps[1:]:
+            if step.kind is not StepKind.RESULT:
+                assert not any(isinstance(s.event, (SeatSummary, PotSummary)) for s in step.events), hand.hand_id
+            first = next(s.event for s in step.events if s.event is not None)
+            assert not isinstance(first, (Note, BettingCapped, SeatSummary)) or step.kind is StepKind.RESULT
+        result = r.steps[-1]
+        summary_seen += sum(isinstance(s.event, SeatSummary) for s in result.events)
+    assert summary_seen > 100
+
+
+def test_counter_speaks_poker(shipped: list[Hand]) -> None:
+    import re
+
+    from studbook.view import StepKind
+
+    hand = shipped[0]
+    r = replay(hand)
+    labels = [s.label for s in r.steps]
+    assert labels[:3] == ["before the deal", "antes", "3rd street · the deal"]
+    actions = [s for s in r.steps if s.kind is StepKind.ACTION and s.street is Street.THIRD]
+    assert [s.label for s in actions] == [f"3rd street · action {i} of {len(actions)}" for i in range(1, len(actions) + 1)]
+    assert all(re.fullmatch(r"(before the deal|antes|result|showdown|the pot is awarded|"
+                            r"[3-7]th street( \(river\))? · (the deal|action \d+ of \d+|uncalled bet)|"
+                            r"3rd street · (the deal|action \d+ of \d+|uncalled bet))", label) for label in labels), labels
+
+
+def test_rake_labelled_after_the_award(shipped: list[Hand]) -> None:
+    from studbook.view import StepKind
+
+    raked = 0
+    for hand in shipped:
+        r = replay(hand)
+        stated = next(e.rake for e in hand.events if isinstance(e, PotSummary))
+        last_award = max(s.index for s in r.steps if s.kind is StepKind.AWARD)
+        for step in r.steps:
+            if step.index < last_award:
+                assert step.pot_label == "pot"
+            elif step.snapshot.pot > 0:
+                assert step.pot_label == "rake" and step.snapshot.pot == stated, hand.hand_id
+                raked += 1
+    assert raked > 20

@@ -21,17 +21,17 @@ from test_replay import COMMUNITY_8, STUD8_SIDE_POT, load
 def test_keys_move_through_steps_streets_and_hands(corpus: Path) -> None:
     hands = [load(corpus, STUD8_SIDE_POT), load(corpus, COMMUNITY_8)]
     r = Replayer(hands)
-    last = len(r.current) - 1
+    last = len(r.current.steps) - 1
     assert r.key(curses.KEY_RIGHT) and r.step == 1
     r.key(curses.KEY_LEFT)
     r.key(curses.KEY_LEFT)
     assert r.step == 0
     r.key(curses.KEY_DOWN)
-    assert r.current[r.step].action == "3rd street"
+    assert r.current.steps[r.step].label == "3rd street · the deal"
     r.key(curses.KEY_DOWN)
-    assert r.current[r.step].action == "4th street"
+    assert r.current.steps[r.step].label == "4th street · the deal"
     r.key(curses.KEY_UP)
-    assert r.current[r.step].action == "3rd street"
+    assert r.current.steps[r.step].label == "3rd street · the deal"
     r.key(curses.KEY_END)
     assert r.step == last
     r.key(curses.KEY_HOME)
@@ -45,8 +45,7 @@ def test_keys_move_through_steps_streets_and_hands(corpus: Path) -> None:
     r.key("n")
     assert r.hand == 1 and r.step == 0 and not r.playing
     r.key("p")
-    r.key(curses.KEY_DOWN)
-    r.key(curses.KEY_DOWN)  # 4th street begins: the 3rd-street cards are out
+    r.key(curses.KEY_DOWN)  # 3rd street's cards are out
     screen = "\n".join(r.lines())
     assert "[?? ??] 6c" in screen and "hand 1/2" in screen
     r.key("r")
@@ -89,14 +88,14 @@ STUDBOOK = Path(sys.executable).with_name("studbook")
 def test_interactive_in_a_terminal(corpus: Path, tmp_path: Path) -> None:
     done = tmp_path / "exit-status"
     with tmux_session(f"'{STUDBOOK}' replay '{corpus / STUD8_SIDE_POT[0]}'; echo $? > '{done}'") as socket:
-        _screen_after(socket, "step 0/87")
+        _screen_after(socket, "before the deal (step 0/44)")
         _tmux(socket, "send-keys", "-t", "replay", "Right", "Right", "Right")
-        _screen_after(socket, "step 3/87")
+        _screen_after(socket, "3rd street · action 1 of 7 (step 3/44")
         _tmux(socket, "send-keys", "-t", "replay", "Down")
-        screen = _screen_after(socket, "3rd street")
+        screen = _screen_after(socket, "4th street · the deal")
         assert "Player0" in screen and "space play" in screen
         _tmux(socket, "send-keys", "-t", "replay", "End")
-        _screen_after(socket, "step 87/87")
+        _screen_after(socket, "result (step 44/44")
         _tmux(socket, "send-keys", "-t", "replay", "q")
         deadline = time.monotonic() + 10
         while not done.exists() and time.monotonic() < deadline:
@@ -124,3 +123,24 @@ def test_the_terminal_replayer_sees_the_hero_it_is_given(corpus: Path) -> None:
         chosen = Replayer([hand], hero=player)
         assert chosen.current == replay(hand, hero=player) and chosen.current.hero == player
     assert any(Replayer([hand], hero=p).lines() != Replayer([hand]).lines() for p in others)
+
+
+def test_keys_on_a_shipped_hand() -> None:
+    """The keys on the shipped histories (no corpus): down lands on each street's deal, then the result."""
+    import studbook
+    from studbook.events import Hand
+
+    path = Path(__file__).resolve().parents[1] / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt"
+    hand = next(h for h in studbook.parse_file(path) if isinstance(h, Hand) and h.hand_id == "258263415718")
+    r = Replayer([hand])
+    labels = []
+    while r.step < len(r.current.steps) - 1:
+        r.key(curses.KEY_DOWN)
+        labels.append(r.current.steps[r.step].label)
+    assert labels == ["3rd street · the deal", "4th street · the deal", "5th street · the deal", "6th street · the deal",
+                      "result"]
+    r.key("b")
+    screen = "\n".join(r.lines())
+    assert "result (step 22/22, lines 54-62) | rake 0.06 BB" in screen and "\nrake 0.06 BB" in screen
+    r.key(curses.KEY_LEFT)
+    assert "> Papa Razz collects 1.24 BB from the pot" in "\n".join(r.lines())

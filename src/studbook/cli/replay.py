@@ -1,10 +1,10 @@
 """``studbook replay PATH... [--hand ID]``: step through hands.
 
 * interactive (a terminal; with ``--hand`` the other hands of its file are a ``n``/``p`` away):
-  right/left one event, down/up one street, Home/End,
+  right/left one step, down/up one street (its deal, the showdown, the result), Home/End,
   space play/pause, ``+``/``-`` speed, ``n``/``p`` next/previous hand, ``r``
   reveal the cards the log knows, ``b`` big bets, ``q`` quit (standard ``curses``);
-* ``--plain``: one frame per event on stdout, for pipes and tests;
+* ``--plain``: one frame per step on stdout, for pipes and tests (the steps: ``studbook.view.steps``);
 * ``--html OUT.html``: one self-contained web page with every selected hand.
 
 Exit status: 0, 1 when a hand asked for was not found, 2 for usage errors.
@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_selection(parser)
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--plain", action="store_true", help="print one frame per event (for pipes)")
+    mode.add_argument("--plain", action="store_true", help="print one frame per step (for pipes)")
     mode.add_argument("--html", metavar="OUT.html", help="write a self-contained HTML replayer")
     parser.add_argument("--reveal", action="store_true", help="show every card the log knows, from the deal on")
     parser.add_argument("--big-bets", action="store_true", help="amounts in big bets")

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from studbook.cards import Card, format_cards
 from studbook.events import (
     Action, ActionKind, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, NoShow,
-    OpenPairNotice, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart, Street, StreetStart, UncalledReturned,
+    Note, OpenPairNotice, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart, Street, StreetStart, UncalledReturned,
 )
 from studbook.money import format_amount
 from studbook.records import maker
@@ -43,6 +43,9 @@ ZERO = Decimal(0)
 _SEVENTH = Street.SEVENTH
 # the street each card of a full stud hand is dealt on, in dealing order (down, down, up x4, down)
 _UP_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH)
+
+Words = tuple[str | Decimal, ...]
+"""An event in words: text and amounts, so a view can write the amounts its own way (big bets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ class Snapshot:
     to_act: str | None  # who the engine expects to act next (None: nobody, or not yet known)
     actor: str | None  # the player of ``event``, if it has one
     action: str  # ``event`` in words: "raises 0.04 to 0.08", "shows [Ah Kd ...]"
+    words: Words  # the same, its amounts apart: ("raises ", Decimal("0.04"), " to ", Decimal("0.08"))
     amount: Decimal | None  # the chips ``event`` moved, where it moved any
     violations: tuple[Violation, ...]  # raised by this event
     reveal: bool
@@ -155,10 +159,11 @@ def take(
     put_in = sum((p.total for p in state.players), ZERO)
     collected = sum((p.collected for p in state.players), ZERO)
     actor = getattr(event, "player", None)
+    said = words(event) if event is not None else ()
     return Snapshot(
         step=step, event=event, street=state.street, seats=seats, community=state.community,
         pot=put_in - collected, pots=pots, to_act=to_act, actor=actor if isinstance(actor, str) else None,
-        action=describe(event) if event is not None else "", amount=_chips(event),
+        action=written(said), words=said, amount=_chips(event),
         violations=tuple(violations), reveal=known is not None,
     )
 
@@ -215,60 +220,72 @@ _VERBS = {
     ActionKind.RAISE: "raises", ActionKind.CALL: "calls", ActionKind.CHECK: "checks", ActionKind.FOLD: "folds",
 }
 
-
-def _money(value: Decimal | None) -> str:
-    return format_amount(value) if value is not None else ""
-
-
-def _action_words(event: Action) -> str:
+def _action_words(event: Action) -> Words:
     kind = event.kind
-    if kind is ActionKind.RAISE:
-        text = (f"raises {_money(event.amount)} to {_money(event.to)}" if event.to is not None and event.amount
-                else f"raises {_money(event.amount or event.to)}")
+    words: Words
+    if kind is ActionKind.RAISE and event.to is not None and event.amount:
+        words = ("raises ", event.amount, " to ", event.to)
+    elif kind is ActionKind.RAISE:
+        words = ("raises ", event.amount or event.to or ZERO)
     elif kind is ActionKind.COMPLETE:
-        text = f"completes to {_money(event.to if event.to is not None else event.amount)}"
+        words = ("completes to ", event.to if event.to is not None else event.amount or ZERO)
     elif event.amount is not None and kind not in (ActionKind.CHECK, ActionKind.FOLD):
-        text = f"{_VERBS[kind]} {_money(event.amount)}"
+        words = (f"{_VERBS[kind]} ", event.amount)
     else:
-        text = _VERBS[kind]
-    return text + (" and is all-in" if event.all_in else "")
+        words = (_VERBS[kind],)
+    return words + ((" and is all-in",) if event.all_in else ())
 
 
-def _deal_words(event: Deal) -> str:
+def _deal_words(event: Deal) -> Words:
     parts = [f"[{format_cards(cards)}] {where}" for cards, where in ((event.down, "down"), (event.up, "up")) if cards]
-    return "is dealt " + (" and ".join(parts) if parts else "a card face down")
+    return ("is dealt " + (" and ".join(parts) if parts else "a card face down"),)
 
 
-def _collect_words(event: Collect) -> str:
+def _collect_words(event: Collect) -> Words:
     pot = "the pot" if event.pot == 0 else f"side pot {event.pot}"
     half = f" ({event.half.value} half)" if event.half is not None else ""
-    return f"collects {_money(event.amount)} from {pot}{half}"
+    return ("collects ", event.amount, f" from {pot}{half}")
 
 
-_WORDS: dict[type, Callable[[Any], str]] = {
+def _pot_words(event: PotSummary) -> Words:
+    return ("total pot ", event.total) + ((", rake ", event.rake) if event.rake is not None else ())
+
+
+_WORDS: dict[type, Callable[[Any], Words]] = {
     Action: _action_words,
     Deal: _deal_words,
     Collect: _collect_words,
-    PostAnte: lambda e: f"posts the ante {_money(e.amount)}" + (" and is all-in" if e.all_in else ""),
-    StreetStart: lambda e: f"{e.street.label} street" if e.street is not _SEVENTH else "7th street (the river)",
-    DealCommunity: lambda e: f"community card {e.card}: the deck ran short",
-    UncalledReturned: lambda e: f"takes back the uncalled {_money(e.amount)}",
-    ShowdownStart: lambda e: "showdown",
-    Show: lambda e: f"shows [{format_cards(e.cards)}]" + (f" ({e.description})" if e.description else ""),
-    Muck: lambda e: f"mucks [{format_cards(e.cards)}]" if e.cards else "mucks",
-    NoShow: lambda e: "does not show",
-    SeatSummary: lambda e: f"summary: {e.outcome}",
-    PotSummary: lambda e: f"total pot {_money(e.total)}, rake {_money(e.rake)}",
-    OpenPairNotice: lambda e: "an open pair on 4th street: a double bet is allowed",
-    BettingCapped: lambda e: "betting is capped",
-    NoLowHand: lambda e: "no low hand qualified",
+    PostAnte: lambda e: ("posts the ante ", e.amount) + ((" and is all-in",) if e.all_in else ()),
+    StreetStart: lambda e: (f"{e.street.label} street" if e.street is not _SEVENTH else "7th street (the river)",),
+    DealCommunity: lambda e: (f"community card {e.card}: the deck ran short",),
+    UncalledReturned: lambda e: ("takes back the uncalled ", e.amount),
+    ShowdownStart: lambda e: ("showdown",),
+    Show: lambda e: (f"shows [{format_cards(e.cards)}]" + (f" ({e.description})" if e.description else ""),),
+    Muck: lambda e: (f"mucks [{format_cards(e.cards)}]" if e.cards else "mucks",),
+    NoShow: lambda e: ("does not show",),
+    SeatSummary: lambda e: (f"summary: {e.outcome}",),
+    PotSummary: _pot_words,
+    OpenPairNotice: lambda e: ("an open pair on 4th street: a double bet is allowed",),
+    BettingCapped: lambda e: ("betting is capped",),
+    NoLowHand: lambda e: ("no low hand qualified",),
+    Note: lambda e: (e.text,),
 }
+
+
+def words(event: Event) -> Words:
+    """An event in a few words (text and amounts), without the player's name."""
+    make = _WORDS.get(type(event))
+    return make(event) if make is not None else (type(event).__name__,)
+
+
+def written(parts: Words, money: Callable[[Decimal], str] = format_amount) -> str:
+    """Words as text, each amount written by ``money``."""
+    return "".join(money(p) if isinstance(p, Decimal) else p for p in parts)
 
 
 def describe(event: Event) -> str:
     """An event in a few words, without the player's name."""
-    words = _WORDS.get(type(event))
-    return words(event) if words is not None else type(event).__name__
+    return written(words(event))
 
 
 def revealed_cards(event: Event) -> tuple[str, tuple[Card, ...]] | None:
@@ -344,4 +361,5 @@ def _place_late(snapshots: list[Snapshot], late: Sequence[Violation]) -> list[Sn
     return out
 
 
-__all__ = ["CardView", "PotView", "Recorder", "SeatView", "Snapshot", "describe", "revealed_cards", "take"]
+__all__ = ["CardView", "PotView", "Recorder", "SeatView", "Snapshot", "Words", "describe", "revealed_cards", "take", "words",
+           "written"]

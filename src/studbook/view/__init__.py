@@ -4,7 +4,9 @@
 :class:`Replay`: a snapshot of the table (:class:`~studbook.engine.snapshot.Snapshot`)
 before the first event and after every event, the hands shown at the
 showdown with their high and low values and the five cards each uses, and
-who took what from which pot. Iterating a Replay yields its snapshots::
+who took what from which pot; and the steps a player steps through
+(:mod:`.steps`: the antes as one, a street's deal as one, each action, the
+result last). Iterating a Replay yields its snapshots::
 
     import studbook
     hand = next(h for h in studbook.parse_file("HH.txt") if isinstance(h, studbook.Hand))
@@ -30,7 +32,9 @@ from studbook.engine.settle import finish
 from studbook.engine.snapshot import CardView, PotView, Recorder, SeatView, Snapshot
 from studbook.engine.state import StudState
 from studbook.evaluate import describe_high, describe_low, high_value, low8_value, low_a5_value
-from studbook.events import Chatter, Collect, Deal, Hand, Variant
+from studbook.events import Chatter, Collect, Deal, Hand, PotSummary, Variant
+
+from .steps import Step, StepKind, group
 
 ZERO = Decimal(0)
 
@@ -73,6 +77,7 @@ class Replay:
     pots: tuple[PotResult, ...]
     violations: tuple[Violation, ...]  # every one, as the steps carry them
     known: dict[str, tuple[Card | None, ...]]  # down cards the log knows by the end, per player
+    steps: tuple[Step, ...]  # what a player steps through (the page, replay --plain and the terminal)
 
     def __iter__(self) -> Iterator[Snapshot]:
         return iter(self.snapshots)
@@ -90,6 +95,11 @@ class Replay:
             if isinstance(s.event, Collect):
                 return s.step
         return len(self.snapshots) - 1
+
+    @property
+    def award(self) -> int:
+        """The step where the first pot is collected (the result step when the log has no collection)."""
+        return next((s.index for s in self.steps if s.kind is StepKind.AWARD), len(self.steps) - 1)
 
 
 def replay(
@@ -120,7 +130,9 @@ def replay(
         for a in awards
     )
     violations = tuple(v for s in snapshots for v in s.violations)
-    return Replay(hand, recorder.hero, reveal, tuple(snapshots), shown, pots, violations, known)
+    stated = next((e.rake for e in hand.events if isinstance(e, PotSummary)), None)
+    steps = group(snapshots, stated)
+    return Replay(hand, recorder.hero, reveal, tuple(snapshots), shown, pots, violations, known, steps)
 
 
 def hero_of(hand: Hand) -> str | None:
@@ -187,4 +199,5 @@ def _best(variant: Variant, hands: list[ShownHand]) -> tuple[tuple[str, ...], tu
     return high, low
 
 
-__all__ = ["CardView", "PotResult", "PotView", "Replay", "SeatView", "ShownHand", "Snapshot", "hero_of", "replay"]
+__all__ = ["CardView", "PotResult", "PotView", "Replay", "SeatView", "ShownHand", "Snapshot", "Step", "StepKind", "hero_of",
+           "replay"]

@@ -2,7 +2,7 @@
 
 :func:`page` fills ``replay.html`` (package data, beside ``replay.css`` and
 ``replay.js``) with the hands as JSON in ``<script type="application/json"
-id="studbook-replay">``; the README documents the JSON. Nothing is fetched:
+id="studbook-replay">``; docs/replay.md documents the JSON. Nothing is fetched:
 no network, no CDN.
 """
 
@@ -15,12 +15,16 @@ from typing import Any, Iterable
 
 from studbook.cards import Card
 from studbook.engine.result import Violation
-from studbook.engine.snapshot import SeatView, Snapshot
+from studbook.engine.snapshot import SeatView, Snapshot, Words, written
+from studbook.events import (
+    BettingCapped, DealCommunity, NoLowHand, Note, OpenPairNotice, PotSummary, SeatSummary, ShowdownStart, StreetStart,
+)
 
 from . import Replay
+from .steps import Step, StepKind
 from .text import pot_name
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: a step is what a player steps through (view/steps.py), words with amounts apart
 
 
 def _text(name: str) -> str:
@@ -44,17 +48,49 @@ def _cards(seat: SeatView) -> list[dict[str, Any]]:
     return [{"card": _card(c.card), "up": c.up} for c in seat.cards]
 
 
-def step_data(snap: Snapshot) -> dict[str, Any]:
-    """One step of the page's JSON (see the README)."""
+def words_data(words: Words) -> list[Any]:
+    """Words for the page: text as strings, each amount as ``[amount]`` (the page writes it in big bets or not)."""
+    return [[_dec(w)] if isinstance(w, Decimal) else w for w in words]
+
+
+_LOG_CLASS = {StreetStart: "street", ShowdownStart: "street", SeatSummary: "summary", PotSummary: "summary",
+              Note: "note", BettingCapped: "note", OpenPairNotice: "note", NoLowHand: "note"}
+
+
+def _log(step: Step) -> list[dict[str, Any]]:
+    """The step's lines of the log: a deal and the antes as their headline, each other event as itself."""
+    if step.kind in (StepKind.ANTES, StepKind.DEAL):
+        actor, said = step.headline
+        out = [{"actor": actor, "words": words_data(said), "class": "street" if step.kind is StepKind.DEAL else ""}]
+        return out + [_log_line(s) for s in step.events if isinstance(s.event, DealCommunity)]
+    return [_log_line(s) for s in step.events]
+
+
+def _log_line(snap: Snapshot) -> dict[str, Any]:
+    return {"actor": snap.actor, "words": words_data(snap.words), "class": _LOG_CLASS.get(type(snap.event), "")}
+
+
+def step_data(step: Step) -> dict[str, Any]:
+    """One step of the page's JSON (see docs/replay.md)."""
+    snap = step.snapshot
     dealt = [s for s in snap.seats if s.dealt_in]
+    actor, said = step.headline
+    main = next((s.event for s in step.events if not isinstance(s.event, DealCommunity)), None)
     return {
+        "kind": step.kind.value,
+        "label": step.label,
+        "lines": sorted(set(step.lines)),
+        "starts_street": step.starts_street,
         "street": int(snap.street) if snap.street is not None else None,
-        "line": snap.line,
-        "event": type(snap.event).__name__ if snap.event is not None else None,
-        "actor": snap.actor,
-        "action": snap.action,
+        "line": step.events[-1].line if step.events else 0,
+        "event": type(main).__name__ if main is not None else None,
+        "actor": actor,
+        "words": words_data(said),
+        "action": written(said),
+        "log": _log(step),
         "amount": _dec(snap.amount) if snap.amount is not None else None,
         "pot": _dec(snap.pot),
+        "pot_label": step.pot_label,
         "pots": [{"name": pot_name(p.index, len(snap.pots)), "amount": _dec(p.amount), "eligible": list(p.eligible)}
                  for p in snap.pots],
         "stacks": {s.name: _dec(s.stack) for s in dealt},
@@ -64,7 +100,7 @@ def step_data(snap: Snapshot) -> dict[str, Any]:
         "to_act": snap.to_act,
         "cards": {s.name: _cards(s) for s in dealt},
         "community": _card(snap.community),
-        "violations": [_violation(v) for v in snap.violations],
+        "violations": [_violation(v) for v in step.violations],
     }
 
 
@@ -91,8 +127,8 @@ def hand_data(replay: Replay) -> dict[str, Any]:
         "hero": replay.hero,
         "known": {name: [_card(c) for c in down] for name, down in replay.known.items()
                   if any(c is not None for c in down)},
-        "steps": [step_data(s) for s in replay.snapshots],
-        "award_step": replay.award_step,
+        "steps": [step_data(s) for s in replay.steps],
+        "award_step": replay.award,
         "showdown": [
             {"player": s.player, "high": s.high, "high_five": [str(c) for c in s.high_five],
              "low": s.low, "low_five": [str(c) for c in s.low_five]}
@@ -135,4 +171,4 @@ def page(replays: Iterable[Replay], title: str = "studbook replayer") -> str:
                 .replace("{{DATA}}", _json_for_script(page_data(replays))))
 
 
-__all__ = ["FORMAT_VERSION", "hand_data", "page", "page_data", "step_data"]
+__all__ = ["FORMAT_VERSION", "hand_data", "page", "page_data", "step_data", "words_data"]

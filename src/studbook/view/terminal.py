@@ -7,7 +7,7 @@ import curses
 from typing import Any, Mapping, Sequence
 
 from studbook.check import TableMemory
-from studbook.events import Hand, ShowdownStart, StreetStart
+from studbook.events import Hand
 
 from . import Replay, replay
 from .text import frame, header
@@ -44,11 +44,11 @@ class Replayer:
         return self._cache[key]
 
     def street_starts(self) -> list[int]:
-        return [0] + [s.step for s in self.current if isinstance(s.event, (StreetStart, ShowdownStart))]
+        return [0] + [s.index for s in self.current.steps if s.starts_street]
 
     def key(self, key: Any) -> bool:
         """Handle one key; False to quit."""
-        last = len(self.current) - 1
+        last = len(self.current.steps) - 1
         if key in ("q", "Q", "\x1b"):
             return False
         if key == curses.KEY_RIGHT:
@@ -81,10 +81,10 @@ class Replayer:
 
     def lines(self) -> list[str]:
         r = self.current
-        snap = r[min(self.step, len(r) - 1)]
+        step = r.steps[min(self.step, len(r.steps) - 1)]
         status = (f"hand {self.hand + 1}/{len(self.hands)}  speed {self.speed + 1}"
                   f"{'  playing' if self.playing else ''}{'  reveal' if self.reveal else ''}")
-        return [header(r.hand), status, "", *frame(r, snap, self.big_bets), "", HELP]
+        return [header(r.hand), status, "", *frame(r, step, self.big_bets), "", HELP]
 
     def draw(self, screen: Any) -> None:
         screen.erase()
@@ -103,7 +103,7 @@ class Replayer:
             try:
                 key = screen.get_wch()
             except curses.error:  # the play timer ran out: one step on
-                if self.step >= len(self.current) - 1:
+                if self.step >= len(self.current.steps) - 1:
                     self.playing = False
                 else:
                     self.step += 1

@@ -6,14 +6,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
-from studbook.engine.snapshot import SeatView, Snapshot
+from studbook.engine.snapshot import SeatView, Snapshot, Words, written
 from studbook.events import (
-    Action, Collect, Deal, DealCommunity, Hand, Muck, NoShow, PostAnte, Show, ShowdownStart, StreetStart,
-    UncalledReturned,
+    Action, BettingCapped, Collect, Deal, DealCommunity, Hand, Muck, NoLowHand, NoShow, Note, OpenPairNotice, PostAnte,
+    Show, ShowdownStart, StreetStart, UncalledReturned,
 )
 from studbook.money import format_amount
 
 from . import PotResult, Replay
+from .steps import Step, StepKind
 
 ZERO = Decimal(0)
 
@@ -89,7 +90,7 @@ def show_lines(replay: Replay, big_bets: bool = False) -> list[str]:
         if isinstance(event, (StreetStart, Deal, DealCommunity)) and not isinstance(nxt, (Deal, DealCommunity)):
             out.extend(_boards(snap, width, unit))
         elif isinstance(event, (Action, UncalledReturned, Show, Muck, NoShow, Collect)):
-            text = f"  {snap.actor} {snap.action}"
+            text = f"  {snap.actor} {written(snap.words, lambda value: money(value, unit))}"
             out.append(f"{text:<{width + 40}} pot {money(snap.pot, unit)}" if isinstance(event, Action) else text)
         if not isinstance(event, PostAnte):
             out.extend(_violations(snap))
@@ -125,6 +126,9 @@ def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
         out.append("pots:")
         for pot in replay.pots:
             out.append("  " + pot_line(pot, len(replay.pots), unit))
+    end = replay.steps[-1]
+    if end.pot_label != "pot":  # what stays in the middle once every pot is collected
+        out.append(f"{end.pot_label} {money(end.snapshot.pot, unit)}")
     out.append("")
     final = replay.snapshots[-1]
     out.append("result: " + ", ".join(
@@ -164,22 +168,19 @@ def _halves(pot: PotResult, name: str) -> str:
     return f" ({' and '.join(halves)})" if halves and pot.best_high else ""
 
 
-def frame(replay: Replay, snap: Snapshot, big_bets: bool = False) -> list[str]:
-    """One frame of ``replay --plain``: where we are, the event, every seat, the pot."""
+def frame(replay: Replay, step: Step, big_bets: bool = False) -> list[str]:
+    """One frame of ``replay --plain``: where we are (in poker words, the step and the log's
+    lines after them), what happened, every seat, the pot; at the end the result."""
     hand = replay.hand
     unit = hand.header.stakes.big_bet if big_bets else None
-    street = snap.street.label + " street" if snap.street is not None else "before the deal"
-    head = f"--- hand {hand.hand_id} step {snap.step}/{len(replay) - 1}"
-    if snap.event is not None:
-        head += f" line {snap.line}"
-    head += f" | {street} | pot {money(snap.pot, unit)}"
-    if len(snap.pots) > 1:
+    snap = step.snapshot
+    head = f"--- hand {hand.hand_id} · {step.label} (step {step.index}/{len(replay.steps) - 1}{_where(step)})"
+    head += f" | {step.pot_label} {money(snap.pot, unit)}"
+    if len(snap.pots) > 1 and step.pot_label == "pot":
         head += " (" + ", ".join(f"{pot_name(p.index, 2)} {money(p.amount, unit)}" for p in snap.pots) + ")"
     if snap.to_act:
         head += f" | to act: {snap.to_act}"
-    lines = [head]
-    if snap.event is not None:
-        lines.append(f"> {snap.actor + ' ' if snap.actor else ''}{snap.action}")
+    lines = [head, *_said(step, unit)]
     width = max((len(s.name) for s in snap.seats), default=4)
     for seat in snap.seats:
         if not seat.dealt_in:
@@ -190,13 +191,44 @@ def frame(replay: Replay, snap: Snapshot, big_bets: bool = False) -> list[str]:
                      f"{board(seat):<30} {front:<16} {state}".rstrip())
     if snap.community is not None:
         lines.append(f"  community card: {snap.community}")
-    lines.extend(_violations(snap))
+    for event in step.events:
+        lines.extend(_violations(event))
+    if step.kind is StepKind.RESULT:
+        lines.extend(_showdown_lines(replay, unit)[1:])
     return lines
 
 
+def _where(step: Step) -> str:
+    lines = sorted(set(step.lines))
+    if not lines:
+        return ""
+    return f", line {lines[0]}" if len(lines) == 1 else f", lines {lines[0]}-{lines[-1]}"
+
+
+def _said(step: Step, unit: Decimal | None) -> list[str]:
+    """The step's events as log lines: ``> Bob calls 0.04``; a deal as one line, notes in brackets."""
+    out: list[str] = []
+    def said(snap_words: Words) -> str:
+        return written(snap_words, lambda value: money(value, unit))
+
+    actor, headline = step.headline
+    if step.kind is not StepKind.START:
+        out.append(f"> {actor + ' ' if actor else ''}{said(headline)}")
+    for snap in step.events:
+        event = snap.event
+        if isinstance(event, _NOTE_KINDS):
+            out.append(f"  ({said(snap.words)})")
+        elif isinstance(event, DealCommunity):
+            out.append(f"> {said(snap.words)}")
+    return out
+
+
+_NOTE_KINDS = (Note, BettingCapped, OpenPairNotice, NoLowHand)
+
+
 def plain_frames(replay: Replay, big_bets: bool = False) -> Iterator[str]:
-    for snap in replay.snapshots:
-        yield "\n".join(frame(replay, snap, big_bets))
+    for step in replay.steps:
+        yield "\n".join(frame(replay, step, big_bets))
 
 
 __all__ = ["board", "frame", "header", "money", "plain_frames", "pot_line", "show_lines"]

@@ -26,6 +26,11 @@
     return n === Math.round(n) ? String(Math.round(n)) : n.toFixed(2);
   }
 
+  // an event's words: text as strings, each amount as [amount] (written in big bets when asked)
+  function said(words) {
+    return words.map(function (w) { return typeof w === "string" ? w : money(w[0]); }).join("");
+  }
+
   var SVG = "http://www.w3.org/2000/svg";
   function svg(tag, attrs, text) {
     var e = document.createElementNS(SVG, tag);
@@ -52,24 +57,47 @@
     return span;
   }
 
-  function seatPositions(hand) {
+  // seats around the table, hero at the bottom, clockwise; each seat's centre placed so that the whole
+  // seat stays inside the table whatever the screen's size
+  function placeSeats(hand) {
+    var table = $("table"), W = table.clientWidth, H = table.clientHeight;
     var players = hand.players.slice().sort(function (a, b) { return hand.seats[a] - hand.seats[b]; });
-    var n = players.length, start = hand.hero ? players.indexOf(hand.hero) : 0, pos = {};
+    var n = players.length, start = hand.hero ? Math.max(0, players.indexOf(hand.hero)) : 0;
+    var divs = {}, widest = 0, tallest = 0;
+    document.querySelectorAll("#seats .seat").forEach(function (d) {
+      divs[d.getAttribute("data-player")] = d;
+      widest = Math.max(widest, d.offsetWidth); tallest = Math.max(tallest, d.offsetHeight);
+    });
+    var rx = Math.max(0, W / 2 - widest / 2 - 4), ry = Math.max(0, H / 2 - tallest / 2 - 4);
     for (var i = 0; i < n; i++) {
-      var k = (i - start + n) % n, angle = Math.PI / 2 + 2 * Math.PI * k / n;  // hero at the bottom, clockwise
-      pos[players[i]] = { x: 50 + 37 * Math.cos(angle), y: 50 + 40 * Math.sin(angle) };
+      var k = (i - start + n) % n, angle = Math.PI / 2 + 2 * Math.PI * k / n, d = divs[players[i]];
+      if (!d) continue;
+      var y = H / 2 + ry * Math.sin(angle);
+      d.style.left = (W / 2 + rx * Math.cos(angle)) + "px"; d.style.top = y + "px";
+      var front = d.querySelector(".front");  // the chips in front, towards the middle of the table
+      if (front) front.style[y > H / 2 ? "top" : "bottom"] = "-1.4em";
     }
-    return pos;
   }
 
-  // the cards to highlight once the pot is awarded: each winner's high and low five
-  function winners(hand) {
+  // does the table show this player's hand at this step (every down card face up, or revealed)?
+  function tableShows(hand, step, name) {
+    var cards = step.cards[name] || [], known = hand.known[name] || [], down = 0;
+    return cards.length > 0 && cards.every(function (c) {
+      if (c.up) return true;
+      var seen = c.card || (view.reveal && known[down]);
+      down++;
+      return !!seen;
+    });
+  }
+
+  // the cards to ring once the pot is awarded: each winner's high and low five, where the table shows them
+  function winners(hand, step) {
     var out = {};
     hand.pots.forEach(function (pot) {
       var took = pot.high.concat(pot.low).map(function (w) { return w[0]; });
       took.forEach(function (name) {
         var shown = hand.showdown.filter(function (s) { return s.player === name; })[0];
-        if (!shown) return;
+        if (!shown || !tableShows(hand, step, name)) return;
         var mark = out[name] || (out[name] = { high: [], low: [] });
         if (pot.best_high.indexOf(name) >= 0) mark.high = shown.high_five;
         if (pot.best_low.indexOf(name) >= 0) mark.low = shown.low_five;
@@ -80,21 +108,20 @@
 
   function streetStarts(hand) {
     var out = [0];
-    hand.steps.forEach(function (s, i) { if (s.event === "StreetStart" || s.event === "ShowdownStart") out.push(i); });
+    hand.steps.forEach(function (s, i) { if (i && s.starts_street) out.push(i); });
     return out;
   }
 
   function render() {
     var hand = HANDS[view.hand], step = hand.steps[view.step];
-    var pos = seatPositions(hand), seats = $("seats");
-    var awarded = view.step >= hand.award_step, wins = awarded ? winners(hand) : {};
+    var seats = $("seats");
+    var awarded = view.step >= hand.award_step, wins = awarded ? winners(hand, step) : {};
     var blamed = {};
     step.violations.forEach(function () { if (step.actor) blamed[step.actor] = true; });
     seats.textContent = "";
     hand.players.forEach(function (name) {
-      var p = pos[name], div = el("div", "seat");
+      var div = el("div", "seat");
       div.setAttribute("data-player", name);
-      div.style.left = p.x + "%"; div.style.top = p.y + "%";
       if (name === hand.hero) div.classList.add("hero");
       if (step.folded.indexOf(name) >= 0) div.classList.add("folded");
       if (step.all_in.indexOf(name) >= 0) div.classList.add("all-in");
@@ -112,35 +139,45 @@
           downIndex++;
         }
         var span = cardElement(card, c.up, revealed);
-        if (card && !revealed) {
+        if (card) {
           if (mark.high.indexOf(card) >= 0) span.classList.add("win-high");
           if (mark.low.indexOf(card) >= 0) span.classList.add("win-low");
         }
         row.appendChild(span);
       });
       div.appendChild(row);
-      if (step.in_front[name]) {
-        var front = el("div", "front", money(step.in_front[name]));
-        front.style[p.y > 50 ? "top" : "bottom"] = "-1.4em";
-        div.appendChild(front);
-      }
+      if (step.in_front[name]) div.appendChild(el("div", "front", money(step.in_front[name])));
       seats.appendChild(div);
     });
-    $("street").textContent = step.street ? ordinal(step.street) + " street" + (step.street === 7 ? " (river)" : "") : "antes";
+    placeSeats(hand);
+    $("street").textContent = step.kind === "result" ? "result" : step.kind === "showdown" || step.kind === "award" ? "showdown"
+      : step.street ? ordinal(step.street) + " street" + (step.street === 7 ? " (river)" : "") : step.kind === "antes" ? "antes" : "seats";
+    $("pot-label").textContent = step.pot_label.charAt(0).toUpperCase() + step.pot_label.slice(1);
+    $("pot").classList.toggle("rake", step.pot_label !== "pot");
     $("pot-amount").textContent = money(step.pot);
-    $("side-pots").textContent = step.pots.length > 1
+    $("side-pots").textContent = step.pots.length > 1 && step.pot_label === "pot"
       ? step.pots.map(function (p) { return p.name + " " + money(p.amount); }).join(" \u00b7 ") : "";
     var community = $("community");
     community.textContent = "";
     if (step.community) {
       community.appendChild(el("span", "label", "community card"));
-      community.appendChild(cardElement(step.community, true, false));
+      var shared = cardElement(step.community, true, false);
+      for (var who in wins) {  // the community card is part of every hand: ring it where it is in a winning five
+        if (wins[who].high.indexOf(step.community) >= 0) shared.classList.add("win-high");
+        if (wins[who].low.indexOf(step.community) >= 0) shared.classList.add("win-low");
+      }
+      community.appendChild(shared);
     }
-    $("last-action").textContent = step.actor ? step.actor + " " + step.action : step.action;
+    $("last-action").textContent = (step.actor ? step.actor + " " : "") + said(step.words);
     renderViolations(step);
-    renderResults(hand, awarded);
+    renderResults(hand, step, awarded);
     renderLog(hand);
-    $("step-counter").textContent = "step " + view.step + " / " + (hand.steps.length - 1) + (step.line ? " \u00b7 line " + step.line : "");
+    var counter = $("step-counter"), lines = step.lines;
+    counter.textContent = step.label;
+    counter.setAttribute("data-step", String(view.step));
+    counter.title = "step " + view.step + " of " + (hand.steps.length - 1) +
+      (lines.length ? " \u00b7 " + (lines.length > 1 ? "lines " + lines[0] + "\u2013" + lines[lines.length - 1] : "line " + lines[0])
+        + " of " + hand.file : "");
     $("speed").textContent = "speed " + (view.speed + 1);
     $("play").textContent = view.playing ? "pause" : "play";
     $("reveal").checked = view.reveal;
@@ -160,12 +197,13 @@
     });
   }
 
-  function renderResults(hand, awarded) {
+  function renderResults(hand, step, awarded) {
     var box = $("results");
     box.textContent = "";
     if (!awarded) return;
     box.appendChild(el("h2", "", "Result"));
     hand.showdown.forEach(function (s) {
+      if (!tableShows(hand, step, s.player)) return;  // the panel lists the hands the table shows, no more
       var line = el("div", "shown");
       line.appendChild(el("b", "", s.player + ": "));
       if (s.high) line.appendChild(el("span", "hi", s.high + " [" + s.high_five.join(" ") + "]"));
@@ -188,6 +226,7 @@
       var div = el("div", "pot-result", p.name + " " + money(p.amount) + " \u2192 " + (parts.join("; ") || "nobody collected"));
       box.appendChild(div);
     });
+    if (step.pot_label !== "pot") box.appendChild(el("div", "rake", step.pot_label + " " + money(step.pot)));
   }
 
   function renderLog(hand) {
@@ -196,14 +235,14 @@
     var current = null;
     for (var i = 1; i <= view.step; i++) {
       var s = hand.steps[i];
-      if (s.event === "Deal" || s.event === "SeatSummary" || s.event === "PotSummary") continue;
-      var street = s.event === "StreetStart" || s.event === "ShowdownStart";
-      var li = el("li", street ? "street" : "", street ? s.action : (s.actor ? s.actor + " " : "") + s.action);
-      if (s.violations.length) li.classList.add("has-violation");
-      log.appendChild(li);
-      current = li;
+      s.log.forEach(function (entry) {
+        var li = el("li", entry.class, (entry.actor ? entry.actor + " " : "") + said(entry.words));
+        if (s.violations.length) li.classList.add("has-violation");
+        if (i === view.step) { li.classList.add("current"); current = li; }
+        log.appendChild(li);
+      });
     }
-    if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+    if (current) current.scrollIntoView({ block: "nearest" });
   }
 
   function go(step) {
@@ -273,6 +312,7 @@
       var action = keys[e.key];
       if (action) { e.preventDefault(); action(); }
     });
+    window.addEventListener("resize", function () { if (HANDS.length) placeSeats(HANDS[view.hand]); });
     if (HANDS.length) selectHand(0);
     else $("hand-info").textContent = "no hands";
   }
