@@ -102,12 +102,13 @@ _CHATTER_KINDS = {"chat", "join", "leave", "sitting out", "return", "disconnect"
 
 
 def stud_variant(game: str) -> Variant | None:
-    """The variant of a game name as sites write it; None for other games."""
+    """The variant of a game name as sites write it; None for other games (by their words:
+    common.lark's OTHER_GAME_WORD, STUD_WORD)."""
+    if not names_stud(game):
+        return None
     lowered = game.lower()
     if "razz" in lowered:
-        return None if re.search(r"2-7|deuce", lowered) else Variant.RAZZ
-    if re.search(r"\b(?:5|five)[- ]card", lowered) or not re.search(r"stud|seven[- ]cards?|7 ?cards?", lowered):
-        return None
+        return Variant.RAZZ
     return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|hilo|high/low|8|eight", lowered) else Variant.STUD
 
 
@@ -132,7 +133,7 @@ def stud_structure(game: str) -> Structure:
 def skip_reason(game: str) -> str:
     """Why a game is skipped, naming the unsupported stud forms."""
     lowered = game.lower()
-    if re.search(r"\b(?:5|five)[- ]card", lowered):
+    if re.search(r"\b(?:5|five)[-_ ]*card", lowered):
         return "5-card stud is not replayed (seven-card stud games only)"
     if "razz" in lowered:
         return "2-7 razz (deuce-to-seven low) is not replayed (A-5 razz only)"
@@ -914,7 +915,7 @@ class LineFormat:
         unread = token is None or policy.reads_any(token)  # no terminal of the grammar reads it
         if unread and first:
             return UNRECOGNISED_HEADER
-        form = policy.form_of(written, names) or (policy.form_of(written) if unread else None)
+        form = policy.form_of(written, names)  # a kind the grammar reads here: in a form it does not know
         if form is not None:
             kind = self.kinds.get(form, form)
             article = "an" if kind.lstrip("'")[:1] in "aeiou" else "a"

@@ -70,6 +70,7 @@ STUD_WORD = re.compile(common_piece("STUD_WORD"))
 # What a line of a kind must hold to be told by it: a word, not a separator (": ", " (")
 _FORM_TEXT = re.compile(r"[A-Za-z*#]")
 _MIN_FORM_TEXT = 4
+_NOT_WORDS = " :([{"  # what a kind's text may end with that its other forms may not write
 
 
 def names_stud(text: str) -> bool:
@@ -143,13 +144,13 @@ class LinePolicy:
         """True when ``terminal`` reads any line (another game's lines): it tells nothing of a line."""
         return self.grammar.regex[terminal].match(_ANY_LINE) is not None
 
-    def form_of(self, text: str, among: Collection[str] | None = None) -> str | None:
-        """The line kind (terminal) whose literal text ``text`` holds but whose form it does
-        not follow, the longest such text first; with ``among``, only those terminals. A text
-        that several kinds hold ("Seat", "Player") tells none of them."""
+    def form_of(self, text: str, among: Collection[str]) -> str | None:
+        """The line kind (terminal) among ``among`` (those the grammar reads where ``text``
+        is) whose literal text ``text`` holds but whose form it does not follow, the longest
+        such text first. A text that several of them hold ("Seat", "Player") tells none."""
         written = text.rstrip() + "\n"
         for literal, names in self.forms:
-            kinds = [name for name in names if among is None or name in among]
+            kinds = [name for name in names if name in among]
             if kinds and literal.search(text):
                 if len(kinds) == 1 and not self.grammar.regex[kinds[0]].match(written):
                     return kinds[0]
@@ -197,7 +198,7 @@ def _forms(grammar: LineGrammar) -> list[tuple[re.Pattern[str], tuple[str, ...]]
     the longest text first."""
     found: dict[str, list[str]] = {}
     for name, terminal in grammar.terminals.items():
-        text = required_text(terminal.pattern.to_regexp()).strip()
+        text = required_text(terminal.pattern.to_regexp()).strip(_NOT_WORDS)
         if not name.startswith("_") and len(text) >= _MIN_FORM_TEXT and _FORM_TEXT.search(text):
             found.setdefault(text, []).append(str(name))
     return [(re.compile(r"(?<!\w)" + re.escape(text) + (r"(?!\w)" if text[-1].isalnum() else "")), tuple(names))
