@@ -141,8 +141,9 @@ class LinePolicy:
         return not self.game_lines.isdisjoint(accepted) and names_stud(text)
 
     def reads_any(self, terminal: str) -> bool:
-        """True when ``terminal`` reads any line (another game's lines): it tells nothing of a line."""
-        return self.grammar.regex[terminal].match(_ANY_LINE) is not None
+        """True when ``terminal`` reads any line (another game's lines), or is none of the
+        grammar's: it tells nothing of a line."""
+        return terminal not in self.grammar.terminals or self.grammar.regex[terminal].match(_ANY_LINE) is not None
 
     def form_of(self, text: str, among: Collection[str]) -> str | None:
         """The line kind (terminal) among ``among`` (those the grammar reads where ``text``
