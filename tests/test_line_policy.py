@@ -30,6 +30,7 @@ from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
 from studbook.sites.lines import LineFormat
 from studbook.read.grammar import load_grammar
+from studbook.cli.unknown import shape as shape_of
 from studbook.sites.noplay import LinePolicy, Verdict, carries_amount, carries_cards, names_player
 
 TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
@@ -73,17 +74,28 @@ def _insert(text: str, at: int, line: str) -> str:
 
 
 def _places(text: str, hand: Hand) -> st.SearchStrategy[int]:
-    """Where a line may go: from before the first seat line (after the header's
-    lines) to after the last written line (0-based index of the line it precedes)."""
-    return st.integers(hand.seats[0].line - hand.line, len(text.rstrip("\n").split("\n")))
+    """Where a line may go: from after the hand's first line (inside the header's
+    lines, among the seat lines) to after the last written line (0-based index of
+    the line it precedes)."""
+    return st.integers(1, len(text.rstrip("\n").split("\n")))
 
 
 VOCABULARY = (
     "5 seconds left to act", "{p} has 15 seconds left to act", "{p} has timed out",
     "{p} is disconnected", "{p} has reconnected", "{p} is using the time bank",
     '{p} said, "nh 2 all, 5 bucks"', '{p} said "nh 2 all, 5 bucks"', "{p} has returned",
-    "The table is closing after this hand",
+    "The table is closing after this hand", "Dealer: shuffle up and deal", "Time bank activated",
+    "Server: the server restarts in 5 minutes", "{p} has requested TIME",
 )
+# One line of each kind of no-play line: the shared vocabulary's timers, presence, connection,
+# chat and table notices, a dealer's and a server's line (which some grammars read as chat),
+# and a line of no kind that names nobody and carries no amount and no card.
+NO_PLAY_KINDS = {
+    "timer": "{p} has 15 seconds left to act", "presence": "{p} is back", "connection": "{p} is disconnected",
+    "chat": '{p} said, "nh 2 all, 5 bucks"', "notice": "The table is closing after this hand",
+    "dealer": "Dealer: shuffle up and deal", "server": "Server: the server restarts in 5 minutes",
+    "other": "Time bank activated",
+}
 _SAFE = string.ascii_lowercase + " ,.'!?-"
 
 
@@ -112,6 +124,67 @@ def test_a_no_play_line_anywhere_changes_nothing_but_the_notes(
         assert notes == 1
     else:  # the site's own grammar may read it as chatter
         assert notes + _count(after, Chatter) - _count(before.hand, Chatter) == 1
+
+
+def _site_hand(text_hands: list[tuple[str, str, HandCheck]], site: str) -> tuple[str, HandCheck]:
+    """A hand of ``site``'s sample with three seats or more (the first such)."""
+    return next((text, check) for name, text, check in text_hands if name == site and len(check.hand.seats) >= 3)
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_every_kind_of_no_play_line_at_every_place_of_a_hand(text_hands: list[tuple[str, str, HandCheck]],
+                                                           site: str) -> None:  # fmt: skip
+    """Each kind of no-play line, at every place of a hand: before its first line (the
+    file's first line: the site is still detected), between the header's lines, among
+    the seat lines, ..., after its last line. The hand reads as it did, the line a note
+    (or the grammar's chatter); near the header the site is detected too."""
+    text, before = _site_hand(text_hands, site)
+    player = before.hand.seats[-1].player
+    count = len(text.rstrip("\n").split("\n"))
+    for kind, written in NO_PLAY_KINDS.items():
+        line = written.format(p=player)
+        for at in range(count + 1):
+            edited = _insert(text, at, line)
+            for forced in ((None, site) if at <= 3 else (site,)):  # detection looks past the line
+                results = list(parse_text(edited, file="edited.txt", site=forced))
+                assert len(results) == 1 and isinstance(results[0], Hand), (kind, at, forced, results)
+                after = results[0]
+                assert _summary(check_hand(after)) == _summary(before), (kind, at, forced)
+                assert after.site == site and len(after.seats) == len(before.hand.seats), (kind, at)
+                added = (_count(after, Note) + _count(after, Chatter)
+                         - _count(before.hand, Note) - _count(before.hand, Chatter))  # fmt: skip
+                assert added == (0 if at == 0 else 1), (kind, at, forced)  # before the hand: not the hand's line
+
+
+def test_full_tilt_a_dealer_line_between_seat_lines_keeps_the_seats(corpus: Path) -> None:
+    """Read as chat (Full Tilt's "name: text"), a dealer's line between two seat lines
+    no longer ends the seat list: the later seats were lost and their antes flagged."""
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    before = _one(text, "fulltilt")
+    assert isinstance(before, Hand)
+    hand = _one(_insert(text, 3, "Dealer: shuffle up and deal"), "fulltilt")
+    assert isinstance(hand, Hand)
+    assert [s.player for s in hand.seats] == [s.player for s in before.seats]
+    assert check_hand(hand).status == "ok"
+
+
+def test_kingsclub_a_line_between_the_headers_first_lines_is_still_kingsclub(corpus: Path) -> None:
+    text = _corpus_text(corpus, "KingsClub/7-Stud-USD-44-88-202010.txt")
+    results = list(parse_text(_insert(text, 1, "Time bank activated"), file="edited.txt"))
+    assert len(results) == 1 and isinstance(results[0], Hand) and results[0].site == "kingsclub"
+    assert [n.text for n in results[0].events if isinstance(n, Note)] == ["Time bank activated"]
+
+
+def test_everleaf_a_no_play_line_where_the_game_line_goes_is_a_note(corpus: Path) -> None:
+    """Everleaf's game line comes third: a no-play line before it was read as another
+    game's line, and the stud hand skipped ("not a stud ... hand: Time bank activated")."""
+    text = _corpus_text(corpus, "Everleaf/7-Stud-USD-0.05-0.10.201107.txt")
+    first = next(r for r in parse_text(text, site="everleaf") if isinstance(r, Hand))
+    lines = text.split("\n")
+    edited = "\n".join(lines[: first.line + 1] + ["Time bank activated"] + lines[first.line + 1 :])
+    hand = next(r for r in parse_text(edited, site="everleaf") if r.line == first.line)
+    assert isinstance(hand, Hand), hand
+    assert [(n.line, n.text) for n in hand.events if isinstance(n, Note)] == [(first.line + 2, "Time bank activated")]
 
 
 @settings(max_examples=examples(60), deadline=None,
@@ -207,6 +280,95 @@ def test_game_names_with_any_limit_prefix_and_word_order(corpus: Path, site: str
         edited = text.replace(header_line, header_line.replace(written, game, 1), 1)
         skipped = next(r for r in parse_text(edited, site=site) if r.line == first.line)
         assert isinstance(skipped, Skipped) and skipped.reason.startswith(reason), (game, skipped)
+
+
+# How other versions of a client may write a game's name: the case, the spacing, the
+# punctuation between the words, their order (never " - ", which separates a header's fields)
+REWRITES = {
+    "upper": lambda words: " ".join(words).upper(), "lower": lambda words: " ".join(words).lower(),
+    "two spaces": "  ".join, "no spaces": "".join, "hyphens": "-".join, "underscores": "_".join,
+    "slashes": "/".join, "commas": ", ".join, "dots": ". ".join, "reversed": lambda words: " ".join(reversed(words)),
+    "rotated": lambda words: " ".join(words[1:] + words[:1]), "reversed lower": lambda words: "-".join(reversed(words)).lower(),
+}
+
+
+def _header_games(text_hands: list[tuple[str, str, HandCheck]]) -> dict[tuple[str, str], tuple[str, int]]:
+    """Per (site, game as written), a hand's text and the index of the line that writes the game."""
+    found: dict[tuple[str, str], tuple[str, int]] = {}
+    for site, text, check in text_hands:
+        game = check.hand.header.game
+        lines = text.split("\n")
+        at = next((i for i, line in enumerate(lines[:4]) if game and game in line), None)
+        if at is not None:
+            found.setdefault((site, game), (text, at))
+    return found
+
+
+def test_a_stud_header_is_never_skipped_however_its_game_is_written(
+    text_hands: list[tuple[str, str, HandCheck]],
+) -> None:
+    """Every corpus header with its game's name rewritten (case, spacing, punctuation, word
+    order) reads, or is rejected at its line as an unknown stud header (a header whose words
+    no longer name stud, "Card Seven", as an unrecognised one): never skipped as another game."""
+    from studbook.sites.base import UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER
+    from studbook.sites.noplay import names_stud
+
+    games = _header_games(text_hands)
+    assert {site for site, _ in games} == set(TEXT_SITES), "every text site writes its game in its header"
+    rejected = 0
+    for (site, game), (text, at) in sorted(games.items()):
+        lines = text.split("\n")
+        for how, rewrite in REWRITES.items():
+            written = rewrite(game.split(" "))
+            edited = lines[:at] + [lines[at].replace(game, written, 1)] + lines[at + 1 :]
+            result = _one("\n".join(edited), site)
+            assert not isinstance(result, Skipped), (site, game, how, written, result)
+            if isinstance(result, Rejected):
+                rejected += 1
+                reason = UNKNOWN_STUD_HEADER if names_stud(edited[at]) else UNRECOGNISED_HEADER
+                assert (result.reason, result.line, result.text) == (reason, at + 1, edited[at].rstrip()), (site, how)
+    assert rejected > 0  # some rewrites are no form a grammar reads: rejected, not skipped
+
+
+def test_another_games_header_in_another_case_is_still_skipped(corpus: Path) -> None:
+    """What is skipped is another game by its words, in any case or spacing."""
+    seen = set()
+    for name, path in sample_files(corpus):
+        for result in read_file(path).results:
+            if isinstance(result, Skipped) and result.site in TEXT_SITES and (result.site, result.game) not in seen:
+                seen.add((result.site, result.game))
+                text = decode(read_bytes(path)).text
+                lines = text.split("\n")
+                at = next(i for i in range(result.line - 1, result.line + 3) if result.game in lines[i])
+                for written in (result.game.upper(), result.game.lower(), result.game.replace(" ", "  ")):
+                    edited = lines[:at] + [lines[at].replace(result.game, written, 1)] + lines[at + 1 :]
+                    again = next(r for r in parse_text("\n".join(edited), site=result.site) if r.line == result.line)
+                    assert isinstance(again, Skipped), (name, result.game, written, again)
+    assert len({site for site, _ in seen}) >= 4
+
+
+def test_a_known_kind_in_an_unknown_form_says_so(text_hands: list[tuple[str, str, HandCheck]]) -> None:
+    """A 'Dealt to' line (a deal line of any site) in a form the grammar does not read
+    rejects its hand saying so, where it said "unknown line" or named another kind."""
+    from studbook.sites.base import UNKNOWN_FORM
+
+    said = set()
+    for site in TEXT_SITES:
+        text, _ = _site_hand(text_hands, site)
+        fmt = get_site(site)
+        assert isinstance(fmt, LineFormat)
+        tokens = fmt.grammar().lines(text)
+        deal = next((t for t in tokens if t[0] in ("DEAL", "NEW_DEAL", "OLD_DEAL")), None)
+        if deal is None or "[" not in text[deal[3] : deal[4]]:
+            continue
+        lines = text.split("\n")
+        lines[deal[2] - 1] = lines[deal[2] - 1].replace("[", "{").replace("]", "}")
+        result = _one("\n".join(lines), site)
+        assert isinstance(result, Rejected), (site, result)
+        kind = fmt.kinds.get(deal[0], deal[0])
+        assert result.reason.endswith(f"{kind} {UNKNOWN_FORM}") and result.line == deal[2], (site, result.reason)
+        said.add(site)
+    assert len(said) >= 6, said
 
 
 def test_partypoker_fixed_limit_stud_hi_lo_header(corpus: Path) -> None:
@@ -355,6 +517,46 @@ def test_unknown_lists_line_shapes(corpus: Path, tmp_path: Path, capsys: pytest.
     out = capsys.readouterr().out.splitlines()
     # a rejected hand has no seats read: its names stay as written
     assert f"1\treject\tfulltilt\tHero zaps <amount>\t{tmp_path / 'b.txt'}:{at + 1}" in out
+
+
+def test_unknown_lists_known_kinds_in_unknown_forms_and_headers(corpus: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """A line of a known kind in a form the grammar does not know, and a header naming stud
+    in such a form, are listed too (abstracted, counted, one example each): each rejected
+    hand has its line."""
+    from studbook.cli import main
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    lines = text.split("\n")
+    deal = next(i for i, line in enumerate(lines) if line.startswith("Dealt to Hero"))
+    for name in ("a.txt", "b.txt"):  # two hands with the deal line in braces: one shape, counted twice
+        edited = lines[:deal] + [lines[deal].replace("[", "{").replace("]", "}")] + lines[deal + 1 :]
+        (tmp_path / name).write_text("\n".join(edited), encoding="utf-8")
+    header = lines[0].replace("Limit Stud Hi", "Limit Stud (Hi)")
+    (tmp_path / "c.txt").write_text("\n".join([header] + lines[1:]), encoding="utf-8")
+    assert main(["unknown", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"2\tform\tfulltilt\tDealt to Hero {{<card> <card>}} {{<card>}}\t{tmp_path / 'a.txt'}:{deal + 1}" in out
+    assert (f"1\theader\tfulltilt\t{shape_of(header)}\t{tmp_path / 'c.txt'}:1") in out
+    assert len(out) == 2
+
+
+def test_check_counts_unknown_stud_headers(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from studbook.cli import main
+
+    text = _corpus_text(corpus, "FullTilt/7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    log = tmp_path / "ft.txt"
+    log.write_text(text.replace("Limit Stud Hi", "Limit Stud (Hi)", 1), encoding="utf-8")
+    assert main(["check", str(log)]) == 1
+    out = capsys.readouterr().out
+    assert f"{log}:1: hand 21536266313: rejected: unknown stud header: 'Full Tilt Poker Game #21536266313" in out
+    assert "1 rejected (1 unknown stud header), 0 skipped" in out
+    assert main(["check", "--format", "jsonl", str(log)]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["status"] == "rejected" and records[0]["reason"] == "unknown stud header"
+    assert records[-1]["summary"]["rejected"] == 1 and records[-1]["summary"]["unknown_stud_headers"] == 1
 
 
 XML_CASES = {

@@ -6,7 +6,9 @@ with ``--verbose`` one per skipped hand (``file:line: hand ID: skipped: reason: 
 then a summary (hands with violations, and violations) with a per-site table and the
 files ignored. ``-`` as a PATH reads standard input. ``jsonl`` prints exactly
 one JSON object per hand, then one ``{"summary": {"files", "hands", "ok",
-"violations", "rejected", "skipped"}}`` line; a file named on the command line
+"violations", "rejected", "skipped"}}`` line (with ``unknown_stud_headers``, the
+rejected hands whose header names a stud game in a form the site's reader does not
+know, when there are any: in text, after the rejected count); a file named on the command line
 that holds no hand to check is one ``rejected`` object at line 1 (``hand_id``
 null) with the reason, and the files ignored are listed on stderr.
 
@@ -58,6 +60,7 @@ from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_li
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Note, Rejected, Skipped
 from studbook.parse import FileResult, read_data, stream_file
+from studbook.sites.base import UNKNOWN_STUD_HEADER
 from studbook.perfile import per_file
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites import site_names
@@ -83,6 +86,7 @@ class Shown:
     rules: tuple[str, ...]  # each violation's rule id
     notes: int
     text: str  # the result's lines (text) or its JSON line (jsonl)
+    unknown_header: bool = False  # a hand rejected as an unknown stud header (sites.lines.UNKNOWN_STUD_HEADER)
 
 
 Made = Union[Shown, CheckResult]  # a result shown by a worker, or to show here
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     output = Output(args.format, args.notes, args.verbose)
     out = sys.stdout
     notes = out if args.format == "text" else sys.stderr
-    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0, "violation_count": 0, "notes": 0}
+    totals = {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0, "violation_count": 0, "notes": 0, "unknown_header": 0}
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
@@ -157,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
                     _count_rules(rules, shown.rules)
                     totals["violation_count"] += len(shown.rules)
                     totals["notes"] += shown.notes
+                    totals["unknown_header"] += shown.unknown_header
                     out.write(shown.text)
             problem = parsed.error or reason
             for warning in parsed.repairs if problem is None else ():
@@ -175,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         summary = {k: totals[k] for k in keys}
         if totals["duplicate"]:
             summary["duplicates"] = totals["duplicate"]
+        if totals["unknown_header"]:  # among the rejected: stud hands whose header no form of its site reads
+            summary["unknown_stud_headers"] = totals["unknown_header"]
         out.write(json.dumps({"summary": summary}) + "\n")
     else:
         _write_summary(out, totals, sites, rules, errors, ignored, args.notes)
@@ -275,7 +282,8 @@ def show(result: CheckResult, file: str, site: str | None, output: Output) -> Sh
             hand = _hand_id(result)
             text += "".join(f"{file}:{n.line}: hand {hand}: note: {n.text}\n" for n in noted)
     rules = tuple(v.rule for v in result.violations) if isinstance(result, HandCheck) else ()
-    return Shown(status_of(result), rules, len(noted), text)
+    unknown = isinstance(result, Rejected) and result.reason == UNKNOWN_STUD_HEADER
+    return Shown(status_of(result), rules, len(noted), text, unknown)
 
 
 def _notes(result: CheckResult) -> list[Note]:
@@ -362,7 +370,11 @@ def _write_summary(
     names = {"violations": "hands with violations"}
     parts = [f"{totals[k]} {names.get(k, k)}" for k in ("files", "hands", "ok", "violations")]
     parts.append(f"{totals['violation_count']} violations")
-    parts.extend(f"{totals[k]} {k}" for k in ("rejected", "skipped"))
+    parts.append(f"{totals['rejected']} rejected")
+    if totals["unknown_header"]:
+        count = totals["unknown_header"]
+        parts[-1] += f" ({count} unknown stud header{'s' if count != 1 else ''})"
+    parts.append(f"{totals['skipped']} skipped")
     if totals["duplicate"]:
         parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
     if notes:

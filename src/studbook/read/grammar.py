@@ -161,6 +161,23 @@ def _line_guard(regexp: str) -> str:
     items = _flatten(parsed)
     if not items or items[0][0] in (_c.LITERAL, _c.IN):
         return ""
+    best = _longest_literal(items)
+    if len(best) < 3:
+        return ""
+    return "(?=[^\\n]*" + re.escape(best) + ")"
+
+
+def required_text(regexp: str) -> str:
+    """The longest literal text every match of ``regexp`` holds on its first line
+    ("Dealt to ", " raises to "): what tells a line of a terminal's kind written in
+    a form the terminal does not read (see ``sites.lines.LineFormat.explain``); "" if unknown."""
+    parsed = regex_items(regexp)
+    return "" if parsed is None else _longest_literal(_flatten(parsed))
+
+
+def _longest_literal(items: list[tuple[Any, Any]]) -> str:
+    """The longest run of literal characters of a flattened regex before any
+    item that may match a newline."""
     best: list[int] = []
     run: list[int] = []
     for op, arg in items + [(None, None)]:
@@ -172,9 +189,7 @@ def _line_guard(regexp: str) -> str:
         run = []
         if not _no_newline(op, arg):
             break  # later text may be on another line
-    if len(best) < 3:
-        return ""
-    return "(?=[^\\n]*" + re.escape("".join(map(chr, best))) + ")"
+    return "".join(map(chr, best))
 
 
 _LAZY_NAME = ("([^\n]+?)", "([^\\n]+?)")  # common.lark's PLAYER, as Lark writes it
@@ -539,6 +554,16 @@ def grammar_dir() -> Path:
     raise FileNotFoundError(f"no grammars/ directory beside or inside {package}")
 
 
+def common_piece(name: str) -> str:
+    """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
+    the readers' own regexes of a shape the grammars read: the shape is written once."""
+    text = (grammar_dir() / "common.lark").read_text(encoding="utf-8")
+    found = re.search(rf"^{name}: /(.*)/$", text, re.M)
+    if found is None:
+        raise LookupError(f"no piece {name} in common.lark")
+    return found.group(1)
+
+
 @functools.cache
 def load_grammar(name: str) -> LineGrammar:
     """The compiled grammar ``<name>.lark``, one per process."""
@@ -551,4 +576,7 @@ def _line_offsets(text: str) -> list[int]:
     return offsets
 
 
-__all__ = ["Fields", "Line", "LineGrammar", "LineGrammarError", "Scanned", "Step", "grammar_dir", "load_grammar"]
+__all__ = [
+    "Fields", "Line", "LineGrammar", "LineGrammarError", "Scanned", "Step", "common_piece", "grammar_dir", "load_grammar",
+    "required_text",
+]

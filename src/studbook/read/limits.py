@@ -8,13 +8,14 @@ hand, naming the file, the line and the field; the other hands of the file
 read on. It also keeps what a rejected hand carries small (the offending text
 capped, with a note), and turns a hand skipped as "not stud" because its game
 name holds bytes the decoder had to replace (U+FFFD) into a rejection: the
-hand is damaged, not of another game.
+hand is damaged, not of another game; a header rejected as one the site's
+reader does not know that holds such bytes is said to be damaged too.
 """
 
 from __future__ import annotations
 
 from studbook.events import Hand, ParseResult, Rejected
-from studbook.sites.base import HandText
+from studbook.sites.base import UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
 
 MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB
 MAX_NAME_CHARS = 100  # player names: sites allow 12 to 30
@@ -22,6 +23,7 @@ MAX_TABLE_CHARS = 200  # table names, tournament ids, game names, hand ids
 MAX_TEXT_SHOWN = 200  # the offending text a rejected hand keeps
 
 REPLACED = "\ufffd"
+_DAMAGED = "the {what} holds bytes that could not be decoded (replaced by U+FFFD): the hand is damaged"
 
 
 def too_big(chunk: HandText, file: str) -> Rejected | None:
@@ -44,14 +46,16 @@ def screen(result: ParseResult, chunk: HandText, file: str) -> ParseResult:
     if isinstance(result, Hand):
         return _over_limit(result) or result
     if isinstance(result, Rejected):
+        if result.reason in (UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER) and REPLACED in result.text:
+            return Rejected(result.file, result.line, result.hand_line, _DAMAGED.format(what="header"),
+                            capped(result.text), result.hand_id)  # fmt: skip
         if len(result.text) > MAX_TEXT_SHOWN:
             return Rejected(result.file, result.line, result.hand_line, result.reason, capped(result.text),
                             result.hand_id)  # fmt: skip
         return result
     if REPLACED in result.game:
-        return Rejected(file, result.line, chunk.first_line,
-                        "the game name holds bytes that could not be decoded (replaced by U+FFFD): "
-                        "the hand is damaged", capped(result.game), result.hand_id)  # fmt: skip
+        return Rejected(file, result.line, chunk.first_line, _DAMAGED.format(what="game name"), capped(result.game),
+                        result.hand_id)  # fmt: skip
     return result
 
 

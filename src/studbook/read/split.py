@@ -11,6 +11,11 @@ from studbook.read.regex import regex_items
 from studbook.sites.base import HandText
 
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
+# In a detector that reads a hand's first lines (a regex): the end of a line, then up to
+# eight lines of any text before the next line it reads. Logs put lines that carry no play
+# (timers, table notices, chat) anywhere, between a header's lines too: a detector looks
+# past them, and the site's grammar and line policy judge them.
+NEXT_LINES = r"\n(?:[^\n]*\n){0,8}?"
 
 
 def split_blank_lines(text: str, first_line: int = 1) -> Iterator[HandText]:

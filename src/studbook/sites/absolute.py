@@ -16,6 +16,7 @@ from studbook.betting import kind_for, written_total
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.money import currency_in
+from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason, WRITTEN_AMOUNT,
@@ -24,7 +25,7 @@ from studbook.sites.lines import (
 HAND_START = re.compile(r"^Stage #C?(\d+): ", re.M)  # "Stage #C1571362962": other clients' ids
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
-_DETECT = re.compile(r"Stage #(?<=^Stage #)C?\d+: [^\n]+ - \d{4}-\d{2}-\d{2} [0-9:]+[^\n]*\nSeat \d+ - ", re.M)
+_DETECT = re.compile(rf"Stage #(?<=^Stage #)C?\d+: [^\n]+ - \d{{4}}-\d{{2}}-\d{{2}} [0-9:]+[^\n]*{NEXT_LINES}Seat \d+ - ", re.M)
 KINDS: dict[str, str] = {
     **COMMON_KINDS, "STUD_HEADER": "hand header", "OTHER_HEADER": "hand header",
     "THIRD": "*** 3rd STREET ***", "FOURTH": "*** 4TH STREET ***", "FIFTH": "*** 5TH STREET ***",

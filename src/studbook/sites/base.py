@@ -17,6 +17,15 @@ from studbook.events import ParseResult
 # Why a hand the site cancelled is skipped: it carries no play to judge (a text
 # site's cancel line is common.lark's HAND_CANCELLED; any reader gives this reason).
 CANCELLED_REASON = "hand cancelled by the site"
+# Why a hand whose header names a stud game in a form the site's reader does not read is
+# rejected (never skipped: only a header naming another game by its words is, see
+# common.lark's OTHER_GAME_WORD); the rejection's text is the header's line.
+UNKNOWN_STUD_HEADER = "unknown stud header"
+# Why a hand whose first line is no header of its site's, and names no stud game, is rejected.
+UNRECOGNISED_HEADER = "unrecognised hand header"
+# What a rejection at a line of a known kind written in a form the reader does not read
+# says after the kind ("a 'Dealt to' line in a form ..."; sites.noplay.LinePolicy.form_of).
+UNKNOWN_FORM = "in a form this site's grammar does not know"
 
 
 @dataclass(frozen=True, slots=True)

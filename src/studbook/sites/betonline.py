@@ -35,7 +35,7 @@ from studbook.events import ActionKind, Event, HandHeader, PotSummary
 from studbook.money import currency_in
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount,
-    cards, game_variant, skip_reason, stud_structure, stud_variant, summary_outcome, to_utc,
+    cards, game_variant, skip_reason, stud_structure, summary_outcome, to_utc,
 )
 from studbook.sites.makers import make_header, make_stakes, make_tournament
 
@@ -85,9 +85,7 @@ class BetOnlineBuilder(LineBuilder):
     def header_line(self, kind: str, f: Fields, line: int) -> None:
         self.head["hand_id"] = f[0]
         if kind == "OTHER_HEADER":
-            other = str(f[3])
-            if stud_variant(other) is not None:  # never skip a stud hand whose header did not read
-                raise ValueError("a stud header this reader does not know")
+            other = str(f[3])  # another game by its words (common.lark's OTHER_GAME_NAME)
             raise SkipHand(other, skip_reason(other))
         _hand_id, tournament, buy_in, game, small, big, when, zone = f
         self.head.update(tournament=tournament, buy_in=buy_in, game=game, small=small, big=big,
@@ -202,7 +200,7 @@ class BetOnlineBuilder(LineBuilder):
         "SHOWDOWN": "showdown_marker", "SHOW": "show", "SHOW_BARE": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
         "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary",
     }
-    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
+    NOT_PLAYERS = frozenset({"SEAT"})
 
 
 FORMAT = LineFormat(

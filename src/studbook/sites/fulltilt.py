@@ -183,7 +183,7 @@ class FullTiltBuilder(LineBuilder):
         "NO_LOW": "no_low_marker", "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary_line",
         "SAID": "said", "SIT_OUT": "sit_out", "TIMEOUT": "other_chatter", "CHATTER_OTHER": "other_chatter",
     }
-    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER", "OTHER_HEADER_GAME_FIRST"})
+    NOT_PLAYERS = frozenset({"SEAT"})
 
 
 FORMAT = LineFormat(

@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Collect, Event, Street
+from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
     amount, cards, skip_reason,
@@ -40,7 +41,8 @@ HAND_START = re.compile(r"^#(\d+): ", re.M)
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
 _DETECT = re.compile(
-    r"#(?<=^#)\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+\nTable (?:ID )?'", re.M
+    rf"#(?<=^#)\d+: [^\n]+ - [0-9][0-9,.]*/[0-9][0-9,.]*{NEXT_LINES}[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}} [0-9:]+{NEXT_LINES}Table (?:ID )?'",
+    re.M,
 )
 LABELS: dict[str, Street] = {
     "3RD": Street.THIRD, "4TH": Street.FOURTH, "5TH": Street.FIFTH, "6TH": Street.SIXTH,
@@ -173,7 +175,7 @@ class KingsClubBuilder(LineBuilder):
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",
         "SEAT_SUMMARY": "seat_summary_line", "RAKE": "rake_line", "WINS": "wins", "FINISH": "tournament_finish",
     }
-    NOT_PLAYERS = frozenset({"SEAT", "OTHER_HEADER"})
+    NOT_PLAYERS = frozenset({"SEAT"})
 
 
 def _utc(started: str) -> datetime | None:

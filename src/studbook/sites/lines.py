@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any, Callable, ClassVar, Iterator, Mapping, Optional
+from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -39,17 +39,17 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, grammar_dir, load_grammar
+from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
-from studbook.sites.base import CANCELLED_REASON, HandText
+from studbook.sites.base import CANCELLED_REASON, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
 from studbook.sites.ledger import Ledger
 from studbook.sites.makers import (
     make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
     make_no_low, make_no_show, make_pot_summary, make_seat, make_seat_summary, make_show, make_showdown,
     make_note, make_skipped, make_stakes, make_street, make_uncalled,
 )
-from studbook.sites.noplay import policy_for
+from studbook.sites.noplay import names_stud, policy_for
 
 Fields = tuple[Optional[str], ...]
 ZERO = Decimal(0)
@@ -62,16 +62,6 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
-
-
-def common_piece(name: str) -> str:
-    """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
-    the readers' own regexes of a shape the grammars read: the shape is written once."""
-    text = (grammar_dir() / "common.lark").read_text(encoding="utf-8")
-    found = re.search(rf"^{name}: /(.*)/$", text, re.M)
-    if found is None:
-        raise LookupError(f"no piece {name} in common.lark")
-    return found.group(1)
 
 
 # An amount as the sites write it ("$0.04", "1,250 USD", "USD 5", "5€"), no group.
@@ -112,12 +102,13 @@ _CHATTER_KINDS = {"chat", "join", "leave", "sitting out", "return", "disconnect"
 
 
 def stud_variant(game: str) -> Variant | None:
-    """The variant of a game name as sites write it; None for other games."""
+    """The variant of a game name as sites write it; None for other games (by their words:
+    common.lark's OTHER_GAME_WORD, STUD_WORD)."""
+    if not names_stud(game):
+        return None
     lowered = game.lower()
     if "razz" in lowered:
-        return None if re.search(r"2-7|deuce", lowered) else Variant.RAZZ
-    if re.search(r"\b(?:5|five)[- ]card", lowered) or not re.search(r"stud|seven[- ]cards?|7 ?cards?", lowered):
-        return None
+        return Variant.RAZZ
     return Variant.STUD8 if re.search(r"h/l|hi/lo|hi-lo|hilo|high/low|8|eight", lowered) else Variant.STUD
 
 
@@ -142,7 +133,7 @@ def stud_structure(game: str) -> Structure:
 def skip_reason(game: str) -> str:
     """Why a game is skipped, naming the unsupported stud forms."""
     lowered = game.lower()
-    if re.search(r"\b(?:5|five)[- ]card", lowered):
+    if re.search(r"\b(?:5|five)[-_ ]*card", lowered):
         return "5-card stud is not replayed (seven-card stud games only)"
     if "razz" in lowered:
         return "2-7 razz (deuce-to-seven low) is not replayed (A-5 razz only)"
@@ -374,7 +365,7 @@ class LineBuilder:
             while True:  # the tokens of the line: one, save in headers
                 token = memo.get(rest) or read(text, pos, rest)
                 if token is None:
-                    if rest is whole and sid and self._note(line, rest):
+                    if rest is whole and sid and self._note(line, rest, sid):
                         pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
                         break
                     return None
@@ -400,14 +391,17 @@ class LineBuilder:
                 rest = rest[length:]
         return sid
 
-    def _note(self, line: int, text: str) -> bool:
+    def _note(self, line: int, text: str, sid: int) -> bool:
         """The line policy (:mod:`studbook.sites.noplay`) on a line the grammar
-        does not read here: True, with a Note made, when it carries no play.
-        The site's cancel line ends the hand wherever it is written."""
+        does not read here (on parser stack ``sid``): True, with a Note made, when it
+        carries no play. The site's cancel line ends the hand wherever it is written;
+        a stud game's line the grammar does not know, where it reads the game, is no Note."""
         policy = policy_for(self.grammar)
         cancel = policy.cancellation(text)
         if cancel is not None and self._names_this_hand(cancel):
             self.hand_cancelled("HAND_CANCELLED", cancel, line)
+        if policy.unknown_stud_header(text, self.grammar.scanner(sid).groups):
+            return False
         verdict = policy.judge(text, self.names)
         if verdict is None:
             return False
@@ -904,33 +898,45 @@ class LineFormat:
             return line, hint
         if isinstance(error, UnexpectedEOF) or (isinstance(error, UnexpectedToken) and error.token.type == "$END"):
             return last, f"hand ends early, truncated? (expected {self.expected(error)})"
-        if isinstance(error, UnexpectedCharacters) or (
-            isinstance(error, UnexpectedToken) and error.token.type == "_OTHER_LINE"
-        ):
-            if line == chunk.first_line:
-                return line, "unrecognised hand header"
-            return line, f"unknown line (expected {self.expected(error)})"
-        if isinstance(error, UnexpectedToken):
-            kind = self.kinds.get(error.token.type, error.token.type)
-            return line, f"{kind} out of place (expected {self.expected(error)})"
-        return line, str(error).splitlines()[0]
+        if not isinstance(error, (UnexpectedCharacters, UnexpectedToken)):
+            return line, str(error).splitlines()[0]
+        return line, self._line_reason(error, _line_of(chunk, line), line == chunk.first_line)
+
+    def _line_reason(self, error: UnexpectedCharacters | UnexpectedToken, written: str, first: bool) -> str:
+        """Why the line ``written`` (``first``: the hand's first) stopped the grammar: a stud
+        game's line in a form it does not know where it reads the game, a line of a known
+        kind in a form it does not know, a line of a known kind out of its place, or an
+        unknown line."""
+        policy = policy_for(self.grammar())
+        names = _names(error)
+        if policy.unknown_stud_header(written, names) or (first and names_stud(written)):
+            return UNKNOWN_STUD_HEADER
+        token = error.token.type if isinstance(error, UnexpectedToken) else None
+        unread = token is None or policy.reads_any(token)  # no terminal of the grammar reads it
+        if unread and first:
+            return UNRECOGNISED_HEADER
+        form = policy.form_of(written, names)  # a kind the grammar reads here: in a form it does not know
+        if form is not None:
+            kind = self.kinds.get(form, form)
+            article = "an" if kind.lstrip("'")[:1] in "aeiou" else "a"
+            return f"{article} {kind} {UNKNOWN_FORM}"
+        if unread:
+            return f"unknown line (expected {self.expected(error)})"
+        return f"{self.kinds.get(str(token), str(token))} out of place (expected {self.expected(error)})"
 
     def expected(self, error: UnexpectedInput) -> str:
         """The line kinds the parser would have accepted, chatter left out."""
-        names = getattr(error, "expected", None) or getattr(error, "allowed", None) or ()
-        kinds = {self.kinds.get(n, n) for n in names if not n.startswith("_") and n != "CHATTER"}
+        kinds = {self.kinds.get(n, n) for n in _names(error) if not n.startswith("_") and n != "CHATTER"}
         shown = sorted(kinds - _CHATTER_KINDS)
         if len(shown) > 8:
             shown = shown[:8] + ["..."]
         return ", ".join(shown) or "nothing"
 
     def reject(self, chunk: HandText, file: str, line: int, reason: str) -> Rejected:
-        lines = chunk.text.split("\n")
-        index = line - chunk.first_line
-        text = lines[index].rstrip() if 0 <= index < len(lines) else ""
+        text = _line_of(chunk, line)
         pattern = self.hand_id_pattern
         if pattern is not None:
-            found = pattern.search(chunk.text if pattern.flags & re.M else lines[0])
+            found = pattern.search(chunk.text if pattern.flags & re.M else chunk.text.split("\n", 1)[0])
             hand_id = found.group(1 if pattern.groups else 0) if found else None
         else:
             found = self.header.match(chunk.text)
@@ -938,8 +944,21 @@ class LineFormat:
         return Rejected(file, line, chunk.first_line, reason, text, hand_id)
 
 
+def _names(error: UnexpectedInput) -> Collection[str]:
+    """The terminals the parser would have accepted where ``error`` stopped it."""
+    return getattr(error, "expected", None) or getattr(error, "allowed", None) or ()
+
+
+def _line_of(chunk: HandText, line: int) -> str:
+    """The text of file line ``line`` of a hand, without its newline ("" past its end)."""
+    lines = chunk.text.split("\n")
+    index = line - chunk.first_line
+    return lines[index].rstrip() if 0 <= index < len(lines) else ""
+
+
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "ZERO", "ZONES",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",

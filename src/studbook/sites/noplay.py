@@ -17,7 +17,15 @@ Such a line is judged by what it could change, never by its wording alone:
   nameless markers (street and section markers) reads, out of its place;
 * a header-information line of the grammar (a terminal named ``INFO_...``,
   which reads no amount: a tournament's id and level, the table, the date)
-  out of its place is a Note: its numbers are ids, not chips.
+  out of its place is a Note: its numbers are ids, not chips;
+* a line that names seven-card stud, stud hi/lo or razz where the grammar
+  reads the hand's game is never a Note: it is the game line in a form the
+  grammar does not know, an "unknown stud header" (:meth:`LinePolicy.unknown_stud_header`).
+
+A line the grammar does not read that holds the literal text of one of the
+grammar's line kinds ("Dealt to ", " raises to ") is that kind's line in a
+form the grammar does not know (:meth:`LinePolicy.form_of`): what a rejection
+at it says.
 
 :class:`LinePolicy` is made once per grammar; :meth:`LinePolicy.judge` is
 called only on the lines the grammar does not read, so it costs nothing on
@@ -31,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Collection
 
-from studbook.read.grammar import LineGrammar, load_grammar
+from studbook.read.grammar import LineGrammar, common_piece, load_grammar, required_text
 
 # An amount: a number, with a currency mark or not. What is not one: a
 # duration ("15 seconds"), a clock time, a date, a number after "#" (an id).
@@ -53,6 +61,21 @@ _ANY_LINE = "\x01~\n"  # a line no marker of any site reads: a terminal that rea
 # of its place is a Note. A line that reads an amount (stakes, antes) is never one of them.
 INFO_PREFIX = "INFO_"
 _SITS_OUT = re.compile(r"\bsit(?:s|ting)? out\b|\bsat out\b", re.I)
+# A game by its words (common.lark): another game's (a site's OTHER_... terminals hold this
+# piece, as do its stud terminals, which exclude it: the terminals that read the hand's game),
+# and seven-card stud's, stud hi/lo's or razz's in any form.
+_OTHER_GAME_WORD = common_piece("OTHER_GAME_WORD")
+OTHER_GAME_WORD = re.compile(_OTHER_GAME_WORD)
+STUD_WORD = re.compile(common_piece("STUD_WORD"))
+# What a line of a kind must hold to be told by it: a word, not a separator (": ", " (")
+_FORM_TEXT = re.compile(r"[A-Za-z*#]")
+_MIN_FORM_TEXT = 4
+_NOT_WORDS = " :([{"  # what a kind's text may end with that its other forms may not write
+
+
+def names_stud(text: str) -> bool:
+    """True when ``text`` names seven-card stud, stud hi/lo or razz (in any form) and no other game."""
+    return STUD_WORD.search(text) is not None and OTHER_GAME_WORD.search(text) is None
 
 
 def carries_amount(text: str) -> bool:
@@ -104,6 +127,35 @@ class LinePolicy:
             and not name.startswith(INFO_PREFIX)
         ]  # fmt: skip
         self.info = [grammar.regex[name] for name in grammar.terminals if name.startswith(INFO_PREFIX)]
+        # the terminals that read the hand's game (a stud game's or another's)
+        self.game_lines = frozenset(
+            name for name, terminal in grammar.terminals.items() if _OTHER_GAME_WORD in terminal.pattern.to_regexp()
+        )
+        self.grammar = grammar
+        self.forms = _forms(grammar)
+
+    def unknown_stud_header(self, text: str, accepted: Collection[str]) -> bool:
+        """True when ``text``, read where the grammar accepts the terminals ``accepted``,
+        is a stud game's line in a form the grammar does not know: the grammar reads the
+        hand's game there and the line names stud (and no other game)."""
+        return not self.game_lines.isdisjoint(accepted) and names_stud(text)
+
+    def reads_any(self, terminal: str) -> bool:
+        """True when ``terminal`` reads any line (another game's lines), or is none of the
+        grammar's: it tells nothing of a line."""
+        return terminal not in self.grammar.terminals or self.grammar.regex[terminal].match(_ANY_LINE) is not None
+
+    def form_of(self, text: str, among: Collection[str]) -> str | None:
+        """The line kind (terminal) among ``among`` (those the grammar reads where ``text``
+        is) whose literal text ``text`` holds but whose form it does not follow, the longest
+        such text first. A text that several of them hold ("Seat", "Player") tells none."""
+        written = text.rstrip() + "\n"
+        for literal, names in self.forms:
+            kinds = [name for name in names if name in among]
+            if kinds and literal.search(text):
+                if len(kinds) == 1 and not self.grammar.regex[kinds[0]].match(written):
+                    return kinds[0]
+        return None
 
     def cancellation(self, text: str) -> tuple[str | None, ...] | None:
         """The fields of the site's cancel line when ``text`` (without its
@@ -141,10 +193,26 @@ class LinePolicy:
         return Verdict()
 
 
+def _forms(grammar: LineGrammar) -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    """Per literal text of a word or more that every line of a line kind (terminal) of
+    ``grammar`` holds: that text, as words of a line, and the terminals whose text it is,
+    the longest text first."""
+    found: dict[str, list[str]] = {}
+    for name, terminal in grammar.terminals.items():
+        text = required_text(terminal.pattern.to_regexp()).strip(_NOT_WORDS)
+        if not name.startswith("_") and len(text) >= _MIN_FORM_TEXT and _FORM_TEXT.search(text):
+            found.setdefault(text, []).append(str(name))
+    return [(re.compile(r"(?<!\w)" + re.escape(text) + (r"(?!\w)" if text[-1].isalnum() else "")), tuple(names))
+            for text, names in sorted(found.items(), key=lambda item: (-len(item[0]), item[0]))]  # fmt: skip
+
+
 @functools.cache
 def policy_for(grammar: LineGrammar) -> LinePolicy:
     """The policy of a compiled grammar, made once."""
     return LinePolicy(grammar)
 
 
-__all__ = ["INFO_PREFIX", "LinePolicy", "Verdict", "carries_amount", "carries_cards", "names_player", "policy_for"]
+__all__ = [
+    "INFO_PREFIX", "OTHER_GAME_WORD", "STUD_WORD", "LinePolicy", "Verdict", "carries_amount", "carries_cards",
+    "names_player", "names_stud", "policy_for",
+]

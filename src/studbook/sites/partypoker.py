@@ -20,6 +20,7 @@ from studbook.events import (
 )
 from studbook.read import split_at_starts
 from studbook.sites.bovada import FIRST_NUMBER
+from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
     Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, not_shown_as_mucks,
     pot_number, skip_reason, stud_structure,
@@ -43,7 +44,9 @@ _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": Ch
             " is disconnected": ChatterKind.DISCONNECT,
             " has been reconnected": ChatterKind.RECONNECT}  # fmt: skip
 
-HAND_START = re.compile(r"^(?:Game #[0-9]+ starts\.\n[ \t]*\n)?#Game No : ([0-9]+)", re.M)
+# A hand starts with its "Game #N starts." line when there is one (then a blank line, and any
+# lines a log puts between: read.split.NEXT_LINES), else with its "#Game No" line.
+HAND_START = re.compile(rf"^(?:Game #[0-9]+ starts\.{NEXT_LINES})?#Game No : ([0-9]+)", re.M)
 # Detection: search for the header's literal text, then check that it starts a line
 # (a lookbehind): ``^`` would be tried at every offset of other sites' files, ten times slower.
 # A file holds a hand header exactly when a line starts "#Game No : <digit>".

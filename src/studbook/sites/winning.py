@@ -26,6 +26,7 @@ from decimal import Decimal
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.money import currency_in, currency_of
+from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
     amount, cards, skip_reason, WRITTEN_AMOUNT,
@@ -36,7 +37,7 @@ HAND_START = re.compile(r"^(?:Game started at: |(?:Game )?Hand #(\d+) - )", re.M
 _HAND_ID = re.compile(r"^(?:Game ID: |(?:Game )?Hand #)(\d+)", re.M)
 # Detection: a line "Game started at: ..." then "Game ID: N ", or a line "Hand #N - ...) - ... - YYYY/MM/DD ".
 _DETECT = (
-    re.compile(r"^Game started at: [^\n]*\nGame ID: \d+ ", re.M),
+    re.compile(rf"^Game started at: [^\n]*{NEXT_LINES}Game ID: \d+ ", re.M),
     re.compile(r"^(?:Game )?Hand #\d+ - [^\n]*\) - [^\n]* ?- \d{4}/\d{2}/\d{2} ", re.M),
 )
 
@@ -296,7 +297,7 @@ class WinningBuilder(LineBuilder):
         "NEW_NOSHOW": "new_noshow", "NEW_COLLECT": "new_collect", "NEW_SUMMARY": "new_summary",
         "NEW_TOTAL": "new_total", "NEW_SEAT_SUMMARY": "new_seat_summary", "NEW_CHATTER": "chatter_line",
     }
-    NOT_PLAYERS = frozenset({"OLD_SEAT", "NEW_SEAT", "NEW_OTHER"})
+    NOT_PLAYERS = frozenset({"OLD_SEAT", "NEW_SEAT"})
 
 
 FORMAT = LineFormat(
