@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from decimal import Decimal
 from pathlib import Path
+from string import Formatter
 
 import pytest
 from test_rule_ids import _book_ids
@@ -212,3 +213,20 @@ def test_a_reported_violation_carries_its_fields() -> None:
     assert (v.rule, v.line, v.street, v.party, v.player, v.seat, v.expected, v.actual) == (
         "deal.ante", 5, None, Party.SITE, "bob", 3, Decimal("0.5"), Decimal("0.25"))
     assert v.message == "ante should be 0.50, not 0.25 from bob"
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_each_message_makes_a_violation_with_its_fields(name: str) -> None:
+    """Every message of the table, given sample fields: the violation carries its rule,
+    text, party, the player named and their seat, and exactly the values it names."""
+    from studbook.engine.result import Party
+
+    m = MESSAGES[name]
+    specs = {field: spec for _, field, spec, _ in Formatter().parse(m.template) if field is not None}
+    fields = {field: "ann" if field == "player" else SAMPLES[spec] for field, spec in specs.items()}
+    v = m.violation(9, Street.FOURTH, {"ann": 2}, fields)
+    assert (v.rule, v.line, v.message, v.party) == (m.rule, 9, m.text(fields), m.at_fault)
+    assert (v.player, v.seat) == (("ann", 2) if "player" in fields else (None, None))
+    assert v.street == (fields["street"] if isinstance(fields.get("street"), Street) else Street.FOURTH)
+    assert (v.expected is None, v.actual is None) == (m.expected is None, m.actual is None)
+    assert v.party in (Party.PLAYER, Party.SITE) and hash(v) == hash(v)  # frozen values: hashable
