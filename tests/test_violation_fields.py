@@ -178,3 +178,19 @@ def test_a_schema_4_store_opens_and_gains_the_violation_columns(tmp_path: Path,
         rows = conn.execute("SELECT party, expected FROM violations WHERE hand_id = '258878136599' "
                             "AND rule = 'bringin.player'").fetchall()
     assert rows == [("player", "{fish}")]
+
+
+def _rule_table() -> str:
+    def names(spec: str | tuple[str, ...] | None) -> str:
+        return "" if spec is None else f"`{spec}`" if isinstance(spec, str) else ", ".join(f"`{s}`" for s in spec)
+
+    rows = ["| rule | party | message | expected | actual |", "|---|---|---|---|---|"]
+    rows += [f"| `{rule}` | {m.at_fault.value} | `{m.template}` | {names(m.expected)} | {names(m.actual)} |"
+             for rule, says in SAYS.items() for m in says]
+    return "\n".join(rows) + "\n"
+
+
+def test_the_docs_say_which_fields_each_rule_fills() -> None:
+    """docs/violations.md's table by rule is the message table's."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "violations.md").read_text(encoding="utf-8")
+    assert _rule_table() in doc
