@@ -166,7 +166,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         # added in schema version 5 (at the end: an older store gains them by ALTER TABLE)
         ("street", "category", "the street the rule concerns ('3rd' ... '7th'), NA before 3rd street"),
         ("party", "category", "who is at fault: 'player' (a player's action) or 'site' (money, cards, awards)"),
-        ("seat", "Int8", "the seat of player, NA when none"),
+        ("seat", "Int8", "that player's seat, NA when none"),
         ("expected", "string", "what the rule expected, as the message writes it; NA when it compares no value"),
         ("actual", "string", "what the log has instead, as the message writes it; NA when none"),
     ),
