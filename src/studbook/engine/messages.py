@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from string import Formatter
-from typing import Any, Callable, Final, Iterable, Mapping
+from typing import Any, Callable, Final, Iterable, Mapping, cast
 
 from studbook.cards import Card
 from studbook.events import Street
@@ -66,7 +66,11 @@ def _cards(cards: Iterable[Card | None]) -> str:
     return " ".join("??" if c is None else str(c) for c in cards)
 
 
-def _share(share: tuple[str, Decimal | tuple[Decimal, Decimal]]) -> str:
+_Share = tuple[str, Decimal | tuple[Decimal, Decimal]]
+"""A player's share of a pot: an amount, or a (least, most) range."""
+
+
+def _share(share: _Share) -> str:
     name, amount = share
     if isinstance(amount, tuple):
         least, most = amount
@@ -145,7 +149,7 @@ def _frozen(value: object) -> Value:
     """A field's value as a Violation keeps it (a list or a set becomes a tuple)."""
     if isinstance(value, (list, tuple, frozenset, set)):
         return tuple(map(_frozen, value))
-    return value  # type: ignore[return-value]  # the template fields are Values
+    return cast(Value, value)  # the template fields are Values
 
 
 def value_text(value: Value) -> str:
@@ -153,9 +157,10 @@ def value_text(value: Value) -> str:
     message writes it, a sequence of cards space separated (``??`` for an unknown
     card), any other sequence comma separated, a share as ``name amount``."""
     if isinstance(value, tuple):
-        if value and all(v is None or isinstance(v, Card) for v in value):
-            return _cards(value)  # type: ignore[arg-type]
-        return ", ".join(_share(v) if isinstance(v, tuple) else _text(v) for v in value)  # type: ignore[arg-type]
+        cards = [v for v in value if v is None or isinstance(v, Card)]
+        if value and len(cards) == len(value):
+            return _cards(cards)
+        return ", ".join(_share(cast(_Share, v)) if isinstance(v, tuple) else _text(v) for v in value)
     return _text(value)
 
 
@@ -202,16 +207,16 @@ DEAL_ANTE_NO_SEAT: Final = Message(DEAL_ANTE, "{player} posts an ante but has no
 DEAL_ANTE_AFTER_DEAL: Final = Message(DEAL_ANTE, "{player} posts the ante after the deal began")
 DEAL_ANTE_TWICE: Final = Message(DEAL_ANTE, "{player} posts a second ante")
 DEAL_ANTE_AMOUNT: Final = Message(DEAL_ANTE, "ante should be {expected}, not {amount} from {player}",
-     expected="expected", actual="amount")
+                                  expected="expected", actual="amount")
 DEAL_ANTE_NOT_POSTED: Final = Message(DEAL_ANTE, "{player} was dealt in without posting the ante")
 
 DEAL_PATTERN_NO_CARD: Final = Message(DEAL_PATTERN, "{player} received no {street}-street card")
 DEAL_PATTERN_WRONG_STREET: Final = Message(DEAL_PATTERN, "{dealt}-street cards dealt during {street} street",
-     expected="street", actual="dealt")
+                                           expected="street", actual="dealt")
 DEAL_PATTERN_TWICE: Final = Message(DEAL_PATTERN, "{player} dealt twice on {street} street")
 DEAL_PATTERN_CARDS: Final = Message(
     DEAL_PATTERN, "{street} street deals {want_down} down and {want_up} up to {player}, not {down} down and {up} up",
-     expected=("want_down", "want_up"), actual=("down", "up"))
+    expected=("want_down", "want_up"), actual=("down", "up"))
 DEAL_PATTERN_UP_MISSING: Final = Message(DEAL_PATTERN, "{player}'s {street}-street up card is missing")
 
 DEAL_ORDER_NO_SEAT: Final = Message(DEAL_ORDER, "cards dealt to {player}, who has no seat")
@@ -220,71 +225,71 @@ DEAL_ORDER_FOLDED: Final = Message(DEAL_ORDER, "{player} folded but receives {st
 DEAL_ORDER_CLOCKWISE: Final = Message(DEAL_ORDER, "{player} dealt out of clockwise order")
 
 CARDS_UNIQUE_TWO_OWNERS: Final = Message(CARDS_UNIQUE, "{card} is {owner}'s card but also appears for {player}",
-     expected="owner", actual="player")
+                                         expected="owner", actual="player")
 CARDS_UNIQUE_COMMUNITY: Final = Message(CARDS_UNIQUE, "community card {card} is also {owner}'s card", actual="owner")
 CARDS_UNIQUE_SHOWN_TWICE: Final = Message(CARDS_UNIQUE, "{player} shows the same card twice: [{cards:cards}]",
-     actual="cards")
+                                          actual="cards")
 CARDS_UNIQUE_SHOWS_ANOTHERS: Final = Message(CARDS_UNIQUE, "{player} shows {card}, which is {owner}'s card",
-     expected="owner", actual="player")
+                                             expected="owner", actual="player")
 
 CARDS_CONSISTENT_EARLIER: Final = Message(
     CARDS_CONSISTENT, "{player}'s earlier cards were [{known:cards}], the log now shows [{before:cards}]",
-     expected="known", actual="before")
+    expected="known", actual="before")
 CARDS_CONSISTENT_NOT_DEALT: Final = Message(
     CARDS_CONSISTENT, "{player} shows [{shown:cards}] but was dealt [{dealt:cards}]", expected="dealt", actual="shown")
 CARDS_CONSISTENT_MISSING: Final = Message(
     CARDS_CONSISTENT, "{player} shows [{shown:cards}] without {missing:cards}, dealt earlier",
-     expected="missing", actual="shown")
+    expected="missing", actual="shown")
 CARDS_CONSISTENT_NO_SEAT: Final = Message(CARDS_CONSISTENT, "{player} shows cards but has no seat")
 
 CARDS_COUNT_SHOWN: Final = Message(CARDS_COUNT, "{player} shows {count} cards; a stud hand has {limit}",
-     expected="limit", actual="count")
+                                   expected="limit", actual="count")
 CARDS_COUNT_SHOWN_BESIDES_COMMUNITY: Final = Message(
     CARDS_COUNT, "{player} shows {count} cards besides the community card; a stud hand has {limit}",
-     expected="limit", actual="count")
+    expected="limit", actual="count")
 
 CARDS_COMMUNITY_DUE: Final = Message(
     CARDS_COMMUNITY, "deck has {left} cards for {live} players: a community card is due",
-     expected="live", actual="left")
+    expected="live", actual="left")
 CARDS_COMMUNITY_ALREADY_DEALT: Final = Message(
     CARDS_COMMUNITY, "{player} gets a 7th-street card although the community card {card} was dealt", actual="card")
 CARDS_COMMUNITY_NOT_SEVENTH: Final = Message(CARDS_COMMUNITY, "a community card outside 7th street")
 CARDS_COMMUNITY_SECOND: Final = Message(CARDS_COMMUNITY, "a second community card")
 CARDS_COMMUNITY_NOT_DUE: Final = Message(
     CARDS_COMMUNITY, "community card dealt although {left} cards remain for {live} players",
-     expected="live", actual="left")
+    expected="live", actual="left")
 
 # Bring-in (3rd street)
 
 BRINGIN_PLAYER_WRONG: Final = Message(
     BRINGIN_PLAYER, "bring-in should be {expected} ({door}, {which} up card), not {player} ({theirs})",
-     expected="expected", actual="player")
+    expected="expected", actual="player")
 BRINGIN_PLAYER_WRONG_NO_DOOR: Final = Message(
     BRINGIN_PLAYER, "bring-in should be {expected} ({door}, {which} up card), not {player}",
-     expected="expected", actual="player")
+    expected="expected", actual="player")
 BRINGIN_PLAYER_AFTER_OPENING: Final = Message(BRINGIN_PLAYER, "{player} brings in after the betting was opened")
 BRINGIN_PLAYER_FOLDS: Final = Message(BRINGIN_PLAYER, "{player} must bring in or complete, not fold")
 BRINGIN_PLAYER_CALLS_FIRST: Final = Message(BRINGIN_PLAYER, "{player} calls before anyone brought in")
 
 BRINGIN_ALLIN_LEFT_ACTS_FIRST: Final = Message(
     BRINGIN_ALLIN, "{all_in} is all-in from the ante: {expected}, on their left, acts first, not {player}",
-     expected="expected", actual="player")
+    expected="expected", actual="player")
 BRINGIN_ALLIN_CHECKS: Final = Message(BRINGIN_ALLIN, "{player} must bring in, complete or fold, not check")
 
 BRINGIN_AMOUNT_RANGE: Final = Message(
     BRINGIN_AMOUNT, "bring-in {amount} must be more than zero and less than the small bet {small}",
-     expected="small", actual="amount")
+    expected="small", actual="amount")
 BRINGIN_AMOUNT_AS_IN_HAND: Final = Message(
     BRINGIN_AMOUNT, "bring-in should be {expected} as in hand {hand} at this table and stakes, not {amount}",
-     expected="expected", actual="amount")
+    expected="expected", actual="amount")
 BRINGIN_AMOUNT_AT_TABLE: Final = Message(BRINGIN_AMOUNT, "bring-in should be {expected} at this table, not {amount}",
-     expected="expected", actual="amount")
+                                         expected="expected", actual="amount")
 
 BRINGIN_COMPLETE_NOT_FACING: Final = Message(
     BRINGIN_COMPLETE, "{player} completes, but only a player facing just the bring-in may complete")
 BRINGIN_COMPLETE_SIZE: Final = Message(
     BRINGIN_COMPLETE, "the completion is to exactly the small bet {small}, not {to} ({player})",
-     expected="small", actual="to")
+    expected="small", actual="to")
 
 # Order of action
 
@@ -304,17 +309,17 @@ ORDER_TURN_ROUND_COMPLETE: Final = Message(ORDER_TURN, "{player} acts after the 
 
 ORDER_STREETS_AFTER_WON: Final = Message(ORDER_STREETS, "{street} street after the hand was won")
 ORDER_STREETS_START: Final = Message(ORDER_STREETS, "the hand should start on 3rd street, not {street}",
-     actual="street")
+                                     actual="street")
 ORDER_STREETS_NEXT: Final = Message(ORDER_STREETS, "after {street} street comes {expected}, not {new}",
-     expected="expected", actual="new")
+                                    expected="expected", actual="new")
 ORDER_STREETS_NO_BETTING: Final = Message(
     ORDER_STREETS, "no betting on {street} street before {until:street}; {player} was to act",
-     expected="player", actual="until")
+    expected="player", actual="until")
 ORDER_STREETS_UNFINISHED: Final = Message(
     ORDER_STREETS, "{street} street betting unfinished before {until:street}: {player} to act",
-     expected="player", actual="until")
+    expected="player", actual="until")
 ORDER_STREETS_ENDS_EARLY: Final = Message(ORDER_STREETS, "the hand ends on {street} street with {live} players live",
-     actual="live")
+                                          actual="live")
 ORDER_STREETS_SHOWDOWN_EARLY: Final = Message(
     ORDER_STREETS, "showdown after {street} street with {able} players still betting", actual="able")
 ORDER_STREETS_CARDS_BEFORE_THIRD: Final = Message(ORDER_STREETS, "cards dealt before 3rd street")
@@ -325,16 +330,16 @@ ORDER_STREETS_ONE_CAN_BET: Final = Message(
 # Bet sizes (fixed limit)
 
 BET_SIZE_CALLS_MORE: Final = Message(BET_SIZE, "{player} calls {amount}, but only {owed} is owed",
-     expected="owed", actual="amount")
+                                     expected="owed", actual="amount")
 BET_SIZE_NO_RAISE: Final = Message(BET_SIZE, "{player} {kind}s to {to}, which does not raise the {current} to call",
-     expected="current", actual="to")
+                                   expected="current", actual="to")
 BET_SIZE_UNCALLABLE: Final = Message(
     BET_SIZE, "{player} {what}s to {to}, but nobody left could call it: only call or fold", actual="to")
 BET_SIZE_SHORT: Final = Message(
     BET_SIZE, "{player} {what}s to {to}; a {what} here is to {sizes:or} (less only when all-in)",
-     expected="sizes", actual="to")
+    expected="sizes", actual="to")
 BET_SIZE_WRONG: Final = Message(BET_SIZE, "{player} {what}s to {to}; a {what} here is to {sizes:or}",
-     expected="sizes", actual="to")
+                                expected="sizes", actual="to")
 
 BET_OPEN_PAIR_RAZZ: Final = Message(
     BET_OPEN_PAIR, "{player} makes a double {what} on 4th street; razz has no open-pair double bet")
@@ -342,22 +347,22 @@ BET_OPEN_PAIR_NO_PAIR: Final = Message(
     BET_OPEN_PAIR, "{player} makes a double {what} on 4th street without an open pair")
 BET_OPEN_PAIR_SMALL_AFTER_DOUBLE: Final = Message(
     BET_OPEN_PAIR, "after a double bet on 4th street every raise is {big}; {player} raises {small}",
-     expected="big", actual="small")
+    expected="big", actual="small")
 BET_OPEN_PAIR_NOTICE_RAZZ: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced in razz",
-     party=Party.SITE)
+                                           party=Party.SITE)
 BET_OPEN_PAIR_NOTICE_STREET: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced outside 4th street",
-     party=Party.SITE)
+                                             party=Party.SITE)
 BET_OPEN_PAIR_NOTICE_NO_PAIR: Final = Message(
     BET_OPEN_PAIR, "an open-pair double bet announced with no open pair on 4th street", party=Party.SITE)
 
 BET_CAP_RAISE: Final = Message(BET_CAP, "{player} raises after {bets} bets; the cap is {cap}",
-     expected="cap", actual="bets")
+                               expected="cap", actual="bets")
 BET_CAP_NOTICE: Final = Message(BET_CAP, "the log says betting is capped after {bets} bets; the cap is {cap}",
-     expected="cap", actual="bets", party=Party.SITE)
+                                expected="cap", actual="bets", party=Party.SITE)
 
 BET_ALLIN_SHORT_CALL: Final = Message(
     BET_ALLIN, "{player} calls {amount} of {owed} without being all-in ({behind} behind)",
-     expected="owed", actual="amount")
+    expected="owed", actual="amount")
 BET_ALLIN_NOT_REOPENED: Final = Message(
     BET_ALLIN, "{player} raises, but the all-in raise to {current} was less than half a bet "
                "and does not reopen the betting", actual="current")
@@ -369,77 +374,77 @@ BET_CHECK_CALLS_NOTHING: Final = Message(BET_CHECK, "{player} calls {amount} wit
 # Chips, pots, showdown
 
 CHIPS_STACK_ALL_IN_WITH_CHIPS: Final = Message(CHIPS_STACK, "{player} is said to be all-in with {behind} behind",
-     actual="behind")
+                                               actual="behind")
 CHIPS_STACK_MORE_THAN_STACK: Final = Message(CHIPS_STACK, "{player} puts in {chips} with only {behind} behind",
-     expected="behind", actual="chips")
+                                             expected="behind", actual="chips")
 
 POT_UNCALLED_NO_SEAT: Final = Message(POT_UNCALLED, "uncalled bet returned to {player}, who has no seat")
 POT_UNCALLED_NONE: Final = Message(POT_UNCALLED, "no bet was uncalled, yet {amount} returned to {player}",
-     actual="amount")
+                                   actual="amount")
 POT_UNCALLED_WRONG: Final = Message(
     POT_UNCALLED, "the uncalled {expected} goes back to {top}, not {amount} to {player}",
-     expected=("expected", "top"), actual=("amount", "player"))
+    expected=("expected", "top"), actual=("amount", "player"))
 POT_UNCALLED_NOT_RETURNED: Final = Message(POT_UNCALLED, "{player}'s uncalled {amount} was not returned",
-     expected="amount")
+                                           expected="amount")
 
 POT_SIDE_COUNT: Final = Message(
     POT_SIDE, "the log states {count} pots ({stated:list}); the contributions make {pots} ({amounts:list})",
-     expected="amounts", actual="stated")
+    expected="amounts", actual="stated")
 POT_SIDE_STATED: Final = Message(POT_SIDE, "{pot} should be {amount}, the log says {stated}",
-     expected="amount", actual="stated")
+                                 expected="amount", actual="stated")
 POT_SIDE_STATED_LESS_RAKE: Final = Message(POT_SIDE, "{pot} should be {amount} less rake, the log says {stated}",
-     expected="amount", actual="stated")
+                                           expected="amount", actual="stated")
 POT_SIDE_NO_SUCH_POT: Final = Message(
     POT_SIDE, "{player} collects from side pot {pot}, but there is only 1 side pot", actual="pot")
 POT_SIDE_NO_SUCH_POTS: Final = Message(
     POT_SIDE, "{player} collects from side pot {pot}, but there are only {side_pots} side pots",
-     expected="side_pots", actual="pot")
+    expected="side_pots", actual="pot")
 # a collection in a hand nobody put a chip in: there is no pot to collect from
 POT_SIDE_NO_POT: Final = Message(
     POT_SIDE, "{player} collects from {pot}, but nobody put a chip in: the hand has no pot")
 POT_SIDE_NOT_ELIGIBLE: Final = Message(
     POT_SIDE, "{player} collects from {pot} but did not match it (eligible: {eligible:list})",
-     expected="eligible", actual="player")
+    expected="eligible", actual="player")
 POT_SIDE_COLLECTED: Final = Message(POT_SIDE, "{pot} holds {net} after rake, but {collected} is collected from it",
-     expected="net", actual="collected")
+                                    expected="net", actual="collected")
 
 POT_TOTAL_STATED: Final = Message(
     POT_TOTAL, "total pot should be {computed} (contributions less returned bets), the log says {stated}",
-     expected="computed", actual="stated")
+    expected="computed", actual="stated")
 POT_TOTAL_COLLECTED: Final = Message(
     POT_TOTAL, "collected {collected} + rake {rake} should equal the total pot {stated}",
-     expected="stated", actual=("collected", "rake"))
+    expected="stated", actual=("collected", "rake"))
 POT_TOTAL_MORE_THAN_POT: Final = Message(POT_TOTAL, "collected {collected} is more than the pot {computed}",
-     expected="computed", actual="collected")
+                                         expected="computed", actual="collected")
 
 SHOWDOWN_ORDER_RUN_OUT: Final = Message(
     SHOWDOWN_ORDER, "after an all-in run-out hands show in dealing order: {first} first, not {player}",
-     expected="first", actual="player")
+    expected="first", actual="player")
 SHOWDOWN_ORDER_FIRST_BETTOR: Final = Message(
     SHOWDOWN_ORDER, "{first} made the first bet ({street} street) and shows first, not {player}",
-     expected="first", actual="player")
+    expected="first", actual="player")
 SHOWDOWN_ORDER_LAST_AGGRESSOR: Final = Message(
     SHOWDOWN_ORDER, "{first} made the last bet or raise ({street} street) and shows first, not {player}",
-     expected="first", actual="player")
+    expected="first", actual="player")
 SHOWDOWN_ORDER_NO_BET: Final = Message(SHOWDOWN_ORDER, "nobody bet the final round: {first} shows first, not {player}",
-     expected="first", actual="player")
+                                       expected="first", actual="player")
 SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT: Final = Message(
     SHOWDOWN_ORDER, "nobody bet the final round: {first}, first to act, shows first, not {player}",
-     expected="first", actual="player")
+    expected="first", actual="player")
 SHOWDOWN_ORDER_SIDE_POTS: Final = Message(
     SHOWDOWN_ORDER, "side pots show first, from the last: {player} after {last}, who is all-in for less",
-     actual="player")
+    actual="player")
 SHOWDOWN_ORDER_CLOCKWISE: Final = Message(SHOWDOWN_ORDER, "hands show clockwise from {base}: {player} after {last}",
-     actual="player")
+                                          actual="player")
 
 SHOWDOWN_AWARD_NO_SEAT: Final = Message(SHOWDOWN_AWARD, "{player} collects but has no seat")
 SHOWDOWN_AWARD_FOLDED: Final = Message(SHOWDOWN_AWARD, "{player} folded but collects from {pot}")
 SHOWDOWN_AWARD_POT: Final = Message(SHOWDOWN_AWARD, "{pot}: expected {want:shares}; the log has {got:shares}",
-     expected="want", actual="got")
+                                    expected="want", actual="got")
 SHOWDOWN_AWARD_POT_TO_NOBODY: Final = Message(SHOWDOWN_AWARD, "{pot}: expected {want:shares}; the log has nobody",
-     expected="want")
+                                              expected="want")
 SHOWDOWN_AWARD_HAND: Final = Message(SHOWDOWN_AWARD, "expected {want:shares}; the log has {got:shares}",
-     expected="want", actual="got")
+                                     expected="want", actual="got")
 
 
 MESSAGES: Final[dict[str, Message]] = {
