@@ -64,7 +64,9 @@ def test_jsonl_one_object_per_hand_then_summary(tmp_path: Path, capsys: pytest.C
     assert (first["file"], first["line"], first["site"], first["hand_id"], first["variant"], first["status"]) == (
         str(path), 1, "pokerstars", "35874004239", "stud", "violations")
     assert first["violations"][0] == {"rule": "deal.ante", "line": line,
-                                      "message": "ante should be 0.01, not 0.02 from Nikolay Zem"}
+                                      "message": "ante should be 0.01, not 0.02 from Nikolay Zem",
+                                      "street": None, "party": "site", "seat": 3, "player": "Nikolay Zem",
+                                      "expected": "0.01", "actual": "0.02"}
     assert [v["line"] for v in first["violations"]] == sorted(v["line"] for v in first["violations"])
     assert first["net"]["trs2758"] == "0.41"
     assert hands[1]["status"] == "ok" and hands[1]["violations"] == []

@@ -10,7 +10,7 @@ import pytest
 from studbook.betting import _layers
 from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
-    HandCheck, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
+    HandCheck, Party, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
 )
 from studbook.engine.state import PlayerState, StudState
 from studbook.engine.table import _chip_of
@@ -39,8 +39,10 @@ def test_build_pots_matches_the_layered_reference_exactly() -> None:
 
 
 def test_positional_makers_build_equal_objects() -> None:
-    v = new_violation("bet.size", 3, "too big")
-    assert v == Violation("bet.size", 3, "too big") and hash(v) == hash(Violation("bet.size", 3, "too big"))
+    v = new_violation("bet.size", 3, "too big", Street.FIFTH, Party.PLAYER, "ann", 2, (D(8), D(16)), D(9))
+    w = Violation("bet.size", 3, "too big", street=Street.FIFTH, party=Party.PLAYER, player="ann", seat=2,
+                  expected=(D(8), D(16)), actual=D(9))
+    assert v == w and hash(v) == hash(w)
     fields = dict(player="ann", seat=2, stack=D("1.50"), contributed=D("0.20"), collected=ZERO, net=D("-0.20"),
                   last_street=Street.FOURTH, folded=True, all_in=False, showed=False, won_at_showdown=False,
                   up_cards=(), down_cards=())
@@ -108,7 +110,7 @@ def test_positional_makers_objects_stay_frozen_and_pickle() -> None:
     import pickle
     from dataclasses import FrozenInstanceError
 
-    v = new_violation("bet.size", 3, "too big")
+    v = new_violation("bet.size", 3, "too big", None, Party.SITE, None, None, None, None)
     with pytest.raises(FrozenInstanceError):
         v.line = 4  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(v)) == v and type(pickle.loads(pickle.dumps(v))) is Violation

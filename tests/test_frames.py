@@ -20,7 +20,7 @@ import pytest
 
 from studbook.cards import Card, parse_cards
 from studbook.check import check_hand
-from studbook.engine.result import HandCheck, PlayerResult, PotAward, Violation
+from studbook.engine.result import HandCheck, Party, PlayerResult, PotAward, Violation
 from studbook.events import (
     Action, ActionKind, Collect, Deal, Event, Half, Hand, HandHeader, PostAnte, Rejected,
     Seat, Show, ShowdownStart, Skipped, Stakes, Street, StreetStart, Structure,
@@ -323,14 +323,26 @@ def test_pots_frame_split_pot() -> None:
     assert players.loc["A", "low_won"] == 3 and players.loc["B", "high_won"] == 3
 
 
-def test_violations_name_the_player_of_the_line() -> None:
+def test_violations_rows_carry_the_violations_own_fields() -> None:
+    """The player is the violation's own, not whoever's event sits on its line: a pot
+    violation at D's line names nobody, one naming C at D's line names C."""
     b = steal_hand("v")
     d_complete = next(e for e in b.events if isinstance(e, Action) and e.player == "D")
-    check = b.check(violations=(Violation("bet.size", d_complete.line, "expected 0.04"),))
+    check = b.check(violations=(
+        Violation("pot.total", d_complete.line, "expected 0.04", street=Street.THIRD, expected=D("0.04"),
+                  actual=D("0.05")),
+        Violation("order.turn", d_complete.line, "C is to act, not D", street=Street.FOURTH, party=Party.PLAYER,
+                  player="D", seat=4, expected="C", actual="D"),
+        Violation("showdown.award", d_complete.line, "x", street=Street.SEVENTH,
+                  expected=(("C", D("0.10")), ("D", (D("0.05"), D("0.06")))), actual=()),
+    ))
     frames = frames_from_checks([check])
-    row = frames.violations.iloc[0]
-    assert (row.rule, row.player, row.line, row.file) == ("bet.size", "D", d_complete.line,
-                                                           "test.txt")
+    rows = frames.violations[["rule", "line", "file", "player", "street", "party", "seat", "expected", "actual"]]
+    assert rows.astype(object).where(rows.notna(), None).values.tolist() == [
+        ["pot.total", d_complete.line, "test.txt", None, "3rd", "site", None, "0.04", "0.05"],
+        ["order.turn", d_complete.line, "test.txt", "D", "4th", "player", 4, "C", "D"],
+        ["showdown.award", d_complete.line, "test.txt", None, "7th", "site", None, "C 0.10, D 0.05-0.06", ""],
+    ]
     assert frames.hands.iloc[0].status == "violations"
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from decimal import Decimal
 from pathlib import Path
+from string import Formatter
 
 import pytest
 from test_rule_ids import _book_ids
@@ -143,15 +144,21 @@ def test_every_message_is_reported_somewhere() -> None:
 
 
 def test_violations_are_made_only_by_report() -> None:
-    """Nothing in the engine but ``Table.report`` makes a Violation (so every message
-    comes from the table)."""
+    """Nothing in the engine but ``Message.violation`` (called by ``Table.report``, and
+    nothing else) makes a Violation (so every message and its fields come from the table)."""
     makers = {"new_violation", "Violation"}
     users = sorted({
-        path.relative_to(ENGINE).as_posix() for path in SOURCES
+        path.relative_to(ENGINE).as_posix() for path in [*SOURCES, Path(messages.__file__)]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in makers
     })
-    assert users == ["table.py"]
+    assert users == ["messages.py"]
+    callers = sorted({
+        path.relative_to(ENGINE).as_posix() for path in SOURCES
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "violation"
+    })
+    assert callers == ["table.py"]
 
 
 def test_a_reported_violation_carries_its_messages_rule_and_text() -> None:
@@ -175,3 +182,51 @@ def test_a_collection_from_a_hand_without_a_pot_says_there_is_none() -> None:
         (rules.POT_TOTAL, 5, "collected 1 is more than the pot 0"),
         (rules.POT_SIDE, 5, "ann collects from side pot 1, but nobody put a chip in: the hand has no pot"),
     ]
+
+
+def test_a_messages_values_are_fields_of_its_template() -> None:
+    """What a message names as expected and actual are fields its call sites give."""
+    def names(spec: str | tuple[str, ...] | None) -> set[str]:
+        return set() if spec is None else {spec} if isinstance(spec, str) else set(spec)
+
+    wrong = {name: (m.expected, m.actual) for name, m in MESSAGES.items()
+             if not names(m.expected) | names(m.actual) <= m.fields}
+    assert wrong == {}
+
+
+def test_a_player_at_fault_is_named_by_the_message() -> None:
+    """A message whose party is the player names the player (its ``player`` field)."""
+    from studbook.engine.result import Party
+
+    assert {name for name, m in MESSAGES.items() if m.at_fault is Party.PLAYER and "player" not in m.fields} == set()
+
+
+def test_a_reported_violation_carries_its_fields() -> None:
+    """Through the engine: an ante of the wrong amount is the site's, naming the player,
+    their seat, the ante expected and the amount posted."""
+    from studbook.engine.result import Party
+
+    state = StudState.new("stud", Stakes(Decimal(2), Decimal(4), Decimal("0.5"), Decimal(1)),
+                          [(1, "ann", Decimal(100)), (3, "bob", Decimal(80))])
+    state.apply(PostAnte(file="", line=5, player="bob", amount=Decimal("0.25")))
+    [v] = state.violations
+    assert (v.rule, v.line, v.street, v.party, v.player, v.seat, v.expected, v.actual) == (
+        "deal.ante", 5, None, Party.SITE, "bob", 3, Decimal("0.5"), Decimal("0.25"))
+    assert v.message == "ante should be 0.50, not 0.25 from bob"
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_each_message_makes_a_violation_with_its_fields(name: str) -> None:
+    """Every message of the table, given sample fields: the violation carries its rule,
+    text, party, the player named and their seat, and exactly the values it names."""
+    from studbook.engine.result import Party
+
+    m = MESSAGES[name]
+    specs = {field: spec for _, field, spec, _ in Formatter().parse(m.template) if field is not None}
+    fields = {field: "ann" if field == "player" else SAMPLES[spec] for field, spec in specs.items()}
+    v = m.violation(9, Street.FOURTH, {"ann": 2}, fields)
+    assert (v.rule, v.line, v.message, v.party) == (m.rule, 9, m.text(fields), m.at_fault)
+    assert (v.player, v.seat) == (("ann", 2) if "player" in fields else (None, None))
+    assert v.street == (fields["street"] if isinstance(fields.get("street"), Street) else Street.FOURTH)
+    assert (v.expected is None, v.actual is None) == (m.expected is None, m.actual is None)
+    assert v.party in (Party.PLAYER, Party.SITE) and hash(v) == hash(v)  # frozen values: hashable

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
 from studbook.cards import RANKS, Card, format_cards
+from studbook.engine.messages import value_text
 from studbook.engine.result import HandCheck, PlayerResult, fact_fields
 from studbook.events import (
     Action,
@@ -160,8 +161,14 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("rule", "category", "rule id from RULES.md, e.g. 'bet.size'"),
         ("file", "category", "file of the hand"),
         ("line", "int32", "line of the event that broke the rule"),
-        ("player", "category", "player of that event, NA when it has none"),
+        ("player", "category", "the player at fault (party 'player'), else the one the rule names; NA if none"),
         ("message", "string", "expected vs found"),
+        # added in schema version 5 (at the end: an older store gains them by ALTER TABLE)
+        ("street", "category", "the street the rule concerns ('3rd' ... '7th'), NA before 3rd street"),
+        ("party", "category", "who is at fault: 'player' (a player's action) or 'site' (money, cards, awards)"),
+        ("seat", "Int8", "that player's seat, NA when none"),
+        ("expected", "string", "what the rule expected, as the message writes it; NA when it compares no value"),
+        ("actual", "string", "what the log has instead, as the message writes it; NA when none"),
     ),
     "rejects": _cols(
         ("status", "category", "'rejected' (unreadable) or 'skipped' (not a stud game)"),
@@ -425,14 +432,10 @@ def _violation_rows(check: HandCheck) -> Rows:
     if not check.violations:
         return []
     hand = check.hand
-    player_at: dict[int, str] = {}
-    for event in hand.events:
-        player = getattr(event, "player", None)
-        if isinstance(player, str):
-            player_at.setdefault(event.line, player)
     return [
-        (hand.site, hand.hand_id, hand.variant.value, v.rule, hand.file, v.line,
-         player_at.get(v.line), v.message)
+        (hand.site, hand.hand_id, hand.variant.value, v.rule, hand.file, v.line, v.player, v.message,
+         None if v.street is None else v.street.label, v.party.value, v.seat,
+         None if v.expected is None else value_text(v.expected), None if v.actual is None else value_text(v.actual))
         for v in check.violations
     ]
 

@@ -57,6 +57,7 @@ from typing import Any, Iterable, Iterator, Sequence, TextIO, Union
 from studbook.check import CheckResult, SeenHands, SourcedCheck, SourcedStream, TableMemory, check_results
 from studbook.check import is_file_rejection, status_of
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
+from studbook.engine.messages import violation_record, violation_text
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Note, Rejected, Skipped
 from studbook.parse import FileResult, read_data, stream_file
@@ -302,7 +303,7 @@ def _hand_id(result: CheckResult) -> str | None:
 def _text(file: str, result: CheckResult, verbose: bool = False) -> str:
     if isinstance(result, HandCheck):
         hand_id = result.hand.hand_id
-        return "".join(f"{file}:{v.line}: hand {hand_id}: {v.rule}: {v.message}\n" for v in result.violations)
+        return "".join(f"{file}:{v.line}: hand {hand_id}: {violation_text(v)}\n" for v in result.violations)
     if isinstance(result, Rejected):
         hand = f"hand {result.hand_id}: " if result.hand_id else ""
         shown = f": {result.text!r}" if result.text else ""
@@ -316,7 +317,7 @@ def _text(file: str, result: CheckResult, verbose: bool = False) -> str:
 def _record(file: str, site: str | None, result: CheckResult) -> dict[str, Any]:
     if isinstance(result, HandCheck):
         return {**_hand_fields(result.hand), "status": result.status,
-                "violations": [{"rule": v.rule, "line": v.line, "message": v.message} for v in result.violations],
+                "violations": [violation_record(v) for v in result.violations],
                 "net": {p.player: str(p.net) for p in result.players}}
     if isinstance(result, Rejected):
         reason = result.reason if result.line == result.hand_line else f"line {result.line}: {result.reason}"

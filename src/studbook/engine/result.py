@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Callable
+from enum import Enum
+from typing import Callable, TypeAlias
 
 from studbook.betting import named
 from studbook.cards import Card
@@ -16,11 +17,34 @@ from studbook.events import Action, ActionKind, Hand, Street
 from studbook.records import maker
 
 
+class Party(Enum):
+    """Who is at fault for a violation (docs/violations.md)."""
+
+    PLAYER = "player"  # a player's own action: a bet, a check, acting out of turn, showing out of order
+    SITE = "site"  # the site or dealer: money (antes, stacks, pots, returns), cards, streets and awards
+
+
+Value: TypeAlias = "str | int | Decimal | Street | Card | None | tuple[Value, ...]"
+"""A value a rule compared: an amount (Decimal), a player (str), a count (int), a
+street, a card (None inside a sequence: a card the log does not show), or a
+tuple of these: cards, amounts, names, or ``(player, amount)`` shares (an
+amount that may be a ``(least, most)`` range)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
+    """A rule broken at a line: the rule's own fields, and its message written from them
+    by the one message table (:mod:`studbook.engine.messages`)."""
+
     rule: str  # a rule id from RULES.md, e.g. "bringin.player"
     line: int  # the line of the event that broke the rule
     message: str  # says expected vs found
+    street: Street | None = None  # the street in play (None before 3rd street)
+    party: Party = Party.SITE  # who is at fault
+    player: str | None = None  # the player at fault (Party.PLAYER), else the player concerned, if any
+    seat: int | None = None  # that player's seat (None: no player, or one without a seat)
+    expected: Value = None  # what the rule wanted (None: the rule compares no value)
+    actual: Value = None  # what the log has instead
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +143,7 @@ new_pot_award: Callable[[int, Decimal, tuple[str, ...], tuple[tuple[str, Decimal
                          tuple[tuple[str, Decimal], ...]], PotAward] = maker(PotAward)
 new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Decimal, bool,
                           tuple[ActionRecord, ...]], HandCheck] = maker(HandCheck)
-new_violation: Callable[[str, int, str], Violation] = maker(Violation)
+new_violation: Callable[[str, int, str, Street | None, Party, str | None, int | None, Value, Value],
+                        Violation] = maker(Violation)
 new_action_facts: Callable[[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal],
                            ActionFacts] = maker(ActionFacts)

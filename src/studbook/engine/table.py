@@ -21,7 +21,7 @@ from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stake
 from studbook.evaluate import board_high_key, board_low_key, bring_in_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
-from studbook.engine.result import ActionFacts, ActionRecord, action_facts, new_violation, Violation
+from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 ZERO = Decimal(0)
 _K = ActionKind
@@ -335,8 +335,13 @@ class Table:
 
     def report(self, message: Message, line: int, **fields: object) -> None:
         """A violation of ``message``'s rule at ``line``, its text written from ``fields``
-        (:mod:`studbook.engine.messages`, the one place messages are defined)."""
-        self.violations.append(new_violation(message.rule, line, message.text(fields)))
+        (:mod:`studbook.engine.messages`, the one place messages are defined), with
+        the values it names and who is at fault."""
+        self.violations.append(message.violation(line, self.street, self._seats(), fields))
+
+    def _seats(self) -> dict[str, int]:
+        """Each player's seat (made only when a violation is reported)."""
+        return {name: p.seat for name, p in self._by_name.items()}
 
     def reported(self, fault: Reported) -> bool:
         """``fault`` was reported (and stands): hold back the messages that follow from it."""

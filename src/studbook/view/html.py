@@ -14,7 +14,7 @@ from importlib.resources import files
 from typing import Any, Iterable
 
 from studbook.cards import Card
-from studbook.engine.result import Violation
+from studbook.engine.messages import violation_record
 from studbook.engine.snapshot import SeatView, Snapshot, Words, written
 from studbook.events import (
     BettingCapped, DealCommunity, NoLowHand, Note, OpenPairNotice, PotSummary, SeatSummary, ShowdownStart, StreetStart,
@@ -38,10 +38,6 @@ def _dec(value: Decimal) -> str:
 
 def _card(card: Card | None) -> str | None:
     return None if card is None else str(card)
-
-
-def _violation(v: Violation) -> dict[str, Any]:
-    return {"rule": v.rule, "line": v.line, "message": v.message}
 
 
 def _cards(seat: SeatView) -> list[dict[str, Any]]:
@@ -100,7 +96,7 @@ def step_data(step: Step) -> dict[str, Any]:
         "to_act": snap.to_act,
         "cards": {s.name: _cards(s) for s in dealt},
         "community": _card(snap.community),
-        "violations": [_violation(v) for v in step.violations],
+        "violations": [violation_record(v) for v in step.violations],
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Iterator
 
+from studbook.engine.messages import violation_text
 from studbook.engine.snapshot import SeatView, Snapshot, Words, written
 from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Hand, Muck, NoLowHand, NoShow, Note, OpenPairNotice, PostAnte,
@@ -57,7 +58,7 @@ def _seat_label(seat: SeatView, width: int) -> str:
 
 
 def _violations(snap: Snapshot, indent: str = "  ") -> list[str]:
-    return [f"{indent}!! line {v.line}: {v.rule}: {v.message}" for v in snap.violations]
+    return [f"{indent}!! line {v.line}: {violation_text(v)}" for v in snap.violations]
 
 
 def show_lines(replay: Replay, big_bets: bool = False) -> list[str]:
