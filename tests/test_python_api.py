@@ -217,3 +217,28 @@ def test_every_rule_id_has_its_description() -> None:
 def test_the_descriptions_are_the_rule_books() -> None:
     rows = re.findall(r"^\| `([a-z_.]+)` \| (.*) \| ([^|]*) \|$", RULES_MD.read_text(encoding="utf-8"), re.M)
     assert {rule: text.strip() for rule, text, _ in rows} == dict(studbook.rule_table()["text"])
+
+
+# 8. Dask on the store
+
+def test_to_dask_on_a_store_equals_the_pandas_frames(store: Path, tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.dataframe")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name in sorted(p.name for p in HISTORIES.iterdir())[:4]:
+        shutil.copy(HISTORIES / name, folder / name)
+    db = tmp_path / "four.db"
+    assert main(["import", str(folder), "--db", str(db), "-q"]) == 0
+    lazy = studbook.to_dask(db, hands_per_partition=97)
+    expected = load(db)
+    assert lazy["hands"].npartitions > 2
+    computed = dask.compute(*lazy.values(), scheduler="synchronous")
+    for table, got in zip(lazy, computed):
+        want = getattr(expected, table)
+        want.attrs.clear()
+        pd.testing.assert_frame_equal(got, want)  # values, index order, dtypes, categories in order
+    by_variant = lazy["hands"].groupby("variant", observed=True)["pot_bb"].mean().compute(scheduler="synchronous")
+    pd.testing.assert_series_equal(by_variant.sort_index(),
+                                   expected.hands.groupby("variant", observed=True)["pot_bb"].mean())
+    assert set(lazy) == set(TABLES)

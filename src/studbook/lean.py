@@ -46,7 +46,7 @@ _CATEGORY_INDEX = pd.Index(["x"]).dtype  # the dtype pandas gives an index of st
 _FIRST_CAPACITY = 1 << 16
 
 
-def _fitting(low: int, high: int, dtype: str) -> str:
+def fitting_dtype(low: int, high: int, dtype: str) -> str:
     """``dtype`` (a numpy integer name), or the narrowest wider one that holds ``low..high``."""
     for name in _SIGNED[_SIGNED.index(dtype):]:
         least, most = _LIMITS[name]
@@ -138,7 +138,7 @@ class _Numbers(_Column):
         current = str(self.array.dtype)
         if not len(array):
             return array.astype(current)
-        return array.astype(_fitting(int(array.min()), int(array.max()), current))
+        return array.astype(fitting_dtype(int(array.min()), int(array.max()), current))
 
     def result(self) -> np.ndarray:
         return self._trimmed(self.array)
@@ -157,7 +157,7 @@ class _Nullable(_Numbers):
         numbers = masked.to_numpy(dtype=np.int64, na_value=0)
         if len(numbers) and not missing.all():
             present = numbers[~missing]
-            fitting = _fitting(int(present.min()), int(present.max()), str(self.array.dtype))
+            fitting = fitting_dtype(int(present.min()), int(present.max()), str(self.array.dtype))
             if fitting != str(self.array.dtype):
                 self.array = self.array.astype(fitting)
         self.array, self.mask = self._room([self.array, self.mask], len(numbers))
@@ -369,4 +369,4 @@ def _malloc_trim() -> Any:
 _TRIM = _malloc_trim()
 
 
-__all__ = ["STRING", "TableBuilder", "category_dtype", "filled", "release_memory", "share_categories"]
+__all__ = ["STRING", "TableBuilder", "category_dtype", "filled", "fitting_dtype", "release_memory", "share_categories"]

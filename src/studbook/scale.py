@@ -65,6 +65,7 @@ peak went from 1.2-1.5 GiB, when it held and sent whole checked partitions, to u
 from __future__ import annotations
 
 import dataclasses
+import errno
 import io
 import multiprocessing
 import operator
@@ -102,6 +103,8 @@ BringIns = dict[Any, dict[Decimal | None, tuple[Decimal, str]]]
 
 DASK_MISSING = "Dask is not installed; install it with: pip install 'studbook[dask]'"
 FILES_PER_PARTITION = 16
+HANDS_PER_PARTITION = 20_000
+"""Stored hands a partition of :func:`to_dask` on a store reads."""
 _TASK_BYTES = (256 << 10, 8 << 20)  # a local task reads between 256 KiB and 8 MiB of logs
 _TASKS_PER_WORKER = 4  # tasks per worker at least, so one slow task does not idle the pool
 _IN_FLIGHT = 2  # tasks queued per worker: bounds the results held waiting for their turn
@@ -749,33 +752,141 @@ def _settle_frames(part: _Part, before: BringIns | None) -> dict[str, Any]:
 
 
 def to_dask(
-    paths: Iterable[PathLike], *, files_per_partition: int = FILES_PER_PARTITION, site: str | None = None
+    paths: Iterable[PathLike] | PathLike, *, files_per_partition: int = FILES_PER_PARTITION,
+    site: str | None = None, hands_per_partition: int = HANDS_PER_PARTITION,
 ) -> dict[str, dask.dataframe.DataFrame]:
-    """The six frames (``hands``, ``players``, ``actions``, ``pots``, ``violations``,
-    ``rejects``) of the files under ``paths`` as lazy Dask DataFrames.
+    """The seven frames (``hands``, ``players``, ``actions``, ``pots``, ``violations``,
+    ``rejects``, ``notes``) of a store or of hand-history files as lazy Dask DataFrames.
 
-    One partition per ``files_per_partition`` files, in the order of
-    :func:`studbook.frames.load`, whose frames they equal in values (each
-    partition has its own index from 0, and its own categories: Dask unites
-    them when it concatenates partitions, unsorted, and knows none before;
-    an integer column may be wider in a partition whose values need it).
-    Nothing is read until computed; compute several
-    tables together (``dask.compute(*frames.values())``) to parse each file
-    once. Runs on whatever scheduler is active: the local default, or a
-    ``dask.distributed.Client``.
+    From a store (``studbook import``; ``paths`` is its path): one partition per
+    ``hands_per_partition`` stored hands (``rejects`` in one), read from the store
+    without parsing again, equal to :func:`studbook.frames.load` of the store once
+    computed: the same values, index (0 to n-1, in the store's order), dtypes and
+    categories (known to Dask up front: each table's own values, in the frames' order).
+
+    From files: one partition per ``files_per_partition`` files, parsed and checked
+    on the workers, in the order of :func:`studbook.frames.load`, whose frames they
+    equal in values (each partition has its own index from 0, and its own
+    categories: Dask unites them when it concatenates partitions, unsorted, and
+    knows none before; an integer column may be wider in a partition whose values
+    need it). Compute several tables together (``dask.compute(*frames.values())``)
+    to parse each file once; for repeated queries, import the files into a store.
+
+    Nothing is read until computed. Runs on whatever scheduler is active: the local
+    default, or a ``dask.distributed.Client``.
     """
     dask = _dask()
     import dask.dataframe as dd
     from dask.dataframe.utils import clear_known_categories
 
     from studbook.frames import TABLES, typed_frame
+    from studbook.store import is_store
 
-    parts = _chain(paths, site, files_per_partition, _check_part, _settle_frames)
+    named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if len(named) == 1 and is_store(os.fspath(named[0])):
+        return _store_dask(os.fspath(named[0]), hands_per_partition)
+    for path in named:
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
+    parts = _chain(named, site, files_per_partition, _check_part, _settle_frames)
     # each partition has its own categories, and an integer column may be wider in
     # one that needs it (see studbook.lean): the metadata is the schema's, unchecked
     return {table: dd.from_delayed([part[table] for part in parts], verify_meta=False,
                                    meta=clear_known_categories(typed_frame(table, [])))
             for table in TABLES}
+
+
+def _store_dask(path: str, hands_per_partition: int) -> dict[str, Any]:
+    """:func:`to_dask` of a store: each table's partitions by rowid ranges of whole hands."""
+    import dask.dataframe as dd
+
+    from studbook.frames import TABLES
+    from studbook.store import Store
+
+    delayed = _dask().delayed
+    with Store(path, create=False) as store:
+        conn = store.conn
+        starts: dict[tuple[str, str], int] = {}
+        for number, (site, hand_id) in enumerate(conn.execute("SELECT site, hand_id FROM hands ORDER BY rowid")):
+            starts[(site, hand_id)] = number // hands_per_partition
+        partitions = max(1, -(-len(starts) // hands_per_partition))
+        result = {}
+        for table in TABLES:
+            ranges = _rowid_ranges(conn, table, starts, 1 if table == "rejects" else partitions)
+            dtypes = _store_dtypes(conn, table)
+            meta = _typed_like(_empty(table), dtypes, 0)
+            offsets, parts = 0, []
+            for low, high, rows in ranges:
+                parts.append(delayed(_read_rows, pure=True)(str(path), table, low, high, dtypes, offsets))
+                offsets += rows
+            result[table] = dd.from_delayed(parts, meta=meta, verify_meta=False)
+    return result
+
+
+def _empty(table: str) -> Any:
+    from studbook.frames import typed_frame
+
+    return typed_frame(table, [])
+
+
+def _rowid_ranges(conn: Any, table: str, starts: dict[tuple[str, str], int], partitions: int
+                  ) -> list[tuple[int, int, int]]:
+    """(first rowid, last rowid, rows) of each partition of ``table``: its rows of each
+    partition's hands, a run of rowids since a file's rows go in per hand, in every table."""
+    bounds: list[list[int]] = [[0, -1, 0] for _ in range(partitions)]
+    if table == "rejects":
+        rows = conn.execute("SELECT min(rowid), max(rowid), count(*) FROM rejects").fetchone()
+        return [(rows[0] or 0, rows[1] if rows[1] is not None else -1, rows[2])]
+    last = -1
+    for rowid, site, hand_id in conn.execute(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid"):
+        part = starts.get((site, hand_id), last)
+        if part < last:
+            raise ValueError(f"{table}: rows out of the hands' order; read the store with studbook.load")
+        bound = bounds[part]
+        if bound[2] == 0:
+            bound[0] = rowid
+        bound[1], bound[2], last = rowid, bound[2] + 1, part
+    return [(low, high, rows) for low, high, rows in bounds]
+
+
+def _store_dtypes(conn: Any, table: str) -> dict[str, Any]:
+    """The dtype pandas gives each column of ``table`` read whole (:func:`studbook.frames.load`):
+    a categorical of the table's own values in the column's order, an integer as wide as
+    its least and greatest values need."""
+    import pandas as pd
+
+    from studbook.lean import category_dtype, fitting_dtype
+    from studbook.rows import SCHEMA
+
+    dtypes: dict[str, Any] = {}
+    for column in SCHEMA[table]:
+        name = f'"{column.name}"'
+        if column.dtype == "category":
+            values = [v for (v,) in conn.execute(f"SELECT DISTINCT {name} FROM {table}") if v is not None]
+            dtypes[column.name] = category_dtype(values, column.order)
+        elif column.dtype.lower().startswith("int"):
+            low, high = conn.execute(f"SELECT min({name}), max({name}) FROM {table}").fetchone()
+            width = fitting_dtype(low or 0, high or 0, column.dtype.lower())
+            dtypes[column.name] = width if column.dtype.islower() else pd.api.types.pandas_dtype(width.capitalize())
+    return dtypes
+
+
+def _typed_like(frame: Any, dtypes: dict[str, Any], offset: int) -> Any:
+    import pandas as pd
+
+    frame = frame.astype(dtypes)
+    frame.index = pd.RangeIndex(offset, offset + len(frame))
+    return frame
+
+
+def _read_rows(path: str, table: str, low: int, high: int, dtypes: dict[str, Any], offset: int) -> Any:
+    """The rows of ``table`` with rowids ``low..high``, as the whole table's frame has them."""
+    from studbook.store import Store
+
+    with Store(path, create=False) as store:
+        frame = store.read_table(table, where="rowid BETWEEN ? AND ?", params=(low, high))
+    frame.attrs.clear()
+    return _typed_like(frame, dtypes, offset)
 
 
 def check_files_dask(
