@@ -79,6 +79,15 @@ def test_runs_top_to_bottom(path: Path, source: Path | str, request: pytest.Fixt
     client = NotebookClient(notebook, timeout=600, startup_timeout=180, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    warned = [output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
+              for output in cell.get("outputs", []) if output.get("name") == "stderr"
+              and "Warning" in output.get("text", "")]
+    assert not warned, f"the notebook warns: {warned}"
+    if path.name == "integrity_report.ipynb" and source != CORPUS:  # every source but the corpus has violations
+        frames = [output["data"]["text/html"] for cell in notebook.cells if cell.cell_type == "code"
+                  for output in cell.get("outputs", []) if "text/html" in output.get("data", {})
+                  and output["data"]["text/html"].startswith("<iframe srcdoc=")]
+        assert len(frames) == 1 and "studbook replayer" not in frames[0][:10], "a hand shown as the replayer"
     images = sum(1 for cell in notebook.cells if cell.cell_type == "code"
                  for output in cell.get("outputs", []) if "image/png" in output.get("data", {}))
     assert images >= FIGURES[path.name], "the notebook should draw its figures"
@@ -86,3 +95,23 @@ def test_runs_top_to_bottom(path: Path, source: Path | str, request: pytest.Fixt
     assert all(c.outputs == [] for c in nbformat.read(path, as_version=4).cells
                if c.cell_type == "code")
     assert os.environ["STUDBOOK_SOURCE"] == str(source)
+
+
+@pytest.mark.parametrize(("source", "error"), [
+    ("does-not-exist", "FileNotFoundError"),
+    ("notebooks", "NoHandHistories"),  # a folder without hand histories: the notebooks themselves
+])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_a_wrong_source_fails_with_a_clear_error(path: Path, source: str, error: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    monkeypatch.setenv("STUDBOOK_SOURCE", str(ROOT / source))
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=600, startup_timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    with pytest.raises(CellExecutionError) as raised:
+        client.execute()
+    assert raised.value.ename == error
+    assert str(ROOT / source) in raised.value.evalue
