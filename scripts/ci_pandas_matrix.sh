@@ -11,8 +11,9 @@ LOWEST=$(sed -n 's/^ *"pandas>=\([0-9.]*\)",*$/\1/p' pyproject.toml)
 PYTHON=${PYTHON:-python3}
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-# pandas 2.1 wheels are built against numpy 1.x
-"$VENV/bin/python" -m pip install --quiet -e '.[test]' "pandas==$LOWEST.*" "numpy<2"
+# the lowest pandas exactly (2.1 means 2.1.0); its wheels are built against numpy 1.x,
+# which the newest pyarrow no longer supports
+"$VENV/bin/python" -m pip install --quiet -e '.[test]' "pandas==$LOWEST.0" "numpy<2" "pyarrow<18"
 "$VENV/bin/python" -c "import pandas; print('pandas', pandas.__version__)"
 "$VENV/bin/python" -m ipykernel install --sys-prefix --name python3 >/dev/null
 "$VENV/bin/python" -m pytest -q -W error::FutureWarning tests/test_python_api.py tests/test_frames.py

@@ -405,7 +405,7 @@ def test_accumulator_agrees_with_the_engine_on_the_corpus() -> None:
             outside_actions[(result.hand.site, result.hand.hand_id)] = sum(
                 to_minor(e.amount) for e in events if isinstance(e, PostAnte)) - sum(
                 to_minor(e.amount) for e in events if isinstance(e, UncalledReturned))
-    put_in = frames.actions.groupby(["site", "hand_id"])["put_in"].sum()
+    put_in = frames.actions.groupby(["site", "hand_id"], observed=True)["put_in"].sum()
     for key, pot in frames.hands.set_index(["site", "hand_id"])["pot"].items():
         assert put_in.get(key, 0) + outside_actions[key] == pot, key
     actions = frames.actions

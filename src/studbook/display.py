@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from studbook.frames import Frames
     from studbook.view import Replay
 
-FRAME_HEIGHT = 620
+FRAME_HEIGHT = 760
 """Pixels of the replayer's frame in a notebook."""
 
 
@@ -35,7 +35,7 @@ def page_html(replays: list[Replay], title: str) -> str:
 
     document = html.escape(page(replays, title=title), quote=True)
     return (f'<iframe srcdoc="{document}" title="{html.escape(title)}" '
-            f'style="width:100%;height:{FRAME_HEIGHT}px;border:1px solid #ccc" '
+            f'style="width:100%;box-sizing:border-box;height:{FRAME_HEIGHT}px;border:1px solid #ccc" '
             'sandbox="allow-scripts"></iframe>')
 
 

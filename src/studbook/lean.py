@@ -337,7 +337,11 @@ def share_categories(tables: Mapping[str, pd.DataFrame], domains: Mapping[str, s
             if dtype is None:
                 dtypes.append(own)
             elif dtype is not own:
-                frame[column] = pd.Categorical.from_codes(frame[column].cat.codes, dtype=dtype)
+                # a new column: pandas 2.1 writes values of an equal dtype into the old one in place
+                at = frame.columns.get_loc(column)
+                values = pd.Categorical.from_codes(frame[column].cat.codes, dtype=dtype)
+                del frame[column]
+                frame.insert(at, column, values)
 
 
 def filled(series: pd.Series, value: str) -> pd.Series:
