@@ -87,7 +87,7 @@ from studbook.check import (
 )
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.parse import FileResult, read_file
+from studbook.parse import FileResult, not_a_hand_history, read_file
 from studbook.parse import stream_file as parse_stream
 from studbook.perfile import per_file
 from studbook.read import files_in
@@ -690,7 +690,8 @@ def _checked_frames(files: list[str], site: str | None, memory: _Recorder,
                     heads.extend((_head(check.hand), bool(check.violations)) for check in checked.checks)
                 if names is not None:
                     names.append(checked.file)
-                yield checked.results
+                # a file that is not a hand history gives no rows, as studbook.frames.load leaves it out
+                yield [] if not_a_hand_history(checked.parsed) is not None else checked.results
 
     return build_frames(results(), sizes=sizes)
 
@@ -768,8 +769,8 @@ def to_dask(
     on the workers, in the order of :func:`studbook.frames.load`, whose frames they
     equal in values (each partition has its own index from 0, and its own
     categories: Dask unites them when it concatenates partitions, unsorted, and
-    knows none before; an integer column may be wider in a partition whose values
-    need it). Compute several tables together (``dask.compute(*frames.values())``)
+    knows none before; an ordered categorical holds every value of its order; an
+    integer column may be wider in a partition whose values need it). Compute several tables together (``dask.compute(*frames.values())``)
     to parse each file once; for repeated queries, import the files into a store.
 
     Nothing is read until computed. Runs on whatever scheduler is active: the local
@@ -789,11 +790,24 @@ def to_dask(
         if not os.path.exists(path):
             raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
     parts = _chain(named, site, files_per_partition, _check_part, _settle_frames)
-    # each partition has its own categories, and an integer column may be wider in
-    # one that needs it (see studbook.lean): the metadata is the schema's, unchecked
-    return {table: dd.from_delayed([part[table] for part in parts], verify_meta=False,
+    # each partition has its own categories (ordered ones all of their order, which Dask
+    # unites only when equal), and an integer column may be wider in one that needs it
+    # (see studbook.lean): the metadata is the schema's, unchecked
+    whole = dask.delayed(_whole_orders, pure=True)
+    return {table: dd.from_delayed([whole(part[table], table) for part in parts], verify_meta=False,
                                    meta=clear_known_categories(typed_frame(table, [])))
             for table in TABLES}
+
+
+def _whole_orders(frame: Any, table: str) -> Any:
+    """``frame`` with each ordered categorical holding every value of its order."""
+    from studbook.lean import category_dtype
+    from studbook.rows import SCHEMA
+
+    for column in SCHEMA[table]:
+        if isinstance(column.order, tuple) and column.name in frame.columns:
+            frame[column.name] = frame[column.name].astype(category_dtype(column.order, column.order))
+    return frame
 
 
 def _store_dask(path: str, hands_per_partition: int) -> dict[str, Any]:

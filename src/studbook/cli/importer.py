@@ -156,14 +156,16 @@ def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedSt
 
 def _ignorable(checked: SourcedStream | Prepared[PreparedRows], ignored: list[str]) -> bool:
     """Whether a file is not a hand history (its line added to ``ignored``). A stream is
-    looked at its first result: a file that is not a hand history gives one, the file's
-    rejection, after its report is final; else the result is put back."""
+    looked at its first result: a file that is not a hand history gives none (a
+    tournament summary) or one, the file's rejection, after its report is final; else
+    the result is put back."""
     if isinstance(checked, SourcedStream):
         first = next(checked.results, None)
-        if first is None or not is_file_rejection(checked.parsed, first[0]):
-            checked.results = itertools.chain([] if first is None else [first], checked.results)
+        if first is not None and not is_file_rejection(checked.parsed, first[0]):
+            checked.results = itertools.chain([first], checked.results)
             return False
-        checked.results = iter([first])  # put back, should the file be a hand history after all
+        # the stream is at its end (no result, or the file's rejection): its report is final
+        checked.results = iter([] if first is None else [first])
     reason = not_a_hand_history(checked.parsed)
     if reason is None:
         return False
