@@ -221,16 +221,23 @@ def test_the_descriptions_are_the_rule_books() -> None:
 
 # 8. Dask on the store
 
-def test_to_dask_on_a_store_equals_the_pandas_frames(store: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["store", "parquet"])
+def test_to_dask_on_a_store_or_an_export_equals_the_pandas_frames(kind: str, tmp_path: Path) -> None:
     dask = pytest.importorskip("dask")
     pytest.importorskip("dask.dataframe")
+    if kind == "parquet":
+        pytest.importorskip("pyarrow")
     folder = tmp_path / "logs"
     folder.mkdir()
     for name in sorted(p.name for p in HISTORIES.iterdir())[:4]:
         shutil.copy(HISTORIES / name, folder / name)
     db = tmp_path / "four.db"
     assert main(["import", str(folder), "--db", str(db), "-q"]) == 0
-    lazy = studbook.to_dask(db, hands_per_partition=97)
+    source = db
+    if kind == "parquet":
+        source = tmp_path / "export"
+        assert main(["export", "--db", str(db), "--format", "parquet", "-o", str(source)]) == 0
+    lazy = studbook.to_dask(source, hands_per_partition=97)
     expected = load(db)
     assert lazy["hands"].npartitions > 2
     computed = dask.compute(*lazy.values(), scheduler="synchronous")

@@ -759,11 +759,13 @@ def to_dask(
     """The seven frames (``hands``, ``players``, ``actions``, ``pots``, ``violations``,
     ``rejects``, ``notes``) of a store or of hand-history files as lazy Dask DataFrames.
 
-    From a store (``studbook import``; ``paths`` is its path): one partition per
-    ``hands_per_partition`` stored hands (``rejects`` in one), read from the store
-    without parsing again, equal to :func:`studbook.frames.load` of the store once
-    computed: the same values, index (0 to n-1, in the store's order), dtypes and
-    categories (known to Dask up front: each table's own values, in the frames' order).
+    From a store (``studbook import``; ``paths`` is its path), or a Parquet export
+    of the frames (``studbook export --format parquet -o DIR``; ``paths`` is the
+    folder): one partition per ``hands_per_partition`` hands (``rejects`` in one),
+    read without parsing again, equal to :func:`studbook.frames.load` of the store
+    once computed: the same values, index (0 to n-1, in the store's order), dtypes
+    and categories (known to Dask up front: each table's own values, in the
+    frames' order). Parquet needs pyarrow.
 
     From files: one partition per ``files_per_partition`` files, parsed and checked
     on the workers, in the order of :func:`studbook.frames.load`, whose frames they
@@ -785,7 +787,9 @@ def to_dask(
 
     named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if len(named) == 1 and is_store(os.fspath(named[0])):
-        return _store_dask(os.fspath(named[0]), hands_per_partition)
+        return _tables_dask(_StoreTables(os.fspath(named[0])), hands_per_partition)
+    if len(named) == 1 and is_parquet_export(named[0]):
+        return _tables_dask(_ParquetTables(os.fspath(named[0])), hands_per_partition)
     for path in named:
         if not os.path.exists(path):
             raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
@@ -810,30 +814,105 @@ def _whole_orders(frame: Any, table: str) -> Any:
     return frame
 
 
-def _store_dask(path: str, hands_per_partition: int) -> dict[str, Any]:
-    """:func:`to_dask` of a store: each table's partitions by rowid ranges of whole hands."""
+class _StoreTables:
+    """A store's tables as :func:`to_dask` reads them: rows located by rowid."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        from studbook.store import Store
+
+        with Store(self.path, create=False) as store:
+            return list(store.conn.execute(sql))
+
+    def keys(self, table: str) -> list[tuple[int, str, str]]:
+        return self._query(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid")  # type: ignore[return-value]
+
+    def span(self, table: str) -> tuple[int, int, int]:
+        return self._query(f"SELECT coalesce(min(rowid), 0), coalesce(max(rowid), -1), count(*) FROM {table}")[0]
+
+    def distinct(self, table: str, column: str) -> list[Any]:
+        return [v for (v,) in self._query(f'SELECT DISTINCT "{column}" FROM {table}') if v is not None]
+
+    def bounds(self, table: str, column: str) -> tuple[Any, Any]:
+        low, high = self._query(f'SELECT min("{column}"), max("{column}") FROM {table}')[0]
+        return low, high
+
+    def rows(self, table: str, low: int, high: int) -> Any:
+        from studbook.store import Store
+
+        with Store(self.path, create=False) as store:
+            return store.read_table(table, where="rowid BETWEEN ? AND ?", params=(low, high))
+
+
+class _ParquetTables:
+    """An export's tables (``studbook export --format parquet``: ``<table>.parquet`` in a
+    folder) as :func:`to_dask` reads them: rows located by their position."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def _read(self, table: str, columns: list[str] | None = None) -> Any:
+        import pyarrow.parquet as pq
+
+        return pq.read_table(os.path.join(self.folder, f"{table}.parquet"), columns=columns)
+
+    def keys(self, table: str) -> list[tuple[int, str, str]]:
+        keys = self._read(table, ["site", "hand_id"])
+        return list(zip(range(keys.num_rows), map(str, keys.column("site").to_pylist()),
+                        map(str, keys.column("hand_id").to_pylist())))
+
+    def span(self, table: str) -> tuple[int, int, int]:
+        import pyarrow.parquet as pq
+
+        rows = pq.ParquetFile(os.path.join(self.folder, f"{table}.parquet")).metadata.num_rows
+        return 0, rows - 1, rows
+
+    def distinct(self, table: str, column: str) -> list[Any]:
+        values = self._read(table, [column]).column(column).to_pylist()
+        return [v for v in dict.fromkeys(values) if v is not None]
+
+    def bounds(self, table: str, column: str) -> tuple[Any, Any]:
+        import pyarrow.compute as pc
+
+        found = pc.min_max(self._read(table, [column]).column(column)).as_py()
+        return found["min"], found["max"]
+
+    def rows(self, table: str, low: int, high: int) -> Any:
+        from studbook.frames import typed_frame
+
+        return typed_frame(table, self._read(table).slice(low, high - low + 1).to_pandas())
+
+
+_Tables = _StoreTables | _ParquetTables
+
+
+def is_parquet_export(path: PathLike) -> bool:
+    """Whether ``path`` is a folder written by ``studbook export --format parquet``."""
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, "hands.parquet"))
+
+
+def _tables_dask(tables: _Tables, hands_per_partition: int) -> dict[str, Any]:
+    """:func:`to_dask` of a store or an export: each table's partitions by runs of
+    rows of whole hands, typed as the whole table's frame is."""
     import dask.dataframe as dd
 
     from studbook.frames import TABLES
-    from studbook.store import Store
 
     delayed = _dask().delayed
-    with Store(path, create=False) as store:
-        conn = store.conn
-        starts: dict[tuple[str, str], int] = {}
-        for number, (site, hand_id) in enumerate(conn.execute("SELECT site, hand_id FROM hands ORDER BY rowid")):
-            starts[(site, hand_id)] = number // hands_per_partition
-        partitions = max(1, -(-len(starts) // hands_per_partition))
-        result = {}
-        for table in TABLES:
-            ranges = _rowid_ranges(conn, table, starts, 1 if table == "rejects" else partitions)
-            dtypes = _store_dtypes(conn, table)
-            meta = _typed_like(_empty(table), dtypes, 0)
-            offsets, parts = 0, []
-            for low, high, rows in ranges:
-                parts.append(delayed(_read_rows, pure=True)(str(path), table, low, high, dtypes, offsets))
-                offsets += rows
-            result[table] = dd.from_delayed(parts, meta=meta, verify_meta=False)
+    starts = {(site, hand_id): number // hands_per_partition
+              for number, (_, site, hand_id) in enumerate(tables.keys("hands"))}
+    partitions = max(1, -(-len(starts) // hands_per_partition))
+    result = {}
+    for table in TABLES:
+        ranges = [tables.span(table)] if table == "rejects" else _row_ranges(tables, table, starts, partitions)
+        dtypes = _whole_dtypes(tables, table)
+        offset, parts = 0, []
+        for low, high, rows in ranges:
+            parts.append(delayed(_read_rows, pure=True)(tables, table, low, high, dtypes, offset))
+            offset += rows
+        result[table] = dd.from_delayed(parts, meta=_typed_like(_empty(table), dtypes, 0), verify_meta=False)
     return result
 
 
@@ -843,27 +922,24 @@ def _empty(table: str) -> Any:
     return typed_frame(table, [])
 
 
-def _rowid_ranges(conn: Any, table: str, starts: dict[tuple[str, str], int], partitions: int
-                  ) -> list[tuple[int, int, int]]:
-    """(first rowid, last rowid, rows) of each partition of ``table``: its rows of each
-    partition's hands, a run of rowids since a file's rows go in per hand, in every table."""
+def _row_ranges(tables: _Tables, table: str, starts: dict[tuple[str, str], int], partitions: int
+                ) -> list[tuple[int, int, int]]:
+    """(first row, last row, rows) of each partition of ``table``: its rows of each
+    partition's hands, a run of rows since a file's rows go in per hand, in every table."""
     bounds: list[list[int]] = [[0, -1, 0] for _ in range(partitions)]
-    if table == "rejects":
-        rows = conn.execute("SELECT min(rowid), max(rowid), count(*) FROM rejects").fetchone()
-        return [(rows[0] or 0, rows[1] if rows[1] is not None else -1, rows[2])]
-    last = -1
-    for rowid, site, hand_id in conn.execute(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid"):
+    last = 0
+    for at, site, hand_id in tables.keys(table):
         part = starts.get((site, hand_id), last)
         if part < last:
-            raise ValueError(f"{table}: rows out of the hands' order; read the store with studbook.load")
+            raise ValueError(f"{table}: rows out of the hands' order; read it with studbook.load")
         bound = bounds[part]
         if bound[2] == 0:
-            bound[0] = rowid
-        bound[1], bound[2], last = rowid, bound[2] + 1, part
+            bound[0] = at
+        bound[1], bound[2], last = at, bound[2] + 1, part
     return [(low, high, rows) for low, high, rows in bounds]
 
 
-def _store_dtypes(conn: Any, table: str) -> dict[str, Any]:
+def _whole_dtypes(tables: _Tables, table: str) -> dict[str, Any]:
     """The dtype pandas gives each column of ``table`` read whole (:func:`studbook.frames.load`):
     a categorical of the table's own values in the column's order, an integer as wide as
     its least and greatest values need."""
@@ -874,13 +950,11 @@ def _store_dtypes(conn: Any, table: str) -> dict[str, Any]:
 
     dtypes: dict[str, Any] = {}
     for column in SCHEMA[table]:
-        name = f'"{column.name}"'
         if column.dtype == "category":
-            values = [v for (v,) in conn.execute(f"SELECT DISTINCT {name} FROM {table}") if v is not None]
-            dtypes[column.name] = category_dtype(values, column.order)
+            dtypes[column.name] = category_dtype(map(str, tables.distinct(table, column.name)), column.order)
         elif column.dtype.lower().startswith("int"):
-            low, high = conn.execute(f"SELECT min({name}), max({name}) FROM {table}").fetchone()
-            width = fitting_dtype(low or 0, high or 0, column.dtype.lower())
+            low, high = tables.bounds(table, column.name)
+            width = fitting_dtype(int(low or 0), int(high or 0), column.dtype.lower())
             dtypes[column.name] = width if column.dtype.islower() else pd.api.types.pandas_dtype(width.capitalize())
     return dtypes
 
@@ -893,12 +967,9 @@ def _typed_like(frame: Any, dtypes: dict[str, Any], offset: int) -> Any:
     return frame
 
 
-def _read_rows(path: str, table: str, low: int, high: int, dtypes: dict[str, Any], offset: int) -> Any:
-    """The rows of ``table`` with rowids ``low..high``, as the whole table's frame has them."""
-    from studbook.store import Store
-
-    with Store(path, create=False) as store:
-        frame = store.read_table(table, where="rowid BETWEEN ? AND ?", params=(low, high))
+def _read_rows(tables: _Tables, table: str, low: int, high: int, dtypes: dict[str, Any], offset: int) -> Any:
+    """The rows ``low..high`` of ``table``, as the whole table's frame has them."""
+    frame = tables.rows(table, low, high)
     frame.attrs.clear()
     return _typed_like(frame, dtypes, offset)
 
