@@ -419,7 +419,9 @@ def test_import_jobs_on_bad_files_repeats_and_stale_rejects(
     whole = files[1].read_text(encoding="utf-8")
     files[1].write_text(whole[: whole.index("*** 3rd STREET ***")], encoding="utf-8")
     _, report = _import_both_ways([split_table], tmp_path, capsys)
-    assert "rejected                3" in report and "repeated in these files: 2" in report
+    # the file that is no hand history and the empty one are ignored, as check ignores them
+    assert "ignored files           2" in report and "rejected                1" in report
+    assert "repeated in these files: 2" in report
     cut = "SELECT count(*) FROM rejects WHERE status = 'rejected' AND file = ?"
     assert _count(tmp_path / "two.db", cut, str(files[1])) == 1
     files[1].write_text(whole, encoding="utf-8")

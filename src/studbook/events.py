@@ -335,6 +335,18 @@ class Hand:
         """Players dealt in, in seat order (those not sitting out)."""
         return tuple(s.player for s in self.seats if not (s.sitting_out or s.out_of_hand))
 
+    def __repr__(self) -> str:
+        # one line: the dataclass's own repr runs to thousands of characters
+        name = self.file.replace("\\", "/").rsplit("/", 1)[-1]
+        return (f"<Hand {self.site} #{self.hand_id} {self.variant.value}, {len(self.players())} players, "
+                f"{len(self.events)} events, {name}:{self.line}-{self.end_line}>")
+
+    def _repr_html_(self) -> str:
+        # a notebook's display only: the replayer (a later stage) renders the hand
+        from studbook.display import hand_html
+
+        return hand_html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Rejected:

@@ -10,46 +10,78 @@ builds the same frames from hand-history files or from a store made by
 Money is exact: every amount column is an integer in *minor units*, the amount
 times :data:`MONEY_SCALE` (100): cents for real money, hundredths of a chip for
 tournament and play-money chips. An amount with finer precision than that is
-never rounded: the hand becomes a row of ``rejects``. The ``*_bb`` columns are
-float conveniences in big bets (amount / the hand's big bet).
+never rounded: the hand becomes a row of ``rejects``. The amount columns are
+listed in :data:`MONEY_COLUMNS` and in each frame's ``attrs["units"]`` (column
+-> ``"minor"``); ``from_minor`` gives a value back as an exact Decimal. The
+``*_bb`` columns are float conveniences in big bets (amount / the hand's big bet).
 
 The dtypes are lean (:mod:`studbook.lean`), so that a million hands fit in a
-few GB: repeated strings are categoricals (``site``, ``hand_id``, ``player``,
-``file`` and ``variant`` share one set of categories across the tables, so
-joins compare codes), other strings are Arrow-backed where pyarrow is
-installed, and integers are the narrowest type the schema names, widened when a
-value needs it (amounts are ``int32`` up to 21,474,836.47 units, ``int64``
-beyond). Group categoricals with ``observed=True``.
+few GB: repeated strings are categoricals holding only the values of their own
+table (``value_counts()`` lists no absent value; tables holding the same values
+share one dtype object, so joins between them compare codes), in a meaningful
+order: ``hand_id`` sorts as numbers where ids are all digits, ``door`` and
+``start_class`` are ordered categoricals (cards by rank then suit, classes
+strongest first). Other strings are Arrow-backed where pyarrow is installed,
+and integers are the narrowest type the schema names, widened when a value
+needs it (amounts are ``int32`` up to 21,474,836.47 units, ``int64`` beyond).
+Group categoricals with ``observed=True`` (pandas 2 warns without it).
+
+:func:`load` raises :class:`FileNotFoundError` for a path that does not exist
+and :class:`NoHandHistories` (a ValueError) when no file under the paths is a
+hand history. Files that are not hand histories (a README, an index, another
+program's side files) are listed in :attr:`Frames.ignored`, apart from the
+``rejects`` (hands that could not be read).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+import errno
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
-from studbook.lean import TableBuilder, release_memory, share_categories
+from studbook.lean import STRING, TableBuilder, release_memory, share_categories
 from studbook.perfile import per_file
 from studbook.rows import (  # the rows (no pandas), re-exported: frames are made of them
-    MONEY_DIGITS, MONEY_SCALE, RAZZ_CLASSES, SCHEMA, SHARED_CATEGORIES, STUD_CLASSES, TABLES, CheckResult, Column,
+    MINOR_UNITS, MONEY_DIGITS, MONEY_SCALE, RAZZ_CLASSES, SCHEMA, SHARED_CATEGORIES, STUD_CLASSES, TABLES, CheckResult, Column,
     from_minor, rows_from_checks, starting_class, table_columns, to_minor,
 )
+
+
+MONEY_COLUMNS: dict[str, tuple[str, ...]] = {
+    table: tuple(c.name for c in columns if c.unit == MINOR_UNITS) for table, columns in SCHEMA.items()}
+"""Each table's amount columns: integers in minor units (amount x :data:`MONEY_SCALE`)."""
+
+
+class NoHandHistories(ValueError):
+    """:func:`load` found no hand history under its paths (every file was ignored, or
+    there was no file at all)."""
+
+
+IGNORED_COLUMNS = ("file", "reason")
+
+
+def ignored_frame(rows: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
+    """The files that are not hand histories: ``file`` and ``reason`` (strings)."""
+    return pd.DataFrame({name: pd.array([row[i] for row in rows], dtype=STRING)
+                         for i, name in enumerate(IGNORED_COLUMNS)})
 
 
 def schema_markdown() -> str:
     """The schema as Markdown tables (for the README)."""
     parts = [
         f"All amounts are integers in minor units: amount x {MONEY_SCALE} "
-        "(cents, or hundredths of a chip).\n\n"
+        "(cents, or hundredths of a chip); each frame's `attrs[\"units\"]` names them.\n\n"
         "Dtypes: an integer column has the dtype shown when every value fits it, "
         "else the narrowest wider one that holds them (never wrapped): amounts are "
         "int32 up to 21,474,836.47 units, int64 beyond; capitalised names (`Int32`) "
-        "take NA. `category` is a pandas Categorical with its values, sorted, as "
-        "categories; `site`, `hand_id`, `player` (and `winner`), `file` and "
-        "`variant` share one set of categories across the tables, so joins on them "
-        "compare codes (group them with `observed=True`). `string` is pandas' "
+        "take NA. `category` is a pandas Categorical whose categories are the values "
+        "of its own table only, sorted (`hand_id`: as numbers where ids are all digits; "
+        "`door` and `start_class` are ordered categoricals); group them with "
+        "`observed=True`. `string` is pandas' "
         "string dtype, Arrow-backed when pyarrow is installed.\n"
     ]
     for table, columns in SCHEMA.items():
@@ -58,13 +90,17 @@ def schema_markdown() -> str:
     return "\n".join(parts) + "\n"
 
 
-@dataclass
+@dataclass(repr=False)
 class Frames:
-    """The seven tables; see :data:`SCHEMA`. Money columns are minor units.
+    """The seven tables; see :data:`SCHEMA`. Money columns are minor units
+    (:data:`MONEY_COLUMNS`).
 
     Frames made by :func:`load` with ``frames=`` hold the tables asked for;
     the others are loaded from the same source when first used
-    (:meth:`loaded` names those at hand).
+    (:meth:`loaded` names those at hand). ``ignored`` lists the files under the
+    paths that are not hand histories (never rows of ``rejects``); ``source``
+    is where the frames came from (a store, or the hand-history paths), which
+    :meth:`hand` reads a hand's text from.
     """
 
     hands: pd.DataFrame
@@ -74,13 +110,18 @@ class Frames:
     violations: pd.DataFrame
     rejects: pd.DataFrame
     notes: pd.DataFrame = field(default_factory=lambda: typed_frame("notes", []))
+    ignored: pd.DataFrame = field(default_factory=ignored_frame)
+    source: tuple[Path, ...] = ()
 
     @classmethod
     def lazy(cls, tables: dict[str, pd.DataFrame],
-             load_table: Callable[[str], pd.DataFrame]) -> Frames:
+             load_table: Callable[[str], pd.DataFrame], *, ignored: pd.DataFrame | None = None,
+             source: tuple[Path, ...] = ()) -> Frames:
         """Frames holding ``tables``; any other table is ``load_table(name)`` when first used."""
         frames = cls.__new__(cls)
         frames.__dict__.update(tables)
+        frames.__dict__["ignored"] = ignored_frame() if ignored is None else ignored
+        frames.__dict__["source"] = source
         frames.__dict__["_load_table"] = load_table
         return frames
 
@@ -107,11 +148,39 @@ class Frames:
         return self
 
     def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
-        for field in fields(self):
-            yield field.name, getattr(self, field.name)
+        """Each table's name and frame, in :data:`TABLES` order (loading any not at hand)."""
+        for table in TABLES:
+            yield table, getattr(self, table)
 
     def __len__(self) -> int:
         return len(self.hands)
+
+    def __repr__(self) -> str:
+        from studbook.display import frames_repr
+
+        return frames_repr(self)
+
+    def _repr_html_(self) -> str:
+        from studbook.display import frames_html
+
+        return frames_html(self)
+
+    def hand(self, site: str | Mapping[str, Any], hand_id: str | None = None) -> Any:
+        """The hand of a row of any table (a Series or mapping with ``site`` and
+        ``hand_id``), or of ``site`` and ``hand_id``: a :class:`studbook.display.HandView`
+        with its original ``text``, the parsed ``hand``, its ``check`` and ``replay``,
+        and ``line(n)``, the text of its file's line ``n``; it displays as the
+        replayer in a notebook. Read from the store's kept original text when the
+        frames came from a store, else from the hand's file. KeyError for a hand
+        these frames do not hold."""
+        from studbook.display import find_hand
+
+        if not isinstance(site, str):
+            row = site
+            site, hand_id = str(row["site"]), str(row["hand_id"])
+        if hand_id is None:
+            raise TypeError("hand() takes a row, or a site and a hand id")
+        return find_hand(self, site, str(hand_id))
 
     def subset(self, *, variants: Iterable[str] | None = None,
                sites: Iterable[str] | None = None) -> Frames:
@@ -124,15 +193,24 @@ class Frames:
         return self.of_hands(hands)
 
     def of_hands(self, hands: pd.DataFrame) -> Frames:
-        """These rows of ``hands`` with their rows of every table (rejects unchanged)."""
+        """These rows of ``hands`` with their rows of every table (rejects and ignored
+        unchanged); every categorical keeps only the values of its rows."""
         keys = hands[["site", "hand_id"]]
 
         def keep(frame: pd.DataFrame) -> pd.DataFrame:
-            return frame.merge(keys, on=["site", "hand_id"], how="inner", sort=False)
+            return frame[_holds(frame, keys)].reset_index(drop=True)
 
-        return Frames(hands=hands.reset_index(drop=True), players=keep(self.players),
-                      actions=keep(self.actions), pots=keep(self.pots),
-                      violations=keep(self.violations), rejects=self.rejects, notes=keep(self.notes))
+        tables = {table: keep(getattr(self, table)) for table in ("players", "actions", "pots", "violations", "notes")}
+        tables["hands"] = hands.reset_index(drop=True)
+        share_categories(tables, SHARED_CATEGORIES)
+        return Frames(**tables, rejects=self.rejects, ignored=self.ignored, source=self.source)
+
+
+def _holds(frame: pd.DataFrame, keys: pd.DataFrame) -> Any:
+    """Which rows of ``frame`` have a (site, hand_id) of ``keys``: a boolean array."""
+    if len(frame) == 0 or len(keys) == 0:
+        return np.zeros(len(frame), dtype=bool)
+    return pd.MultiIndex.from_frame(frame[["site", "hand_id"]]).isin(pd.MultiIndex.from_frame(keys))
 
 
 def typed_frame(table: str, data: Any, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -235,33 +313,81 @@ def load(
     (default: all); the key columns ``site`` and ``hand_id`` always come
     too. From a store only those SQL columns are read. ValueError names an
     unknown table or column.
+
+    Files that are not hand histories (no site's format, empty, a tournament
+    summary) are left out and listed in the frames' ``ignored`` table.
+    FileNotFoundError for a path that does not exist; :class:`NoHandHistories`
+    (a ValueError) when no file under the paths is a hand history.
     """
     paths = [Path(source)] if isinstance(source, (str, Path)) else [Path(p) for p in source]
     wanted = list(TABLES if frames is None else ([frames] if isinstance(frames, str) else frames))
     columns = dict(columns or {})
     for table in {*wanted, *columns}:
         table_columns(table, columns.get(table))  # ValueError for a name that does not exist
+    for path in paths:
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
     from studbook import store  # imported here: store builds on this module
 
+    ignored = _Ignored()
     if len(paths) == 1 and store.is_store(paths[0]):
         def read(tables: Sequence[str]) -> dict[str, pd.DataFrame]:
             return store.read_tables(paths[0], tables, columns)
     else:
         def read(tables: Sequence[str]) -> dict[str, pd.DataFrame]:
-            with per_file(_file_results(paths)) as each_file:  # the rows are made as each file is checked
+            ignored.clear()  # read again when a lazy table is first used
+            with per_file(_file_results(paths, ignored)) as each_file:  # the rows are made as each file is checked
                 return build_frames(each_file, tables, columns)
     loaded = read(wanted)
+    if ignored.files and len(ignored) == ignored.files:
+        raise NoHandHistories(_no_hand_histories(paths, ignored))
     if len(loaded) == len(TABLES):
-        return Frames(**loaded)
-    return Frames.lazy(loaded, lambda table: read([table])[table])
+        return Frames(**loaded, ignored=ignored_frame(ignored), source=tuple(paths))
+    return Frames.lazy(loaded, lambda table: read([table])[table], ignored=ignored_frame(ignored),
+                       source=tuple(paths))
 
 
-def _file_results(paths: Iterable[str | Path]) -> Iterator[list[CheckResult]]:
-    """Each file's check results, a list a file, in file order."""
+class _Ignored(list[tuple[str, str]]):
+    """The files read that are not hand histories, (file, why), and how many files were read."""
+
+    files = 0
+
+    def clear(self) -> None:
+        super().clear()
+        self.files = 0
+
+
+def _no_hand_histories(paths: Sequence[Path], ignored: Sequence[tuple[str, str]]) -> str:
+    named = ", ".join(str(p) for p in paths[:3]) + (" ..." if len(paths) > 3 else "")
+    if not ignored:
+        return f"{named}: no files to read"
+    first = "; ".join(f"{Path(file).name}: {reason}" for file, reason in ignored[:3])
+    more = f"; and {len(ignored) - 3} more" if len(ignored) > 3 else ""
+    return f"{named}: no hand history found ({len(ignored)} file{'s' if len(ignored) != 1 else ''} " \
+           f"ignored: {first}{more})"
+
+
+def _file_results(paths: Iterable[str | Path], ignored: _Ignored | None = None) -> Iterator[list[CheckResult]]:
+    """Each file's check results, a list a file, in file order; a file that is not a
+    hand history gives none, and its name and why go to ``ignored``. NoHandHistories
+    when no path holds a file at all."""
     from studbook.check import check_paths
+    from studbook.parse import not_a_hand_history
 
+    files = 0
     for file_check in check_paths([str(p) for p in paths]):
-        yield list(file_check.results)
+        files += 1
+        if ignored is not None:
+            ignored.files = files
+        reason = not_a_hand_history(file_check.parsed)
+        if reason is not None:
+            if ignored is not None:
+                ignored.append((file_check.file, reason))
+            yield []
+        else:
+            yield list(file_check.results)
+    if files == 0:
+        raise NoHandHistories(_no_hand_histories([Path(p) for p in paths], []))
 
 
 def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
@@ -271,7 +397,7 @@ def check_results(paths: Iterable[str | Path]) -> Iterator[CheckResult]:
 
 
 __all__ = [
-    "CheckResult", "Column", "Frames", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
+    "CheckResult", "Column", "Frames", "IGNORED_COLUMNS", "MONEY_COLUMNS", "NoHandHistories", "ignored_frame", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
     "SHARED_CATEGORIES", "STUD_CLASSES", "TABLES", "build_frames", "check_results", "empty_frames",
     "frames_from_checks", "joined_frames", "rows_from_checks", "from_minor", "load", "schema_markdown", "starting_class",
     "table_columns", "to_minor", "typed_frame",

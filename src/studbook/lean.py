@@ -8,16 +8,21 @@ chunk at a time (tuples in column order, as SQLite or
 its column's dtype and writes it into arrays made once for the whole table
 (when the number of rows is known beforehand; else they grow by doubling).
 
-* ``category``: a pandas Categorical whose categories are the values seen,
-  sorted (so sorting and ``groupby(sort=True)`` order values as strings do).
+* ``category``: a pandas Categorical whose categories are the values seen
+  (only those: ``value_counts()`` lists no value the table does not hold),
+  in the column's order (``Column.order``): sorted as text; ids that are all
+  digits by their number (``natural``); or a fixed order, as an *ordered*
+  categorical (starting classes, cards). Sorting and ``groupby(sort=True)``
+  follow that order.
 * ``string``: pandas' string dtype, Arrow-backed when pyarrow is installed.
 * integers: the column's dtype when every value fits it, else the narrowest
   wider one that holds them (never wrapped); ``Int8`` ... ``Int64`` take NA.
 * ``bool``, ``float64``, ``datetime64[ns, UTC]`` as named.
 
 :func:`share_categories` gives columns of several tables that hold the same
-kind of value (every ``hand_id``, every player name) one categorical dtype,
-so that the categories are held once and joins compare codes, not strings.
+kind of value and the same values (every ``hand_id`` of ``hands`` and of
+``players``, say) one categorical dtype object, so that those categories are
+held once and joins between them compare codes, not strings.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ _CATEGORY_INDEX = pd.Index(["x"]).dtype  # the dtype pandas gives an index of st
 _FIRST_CAPACITY = 1 << 16
 
 
-def _fitting(low: int, high: int, dtype: str) -> str:
+def fitting_dtype(low: int, high: int, dtype: str) -> str:
     """``dtype`` (a numpy integer name), or the narrowest wider one that holds ``low..high``."""
     for name in _SIGNED[_SIGNED.index(dtype):]:
         least, most = _LIMITS[name]
@@ -133,7 +138,7 @@ class _Numbers(_Column):
         current = str(self.array.dtype)
         if not len(array):
             return array.astype(current)
-        return array.astype(_fitting(int(array.min()), int(array.max()), current))
+        return array.astype(fitting_dtype(int(array.min()), int(array.max()), current))
 
     def result(self) -> np.ndarray:
         return self._trimmed(self.array)
@@ -152,7 +157,7 @@ class _Nullable(_Numbers):
         numbers = masked.to_numpy(dtype=np.int64, na_value=0)
         if len(numbers) and not missing.all():
             present = numbers[~missing]
-            fitting = _fitting(int(present.min()), int(present.max()), str(self.array.dtype))
+            fitting = fitting_dtype(int(present.min()), int(present.max()), str(self.array.dtype))
             if fitting != str(self.array.dtype):
                 self.array = self.array.astype(fitting)
         self.array, self.mask = self._room([self.array, self.mask], len(numbers))
@@ -201,10 +206,12 @@ class _Strings(_Column):
 class _Categories(_Column):
     """Codes into the categories of each chunk in turn (a chunk's categories are
     numbered after those of the chunks before it); at the end, the categories
-    of all chunks are sorted and the duplicates merged, and the codes renumbered."""
+    of all chunks are put in the column's order and the duplicates merged, and
+    the codes renumbered."""
 
-    def __init__(self, name: str, dtype: str, capacity: int | None) -> None:
+    def __init__(self, name: str, dtype: str, capacity: int | None, order: Any = None) -> None:
         super().__init__(name, dtype, capacity)
+        self.order = order
         self.codes = np.empty(self.capacity, dtype=np.int32)
         self.categories: list[Any] = []  # each chunk's, in strings of the STRING dtype
         self.seen = 0  # categories so far, duplicates counted
@@ -225,18 +232,35 @@ class _Categories(_Column):
     def result(self) -> pd.Categorical:
         codes = self._trimmed(self.codes)
         if not self.categories:
-            return pd.Categorical.from_codes(codes, categories=pd.Index([], dtype=_CATEGORY_INDEX))
+            return pd.Categorical.from_codes(codes, dtype=category_dtype([], self.order))
         every = pd.concat([pd.Series(part, copy=False) for part in self.categories], ignore_index=True)
         self.categories = []
         renumber, categories = pd.factorize(every, sort=True)
+        dtype = category_dtype(categories, self.order)
+        if self.order is not None:  # the factorized values' positions in the column's order
+            renumber = dtype.categories.get_indexer(categories)[renumber]
         renumber = np.append(renumber.astype(np.int32), np.int32(-1))  # code -1 stays -1 (NA)
-        return pd.Categorical.from_codes(renumber[codes],
-                                         categories=pd.Index(categories, dtype=_CATEGORY_INDEX))
+        return pd.Categorical.from_codes(renumber[codes], dtype=dtype)
 
 
-def _column(name: str, dtype: str, capacity: int | None) -> _Column:
+def category_dtype(values: Iterable[Any], order: Any = None) -> pd.CategoricalDtype:
+    """The categorical dtype of a column of ``order`` (see ``Column.order``) holding
+    ``values``: those values (each once) in that order."""
+    present = list(dict.fromkeys(values))
+    if order is None:
+        return pd.CategoricalDtype(pd.Index(sorted(present), dtype=_CATEGORY_INDEX))
+    if isinstance(order, str):  # natural: numbers by value, then the rest as text
+        ranked = sorted(present, key=lambda v: (0, int(v), v) if v.isdigit() else (1, 0, v))
+        return pd.CategoricalDtype(pd.Index(ranked, dtype=_CATEGORY_INDEX))
+    known = set(present)
+    unknown = sorted(known.difference(order))  # a value the order does not name goes last
+    return pd.CategoricalDtype(pd.Index([v for v in order if v in known] + unknown, dtype=_CATEGORY_INDEX),
+                               ordered=True)
+
+
+def _column(name: str, dtype: str, capacity: int | None, order: Any = None) -> _Column:
     if dtype == "category":
-        return _Categories(name, dtype, capacity)
+        return _Categories(name, dtype, capacity, order)
     if dtype == "string":
         return _Strings(name, dtype, capacity)
     if dtype in _NULLABLE:
@@ -260,8 +284,9 @@ class TableBuilder:
     columns' arrays are made that long at once."""
 
     def __init__(self, columns: Sequence[Any], rows: int | None = None) -> None:
-        self.columns = [_column(c.name, c.dtype, rows) for c in columns]
+        self.columns = [_column(c.name, c.dtype, rows, getattr(c, "order", None)) for c in columns]
         self.names = [c.name for c in columns]
+        self.units = {c.name: c.unit for c in columns if getattr(c, "unit", "")}
 
     def add(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """A chunk of rows: tuples with a value for each column, in order."""
@@ -276,33 +301,47 @@ class TableBuilder:
             column.add(data[column.name])
 
     def frame(self) -> pd.DataFrame:
-        """The table; the builder is spent."""
+        """The table, its columns' units in ``attrs["units"]`` (name -> unit, for the
+        columns that have one); the builder is spent."""
         arrays = {}
         for column in self.columns:
             arrays[column.name] = column.result()
         self.columns = []
-        return pd.DataFrame(arrays, copy=False)
+        frame = pd.DataFrame(arrays, copy=False)
+        if self.units:
+            frame.attrs["units"] = dict(self.units)
+        return frame
 
 
 def share_categories(tables: Mapping[str, pd.DataFrame], domains: Mapping[str, str]) -> None:
     """Give the categorical columns named in ``domains`` (column name -> domain)
-    one dtype per domain, whose categories are all of the domain's, sorted; in place."""
-    found: dict[str, list[tuple[pd.DataFrame, str]]] = {}
+    that hold the same values one dtype object per domain and set of values, in
+    place: the categories are held once, and joins between them compare codes.
+    Each column keeps its own values as categories (no table gains a category
+    it does not hold)."""
+    for frame in tables.values():
+        for column in domains:
+            if column in frame.columns and isinstance(frame[column].dtype, pd.CategoricalDtype):
+                frame[column] = frame[column].array.remove_unused_categories()
+    found: dict[tuple[str, int], list[tuple[pd.DataFrame, str]]] = {}
     for frame in tables.values():
         for column, domain in domains.items():
             if column in frame.columns and isinstance(frame[column].dtype, pd.CategoricalDtype):
-                found.setdefault(domain, []).append((frame, column))
+                found.setdefault((domain, len(frame[column].cat.categories)), []).append((frame, column))
     for members in found.values():
-        dtypes = [frame[column].dtype for frame, column in members]
-        if all(dtype is dtypes[0] for dtype in dtypes):
-            continue
-        shared = pd.CategoricalDtype(_united([dtype.categories for dtype in dtypes]))
+        dtypes: list[pd.CategoricalDtype] = []
         for frame, column in members:
-            values = frame[column].array
-            if values.dtype != shared:
-                values = values.set_categories(shared.categories)
-            # one dtype object: the categories are held once, and joins compare codes
-            frame[column] = pd.Categorical.from_codes(values.codes, dtype=shared)
+            own = frame[column].dtype
+            dtype = next((d for d in dtypes if d.ordered == own.ordered and d.categories.equals(own.categories)),
+                         None)
+            if dtype is None:
+                dtypes.append(own)
+            elif dtype is not own:
+                # a new column: pandas 2.1 writes values of an equal dtype into the old one in place
+                at = frame.columns.get_loc(column)
+                values = pd.Categorical.from_codes(frame[column].cat.codes, dtype=dtype)
+                del frame[column]
+                frame.insert(at, column, values)
 
 
 def filled(series: pd.Series, value: str) -> pd.Series:
@@ -334,14 +373,4 @@ def _malloc_trim() -> Any:
 _TRIM = _malloc_trim()
 
 
-def _united(indexes: Iterable[pd.Index]) -> pd.Index:
-    indexes = list(indexes)
-    united = indexes[0]
-    for index in indexes[1:]:
-        extra = ~index.isin(united)
-        if extra.any():
-            united = united.append(index[extra])
-    return united.sort_values()
-
-
-__all__ = ["STRING", "TableBuilder", "filled", "release_memory", "share_categories"]
+__all__ = ["STRING", "TableBuilder", "category_dtype", "filled", "fitting_dtype", "release_memory", "share_categories"]

@@ -426,6 +426,20 @@ def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
     return report
 
 
+def not_a_hand_history(result: FileResult) -> str | None:
+    """Why a file that was read is not a hand history (empty, binary, no known
+    format, a tournament summary), or None. A file that could not be opened, or
+    that looks like a site's hand history but holds no hand, is not counted here:
+    that is an error wherever the file came from."""
+    if result.unreadable or result.results or result.passed:
+        return None
+    if result.note is not None:
+        return result.note
+    if result.error is not None and result.site is None:
+        return "no known site's format" if result.error.startswith("not a hand history") else result.error
+    return None
+
+
 def parse_paths(
     paths: Iterable[str | os.PathLike[str]], *, site: str | None = None
 ) -> Iterator[FileResult]:
@@ -435,5 +449,5 @@ def parse_paths(
             yield read_file(file, site=site)
 
 
-__all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
+__all__ = ["FileResult", "ParseError", "not_a_hand_history", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
            "Sourced", "stream_file", "stream_sourced", "tally"]

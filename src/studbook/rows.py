@@ -14,7 +14,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from studbook.cards import RANKS, Card, format_cards
+from studbook.cards import RANKS, SUITS, Card, format_cards
 from studbook.engine.messages import value_text
 from studbook.engine.result import HandCheck, PlayerResult, fact_fields
 from studbook.events import (
@@ -45,23 +45,52 @@ CheckResult = HandCheck | Rejected | Skipped
 # Schema: the one description of every column, used to type frames and tables
 
 
+MINOR_UNITS = "minor"
+"""The unit of every amount column: integer minor units, the amount times :data:`MONEY_SCALE`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Column:
     name: str
     dtype: str  # a pandas dtype name
     doc: str
+    unit: str = ""  # MINOR_UNITS for an amount column
+    order: tuple[str, ...] | str | None = None
+    """A category column's order: None, its values sorted as text; ``NATURAL``, ids that
+    are all digits by their number (then the others as text); a tuple, that order
+    (the column is then an ordered categorical)."""
 
 
-def _cols(*specs: tuple[str, str, str]) -> tuple[Column, ...]:
+NATURAL = "natural"
+
+
+def _cols(*specs: tuple[Any, ...]) -> tuple[Column, ...]:
     return tuple(Column(*spec) for spec in specs)
+
+
+def _money(name: str, doc: str, dtype: str = "int32") -> tuple[str, str, str, str]:
+    """An amount column: integer minor units (int64 when a value needs it, see schema_markdown)."""
+    return (name, dtype, doc, MINOR_UNITS)
 
 
 _KEY = (
     ("site", "category", "site short name, e.g. 'pokerstars'"),
-    ("hand_id", "category", "the site's hand number; (site, hand_id) identifies a hand"),
+    ("hand_id", "category", "the site's hand number; (site, hand_id) identifies a hand; "
+                            "sorts as numbers where ids are all digits", "", NATURAL),
 )
-_MONEY = "int32"  # int64 when a value needs it (see schema_markdown)
 _MONEY_OPT = "Int32"
+_CARD_ORDER = tuple(rank + suit for rank in RANKS for suit in SUITS)  # 2c 2d ... As: by rank, then suit
+
+STUD_CLASSES = (
+    "rolled-up trips", "buried pair", "split pair", "three to a flush",
+    "three to a straight", "three low (8 or under)", "high cards", "other",
+)
+"""Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
+
+RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
+                                                            "Q-low", "K-low", "paired")
+"""Razz classes: the highest of three different ranks, ace low; or 'paired'."""
+
 
 SCHEMA: dict[str, tuple[Column, ...]] = {
     "hands": _cols(
@@ -73,10 +102,10 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("currency", "category", "ISO currency code; NA for chips (tournament, play money)"),
         ("play_money", "bool", "play-money hand"),
         ("stakes", "category", "small/big bet as written, e.g. '$0.04/$0.08 USD'"),
-        ("small_bet", _MONEY, "small bet (3rd, 4th street), minor units"),
-        ("big_bet", _MONEY, "big bet (5th to 7th street), minor units"),
-        ("ante", _MONEY_OPT, "ante, minor units: the header's, else the one most players posted; NA when none"),
-        ("bring_in", _MONEY_OPT, "bring-in, minor units: the header's, else the one posted (not all-in); NA when none"),
+        _money("small_bet", "small bet (3rd, 4th street), minor units"),
+        _money("big_bet", "big bet (5th to 7th street), minor units"),
+        _money("ante", "ante, minor units: the header's, else the one most players posted; NA when none", _MONEY_OPT),
+        _money("bring_in", "bring-in, minor units: the header's, else the one posted (not all-in); NA when none", _MONEY_OPT),
         ("tournament", "category", "tournament id; NA for cash games"),
         ("buy_in", "category", "tournament buy-in as written"),
         ("level", "category", "tournament level as written"),
@@ -85,8 +114,8 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("started_utc", "datetime64[ns, UTC]", "start time in UTC; NaT when unknown or written without a zone (never taken as UTC)"),
         ("started", "string", "start time exactly as written"),
         ("players", "int8", "players dealt in"),
-        ("pot", _MONEY, "total pot: every contribution less uncalled bets returned"),
-        ("rake", _MONEY, "rake taken, minor units"),
+        _money("pot", "total pot: every contribution less uncalled bets returned"),
+        _money("rake", "rake taken, minor units"),
         ("pot_bb", "float64", "pot in big bets (float convenience)"),
         ("went_to_showdown", "bool", "two or more players were live at the end (marked showdown or not)"),
         ("status", "category", "'ok' or 'violations' (the checker's verdict)"),
@@ -101,13 +130,16 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("variant", "category", "the hand's variant (repeated for convenience)"),
         ("player", "category", "player name"),
         ("seat", "int8", "seat number"),
-        ("stack", _MONEY, "chips at the start of the hand, minor units"),
-        ("big_bet", _MONEY, "the hand's big bet, minor units (repeated for convenience)"),
-        ("door", "category", "the 3rd-street up card, e.g. 'Kd'; NA when unknown"),
+        _money("stack", "chips at the start of the hand, minor units"),
+        _money("big_bet", "the hand's big bet, minor units (repeated for convenience)"),
+        ("door", "category", "the 3rd-street up card, e.g. 'Kd'; NA when unknown; ordered by rank, then suit",
+         "", _CARD_ORDER),
         ("up_cards", "string", "up cards in deal order, space separated ('' if none known)"),
         ("down_cards", "string", "down cards the log revealed, space separated ('' if none)"),
         ("start_cards", "string", "the three 3rd-street cards (2 down, door) when all are known"),
-        ("start_class", "category", "starting-hand class of start_cards (see stats); NA if unknown"),
+        ("start_class", "category", "starting-hand class of start_cards (see stats); NA if unknown; ordered "
+                                    "as STUD_CLASSES, then RAZZ_CLASSES (strongest first, razz lowest first)",
+         "", STUD_CLASSES + RAZZ_CLASSES),
         ("brought_in", "bool", "this player posted the bring-in"),
         ("last_street", "int8", "last street the player was live on, 3..7"),
         ("folded", "bool", "the player folded"),
@@ -115,16 +147,16 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("showdown", "bool", "the player was live at a showdown"),
         ("showed", "bool", "the player showed cards"),
         ("won_at_showdown", "bool", "the player won (part of) a pot at showdown"),
-        ("contributed", _MONEY, "antes and bets, less uncalled bets returned"),
-        ("collected", _MONEY, "chips taken from pots"),
-        ("net", _MONEY, "collected - contributed"),
+        _money("contributed", "antes and bets, less uncalled bets returned"),
+        _money("collected", "chips taken from pots"),
+        _money("net", "collected - contributed"),
         ("net_bb", "float64", "net in big bets (float convenience)"),
-        ("high_won", _MONEY, "chips won from high halves and whole pots"),
-        ("low_won", _MONEY, "chips won from low halves (stud8; razz pots count as high/whole)"),
+        _money("high_won", "chips won from high halves and whole pots"),
+        _money("low_won", "chips won from low halves (stud8; razz pots count as high/whole)"),
         ("finish_place", "Int16", "the place the player finished the tournament in, where this hand's log "
                                   "states it (the hand they went out in or won it in; an iPoker "
                                   "tournament session states its hero's on every hand); NA otherwise"),
-        ("finish_prize", _MONEY_OPT, "the prize that line states, minor units of the tournament's money; NA when none"),
+        _money("finish_prize", "the prize that line states, minor units of the tournament's money; NA when none", _MONEY_OPT),
     ),
     "actions": _cols(
         *_KEY,
@@ -134,26 +166,26 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("player", "category", "who acted"),
         ("kind", "category", "bring_in, complete, bet, raise, call, check or fold; a bet or raise that faces "
                              "only the bring-in is `complete`, whatever the site wrote (`studbook.betting`)"),
-        ("amount", _MONEY_OPT, "the first figure the log wrote (a raise's increment)"),
-        ("to", _MONEY_OPT, "the player's street total after the action, where the log says"),
-        ("put_in", _MONEY, "chips this action added to the pot (derived)"),
+        _money("amount", "the first figure the log wrote (a raise's increment)", _MONEY_OPT),
+        _money("to", "the player's street total after the action, where the log says", _MONEY_OPT),
+        _money("put_in", "chips this action added to the pot (derived)"),
         ("all_in", "bool", "the action put the player all-in"),
-        ("to_call", _MONEY, "chips the player needed to call before acting (derived)"),
+        _money("to_call", "chips the player needed to call before acting (derived)"),
         ("facing_bet", "bool", "to_call > 0 (the bring-in counts as a bet to call)"),
         ("bets_before", "int8",
          "bets this round before the action: completion/bet = 1, each raise +1; "
          "the bring-in alone is 0"),
-        ("pot_before", _MONEY, "pot before the action: antes and bets so far, less returns"),
+        _money("pot_before", "pot before the action: antes and bets so far, less returns"),
     ),
     "pots": _cols(
         *_KEY,
         ("pot", "int8", "0 for the main (or only) pot, k for side pot k"),
         ("pot_kind", "category", "'main' or 'side'"),
-        ("pot_amount", _MONEY, "the pot's size, minor units"),
+        _money("pot_amount", "the pot's size, minor units"),
         ("eligible", "string", "players eligible for the pot, comma separated"),
         ("half", "category", "'whole' (no split), 'high' or 'low'"),
         ("winner", "category", "who took this half; NA when nobody is recorded"),
-        ("won", _MONEY, "what the winner took from this half"),
+        _money("won", "what the winner took from this half"),
     ),
     "violations": _cols(
         *_KEY,
@@ -518,17 +550,6 @@ def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
 # Starting-hand classes
 
 
-STUD_CLASSES = (
-    "rolled-up trips", "buried pair", "split pair", "three to a flush",
-    "three to a straight", "three low (8 or under)", "high cards", "other",
-)
-"""Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
-
-RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
-                                                            "Q-low", "K-low", "paired")
-"""Razz classes: the highest of three different ranks, ace low; or 'paired'."""
-
-
 def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     """The class of three 3rd-street cards ``(down, down, door)``.
 
@@ -590,6 +611,6 @@ _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) 
 
 
 __all__ = [
-    "CheckResult", "Column", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
+    "CheckResult", "Column", "MINOR_UNITS", "MONEY_DIGITS", "NATURAL", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
     "STUD_CLASSES", "TABLES", "add_rows", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
 ]

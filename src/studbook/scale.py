@@ -65,6 +65,7 @@ peak went from 1.2-1.5 GiB, when it held and sent whole checked partitions, to u
 from __future__ import annotations
 
 import dataclasses
+import errno
 import io
 import multiprocessing
 import operator
@@ -86,7 +87,7 @@ from studbook.check import (
 )
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
-from studbook.parse import FileResult, read_file
+from studbook.parse import FileResult, not_a_hand_history, read_file
 from studbook.parse import stream_file as parse_stream
 from studbook.perfile import per_file
 from studbook.read import files_in
@@ -102,6 +103,8 @@ BringIns = dict[Any, dict[Decimal | None, tuple[Decimal, str]]]
 
 DASK_MISSING = "Dask is not installed; install it with: pip install 'studbook[dask]'"
 FILES_PER_PARTITION = 16
+HANDS_PER_PARTITION = 20_000
+"""Stored hands a partition of :func:`to_dask` on a store reads."""
 _TASK_BYTES = (256 << 10, 8 << 20)  # a local task reads between 256 KiB and 8 MiB of logs
 _TASKS_PER_WORKER = 4  # tasks per worker at least, so one slow task does not idle the pool
 _IN_FLIGHT = 2  # tasks queued per worker: bounds the results held waiting for their turn
@@ -687,7 +690,8 @@ def _checked_frames(files: list[str], site: str | None, memory: _Recorder,
                     heads.extend((_head(check.hand), bool(check.violations)) for check in checked.checks)
                 if names is not None:
                     names.append(checked.file)
-                yield checked.results
+                # a file that is not a hand history gives no rows, as studbook.frames.load leaves it out
+                yield [] if not_a_hand_history(checked.parsed) is not None else checked.results
 
     return build_frames(results(), sizes=sizes)
 
@@ -749,33 +753,225 @@ def _settle_frames(part: _Part, before: BringIns | None) -> dict[str, Any]:
 
 
 def to_dask(
-    paths: Iterable[PathLike], *, files_per_partition: int = FILES_PER_PARTITION, site: str | None = None
+    paths: Iterable[PathLike] | PathLike, *, files_per_partition: int = FILES_PER_PARTITION,
+    site: str | None = None, hands_per_partition: int = HANDS_PER_PARTITION,
 ) -> dict[str, dask.dataframe.DataFrame]:
-    """The six frames (``hands``, ``players``, ``actions``, ``pots``, ``violations``,
-    ``rejects``) of the files under ``paths`` as lazy Dask DataFrames.
+    """The seven frames (``hands``, ``players``, ``actions``, ``pots``, ``violations``,
+    ``rejects``, ``notes``) of a store or of hand-history files as lazy Dask DataFrames.
 
-    One partition per ``files_per_partition`` files, in the order of
-    :func:`studbook.frames.load`, whose frames they equal in values (each
-    partition has its own index from 0, and its own categories: Dask unites
-    them when it concatenates partitions, unsorted, and knows none before;
-    an integer column may be wider in a partition whose values need it).
-    Nothing is read until computed; compute several
-    tables together (``dask.compute(*frames.values())``) to parse each file
-    once. Runs on whatever scheduler is active: the local default, or a
-    ``dask.distributed.Client``.
+    From a store (``studbook import``; ``paths`` is its path), or a Parquet export
+    of the frames (``studbook export --format parquet -o DIR``; ``paths`` is the
+    folder): one partition per ``hands_per_partition`` hands (``rejects`` in one),
+    read without parsing again, equal to :func:`studbook.frames.load` of the store
+    once computed: the same values, index (0 to n-1, in the store's order), dtypes
+    and categories (known to Dask up front: each table's own values, in the
+    frames' order). Parquet needs pyarrow.
+
+    From files: one partition per ``files_per_partition`` files, parsed and checked
+    on the workers, in the order of :func:`studbook.frames.load`, whose frames they
+    equal in values (each partition has its own index from 0, and its own
+    categories: Dask unites them when it concatenates partitions, unsorted, and
+    knows none before; an ordered categorical holds every value of its order; an
+    integer column may be wider in a partition whose values need it). Compute several tables together (``dask.compute(*frames.values())``)
+    to parse each file once; for repeated queries, import the files into a store.
+
+    Nothing is read until computed. Runs on whatever scheduler is active: the local
+    default, or a ``dask.distributed.Client``.
     """
     dask = _dask()
     import dask.dataframe as dd
     from dask.dataframe.utils import clear_known_categories
 
     from studbook.frames import TABLES, typed_frame
+    from studbook.store import is_store
 
-    parts = _chain(paths, site, files_per_partition, _check_part, _settle_frames)
-    # each partition has its own categories, and an integer column may be wider in
-    # one that needs it (see studbook.lean): the metadata is the schema's, unchecked
-    return {table: dd.from_delayed([part[table] for part in parts], verify_meta=False,
+    named = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if len(named) == 1 and is_store(os.fspath(named[0])):
+        return _tables_dask(_StoreTables(os.fspath(named[0])), hands_per_partition)
+    if len(named) == 1 and is_parquet_export(named[0]):
+        return _tables_dask(_ParquetTables(os.fspath(named[0])), hands_per_partition)
+    for path in named:
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such file or directory", str(path))
+    parts = _chain(named, site, files_per_partition, _check_part, _settle_frames)
+    # each partition has its own categories (ordered ones all of their order, which Dask
+    # unites only when equal), and an integer column may be wider in one that needs it
+    # (see studbook.lean): the metadata is the schema's, unchecked
+    whole = dask.delayed(_whole_orders, pure=True)
+    return {table: dd.from_delayed([whole(part[table], table) for part in parts], verify_meta=False,
                                    meta=clear_known_categories(typed_frame(table, [])))
             for table in TABLES}
+
+
+def _whole_orders(frame: Any, table: str) -> Any:
+    """``frame`` with each ordered categorical holding every value of its order."""
+    from studbook.lean import category_dtype
+    from studbook.rows import SCHEMA
+
+    for column in SCHEMA[table]:
+        if isinstance(column.order, tuple) and column.name in frame.columns:
+            frame[column.name] = frame[column.name].astype(category_dtype(column.order, column.order))
+    return frame
+
+
+class _StoreTables:
+    """A store's tables as :func:`to_dask` reads them: rows located by rowid."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def _query(self, sql: str) -> list[tuple[Any, ...]]:
+        from studbook.store import Store
+
+        with Store(self.path, create=False) as store:
+            return list(store.conn.execute(sql))
+
+    def keys(self, table: str) -> list[tuple[int, str, str]]:
+        return self._query(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid")  # type: ignore[return-value]
+
+    def span(self, table: str) -> tuple[int, int, int]:
+        return self._query(f"SELECT coalesce(min(rowid), 0), coalesce(max(rowid), -1), count(*) FROM {table}")[0]
+
+    def distinct(self, table: str, column: str) -> list[Any]:
+        return [v for (v,) in self._query(f'SELECT DISTINCT "{column}" FROM {table}') if v is not None]
+
+    def bounds(self, table: str, column: str) -> tuple[Any, Any]:
+        low, high = self._query(f'SELECT min("{column}"), max("{column}") FROM {table}')[0]
+        return low, high
+
+    def rows(self, table: str, low: int, high: int) -> Any:
+        from studbook.store import Store
+
+        with Store(self.path, create=False) as store:
+            return store.read_table(table, where="rowid BETWEEN ? AND ?", params=(low, high))
+
+
+class _ParquetTables:
+    """An export's tables (``studbook export --format parquet``: ``<table>.parquet`` in a
+    folder) as :func:`to_dask` reads them: rows located by their position."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def _read(self, table: str, columns: list[str] | None = None) -> Any:
+        import pyarrow.parquet as pq
+
+        return pq.read_table(os.path.join(self.folder, f"{table}.parquet"), columns=columns)
+
+    def keys(self, table: str) -> list[tuple[int, str, str]]:
+        keys = self._read(table, ["site", "hand_id"])
+        return list(zip(range(keys.num_rows), map(str, keys.column("site").to_pylist()),
+                        map(str, keys.column("hand_id").to_pylist())))
+
+    def span(self, table: str) -> tuple[int, int, int]:
+        import pyarrow.parquet as pq
+
+        rows = pq.ParquetFile(os.path.join(self.folder, f"{table}.parquet")).metadata.num_rows
+        return 0, rows - 1, rows
+
+    def distinct(self, table: str, column: str) -> list[Any]:
+        values = self._read(table, [column]).column(column).to_pylist()
+        return [v for v in dict.fromkeys(values) if v is not None]
+
+    def bounds(self, table: str, column: str) -> tuple[Any, Any]:
+        import pyarrow.compute as pc
+
+        found = pc.min_max(self._read(table, [column]).column(column)).as_py()
+        return found["min"], found["max"]
+
+    def rows(self, table: str, low: int, high: int) -> Any:
+        from studbook.frames import typed_frame
+
+        return typed_frame(table, self._read(table).slice(low, high - low + 1).to_pandas())
+
+
+_Tables = _StoreTables | _ParquetTables
+
+
+def is_parquet_export(path: PathLike) -> bool:
+    """Whether ``path`` is a folder written by ``studbook export --format parquet``."""
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, "hands.parquet"))
+
+
+def _tables_dask(tables: _Tables, hands_per_partition: int) -> dict[str, Any]:
+    """:func:`to_dask` of a store or an export: each table's partitions by runs of
+    rows of whole hands, typed as the whole table's frame is."""
+    import dask.dataframe as dd
+
+    from studbook.frames import TABLES
+
+    delayed = _dask().delayed
+    starts = {(site, hand_id): number // hands_per_partition
+              for number, (_, site, hand_id) in enumerate(tables.keys("hands"))}
+    partitions = max(1, -(-len(starts) // hands_per_partition))
+    result = {}
+    for table in TABLES:
+        ranges = [tables.span(table)] if table == "rejects" else _row_ranges(tables, table, starts, partitions)
+        dtypes = _whole_dtypes(tables, table)
+        offset, parts = 0, []
+        for low, high, rows in ranges:
+            parts.append(delayed(_read_rows, pure=True)(tables, table, low, high, dtypes, offset))
+            offset += rows
+        result[table] = dd.from_delayed(parts, meta=_typed_like(_empty(table), dtypes, 0), verify_meta=False)
+    return result
+
+
+def _empty(table: str) -> Any:
+    from studbook.frames import typed_frame
+
+    return typed_frame(table, [])
+
+
+def _row_ranges(tables: _Tables, table: str, starts: dict[tuple[str, str], int], partitions: int
+                ) -> list[tuple[int, int, int]]:
+    """(first row, last row, rows) of each partition of ``table``: its rows of each
+    partition's hands, a run of rows since a file's rows go in per hand, in every table."""
+    bounds: list[list[int]] = [[0, -1, 0] for _ in range(partitions)]
+    last = 0
+    for at, site, hand_id in tables.keys(table):
+        part = starts.get((site, hand_id), last)
+        if part < last:
+            raise ValueError(f"{table}: rows out of the hands' order; read it with studbook.load")
+        bound = bounds[part]
+        if bound[2] == 0:
+            bound[0] = at
+        bound[1], bound[2], last = at, bound[2] + 1, part
+    return [(low, high, rows) for low, high, rows in bounds]
+
+
+def _whole_dtypes(tables: _Tables, table: str) -> dict[str, Any]:
+    """The dtype pandas gives each column of ``table`` read whole (:func:`studbook.frames.load`):
+    a categorical of the table's own values in the column's order, an integer as wide as
+    its least and greatest values need."""
+    import pandas as pd
+
+    from studbook.lean import category_dtype, fitting_dtype
+    from studbook.rows import SCHEMA
+
+    dtypes: dict[str, Any] = {}
+    for column in SCHEMA[table]:
+        if column.dtype == "category":
+            dtypes[column.name] = category_dtype(map(str, tables.distinct(table, column.name)), column.order)
+        elif column.dtype.lower().startswith("int"):
+            low, high = tables.bounds(table, column.name)
+            width = fitting_dtype(int(low or 0), int(high or 0), column.dtype.lower())
+            dtypes[column.name] = width if column.dtype.islower() else pd.api.types.pandas_dtype(width.capitalize())
+    return dtypes
+
+
+def _typed_like(frame: Any, dtypes: dict[str, Any], offset: int) -> Any:
+    import pandas as pd
+
+    frame = frame.astype(dtypes)
+    frame.index = pd.RangeIndex(offset, offset + len(frame))
+    return frame
+
+
+def _read_rows(tables: _Tables, table: str, low: int, high: int, dtypes: dict[str, Any], offset: int) -> Any:
+    """The rows ``low..high`` of ``table``, as the whole table's frame has them."""
+    frame = tables.rows(table, low, high)
+    frame.attrs.clear()
+    return _typed_like(frame, dtypes, offset)
 
 
 def check_files_dask(

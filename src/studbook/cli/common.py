@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from studbook.parse import FileResult
+from studbook.parse import not_a_hand_history  # noqa: F401 - the subcommands take it from here
 from studbook.read import files_in
 
 
@@ -53,20 +53,6 @@ def expand_inputs(paths: Iterable[str]) -> list[InputFile]:
 def expand_paths(paths: Iterable[str]) -> list[Path]:
     """The files of :func:`expand_inputs`, without the explicit marks."""
     return [f.path for f in expand_inputs(paths)]
-
-
-def not_a_hand_history(result: FileResult) -> str | None:
-    """Why a file that was read is not a hand history (empty, binary, no known
-    format, a tournament summary), or None. A file that could not be opened, or
-    that looks like a site's hand history but holds no hand, is not counted here:
-    that is an error wherever the file came from."""
-    if result.unreadable or result.results or result.passed:
-        return None
-    if result.note is not None:
-        return result.note
-    if result.error is not None and result.site is None:
-        return "no known site's format" if result.error.startswith("not a hand history") else result.error
-    return None
 
 
 def ignored_line(path: str, reason: str) -> str:

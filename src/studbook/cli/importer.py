@@ -9,6 +9,9 @@ the files of this import (with the line of its first). With one job, files are r
 with ``--jobs N``, each worker process makes its files' rows and packs their original texts
 (:func:`studbook.scale.prepare_files`), and this process only stores them, a file a transaction as with one.
 
+A file found in a directory that is not a hand history (a README, an index,
+another program's side files) is ignored, as ``studbook check`` ignores it: counted
+and listed apart from rejected hands, never a row of the rejects table.
 A file that cannot be read (no permission, gone since the directory was
 walked) is listed with the reason and not marked imported, so the next import
 reads it; the other files are imported. A full disk rolls back the file being
@@ -25,6 +28,7 @@ be written) and when a file could not be read.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sqlite3
 import sys
 from collections import Counter
@@ -32,8 +36,8 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
-from studbook.check import SeenHands, SourcedCheck, SourcedStream
-from studbook.cli.common import UsageError, expand_paths
+from studbook.check import SeenHands, SourcedCheck, SourcedStream, is_file_rejection
+from studbook.cli.common import UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
@@ -72,7 +76,9 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    files = expand_paths(args.paths)
+    inputs = expand_inputs(args.paths)
+    files = [f.path for f in inputs]
+    walked = {str(f.path) for f in inputs if not f.explicit}  # a file named itself is read as a hand history
     if args.jobs is None:
         args.jobs = auto_jobs(files)
     try:
@@ -82,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     summary = ImportSummary()
     seen, repeated = SeenHands(), list[str]()  # hand ids met twice in this run's files
     unreadable: list[str] = []
+    ignored: list[str] = []
     progress = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
                     disable=args.quiet or not sys.stderr.isatty())
 
@@ -109,8 +116,12 @@ def run(args: argparse.Namespace) -> int:
                 if file_check.parsed.unreadable:  # since it was hashed: not marked imported
                     cannot_read(file_check.parsed.file, _reason(file_check.parsed.error))
                     continue
+                record = (file_check.parsed.file, hashes[file_check.parsed.file])
                 try:
-                    _store(store, file_check, seen, repeated, summary, (file_check.parsed.file, hashes[file_check.parsed.file]))
+                    if file_check.parsed.file in walked and _ignorable(file_check, ignored):
+                        store.add([], summary=summary, record=record)  # marked imported: not read again
+                        continue
+                    _store(store, file_check, seen, repeated, summary, record)
                 except sqlite3.Error as error:
                     raise explain(args.db, error, writing=file_check.parsed.file) from None
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
@@ -127,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         store.close()
-    print(report(summary, args.db, len(files) - len(unreadable), total, show_problems=not args.quiet,
-                 unreadable=unreadable, repeated=repeated))
+    print(report(summary, args.db, len(files) - len(unreadable) - len(ignored), total,
+                 show_problems=not args.quiet, unreadable=unreadable, repeated=repeated, ignored=ignored))
     if unreadable:
         return 2
     if args.strict and (summary.rejected or summary.with_violations):
@@ -141,6 +152,25 @@ def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedSt
     its original text beside it), else in ``jobs`` processes, each of which makes the
     store's rows of its files (:func:`studbook.store.prepare_rows`)."""
     return prepare_files(files, prepare_rows, jobs=jobs, site=site)
+
+
+def _ignorable(checked: SourcedStream | Prepared[PreparedRows], ignored: list[str]) -> bool:
+    """Whether a file is not a hand history (its line added to ``ignored``). A stream is
+    looked at its first result: a file that is not a hand history gives none (a
+    tournament summary) or one, the file's rejection, after its report is final; else
+    the result is put back."""
+    if isinstance(checked, SourcedStream):
+        first = next(checked.results, None)
+        if first is not None and not is_file_rejection(checked.parsed, first[0]):
+            checked.results = itertools.chain([first], checked.results)
+            return False
+        # the stream is at its end (no result, or the file's rejection): its report is final
+        checked.results = iter([] if first is None else [first])
+    reason = not_a_hand_history(checked.parsed)
+    if reason is None:
+        return False
+    ignored.append(ignored_line(checked.parsed.file, reason))
+    return True
 
 
 def _store(store: Store, checked: SourcedStream | Prepared[PreparedRows], seen: SeenHands, repeated: list[str],
@@ -189,9 +219,10 @@ def _skipped_note(skips: Sequence[Skipped]) -> str:
 
 def report(summary: ImportSummary, db: str, files: int, total: int, *,
            show_problems: bool = True, unreadable: list[str] | None = None,
-           repeated: Sequence[str] = ()) -> str:
-    """The end-of-import summary; ``unreadable`` lists the files not read, with why, and
-    ``repeated`` the hand ids met twice in this import's files."""
+           repeated: Sequence[str] = (), ignored: Sequence[str] = ()) -> str:
+    """The end-of-import summary; ``unreadable`` lists the files not read, with why,
+    ``repeated`` the hand ids met twice in this import's files, and ``ignored`` the
+    files that are not hand histories (as ``studbook check`` lists them)."""
     games = _skipped_note([p for p in summary.problems if isinstance(p, Skipped)])
     lines = [
         f"imported {files} file{'s' if files != 1 else ''} into {printable_path(db)}",
@@ -207,6 +238,8 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
     if summary.unchanged_files:
         lines.insert(1, f"  unchanged files  {summary.unchanged_files:>8}  "
                         "(imported before with the same content: not read again; --rescan)")
+    if ignored:
+        lines.insert(1, f"  ignored files    {len(ignored):>8}  (not hand histories, listed below)")
     if unreadable:
         lines.insert(1, f"  unreadable files {len(unreadable):>8}  "
                         "(not imported; the next import reads them)")
@@ -219,6 +252,11 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
         if len(rejected) > SHOW_REJECTED:
             lines.append(f"  ... and {len(rejected) - SHOW_REJECTED} more "
                          "(all are in the store's rejects table)")
+    if show_problems and ignored:
+        lines.append(f"ignored ({len(ignored)} file{'s' if len(ignored) != 1 else ''}):")
+        lines.extend(f"  {printable_path(line)}" for line in ignored[:SHOW_REJECTED])
+        if len(ignored) > SHOW_REJECTED:
+            lines.append(f"  ... and {len(ignored) - SHOW_REJECTED} more")
     if show_problems and repeated:
         lines.append("hand ids repeated in these files (the first was kept):")
         lines.extend(f"  {line}" for line in repeated[:SHOW_REJECTED])

@@ -85,6 +85,15 @@ class Replay:
     def __len__(self) -> int:
         return len(self.snapshots)
 
+    def __repr__(self) -> str:
+        hand = self.hand
+        return f"<Replay of {hand.site} #{hand.hand_id}: {len(self.snapshots)} snapshots, {len(self.violations)} violations>"
+
+    def _repr_html_(self) -> str:  # a notebook displays the replayer, inline
+        from studbook.display import replay_html
+
+        return replay_html(self)
+
     def __getitem__(self, step: int) -> Snapshot:
         return self.snapshots[step]
 
