@@ -81,9 +81,14 @@ class Filters:
         bad_sites = [s for s in sites if s not in site_names()]
         if bad_sites:
             raise FilterError(f"unknown site {', '.join(map(repr, bad_sites))}; known: {', '.join(site_names())}")
+        start = parse_when(since, "--since") if since else None
+        end = parse_when(until, "--until", end=True) if until else None
+        if start is not None and end is not None and end <= start:
+            raise FilterError(f"--since {since} --until {until}: the range is empty "
+                              "(--until is not after --since)")
         return cls(
-            since=parse_when(since, "--since") if since else None,
-            until=parse_when(until, "--until", end=True) if until else None,
+            since=start,
+            until=end,
             sites=sites,
             stakes=tuple(parse_stakes(s) for s in stakes),
             kinds=kinds,

@@ -28,6 +28,7 @@ from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 from studbook.frames import MONEY_SCALE, Frames
 from studbook.lean import filled
 from studbook.stats import BY_NAME, by_starting_hand, compute
+from studbook.words import counted
 
 COMPARE_STATS = ("vpip", "complete_raise_3rd", "steal_attempt", "bring_in_fold_to_steal",
                  "went_to_showdown", "won_at_showdown", "afq_post")
@@ -58,7 +59,7 @@ def main_player(frames: Frames) -> str | None:
 
 
 def _hands(count: int) -> str:
-    return f"{int(count):,} hand{'s' if count != 1 else ''}"
+    return counted(int(count), "hand", grouped=True)
 
 
 _GROUPED = StrMethodFormatter("{x:,.0f}")
@@ -285,7 +286,7 @@ def tournament_chips(frames: Frames, player: str | None = None) -> Figure:
         axes.plot(np.arange(1, len(part) + 1), values, lw=1.5, marker=".", ms=3,
                   label=f"{tournament} ({_plain_text(part['buy_in'].iloc[0])}, {_hands(len(part))})")
     count = chips.groupby(["site", "tournament"], observed=True).ngroups
-    axes.set_title(f"{title}: {count} tournament{'s' if count != 1 else ''}")
+    axes.set_title(f"{title}: {counted(count, 'tournament')}")
     axes.set_xlabel("Hands played in the tournament")
     axes.set_ylabel("Chips after the hand")
     axes.set_ylim(bottom=0)

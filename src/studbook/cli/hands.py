@@ -12,6 +12,7 @@ the commands that take hand ids. Exit status: 0, or 2 for usage errors.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 import pandas as pd
@@ -80,10 +81,23 @@ def format_text(table: pd.DataFrame) -> str:
     return aligned(view, left=("site", "player", "stakes", "cards", "violations"))
 
 
+_WRITTEN_TIME = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?")
+"""A start time written year first without a zone (Winning's ``2016/8/2 11:13:2``)."""
+
+
 def _when(utc: Any, written: str) -> str:
     if pd.isna(utc):
-        return f"{written} (zone unknown)"
+        return f"{_normalised(written)} (zone unknown)"
     return str(utc.strftime("%Y-%m-%d %H:%M:%S"))
+
+
+def _normalised(written: str) -> str:
+    """A year-first time written as ``YYYY-MM-DD HH:MM:SS``; any other text as written."""
+    match = _WRITTEN_TIME.fullmatch(written.strip())
+    if match is None:
+        return written
+    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups())
+    return f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d}"
 
 
 def _cards(down: Any, up: Any) -> str:
