@@ -20,6 +20,7 @@ import pandas as pd
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, aligned, write
 from studbook.cli.source import add_source_arguments, load_source, players_or_hero
+from studbook.lean import filled
 from studbook.search import CLASSES, find_hands, start_class
 
 
@@ -57,28 +58,31 @@ def run(args: argparse.Namespace) -> int:
     players = players_or_hero(frames, filters, args.format)
     if not players:
         return 0
+    # a rule broken is found in every hand, as check finds it, not only in the hero's
     table = find_hands(frames, players, showdown=True if args.showdown else None, won=args.won,
-                       min_bb=args.min_bb, starting_hand=starting, rule=args.rule)
+                       min_bb=args.min_bb, starting_hand=starting, rule=args.rule,
+                       any_hand=args.rule is not None and not filters.players)
     write(table, args.format, format_text)
     return 0
 
 
 def format_text(table: pd.DataFrame) -> str:
     """Aligned columns, one hand a line."""
-    several = table["player"].nunique() > 1
+    several = table["player"].nunique() > 1 or table["player"].isna().any()
     view = pd.DataFrame({
         "started (UTC)": [_when(utc, written) for utc, written in
                           zip(table["started_utc"], table["started"])],
-        "site": table["site"], "hand": table["hand_id"],
-        **({"player": table["player"]} if several else {}),
+        "site": table["site"], "hand": table["hand_id"], "variant": table["variant"],
+        **({"player": filled(table["player"], "-")} if several else {}),
         "stakes": table["stakes"],
         "cards": [_cards(down, up) for down, up in zip(table["down_cards"], table["up_cards"])],
-        "net": [f"{net} {currency}" for net, currency in zip(table["net"], table["currency"])],
-        "bb": [f"{bb:+.2f}" for bb in table["net_bb"]],
+        "net": ["-" if net is None else f"{net} {currency}"
+                for net, currency in zip(table["net"], table["currency"])],
+        "bb": ["-" if pd.isna(bb) else f"{bb:+.2f}" for bb in table["net_bb"]],
         "violations": [f"{n} ({rules})" if n else "" for n, rules in
                        zip(table["violations"], table["rules"])],
     })
-    return aligned(view, left=("site", "player", "stakes", "cards", "violations"))
+    return aligned(view, left=("site", "variant", "player", "stakes", "cards", "violations"))
 
 
 _WRITTEN_TIME = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?")
