@@ -517,13 +517,24 @@ def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
 
 STUD_CLASSES = (
     "rolled-up trips", "buried pair", "split pair", "three to a flush",
-    "three to a straight", "three low (8 or under)", "high cards", "other",
+    "three to a straight", "three low (8 or under)", "high cards", "ace and two small",
+    "one high card (T to K)", "three small (9 or under)",
 )
 """Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
 
 RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
                                                             "Q-low", "K-low", "paired")
 """Razz classes: the highest of three different ranks, ace low; or 'paired'."""
+
+VARIANT_CLASSES: dict[str, tuple[str, ...]] = {
+    "stud": tuple(name for name in STUD_CLASSES if not name.startswith("three low")),
+    "stud8": STUD_CLASSES,
+    "razz": RAZZ_CLASSES,
+}
+"""The classes :func:`starting_class` gives each variant's starts, in order."""
+
+START_CLASSES = STUD_CLASSES + RAZZ_CLASSES
+"""Every starting-hand class, in order (stud's and stud8's, then razz's)."""
 
 
 def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
@@ -534,7 +545,9 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     three to a flush; three to a straight (three different ranks within a span
     of five, ace high or low: 5-6-8 and A-2-4 count); stud8 only: three low
     (three different ranks 8 or under, ace low); high cards (two or more cards
-    ten or higher); other. Razz: '<r>-low' where r is the highest of three
+    ten or higher); ace and two small (an ace, the others 9 or under); one high
+    card (one ten, jack, queen or king, the others 9 or under); three small
+    (every card 9 or under). Razz: '<r>-low' where r is the highest of three
     different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
     """
     variant = Variant(variant)
@@ -557,9 +570,15 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
         return "three to a straight"
     if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
         return "three low (8 or under)"
-    if sum(rank >= 10 for rank in ranks) >= 2:
+    high = sum(rank >= 10 for rank in ranks)
+    if high >= 2:
         return "high cards"
-    return "other"
+    if _ACE in ranks:
+        return "ace and two small"
+    return "one high card (T to K)" if high else "three small (9 or under)"
+
+
+_ACE = 14
 
 
 def _straight_span(ranks: list[int]) -> bool:
@@ -588,5 +607,5 @@ _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) 
 
 __all__ = [
     "CheckResult", "Column", "MONEY_DIGITS", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
-    "STUD_CLASSES", "TABLES", "add_rows", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
+    "START_CLASSES", "STUD_CLASSES", "TABLES", "VARIANT_CLASSES", "add_rows", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
 ]

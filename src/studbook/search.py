@@ -16,10 +16,11 @@ from typing import Sequence
 import pandas as pd
 
 from studbook.filters import game_kind
-from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.frames import Frames, from_minor
 from studbook.lean import filled
+from studbook.rows import START_CLASSES
 
-CLASSES = STUD_CLASSES + RAZZ_CLASSES
+CLASSES = START_CLASSES  # the classes of studbook.rows.starting_class, by name
 COLUMNS = ["site", "hand_id", "started_utc", "started", "variant", "kind", "stakes", "player",
            "down_cards", "up_cards", "start_class", "showdown", "net", "currency", "net_bb",
            "violations", "rules"]
