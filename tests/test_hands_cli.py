@@ -53,7 +53,8 @@ def test_text_and_json(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None
     path = str(corpus / CASH)
     assert main(["hands", path, "--won"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "hero: Hero (dealt down cards in 11 of 11 hands; --hero NAME to choose)"
+    assert out[0] == ("hero: Hero (marked by the log as its own player in 11 of 11 hands: its deal lines "
+                      "show their down cards alone; --hero NAME to choose)")
     assert out[2].split() == ["2009-11-26", "15:10:56", "pokerstars", "35874081088", "stud", "$0.04/$0.08",
                               "USD", "(5h", "5c", "4d)", "2s", "As", "5d", "Ah", "0.59", "USD", "+7.38"]
     assert main(["hands", path, "--player", "Hero", "--lost", "--min-bb", "2", "--format", "json"]) == 0

@@ -160,7 +160,7 @@ def test_session_results(out_dir: Path) -> None:
     assert [round(bar.get_height(), 3) for bar in axes.patches] == [4.75, 4.75, 4.75]  # 0.38 / 0.08
     figure.canvas.draw()
     ticks = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
-    assert ticks == ["01-01", "01-02", "01-03"]  # each session's start date
+    assert ticks == ["2024-01-01", "2024-01-02", "2024-01-03"]  # each session's start date
     _render(figure, out_dir / "sessions.png")
 
 

@@ -373,7 +373,7 @@ def _sessions_panel(axes: Any, part: pd.DataFrame, kind: str) -> None:
     starts = list(part["start"])
     axes.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
     axes.xaxis.set_major_formatter(FuncFormatter(
-        lambda value, _: f"{starts[int(value) - 1]:%m-%d}" if 1 <= value <= len(starts)
+        lambda value, _: f"{starts[int(value) - 1]:%Y-%m-%d}" if 1 <= value <= len(starts)
         and value == int(value) else ""))
     axes.set_xlim(0.4, len(part) + 0.6)
     axes.set_title(f"{kind}: {counted(len(part), 'session')}, {_hands(part['hands'].sum())}, "

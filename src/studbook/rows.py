@@ -94,6 +94,10 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("line", "int32", "first line of the hand in that file"),
         ("end_line", "int32", "last line of the hand"),
         ("notes", "int32", "lines of the hand that carry no play (see the notes table)"),
+        ("hero", "category", "the player the log marks as its own (Bovada's [ME], iPoker's nickname, the "
+                             "one its deal lines show down cards to); NA when it marks nobody"),
+        ("hero_mark", "category", "how the log marks the hero: '[ME]', '<nickname>' or 'deal' (its deal "
+                                  "lines); NA when it marks nobody"),
     ),
     "players": _cols(
         *_KEY,
@@ -331,7 +335,7 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
         len(players) or len(hand.players()),
         pot, minor[str(check.rake)], _per_bb(pot, big_bet),
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes),
+        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
     return hand_row, players, _action_rows(check, site, hand_id), pots, _violation_rows(check), notes
@@ -390,6 +394,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
 
 
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
+_NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 _NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
 
 
