@@ -66,3 +66,22 @@ def test_every_site_that_marks_a_hero_names_it(corpus: Path) -> None:
         assert marks[site] == {"deal"}, site
     bovada = hands[hands["site"] == "bovada"]
     assert bovada["hero"].notna().all()  # every Bovada hand, though its down cards are everybody's
+
+
+def test_a_store_imported_before_the_marks_names_the_hero_by_down_cards(
+        corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a schema-4 store has no hands.hero: read as it is, the hero found by the down cards
+    # the logs show (as before), and the line says so; the next import adds the columns
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    assert main(["import", _path(corpus, WINNING), "--db", str(db)]) == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE hands DROP COLUMN hero")
+        conn.execute("ALTER TABLE hands DROP COLUMN hero_mark")
+        conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    capsys.readouterr()
+    assert main(["hands", "--db", str(db)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("hero: ChazDazzle (marked by the log as its own player in ")
+    assert "their down cards shown (a store imported before the marks were kept)" in first

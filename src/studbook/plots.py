@@ -28,7 +28,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from studbook.filters import KINDS as GAME_KINDS
-from studbook.filters import VARIANTS, game_kind
+from studbook.filters import VARIANTS, find_hero, game_kind
 from studbook.frames import MONEY_SCALE, Frames
 from studbook.lean import filled
 from studbook.rows import VARIANT_CLASSES
@@ -54,13 +54,17 @@ def save(figure: Figure, path: str | Path) -> Path:
 
 
 def main_player(frames: Frames) -> str | None:
-    """The player dealt into the most hands (the hero of one's own histories)."""
+    """The hero (the player the logs mark as their own, :func:`studbook.filters.find_hero`),
+    else the player dealt into the most hands (the first seen on a tie)."""
+    hero = find_hero(frames)
+    if hero is not None:
+        return hero[0]
     players = frames.players["player"]
     if players.empty:
         return None
     counts = players.value_counts(sort=False)
     most = set(counts.index[counts == counts.max()])
-    return str(next(name for name in players if name in most))  # on a tie, the first seen
+    return str(next(name for name in players if name in most))
 
 
 def _hands(count: int) -> str:
