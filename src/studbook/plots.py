@@ -5,12 +5,12 @@ Each function takes :class:`~studbook.frames.Frames` and returns a
 and no display needed); ``save(figure, path)`` writes PNG, SVG or PDF by the
 file's extension. In a notebook the returned figure shows as the cell's value.
 
-* :func:`cumulative_results`: net won over hands, with the showdown and
+* :func:`cumulative_results`: net won over hands, a panel per variant and kind, with the showdown and
   non-showdown lines trackers draw.
 * :func:`compare_players`: percentage stats of several players side by side.
 * :func:`starting_hand_results`: results by starting-hand class.
 * :func:`violations_by_rule`: rule violations by rule, stacked by site.
-* :func:`session_results`: big bets won per sitting, with the running total.
+* :func:`session_results`: big bets won per session, with the running total, a panel per kind.
 * :func:`tournament_chips`: chips after each hand, one line per tournament.
 """
 
