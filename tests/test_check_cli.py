@@ -35,7 +35,7 @@ def test_text_ok_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     need_corpus()
     assert main(["check", str(STARS / CLEAN)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "summary: 1 files, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped"
+    assert out[0] == "summary: 1 file, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped"
     assert out[1].split() == ["site", "files", "hands", "ok", "skipped", "rejected", "violations"]
     assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
 
@@ -46,7 +46,7 @@ def test_text_violation_lines_and_exit_1(tmp_path: Path, capsys: pytest.CaptureF
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{path}:{line}: hand 35874004239: deal.ante: ante should be 0.01, not 0.02 from Nikolay Zem"
     assert out[1].startswith(f"{path}:") and ": hand 35874004239: pot.total: " in out[1]
-    assert "summary: 1 files, 11 hands, 10 ok, 1 hands with violations, 2 violations, 0 rejected, 0 skipped" in out
+    assert "summary: 1 file, 11 hands, 10 ok, 1 hand with violations, 2 violations, 0 rejected, 0 skipped" in out
     # the summary counts violations by rule: how many, and in how many hands
     table = out[next(i for i, text in enumerate(out) if text.split() == ["rule", "violations", "hands"]):]
     assert [row.split() for row in table[1:]] == [["deal.ante", "1", "1"], ["pot.total", "1", "1"]]
@@ -127,7 +127,7 @@ def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
     (tmp_path / "blob.bin").write_bytes(bytes(range(256)) * 4)
     assert main(["check", str(tmp_path)]) == 0  # walked: listed once as ignored, exit status unchanged
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "summary: 1 files, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 3 ignored"
+    assert out[0] == "summary: 1 file, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 3 ignored"
     assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
     assert out[3:] == [
         "ignored (3 files):",
@@ -154,7 +154,7 @@ def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
     assert main(["check", str(tmp_path / "hands.txt.hp")]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{tmp_path / 'hands.txt.hp'}:1: error: not a hand history of any known site")
-    assert out[1] == "summary: 1 files, 0 hands, 0 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 1 file error"
+    assert out[1] == "summary: 1 file, 0 hands, 0 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 1 file error"
 
 
 def test_corpus_check_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +210,7 @@ def test_dash_reads_standard_input(tmp_path: Path) -> None:
     out = done.stdout.decode().splitlines()
     assert done.returncode == 1
     assert out[0].startswith(f"<stdin>:{line}: hand 35874004239: deal.ante: ")
-    assert "summary: 1 files, 11 hands, 10 ok, 1 hands with violations, 2 violations, 0 rejected, 0 skipped" in out
+    assert "summary: 1 file, 11 hands, 10 ok, 1 hand with violations, 2 violations, 0 rejected, 0 skipped" in out
     done = subprocess.run([*command, "check", "--jobs", "2", "-"], input=b"", capture_output=True,
                           check=False)
     assert done.returncode == 2 and b"standard input" in done.stderr

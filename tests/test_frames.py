@@ -9,6 +9,8 @@ action's facts (``HandCheck.actions``) are the engine's own, as in a real check.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import replace
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -380,7 +382,12 @@ def test_amount_finer_than_a_cent_is_rejected_not_rounded() -> None:
     ("Qc Kd As", "stud", "three to a straight"),
     ("Ac 3d 8s", "stud8", "three low (8 or under)"),
     ("Ac Kd 3s", "stud", "high cards"),
-    ("2c 7d Js", "stud", "other"),
+    ("Ac 3d 9s", "stud", "ace and two small"),
+    ("Ac 3d 9s", "stud8", "ace and two small"),  # 9 is not low
+    ("Ac 3d 8s", "stud", "ace and two small"),
+    ("2c 7d Js", "stud", "one high card (T to K)"),
+    ("Kc 2d 7s", "stud", "one high card (T to K)"),
+    ("2c 7d 9s", "stud", "three small (9 or under)"),
     ("Ac 2d 3s", "razz", "3-low"),
     ("7c 2d 5s", "razz", "7-low"),
     ("Kc 2d 5s", "razz", "K-low"),
@@ -388,6 +395,20 @@ def test_amount_finer_than_a_cent_is_rejected_not_rounded() -> None:
 ])
 def test_starting_class(cards: str, variant: str, expected: str) -> None:
     assert starting_class(parse_cards(cards), variant) == expected
+
+
+@pytest.mark.parametrize("variant", ["stud", "stud8", "razz"])
+def test_starting_classes_name_every_start_and_none_holds_most(variant: str) -> None:
+    # every ordered start (down, down, door) of a deck: each class of the variant's list
+    # occurs, no other, and no class is a catch-all (the old stud 'other' held 42% of starts)
+    from itertools import permutations
+
+    from studbook.rows import VARIANT_CLASSES
+
+    deck = [Card.parse(rank + suit) for rank in "23456789TJQKA" for suit in "cdhs"]
+    counts = Counter(starting_class(start, variant) for start in permutations(deck, 3))
+    assert set(counts) == set(VARIANT_CLASSES[variant])
+    assert max(counts.values()) / sum(counts.values()) < 0.3, counts.most_common(2)
 
 
 def test_schema_markdown_lists_every_column() -> None:

@@ -53,8 +53,9 @@ def test_text_and_json(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None
     path = str(corpus / CASH)
     assert main(["hands", path, "--won"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "hero: Hero (dealt down cards in 11 of 11 hands; --hero NAME to choose)"
-    assert out[2].split() == ["2009-11-26", "15:10:56", "pokerstars", "35874081088", "$0.04/$0.08",
+    assert out[0] == ("hero: Hero (marked by the log as its own player in 11 of 11 hands: its deal lines "
+                      "show their down cards alone; --hero NAME to choose)")
+    assert out[2].split() == ["2009-11-26", "15:10:56", "pokerstars", "35874081088", "stud", "$0.04/$0.08",
                               "USD", "(5h", "5c", "4d)", "2s", "As", "5d", "Ah", "0.59", "USD", "+7.38"]
     assert main(["hands", path, "--player", "Hero", "--lost", "--min-bb", "2", "--format", "json"]) == 0
     captured = capsys.readouterr()
@@ -86,3 +87,20 @@ def test_text_columns_of_words_and_cards_align_left(corpus: Path, capsys: pytest
     assert all(row == row.rstrip() for row in [header, *rows])
     net_end = header.index("net") + len("net")
     assert all(row[net_end - 1] in "0123456789D" for row in rows)
+
+
+def test_rule_search_finds_what_check_found_whoever_played(capsys: pytest.CaptureFixture[str]) -> None:
+    # histories/planted-violations.txt: hand 258878136627 breaks showdown.award (check finds it);
+    # Nøkken, the hero named here, sat in another hand only
+    planted = str(Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt")
+    assert main(["hands", planted, "--hero", "Nøkken", "--rule", "showdown.award", "--format", "csv"]) == 0
+    [row] = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert (row["hand_id"], row["variant"], row["player"], row["rules"]) == (
+        "258878136627", "stud", "", "showdown.award")
+    assert main(["hands", planted, "--hero", "Nøkken", "--rule", "showdown.award"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[:6] == ["started", "(UTC)", "site", "hand", "variant", "player"]
+    assert out[2].split()[2:5] == ["pokerstars", "258878136627", "stud"]
+    # with --player the search stays that player's
+    assert main(["hands", planted, "--player", "Nøkken", "--rule", "showdown.award"]) == 0
+    assert capsys.readouterr().out.strip() == "no hands match"

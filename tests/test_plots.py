@@ -57,9 +57,11 @@ def _render(figure: Figure, path: Path, min_size: int = 10_000) -> None:
 def test_cumulative_results(frames: Frames, out_dir: Path) -> None:
     figure = cumulative_results(frames, "A")
     title, xlabel, ylabel = _texts(figure)
-    # A: 4 steal hands at -0.01 and 8 showdown hands at +0.39 (no rake): +3.08 USD
-    assert title == "Results of A: 12 hands, +3.08 USD"
-    assert xlabel.startswith("Hands played") and ylabel == "Net won (USD)"
+    # A: 4 steal hands at -0.01 and 8 showdown hands at +0.39 (no rake): +3.08 USD, one
+    # panel (stud, cash)
+    assert len(figure.axes) == 1 and figure.get_suptitle().startswith("Results of A: 12 hands")
+    assert title == "stud, cash: 12 hands, +3.08 USD"
+    assert xlabel.startswith("Hands in time order") and ylabel == "Net won (USD)"
     axes = figure.axes[0]
     assert [line.get_label() for line in axes.get_lines()[:3]] == [
         "All hands", "At showdown", "Without showdown"]
@@ -77,8 +79,9 @@ def test_cumulative_results_in_big_bets(frames: Frames) -> None:
 
 def test_compare_players(frames: Frames, out_dir: Path) -> None:
     figure = compare_players(frames)
-    title, _, ylabel = _texts(figure)
-    assert title.startswith("Players compared") and ylabel == "Percent of opportunities (%)"
+    title, xlabel, _ = _texts(figure)
+    assert figure.get_suptitle().startswith("Players compared, one panel per variant")
+    assert title == "stud" and xlabel == "Percent of opportunities (%)"
     legend = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
     assert legend[:2] == ["A (12 hands)", "B (12 hands)"]
     _render(figure, out_dir / "players.png")
@@ -96,14 +99,14 @@ def test_compare_players_shows_sample_sizes_and_greys_small_samples(frames: Fram
     # A acted on 3rd street in all 12 hands: VPIP's sample size on A's bar is 12;
     # D had a steal chance in each of its 4 hands
     labels = [text.get_text() for text in axes.texts]
-    assert labels[0] == "12" and labels[-1] == "4"
-    assert "grey: under 5 hands" in axes.get_title()
+    assert labels[0] == "67% of 12" and labels[-1] == "100% of 4"
+    assert "grey: under 5 hands" in figure.get_suptitle()
     _render(figure, out_dir / "players-small-samples.png")
 
 
 def test_starting_hand_results(frames: Frames, out_dir: Path) -> None:
     figure = starting_hand_results(frames, "A")
-    assert figure.get_suptitle() == "Results by starting hand: A"
+    assert figure.get_suptitle() == "Results by starting hand: A (big bets won per hand; labels: hands)"
     assert figure.axes[0].get_xlabel() == "Big bets won per hand"
     labels = [tick.get_text() for tick in figure.axes[0].get_yticklabels()]
     assert set(labels) == {"split pair", "high cards"}
@@ -151,11 +154,13 @@ def test_session_results(out_dir: Path) -> None:
         checks.append(b.check())
     figure = session_results(frames_from_checks(checks), "A")
     title, xlabel, ylabel = _texts(figure)
-    assert title == "Sessions of A: 3 sittings, 6 hands, +14.25 bb (2024-01-01 to 2024-01-03)"
-    assert xlabel.startswith("Sitting") and ylabel == "Net won (big bets)"
+    assert title == "cash: 3 sessions, 6 hands, +14.25 bb (2024-01-01 to 2024-01-03)"
+    assert xlabel.startswith("Session") and ylabel == "Net won (big bets)"
     axes = figure.axes[0]
     assert [round(bar.get_height(), 3) for bar in axes.patches] == [4.75, 4.75, 4.75]  # 0.38 / 0.08
-    assert [text.get_text() for text in axes.texts] == ["2", "2", "2"]  # hands per sitting
+    figure.canvas.draw()
+    ticks = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
+    assert ticks == ["2024-01-01", "2024-01-02", "2024-01-03"]  # each session's start date
     _render(figure, out_dir / "sessions.png")
 
 
@@ -169,7 +174,41 @@ def test_large_counts_are_written_in_full_with_separators(out_dir: Path) -> None
     assert hands > 1000
     figure = cumulative_results(frames, "Hero")
     _render(figure, out_dir / "results_grouped.png")
-    axes = figure.axes[0]
-    assert f"Hero: {hands:,} hands, " in axes.get_title()
-    ticks = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
-    assert "1,000" in ticks and axes.xaxis.get_offset_text().get_text() == ""
+    assert f"Hero: {hands:,} hands, " in figure.get_suptitle()
+    figure.canvas.draw()
+    ticks = [t.get_text() for a in figure.axes for t in a.get_xticklabels() if t.get_text()]
+    assert any(t.startswith("600\n2024-03-") for t in ticks)  # hand number and start date
+    assert all(a.xaxis.get_offset_text().get_text() == "" for a in figure.axes)
+
+
+def test_charts_keep_kinds_and_variants_apart(out_dir: Path) -> None:
+    """On the sample histories (cash and tournament hands of stud, stud8 and razz): the
+    results have a panel per variant and kind of game, with dates on the hand axis; the
+    players chart a panel per variant; the starting hands a bar per class and kind (razz
+    4-low: cash 4 hands losing, the tournament's 1 hand winning, never on one bar); the
+    sessions a panel per kind of game."""
+    import studbook
+
+    frames = studbook.load(Path(__file__).resolve().parent.parent / "histories")
+    results = cumulative_results(frames, "Hero")
+    titles = {a.get_title().split(":")[0] for a in results.axes}
+    assert titles == {f"{v}, {k}" for v in ("stud", "stud8", "razz") for k in ("cash", "tournament")}
+    results.canvas.draw()
+    assert all("\n2024-03-" in t.get_text() for a in results.axes for t in a.get_xticklabels()
+               if t.get_text())
+    players = compare_players(frames, ["Hero", "Böse Sieben"])
+    assert [a.get_title() for a in players.axes] == ["stud", "stud8", "razz"]
+    starting = starting_hand_results(frames, "Hero")
+    assert [t.get_text() for t in starting.legends[0].get_texts()] == ["cash", "tournament"]
+    razz = next(a for a in starting.axes if a.get_title() == "razz")
+    four_low = razz.get_yticks()[[t.get_text() for t in razz.get_yticklabels()].index("4-low")]
+    bars = sorted((bar.get_y(), bar.get_width()) for bar in razz.patches
+                  if abs(bar.get_y() + bar.get_height() / 2 - four_low) < 0.5)
+    assert len(bars) == 2 and bars[0][1] > 0 > bars[1][1]  # the tournament's below, the cash on top
+    assert {t.get_text() for t in razz.texts} >= {"4 hands", "1 hand"}
+    sessions = session_results(frames, "Hero")
+    assert [a.get_title().split(":")[0] for a in sessions.axes] == ["cash", "tournament"]
+    assert len(sessions.axes[0].patches) == 7 and len(sessions.axes[1].patches) == 3
+    for name, figure in (("results", results), ("players", players), ("starting", starting),
+                         ("sessions", sessions)):
+        _render(figure, out_dir / f"histories-{name}.png")

@@ -42,7 +42,9 @@ def test_a_makers_signature_is_its_dataclass_fields_in_order(module: str, name: 
     assert typing.get_origin(hint) is typing.get_origin(Callable), hint
     params, made = typing.get_args(hint)
     assert dataclasses.is_dataclass(made), made
-    fields = dataclasses.fields(made)
+    every = dataclasses.fields(made)
+    fields = every[:len(params)]  # trailing fields with a default may be left out
+    assert all(f.default is not dataclasses.MISSING for f in every[len(params):]), name
     field_types = typing.get_type_hints(made)
     assert [_norm(p) for p in params] == [_norm(field_types[f.name]) for f in fields], (
         f"{name}: ({', '.join(f.name for f in fields)})")
@@ -50,6 +52,8 @@ def test_a_makers_signature_is_its_dataclass_fields_in_order(module: str, name: 
     built = make(*values)
     assert type(built) is made
     assert built == made(**{f.name: v for f, v in zip(fields, values)})
+    assert make(*values, *[_sample(None, i) for i in range(len(params), len(every))]) == made(
+        **{f.name: _sample(None, i) if i >= len(params) else values[i] for i, f in enumerate(every)})
 
 
 def _norm(tp: Any) -> Any:

@@ -75,10 +75,16 @@ def test_tables_days_and_untimed_hands() -> None:
     untimed = showdown_hand("5")
     untimed.header = dataclasses.replace(untimed.header, started_utc=None, started="2024/01/02 03:00")
     frames = frames_from_checks([*checks, untimed.check()])
-    sittings = sessions(frames, "A")
-    assert sittings.untimed == 1
+    sittings = sessions(frames, "A", by="table")
+    assert sittings.untimed == 1 and sittings.zoneless == 1  # a time written, no zone
     assert sittings.table[["tables", "hands"]].values.tolist() == [["Left", 2], ["Right", 1], ["Right", 1]]
     assert sittings.table.iloc[0]["duration"] == pd.Timedelta(minutes=25)
+    # the two tables played at once are one session: its hands and hours counted once
+    merged = sessions(frames, "A").table
+    assert merged[["tables", "hands", "net"]].values.tolist() == [
+        ["Left, Right", 3, Decimal("0.77")], ["Right", 1, Decimal("-0.01")]]
+    assert merged.iloc[0]["duration"] == pd.Timedelta(minutes=25)  # 23:40 to 00:05, not 25 + 0
+    assert summary(merged)[["sessions", "hands", "net"]].values.tolist() == [[2, 4, Decimal("0.76")]]
     days = sessions(frames, "A", by="day").table
     assert days[["tables", "hands", "net"]].values.tolist() == [
         ["Left, Right", 2, Decimal("0.38")], ["Left, Right", 2, Decimal("0.38")]]
@@ -96,9 +102,36 @@ def test_sessions_cli(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the tournament hand: Hero's ante of 40 all-in wins 320, +280 chips = 0.7 big bets of 400
     assert out[3].split()[-6:] == ["1", "280.00", "chips", "+0.70", "+70.0", "-"]
     assert "total" in out
-    assert main(["sessions", *paths, "--cash", "--gap", "1", "--format", "csv"]) == 0
+    assert main(["sessions", *paths, "--cash", "--gap", "1", "--by-table", "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [r["hands"] for r in rows] == ["1", "1", "1", "2", "2", "2", "1", "1"]
     assert rows[3]["duration"] == "50.0" and rows[3]["net"] == "-0.06"
     assert main(["sessions", *paths, "--gap", "0"]) == 2
     assert main(["sessions", *paths, "--player", "Hero", "--player", "trs2758"]) == 2
+
+
+def test_overlapping_histories_tables_are_one_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two of the sample tables moved to the same evening: Hero's sittings there overlap.
+    histories = Path(__file__).resolve().parents[1] / "histories"
+    frames = load([p for p in sorted(histories.iterdir()) if "Aaltje" in p.name or "Fidelitas" in p.name])
+    shift = pd.Timestamp("2024-03-03T00:05Z") - pd.Timestamp("2024-03-15T05:17Z")
+    fidelitas = frames.hands["table"] == "Fidelitas IX"
+    frames.hands.loc[fidelitas, "started_utc"] += shift  # now 00:05 to 03:38 beside Aaltje's 00:05 to 10:15
+    by_table = sessions(frames, "Hero", by="table").table
+    assert by_table["hands"].tolist() == [450, 160]
+    merged = sessions(frames, "Hero").table
+    assert merged[["tables", "hands"]].values.tolist() == [["Aaltje IV, Fidelitas IX", 610]]
+    assert merged.iloc[0]["duration"] == by_table.iloc[0]["duration"]  # Aaltje's 10h10 holds Fidelitas's
+    assert summary(merged)["hours"].iloc[0] == pytest.approx(summary(by_table)["hours"].iloc[0]
+                                                            - by_table.iloc[1]["duration"].total_seconds() / 3600)
+
+
+def test_hands_without_a_zone_are_not_said_to_have_no_time(corpus: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = corpus / "iPoker" / "7-StudL-USD-0.05-0.10-201009.txt"  # times written without a zone
+    if not path.exists():
+        pytest.skip(f"corpus file missing: {path}")
+    assert main(["sessions", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 hands of Hero have a start time written without a time zone" in out
+    assert "no known start time" not in out and "have no start time" not in out

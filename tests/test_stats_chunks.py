@@ -74,7 +74,7 @@ def test_opponents_of_a_store_never_read_a_whole_table(histories_db, capsys, mon
     monkeypatch.setattr(Store, "read_table", whole)
     monkeypatch.setattr(store_module, "CHUNK_HANDS", 50)
     out = _stats(capsys, "--db", str(histories_db), "--opponents").splitlines()
-    assert out[0].startswith("hero: Hero (dealt down cards in ")
+    assert out[0].startswith("hero: Hero (marked by the log as its own player in ")
     assert len(out) > 3 and all("Hero " not in line for line in out[2:])  # the hero is no opponent of theirs
 
 

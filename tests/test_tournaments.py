@@ -56,7 +56,7 @@ def test_a_tournament_played_to_the_end() -> None:
     axes = figure.axes[0]
     assert axes.get_title() == "Tournament chips of Hero: 1 tournament"
     assert [t.get_text() for t in axes.get_legend().get_texts()] == [
-        r"3778019413 (\$0.98+\$0.12 USD, 53 hands)"]
+        r"3778019413 (stud8, \$0.98+\$0.12 USD, 53 hands)"]
     assert len(axes.lines[0].get_xdata()) == 53
 
 
@@ -146,6 +146,10 @@ def test_a_schema_3_store_is_read_and_upgraded(corpus: Path, tmp_path: Path,
     with sqlite3.connect(db) as conn:  # what a schema-3 store looks like
         conn.execute("ALTER TABLE players DROP COLUMN finish_place")
         conn.execute("ALTER TABLE players DROP COLUMN finish_prize")
+        conn.execute("ALTER TABLE hands DROP COLUMN hero")  # schema 6's
+        conn.execute("ALTER TABLE hands DROP COLUMN hero_mark")
+        for column in ("street", "party", "seat", "expected", "actual"):  # schema 5's
+            conn.execute(f"ALTER TABLE violations DROP COLUMN {column}")
         conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
     capsys.readouterr()
     assert main(["tournaments", "--db", str(db), "--format", "csv"]) == 0

@@ -158,6 +158,8 @@ def test_a_schema_4_store_opens_and_gains_the_violation_columns(tmp_path: Path,
     with sqlite3.connect(db) as conn:  # what a schema-4 store looks like
         for column in ("street", "party", "seat", "expected", "actual"):
             conn.execute(f"ALTER TABLE violations DROP COLUMN {column}")
+        conn.execute("ALTER TABLE hands DROP COLUMN hero")  # schema 6's
+        conn.execute("ALTER TABLE hands DROP COLUMN hero_mark")
         conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
         assert tuple(r[1] for r in conn.execute("PRAGMA table_info(violations)")) == MAIN_SCHEMA_VIOLATIONS
         count = conn.execute("SELECT count(*) FROM violations").fetchone()[0]

@@ -113,6 +113,10 @@ class HandHeader:
     button: int | None = None
     started: str = ""  # the start time exactly as written
     started_utc: datetime | None = None
+    # the player the log marks as its own, where it marks one by name (Bovada's "[ME]",
+    # iPoker's <nickname>), and the mark as written; Hand.hero also reads the deal lines
+    hero: str | None = None
+    hero_mark: str = ""
 
 
 # ---------------------------------------------------------------------------
@@ -347,6 +351,21 @@ class Hand:
 
         return hand_html(self)
 
+    def hero(self) -> tuple[str, str] | None:
+        """The player the log marks as its own, and the mark: the header's (Bovada's
+        ``[ME]``, iPoker's ``<nickname>``), else the one player the deal lines show down
+        cards to (``Dealt to`` lines and their kin, mark :data:`DEALT_MARK`); None when
+        the log marks nobody (it deals nobody's down cards, or everybody's)."""
+        header = self.header
+        if header.hero is not None and any(seat.player == header.hero for seat in self.seats):
+            return header.hero, header.hero_mark
+        dealt = {e.player for e in self.events if isinstance(e, Deal) and e.down}
+        return (dealt.pop(), DEALT_MARK) if len(dealt) == 1 else None
+
+
+DEALT_MARK = "deal"
+"""The mark of a hero whom the log's deal lines alone show down cards to."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
@@ -382,7 +401,7 @@ class Skipped:
 ParseResult = Union[Hand, Rejected, Skipped]
 
 __all__ = [
-    "Action", "ActionKind", "BettingCapped", "ChatterKind", "Chatter", "Collect", "Deal",
+    "Action", "ActionKind", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",
     "SeatSummary", "Show", "ShowdownStart", "Skipped", "Stakes", "Street", "StreetStart",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Iterable, Mapping, Sequence
@@ -32,9 +33,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pandas as pd
 
 from studbook.engine.result import HandCheck
+from studbook.events import DEALT_MARK
 from studbook.frames import Frames, frames_from_checks, to_minor
 from studbook.lean import filled
 from studbook.sites import site_names
+from studbook.words import counted
 
 VARIANTS = ("stud", "stud8", "razz")
 KINDS = ("cash", "tournament", "play-money")
@@ -81,9 +84,14 @@ class Filters:
         bad_sites = [s for s in sites if s not in site_names()]
         if bad_sites:
             raise FilterError(f"unknown site {', '.join(map(repr, bad_sites))}; known: {', '.join(site_names())}")
+        start = parse_when(since, "--since") if since else None
+        end = parse_when(until, "--until", end=True) if until else None
+        if start is not None and end is not None and end <= start:
+            raise FilterError(f"--since {since} --until {until}: the range is empty "
+                              "(--until is not after --since)")
         return cls(
-            since=parse_when(since, "--since") if since else None,
-            until=parse_when(until, "--until", end=True) if until else None,
+            since=start,
+            until=end,
             sites=sites,
             stakes=tuple(parse_stakes(s) for s in stakes),
             kinds=kinds,
@@ -244,25 +252,53 @@ def select_checks(checks: Sequence[HandCheck], filters: Filters) -> list[HandChe
 
 
 def find_hero(frames: Frames) -> tuple[str, int] | None:
-    """The player whose down cards the logs show in the most hands (the one they are
-    dealt to), and that number of hands (a tie goes to the first name in sorted
-    order); None when no down card is known."""
-    return most_dealt(dealt_counts(frames))
+    """The player the logs mark as their own (:meth:`studbook.events.Hand.hero`) in the
+    most hands, and that number of hands (a tie goes to the first name in sorted
+    order); None when no log marks anyone."""
+    found = most_dealt(dealt_counts(frames))
+    return None if found is None else found[:2]
 
 
-def dealt_counts(frames: Frames) -> dict[str, int]:
-    """Each player's hands among ``frames`` whose down cards the logs show (the counts
-    :func:`find_hero` ranks; those of frames of different hands add up)."""
+SHOWN_MARK = "shown"
+"""The mark :func:`dealt_counts` gives frames of a store imported before the logs' marks
+were kept: the player whose down cards the logs show."""
+
+MARK_WORDS = {
+    DEALT_MARK: "its deal lines show their down cards alone",
+    "[ME]": "[ME] on their seat",
+    "<nickname>": "the <nickname> of its session",
+    SHOWN_MARK: "their down cards shown (a store imported before the marks were kept)",
+}
+"""How the hero line says where the hero came from, by mark (hands.hero_mark)."""
+
+
+def dealt_counts(frames: Frames) -> Counter[tuple[str, str]]:
+    """Each (player, mark) with the number of hands of ``frames`` whose log marks the
+    player as its own that way (``hands.hero``, ``hands.hero_mark``); the counts
+    :func:`find_hero` ranks, which add up over frames of different hands. Frames with
+    no mark at all (a store imported before the marks were kept) count the hands whose
+    down cards the logs show, as :data:`SHOWN_MARK`."""
+    hands = frames.hands
+    if "hero" in hands.columns and hands["hero"].notna().any():
+        marked = hands.loc[hands["hero"].notna(), ["hero", "hero_mark"]]
+        return Counter(zip(marked["hero"].astype(str), filled(marked["hero_mark"], "").astype(str)))
     known = frames.players[filled(frames.players["down_cards"], "") != ""]
-    return {str(name): int(count) for name, count in known["player"].value_counts().items() if count}
+    return Counter({(str(name), SHOWN_MARK): int(count)
+                    for name, count in known["player"].value_counts().items() if count})
 
 
-def most_dealt(counts: Mapping[str, int]) -> tuple[str, int] | None:
-    """The name with the highest count (the first in sorted order on a tie) and its count."""
-    if not counts:
+def most_dealt(counts: Mapping[tuple[str, str], int]) -> tuple[str, int, tuple[str, ...]] | None:
+    """The player marked in the most hands (the first in sorted order on a tie), those
+    hands, and the marks, most used first."""
+    per_player: Counter[str] = Counter()
+    for (name, _mark), count in counts.items():
+        per_player[name] += count
+    if not per_player:
         return None
-    name = min(counts, key=lambda player: (-counts[player], player))
-    return name, counts[name]
+    name = min(per_player, key=lambda player: (-per_player[player], player))
+    marks = sorted(((count, mark) for (player, mark), count in counts.items() if player == name),
+                   reverse=True)
+    return name, per_player[name], tuple(mark for _count, mark in marks)
 
 
 def faced(frames: Frames, hero: str) -> list[tuple[str, str]]:
@@ -281,18 +317,22 @@ def met_by(frames: Frames, hero: str) -> set[tuple[str, str]]:
 
 def hero_line(frames: Frames, filters: Filters) -> tuple[str | None, str]:
     """The hero (given, or found) and the line that states it."""
-    return hero_stated(filters, None if filters.hero else find_hero(frames), len(frames.hands))
+    return hero_stated(filters, None if filters.hero else most_dealt(dealt_counts(frames)),
+                       len(frames.hands))
 
 
-def hero_stated(filters: Filters, found: tuple[str, int] | None, hands: int) -> tuple[str | None, str]:
-    """The hero (``--hero``, else ``found`` among ``hands`` hands) and the line that states it."""
+def hero_stated(filters: Filters, found: tuple[str, int, tuple[str, ...]] | None,
+                hands: int) -> tuple[str | None, str]:
+    """The hero (``--hero``, else ``found`` among ``hands`` hands: see :func:`most_dealt`)
+    and the line that states it and where it came from."""
     if filters.hero:
         return filters.hero, f"hero: {filters.hero} (--hero)"
     if found is None:
-        return None, "hero: none found (no down cards in these hands; give --hero NAME)"
-    name, dealt = found
-    return name, (f"hero: {name} (dealt down cards in {dealt} of {hands} hands; "
-                  "--hero NAME to choose)")
+        return None, "hero: none found (no log marks its own player in these hands; give --hero NAME)"
+    name, marked, marks = found
+    how = ", ".join(MARK_WORDS.get(mark, mark) for mark in marks)
+    return name, (f"hero: {name} (marked by the log as its own player in {marked} of "
+                  f"{counted(hands, 'hand')}: {how}; --hero NAME to choose)")
 
 
 def unknown_players(known: Iterable[str], names: Sequence[str]) -> str | None:
@@ -318,6 +358,6 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-__all__ = ["FilterError", "Filters", "KINDS", "VARIANTS", "dealt_counts", "faced", "find_hero", "game_kind",
+__all__ = ["FilterError", "Filters", "KINDS", "MARK_WORDS", "SHOWN_MARK", "VARIANTS", "dealt_counts", "faced", "find_hero", "game_kind",
            "hand_mask", "hero_line", "hero_stated", "met_by", "most_dealt", "parse_range", "parse_stakes",
            "parse_when", "select", "select_checks", "suggest", "unknown_players"]

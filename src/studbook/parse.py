@@ -28,6 +28,7 @@ from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site
+from studbook.words import counted
 
 
 class ParseError(ValueError):
@@ -89,7 +90,7 @@ class FileResult:
         if games:
             skipped += " (" + ", ".join(f"{game} x{n}" for game, n in sorted(games.items())) + ")"
         total = sum(counts.values())
-        return (f"{self.file}: {self.site}, {self.encoding}: {total} hand{'s' if total != 1 else ''}: "
+        return (f"{self.file}: {self.site}, {self.encoding}: {counted(total, 'hand')}: "
                 f"{counts['parsed']} parsed, {skipped}, {counts['rejected']} rejected")  # fmt: skip
 
     def details(self) -> list[str]:

@@ -29,16 +29,24 @@ def maker(cls: type[T]) -> Callable[..., T]:
     Give the result its signature where it is defined, ``make_note:
     Callable[[str, int, str], Note] = maker(Note)``, so mypy checks every
     positional call; ``tests/test_records.py`` holds each annotation to its
-    class's fields, in order and type."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    class's fields, in order and type. Trailing fields with a default may be
+    left out of the annotation and the calls (a field added to a class that
+    many readers make), and then take their default."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    names = [f.name for f in fields]
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         return lambda *values: cls(**dict(zip(names, values)))
-    make = _draft_maker(cls, names) or _slot_maker(cls, names)
+    defaults: dict[str, Any] = {}
+    for i in range(len(fields) - 1, -1, -1):  # the trailing run of fields with a plain default
+        if fields[i].default is dataclasses.MISSING:
+            break
+        defaults[f"_d{i}"] = fields[i].default
+    make = _draft_maker(cls, names, defaults) or _slot_maker(cls, names, defaults)
     make.__doc__ = f"Make a {cls.__name__} from ({', '.join(names)})."
     return make
 
 
-def _draft_maker(cls: type[T], names: list[str]) -> Callable[..., T] | None:
+def _draft_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Callable[..., T] | None:
     """``make`` filling a draft of ``cls``; None when ``cls`` cannot take one."""
     slots = cls.__dict__.get("__slots__")
     if slots is None or any(name.startswith("__") for name in names):
@@ -47,7 +55,7 @@ def _draft_maker(cls: type[T], names: list[str]) -> Callable[..., T] | None:
                  "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}  # fmt: skip
     draft = type(f"{cls.__name__}Draft", cls.__bases__, namespace)
     body = "".join(f"    o.{name} = v{i}\n" for i, name in enumerate(names))
-    make = _compile(names, f"    o = _draft()\n{body}    o.__class__ = _cls\n", {"_draft": draft, "_cls": cls})
+    make = _compile(names, f"    o = _draft()\n{body}    o.__class__ = _cls\n", {"_draft": draft, "_cls": cls}, defaults)
     try:
         made = make(*[None] * len(names))
     except TypeError:  # a layout or class that refuses the assignment
@@ -55,15 +63,16 @@ def _draft_maker(cls: type[T], names: list[str]) -> Callable[..., T] | None:
     return make if type(made) is cls else None
 
 
-def _slot_maker(cls: type[T], names: list[str]) -> Callable[..., T]:
+def _slot_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Callable[..., T]:
     """``make`` storing each field through the class's slot descriptors."""
     setters = {f"_set_{i}": getattr(cls, name).__set__ for i, name in enumerate(names)}
     body = "".join(f"    _set_{i}(o, v{i})\n" for i in range(len(names)))
-    return _compile(names, f"    o = _new(_cls)\n{body}", {"_new": object.__new__, "_cls": cls, **setters})
+    return _compile(names, f"    o = _new(_cls)\n{body}", {"_new": object.__new__, "_cls": cls, **setters}, defaults)
 
 
-def _compile(names: list[str], body: str, scope: dict[str, Any]) -> Callable[..., Any]:
-    args = ", ".join(f"v{i}" for i in range(len(names)))
+def _compile(names: list[str], body: str, scope: dict[str, Any], defaults: dict[str, Any]) -> Callable[..., Any]:
+    args = ", ".join(f"v{i}=_d{i}" if f"_d{i}" in defaults else f"v{i}" for i in range(len(names)))
+    scope.update(defaults)
     exec(f"def make({args}):\n{body}    return o\n", scope)  # noqa: S102 - from the dataclass's own field names
     make: Callable[..., Any] = scope["make"]
     return make

@@ -83,13 +83,27 @@ _CARD_ORDER = tuple(rank + suit for rank in RANKS for suit in SUITS)  # 2c 2d ..
 
 STUD_CLASSES = (
     "rolled-up trips", "buried pair", "split pair", "three to a flush",
-    "three to a straight", "three low (8 or under)", "high cards", "other",
+    "three to a straight", "three low (8 or under)", "high cards", "ace and two small",
+    "one high card (T to K)", "three small (9 or under)",
 )
 """Stud and stud8 classes, first match wins; 'three low' is used for stud8 only."""
 
 RAZZ_CLASSES = tuple(f"{rank}-low" for rank in "345678") + ("9-low", "T-low", "J-low",
                                                             "Q-low", "K-low", "paired")
 """Razz classes: the highest of three different ranks, ace low; or 'paired'."""
+
+VARIANT_CLASSES: dict[str, tuple[str, ...]] = {
+    "stud": tuple(name for name in STUD_CLASSES if not name.startswith("three low")),
+    "stud8": STUD_CLASSES,
+    "razz": RAZZ_CLASSES,
+}
+"""The classes :func:`starting_class` gives each variant's starts, in order."""
+
+START_CLASSES = STUD_CLASSES + RAZZ_CLASSES
+"""Every starting-hand class, in order (stud's and stud8's, then razz's)."""
+
+_STORED_CLASSES = START_CLASSES + ("other",)
+# 'other': stud's catch-all in stores imported before it was split into the last three stud classes
 
 
 SCHEMA: dict[str, tuple[Column, ...]] = {
@@ -124,6 +138,10 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("line", "int32", "first line of the hand in that file"),
         ("end_line", "int32", "last line of the hand"),
         ("notes", "int32", "lines of the hand that carry no play (see the notes table)"),
+        ("hero", "category", "the player the log marks as its own (Bovada's [ME], iPoker's nickname, the "
+                             "one its deal lines show down cards to); NA when it marks nobody"),
+        ("hero_mark", "category", "how the log marks the hero: '[ME]', '<nickname>' or 'deal' (its deal "
+                                  "lines); NA when it marks nobody"),
     ),
     "players": _cols(
         *_KEY,
@@ -138,8 +156,9 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
         ("down_cards", "string", "down cards the log revealed, space separated ('' if none)"),
         ("start_cards", "string", "the three 3rd-street cards (2 down, door) when all are known"),
         ("start_class", "category", "starting-hand class of start_cards (see stats); NA if unknown; ordered "
-                                    "as STUD_CLASSES, then RAZZ_CLASSES (strongest first, razz lowest first)",
-         "", STUD_CLASSES + RAZZ_CLASSES),
+                                    "as STUD_CLASSES, then RAZZ_CLASSES (strongest first, razz lowest first); "
+                                    "'other' (last) in stores imported before stud's catch-all was split",
+         "", _STORED_CLASSES),
         ("brought_in", "bool", "this player posted the bring-in"),
         ("last_street", "int8", "last street the player was live on, 3..7"),
         ("folded", "bool", "the player folded"),
@@ -370,7 +389,7 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
         len(players) or len(hand.players()),
         pot, minor[str(check.rake)], _per_bb(pot, big_bet),
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes),
+        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
     return hand_row, players, _action_rows(check, site, hand_id), pots, _violation_rows(check), notes
@@ -429,6 +448,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
 
 
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
+_NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 _NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
 
 
@@ -558,7 +578,9 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     three to a flush; three to a straight (three different ranks within a span
     of five, ace high or low: 5-6-8 and A-2-4 count); stud8 only: three low
     (three different ranks 8 or under, ace low); high cards (two or more cards
-    ten or higher); other. Razz: '<r>-low' where r is the highest of three
+    ten or higher); ace and two small (an ace, the others 9 or under); one high
+    card (one ten, jack, queen or king, the others 9 or under); three small
+    (every card 9 or under). Razz: '<r>-low' where r is the highest of three
     different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
     """
     variant = Variant(variant)
@@ -581,9 +603,15 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
         return "three to a straight"
     if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
         return "three low (8 or under)"
-    if sum(rank >= 10 for rank in ranks) >= 2:
+    high = sum(rank >= 10 for rank in ranks)
+    if high >= 2:
         return "high cards"
-    return "other"
+    if _ACE in ranks:
+        return "ace and two small"
+    return "one high card (T to K)" if high else "three small (9 or under)"
+
+
+_ACE = 14
 
 
 def _straight_span(ranks: list[int]) -> bool:
@@ -611,6 +639,7 @@ _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) 
 
 
 __all__ = [
-    "CheckResult", "Column", "MINOR_UNITS", "MONEY_DIGITS", "NATURAL", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA", "SHARED_CATEGORIES",
-    "STUD_CLASSES", "TABLES", "add_rows", "from_minor", "rows_from_checks", "starting_class", "table_columns", "to_minor",
+    "CheckResult", "Column", "MINOR_UNITS", "MONEY_DIGITS", "NATURAL", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
+    "SHARED_CATEGORIES", "START_CLASSES", "STUD_CLASSES", "TABLES", "VARIANT_CLASSES", "add_rows", "from_minor",
+    "rows_from_checks", "starting_class", "table_columns", "to_minor",
 ]

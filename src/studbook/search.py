@@ -16,10 +16,11 @@ from typing import Sequence
 import pandas as pd
 
 from studbook.filters import game_kind
-from studbook.frames import RAZZ_CLASSES, STUD_CLASSES, Frames, from_minor
+from studbook.frames import Frames, from_minor
 from studbook.lean import filled
+from studbook.rows import START_CLASSES
 
-CLASSES = STUD_CLASSES + RAZZ_CLASSES
+CLASSES = START_CLASSES  # the classes of studbook.rows.starting_class, by name
 COLUMNS = ["site", "hand_id", "started_utc", "started", "variant", "kind", "stakes", "player",
            "down_cards", "up_cards", "start_class", "showdown", "net", "currency", "net_bb",
            "violations", "rules"]
@@ -34,6 +35,7 @@ def find_hands(
     min_bb: float | None = None,
     starting_hand: str | None = None,
     rule: str | None = None,
+    any_hand: bool = False,
 ) -> pd.DataFrame:
     """The hands of ``players`` that match, in time order (see :data:`COLUMNS`).
 
@@ -42,10 +44,13 @@ def find_hands(
     ``min_bb``: only results of at least that many big bets either way;
     ``starting_hand``: a class of :data:`CLASSES` (any case); ``rule``: hands
     with a violation of that rule id, or of any id under it (``bet`` takes
-    ``bet.size``).
+    ``bet.size``). ``any_hand``: also the hands none of ``players`` was dealt
+    into, one row each with no player (what ``check`` found is found whoever
+    played it); the player criteria then still keep only the players' rows.
     """
     names = [players] if isinstance(players, str) else list(players)
-    rows = frames.players[frames.players["player"].isin(names)]
+    rows = frames.players[frames.players["player"].isin(names)].drop(columns="variant")
+    by_player = showdown is not None or won is not None or min_bb is not None or starting_hand is not None
     if showdown is not None:
         rows = rows[rows["showdown"] == showdown]
     if won is True:
@@ -57,8 +62,11 @@ def find_hands(
     if starting_hand is not None:
         rows = rows[rows["start_class"].str.casefold() == starting_hand.casefold()]
     hands = frames.hands.assign(kind=game_kind(frames.hands))[
-        ["site", "hand_id", "started_utc", "started", "kind", "stakes", "currency"]]
-    out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
+        ["site", "hand_id", "started_utc", "started", "variant", "kind", "stakes", "currency"]]
+    if any_hand and not by_player:
+        out = hands.merge(rows, on=["site", "hand_id"], how="left", sort=False)
+    else:
+        out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
     violations = frames.violations
     if rule is not None:
         violations = violations[(violations["rule"] == rule)
@@ -70,7 +78,7 @@ def find_hands(
     out = out.merge(per_hand.reset_index(), on=["site", "hand_id"], how="left", sort=False)
     out["violations"] = out["violations"].fillna(0).astype("int64")
     out["rules"] = filled(out["rules"], "")
-    out["net"] = [from_minor(v) for v in out["net"]]
+    out["net"] = [None if pd.isna(v) else from_minor(v) for v in out["net"]]
     out["currency"] = filled(out["currency"], "chips")
     out = out.sort_values(["started_utc", "site", "hand_id"], kind="stable", na_position="last")
     return out[COLUMNS].reset_index(drop=True)

@@ -1,14 +1,17 @@
-"""Sittings and days: when a player played, for how long, and what it came to.
+"""Sessions, table sittings and days: when a player played, for how long, and what it came to.
 
-A *sitting* is a run of one player's hands at one table (site and table name)
-in which no two hands in a row start more than ``gap`` apart (30 minutes by
-default); a *day* is every hand the player started on one UTC date, over all
-tables. Each row gives the start (UTC), the duration (first hand's start to
-the last hand's start: a log gives no end time), the tables, the hands, the
-net won in the hands' money (one row per kind of game and currency, so money
-never mixes), that net in big bets, big bets per 100 hands and per hour
-(NaN for a duration of zero). Hands whose start time is unknown cannot be
-placed in time and are left out; :func:`sessions` says how many.
+A *session* is a run of one player's hands, at every table at once, in which no
+two hands in a row start more than ``gap`` apart (30 minutes by default): tables
+played at the same time (multi-tabling) are one session, their hands and hours
+counted once. A *sitting* (``by='table'``, the per-table view) is such a run at
+one table (site and table name); a *day* is every hand the player started on one
+UTC date, over all tables. Each row gives the start (UTC), the duration (first
+hand's start to the last hand's start: a log gives no end time), the tables, the
+hands, the net won in the hands' money (one row per kind of game and currency, so
+money never mixes: a tournament played beside a cash table is its own session),
+that net in big bets, big bets per 100 hands and per hour (NaN for a duration of
+zero). Hands whose start time is unknown (or written without a zone, as iPoker's
+are) cannot be placed in time and are left out; :func:`sessions` says how many.
 """
 
 from __future__ import annotations
@@ -29,10 +32,12 @@ COLUMNS = ["player", "start", "duration", "kind", "currency", "site", "tables", 
 
 @dataclass(frozen=True)
 class Sessions:
-    """The rows (see :data:`COLUMNS`), and the player's hands left out for want of a time."""
+    """The rows (see :data:`COLUMNS`), and the player's hands left out for want of a time:
+    ``untimed`` in all, ``zoneless`` of them with a time written without a zone."""
 
     table: pd.DataFrame
     untimed: int
+    zoneless: int = 0
 
 
 def player_hands(frames: Frames, player: str) -> pd.DataFrame:
@@ -40,32 +45,32 @@ def player_hands(frames: Frames, player: str) -> pd.DataFrame:
     rows = frames.players[frames.players["player"] == player][
         ["site", "hand_id", "player", "net", "net_bb"]]
     hands = frames.hands.assign(kind=game_kind(frames.hands))[
-        ["site", "hand_id", "started_utc", "table", "currency", "kind"]]
+        ["site", "hand_id", "started_utc", "started", "table", "currency", "kind"]]
     out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
     out["currency"] = filled(out["currency"], "")
     return out.sort_values(["started_utc", "site", "hand_id"], kind="stable").reset_index(drop=True)
 
 
+BY = ("session", "table", "day")
+"""What a row of :func:`sessions` is: a session over every table, a sitting at one table, a day."""
+
+
 def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
-             by: str = "sitting") -> Sessions:
-    """The player's sittings (``by='sitting'``) or days (``by='day'``), in time order."""
+             by: str = "session") -> Sessions:
+    """The player's sessions (``by='session'``), table sittings (``'table'``) or days
+    (``'day'``), in time order."""
+    if by not in BY:
+        raise ValueError(f"by must be one of {', '.join(BY)}, not {by!r}")
     hands = player_hands(frames, player)
     timed = hands[hands["started_utc"].notna()].copy()
     untimed = len(hands) - len(timed)
-    if by == "sitting":
-        timed = timed.sort_values(["site", "table", "started_utc"], kind="stable")
-        site = timed["site"].to_numpy(dtype=object)
-        table = filled(timed["table"], "").to_numpy(dtype=object)
-        pause = (timed["started_utc"].diff() > gap).to_numpy(dtype=bool)
-        new = np.ones(len(timed), dtype=bool)  # a hand that starts a sitting
-        new[1:] = (site[1:] != site[:-1]) | (table[1:] != table[:-1]) | pause[1:]
-        timed["group"] = new.cumsum()
-    elif by == "day":
+    zoneless = int((hands["started_utc"].isna() & (filled(hands["started"], "") != "")).sum())
+    if by == "day":
         timed["group"] = timed["started_utc"].dt.strftime("%Y-%m-%d")
     else:
-        raise ValueError(f"by must be 'sitting' or 'day', not {by!r}")
+        timed["group"] = _runs(timed, ["site", "table"] if by == "table" else ["kind", "currency"], gap)
     if timed.empty:
-        return Sessions(pd.DataFrame(columns=COLUMNS), untimed)
+        return Sessions(pd.DataFrame(columns=COLUMNS), untimed, zoneless)
     grouped = timed.groupby(["group", "kind", "currency"], sort=False, observed=True)
     table = grouped.agg(
         start=("started_utc", "min"), end=("started_utc", "max"),
@@ -80,7 +85,19 @@ def sessions(frames: Frames, player: str, *, gap: pd.Timedelta = DEFAULT_GAP,
     hours = table["duration"].dt.total_seconds() / 3600
     table["bb_per_hour"] = table["net_bb"] / hours.where(hours > 0, np.nan)
     table = table.sort_values(["start", "kind", "currency"], kind="stable")
-    return Sessions(table[COLUMNS].reset_index(drop=True), untimed)
+    return Sessions(table[COLUMNS].reset_index(drop=True), untimed, zoneless)
+
+
+def _runs(timed: pd.DataFrame, keys: list[str], gap: pd.Timedelta) -> pd.Series:
+    """Each hand's run (a number, by the hands' index): hands of the same ``keys`` in time
+    order, a new run after a pause longer than ``gap``."""
+    ordered = timed.sort_values([*keys, "started_utc"], kind="stable")
+    new = np.ones(len(ordered), dtype=bool)  # a hand that starts a run
+    new[1:] = (ordered["started_utc"].diff() > gap).to_numpy(dtype=bool)[1:]
+    for key in keys:
+        values = filled(ordered[key], "").to_numpy(dtype=object)
+        new[1:] |= values[1:] != values[:-1]
+    return pd.Series(np.cumsum(new), index=ordered.index)
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
@@ -98,4 +115,4 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-__all__ = ["COLUMNS", "DEFAULT_GAP", "Sessions", "player_hands", "sessions", "summary"]
+__all__ = ["BY", "COLUMNS", "DEFAULT_GAP", "Sessions", "player_hands", "sessions", "summary"]

@@ -67,11 +67,12 @@ if TYPE_CHECKING:
 # The reading methods import pandas (studbook.frames, studbook.lean) when called:
 # ``studbook import`` only writes rows, and importing pandas cost it some 0.25 s.
 
-SCHEMA_VERSION = "5"  # 2: hands.notes and the notes table; 3: the originals table; 4: players.finish_*;
-# 5: the violations' fields (street, party, seat, expected, actual)
+SCHEMA_VERSION = "6"  # 2: hands.notes and the notes table; 3: the originals table; 4: players.finish_*;
+# 5: the violations' fields (street, party, seat, expected, actual); 6: hands.hero, hands.hero_mark
 ADDED_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "4": {"players": ("finish_place", "finish_prize")},
     "5": {"violations": ("street", "party", "seat", "expected", "actual")},
+    "6": {"hands": ("hero", "hero_mark")},
 }
 """The columns each schema version added. A store of an older version that only
 lacks these is read with them NA, and brought up to date (``ALTER TABLE ... ADD

@@ -65,6 +65,7 @@ from studbook.sites.base import UNKNOWN_STUD_HEADER
 from studbook.perfile import per_file
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites import site_names
+from studbook.words import counted
 
 _KEYS = ("hands", "ok", "violations", "rejected", "skipped")
 
@@ -368,20 +369,18 @@ def _write_summary(
     out: TextIO, totals: dict[str, int], sites: dict[str, dict[str, int]], rules: dict[str, list[int]],
     errors: int, ignored: list[str], notes: bool = False,
 ) -> None:  # fmt: skip
-    names = {"violations": "hands with violations"}
-    parts = [f"{totals[k]} {names.get(k, k)}" for k in ("files", "hands", "ok", "violations")]
-    parts.append(f"{totals['violation_count']} violations")
-    parts.append(f"{totals['rejected']} rejected")
+    parts = [counted(totals["files"], "file"), counted(totals["hands"], "hand"), f"{totals['ok']} ok",
+             counted(totals["violations"], "hand with violations", "hands with violations"),
+             counted(totals["violation_count"], "violation"), f"{totals['rejected']} rejected"]
     if totals["unknown_header"]:
-        count = totals["unknown_header"]
-        parts[-1] += f" ({count} unknown stud header{'s' if count != 1 else ''})"
+        parts[-1] += f" ({counted(totals['unknown_header'], 'unknown stud header')})"
     parts.append(f"{totals['skipped']} skipped")
     if totals["duplicate"]:
-        parts.append(f"{totals['duplicate']} duplicate{'s' if totals['duplicate'] != 1 else ''}")
+        parts.append(counted(totals["duplicate"], "duplicate"))
     if notes:
-        parts.append(f"{totals['notes']} notes")
+        parts.append(counted(totals["notes"], "note"))
     if errors:
-        parts.append(f"{errors} file error{'s' if errors != 1 else ''}")
+        parts.append(counted(errors, "file error"))
     if ignored:
         parts.append(f"{len(ignored)} ignored")
     out.write("summary: " + ", ".join(parts) + "\n")
@@ -392,7 +391,7 @@ def _write_summary(
     by_count = sorted(rules.items(), key=lambda item: (-item[1][1], item[0]))
     _write_table(out, ("rule", "violations", "hands"), [[rule, str(n), str(hands)] for rule, (n, hands) in by_count])
     if ignored:
-        out.write(f"ignored ({len(ignored)} file{'s' if len(ignored) != 1 else ''}):\n")
+        out.write(f"ignored ({counted(len(ignored), 'file')}):\n")
         out.writelines(f"  {line}\n" for line in ignored)
 
 

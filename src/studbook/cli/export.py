@@ -61,6 +61,7 @@ from studbook.query import read_selected
 from studbook.scale import check_files
 from studbook.store import SCHEMA_VERSION, Original, Store, StoreError
 from studbook.write.phh import PhhResult, phhs_table, write_phh
+from studbook.words import counted
 
 FORMATS = ("phh", "original", "parquet", "csv", "jsonl")
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         _from_paths(args, selection, tally)
     where = args.output or "standard output"
-    stderr(f"exported {tally.written} hand{'s' if tally.written != 1 else ''} as {args.format} to {where}")
+    stderr(f"exported {counted(tally.written, 'hand')} as {args.format} to {where}")
     filters = selection.filters
     unknown = unknown_players(tally.seated, filters.named_players)
     if unknown and not tally.written:  # a misspelt --player or --hero: stats' usage error, with a near name
@@ -212,7 +213,7 @@ def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -
         store.close()
     missing = len(keys) - len(kept)
     if missing:
-        tally.problem(f"{missing} selected hand{'s' if missing != 1 else ''} without original text in {args.db}")
+        tally.problem(f"{counted(missing, 'selected hand')} without original text in {args.db}")
 
     def hands() -> Iterator[_Item]:
         for original in kept:

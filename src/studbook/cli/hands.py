@@ -12,6 +12,7 @@ the commands that take hand ids. Exit status: 0, or 2 for usage errors.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 import pandas as pd
@@ -19,6 +20,7 @@ import pandas as pd
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, aligned, write
 from studbook.cli.source import add_source_arguments, load_source, players_or_hero
+from studbook.lean import filled
 from studbook.search import CLASSES, find_hands, start_class
 
 
@@ -56,34 +58,50 @@ def run(args: argparse.Namespace) -> int:
     players = players_or_hero(frames, filters, args.format)
     if not players:
         return 0
+    # a rule broken is found in every hand, as check finds it, not only in the hero's
     table = find_hands(frames, players, showdown=True if args.showdown else None, won=args.won,
-                       min_bb=args.min_bb, starting_hand=starting, rule=args.rule)
+                       min_bb=args.min_bb, starting_hand=starting, rule=args.rule,
+                       any_hand=args.rule is not None and not filters.players)
     write(table, args.format, format_text)
     return 0
 
 
 def format_text(table: pd.DataFrame) -> str:
     """Aligned columns, one hand a line."""
-    several = table["player"].nunique() > 1
+    several = table["player"].nunique() > 1 or table["player"].isna().any()
     view = pd.DataFrame({
         "started (UTC)": [_when(utc, written) for utc, written in
                           zip(table["started_utc"], table["started"])],
-        "site": table["site"], "hand": table["hand_id"],
-        **({"player": table["player"]} if several else {}),
+        "site": table["site"], "hand": table["hand_id"], "variant": table["variant"],
+        **({"player": filled(table["player"], "-")} if several else {}),
         "stakes": table["stakes"],
         "cards": [_cards(down, up) for down, up in zip(table["down_cards"], table["up_cards"])],
-        "net": [f"{net} {currency}" for net, currency in zip(table["net"], table["currency"])],
-        "bb": [f"{bb:+.2f}" for bb in table["net_bb"]],
+        "net": ["-" if net is None else f"{net} {currency}"
+                for net, currency in zip(table["net"], table["currency"])],
+        "bb": ["-" if pd.isna(bb) else f"{bb:+.2f}" for bb in table["net_bb"]],
         "violations": [f"{n} ({rules})" if n else "" for n, rules in
                        zip(table["violations"], table["rules"])],
     })
-    return aligned(view, left=("site", "player", "stakes", "cards", "violations"))
+    return aligned(view, left=("site", "variant", "player", "stakes", "cards", "violations"))
+
+
+_WRITTEN_TIME = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?")
+"""A start time written year first without a zone (Winning's ``2016/8/2 11:13:2``)."""
 
 
 def _when(utc: Any, written: str) -> str:
     if pd.isna(utc):
-        return f"{written} (zone unknown)"
+        return f"{_normalised(written)} (zone unknown)"
     return str(utc.strftime("%Y-%m-%d %H:%M:%S"))
+
+
+def _normalised(written: str) -> str:
+    """A year-first time written as ``YYYY-MM-DD HH:MM:SS``; any other text as written."""
+    match = _WRITTEN_TIME.fullmatch(written.strip())
+    if match is None:
+        return written
+    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups())
+    return f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d}"
 
 
 def _cards(down: Any, up: Any) -> str:

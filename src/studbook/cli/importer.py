@@ -45,6 +45,7 @@ from studbook.printable import printable_path
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites.base import CANCELLED_REASON
 from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
+from studbook.words import counted
 
 SHOW_REJECTED = 50
 
@@ -225,14 +226,14 @@ def report(summary: ImportSummary, db: str, files: int, total: int, *,
     files that are not hand histories (as ``studbook check`` lists them)."""
     games = _skipped_note([p for p in summary.problems if isinstance(p, Skipped)])
     lines = [
-        f"imported {files} file{'s' if files != 1 else ''} into {printable_path(db)}",
+        f"imported {counted(files, 'file')} into {printable_path(db)}",
         f"  new hands        {summary.new:>8}",
         f"  duplicates       {summary.duplicate:>8}  (already in the store"
         + (f", or repeated in these files: {len(repeated)}, listed below)" if repeated else ")"),
         f"  skipped          {summary.skipped:>8}" + (f"  ({games})" if games else ""),
         f"  rejected         {summary.rejected:>8}",
         f"  with violations  {summary.with_violations:>8}  "
-        f"({summary.violations} violation{'s' if summary.violations != 1 else ''})",
+        f"({counted(summary.violations, 'violation')})",
         f"the store holds {total} hands",
     ]
     if summary.unchanged_files:

@@ -19,6 +19,7 @@ from typing import Any
 
 from studbook.cli.common import UsageError, stderr
 from studbook.cli.selection import Selection, add_selection, read_as, report, select_from, select_hands
+from studbook.words import counted
 
 
 def add_parser(subparsers: Any) -> None:
@@ -92,7 +93,7 @@ def _write_html(selection: Selection, path: Path, reveal: bool, hero: str | None
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"{path}: {error.strerror}") from None
-    stderr(f"wrote {path}: {len(hands)} hand{'s' if len(hands) != 1 else ''}")
+    stderr(f"wrote {path}: {counted(len(hands), 'hand')}")
 
 
 __all__ = ["add_parser", "run"]

@@ -19,7 +19,7 @@ from typing import Iterable
 
 from studbook.check import TableMemory, check_hand
 from studbook.cli.common import UsageError, expand_inputs, stderr
-from studbook.cli.source import add_filter_arguments, filters_from_args, require_known_players
+from studbook.cli.source import add_filter_arguments, filters_from_args, require_known_players, say_rejected
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
 from studbook.filters import Filters, select_checks
@@ -64,6 +64,8 @@ class Selection:
     problems: list[str] = field(default_factory=list)
     memories: dict[tuple[str, int], TableMemory] = field(default_factory=dict)
     seated: set[str] = field(default_factory=set)  # every player of the hands read, chosen or not
+    read: int = 0  # hands read, chosen or not
+    rejected: int = 0  # hands of the files that could not be read
 
     def memory_for(self, hand: Hand) -> TableMemory | None:
         return self.memories.get((hand.file, hand.line))
@@ -100,6 +102,8 @@ def select_from(files: Iterable[Path], filters: Filters = Filters(), site: str |
         result = read_file(path, site=site)
         checks: list[HandCheck] = []
         memories: dict[tuple[str, int], TableMemory] = {}
+        chosen.read += len(result.hands)
+        chosen.rejected += len(result.rejected)
         for hand in result.hands:
             chosen.seated.update(seat.player for seat in hand.seats)
             if not ids or hand.hand_id in ids:
@@ -138,6 +142,7 @@ def report(selection: Selection) -> int:
     for line in selection.problems:
         stderr(line)
     if not selection.hands:
+        say_rejected(selection.read, selection.rejected)
         stderr("no hand matches")
         return 1
     return 1 if selection.problems else 0

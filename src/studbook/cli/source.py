@@ -14,12 +14,13 @@ from __future__ import annotations
 import argparse
 from typing import Iterable
 
-from studbook.cli.common import UsageError, expand_paths
+from studbook.cli.common import UsageError, expand_paths, stderr
 from studbook.cli.output import note
 from studbook.filters import KINDS, VARIANTS, FilterError, Filters, hero_line, select, unknown_players
 from studbook.frames import Frames, load
 from studbook.query import player_names, read_selected
 from studbook.store import StoreError
+from studbook.words import counted
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,8 +88,18 @@ def load_source(args: argparse.Namespace) -> tuple[Frames, Filters]:
         everything = load(expand_paths(args.paths))
         known = set(everything.players["player"])
         frames = select(everything, filters)
+    if not known:  # no hand read at all: say why rather than only that none matches
+        say_rejected(0, len(frames.rejects))
     require_known_players(known, filters)
     return frames, filters
+
+
+def say_rejected(read: int, rejected: int) -> None:
+    """When no hand of the input was read but some were rejected, say so on stderr
+    (the output itself would say only that no hand matches)."""
+    if not read and rejected:
+        stderr(f"no hand of the input could be read: {counted(rejected, 'hand')} rejected "
+               "('studbook check' says why)")
 
 
 def require_known_players(known: Iterable[str], filters: Filters) -> None:
@@ -118,4 +129,4 @@ def one_player(frames: Frames, filters: Filters, fmt: str, what: str) -> str | N
 
 
 __all__ = ["add_filter_arguments", "add_source_arguments", "filters_from_args", "load_source",
-           "one_player", "players_or_hero"]
+           "one_player", "players_or_hero", "say_rejected"]

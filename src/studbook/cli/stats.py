@@ -178,7 +178,7 @@ def _opponents_from_store(args: argparse.Namespace, chosen: list[str] | None,
 
 def _store_hero(chunks: Iterable[Frames], filters: Filters, fmt: str) -> str | None:
     """The hero of a store's hands read in chunks (:func:`studbook.filters.hero_line`'s), stated."""
-    counts: Counter[str] = Counter()
+    counts: Counter[tuple[str, str]] = Counter()
     hands = 0
     for frames in chunks if not filters.hero else ():  # a named hero needs no pass
         hands += len(frames.hands)

@@ -32,6 +32,7 @@ from studbook.events import Hand, Note, Rejected
 from studbook.parse import read_file
 from studbook.sites import site_names
 from studbook.sites.base import UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER
+from studbook.words import counted
 
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[cdhs](?![A-Za-z0-9])")
 _AMOUNT = re.compile(r"[$€£]\s?[0-9][0-9,]*(?:\.[0-9]+)?|[0-9][0-9,]*\.[0-9]+")
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     for (kind, site, text), found in ordered:
         out.write(f"{found.count}\t{kind}\t{site}\t{text}\t{found.example}\n")
     lines = sum(found.count for found in shapes.values())
-    print(f"{len(shapes)} shape{'s' if len(shapes) != 1 else ''}, {lines} line{'s' if lines != 1 else ''}",
+    print(f"{counted(len(shapes), 'shape')}, {counted(lines, 'line')}",
           file=sys.stderr)  # fmt: skip
     return 1 if rejected else 0
 

@@ -108,12 +108,15 @@ class BovadaBuilder(LineBuilder):
             tournament=Tournament(id=str(tournament), level=str(h["level"])) if tournament else None,
             table=str(h["table"]), started=written,
             started_utc=None,  # Bovada writes no time zone
+            hero=cast(Optional[str], h.get("hero")), hero_mark="[ME]" if "hero" in h else "",
         )  # fmt: skip
 
     # -- seats and antes -----------------------------------------------------
     def seat(self, kind: str, f: Fields, line: int) -> None:
-        seat, _me, stack = f
+        seat, me, stack = f
         player = _bovada_player(seat)
+        if me:  # "Seat+2 [ME]": the log's own player
+            self.head["hero"] = player
         self.seat_names[int(seat)] = player  # type: ignore[arg-type]
         self.head.setdefault("stack", str(stack))
         self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]

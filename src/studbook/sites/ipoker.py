@@ -423,6 +423,7 @@ class _Builder(RecordBuilder):
             game=session.game, stakes=self._stakes(game), currency=session.currency,
             play_money=session.play_money, tournament=session.tournament, table=session.table,
             button=self.button, started=started,
+            hero=session.hero or None, hero_mark="<nickname>" if session.hero else "",
         )  # fmt: skip
 
     def _stakes(self, game: Element) -> Stakes:

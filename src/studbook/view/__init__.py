@@ -145,10 +145,10 @@ def replay(
 
 
 def hero_of(hand: Hand) -> str | None:
-    """The player the log deals down cards to, when it deals them to exactly one player
-    (logs that print everyone's cards, as Bovada's do, have no hero to take the view of)."""
-    players = {e.player for e in hand.events if isinstance(e, Deal) and e.down}
-    return players.pop() if len(players) == 1 else None
+    """The player the log marks as its own (:meth:`studbook.events.Hand.hero`: Bovada's
+    ``[ME]``, iPoker's nickname, else the one player the log deals down cards to)."""
+    marked = hand.hero()
+    return marked[0] if marked else None
 
 
 def _shown_hands(state: StudState) -> tuple[ShownHand, ...]:
