@@ -63,7 +63,7 @@ def test_files_that_are_not_hand_histories(capsys: pytest.CaptureFixture[str], l
     assert ignored == [f"not a hand history: {logs / 'data.bin'} (binary file, not text)",
                        f"not a hand history: {logs / 'empty.txt'} (empty file)",
                        f"not a hand history: {logs / 'notes.md'} (no known site's format)"]
-    assert out.splitlines()[-1] == "total: 1 files, 2 parsed, 0 skipped, 0 rejected, 0 file errors, 3 ignored"
+    assert out.splitlines()[-1] == "total: 1 file, 2 parsed, 0 skipped, 0 rejected, 0 file errors, 3 ignored"
     for name, reason in (("empty.txt", "empty file"), ("data.bin", "binary file, not text")):
         code, out, _ = run(capsys, str(logs / name), "--format", "summary")  # named: an error
         assert code == 1 and out == f"{logs / name}:1: error: {reason}\n"

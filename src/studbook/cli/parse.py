@@ -26,6 +26,7 @@ from studbook.events import Event, Hand
 from studbook.perfile import per_file, within_file
 from studbook.parse import FileResult, stream_file, tally
 from studbook.sites import site_names
+from studbook.words import counted
 
 PROGRESS_MIN_FILES = 10
 
@@ -87,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
         print(line, file=report_to)
     if len(files) > 1:
         print(
-            f"total: {totals['files']} files, {totals['parsed']} parsed, {totals['skipped']} skipped, "
-            f"{totals['rejected']} rejected, {totals['errors']} file errors"
+            f"total: {counted(totals['files'], 'file')}, {totals['parsed']} parsed, {totals['skipped']} skipped, "
+            f"{totals['rejected']} rejected, {counted(totals['errors'], 'file error')}"
             + (f", {len(ignored)} ignored" if ignored else ""),
             file=report_to,
         )
