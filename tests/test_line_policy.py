@@ -496,7 +496,7 @@ def test_notes_are_counted_stored_and_listed(corpus: Path, tmp_path: Path, capsy
     assert frames.notes[["line", "text"]].values.tolist() == [[at + 1, "5 seconds left to act"]]
     assert main(["check", "--notes", str(log)]) == 0
     out = capsys.readouterr().out
-    assert f"{log}:{at + 1}: hand 21536266313: note: 5 seconds left to act" in out and "1 note," in out
+    assert f"{log}:{at + 1}: hand 21536266313: note: 5 seconds left to act" in out and ", 1 note\n" in out
     assert main(["check", str(log)]) == 0
     assert "note:" not in capsys.readouterr().out
 
