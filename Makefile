@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz faults install bench clean
+.PHONY: run test fuzz faults install bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -47,6 +47,12 @@ FAULTS ?= 1
 faults: $(STAMP)
 	STUDBOOK_FAULTS=$(FAULTS) $(PY) -m pytest -q -m faults
 
+# The documentation site, into site/ (open site/index.html); --strict: a broken
+# link or a missing page is an error. The generated pages are checked first.
+docs: $(STAMP)
+	$(PY) scripts/gen_docs.py --check
+	$(VENV)/bin/mkdocs build --strict --quiet
+
 bench: $(STAMP)
 	$(PY) benchmarks/generate.py --hands 20000
 	$(PY) benchmarks/bench_parse.py out/bench-corpus --repeat 3
@@ -55,4 +61,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_pokerkit.py
 
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) out site

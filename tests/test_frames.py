@@ -447,11 +447,6 @@ def test_ante_and_bring_in_come_from_the_log_when_the_header_has_none() -> None:
     assert (row.ante, row.bring_in) == (to_minor(stated.hand.header.stakes.ante), to_minor(stated.hand.header.stakes.bring_in))
 
 
-def test_readme_schema_tables_are_schema_markdown() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    assert schema_markdown() in readme
-
-
 def test_load_only_the_frames_and_columns_asked_for(tmp_path: Path) -> None:
     from studbook.frames import check_results, load
     from studbook.simulate import simulate_hands, write_hands

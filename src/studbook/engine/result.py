@@ -18,7 +18,7 @@ from studbook.records import maker
 
 @dataclass(frozen=True, slots=True)
 class Violation:
-    rule: str  # a rule id from RULES.md, e.g. "bringin.player"
+    rule: str  # a rule id from docs/rules.md, e.g. "bringin.player"
     line: int  # the line of the event that broke the rule
     message: str  # says expected vs found
 

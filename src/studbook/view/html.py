@@ -2,7 +2,7 @@
 
 :func:`page` fills ``replay.html`` (package data, beside ``replay.css`` and
 ``replay.js``) with the hands as JSON in ``<script type="application/json"
-id="studbook-replay">``; the README documents the JSON. Nothing is fetched:
+id="studbook-replay">``; docs/commands/show-and-replay.md documents the JSON. Nothing is fetched:
 no network, no CDN.
 """
 
@@ -45,7 +45,7 @@ def _cards(seat: SeatView) -> list[dict[str, Any]]:
 
 
 def step_data(snap: Snapshot) -> dict[str, Any]:
-    """One step of the page's JSON (see the README)."""
+    """One step of the page's JSON (see docs/commands/show-and-replay.md)."""
     dealt = [s for s in snap.seats if s.dealt_in]
     return {
         "street": int(snap.street) if snap.street is not None else None,
