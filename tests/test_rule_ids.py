@@ -132,3 +132,15 @@ def test_checked_in_says_where_each_rule_is_checked() -> None:
             if isinstance(node, ast.Name) and node.id in constants:
                 found[constants[node.id]].add(path.relative_to(ENGINE).as_posix())
     assert {rule: set(where) for rule, where in rules.CHECKED_IN.items()} == found
+
+
+def test_the_code_cites_the_rule_book_in_the_docs() -> None:
+    """Messages, the violations chart and docstrings cite docs/rules.md, which ships with
+    the project, never the shared material's RULES.md, which a clone does not have."""
+    cited = {path.relative_to(SRC).as_posix(): path.read_text(encoding="utf-8").count("docs/rules.md")
+             for path in sorted(SRC.rglob("*.py"))}
+    stale = [path.relative_to(SRC).as_posix() for path in sorted(SRC.rglob("*.py"))
+             if "RULES.md" in path.read_text(encoding="utf-8")]
+    assert stale == []
+    assert cited["plots.py"] >= 1 and cited["engine/rules/__init__.py"] >= 1
+    assert RULE_BOOK.is_file()
