@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz faults install bench clean
+.PHONY: run test fuzz faults install bench docs wheel clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -47,6 +47,17 @@ FAULTS ?= 1
 faults: $(STAMP)
 	STUDBOOK_FAULTS=$(FAULTS) $(PY) -m pytest -q -m faults
 
+# The documentation site, into site/ (open site/index.html); --strict: a broken
+# link or a missing page is an error. The generated pages are checked first.
+docs: $(STAMP)
+	$(PY) scripts/gen_docs.py --check
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+# The wheel installs into a clean venv with its grammars and static files and checks
+# a sample there (scripts/wheel_check.sh; needs the package index for the dependencies).
+wheel: $(STAMP)
+	scripts/wheel_check.sh
+
 bench: $(STAMP)
 	$(PY) benchmarks/generate.py --hands 20000
 	$(PY) benchmarks/bench_parse.py out/bench-corpus --repeat 3
@@ -55,4 +66,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_pokerkit.py
 
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) out site dist build

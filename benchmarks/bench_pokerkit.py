@@ -8,7 +8,7 @@ pokerkit (the test-only oracle, PyPI) replays about 250 stud hands/s, that is
 figure alone does not say whether studbook met that bar; the ratio does.
 
 Simulates tournament hands of stud, stud8 and razz at 2, 5 and 8 players
-(``--hands`` per table), keeps those pokerkit plays by RULES.md (the same
+(``--hands`` per table), keeps those pokerkit plays by docs/rules.md (the same
 exclusions as ``tests/test_pokerkit_oracle.py``, whose replay it uses), then
 times ``--runs`` rounds, each on fresh hands (so no cache of either
 engine has seen them) and each running one after the other:

@@ -215,12 +215,3 @@ def test_dash_reads_standard_input(tmp_path: Path) -> None:
                           check=False)
     assert done.returncode == 2 and b"standard input" in done.stderr
 
-
-def test_readme_sample_output_is_real(capsys: pytest.CaptureFixture[str]) -> None:
-    root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ studbook check histories/\n", 1)[1].split("```", 1)[0].splitlines()
-    main(["check", str(root / "histories")])
-    out = [line.replace(str(root / "histories"), "histories") for line in capsys.readouterr().out.splitlines()]
-    shown = [line for line in block if line != "..."]
-    assert shown[:-1] == out[: len(shown) - 1] and shown[-1] in out

@@ -1,6 +1,6 @@
 """Site rule profiles, each option proven on a real hand of its site.
 
-Where a site's logs differ from a literal reading of RULES.md, its profile
+Where a site's logs differ from a literal reading of docs/rules.md, its profile
 says so; every option here is exercised by the real hand that justifies it
 and, where cheap, by a twin showing the option does not hide a real fault.
 """

@@ -16,7 +16,7 @@ mutation test leaves those hands out: there a changed call amount is the
 bring-in the checker infers.
 
 Mutations not counted as "not offered": folding when a check is possible
-(RULES.md has no rule against it; sites allow it) and relabelling a bet as a
+(docs/rules.md has no rule against it; sites allow it) and relabelling a bet as a
 raise with the same chips (the log's verb, not a different action).
 """
 

@@ -6,16 +6,16 @@ knows every hole card) and the same actions; the test checks that pokerkit's
 actor is ours at every action and that its per-player payoffs equal our nets.
 Tournament hands are used (integer chips, no rake).
 
-Known differences between pokerkit and RULES.md, kept OUT of the comparison
-(our engine follows RULES.md; we do not bend it to pokerkit):
+Known differences between pokerkit and docs/rules.md, kept OUT of the comparison
+(our engine follows docs/rules.md; we do not bend it to pokerkit):
 
 * ``double_bet``: pokerkit has no open-pair option on 4th street
   (rule ``bet.open_pair``): hands with a big bet on 4th street are skipped.
 * ``short_all_in_raise``: pokerkit applies no-limit rules to an all-in raise
   or completion of less than a full bet (reopening, minimum raise), where
-  RULES.md ``bet.allin`` applies the limit half-bet rule: skipped.
+  docs/rules.md ``bet.allin`` applies the limit half-bet rule: skipped.
 * ``odd_chip``: pokerkit places odd chips by player index (its ``divmod``),
-  RULES.md gives the odd chip to the high half and then per site profile:
+  docs/rules.md gives the odd chip to the high half and then per site profile:
   hands whose pots did not split evenly are skipped.
 * ``no_low_pot`` with side pots (stud8): pokerkit wrongly pays a low half of
   a side pot in which no low qualifies (it pays the low half of a pot when a
@@ -23,10 +23,10 @@ Known differences between pokerkit and RULES.md, kept OUT of the comparison
 * ``community``: pokerkit deals from its deck and has no community card for
   an eight-player 7th street (rule ``cards.community``): skipped.
 * ``partial_bring_in``: a bring-in all-in for less than the bring-in; pokerkit
-  makes the others call only the partial amount (RULES.md ``bringin.allin``:
+  makes the others call only the partial amount (docs/rules.md ``bringin.allin``:
   at least the normal bring-in): skipped.
 * ``optional_bring_in``: when the bring-in player is all-in from the ante,
-  RULES.md ``bringin.allin`` has the player on their left act first with no
+  docs/rules.md ``bringin.allin`` has the player on their left act first with no
   bring-in owed (fold, bring in or complete); pokerkit picks a bring-in among
   the players with chips and does not let them fold: skipped.
 

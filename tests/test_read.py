@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import random
 import re
 import tomllib
@@ -269,11 +270,22 @@ def test_header_starts_match_finditer() -> None:
 
 
 def test_grammars_ship_inside_the_package() -> None:
-    """A wheel maps grammars/ to studbook/grammars; the package list covers src/."""
+    """A wheel maps grammars/ to studbook/grammars; the package list covers every folder
+    under src/ that holds files, data-only ones too (a folder Python can import but the
+    list leaves out is what setuptools warns "Package would be ignored" about)."""
     root = Path(__file__).resolve().parents[1]
     setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-    packages = {".".join(p.parent.relative_to(root / "src").parts) for p in (root / "src").rglob("__init__.py")}
-    assert set(setuptools["packages"]) == packages | {"studbook.grammars"}
+    folders = {
+        ".".join(p.parent.relative_to(root / "src").parts) for p in (root / "src").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.parent.name.endswith(".egg-info")
+    }
+    assert set(setuptools["packages"]) == folders | {"studbook.grammars"}
+    data = setuptools["package-data"]
+    for folder in folders:
+        here = [p.name for p in (root / "src" / folder.replace(".", "/")).iterdir() if p.is_file()]
+        shipped = [name for name in here if name.endswith(".py")
+                   or any(fnmatch.fnmatch(name, pattern) for pattern in data.get(folder, []))]
+        assert sorted(shipped) == sorted(here), folder
     assert setuptools["package-dir"]["studbook.grammars"] == "grammars"
     assert (grammar_dir() / "common.lark").is_file()
 

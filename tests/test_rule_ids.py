@@ -1,8 +1,11 @@
-"""Rule ids are defined once (``studbook.engine.rules``) and are exactly those of RULES.md.
+"""Rule ids are defined once (``studbook.engine.rules``) and are exactly those of the rule book.
 
-The rule book lives beside the corpus (``../shared/RULES.md``); the comparison
-skips with a reason where it is absent. The engine's sources name rules only by
-constant, so "where is rule X checked?" is a search for one name.
+The rule book is ``docs/rules.md``, in the repository, so the comparison runs on
+every clone. It was written from the shared material's ``RULES.md`` (beside the
+corpus, ``../shared/RULES.md``) and must keep its ids: a separate test compares
+the two where that file is present and skips with a reason otherwise. The
+engine's sources name rules only by constant, so "where is rule X checked?" is
+a search for one name.
 """
 
 from __future__ import annotations
@@ -15,16 +18,24 @@ import pytest
 
 from studbook.engine import messages, rules
 
-RULE_BOOK = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
+ROOT = Path(__file__).resolve().parents[1]
+RULE_BOOK = ROOT / "docs" / "rules.md"
+SHARED_RULE_BOOK = ROOT.parent / "shared" / "RULES.md"
 DEFINED = Path(rules.__file__)  # engine/rules/__init__.py
 ENGINE = DEFINED.parents[1]
 SRC = ENGINE.parent
+RULE_ROW = re.compile(r"^\| `([a-z_]+\.[a-z_]+)` \| (.*) \| (.*) \|$", re.M)
+"""A row of a rule book's tables: | `id` | the rule | its sources |"""
+SOURCE = re.compile(r"^(?:(?:00[0-3] (?:intro|r\d+|¶\d+)(?:[–,] ?(?:r|¶)?\d+)*|standard)(?: \([^)]*\))?(?:, |$))+$")
+"""A rule's sources in docs/rules.md: seed and paragraph (``000 r7``, ``001 ¶9–¶10``), or standard."""
+
+
+def book_ids(path: Path) -> set[str]:
+    return {match.group(1) for match in RULE_ROW.finditer(path.read_text(encoding="utf-8"))}
 
 
 def _book_ids() -> set[str]:
-    if not RULE_BOOK.is_file():
-        pytest.skip(f"the rule book was not found at {RULE_BOOK}")
-    return set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)` \|", RULE_BOOK.read_text(encoding="utf-8"), re.M))
+    return book_ids(RULE_BOOK)
 
 
 def test_every_rule_of_the_book_has_a_constant() -> None:
@@ -35,6 +46,27 @@ def test_every_rule_of_the_book_has_a_constant() -> None:
 
 def test_every_constant_is_a_rule_of_the_book() -> None:
     assert sorted(rules.RULE_IDS - _book_ids()) == []
+
+
+def test_each_rule_is_listed_once_and_cites_its_sources() -> None:
+    rows = RULE_ROW.findall(RULE_BOOK.read_text(encoding="utf-8"))
+    ids = [rule for rule, _, _ in rows]
+    assert len(ids) == len(set(ids))
+    assert [(rule, source) for rule, _, source in rows if not SOURCE.match(source)] == []
+
+
+def test_the_source_pattern_reads_citations() -> None:
+    for good in ("000 r2, 001 ¶5, 002 ¶2, 003 ¶9", "000 intro, 001 ¶9–¶10, 003 ¶11", "standard",
+                 "001 ¶13 (rake), standard", "000 r8, r10, 003 ¶12, standard", "003 ¶9, ¶12"):
+        assert SOURCE.match(good), good
+    for bad in ("", "RULES.md", "000", "seed 2", "004 ¶1"):
+        assert not SOURCE.match(bad), bad
+
+
+def test_the_rule_book_keeps_the_ids_of_the_shared_one() -> None:
+    if not SHARED_RULE_BOOK.is_file():
+        pytest.skip(f"the shared rule book was not found at {SHARED_RULE_BOOK}")
+    assert sorted(book_ids(SHARED_RULE_BOOK) ^ _book_ids()) == []
 
 
 def test_each_constant_is_listed_once_and_named_after_its_id() -> None:
@@ -100,3 +132,15 @@ def test_checked_in_says_where_each_rule_is_checked() -> None:
             if isinstance(node, ast.Name) and node.id in constants:
                 found[constants[node.id]].add(path.relative_to(ENGINE).as_posix())
     assert {rule: set(where) for rule, where in rules.CHECKED_IN.items()} == found
+
+
+def test_the_code_cites_the_rule_book_in_the_docs() -> None:
+    """Messages, the violations chart and docstrings cite docs/rules.md, which ships with
+    the project, never the shared material's RULES.md, which a clone does not have."""
+    cited = {path.relative_to(SRC).as_posix(): path.read_text(encoding="utf-8").count("docs/rules.md")
+             for path in sorted(SRC.rglob("*.py"))}
+    stale = [path.relative_to(SRC).as_posix() for path in sorted(SRC.rglob("*.py"))
+             if "RULES.md" in path.read_text(encoding="utf-8")]
+    assert stale == []
+    assert cited["plots.py"] >= 1 and cited["engine/rules/__init__.py"] >= 1
+    assert RULE_BOOK.is_file()

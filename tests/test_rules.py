@@ -1,4 +1,4 @@
-"""One test per rule id of RULES.md that a log can show.
+"""One test per rule id of docs/rules.md that a log can show.
 
 Each rule has an illegal hand flagged with that id at the right line (the first
 violation of the hand) and a legal twin that is not flagged. Where possible the

@@ -1,5 +1,5 @@
 """showdown.order after the first hand shown: the others follow clockwise from it
-(RULES.md; the Romanian seed), or, on sites whose profile says so, pot by pot from
+(docs/rules.md; the Romanian seed), or, on sites whose profile says so, pot by pot from
 the last side pot (proven on a real PokerStars hand and a real Merge hand).
 
 Legal and illegal twins per variant: the same hand with the shows in order and

@@ -73,7 +73,7 @@ def test_every_message_is_filed_under_a_rule_id() -> None:
 
 
 def test_every_message_is_filed_under_a_rule_of_the_book() -> None:
-    book = _book_ids()  # ../shared/RULES.md (skips with a reason where absent)
+    book = _book_ids()  # docs/rules.md
     assert {name: m.rule for name, m in MESSAGES.items() if m.rule not in book} == {}
 
 

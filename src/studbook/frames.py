@@ -3,7 +3,7 @@
 :func:`frames_from_checks` turns what the checker produces (``HandCheck`` for
 every hand it replayed, ``Rejected`` / ``Skipped`` for the others) into a
 :class:`Frames`: seven DataFrames with stable column names and dtypes, listed in
-:data:`SCHEMA` (``schema_markdown()`` renders it for the README). :func:`load`
+:data:`SCHEMA` (``schema_markdown()`` renders it for docs/schema.md). :func:`load`
 builds the same frames from hand-history files or from a store made by
 ``studbook import``.
 
@@ -71,7 +71,7 @@ def ignored_frame(rows: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
 
 
 def schema_markdown() -> str:
-    """The schema as Markdown tables (for the README)."""
+    """The schema as Markdown tables (for docs/schema.md, by scripts/gen_docs.py)."""
     parts = [
         f"All amounts are integers in minor units: amount x {MONEY_SCALE} "
         "(cents, or hundredths of a chip); each frame's `attrs[\"units\"]` names them.\n\n"

@@ -335,7 +335,7 @@ def violations_by_rule(frames: Frames) -> Figure:
     axes.set_title(f"{title}: {len(violations):,} in {hands:,} of {_hands(len(frames.hands))}")
     axes.set_xlabel("Violations (count)")
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_ylabel("Rule id (RULES.md)")
+    axes.set_ylabel("Rule id (docs/rules.md)")
     axes.grid(axis="x", alpha=0.3)
     axes.margins(x=0.1)
     axes.legend(title="Site", loc="lower right")

@@ -209,7 +209,7 @@ SCHEMA: dict[str, tuple[Column, ...]] = {
     "violations": _cols(
         *_KEY,
         ("variant", "category", "the hand's variant"),
-        ("rule", "category", "rule id from RULES.md, e.g. 'bet.size'"),
+        ("rule", "category", "rule id from docs/rules.md, e.g. 'bet.size'"),
         ("file", "category", "file of the hand"),
         ("line", "int32", "line of the event that broke the rule"),
         ("player", "category", "the player at fault (party 'player'), else the one the rule names; NA if none"),

@@ -133,7 +133,7 @@ AUTO_BYTES = 64 << 20
 AUTO_PREPARED_FREE_CORES = 2
 """Processes pay off from this many free cores for :func:`prepare_files` (``check`` and
 ``import``): what a worker sends back (each hand's output, or its rows) costs little to
-move, and the calling process only prints or stores it (README, "Large archives").
+move, and the calling process only prints or stores it (docs/scale.md, "Large archives").
 (Whole checks, :func:`check_files`, cost about half as much to move as to make.)"""
 
 

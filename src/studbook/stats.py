@@ -1,8 +1,8 @@
 """Player statistics made for stud.
 
 Every statistic is one :class:`Stat` in :data:`STATS`: a name, a label, its
-definition in words (``stat_definitions_markdown()`` lists them for the
-README), and two functions of the *facts* table, a numerator and a
+definition in words (``stat_definitions_markdown()`` lists them for
+docs/stat-definitions.md), and two functions of the *facts* table, a numerator and a
 denominator per player-hand; a group's value is ``sum(numerator) /
 sum(denominator) * scale`` (or just the sum when there is no denominator).
 
@@ -196,7 +196,7 @@ HUD_STATS = ("vpip", "complete_raise_3rd", "three_bet_3rd", "fold_to_3rd_aggress
 
 
 def stat_definitions_markdown() -> str:
-    """The stat registry as a Markdown table (for the README)."""
+    """The stat registry as a Markdown table (for docs/stat-definitions.md, by scripts/gen_docs.py)."""
     lines = ["| stat | column | definition |", "|---|---|---|"]
     lines.extend(f"| {s.label} | `{s.name}` | {s.doc} |" for s in STATS)
     return "\n".join(lines) + "\n"

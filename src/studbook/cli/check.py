@@ -1,4 +1,4 @@
-"""``studbook check PATH... [--format text|jsonl] [--site NAME] [--notes]``: validate hands against RULES.md.
+"""``studbook check PATH... [--format text|jsonl] [--site NAME] [--notes]``: validate hands against docs/rules.md.
 
 ``text`` prints one line per violation (``file:line: hand ID: RULE: message``)
 and per rejected hand (``file:line: hand ID: rejected: reason: 'offending text'``),

@@ -11,7 +11,7 @@ Formats:
   a blank line, or with ``--split`` one file per hand. From a store, the text
   it kept at import, so the files may be gone.
 * ``parquet`` / ``csv``: the frames (hands, players, actions, pots,
-  violations, rejects, notes) with the README's schema, one file per table in the
+  violations, rejects, notes) with the schema of docs/schema.md, one file per table in the
   folder ``-o DIR``; the schema version is in each Parquet file's metadata
   (key ``studbook``) and in ``schema.json`` beside the CSV files.
 * ``jsonl``: one JSON object per hand with its header, seats and events.

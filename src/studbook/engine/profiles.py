@@ -1,4 +1,4 @@
-"""Site rule profiles: where a real site's logs consistently differ from RULES.md.
+"""Site rule profiles: where a real site's logs consistently differ from docs/rules.md.
 
 A :class:`RuleProfile` is plain data. The engine reads it and never branches on
 a site's name; every option that differs from :data:`DEFAULT` must be proven
@@ -24,7 +24,7 @@ ShowOrderAllIn = Literal["by_betting", "deal_order"]
 
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
-    """Options of one site's house rules and log habits. Defaults follow RULES.md."""
+    """Options of one site's house rules and log habits. Defaults follow docs/rules.md."""
 
     name: str = "default"
 
@@ -53,7 +53,7 @@ class RuleProfile:
     # log that lists the hands with no order, so the rule cannot be checked).
     logs_show_order: bool = True
     # showdown.order: who shows first when the final round had a bet: the last
-    # aggressor (RULES.md) or the player who made its first bet or completion.
+    # aggressor (docs/rules.md) or the player who made its first bet or completion.
     show_order_bet: ShowOrderBet = "last_aggressor"
     # showdown.order: who shows first when nobody bet the final round.
     show_order_no_bet: ShowOrderNoBet = "unchecked"
@@ -61,7 +61,7 @@ class RuleProfile:
     # the same rule as any showdown ("by_betting") or dealing order.
     show_order_all_in: ShowOrderAllIn = "by_betting"
     # showdown.order: after the first hand shown, the others follow clockwise from it
-    # (RULES.md); True: pot by pot from the last side pot to the main pot, each pot's
+    # (docs/rules.md); True: pot by pot from the last side pot to the main pot, each pot's
     # players clockwise (a player all-in for less shows after those in a side pot).
     shows_side_pots_first: bool = False
     # cards.consistent: shown hands list cards in dealing order (down, down, up x4, down).

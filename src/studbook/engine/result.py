@@ -36,7 +36,7 @@ class Violation:
     """A rule broken at a line: the rule's own fields, and its message written from them
     by the one message table (:mod:`studbook.engine.messages`)."""
 
-    rule: str  # a rule id from RULES.md, e.g. "bringin.player"
+    rule: str  # a rule id from docs/rules.md, e.g. "bringin.player"
     line: int  # the line of the event that broke the rule
     message: str  # says expected vs found
     street: Street | None = None  # the street in play (None before 3rd street)

@@ -3,7 +3,7 @@
 :class:`StudState` is fed the events of a hand one at a time (:meth:`StudState.apply`)
 and keeps what a dealer would: seats, stacks, cards (up, down, known or not),
 the street, whose turn it is, the amount to call, the bets made this round,
-contributions, all-ins. Whenever an event breaks a rule of ``RULES.md`` it
+contributions, all-ins. Whenever an event breaks a rule of ``docs/rules.md`` it
 records a :class:`~studbook.engine.result.Violation` (rule id, line, expected
 vs found) and then applies the event as the site did, so later checks stay
 meaningful. It never raises on bad input.

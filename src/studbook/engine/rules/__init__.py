@@ -1,4 +1,4 @@
-"""The rule ids of the rule book (``RULES.md`` of the shared material), one constant each.
+"""The rule ids of the rule book (``docs/rules.md``), one constant each.
 
 Every violation the engine reports names one of these; ``tests/test_rule_ids.py``
 compares :data:`RULE_IDS` with the rule book both ways. An id is public: never
