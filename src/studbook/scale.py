@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import multiprocessing
 import operator
 import os
 import pickle
@@ -76,7 +75,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from itertools import islice
-from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from studbook.cards import DECK, Card
@@ -93,6 +91,7 @@ from studbook.read import files_in
 
 if TYPE_CHECKING:
     import dask.dataframe
+    from multiprocessing.connection import Connection
 
 PathLike = str | os.PathLike[str]
 HandKey = tuple[str, int]
@@ -379,6 +378,8 @@ class _Workers:
     in the order of its tasks)."""
 
     def __init__(self, count: int) -> None:
+        import multiprocessing  # here: a run on one core never starts a worker
+
         context = multiprocessing.get_context()
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.pipes: list[Connection] = []
