@@ -827,7 +827,7 @@ def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
     if len(names) == 1:
         get = operator.attrgetter(names[0])
         return lambda obj: (get(obj),)
-    return operator.attrgetter(*names)  # type: ignore[return-value]
+    return operator.attrgetter(*names)
 
 
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}

@@ -23,8 +23,8 @@ try:
     import re._constants as OPS
     import re._parser as _parser
 except ImportError:  # pragma: no cover - another Python implementation
-    OPS = None  # type: ignore[assignment]
-    _parser = None  # type: ignore[assignment]
+    OPS = None
+    _parser = None
 
 # The compiled form of each regex, kept between processes: Python's regex
 # compiler is Python code, and the scanners' alternations were most of a
