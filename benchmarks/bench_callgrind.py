@@ -1,6 +1,21 @@
 """Instructions a hand (callgrind), this tree against another, side by side.
 
     .venv/bin/python benchmarks/bench_callgrind.py [--against OTHER/src] [--hands 600] [--phase check|frames]
+    .venv/bin/python benchmarks/bench_callgrind.py --pinned [--corpus FILE] [--startup]
+
+``--pinned`` measures this tree, the pinned baseline (:data:`PINNED`, the main
+of 2026-12-01 morning that issue 34's speed targets are set against) and the
+last ``main``, side by side: each is taken with ``git archive REV | tar -x``
+into the temporary folder (so neither needs a checkout), and the ratios are
+this tree over each. ``--corpus FILE`` measures real hands instead of
+simulated ones: copies of FILE (a real log, chatter and all; each copy's hand
+numbers made distinct, so no copy reads as a repeat of another), as many as
+make ``--hands // 4`` and ``--hands`` checked hands; a hand is then one the
+checker checked (a hand of another game is read and skipped, its cost
+counted in the checked hands'). ``--startup`` measures instead the
+instructions of a whole ``studbook check`` process over a file of one hand
+(start-up, imports, grammar and tables, one hand), its caches warm and the
+bytecode written, as a user's second run would be.
 
 Simulates two fixed sets of hands (``bench_check.generate``: stud, stud8 and
 razz tables of 2 to 8 players, the same seeds every run) of ``--hands`` and
@@ -36,7 +51,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_check import generate  # noqa: E402
 
-HERE = Path(__file__).resolve().parent.parent / "src"
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "src"
+PINNED = "0fda8f3"
+"""The baseline of issue 34's speed targets: main of 2026-12-01 morning."""
 # No BLAS thread pool: its idle threads spin for as long as the machine lets
 # them, instructions callgrind counts that vary with the machine's load.
 ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
@@ -80,6 +98,49 @@ def instructions(src: Path, phase: str, folder: Path, out: Path, cache: Path) ->
     return int(match.group(1))
 
 
+def extract(rev: str, into: Path) -> Path:
+    """The source tree of ``rev`` (``git archive REV | tar -x -C into``): its ``src/``."""
+    into.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def corpus_copies(source: Path, folder: Path, hands: int) -> int:
+    """Copies of ``source`` in ``folder`` until they hold ``hands`` checked hands or more;
+    each copy's hand numbers prefixed with its number (distinct hands). The checked hands."""
+    from studbook.check import check_paths
+
+    per_copy = sum(len(checked.checks) for checked in check_paths([source]))
+    if per_copy == 0:
+        raise SystemExit(f"{source}: no hand to check")
+    text = source.read_text(encoding="utf-8-sig")
+    copies = -(-hands // per_copy)
+    for number in range(copies):
+        renumbered = re.sub(r"(Hand #)(\d)", rf"\g<1>{number + 1}\2", text)
+        (folder / f"copy-{number:03d}.txt").write_text(renumbered, encoding="utf-8")
+    return copies * per_copy
+
+
+def startup(src: Path, one_hand: Path, out: Path) -> int:
+    """Instructions of a ``studbook check`` process over one hand, its caches warm.
+
+    Bytecode is written (``PYTHONDONTWRITEBYTECODE`` dropped) and a first run
+    fills the caches, as a user's first run would; the second is measured."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(src), PYTHONHASHSEED="0", **ONE_THREAD)
+    command = [sys.executable, "-m", "studbook", "check", str(one_hand)]
+    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    match = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+    if match is None:
+        raise SystemExit(f"{out}: no instruction total in callgrind's output")
+    return int(match.group(1))
+
+
 def per_hand(src: Path, phase: str, small: tuple[Path, int], large: tuple[Path, int], tmp: Path) -> float:
     cache = tmp / f"cache-{len(list(tmp.glob('cache-*')))}"  # one a tree
     low = instructions(src, phase, small[0], tmp / "small.out", cache)
@@ -92,22 +153,42 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another tree's src/ to compare with")
     parser.add_argument("--hands", type=int, default=600)
     parser.add_argument("--phase", choices=sorted(PHASES), default="check")
+    parser.add_argument("--pinned", action="store_true", help=f"also the pinned baseline {PINNED} and main")
+    parser.add_argument("--corpus", type=Path, help="copies of this real log instead of simulated hands")
+    parser.add_argument("--startup", action="store_true", help="a one-hand check process instead")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="studbook-callgrind-") as name:
         tmp = Path(name)
+        trees = [("this tree", HERE)] + ([("against", args.against.resolve())] if args.against else [])
+        if args.pinned:
+            trees += [(rev, extract(rev, tmp / f"tree-{rev}")) for rev in (PINNED, "main")]
+        if args.startup:
+            one = tmp / "one.txt"
+            one.write_text(one_hand(), encoding="utf-8")
+            costs = [startup(src, one, tmp / "startup.out") for _, src in trees]
+            report("startup", "instructions, a one-hand check process", trees, costs, 1e9, "G")
+            return
         sets = []
         for label, hands in (("small", args.hands // 4), ("large", args.hands)):
             folder = tmp / label
             folder.mkdir()
-            sets.append((folder, generate(folder, hands)))
-        trees = [("this tree", HERE)] + ([("against", args.against.resolve())] if args.against else [])
-        results = []
-        for label, src in trees:
-            cost = per_hand(src, args.phase, sets[0], sets[1], tmp)
-            results.append(cost)
-            print(f"{args.phase:7} {label:10} {cost / 1e6:.3f} M instructions a hand ({src})")
-        if len(results) == 2:
-            print(f"{args.phase:7} ratio      {results[0] / results[1]:.4f} (this tree / against)")
+            made = corpus_copies(args.corpus, folder, hands) if args.corpus else generate(folder, hands)
+            sets.append((folder, made))
+        costs = [per_hand(src, args.phase, sets[0], sets[1], tmp) for _, src in trees]
+        report(args.phase, "instructions a hand", trees, costs, 1e6, "M")
+
+
+def one_hand() -> str:
+    """The first hand of the project's first sample log."""
+    first = sorted((ROOT / "histories").glob("HH*.txt"))[0]
+    return first.read_text(encoding="utf-8-sig").split("\n\n\n")[0].strip() + "\n"
+
+
+def report(what: str, unit: str, trees: list[tuple[str, Path]], costs: list[float], scale: float, prefix: str) -> None:
+    for (label, src), cost in zip(trees, costs):
+        print(f"{what:7} {label:10} {cost / scale:.3f} {prefix} {unit} ({src})")
+    for (label, _), cost in zip(trees[1:], costs[1:]):
+        print(f"{what:7} ratio      {costs[0] / cost:.4f} (this tree / {label})")
 
 
 if __name__ == "__main__":

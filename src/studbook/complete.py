@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from studbook.events import Hand, ParseResult, Rejected, SeatSummary
+from studbook.read.regex import compiled
 
 SUMMARY_LISTS_EVERY_SEAT = frozenset({
     "pokerstars", "fulltilt", "bovada", "winning", "kingsclub", "ongame", "absolute",
@@ -30,7 +31,7 @@ SUMMARY_LISTS_EVERY_SEAT = frozenset({
 """Sites whose summary has one line per seated player (Winamax lists only those who
 showed or won; iPoker, Merge, Everleaf and PartyPoker write no seat summary)."""
 
-_ENDED = re.compile(
+_ENDED = compiled(
     r"\n[ \t]*\n\s*\Z"  # a blank line after the hand
     r"|\*\*\*\*\* End of hand [^\n]*\*\*\*\*\*\s*\Z"  # OnGame
     r"|</(?:session|game|history)>\s*\Z",  # the XML sites' closing tags
@@ -44,7 +45,7 @@ _VALUE = (  # a hand's value as PokerStars and Full Tilt write it last on a line
     r"|[2-9TJQKA](?:,(?:[2-9TJQKA]|10)){4})"  # a low: five ranks
 )
 WHOLE_LAST_LINE: dict[str, re.Pattern[str]] = {
-    site: re.compile(rf"(?:{ending})\s*\Z") for site, ending in {
+    site: compiled(rf"(?:{ending})\s*\Z") for site, ending in {
         "pokerstars": rf"(?:Street|River) \(didn't bet\)|Street|River|collected \([^()\n]*\)"
                       rf"|mucked(?: \[[^\]\n]*\])?|{_VALUE}",
         "fulltilt": rf"St\.|mucked|is sitting out|\(folded\)|{_VALUE}",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from studbook.events import ParseResult
 from studbook.read import decode, detect_format, read_bytes
-from studbook.sites import HandText, all_sites, get_site
+from studbook.sites import HandText, get_site, sites_in_order
 
 OriginalKey = tuple[str, int]  # (file as the parser named it, first line of the hand)
 
@@ -55,7 +55,7 @@ def hand_texts(path: str | os.PathLike[str], site: str | None = None) -> dict[Or
     a hand history. OSError propagates. (``studbook import`` takes the texts in its
     parse's own pass instead: :func:`studbook.parse.stream_sourced`.)"""
     text = decode(read_bytes(path)).text
-    fmt = get_site(site) if site else detect_format(text, all_sites())
+    fmt = get_site(site) if site else detect_format(text, sites_in_order())
     if fmt is None:
         return {}
     file = str(path)

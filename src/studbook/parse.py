@@ -27,7 +27,7 @@ from studbook.read import decode, detect_format, files_in, normalise_newlines
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
-from studbook.sites import HandText, SiteFormat, all_sites, get_site
+from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
 from studbook.words import counted
 
 
@@ -146,7 +146,7 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
     if not head.strip():
         report.error = "empty file"
         return
-    fmt = site or detect_format(head, all_sites())
+    fmt = site or detect_format(head, sites_in_order())
     if fmt is None:
         notes = [getattr(f, "describe", lambda head: None)(head[:8192]) for f in all_sites()]
         note = next((n for n in notes if n), None)

@@ -67,7 +67,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import io
-import multiprocessing
 import operator
 import os
 import pickle
@@ -77,7 +76,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from itertools import islice
-from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from studbook.cards import DECK, Card
@@ -94,6 +92,7 @@ from studbook.read import files_in
 
 if TYPE_CHECKING:
     import dask.dataframe
+    from multiprocessing.connection import Connection
 
 PathLike = str | os.PathLike[str]
 HandKey = tuple[str, int]
@@ -382,6 +381,8 @@ class _Workers:
     in the order of its tasks)."""
 
     def __init__(self, count: int) -> None:
+        import multiprocessing  # here: a run on one core never starts a worker
+
         context = multiprocessing.get_context()
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.pipes: list[Connection] = []
@@ -827,7 +828,7 @@ class _StoreTables:
             return list(store.conn.execute(sql))
 
     def keys(self, table: str) -> list[tuple[int, str, str]]:
-        return self._query(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid")  # type: ignore[return-value]
+        return self._query(f"SELECT rowid, site, hand_id FROM {table} ORDER BY rowid")
 
     def span(self, table: str) -> tuple[int, int, int]:
         return self._query(f"SELECT coalesce(min(rowid), 0), coalesce(max(rowid), -1), count(*) FROM {table}")[0]
@@ -1022,7 +1023,7 @@ def _fields_of(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
     if len(names) == 1:
         get = operator.attrgetter(names[0])
         return lambda obj: (get(obj),)
-    return operator.attrgetter(*names)  # type: ignore[return-value]
+    return operator.attrgetter(*names)
 
 
 _GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}

@@ -48,7 +48,7 @@ def read_as(args: argparse.Namespace) -> str | None:
     """The ``--read-as`` site, checked; UsageError naming the known sites."""
     if args.read_as is not None and args.read_as not in site_names():
         raise UsageError(f"unknown site {args.read_as!r}; known: {', '.join(site_names())}")
-    return args.read_as  # type: ignore[no-any-return]
+    return args.read_as
 
 
 @dataclass

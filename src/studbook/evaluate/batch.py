@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from .scalar import tables
-from .tables import FLUSH_TEST
+from .keys import FLUSH_TEST
 from .values import CATEGORY_SHIFT, LOW_NO_PAIR
 
 Int64Array = npt.NDArray[np.int64]

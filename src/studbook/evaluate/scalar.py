@@ -6,37 +6,58 @@ per-suit count) and does one dict lookup, about 1 µs for seven cards.
 
 from __future__ import annotations
 
-from typing import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ..cards import Card
-from .tables import (
-    FLUSH_ADD,
-    FLUSH_TEST,
-    LOW_BITS,
-    LOW_MASK,
-    RANK_WEIGHT,
-    SUIT_WEIGHT,
-    Tables,
-    build,
-)
+from ..diskmemo import DiskMemo
+from .keys import FLUSH_ADD, FLUSH_TEST, LOW_BITS, LOW_MASK, RANK_WEIGHT, SUIT_WEIGHT
 from .values import qualifies_eight
+
+if TYPE_CHECKING:
+    from .tables import Tables
 
 _FLUSH_BIT: tuple[int, ...] = tuple(0 if r < 2 else 1 << (r - 2) for r in range(15))
 _SUIT_OF_NIBBLE = "cdhs"
 _tables: Tables | None = None
 
 
+class Lookups(NamedTuple):
+    """What the scalar evaluators look values up in (see :class:`.tables.Tables`)."""
+
+    by_key: dict[int, int]
+    flush: list[int]
+
+
+_lookups: Lookups | None = None
+# The lookups, kept between processes: building them takes numpy and most of a
+# one-hand check's start-up; reading them back, neither.
+_here = Path(__file__).parent
+_KEPT = DiskMemo("hand-values", _here / "tables.py", _here / "keys.py", _here / "values.py")
+
+
 def tables() -> Tables:
-    """The lookup tables, built on first use."""
+    """The lookup tables (numpy arrays too, for the batch evaluators), built on first use."""
     global _tables
     if _tables is None:
+        from .tables import build
+
         _tables = build()
     return _tables
 
 
+def lookups() -> Lookups:
+    """The scalar evaluators' lookups: kept by an earlier process, else from :func:`tables`."""
+    global _lookups
+    if _lookups is None:
+        by_key, flush = _KEPT.get("lookups", lambda: (tables().by_key, tables().flush))
+        _lookups = Lookups(by_key, flush)
+    return _lookups
+
+
 def high_value(cards: Sequence[Card]) -> int:
     """Best five-card high hand of 5 to 7 cards; larger is better, equal values tie."""
-    t = _tables or tables()
+    t = _lookups or lookups()
     key = 0
     suits = 0
     for card in cards:
@@ -56,7 +77,7 @@ def high_value(cards: Sequence[Card]) -> int:
 def low_a5_value(cards: Sequence[Card]) -> int:
     """Best A-5 low (razz) of 5 to 7 cards: ace low, straights and flushes ignored,
     pairs count against; smaller is better, equal values tie."""
-    t = _tables or tables()
+    t = _lookups or lookups()
     key = 0
     for card in cards:
         key += RANK_WEIGHT[card.rank]

@@ -37,9 +37,11 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
+from studbook.diskmemo import DiskMemo
+from studbook.read import regex as regex_module
 from studbook.read.memo import TextMemo
 from studbook.read.regex import OPS as _c
-from studbook.read.regex import regex_items
+from studbook.read.regex import compiled, regex_items
 
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
@@ -96,7 +98,7 @@ class _Scanner:
             in_line = in_line and stays
             self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
             used += count + 1
-        self.match = re.compile("|".join(parts)).match
+        self.match = compiled("|".join(parts)).match
         # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
         self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
         self._in_line = in_line
@@ -141,14 +143,23 @@ class _Scanner:
         return token
 
 
+# Each terminal's alternative, kept between processes (this module's text names the memo)
+_ALTERNATIVES = DiskMemo("alternatives", Path(__file__), Path(regex_module.__file__))
+
+
 @functools.cache
 def _alternative(name: str, regexp: str) -> tuple[str, int, bool]:
     """A terminal as one alternative of a scanner: its text, the number of
     groups of ``regexp``, and whether it stays in its line (:func:`_in_line`).
-    Memoised: a terminal is in the scanners of many parser states, and reading
-    a regex (``read/regex.py``) is most of the time it takes to build them."""
+    Memoised, and kept between processes: a terminal is in the scanners of
+    many parser states, and reading a regex (``read/regex.py``) is most of
+    the time it takes to build them."""
+    return _ALTERNATIVES.get((str(name), str(regexp)), lambda: _derive_alternative(name, regexp))
+
+
+def _derive_alternative(name: str, regexp: str) -> tuple[str, int, bool]:
     part = f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{name}>)"
-    return part, re.compile(regexp).groups, _in_line(part)
+    return part, compiled(regexp).groups, _in_line(part)
 
 
 def _line_guard(regexp: str) -> str:
@@ -239,7 +250,7 @@ def _name_field(regexp: str) -> int:
     at = min((i for form in _LAZY_NAME if (i := regexp.find(form)) >= 0), default=-1)
     if at < 0:
         return -1
-    return re.compile(f"{regexp[:at]}(?P<_name>{regexp[at + 1:]}").groupindex["_name"] - 1
+    return compiled(f"{regexp[:at]}(?P<_name>{regexp[at + 1:]}").groupindex["_name"] - 1
 
 
 def _literal_at(regexp: str, i: int) -> str | None:

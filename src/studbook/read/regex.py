@@ -11,14 +11,25 @@ back to the plain, slower path with the same results.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
+from studbook.diskmemo import DiskMemo
+
 try:
+    import _sre
+    import re._compiler as _compiler
     import re._constants as OPS
     import re._parser as _parser
 except ImportError:  # pragma: no cover - another Python implementation
-    OPS = None  # type: ignore[assignment]
-    _parser = None  # type: ignore[assignment]
+    OPS = None
+    _parser = None
+
+# The compiled form of each regex, kept between processes: Python's regex
+# compiler is Python code, and the scanners' alternations were most of a
+# one-hand check's start-up. The interpreter's version is in the memo's name.
+_CODES = DiskMemo("regex", Path(__file__))
 
 
 def regex_items(pattern: str, flags: int = 0) -> list[tuple[Any, Any]] | None:
@@ -32,4 +43,28 @@ def regex_items(pattern: str, flags: int = 0) -> list[tuple[Any, Any]] | None:
         return None
 
 
-__all__ = ["OPS", "regex_items"]
+def compiled(pattern: str) -> re.Pattern[str]:
+    """``re.compile(pattern)``, from the code kept by an earlier process when
+    there is one (as ``re.compile`` makes it: parse, code, ``_sre.compile``)."""
+    if _parser is None:
+        return re.compile(pattern)
+    try:
+        flags, code, groups, groupindex, indexgroup = _CODES.get(str(pattern), lambda: _code_of(pattern))
+        compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
+        return compiled
+    except Exception:  # noqa: BLE001 - internals of another shape: the plain path, same pattern
+        return re.compile(pattern)
+
+
+def _code_of(pattern: str) -> tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]:
+    """What ``re._compiler.compile`` passes to ``_sre.compile``, besides the pattern."""
+    parsed = _parser.parse(pattern, 0)
+    state = parsed.state
+    indexgroup: list[str | None] = [None] * state.groups
+    for name, index in state.groupdict.items():
+        indexgroup[index] = name
+    code = [int(op) for op in _compiler._code(parsed, 0)]  # plain ints: marshal takes no int subclass
+    return int(state.flags), code, state.groups - 1, dict(state.groupdict), tuple(indexgroup)
+
+
+__all__ = ["OPS", "compiled", "regex_items"]

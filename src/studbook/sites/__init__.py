@@ -11,6 +11,7 @@ stricter ``detect`` checks first.
 from __future__ import annotations
 
 import importlib
+from typing import Iterator
 
 from studbook.sites.base import HandText, SiteFormat
 
@@ -60,4 +61,10 @@ def all_sites() -> tuple[SiteFormat, ...]:
     return tuple(get_site(name) for name in _BUILTIN)
 
 
-__all__ = ["HandText", "SiteFormat", "all_sites", "get_site", "register", "site_names"]
+def sites_in_order() -> Iterator[SiteFormat]:
+    """Every registered format in detection order, each imported when reached:
+    detection stops at the first that accepts, so a PokerStars file imports no other site."""
+    return (get_site(name) for name in _BUILTIN)
+
+
+__all__ = ["HandText", "SiteFormat", "all_sites", "get_site", "register", "site_names", "sites_in_order"]

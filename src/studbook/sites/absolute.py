@@ -59,7 +59,7 @@ class AbsoluteBuilder(LineBuilder):
         self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), amount(f[1]))  # type: ignore[arg-type]
+        self.add_ante(line, str(f[0]), amount(f[1]))
 
     def pocket(self, kind: str, f: Fields, line: int) -> None:
         player = str(f[0])
@@ -88,12 +88,12 @@ class AbsoluteBuilder(LineBuilder):
             if to is not None:
                 self.add_action(line, player, what, to=amount(to))
             else:  # "Raises $X": the raise increment
-                self.add_action(line, player, what, by=amount(f[1]))  # type: ignore[arg-type]
+                self.add_action(line, player, what, by=amount(f[1]))
         else:
-            self.add_action(line, player, what, chips=amount(f[1]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]))
 
     def all_in(self, kind: str, f: Fields, line: int) -> None:
-        player, put, to = str(f[0]), amount(f[1]), f[2]  # type: ignore[arg-type]
+        player, put, to = str(f[0]), amount(f[1]), f[2]
         ledger = self.ledger
         before = ledger.street_in.get(player, ZERO)
         total = written_total(before, ledger.level, chips=put, to=amount(to) if to else None)
@@ -104,7 +104,7 @@ class AbsoluteBuilder(LineBuilder):
             self.add_action(line, player, kind, chips=total - before, all_in=True)
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
-        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))
 
     def show_line(self, kind: str, f: Fields, line: int) -> None:
         self.add_show(line, str(f[0]), cards(f[1] or ""), f[2])
@@ -116,10 +116,10 @@ class AbsoluteBuilder(LineBuilder):
         player, value, pot = f
         digits = re.sub(r"\D", "", pot or "")
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
-        self.add_collect(line, str(player), amount(value), number)  # type: ignore[arg-type]
+        self.add_collect(line, str(player), amount(value), number)
 
     def total(self, kind: str, f: Fields, line: int) -> None:
-        self.add_total(line, amount(f[0]), amount(f[1]) if f[1] else amount("0"))  # type: ignore[arg-type]
+        self.add_total(line, amount(f[0]), amount(f[1]) if f[1] else amount("0"))
 
     def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f

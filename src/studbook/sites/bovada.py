@@ -123,7 +123,7 @@ class BovadaBuilder(LineBuilder):
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, chips = f
-        self.add_ante(line, _bovada_player(seat), amount(chips))  # type: ignore[arg-type]
+        self.add_ante(line, _bovada_player(seat), amount(chips))
 
     # -- streets and cards -----------------------------------------------------
     def hole_cards(self, kind: str, f: Fields, line: int) -> None:
@@ -146,7 +146,7 @@ class BovadaBuilder(LineBuilder):
             self.dealt.clear()
             self.betting = False
         self.dealt.add(player)
-        self.add_new_cards(line, player, cards(shown))  # type: ignore[arg-type]
+        self.add_new_cards(line, player, cards(shown))
 
     # -- betting ---------------------------------------------------------------
     def _act(self, f: Fields, line: int, kind: ActionKind, **values: object) -> None:
@@ -154,27 +154,27 @@ class BovadaBuilder(LineBuilder):
         self.add_action(line, _bovada_player(f[0]), kind, **values)  # type: ignore[arg-type]
 
     def bring_in(self, kind: str, f: Fields, line: int) -> None:
-        self._act(f, line, ActionKind.BRING_IN, chips=amount(f[2]))  # type: ignore[arg-type]
+        self._act(f, line, ActionKind.BRING_IN, chips=amount(f[2]))
 
     def bet(self, kind: str, f: Fields, line: int) -> None:
         _seat, _me, verb, chips = f
-        self._act(f, line, ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
+        self._act(f, line, ActionKind.BET, chips=amount(chips))
         if verb == "Double bets":
             units = self.ledger.units  # a double bet (4th street, an open pair) is two small bets
             if Street.FOURTH in units:
                 units[Street.FOURTH] /= 2
 
     def call(self, kind: str, f: Fields, line: int) -> None:
-        self._act(f, line, ActionKind.CALL, chips=amount(f[2]))  # type: ignore[arg-type]
+        self._act(f, line, ActionKind.CALL, chips=amount(f[2]))
 
     def raise_(self, kind: str, f: Fields, line: int) -> None:
         _seat, _me, first, total = f
         # "Raises 30" (tournaments) is the new total; "Raises $7.50 to $10" gives it after "to"
-        self._act(f, line, ActionKind.RAISE, to=amount(total or first))  # type: ignore[arg-type]
+        self._act(f, line, ActionKind.RAISE, to=amount(total or first))
 
     def all_in(self, kind: str, f: Fields, line: int) -> None:
         _seat, _me, raised, chips = f
-        value = amount(chips)  # type: ignore[arg-type]
+        value = amount(chips)
         if raised:  # "All-in(raise) 1054": the new street total
             self._act(f, line, ActionKind.RAISE, to=value, all_in=True)
         else:  # "All-in 245": chips put in, calling, betting or raising all-in (the ledger tells which)
@@ -187,30 +187,30 @@ class BovadaBuilder(LineBuilder):
         self._act(f, line, ActionKind.FOLD)
 
     def uncalled(self, kind: str, f: Fields, line: int) -> None:
-        self.add_uncalled(line, _bovada_player(f[0]), amount(f[2]))  # type: ignore[arg-type]
+        self.add_uncalled(line, _bovada_player(f[0]), amount(f[2]))
 
     # -- showdown and award ------------------------------------------------------
     def show(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, shown, description = f
         # hi/lo shows list the best high five then the best low five: each card once
-        self.add_show(line, _bovada_player(seat), dedupe(cards(shown)), description)  # type: ignore[arg-type]
+        self.add_show(line, _bovada_player(seat), dedupe(cards(shown)), description)
 
     def muck(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, shown, _description = f
-        self.add_muck(line, _bovada_player(seat), dedupe(cards(shown)))  # type: ignore[arg-type]
+        self.add_muck(line, _bovada_player(seat), dedupe(cards(shown)))
 
     def noshow(self, kind: str, f: Fields, line: int) -> None:
         self.add_noshow(line, _bovada_player(f[0]))
 
     def collect(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, side, chips = f
-        self.add_collect(line, _bovada_player(seat), amount(chips), 1 if side else 0)  # type: ignore[arg-type]
+        self.add_collect(line, _bovada_player(seat), amount(chips), 1 if side else 0)
 
     # -- summary ---------------------------------------------------------------
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, rake = f
-        self.add_total(line, amount(total), amount(rake) if rake else None)  # type: ignore[arg-type]
+        self.add_total(line, amount(total), amount(rake) if rake else None)
 
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, outcome = f

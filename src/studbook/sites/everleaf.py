@@ -33,7 +33,7 @@ _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": Ch
 _CURRENCY: dict[str, str | None] = {"EURO": "EUR", "Chips": None}
 
 
-def _cards(written: str):  # type: ignore[no-untyped-def]
+def _cards(written: str):
     return cards(written.replace(",", ""))
 
 

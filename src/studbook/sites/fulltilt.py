@@ -119,7 +119,7 @@ class FullTiltBuilder(LineBuilder):
         if len(f) == 1:
             self.add_action(line, player, what)
             return
-        value, all_in = amount(f[1]), bool(f[2])  # type: ignore[arg-type]
+        value, all_in = amount(f[1]), bool(f[2])
         if what in (ActionKind.RAISE, ActionKind.COMPLETE):
             self.add_action(line, player, what, to=value, all_in=all_in)
         else:
@@ -158,9 +158,9 @@ class FullTiltBuilder(LineBuilder):
             # Full Tilt states the pots before rake (they add up to the total) and
             # takes the rake from the main pot, as its collections show; events
             # state them after rake, as PokerStars does.
-            if sum(pots) == amount(total):  # type: ignore[arg-type]
-                pots = (pots[0] - amount(rake), *pots[1:])  # type: ignore[arg-type]
-        self.add_total(line, amount(total), amount(rake), pots)  # type: ignore[arg-type]
+            if sum(pots) == amount(total):
+                pots = (pots[0] - amount(rake), *pots[1:])
+        self.add_total(line, amount(total), amount(rake), pots)
 
     def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f

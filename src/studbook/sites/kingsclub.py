@@ -104,7 +104,7 @@ class KingsClubBuilder(LineBuilder):
         self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))
 
     def street_label(self, kind: str, f: Fields, line: int) -> None:
         street = LABELS[str(f[0])]
@@ -129,12 +129,12 @@ class KingsClubBuilder(LineBuilder):
         if len(f) == 1:
             self.add_action(line, player, what)
         elif what is ActionKind.BRING_IN:
-            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))
         else:  # bets, calls and raises: the street total
-            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
-        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))
 
     def show_line(self, kind: str, f: Fields, line: int) -> None:
         self.add_show(line, str(f[0]), cards(f[1] or ""))
@@ -150,14 +150,14 @@ class KingsClubBuilder(LineBuilder):
         self.add_seat_summary(line, int(seat), str(player), f"({stack}) {net}")  # type: ignore[arg-type]
 
     def rake_line(self, kind: str, f: Fields, line: int) -> None:
-        self.rake = amount(f[0])  # type: ignore[arg-type]
+        self.rake = amount(f[0])
         self.summary_line = line
 
     def wins(self, kind: str, f: Fields, line: int) -> None:
         player, pot, value = f
         digits = re.sub(r"\D", "", pot or "")
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
-        self.add_collect(line, str(player), amount(value), number)  # type: ignore[arg-type]
+        self.add_collect(line, str(player), amount(value), number)
 
     def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
         player, place, received, receives = f

@@ -152,7 +152,7 @@ class PartyBuilder(LineBuilder):
 
     def bet(self, kind: str, f: Fields, line: int) -> None:
         player, _double, chips, _code = f
-        self.add_action(line, str(player), ActionKind.BET, chips=amount(chips))  # type: ignore[arg-type]
+        self.add_action(line, str(player), ActionKind.BET, chips=amount(chips))
 
 
     # -- showdown and award ------------------------------------------------------

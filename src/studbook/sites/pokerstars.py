@@ -264,7 +264,7 @@ class _Builder(LineBuilder):
 
     def seat_summary(self, kind: str, f: Fields, line: int) -> None:
         seat, player, outcome = f
-        shown, won = summary_outcome(outcome)  # type: ignore[arg-type]
+        shown, won = summary_outcome(outcome)
         self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))  # type: ignore[arg-type]
 
     # -- chatter -----------------------------------------------------------------

@@ -42,7 +42,7 @@ _TOURNAMENT_ID = re.compile(r"\(([0-9]+)\)#[0-9]+$")  # "Stud Party(412345678)#0
 _ZONES = {"UTC": "UTC", "GMT": "UTC", "CET": "Europe/Paris", "CEST": "Europe/Paris"}
 
 
-def _hidden(written: str) -> tuple[int, tuple]:  # type: ignore[type-arg]
+def _hidden(written: str) -> tuple[int, tuple]:
     """How many cards are hidden ("X") and the cards shown."""
     parts = written.split()
     return parts.count("X"), cards(" ".join(p for p in parts if p != "X"))

@@ -137,7 +137,7 @@ class WinningBuilder(LineBuilder):
         if len(f) == 1:
             self.add_action(line, player, what)
             return
-        value, all_in = amount(f[1]), bool(f[2])  # type: ignore[arg-type]
+        value, all_in = amount(f[1]), bool(f[2])
         if what is ActionKind.RAISE:
             self.add_action(line, player, what, to=value, all_in=all_in)
         else:
@@ -145,7 +145,7 @@ class WinningBuilder(LineBuilder):
 
     def old_uncalled(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))
 
     def old_muck(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
@@ -162,12 +162,12 @@ class WinningBuilder(LineBuilder):
         pot, rake, fee = f
         taken = (amount(rake) if rake else ZERO) + (amount(fee) if fee else ZERO)
         # "Pot: 8.15. Rake 0.11. JP fee 0.04": the pot after rake and jackpot fee
-        self.add_total(line, amount(pot) + taken, taken)  # type: ignore[arg-type]
+        self.add_total(line, amount(pot) + taken, taken)
 
     def old_seat_summary(self, kind: str, f: Fields, line: int) -> None:
         _mark, player, what, shown, _bets, collects = f
         assert player and what is not None
-        got = amount(collects)  # type: ignore[arg-type]
+        got = amount(collects)
         if shown:
             self.add_show(line, player, cards(shown), what.removeprefix("shows").strip(" :.") or None)
         if got > 0:
@@ -212,7 +212,7 @@ class WinningBuilder(LineBuilder):
         self.add_seat(line, int(seat), str(player), amount(stack), sitting_out=status is not None)  # type: ignore[arg-type]
 
     def new_ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))
 
     def new_street(self, kind: str, f: Fields, line: int) -> None:
         self.start_street(line, NEW_STREETS[str(f[0])])
@@ -231,14 +231,14 @@ class WinningBuilder(LineBuilder):
             self.add_action(line, player, what)
         elif what is ActionKind.RAISE:
             # "raises $0.04 to $0.04": the second figure is the street total
-            self.add_action(line, player, what, to=amount(f[2]), all_in=bool(f[3]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[2]), all_in=bool(f[3]))
         elif what is ActionKind.COMPLETE:
-            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))
         else:
-            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))  # type: ignore[arg-type]
+            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))
 
     def new_uncalled(self, kind: str, f: Fields, line: int) -> None:
-        self.add_uncalled(line, str(f[1]), amount(f[0]))  # type: ignore[arg-type]
+        self.add_uncalled(line, str(f[1]), amount(f[0]))
 
     def new_showdown(self, kind: str, f: Fields, line: int) -> None:
         self.add_showdown(line)
@@ -253,14 +253,14 @@ class WinningBuilder(LineBuilder):
         self.add_noshow(line, str(f[0]))
 
     def new_collect(self, kind: str, f: Fields, line: int) -> None:
-        self.add_collect(line, str(f[0]), amount(f[1]))  # type: ignore[arg-type]
+        self.add_collect(line, str(f[0]), amount(f[1]))
         self.head["collected"] = True
 
     def new_summary(self, kind: str, f: Fields, line: int) -> None:
         pass
 
     def new_total(self, kind: str, f: Fields, line: int) -> None:
-        total = amount(f[0])  # type: ignore[arg-type]
+        total = amount(f[0])
         # "Total pot $0.36 | Rake $0.01" states the pot after rake, and after every other
         # part's amount: "| JP Fee $0.02" is the jackpot's share, taken as the rake is;
         # a version that prints no part states no rake (the profile's unstated rake)

@@ -87,8 +87,8 @@ class ShowdownRules(BetRules):
         if not live:
             return []
         first = self._final_aggressor if self._final_aggressor in live else live[0]
-        rest = sorted((p for p in live if p is not first), key=lambda q: self._show_key(first, q))  # type: ignore[arg-type]
-        return [first.name] + [p.name for p in rest]  # type: ignore[union-attr]
+        rest = sorted((p for p in live if p is not first), key=lambda q: self._show_key(first, q))
+        return [first.name] + [p.name for p in rest]
 
     def _check_show_order(self, p: PlayerState, line: int) -> None:
         if not self._showdown or not self.profile.logs_show_order:
