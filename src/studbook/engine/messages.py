@@ -274,6 +274,8 @@ POT_TOTAL_STATED: Final = Message(
 POT_TOTAL_COLLECTED: Final = Message(
     POT_TOTAL, "collected {collected} + rake {rake} should equal the total pot {stated}")
 POT_TOTAL_MORE_THAN_POT: Final = Message(POT_TOTAL, "collected {collected} is more than the pot {computed}")
+POT_TOTAL_NOT_COLLECTED: Final = Message(
+    POT_TOTAL, "nobody collects the pot of {computed}: the hand ends before its pot is awarded (cut short?)")
 
 SHOWDOWN_ORDER_RUN_OUT: Final = Message(
     SHOWDOWN_ORDER, "after an all-in run-out hands show in dealing order: {first} first, not {player}")

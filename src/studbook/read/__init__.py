@@ -37,8 +37,9 @@ def files_in(path: str | os.PathLike[str]) -> Iterator[Path]:
 
 
 def detect_format(text: str, formats: Iterable[F]) -> F | None:
-    """The first format whose ``detect`` accepts the head of ``text``."""
-    head = text[:HEAD_CHARS]
+    """The first format whose ``detect`` accepts the head of ``text`` (blank space
+    before it passed over: a file may start with any amount of it)."""
+    head = text.lstrip()[:HEAD_CHARS]
     for fmt in formats:
         if fmt.detect(head):  # type: ignore[attr-defined]
             return fmt

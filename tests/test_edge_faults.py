@@ -1,0 +1,177 @@
+"""Nothing lost at the edges of a file (issue 28): every hand of a file is read,
+rejected with a reason or skipped with a reason, whatever surrounds it.
+
+Each case is a real hand history (the project's ``histories/`` or the corpus)
+with one edit at an edge: blank space or junk before the first hand, a bad tail
+after good hands, every line ending, a hand cut before its pot is awarded. Part
+of the fault suite (marker ``faults``): ``make test`` runs them all, they are fast.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import studbook.parse as parse_module
+from studbook.cli import main
+from studbook.events import Hand, Rejected
+from studbook.parse import read_file
+
+pytestmark = pytest.mark.faults
+
+ROOT = Path(__file__).resolve().parents[1]
+HISTORY = ROOT / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt"
+IPOKER_SNG = "iPoker/7-StudHi-USD-STT-5-201103.txt"  # 117 hands
+EVERLEAF = "Everleaf/7-Stud-USD-0.05-0.10.201107.txt"
+
+
+def _lf(data: bytes) -> bytes:
+    return data.replace(b"\r\n", b"\n")
+
+
+def _hands_of(path: Path) -> int:
+    return len(read_file(path).hands)
+
+
+def _check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["check", str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def _import(path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, int, str]:
+    code = main(["import", str(path), "--db", str(db), "-q"])
+    out = capsys.readouterr()
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("select count(*) from hands").fetchone()[0]
+    return code, stored, out.out + out.err
+
+
+@pytest.fixture(scope="module")
+def whole() -> int:
+    return _hands_of(HISTORY)
+
+
+# -- blank space and junk before the first hand ------------------------------------------
+
+
+@pytest.mark.parametrize("blank", [b"\n" * 9000, b" " * 20_000, b"\r\n \t" * 5000, b"\n" * (3 << 20)],
+                         ids=["9000 newlines", "20000 spaces", "mixed blank lines", "3 MB of newlines"])
+def test_leading_blank_space_of_any_length_loses_no_hand(tmp_path: Path, whole: int, blank: bytes,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "blank.txt"
+    path.write_bytes(blank + HISTORY.read_bytes())
+    result = read_file(path)
+    assert result.error is None and len(result.hands) == whole and not result.rejected
+    first = result.hands[0]
+    assert first.line == 1 + blank.count(b"\n")  # the file's own line numbers
+    code, stored, _ = _import(path, tmp_path / "s.db", capsys)
+    assert (code, stored) == (0, whole)
+
+
+def test_leading_blank_space_before_an_xml_file_loses_no_hand(corpus: Path, tmp_path: Path) -> None:
+    path = tmp_path / "blank.xml"
+    path.write_bytes(b"\n" * 9000 + (corpus / IPOKER_SNG).read_bytes())
+    assert _hands_of(path) == 117
+
+
+@pytest.mark.parametrize("junk", [b"XYZ", b"PK\x03\x04\x14\x00\x00\x00\x00\x00 hands.txt", b"  some note: "])
+def test_text_in_front_of_the_first_header_is_rejected_not_dropped(tmp_path: Path, whole: int, junk: bytes,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "junk.txt"
+    path.write_bytes(junk + HISTORY.read_bytes())
+    result = read_file(path)
+    assert len(result.hands) == whole - 1
+    [before] = result.rejected
+    assert before.line == 1 and before.reason == parse_module.BEFORE_FIRST_HAND
+    code, out = _check(path, capsys)
+    assert code == 1 and f"{path}:1: rejected: text before the first hand" in out
+
+
+def test_lines_of_junk_before_the_first_hand_are_one_rejection_at_their_line(tmp_path: Path, whole: int) -> None:
+    path = tmp_path / "junk.txt"
+    path.write_bytes(b"\n\nsaved by my tracker\nversion 3\n\n" + HISTORY.read_bytes())
+    result = read_file(path)
+    assert len(result.hands) == whole
+    assert [(r.line, r.text) for r in result.rejected] == [(3, "saved by my tracker\nversion 3")]
+
+
+# -- line endings --------------------------------------------------------------------------
+
+ENDINGS = {"LF": b"\n", "CRLF": b"\r\n", "CR": b"\r", "CR CR LF": b"\r\r\n", "LF CR": b"\n\r"}
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le"])
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+def test_every_line_ending_reads_every_hand(tmp_path: Path, whole: int, ending: str, encoding: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.setattr(parse_module, "BLOCK", 4099)  # blocks cut anywhere, between the two of an LF CR too
+    text = _lf(HISTORY.read_bytes()).decode().replace("\n", ENDINGS[ending].decode())
+    path = tmp_path / "endings.txt"
+    path.write_bytes(b"\xff\xfe" + text.encode("utf-16-le") if encoding == "utf-16-le" else text.encode())
+    result = read_file(path)
+    assert len(result.hands) == whole and not result.rejected and not result.skipped
+
+
+@pytest.mark.parametrize("first, second", [(a, b) for a in ENDINGS for b in ENDINGS if a != b and "LF CR" not in (a, b)])
+def test_hands_with_different_line_endings_in_one_file_all_read(tmp_path: Path, first: str, second: str) -> None:
+    """A file put together from files written with different line endings."""
+    hands = _lf(HISTORY.read_bytes()).split(b"\n\n\n")
+    mixed = [h.replace(b"\n", ENDINGS[first if i % 2 else second]) for i, h in enumerate(hands)]
+    path = tmp_path / "mixed.txt"
+    path.write_bytes((ENDINGS[first] * 3).join(mixed))
+    result = read_file(path)
+    assert len(result.hands) == len([h for h in hands if h.strip()]) and not result.rejected
+
+
+# -- a bad tail after good hands -----------------------------------------------------------
+
+DTD_SESSION = b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE session [<!ENTITY big "x">]>\n<session>&big;</session>\n'
+
+
+def test_an_unsafe_session_appended_to_a_good_xml_file_keeps_the_good_hands(corpus: Path, tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    good = (corpus / IPOKER_SNG).read_bytes()
+    path = tmp_path / "tail.xml"
+    path.write_bytes(good + b"\n" + DTD_SESSION)
+    result = read_file(path)
+    assert len(result.hands) == 117
+    [refused] = result.rejected
+    assert "unsafe XML refused" in refused.reason and refused.line == good.count(b"\n") + 3
+    code, stored, _ = _import(path, tmp_path / "s.db", capsys)
+    assert stored == 117
+
+
+def test_junk_after_the_last_hand_of_a_text_file_is_rejected_and_the_hands_kept(tmp_path: Path, whole: int) -> None:
+    path = tmp_path / "tail.txt"
+    path.write_bytes(HISTORY.read_bytes() + b"\n\n\n\x01\x02 garbage \xff\xfe line\nmore\n")
+    result = read_file(path)
+    assert len(result.hands) == whole and len(result.rejected) == 1
+
+
+# -- a pot that nobody collects --------------------------------------------------------------
+
+
+def test_a_hand_cut_before_its_pot_is_awarded_breaks_pot_total(corpus: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Everleaf writes no summary: a hand cut after the last action, before the
+    award line, read ok with the pot gone (issue 28, item 4)."""
+    text = (corpus / EVERLEAF).read_bytes()
+    path = tmp_path / "cut.txt"
+    path.write_bytes(text[: text.index(b"Player4 does not show cards")])
+    code, out = _check(path, capsys)
+    assert code == 1
+    assert "pot.total: nobody collects the pot of 0.08: the hand ends before its pot is awarded" in out
+
+
+def test_a_hand_in_the_middle_of_a_file_with_no_award_breaks_pot_total(tmp_path: Path, whole: int,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    text = _lf(HISTORY.read_bytes())
+    lines = text.split(b"\n")
+    first_collect = next(i for i, line in enumerate(lines) if b" collected " in line and b"Seat " not in line)
+    path = tmp_path / "award.txt"
+    path.write_bytes(b"\n".join(lines[:first_collect] + lines[first_collect + 1:]))
+    code, out = _check(path, capsys)
+    assert code == 1 and out.count("pot.total") >= 1 and "ok" in out
