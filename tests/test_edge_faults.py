@@ -175,3 +175,63 @@ def test_a_hand_in_the_middle_of_a_file_with_no_award_breaks_pot_total(tmp_path:
     path.write_bytes(b"\n".join(lines[:first_collect] + lines[first_collect + 1:]))
     code, out = _check(path, capsys)
     assert code == 1 and out.count("pot.total") >= 1 and "ok" in out
+
+
+# -- a hand cut at every character, every text site ---------------------------------------------
+
+# What a cut may leave that is itself a whole hand: the cut falls just after the hand's
+# last line (a whole line of the form the site ends hands with), or leaves a whole line of
+# another form that no reader can tell from a whole one (see tests/test_complete.py).
+WHOLE_AFTER_CUT = 3
+UNCHECKED = {"betonline": "hand-made sample only: no real log shows how its summary ends",
+             "ipoker": "XML: a cut record is malformed XML (tests/test_xml_fast.py)",
+             "merge": "XML: a cut record is malformed XML (tests/test_xml_fast.py)"}
+
+
+def _clean_hand_per_site(corpus: Path) -> dict[str, str]:
+    """One real hand per text site that checks clean, as its file holds it (LF line ends)."""
+    from samples import sample_files
+
+    from studbook.check import check_hand
+    from studbook.read import decode, read_bytes
+
+    found: dict[str, str] = {}
+    for name, path in sample_files(corpus):
+        if "summaries" in name or path.suffix not in ("", ".txt"):
+            continue
+        for hand in read_file(path).hands:
+            if hand.site in found or hand.site in UNCHECKED or check_hand(hand).violations:
+                continue
+            lines = _lf(decode(read_bytes(path)).text.encode()).decode().split("\n")
+            found[hand.site] = "\n".join(lines[hand.line - 1 : hand.end_line]) + "\n"
+    return found
+
+
+def _ok_cuts(site: str, text: str, step: int) -> list[str]:
+    from studbook.check import check_hand
+    from studbook.parse import parse_text
+
+    ok = []
+    for at in range(1, len(text) - 1, step):
+        last = list(parse_text(text[:at], site=site))[-1]
+        if isinstance(last, Hand) and not check_hand(last).violations:
+            ok.append(text[:at][-60:])
+    return ok
+
+
+def _cut_everywhere(corpus: Path, step: int) -> None:
+    hands = _clean_hand_per_site(corpus)
+    assert len(hands) >= 10  # every text site of the corpus
+    loose = {site: ok for site, text in hands.items() if len(ok := _ok_cuts(site, text, step)) > WHOLE_AFTER_CUT}
+    assert loose == {}
+
+
+def test_a_hand_cut_at_every_fifth_character_never_reads_ok(corpus: Path) -> None:
+    """Issue 28, item 4: a cut hand reads ok only when what is left is whole (the pot
+    awarded and, where the site writes one, its summary)."""
+    _cut_everywhere(corpus, 5)
+
+
+@pytest.mark.slow
+def test_a_hand_cut_at_every_character_never_reads_ok(corpus: Path) -> None:
+    _cut_everywhere(corpus, 1)
