@@ -42,7 +42,7 @@ def _check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 
 def _import(path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, int, str]:
-    code = main(["import", str(path), "--db", str(db), "-q"])
+    code = main(["import", str(path), "--db", str(db)])
     out = capsys.readouterr()
     with sqlite3.connect(db) as conn:
         stored = conn.execute("select count(*) from hands").fetchone()[0]
@@ -235,3 +235,60 @@ def test_a_hand_cut_at_every_fifth_character_never_reads_ok(corpus: Path) -> Non
 @pytest.mark.slow
 def test_a_hand_cut_at_every_character_never_reads_ok(corpus: Path) -> None:
     _cut_everywhere(corpus, 1)
+
+
+# -- amounts at and past the limit, in every command ----------------------------------------------
+
+from studbook.money import MAX_AMOUNT  # noqa: E402
+
+
+def _five_hands(edit: bytes) -> bytes:
+    """Five real hands, the first with smokey's stack written as ``edit``."""
+    hands = _lf(HISTORY.read_bytes()).split(b"\n\n\n")[:5]
+    hands[0] = hands[0].replace(b"Seat 1: smokey (1500 in chips)", b"Seat 1: smokey (" + edit + b" in chips)")
+    assert edit in hands[0]
+    return b"\n\n\n".join(hands) + b"\n"
+
+
+def _commands(path: Path, out: Path) -> list[list[str]]:
+    p = str(path)
+    return [["check", p], ["stats", p], ["stats", p, "--format", "csv"], ["hands", p], ["sessions", p],
+            ["tournaments", p], ["show", p], ["replay", "--plain", p], ["export", p, "--format", "csv", "-o", str(out / "csv")],
+            ["export", p, "--format", "parquet", "-o", str(out / "pq")], ["export", p, "--format", "jsonl"],
+            ["plot", "results", p, "-o", str(out / "r.png")]]  # fmt: skip
+
+
+AMOUNTS = {"31 digits": b"1" + b"0" * 30, "2^63 cents": str(2**63 // 100 + 1).encode(),
+           "the limit": str(MAX_AMOUNT).encode(), "150 decimal places": b"1500." + b"0" * 149 + b"1"}
+
+
+@pytest.mark.parametrize("name", sorted(AMOUNTS))
+def test_an_amount_past_the_limit_is_one_rejection_in_every_command(tmp_path: Path, name: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "big.txt"
+    path.write_bytes(_five_hands(AMOUNTS[name]))
+    result = read_file(path)
+    [rejected] = result.rejected
+    assert len(result.hands) == 4 and rejected.line == 3
+    assert "over the limit" in rejected.reason or "finer than 1/100" in rejected.reason
+    for command in _commands(path, tmp_path):
+        main(command)  # no OverflowError, no traceback: any exception fails the test
+        capsys.readouterr()
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    assert stored == 4 and rejected.reason in out
+    for command in (["stats", "--db", str(tmp_path / "s.db")], ["hands", "--db", str(tmp_path / "s.db")]):
+        assert main(command) == 0
+
+
+def test_amounts_just_under_the_limit_read_and_store_in_every_command(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "at.txt"
+    path.write_bytes(_five_hands(str(MAX_AMOUNT - 1).encode() + b".99"))
+    result = read_file(path)
+    assert len(result.hands) == 5 and not result.rejected
+    for command in _commands(path, tmp_path):
+        main(command)
+        capsys.readouterr()
+    code, stored, _ = _import(path, tmp_path / "s.db", capsys)
+    assert (code, stored) == (0, 5)
+    assert main(["stats", "--db", str(tmp_path / "s.db")]) == 0
