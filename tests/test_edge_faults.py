@@ -292,3 +292,93 @@ def test_amounts_just_under_the_limit_read_and_store_in_every_command(tmp_path: 
     code, stored, _ = _import(path, tmp_path / "s.db", capsys)
     assert (code, stored) == (0, 5)
     assert main(["stats", "--db", str(tmp_path / "s.db")]) == 0
+
+
+# -- hostile names through every output ----------------------------------------------------------
+
+import csv  # noqa: E402
+import json  # noqa: E402
+
+from studbook.cli.output import spreadsheet_safe  # noqa: E402
+
+HOSTILE = {b"smokey": b'=HYPERLINK("http://x","y")', "Крот".encode(): b"@SUM(1+1)",
+           "ƒlush".encode(): "ev\x1b[31mil\x07\x08\x9b2J".encode(), b"Hero": b"+cmd|' /C calc'!A0"}
+HOSTILE_FILE = "hands\x1b]0;pwned\x07.txt"
+CONTROLS = ("\x1b", "\x07", "\x08", "\x9b")
+
+
+def _hostile(tmp_path: Path) -> Path:
+    text = b"\n\n\n".join(_lf(HISTORY.read_bytes()).split(b"\n\n\n")[:5]) + b"\n"
+    for name, hostile in HOSTILE.items():
+        text = text.replace(name, hostile)
+    path = tmp_path / HOSTILE_FILE
+    path.write_bytes(text)
+    return path
+
+
+def test_spreadsheet_safe_neutralises_formulas_and_keeps_numbers() -> None:
+    for cell in ("=1+1", "+cmd", "-cmd|x", "@SUM(1)", "\tx", "\rx", "-2+3"):
+        assert spreadsheet_safe(cell) == "'" + cell
+    for cell in ("-0.13", "+5", "-155.00", "1e5", "Hero", "", "a=b", 7, -0.13, None):
+        assert spreadsheet_safe(cell) == cell
+
+
+def _csv_cells(text: str) -> list[str]:
+    return [cell for row in csv.reader(text.splitlines()) for cell in row]
+
+
+def _unsafe(cells: list[str]) -> list[str]:
+    return [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r") and spreadsheet_safe(c) != c]
+
+
+def test_every_csv_output_neutralises_hostile_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _hostile(tmp_path)
+    outputs = []
+    for command in (["stats", "--format", "csv"], ["hands", "--format", "csv"], ["sessions", "--format", "csv"],
+                    ["tournaments", "--format", "csv"]):  # fmt: skip
+        assert main([*command, str(path)]) == 0
+        outputs.append(capsys.readouterr().out)
+    main(["export", str(path), "--format", "csv", "-o", str(tmp_path / "csv")])
+    outputs += [p.read_text(encoding="utf-8") for p in sorted((tmp_path / "csv").glob("*.csv"))]
+    cells = [cell for text in outputs for cell in _csv_cells(text)]
+    assert "'=HYPERLINK(\"http://x\",\"y\")" in cells and "'@SUM(1+1)" in cells and "'+cmd|' /C calc'!A0" in cells
+    assert _unsafe(cells) == []
+    assert any(c.startswith("-") and c[1:2].isdigit() for c in cells)  # negative figures stay numbers
+
+
+def test_json_and_parquet_keep_the_raw_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _hostile(tmp_path)
+    assert main(["stats", "--format", "json", str(path)]) == 0
+    players = {row["player"] for row in json.loads(capsys.readouterr().out)}
+    assert {h.decode() for h in HOSTILE.values()} <= players
+    main(["export", str(path), "--format", "parquet", "-o", str(tmp_path / "pq")])
+    import pandas as pd
+
+    seats = pd.read_parquet(tmp_path / "pq" / "players.parquet")
+    assert {h.decode() for h in HOSTILE.values()} <= set(seats["player"].astype(str))
+
+
+def test_terminal_output_escapes_control_characters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _hostile(tmp_path)
+    path.write_bytes(path.read_bytes() + b"\n\n\njunk \x1b[2J after the hands\n")  # a rejection to list
+    db = tmp_path / "s.db"
+    runs = [["check", str(path), str(tmp_path / "missing\x1b.txt")],
+            ["import", str(path), "--db", str(db)], ["stats", str(path)], ["hands", str(path)],
+            ["show", "--db", str(db), "--hand", "251200800002"], ["replay", "--plain", str(path)],
+            ["sessions", str(path)], ["parse", str(path)]]  # fmt: skip
+    for command in runs:
+        main(command)
+        out = capsys.readouterr()
+        shown = out.out + out.err
+        assert not [c for c in CONTROLS if c in shown], (command, shown[:300])
+        assert "\\x1b" in shown or command[0] in ("hands", "sessions"), command  # the name is there, escaped
+
+
+def test_the_html_replayer_escapes_hostile_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = b"\n\n\n".join(_lf(HISTORY.read_bytes()).split(b"\n\n\n")[:2]) + b"\n"
+    path = tmp_path / "h.txt"
+    path.write_bytes(text.replace(b"smokey", b"<script>alert(1)</script>"))
+    out = tmp_path / "r.html"
+    assert main(["replay", "--html", str(out), str(path)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in page and "alert(1)" in page
