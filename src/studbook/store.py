@@ -379,6 +379,8 @@ class Store:
             try:
                 if not self.readonly:
                     self._use_wal()
+                    if size:
+                        self._check_before_writing(name)
                     self.conn.execute("PRAGMA synchronous=NORMAL")
                     # the (site, hand_id) keys' B-trees of a million hands stay in memory
                     self.conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
@@ -387,6 +389,21 @@ class Store:
             except BaseException:
                 self.conn.close()
                 raise
+
+    def _check_before_writing(self, name: str) -> None:
+        """Refuse to write into a damaged store: ``PRAGMA quick_check`` (every page
+        and record read, indexes not matched against their tables: seconds for a
+        big store) must answer ok, or hands would be added to a store that will
+        fail on reading them (a damaged page of hands, players or originals)."""
+        try:
+            found = [str(row[0]) for row in self.conn.execute("PRAGMA quick_check(3)").fetchall()]
+        except sqlite3.DatabaseError as error:
+            found = [str(error)]
+        if found != ["ok"]:
+            first = " ".join(" ".join(found).split())
+            raise DamagedStore(f"{name}: the store is damaged (PRAGMA quick_check: "
+                               f"{first if len(first) <= 160 else first[:157] + '...'}); nothing was written; "
+                               "keep a copy of it, then import the hand histories again into a new store")
 
     def _use_wal(self) -> None:
         """Switch the store to write-ahead logging, waiting for other writers.
@@ -706,9 +723,9 @@ class Store:
                     originals: Iterable[tuple[Any, ...]], summary: ImportSummary) -> None:
         """Insert the rows of some results, ``problems`` being their rejected and skipped
         ones, and their ``originals`` rows; count them in ``summary``."""
+        self._forget_stale_rejects(rows["hands"])  # before this import's own rejects go in: they are not stale
         for table in TABLES:
             self._insert(table, rows[table])
-        self._forget_stale_rejects(rows["hands"])
         self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", originals)
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])

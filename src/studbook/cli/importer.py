@@ -25,8 +25,10 @@ be written) and when a file could not be read.
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
+from pathlib import Path
 from collections import Counter
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -72,7 +74,9 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    files = expand_paths(args.paths)
+    # the store keeps each file by its absolute path: a hand read from a relative path
+    # is found again from any folder (and its original text is kept: show needs no file)
+    files = [Path(os.path.abspath(path)) for path in expand_paths(args.paths)]
     if args.jobs is None:
         args.jobs = auto_jobs(files)
     try:
