@@ -17,7 +17,7 @@ skipped hands), plus the ids repeated within the input.
 
     python scripts/fuzz_edits.py -n 100000 [--seed S] [--corpus ../shared/corpus]
 
-prints a progress bar, then one summary line (inputs, hands, rejected, rate,
+prints a progress bar, then one summary line (also when stopped by SIGTERM or Ctrl-C) (inputs, hands, rejected, rate,
 failures). A failing input is saved under ``--keep`` (default
 ``fuzz-failures/``) with the traceback, so it can become a fixed test.
 """
@@ -29,6 +29,7 @@ import contextlib
 import io
 import random
 import re
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -208,7 +209,10 @@ def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool 
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="studbook-fuzz-") as tmp:
         folder = Path(tmp)
-        for n in tqdm(range(count), unit="input", disable=not progress, file=sys.stderr, dynamic_ncols=True):
+        for n in tqdm(range(count), unit="input", disable=not progress, file=sys.stderr, dynamic_ncols=True,
+                      mininterval=5):
+            if _STOP:
+                break
             chosen = rng.choice(pool)
             data = edit(chosen.text, rng)
             tally.inputs += 1
@@ -222,6 +226,13 @@ def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool 
     return tally
 
 
+_STOP: list[int] = []  # a SIGTERM or Ctrl-C ends the run after the input in hand, with its summary
+
+
+def _stop(signum: int, _frame: object) -> None:
+    _STOP.append(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=1000, help="inputs to generate (default 1000)")
@@ -230,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=Path("fuzz-failures"), help="where failing inputs go")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else time.time_ns() % 2**32
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     start = time.monotonic()
     tally = fuzz(args.n, seed, args.corpus, args.keep)
     took = time.monotonic() - start

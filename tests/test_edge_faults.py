@@ -460,3 +460,32 @@ def test_a_damaged_second_copy_of_a_stored_hand_keeps_its_rejection(tmp_path: Pa
     with sqlite3.connect(tmp_path / "s.db") as conn:
         rejects = conn.execute("SELECT count(*) FROM rejects WHERE status = 'rejected'").fetchone()[0]
     assert (stored, rejects) == (1, 1)
+
+
+def test_check_and_import_report_dropped_nul_bytes_as_parse_does(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Issue 28, item 9: 5,000 NUL bytes dropped from a hand were reported by parse alone."""
+    data = HISTORY.read_bytes()
+    at = data.index(b"Table", 20_000)  # past the head the decoder sniffs
+    path = tmp_path / "nul.txt"
+    path.write_bytes(data[:at] + b"\x00" * 5000 + data[at:])
+    code, out = _check(path, capsys)
+    assert f"{path}: warning: 5000 NUL bytes dropped" in out
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    assert f"studbook import: {path}: warning: 5000 NUL bytes dropped" in out
+
+
+def test_a_broken_pipe_does_not_hide_the_exit_status(tmp_path: Path) -> None:
+    """Issue 28, item 13: ``studbook check bad.txt | head -1`` exited 0."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"XYZ" + HISTORY.read_bytes() * 20)  # a rejection first, then many lines
+    script = "import sys; from studbook.cli import main; sys.exit(main(['check', sys.argv[1]]))"
+    proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away, as head -1 does
+    assert proc.wait(timeout=120) == 1
+    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()

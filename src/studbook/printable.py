@@ -54,19 +54,38 @@ def terminal_safe(text: str) -> str:
 
 
 class TerminalSafe(io.TextIOBase):
-    """A text stream that writes through :func:`terminal_safe` to ``stream``
-    (what the command line puts on its standard output and error)."""
+    """A text stream that writes to ``stream`` through :func:`terminal_safe`
+    (with ``escape``; as it is without), what the command line puts on its
+    standard output and error. When the reader of a pipe goes away (``studbook
+    check ... | head -1``), the rest is dropped and the command runs on, so its
+    exit status is still the run's, never hidden by the broken pipe."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, escape: bool = True) -> None:
         super().__init__()
         self.stream = stream
+        self.escape = escape
 
     def write(self, text: str) -> int:
-        self.stream.write(terminal_safe(text))
+        try:
+            self.stream.write(terminal_safe(text) if self.escape else text)
+        except BrokenPipeError:
+            self._discard()
         return len(text)
 
     def flush(self) -> None:
-        self.stream.flush()
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._discard()
+
+    def _discard(self) -> None:
+        """Point the stream's file descriptor at /dev/null: what it still holds, and
+        everything written later (at exit too), goes nowhere without an error."""
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self.stream.fileno())
+        finally:
+            os.close(devnull)
 
     def isatty(self) -> bool:
         return self.stream.isatty()

@@ -106,8 +106,7 @@ def _terminal_safe(args: argparse.Namespace) -> None:
     (JSON escapes control characters itself, CSV cells are made spreadsheet-safe)."""
     sys.stderr = TerminalSafe(sys.stderr)
     text = args.command not in RAW_OUTPUT and getattr(args, "format", "text") == "text"
-    if text or sys.stdout.isatty():
-        sys.stdout = TerminalSafe(sys.stdout)
+    sys.stdout = TerminalSafe(sys.stdout, escape=text or sys.stdout.isatty())
 
 
 def _escape_file_names() -> None:

@@ -16,7 +16,7 @@ with status ``duplicate`` (``file:line: hand ID: duplicate hand id: the same
 as at FILE:LINE``) and counted in the summary (``duplicates``, present when
 there are any). Files are read, decoded and checked one hand at a time;
 the decoder's repairs (bytes read as cp1252 in a UTF-8 file, characters
-replaced) are listed as ``file: warning: ...`` lines.
+replaced, NUL bytes dropped) are listed as ``file: warning: ...`` lines.
 
 A file found by walking a directory that is not a hand history (an FPDB side
 file, a tournament summary, an empty file) is listed once as ignored and does
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
                     totals["notes"] += shown.notes
                     out.write(shown.text)
             problem = parsed.error or reason
-            for warning in parsed.repairs if problem is None else ():
+            for warning in parsed.warnings if problem is None else ():  # repairs and NUL bytes dropped
                 print(f"{parsed.file}: warning: {warning}", file=notes)
             if problem is not None:
                 errors += 1

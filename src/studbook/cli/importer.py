@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
                     _store(store, file_check, seen, repeated, summary, (file_check.parsed.file, hashes[file_check.parsed.file]))
                 except sqlite3.Error as error:
                     raise explain(args.db, error, writing=file_check.parsed.file) from None
+                for warning in file_check.parsed.warnings:  # what the decoder repaired or dropped
+                    progress.write(f"studbook import: {printable_path(file_check.parsed.file)}: warning: {warning}",
+                                   file=sys.stderr)
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts(["hands"])["hands"]
     except KeyboardInterrupt:
