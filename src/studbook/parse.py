@@ -441,6 +441,14 @@ def _decoded(handle: BinaryIO, decoder: Decoder) -> Iterator[str]:
         yield text
 
 
+def stream_data(handle: BinaryIO, name: str, *, site: str | None = None) -> tuple[FileResult, Iterator[ParseResult]]:
+    """:func:`stream_file` for a stream already open (standard input), called
+    ``name``: read, decoded and split a block at a time (the stream is closed
+    when the results are exhausted)."""
+    report = FileResult(name)
+    return report, (result for result, _ in _stream_sourced(handle, site, report, None))
+
+
 def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
     """Parse bytes already read (standard input) as a file called ``name``; never raises."""
     report = FileResult(name)
@@ -461,4 +469,4 @@ def parse_paths(
 
 
 __all__ = ["FileResult", "ParseError", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
-           "Sourced", "stream_file", "stream_sourced", "tally"]
+           "Sourced", "stream_data", "stream_file", "stream_sourced", "tally"]

@@ -57,7 +57,7 @@ from studbook.check import is_file_rejection, status_of
 from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Note, Rejected, Skipped
-from studbook.parse import FileResult, read_data, stream_file
+from studbook.parse import FileResult, stream_data, stream_file
 from studbook.perfile import per_file
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites import site_names
@@ -194,13 +194,14 @@ def _inputs(paths: Sequence[str]) -> list[InputFile]:
 
 
 def _checks(files: list[InputFile], site: str | None) -> Iterator[Checked]:
-    """Each file checked hand by hand as the caller consumes it (one hand in memory;
-    standard input is read whole first), against one memory of bring-ins."""
+    """Each file checked hand by hand as the caller consumes it (one hand in memory,
+    standard input too: read a block at a time), against one memory of bring-ins."""
     memory = TableMemory()
     for file in files:
         if file.path == STDIN:
-            parsed = read_data(sys.stdin.buffer.read(), "<stdin>", site=site)
-            yield file.explicit, parsed, _with_heads(check_results(iter(parsed.results), memory))
+            stdin = open(sys.stdin.fileno(), "rb", closefd=False)  # noqa: SIM115 - closed by the stream
+            parsed, results = stream_data(stdin, "<stdin>", site=site)
+            yield file.explicit, parsed, _with_heads(check_results(results, memory))
             continue
         parsed, results = stream_file(file.path, site=site)
         yield file.explicit, parsed, _with_heads(check_results(results, memory))
