@@ -524,3 +524,24 @@ def test_check_of_standard_input_reads_it_a_block_at_a_time(tmp_path: Path) -> N
             out.write(HISTORY.read_bytes() + b"\r\n\r\n\r\n")
     code, peak = _peak_rss_of(["check", "-"], text)
     assert code == 1 and peak < 200, peak  # duplicates: exit 1
+
+
+def test_simulate_writes_each_hand_as_it_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, item 14: ``simulate --hands 100000`` held every hand's text (1,341 MB):
+    now each hand is written before the next is played, and the file is the same."""
+    import studbook.cli.simulate as cli_simulate
+    from studbook.simulate import simulate_hands, write_hands
+
+    out = tmp_path / "sim.txt"
+    seen: list[int] = []
+
+    def played(*args: object, **kw: object):  # type: ignore[no-untyped-def]
+        for hand in simulate_hands(*args, **kw):  # type: ignore[arg-type]
+            seen.append(out.stat().st_size if out.exists() else 0)
+            yield hand
+
+    monkeypatch.setattr(cli_simulate, "simulate_hands", played)
+    assert main(["simulate", "--hands", "40", "--seed", "5", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == write_hands(simulate_hands("stud", 40, 6, 5, False, stakes="2"))
+    # the file's buffer is flushed every few KB: later hands find the earlier ones on disk
+    assert seen[-1] > 0 and sorted(seen) == seen
