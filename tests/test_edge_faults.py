@@ -545,3 +545,13 @@ def test_simulate_writes_each_hand_as_it_is_played(tmp_path: Path, monkeypatch: 
     assert out.read_text(encoding="utf-8") == write_hands(simulate_hands("stud", 40, 6, 5, False, stakes="2"))
     # the file's buffer is flushed every few KB: later hands find the earlier ones on disk
     assert seen[-1] > 0 and sorted(seen) == seen
+
+
+@pytest.mark.parametrize("gap", [b"\n" * 9000, b"\t" * 9000 + b"\n", b"\r\n" * 5000])
+def test_junk_then_blank_space_longer_than_the_head_loses_no_hand(tmp_path: Path, whole: int, gap: bytes) -> None:
+    """Found by scripts/fuzz_edits.py: a line of junk, then blank space past the 8 KB
+    the site is told from, made the file "not a hand history"."""
+    path = tmp_path / "gap.txt"
+    path.write_bytes(b"PK\x03\x04" + gap + HISTORY.read_bytes())
+    result = read_file(path)
+    assert result.error is None and len(result.hands) == whole and len(result.rejected) == 1
