@@ -555,3 +555,22 @@ def test_junk_then_blank_space_longer_than_the_head_loses_no_hand(tmp_path: Path
     path.write_bytes(b"PK\x03\x04" + gap + HISTORY.read_bytes())
     result = read_file(path)
     assert result.error is None and len(result.hands) == whole and len(result.rejected) == 1
+
+
+def test_a_fifo_a_link_loop_and_a_dangling_link_in_a_folder_are_listed_as_ignored(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Issue 28, item 13: they were skipped without a word, and a named link loop
+    said "no such file"."""
+    import os
+
+    (tmp_path / "h.txt").write_bytes(HISTORY.read_bytes())
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    assert main(["check", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert f"ignored: {tmp_path / 'fifo'} (a FIFO (named pipe), not a regular file)" in err
+    assert f"ignored: {tmp_path / 'dangling'} (a symbolic link to nothing)" in err
+    assert f"ignored: {tmp_path / 'loop'} (a symbolic link loop)" in err
+    assert main(["check", str(tmp_path / "loop")]) == 2
+    assert f"{tmp_path / 'loop'}: a symbolic link loop" in capsys.readouterr().err
