@@ -574,3 +574,22 @@ def test_a_fifo_a_link_loop_and_a_dangling_link_in_a_folder_are_listed_as_ignore
     assert f"ignored: {tmp_path / 'loop'} (a symbolic link loop)" in err
     assert main(["check", str(tmp_path / "loop")]) == 2
     assert f"{tmp_path / 'loop'}: a symbolic link loop" in capsys.readouterr().err
+
+
+def test_a_full_disk_while_a_new_store_is_made_leaves_no_store(tmp_path: Path) -> None:
+    """Issue 28, item 13: it left a 4 KB file with no tables (and its -wal, -shm)."""
+    import resource
+    import subprocess
+    import sys
+
+    def small_files() -> None:  # a file-size limit stands in for a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    db = tmp_path / "store" / "new.db"
+    db.parent.mkdir()
+    code = "import sys; from studbook.cli import main; sys.exit(main(['import', sys.argv[1], '--db', sys.argv[2], '-q']))"
+    done = subprocess.run([sys.executable, "-c", code, str(HISTORY), str(db)], capture_output=True, text=True,
+                          preexec_fn=small_files, timeout=300)  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and f"studbook import: error: {db}" in done.stderr
+    assert list(db.parent.iterdir()) == []

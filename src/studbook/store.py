@@ -319,6 +319,19 @@ def _create(path: Path) -> None:
             leftover.unlink(missing_ok=True)
 
 
+def _remove_unmade(path: Path) -> None:
+    """Remove a store that could not be made, with its log files, when it holds no
+    tables (a file of one page at most: a store with its schema is bigger), so a
+    failed first import leaves no store rather than a file that is none."""
+    try:
+        if path.stat().st_size > 4096:
+            return
+        for made in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            made.unlink(missing_ok=True)
+    except OSError:
+        pass  # nothing was made, or it cannot be removed: the error said what went wrong
+
+
 ABANDONED = 60.0
 """Seconds after which a temporary file of :func:`_create` is taken for one a
 killed import left (making a store takes milliseconds); writers remove those."""
@@ -371,6 +384,14 @@ class Store:
             _create(self.path)
         elif not self.readonly:
             _sweep(self.path)
+        try:
+            self._open(size, name)
+        except StoreError:
+            if size is None:  # a store this run began to make (in place: a full disk, say) is not left half made
+                _remove_unmade(self.path)
+            raise
+
+    def _open(self, size: int | None, name: str) -> None:
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
