@@ -461,6 +461,8 @@ def test_a_damaged_store_is_one_line_with_a_hint(how: str, command: str, good_st
         assert "an empty file, not a studbook store" in err
     elif how == "header":
         assert "the store is damaged (file is not a database; PRAGMA integrity_check" in err
+    elif command == "import" and "quick_check" in err:  # checked before anything is written (issue 28)
+        assert "the store is damaged (PRAGMA quick_check: " in err and "nothing was written" in err
     else:
         assert "the store is damaged (database disk image is malformed" in err
     if how != "zero bytes":

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from studbook.events import Hand, ParseResult, Rejected, SeatSummary
+from studbook.events import Collect, Hand, ParseResult, Rejected, SeatSummary, Show
 from studbook.read.regex import compiled
 
 SUMMARY_LISTS_EVERY_SEAT = frozenset({
@@ -30,6 +30,9 @@ SUMMARY_LISTS_EVERY_SEAT = frozenset({
 })
 """Sites whose summary has one line per seated player (Winamax lists only those who
 showed or won; iPoker, Merge, Everleaf and PartyPoker write no seat summary)."""
+
+SUMMARY_LISTS_SHOWN_AND_WINNERS = frozenset({"winamax"})
+"""Sites whose summary has one line per player who showed or collected (read off the corpus)."""
 
 _ENDED = compiled(
     r"\n[ \t]*\n\s*\Z"  # a blank line after the hand
@@ -55,9 +58,11 @@ WHOLE_LAST_LINE: dict[str, re.Pattern[str]] = {
                    r"|won \$?[\d.,]*\d|\d\.",
         "kingsclub": r"\)|\) from pot",
         "ongame": r"\*\*\*\*\*",
+        "partypoker": r"[A-Z]{3}|[a-z]\.|low hand",  # "wins $13.20 USD", "... Four to Eight."
+        "winamax": r"(?:won [\d.,]*\d(?:€|\$)?|lost)(?: with [^\n]*(?:\d|[a-z]s|high))?",
     }.items()
 }
-"""Per site whose summary lists every seat, how a hand's last line ends when it is
+"""Per site whose summary lists every seat (or whose last line says so), how a hand's last line ends when it is
 whole (read off the corpus). A line cut before that ending is a hand cut while the
 site was writing it; a cut that happens to leave a whole line of another form
 (``folded on the 3rd Street`` of ``... (didn't bet)``) cannot be told apart."""
@@ -72,16 +77,22 @@ def whole_last_hand(result: ParseResult, text: str = "") -> ParseResult:
     """``result``, or a Rejected when it is a hand cut inside its summary: the file,
     whose ``text`` ends as the hand's does, stops inside a line, or a player dealt
     in has no summary line."""
-    if not isinstance(result, Hand) or result.site not in SUMMARY_LISTS_EVERY_SEAT:
+    if not isinstance(result, Hand):
+        return result
+    if result.site not in WHOLE_LAST_LINE:
         return result
     last = _cut_line(result.site, text)
     if last is not None:
         return Rejected(result.file, result.end_line, result.line,
                         "hand cut: the file ends inside a line of the summary",
                         text=last, hand_id=result.hand_id, site=result.site)
-    summarised = {e.seat for e in result.events if isinstance(e, SeatSummary)}
-    missing = [seat.player for seat in result.seats  # the players dealt in
-               if not (seat.sitting_out or seat.out_of_hand) and seat.seat not in summarised]
+    if result.site in SUMMARY_LISTS_SHOWN_AND_WINNERS:
+        missing = _unlisted(result, {e.player for e in result.events if isinstance(e, (Show, Collect))})
+    elif result.site not in SUMMARY_LISTS_EVERY_SEAT:
+        return result
+    else:
+        missing = _unlisted(result, {seat.player for seat in result.seats  # the players dealt in
+                                     if not (seat.sitting_out or seat.out_of_hand)})
     if not missing:
         return result
     return Rejected(
@@ -89,6 +100,12 @@ def whole_last_hand(result: ParseResult, text: str = "") -> ParseResult:
         f"hand cut: the file ends in the summary (no summary line for {', '.join(missing)})",
         hand_id=result.hand_id, site=result.site,
     )
+
+
+def _unlisted(hand: Hand, players: set[str]) -> list[str]:
+    """Those of ``players`` with no summary line, in seat order."""
+    summarised = {e.seat for e in hand.events if isinstance(e, SeatSummary)}
+    return [seat.player for seat in hand.seats if seat.player in players and seat.seat not in summarised]
 
 
 def _cut_line(site: str, text: str) -> str | None:
@@ -102,4 +119,4 @@ def _cut_line(site: str, text: str) -> str | None:
     return None if whole is None or whole.search(last) else last
 
 
-__all__ = ["SUMMARY_LISTS_EVERY_SEAT", "WHOLE_LAST_LINE", "ended", "whole_last_hand"]
+__all__ = ["SUMMARY_LISTS_EVERY_SEAT", "SUMMARY_LISTS_SHOWN_AND_WINNERS", "WHOLE_LAST_LINE", "ended", "whole_last_hand"]

@@ -18,6 +18,15 @@ _STRIP = "$€£ \t"
 _CODES = ("USD", "EUR", "GBP", "CAD")  # codes written before or after an amount
 _SCALES = {"K": 3, "M": 6}  # a figure's suffix, in powers of ten: "1.5K", "2M"
 
+MONEY_DIGITS = 2
+"""Decimal places an amount may have: the store keeps amounts as whole hundredths
+(cents, or hundredths of a chip), so a finer amount is refused when read."""
+MAX_AMOUNT = Decimal(10) ** 12
+"""Amounts must be below a million million (units or chips): far above any real stack
+or pot, and low enough that sums of millions of them in minor units fit the store's
+64-bit integers (2^63 is about 9.2e18). Past it, the hand is rejected when read."""
+_CENT = Decimal(1).scaleb(-MONEY_DIGITS)
+
 
 def parse_amount(text: str) -> Decimal:
     """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
@@ -27,7 +36,24 @@ def parse_amount(text: str) -> Decimal:
         return _parse_written(text)
     if not value.is_finite():
         raise ValueError(f"not an amount: {text!r}")
+    return within_limits(value, text)
+
+
+def within_limits(value: Decimal, text: object) -> Decimal:
+    """``value`` (read from ``text``), or ValueError when it is not below
+    :data:`MAX_AMOUNT` or is finer than :data:`MONEY_DIGITS` decimal places:
+    the one limit every reader applies, so every command sees the same hands."""
+    if not -MAX_AMOUNT < value < MAX_AMOUNT:
+        raise ValueError(f"amount {_shown(text)} is over the limit of {MAX_AMOUNT:,} (damaged or not a real amount)")
+    if value.as_tuple().exponent < -MONEY_DIGITS and value != value.quantize(_CENT):  # type: ignore[operator]
+        raise ValueError(f"amount {_shown(text)} is finer than 1/{10 ** MONEY_DIGITS} of a unit")
     return value
+
+
+def _shown(text: object) -> str:
+    """An amount as written, cut to a readable length."""
+    written = str(text)
+    return written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} characters)"
 
 
 def _parse_written(text: str) -> Decimal:
@@ -51,7 +77,7 @@ def _parse_written(text: str) -> Decimal:
         raise ValueError(f"not an amount: {text!r}") from None
     if not value.is_finite():
         raise ValueError(f"not an amount: {text!r}")
-    return value
+    return within_limits(value, text)
 
 
 def currency_of(symbol: str) -> str | None:

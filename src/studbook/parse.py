@@ -23,9 +23,9 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.originals import HandSource, Sources
-from studbook.read import decode, detect_format, files_in, normalise_newlines
+from studbook.read import HEAD_CHARS, decode, detect_format, files_in, normalise_newlines
 from studbook.read.decode import Decoder
-from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, overlong_hand, screen, too_big
+from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
 from studbook.words import counted
@@ -146,9 +146,10 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
     if not head.strip():
         report.error = "empty file"
         return
+    head = _unindented(head)
     fmt = site or detect_format(head, sites_in_order())
     if fmt is None:
-        notes = [getattr(f, "describe", lambda head: None)(head[:8192]) for f in all_sites()]
+        notes = [getattr(f, "describe", lambda head: None)(head.lstrip()[:HEAD_CHARS]) for f in all_sites()]
         note = next((n for n in notes if n), None)
         if note:
             report.note = note
@@ -157,7 +158,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         return
     report.site = fmt.name
     header = getattr(fmt, "header", None)
-    if isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers, split_at_starts):
+    text_format = isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers,
+                                                                                          split_at_starts)
+    if text_format and isinstance(header, re.Pattern):
         windows = _windows(head, pieces, header, line_after)
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
@@ -175,9 +178,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         for chunk in fmt.split(text):
             if first:
                 first = False
-                ignored = text.count("\n", 0, _offset_of_line(text, chunk.first_line))
-                if ignored and text[: _offset_of_line(text, chunk.first_line)].strip():
-                    report.warnings.append(f"lines 1-{ignored}: text before the first hand ignored")
+                before = _before_first_hand(text, chunk.first_line, file) if text_format else None
+                if before is not None:  # held back as a hand would be: it is the first item of the file
+                    previous = before, None
             if previous is not None:
                 yield previous
             previous = (_parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file),
@@ -254,6 +257,28 @@ def _with_site(result: ParseResult, site: str) -> ParseResult:
     if isinstance(result, (Rejected, Skipped)) and result.site is None:
         return replace(result, site=site)
     return result
+
+
+def _unindented(head: str) -> str:
+    """``head`` without the spaces and tabs in front of its first non-blank text on
+    its line (blank lines kept: the lines keep their numbers)."""
+    start = len(head) - len(head.lstrip())
+    line_start = head.rfind("\n", 0, start) + 1
+    return head[:line_start] + head[start:] if start > line_start else head
+
+
+BEFORE_FIRST_HAND = "text before the first hand, not read as one (a hand's header must start its line)"
+
+
+def _before_first_hand(text: str, first_line: int, file: str) -> Rejected | None:
+    """A text file's lines before its first hand, rejected when they are not blank:
+    they may hold a hand whose header does not start its line (junk in front of
+    it on the line, an archive's bytes), so they are listed, never dropped unseen."""
+    before = text[: _offset_of_line(text, first_line)]
+    if not before.strip():
+        return None
+    line = 1 + before.count("\n", 0, len(before) - len(before.lstrip()))
+    return Rejected(file, line, line, BEFORE_FIRST_HAND, capped(before.strip()))
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -417,6 +442,14 @@ def _decoded(handle: BinaryIO, decoder: Decoder) -> Iterator[str]:
         yield text
 
 
+def stream_data(handle: BinaryIO, name: str, *, site: str | None = None) -> tuple[FileResult, Iterator[ParseResult]]:
+    """:func:`stream_file` for a stream already open (standard input), called
+    ``name``: read, decoded and split a block at a time (the stream is closed
+    when the results are exhausted)."""
+    report = FileResult(name)
+    return report, (result for result, _ in _stream_sourced(handle, site, report, None))
+
+
 def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:
     """Parse bytes already read (standard input) as a file called ``name``; never raises."""
     report = FileResult(name)
@@ -450,5 +483,5 @@ def parse_paths(
             yield read_file(file, site=site)
 
 
-__all__ = ["FileResult", "ParseError", "not_a_hand_history", "parse_file", "parse_paths", "parse_text", "read_data", "read_file",
-           "Sourced", "stream_file", "stream_sourced", "tally"]
+__all__ = ["FileResult", "ParseError", "not_a_hand_history", "parse_file", "parse_paths", "parse_text", "read_data",
+           "read_file", "Sourced", "stream_data", "stream_file", "stream_sourced", "tally"]

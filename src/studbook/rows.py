@@ -31,10 +31,9 @@ from studbook.events import (
     TournamentFinish,
     Variant,
 )
-from studbook.money import format_amount
+from studbook.money import MONEY_DIGITS, format_amount
 from studbook.read.memo import Memo
 
-MONEY_DIGITS = 2
 MONEY_SCALE = 10**MONEY_DIGITS
 """Amount columns hold ``amount * MONEY_SCALE`` as int64 (cents, or 1/100 chip)."""
 

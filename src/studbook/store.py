@@ -322,6 +322,19 @@ def _create(path: Path) -> None:
             leftover.unlink(missing_ok=True)
 
 
+def _remove_unmade(path: Path) -> None:
+    """Remove a store that could not be made, with its log files, when it holds no
+    tables (a file of one page at most: a store with its schema is bigger), so a
+    failed first import leaves no store rather than a file that is none."""
+    try:
+        if path.stat().st_size > 4096:
+            return
+        for made in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            made.unlink(missing_ok=True)
+    except OSError:
+        pass  # nothing was made, or it cannot be removed: the error said what went wrong
+
+
 ABANDONED = 60.0
 """Seconds after which a temporary file of :func:`_create` is taken for one a
 killed import left (making a store takes milliseconds); writers remove those."""
@@ -374,6 +387,14 @@ class Store:
             _create(self.path)
         elif not self.readonly:
             _sweep(self.path)
+        try:
+            self._open(size, name)
+        except StoreError:
+            if size is None:  # a store this run began to make (in place: a full disk, say) is not left half made
+                _remove_unmade(self.path)
+            raise
+
+    def _open(self, size: int | None, name: str) -> None:
         with self._errors():
             if self.readonly:
                 self.conn = self._open_read_only()
@@ -382,6 +403,8 @@ class Store:
             try:
                 if not self.readonly:
                     self._use_wal()
+                    if size:
+                        self._check_before_writing(name)
                     self.conn.execute("PRAGMA synchronous=NORMAL")
                     # the (site, hand_id) keys' B-trees of a million hands stay in memory
                     self.conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
@@ -390,6 +413,21 @@ class Store:
             except BaseException:
                 self.conn.close()
                 raise
+
+    def _check_before_writing(self, name: str) -> None:
+        """Refuse to write into a damaged store: ``PRAGMA quick_check`` (every page
+        and record read, indexes not matched against their tables: seconds for a
+        big store) must answer ok, or hands would be added to a store that will
+        fail on reading them (a damaged page of hands, players or originals)."""
+        try:
+            found = [str(row[0]) for row in self.conn.execute("PRAGMA quick_check(3)").fetchall()]
+        except sqlite3.DatabaseError as error:
+            found = [str(error)]
+        if found != ["ok"]:
+            first = " ".join(" ".join(found).split())
+            raise DamagedStore(f"{name}: the store is damaged (PRAGMA quick_check: "
+                               f"{first if len(first) <= 160 else first[:157] + '...'}); nothing was written; "
+                               "keep a copy of it, then import the hand histories again into a new store")
 
     def _use_wal(self) -> None:
         """Switch the store to write-ahead logging, waiting for other writers.
@@ -709,9 +747,9 @@ class Store:
                     originals: Iterable[tuple[Any, ...]], summary: ImportSummary) -> None:
         """Insert the rows of some results, ``problems`` being their rejected and skipped
         ones, and their ``originals`` rows; count them in ``summary``."""
+        self._forget_stale_rejects(rows["hands"])  # before this import's own rejects go in: they are not stale
         for table in TABLES:
             self._insert(table, rows[table])
-        self._forget_stale_rejects(rows["hands"])
         self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", originals)
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])

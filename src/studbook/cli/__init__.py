@@ -17,7 +17,7 @@ from typing import Sequence
 
 from studbook import __version__
 from studbook.cli.common import UsageError
-from studbook.printable import ERRORS, printable_path
+from studbook.printable import ERRORS, TerminalSafe, printable_path
 
 SUBCOMMANDS = {
     "parse": "parse hand histories into typed events",
@@ -69,7 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(_command_of(arguments))
     args = parser.parse_args(arguments)
     _escape_file_names()
+    streams = sys.stdout, sys.stderr
     try:
+        _terminal_safe(args)
         code: int = args.run(args)
     except UsageError as error:
         print(f"studbook {args.command}: error: {error}", file=sys.stderr)
@@ -89,7 +91,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"studbook {args.command}: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout, sys.stderr = streams
     return code
+
+
+RAW_OUTPUT = frozenset({"export", "simulate"})
+"""Commands whose standard output is data (hand histories, PHH, CSV, JSON): written as it is."""
+
+
+def _terminal_safe(args: argparse.Namespace) -> None:
+    """Messages (standard error) and text output through :func:`~studbook.printable.terminal_safe`;
+    data formats (CSV, JSON, JSON lines, exports) as they are when they go to a file or a pipe
+    (JSON escapes control characters itself, CSV cells are made spreadsheet-safe)."""
+    sys.stderr = TerminalSafe(sys.stderr)
+    text = args.command not in RAW_OUTPUT and getattr(args, "format", "text") == "text"
+    sys.stdout = TerminalSafe(sys.stdout, escape=text or sys.stdout.isatty())
 
 
 def _escape_file_names() -> None:

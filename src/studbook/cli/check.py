@@ -18,7 +18,7 @@ with status ``duplicate`` (``file:line: hand ID: duplicate hand id: the same
 as at FILE:LINE``) and counted in the summary (``duplicates``, present when
 there are any). Files are read, decoded and checked one hand at a time;
 the decoder's repairs (bytes read as cp1252 in a UTF-8 file, characters
-replaced) are listed as ``file: warning: ...`` lines.
+replaced, NUL bytes dropped) are listed as ``file: warning: ...`` lines.
 
 A file found by walking a directory that is not a hand history (an FPDB side
 file, a tournament summary, an empty file) is listed once as ignored and does
@@ -60,7 +60,7 @@ from studbook.cli.common import InputFile, UsageError, expand_inputs, ignored_li
 from studbook.engine.messages import violation_record, violation_text
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Note, Rejected, Skipped
-from studbook.parse import FileResult, read_data, stream_file
+from studbook.parse import FileResult, stream_data, stream_file
 from studbook.sites.base import UNKNOWN_STUD_HEADER
 from studbook.perfile import per_file
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
                     totals["unknown_header"] += shown.unknown_header
                     out.write(shown.text)
             problem = parsed.error or reason
-            for warning in parsed.repairs if problem is None else ():
+            for warning in parsed.warnings if problem is None else ():  # repairs and NUL bytes dropped
                 print(f"{parsed.file}: warning: {warning}", file=notes)
             if problem is not None:
                 errors += 1
@@ -203,13 +203,14 @@ def _inputs(paths: Sequence[str]) -> list[InputFile]:
 
 
 def _checks(files: list[InputFile], site: str | None) -> Iterator[Checked]:
-    """Each file checked hand by hand as the caller consumes it (one hand in memory;
-    standard input is read whole first), against one memory of bring-ins."""
+    """Each file checked hand by hand as the caller consumes it (one hand in memory,
+    standard input too: read a block at a time), against one memory of bring-ins."""
     memory = TableMemory()
     for file in files:
         if file.path == STDIN:
-            parsed = read_data(sys.stdin.buffer.read(), "<stdin>", site=site)
-            yield file.explicit, parsed, _with_heads(check_results(iter(parsed.results), memory))
+            stdin = open(sys.stdin.fileno(), "rb", closefd=False)  # noqa: SIM115 - closed by the stream
+            parsed, results = stream_data(stdin, "<stdin>", site=site)
+            yield file.explicit, parsed, _with_heads(check_results(results, memory))
             continue
         parsed, results = stream_file(file.path, site=site)
         yield file.explicit, parsed, _with_heads(check_results(results, memory))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from studbook.parse import not_a_hand_history  # noqa: F401 - the subcommands take it from here
+from studbook.printable import printable_path
 from studbook.read import files_in
 
 
@@ -35,7 +38,12 @@ def expand_inputs(paths: Iterable[str]) -> list[InputFile]:
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            files = sorted(p for p in files_in(path) if p.is_file())
+            files = []
+            for p in sorted(files_in(path)):
+                if p.is_file():
+                    files.append(p)
+                else:  # a FIFO, a socket, a link to nothing or to itself: listed, never read
+                    stderr(f"ignored: {printable_path(p)} ({not_regular(p)})")
             if not files:
                 raise UsageError(f"{name}: directory holds no hand-history files")
             found.extend(InputFile(p, False) for p in files)
@@ -43,11 +51,24 @@ def expand_inputs(paths: Iterable[str]) -> list[InputFile]:
             if not os.access(path, os.R_OK):
                 raise UsageError(f"{name}: permission denied")
             found.append(InputFile(path, True))
-        elif path.exists():
-            raise UsageError(f"{name}: not a regular file or directory")
         else:
-            raise UsageError(f"{name}: no such file or directory")
+            raise UsageError(f"{name}: {not_regular(path)}")
     return found
+
+
+def not_regular(path: Path) -> str:
+    """Why ``path`` (not a regular file nor a directory) is not read."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        if path.is_symlink():
+            return "a symbolic link to nothing"
+        return "no such file or directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a regular file"
+    return "not a regular file or directory"
 
 
 def expand_paths(paths: Iterable[str]) -> list[Path]:

@@ -50,6 +50,7 @@ from studbook import __version__
 from studbook.cards import Card
 from studbook.check import check_hand
 from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
+from studbook.cli.output import write_csv
 from studbook.cli.selection import add_hand_arguments, read_as
 from studbook.cli.source import add_filter_arguments, filters_from_args
 from studbook.filters import Filters, select, select_checks, unknown_players
@@ -332,7 +333,7 @@ def write_frames(frames: Frames, folder: Path, fmt: str) -> None:
     meta = {"schema_version": SCHEMA_VERSION, "money_scale": MONEY_SCALE, "studbook": __version__}
     if fmt == "csv":
         for name, frame in frames.tables():
-            frame.to_csv(folder / f"{name}.csv", index=False)
+            write_csv(frame, folder / f"{name}.csv")
         tables = {name: {c.name: c.dtype for c in columns} for name, columns in SCHEMA.items()}
         (folder / "schema.json").write_text(json.dumps({**meta, "tables": tables}, indent=2) + "\n",
                                             encoding="utf-8")

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sqlite3
 import sys
+from pathlib import Path
 from collections import Counter
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -78,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     inputs = expand_inputs(args.paths)
-    files = [f.path for f in inputs]
-    walked = {str(f.path) for f in inputs if not f.explicit}  # a file named itself is read as a hand history
+    # the store keeps each file by its absolute path: a hand read from a relative path
+    # is found again from any folder (and its original text is kept: show needs no file)
+    files = [Path(os.path.abspath(f.path)) for f in inputs]
+    walked = {str(path) for path, f in zip(files, inputs) if not f.explicit}  # a file named itself is read as a hand history
     if args.jobs is None:
         args.jobs = auto_jobs(files)
     try:
@@ -125,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
                     _store(store, file_check, seen, repeated, summary, record)
                 except sqlite3.Error as error:
                     raise explain(args.db, error, writing=file_check.parsed.file) from None
+                for warning in file_check.parsed.warnings:  # what the decoder repaired or dropped
+                    progress.write(f"studbook import: {printable_path(file_check.parsed.file)}: warning: {warning}",
+                                   file=sys.stderr)
                 progress.set_postfix(new=summary.new, duplicate=summary.duplicate, refresh=False)
         total = store.counts(["hands"])["hands"]
     except KeyboardInterrupt:

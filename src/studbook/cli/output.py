@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from decimal import Decimal
 from typing import Any, Callable
@@ -39,11 +40,36 @@ def records(table: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: plain(v) for k, v in row.items()} for row in table.to_dict("records")]
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_safe(cell: Any) -> Any:
+    """A CSV cell a spreadsheet will not run: text that starts with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return (a player named ``=HYPERLINK(...)``)
+    gets a leading ``'`` (the OWASP rule); numbers, ``-0.13`` written as text
+    too, are left as they are. Parquet and JSON keep the raw values."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def write_csv(table: pd.DataFrame, target: Any) -> None:
+    """``table`` as CSV (no index) to a path or a text stream, each text cell
+    through :func:`spreadsheet_safe`: every CSV studbook writes goes through here."""
+    safe = table.copy(deep=False)
+    for name in safe.columns:
+        column = safe[name]
+        if column.dtype == object or isinstance(column.dtype, (pd.CategoricalDtype, pd.StringDtype)):
+            safe[name] = column.astype(object).map(spreadsheet_safe)
+    safe.to_csv(target, index=False)
+
+
 def write(table: pd.DataFrame, fmt: str, text: Callable[[pd.DataFrame], str],
           empty: str = "no hands match") -> None:
     """``table`` to stdout: ``text(table)`` (or ``empty``), CSV or JSON."""
     if fmt == "csv":
-        pd.DataFrame(records(table), columns=table.columns).to_csv(sys.stdout, index=False)
+        write_csv(pd.DataFrame(records(table), columns=table.columns), sys.stdout)
     elif fmt == "json":
         json.dump(records(table), sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -75,4 +101,4 @@ def note(message: str, fmt: str) -> None:
     print(message, file=sys.stdout if fmt == "text" else sys.stderr)
 
 
-__all__ = ["FORMATS", "aligned", "note", "plain", "records", "write"]
+__all__ = ["FORMATS", "aligned", "note", "plain", "records", "spreadsheet_safe", "write", "write_csv"]

@@ -63,6 +63,8 @@ def _with_neighbours(chosen: Selection, args: argparse.Namespace) -> tuple[Selec
     if not args.hand:
         return chosen, 0
     around = select_from([Path(f) for f in dict.fromkeys(h.file for h in chosen.hands)], site=read_as(args))
+    if not around.hands:  # a stored hand whose file is gone: the chosen hands alone
+        return chosen, 0
     first = chosen.hands[0]
     start = next((i for i, h in enumerate(around.hands) if h.file == first.file and h.line == first.line), 0)
     return around, start

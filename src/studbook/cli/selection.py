@@ -1,8 +1,8 @@
 """Picking hands to look at, shared by ``studbook show`` and ``studbook replay``.
 
 The hands come from files (``PATH...``) or from a store (``--db FILE``: the
-store remembers each hand's file and line, and the hand is read again from
-there). :func:`add_selection` adds ``--hand ID`` and the filters every reading
+store keeps each hand's original text, and the hand is read again from it,
+so the files need not be where they were). :func:`add_selection` adds ``--hand ID`` and the filters every reading
 command takes (:func:`studbook.cli.source.add_filter_arguments`; ``--site``
 selects the hands of a site, as in ``stats``), applied by
 :func:`studbook.filters.select_checks`; ``--read-as NAME`` forces the files'
@@ -77,8 +77,10 @@ def select_hands(args: argparse.Namespace) -> Selection:
     site = read_as(args)
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
-    files = _store_files(args.db, args.hand, filters) if args.db else [f.path for f in expand_inputs(args.paths)]
-    chosen = select_from(files, filters, site, args.hand or ())
+    if args.db:
+        chosen = _from_store(args.db, args.hand, filters)
+    else:
+        chosen = select_from([f.path for f in expand_inputs(args.paths)], filters, site, args.hand or ())
     if args.hand:
         found = {h.hand_id for h in chosen.hands}
         rejected = {r.split("hand ", 1)[-1].split(":", 1)[0] for r in chosen.problems}
@@ -118,9 +120,11 @@ def select_from(files: Iterable[Path], filters: Filters = Filters(), site: str |
     return chosen
 
 
-def _store_files(db: str, ids: list[str] | None, filters: Filters) -> list[Path]:
-    """The files holding the store's hands that ``ids`` and the hand criteria keep
-    (the criteria in SQL, to read fewer files; each hand is judged again when read)."""
+def _from_store(db: str, ids: list[str] | None, filters: Filters) -> Selection:
+    """The store's hands that ``ids`` and the filters keep, read again from the
+    original texts the store keeps (never from their files, which may have
+    moved): the criteria in SQL first, then each hand judged again as read."""
+    from studbook.originals import read_again
     from studbook.query import hand_where
     from studbook.store import Store, StoreError
 
@@ -130,11 +134,27 @@ def _store_files(db: str, ids: list[str] | None, filters: Filters) -> list[Path]
         params += ids
     try:  # read-only; missing, empty, damaged or not a store: the store's own one-line error
         with Store(db, create=False) as store:
-            rows = store.conn.execute(f"SELECT DISTINCT file FROM hands WHERE {where} ORDER BY file",
+            keys = store.conn.execute(f"SELECT site, hand_id FROM hands WHERE {where} ORDER BY file, line",
                                       params).fetchall()
+            kept = list(store.originals([(str(site), str(hand_id)) for site, hand_id in keys]))
     except StoreError as error:
         raise UsageError(str(error)) from None
-    return [Path(row[0]) for row in rows]
+    chosen = Selection()
+    memory = TableMemory()
+    checks: list[HandCheck] = []
+    for original in kept:
+        result = read_again(original.site, original.source, original.file, original.line)
+        if not isinstance(result, Hand):
+            chosen.problems.append(f"{original.file}:{original.line}: hand {original.hand_id}: "
+                                   f"cannot read the kept text again: {getattr(result, 'reason', result)}")
+            continue
+        chosen.seated.update(seat.player for seat in result.seats)
+        chosen.memories[(result.file, result.line)] = copy.deepcopy(memory)
+        checks.append(check_hand(result, None, memory))
+    chosen.hands = [check.hand for check in select_checks(checks, filters)]
+    if len(kept) < len(keys):
+        chosen.problems.append(f"{len(keys) - len(kept)} selected hands without original text in {db}")
+    return chosen
 
 
 def report(selection: Selection) -> int:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, TextIO
 
 from studbook.cli.common import UsageError
-from studbook.simulate import CASH_STAKES, simulate_hands, write_hands
+from studbook.events import Hand
+from studbook.simulate import CASH_STAKES, simulate_hands
 
 
 def add_parser(subparsers: Any) -> None:
@@ -44,12 +45,25 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--hands must be 0 or more, not {args.hands}")
     hands = simulate_hands(args.variant, args.hands, args.players, args.seed, args.tournament,
                            stakes=args.stakes, hero=args.hero)
-    text = write_hands(hands) if args.hands else ""
     if args.output:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            with Path(args.output).open("w", encoding="utf-8", newline="") as out:
+                _write(hands, out)
         except OSError as error:
             raise UsageError(f"{args.output}: {error.strerror}") from None
     else:
-        sys.stdout.write(text)
+        _write(hands, sys.stdout)
     return 0
+
+
+def _write(hands: Iterable[Hand], out: TextIO) -> None:
+    """The text of :func:`studbook.simulate.write_hands`, written a hand at a time
+    as each is played (a run of any length holds one hand, not the whole file)."""
+    from studbook.write.pokerstars import write_hand  # the writer stage comes after the simulator
+
+    written = False
+    for hand in hands:
+        out.write("\n\n" + write_hand(hand) if written else write_hand(hand))
+        written = True
+    if written:
+        out.write("\n")

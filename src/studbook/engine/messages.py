@@ -416,6 +416,9 @@ POT_TOTAL_COLLECTED: Final = Message(
     expected="stated", actual=("collected", "rake"))
 POT_TOTAL_MORE_THAN_POT: Final = Message(POT_TOTAL, "collected {collected} is more than the pot {computed}",
                                          expected="computed", actual="collected")
+POT_TOTAL_NOT_COLLECTED: Final = Message(
+    POT_TOTAL, "nobody collects the pot of {computed}: the hand ends before its pot is awarded (cut short?)",
+    expected="computed")
 
 SHOWDOWN_ORDER_RUN_OUT: Final = Message(
     SHOWDOWN_ORDER, "after an all-in run-out hands show in dealing order: {first} first, not {player}",

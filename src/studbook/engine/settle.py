@@ -20,6 +20,7 @@ from studbook.events import Collect, Half, Variant
 from .messages import (
     pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_POT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS,
     POT_SIDE_NOT_ELIGIBLE, POT_SIDE_STATED, POT_SIDE_STATED_LESS_RAKE, POT_TOTAL_COLLECTED, POT_TOTAL_MORE_THAN_POT,
+    POT_TOTAL_NOT_COLLECTED,
     POT_TOTAL_STATED, POT_UNCALLED_NOT_RETURNED, SHOWDOWN_AWARD_FOLDED, SHOWDOWN_AWARD_HAND, SHOWDOWN_AWARD_POT,
     SHOWDOWN_AWARD_POT_TO_NOBODY,
 )
@@ -141,6 +142,11 @@ def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[D
     collected = total([c.amount for c in state.collects])
     summary = state.summary
     ok = True
+    if not state.collects and computed > ZERO and state.profile.logs_collections:
+        # every chip put in is collected by someone or returned, whatever the site: a hand
+        # whose pot goes to nobody was cut before its end (or its award lines lost)
+        state.report(POT_TOTAL_NOT_COLLECTED, line, computed=computed)
+        return False
     if summary is not None:
         if summary.total != computed:
             state.report(POT_TOTAL_STATED, summary.line, computed=computed, stated=summary.total)

@@ -7,6 +7,7 @@ Stage helpers shared by every site format; the site modules in
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Iterable, Iterator, TypeVar
 
@@ -14,6 +15,11 @@ from studbook.read.decode import Decoded, decode, normalise_newlines
 from studbook.read.split import split_at_headers, split_at_starts, split_blank_lines
 
 HEAD_CHARS = 8192
+_BLANK_RUN = re.compile(r"\n[ \t\r\n]*\n|[ \t]{64,}")  # blank lines, or a long run of blanks in a line
+
+
+def _one_gap(run: re.Match[str]) -> str:
+    return "\n\n" if "\n" in run.group() else " "
 
 F = TypeVar("F")
 
@@ -37,8 +43,11 @@ def files_in(path: str | os.PathLike[str]) -> Iterator[Path]:
 
 
 def detect_format(text: str, formats: Iterable[F]) -> F | None:
-    """The first format whose ``detect`` accepts the head of ``text``."""
-    head = text[:HEAD_CHARS]
+    """The first format whose ``detect`` accepts the head of ``text``, blank space
+    passed over: a file may start with any amount of it, and a run of blank lines
+    (after a line of junk, say) counts as one, so it cannot push the first hand
+    out of the head."""
+    head = _BLANK_RUN.sub(_one_gap, text.lstrip()[: HEAD_CHARS * 64])[:HEAD_CHARS]
     for fmt in formats:
         if fmt.detect(head):  # type: ignore[attr-defined]
             return fmt

@@ -58,12 +58,21 @@ def decode(data: bytes) -> Decoded:
     return Decoded(text, decoder.encoding, tuple(decoder.warnings()), decoder.binary)
 
 
-def normalise_newlines(text: str) -> str:
-    """CRLF, CR CR LF (a CRLF written through a text-mode CRLF conversion) and
-    bare CR to LF, and no BOM character at the start."""
+def normalise_newlines(text: str, lf_cr: bool | None = None) -> str:
+    """CRLF, CR CR LF (a CRLF written through a text-mode CRLF conversion), LF CR
+    (the two written the wrong way round, when the text's first line ends so:
+    ``lf_cr`` None) and bare CR to LF, and no BOM character at the start."""
     if "\r" in text:
+        if lf_cr if lf_cr is not None else ends_lf_cr(text):
+            text = text.replace("\n\r", "\n")
         text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def ends_lf_cr(text: str) -> bool:
+    """The first line of ``text`` ends LF CR (not CR LF, nor a CRLF then a bare CR)."""
+    at = text.find("\n")
+    return at != -1 and text.startswith("\r", at + 1) and not text.startswith("\r", at - 1)
 
 
 def lines_named(lines: list[int]) -> str:
@@ -87,6 +96,8 @@ class Decoder:
         self._pending = b""
         self._line = 1  # the file line the pending bytes start on
         self._started = False
+        self._lf_cr: bool | None = None  # lines end LF CR (decided by the first line end)
+        self._after_lf = False  # the last piece ended with an LF
         self._nuls = 0
         self._utf8_seen = False  # a well-formed multi-byte UTF-8 character was read
         self._cp1252: list[int] = []  # lines of bytes read as cp1252 in a UTF-8 file
@@ -120,9 +131,16 @@ class Decoder:
         if nul:
             self._nuls += text.count("\x00")
             text = text.replace("\x00", "")
+        if self._lf_cr is None and "\n" in text:
+            self._lf_cr = ends_lf_cr(text)
+        if self._lf_cr and self._after_lf and text.startswith("\r"):
+            text = text[1:]  # the CR of an LF CR cut between two pieces
+        self._after_lf = text.endswith("\n")
         if self._line == 1:
-            text = normalise_newlines(text)
+            text = normalise_newlines(text, bool(self._lf_cr))
         elif "\r" in text:
+            if self._lf_cr:
+                text = text.replace("\n\r", "\n")
             text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
         self._line += text.count("\n")
         return text

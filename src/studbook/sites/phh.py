@@ -37,6 +37,7 @@ from studbook.cards import Card
 from studbook.events import (
     ActionKind, Event, ParseResult, Rejected, Street, Structure, Variant,
 )
+from studbook.money import within_limits
 from studbook.read import split_at_starts
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Ledger, Normalised
@@ -220,7 +221,10 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite() \
                 or value < 0:
             raise BadPhh(self.line(key), f"{key}: not an amount: {value!r}")
-        return Decimal(value)
+        try:
+            return within_limits(Decimal(value), value)
+        except ValueError as error:
+            raise BadPhh(self.line(key), f"{key}: {error}") from None
 
     # -- actions ---------------------------------------------------------
 
@@ -303,6 +307,7 @@ class _Reader:
         to = Decimal(figure)
         if not to.is_finite():
             raise ValueError(f"not an amount: {figure}")
+        within_limits(to, figure)
         level = self.ledger.level
         done = self.ledger.act(name, K.RAISE, None, to)
         if done[0] is K.CALL:  # the ledger reads a total that does not raise the bet as a call

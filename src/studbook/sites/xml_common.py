@@ -274,10 +274,26 @@ def scan(text: str, record: str, context: frozenset[str] = frozenset(), with_tex
     declaration = _DECLARATION.match(text)
     blank = declaration.end() if declaration else 0  # blanked as read: line numbers stay those of the file
     unsafe = _UNSAFE.search(text, blank)
-    if unsafe:
+    if unsafe:  # the records before it are read; it and all after it are refused, as one error
         line = _line_of(text, unsafe.start())
-        yield Scanned("error", line, _line_at(text, unsafe.start()), reason=UNSAFE_REASON, line=line)
+        refused = Scanned("error", line, _line_at(text, unsafe.start()),
+                          reason=UNSAFE_REASON, line=line)
+        yield from _records_before(text, _session_start(text, unsafe.start()), record, context, with_text, blank)
+        yield refused
         return
+    yield from _records_before(text, len(text), record, context, with_text, blank)
+
+
+def _session_start(text: str, unsafe: int) -> int:
+    """Where the session holding a DTD at ``unsafe`` starts: at its XML declaration, if any."""
+    declaration = text.rfind("<?xml", 0, unsafe)
+    return declaration if declaration > 0 and not text[text.find("?>", declaration) + 2 : unsafe].strip() else unsafe
+
+
+def _records_before(text: str, limit: int, record: str, context: frozenset[str], with_text: bool,
+                    blank: int) -> Iterator[Scanned]:  # fmt: skip
+    """The items of ``text[:limit]``, read past faults record by record (see :func:`scan`)."""
+    text = text[:limit] if limit < len(text) else text
     if "&" in text:  # a bare "&" (a table called "Cash & Carry") is text, not a broken entity
         text = _BARE_AMPERSAND.sub("&amp;", text)
     failed = yield from _scan_segment(text, 0, len(text), 1, record, context, True, with_text, blank)

@@ -1,0 +1,256 @@
+"""Fuzz ``check`` and ``import`` with real hands edited at random.
+
+Each input is one to three real hands (the project's ``histories/``, the corpus
+beside the repository, the hand-made samples) or a whole small XML file, edited
+one to four times at random: bytes flipped, put in or taken out; lines dropped,
+doubled, swapped or cut; an amount made odd (31 digits, 150 decimal places,
+negative); a player renamed to a hostile name (a formula, terminal escapes, a
+name of another line's shape); blank space or junk before the first hand, a
+bad tail, other line endings, the file cut at any character.
+
+Every input goes through ``check`` (parse + engine, as the command does) and
+``import`` (into a new store), and must end with no traceback and every hand
+accounted for: each header found in the input gives a result (a hand, or a
+rejection or skip with a reason), no rejection is an "internal error", and
+the store holds every result: its hands, plus its rejects table (rejected and
+skipped hands), plus the ids repeated within the input.
+
+    python scripts/fuzz_edits.py -n 100000 [--seed S] [--corpus ../shared/corpus]
+
+prints a progress bar, then one summary line (also when stopped by SIGTERM or Ctrl-C) (inputs, hands, rejected, rate,
+failures). A failing input is saved under ``--keep`` (default
+``fuzz-failures/``) with the traceback, so it can become a fixed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import re
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from studbook.check import stream_file
+from studbook.cli import main as cli_main
+from studbook.events import Rejected
+from studbook.parse import read_file
+from studbook.read import decode
+from studbook.sites import all_sites
+
+ROOT = Path(__file__).resolve().parents[1]
+ODD_AMOUNTS = ("0", "1" + "0" * 30, str(2**63), "1500." + "0" * 149 + "1", "-5", "0.001", "999999999999.99",
+               "1e5", "1,000,000,000,000", "")  # fmt: skip
+HOSTILE = ('=HYPERLINK("http://x")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "ev\x1b[31mil\x07\x08",
+           "\x9b2J", "Seat 1:", "a" * 150, "", " ", "<script>x</script>", "Hero", "x: folds")  # fmt: skip
+ENDINGS = ("\n", "\r\n", "\r", "\r\r\n", "\n\r")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_SEAT_NAME = re.compile(r"^Seat \d+: (.+?) \(", re.M)
+
+
+@dataclass
+class Seed:
+    site: str
+    text: str  # one to three hands, or a whole XML file
+
+
+@dataclass
+class Tally:
+    inputs: int = 0
+    hands: int = 0
+    ok: int = 0
+    rejected: int = 0
+    skipped: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def seeds(corpus: Path | None, roots: list[Path] | None = None) -> list[Seed]:
+    """Runs of one to three consecutive hands of every readable file (whole files for XML)
+    below ``roots`` (default: the project's histories and hand-made samples) and ``corpus``."""
+    roots = roots if roots is not None else [ROOT / "histories", ROOT / "tests" / "handmade"]
+    roots = roots + ([corpus] if corpus and corpus.is_dir() else [])
+    out: list[Seed] = []
+    for root in roots:
+        files = [root] if root.is_file() else sorted(root.rglob("*"))
+        for path in (p for p in files if p.is_file() and p.suffix in (".txt", ".xml", ".phh", "")):
+            if "summaries" in path.parts or path.stat().st_size > 4 << 20:
+                continue
+            result = read_file(path)
+            if not result.hands or result.site is None:
+                continue
+            text = decode(path.read_bytes()).text.replace("\r\n", "\n")
+            if text.lstrip().startswith("<"):
+                out.append(Seed(result.site, text))
+                continue
+            lines = text.split("\n")
+            hands = result.hands[:60]
+            for i in range(0, len(hands), 3):
+                run = hands[i : i + random.Random(i).randint(1, 3)]
+                out.append(Seed(result.site, "\n".join(lines[run[0].line - 1 : run[-1].end_line]) + "\n\n\n"))
+    return out
+
+
+def edit(text: str, rng: random.Random) -> bytes:
+    """``text`` with one to four random edits, as the bytes of a file."""
+    ending = "\n"
+    data: bytes | None = None
+    for _ in range(rng.randint(1, 4)):
+        op = rng.choice(("byte", "byte", "line", "line", "amount", "amount", "name", "name", "lead", "junk",
+                         "ending", "tail", "cut"))  # fmt: skip
+        if op == "byte":
+            raw = bytearray(text.encode("utf-8", "surrogatepass"))
+            for _ in range(rng.randint(1, 5)):
+                at = rng.randrange(len(raw) + 1)
+                kind = rng.randrange(3)
+                if kind == 0 and at < len(raw):
+                    raw[at] = rng.randrange(256)
+                elif kind == 1:
+                    raw[at:at] = bytes([rng.randrange(256)])
+                elif at < len(raw):
+                    del raw[at]
+            text = raw.decode("utf-8", "replace")
+        elif op == "line":
+            lines = text.split("\n")
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            how = rng.randrange(4)
+            if how == 0:
+                del lines[i]
+            elif how == 1:
+                lines.insert(i, lines[j])
+            elif how == 2:
+                lines[i], lines[j] = lines[j], lines[i]
+            else:
+                lines = lines[: i + 1]
+            text = "\n".join(lines)
+        elif op == "amount" and (numbers := list(_NUMBER.finditer(text))):
+            m = rng.choice(numbers)
+            text = text[: m.start()] + rng.choice(ODD_AMOUNTS) + text[m.end() :]
+        elif op == "name" and (names := sorted(set(_SEAT_NAME.findall(text)))):
+            text = text.replace(rng.choice(names), rng.choice(HOSTILE))
+        elif op == "lead":
+            text = rng.choice((" ", "\n", "\t", "\r\n")) * rng.randrange(1, 20000) + text
+        elif op == "junk":
+            text = rng.choice(("XYZ", "PK\x03\x04", "\ufeff", "some note\n", "<")) + text
+        elif op == "ending":
+            ending = rng.choice(ENDINGS)
+        elif op == "tail":
+            text += rng.choice(("\n\n\ngarbage\x01\x02\n", '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY a "b">]>\n',
+                                "<game ", "\n\n\n" + text[: rng.randrange(len(text) + 1)]))  # fmt: skip
+        elif op == "cut":
+            text = text[: rng.randrange(len(text) + 1)]
+    data = text.replace("\n", ending).encode("utf-8", "surrogatepass")
+    return data
+
+
+def headers_in(data: bytes) -> int:
+    """How many hands the input holds: lines starting with a text site's hand header."""
+    text = decode(data).text
+    count = 0
+    for fmt in all_sites():
+        header = getattr(fmt, "header", None)
+        if isinstance(header, re.Pattern):
+            count = max(count, sum(1 for _ in header.finditer(text)))
+    return count
+
+
+def run_one(data: bytes, folder: Path, tally: Tally) -> None:
+    """``data`` through check and import; raises AssertionError when a hand is unaccounted for."""
+    path = folder / "input.txt"
+    path.write_bytes(data)
+    stream = stream_file(path)
+    results = list(stream.results)
+    internal = [r for r in results if isinstance(r, Rejected) and r.reason.startswith("internal error")]
+    assert not internal, f"internal error: {internal[0].message()}"
+    found = headers_in(data)
+    assert len(results) >= found, f"{found} hand headers, {len(results)} results"
+    for r in results:
+        status = getattr(r, "status", None)
+        if status is not None:
+            tally.hands += 1
+            tally.ok += status == "ok"
+        elif isinstance(r, Rejected):
+            tally.rejected += 1
+        else:
+            tally.skipped += 1
+    db = folder / "store.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        code = cli_main(["import", str(path), "--db", str(db), "-q"])
+    assert code in (0, 2), f"import exit status {code}: {err.getvalue()[-300:]}"
+    if code == 2:  # the file is not a hand history (a file error): listed, nothing stored
+        return
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT count(*) FROM hands").fetchone()[0]
+        listed = conn.execute("SELECT count(*) FROM rejects").fetchone()[0]
+    keys = [(r.hand.site, r.hand.hand_id) for r in results if hasattr(r, "hand")]
+    repeated = len(keys) - len(set(keys))
+    assert stored + listed + repeated >= len(results) - _file_errors(results, stream), (
+        f"{len(results)} results; the store holds {stored} hands and {listed} rejects, {repeated} repeated")
+
+
+def _file_errors(results: list[object], stream: object) -> int:
+    return 1 if getattr(stream, "error", None) and len(results) == 1 else 0
+
+
+def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool = True,
+         roots: list[Path] | None = None) -> Tally:
+    rng = random.Random(seed)
+    pool = seeds(corpus, roots)
+    tally = Tally()
+    with tempfile.TemporaryDirectory(prefix="studbook-fuzz-") as tmp:
+        folder = Path(tmp)
+        for n in tqdm(range(count), unit="input", disable=not progress, file=sys.stderr, dynamic_ncols=True,
+                      mininterval=5):
+            if _STOP:
+                break
+            chosen = rng.choice(pool)
+            data = edit(chosen.text, rng)
+            tally.inputs += 1
+            try:
+                run_one(data, folder, tally)
+            except Exception:  # noqa: BLE001 - every failure is kept with its input
+                tally.failures.append(traceback.format_exc())
+                keep.mkdir(parents=True, exist_ok=True)
+                (keep / f"input-{seed}-{n}.txt").write_bytes(data)
+                (keep / f"input-{seed}-{n}.traceback").write_text(tally.failures[-1], encoding="utf-8")
+    return tally
+
+
+_STOP: list[int] = []  # a SIGTERM or Ctrl-C ends the run after the input in hand, with its summary
+
+
+def _stop(signum: int, _frame: object) -> None:
+    _STOP.append(signum)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=1000, help="inputs to generate (default 1000)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--keep", type=Path, default=Path("fuzz-failures"), help="where failing inputs go")
+    args = parser.parse_args(argv)
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**32
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    start = time.monotonic()
+    tally = fuzz(args.n, seed, args.corpus, args.keep)
+    took = time.monotonic() - start
+    print(f"fuzz: {tally.inputs:,} inputs (seed {seed}) in {took:.0f} s, {tally.inputs / max(took, 1e-9):.1f}/s: "
+          f"{tally.hands:,} hands checked ({tally.ok:,} ok), {tally.rejected:,} rejected, {tally.skipped:,} skipped; "
+          f"{len(tally.failures)} failures" + (f" (inputs kept in {args.keep})" if tally.failures else ""))
+    return 1 if tally.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

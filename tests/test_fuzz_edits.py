@@ -1,0 +1,45 @@
+"""The edit fuzzer (``scripts/fuzz_edits.py``) on a few inputs: real hands edited at
+random through check and import, no traceback, every hand accounted for. The
+long runs are the script's (``python scripts/fuzz_edits.py -n 1000000``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "fuzz_edits.py"
+
+
+def _driver():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fuzz_edits", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fuzz_edits"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_edited_real_hands_go_through_check_and_import_accounted_for(tmp_path: Path, corpus: Path) -> None:
+    driver = _driver()
+    roots = [ROOT / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt", ROOT / "tests" / "handmade",
+             corpus / "Everleaf", corpus / "Winamax", corpus / "iPoker" / "7-StudL-USD-0.05-0.10-201009.txt"]
+    seed = int(os.environ.get("STUDBOOK_FUZZ_SEED", "28"))
+    tally = driver.fuzz(40, seed, None, tmp_path / "failures", progress=False, roots=roots)
+    assert tally.inputs == 40 and tally.hands + tally.rejected > 40
+    assert tally.failures == [], tally.failures[0]
+
+
+def test_every_kind_of_edit_changes_the_input() -> None:
+    import random
+
+    driver = _driver()
+    text = (ROOT / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt").read_text(encoding="utf-8")
+    hand = text.replace("\r\n", "\n").split("\n\n\n")[0] + "\n"
+    rng = random.Random(1)
+    edited = {driver.edit(hand, rng) for _ in range(50)}
+    assert len(edited) > 40 and hand.encode() not in edited
