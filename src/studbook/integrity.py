@@ -279,73 +279,121 @@ def cmh_z(strata: pd.DataFrame) -> tuple[float, int]:
     the partner), ``y`` (events with others) and ``m`` (decisions with others):
     (observed - expected) / sd of the events with the partner, and how many
     decisions with the partner it rests on. 0 when no stratum tells."""
-    total = strata["n"] + strata["m"]
-    events = strata["x"] + strata["y"]
-    useful = (strata["n"] > 0) & (strata["m"] > 0) & (total > 1)
-    s = strata[useful]
-    t, e = total[useful].astype(float), events[useful].astype(float)
-    expected = s["n"] * e / t
-    variance = s["n"] * s["m"] * e * (t - e) / (t * t * (t - 1))
-    var = float(variance.sum())
-    if var <= 0:
-        return 0.0, int(s["n"].sum())
-    return float((s["x"].sum() - expected.sum()) / math.sqrt(var)), int(s["n"].sum())
+    terms = _cmh_terms(strata).sum()
+    if terms["var"] <= 0:
+        return 0.0, int(terms["n"])
+    return float((terms["obs"] - terms["exp"]) / math.sqrt(terms["var"])), int(terms["n"])
 
 
 def _normal_upper(z: float) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def _strata(decisions: pd.DataFrame, actor: str, partner: str, event: str, by: str,
-            totals: pd.DataFrame) -> pd.DataFrame:
-    """Per stratum of ``actor``: events and decisions against ``partner`` and against others."""
-    mine = decisions[(decisions["player"] == actor) & (decisions["opponent"] == partner)]
-    with_partner = mine.groupby(by)[event].agg(x="sum", n="size")
-    overall = totals.loc[actor] if actor in totals.index.get_level_values(0) else None
-    if overall is None:
-        return pd.DataFrame(columns=["x", "n", "y", "m"])
-    joined = overall.join(with_partner, how="left").fillna(0)
-    joined["y"] = joined["events"] - joined["x"]
-    joined["m"] = joined["size"] - joined["n"]
-    return joined[["x", "n", "y", "m"]]
+def _cmh_terms(rows: pd.DataFrame) -> pd.DataFrame:
+    """Each stratum's observed, expected and variance of the events with the partner
+    (columns ``x``, ``n`` with the partner; ``y``, ``m`` with the others)."""
+    t = (rows["n"] + rows["m"]).astype(float)
+    e = (rows["x"] + rows["y"]).astype(float)
+    ok = (rows["n"] > 0) & (rows["m"] > 0) & (t > 1)
+    safe_t = t.where(ok, 2.0)
+    return pd.DataFrame({
+        "obs": rows["x"].where(ok, 0).astype(float),
+        "exp": (rows["n"] * e / safe_t).where(ok, 0.0),
+        "var": (rows["n"] * rows["m"] * e * (t - e) / (safe_t * safe_t * (safe_t - 1))).where(ok, 0.0),
+        "n": rows["n"].where(ok, 0),
+    }, index=rows.index)
+
+
+def _side_z(counts: pd.DataFrame, side: str, by: str, keys: list[str]) -> pd.DataFrame:
+    """The CMH z of every group of ``keys``: each (player, opponent, ``by``) row's
+    events against that opponent beside the baseline of its ``side`` (the
+    acting player's events against everyone else, or everyone else's against
+    the same opponent), the rows of excluded pairs left out of the baselines."""
+    kept = counts[~counts["excluded"]]
+    totals = kept.groupby([side, by])[["x", "n"]].sum().rename(columns={"x": "tx", "n": "tn"})
+    rows = counts.join(totals, on=[side, by])
+    own = (~rows["excluded"]).astype(int)
+    rows["y"] = rows["tx"].fillna(0) - rows["x"] * own
+    rows["m"] = rows["tn"].fillna(0) - rows["n"] * own
+    terms = _cmh_terms(rows).join(rows[keys])
+    g = terms.groupby(keys)[["obs", "exp", "var", "n"]].sum()
+    z = (g["obs"] - g["exp"]) / np.sqrt(g["var"].where(g["var"] > 0))
+    return pd.DataFrame({"z": z.fillna(0.0), "n": g["n"].astype(int)})
+
+
+def _counts(decisions: pd.DataFrame, event: str, by: str, excluded: set[tuple[str, str]]) -> pd.DataFrame:
+    counts = decisions.groupby(["player", "opponent", by])[event].agg(x="sum", n="size").reset_index()
+    counts = counts[counts["n"] > 0]
+    counts["a"] = np.minimum(counts["player"], counts["opponent"])
+    counts["b"] = np.maximum(counts["player"], counts["opponent"])
+    counts["excluded"] = [(a, b) in excluded for a, b in zip(counts["a"], counts["b"])]
+    return counts
+
+
+def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]]) -> pd.DataFrame:
+    """Per pair (``a``, ``b``): soft play's and chip dumping's z, sample sizes and dumper.
+
+    Each test must hold against both baselines (an intersection-union test: the
+    less extreme z is kept), so neither the actor's own style nor the
+    opponent's (how others play against them) can make a pair look unusual.
+    """
+    soft = _counts(decisions, "aggressive", "facing_bet", excluded)
+    by_actor, by_target = _side_z(soft, "player", "facing_bet", ["a", "b"]), _side_z(soft, "opponent", "facing_bet", ["a", "b"])
+    out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
+    facing = decisions[decisions["facing_bet"]]
+    dump = _counts(facing, "fold", "street", excluded)
+    directed = ["player", "opponent"]
+    by_actor, by_target = _side_z(dump, "player", "street", directed), _side_z(dump, "opponent", "street", directed)
+    z = pd.DataFrame({"dump_z": np.minimum(by_actor["z"], by_target["z"]), "dump_n": by_actor["n"]}).reset_index()
+    z["a"] = np.minimum(z["player"], z["opponent"])
+    z["b"] = np.maximum(z["player"], z["opponent"])
+    best = z.sort_values("dump_z", ascending=False, kind="stable").drop_duplicates(["a", "b"])
+    best = best.set_index(["a", "b"]).rename(columns={"player": "dumper"})[["dump_z", "dump_n", "dumper"]]
+    return out.join(best, how="outer")
+
+
+ROUNDS = 3
+"""Rounds of testing: each leaves the pairs flagged so far out of the others' baselines."""
 
 
 def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = ALPHA,
                 min_decisions: int = MIN_DECISIONS) -> pd.DataFrame:
-    """``pairs`` with the two tests' statistics, p-values, score, flag and evidence."""
+    """``pairs`` with the two tests' statistics, p-values, score, flag and evidence.
+
+    A pair that cheats distorts its players' baselines (a receiver who bets
+    into the dumper looks passive against everyone else): so the test runs
+    again with the flagged pairs' decisions left out of every baseline, until
+    no new pair is flagged (at most :data:`ROUNDS` rounds)."""
     out = pairs.copy()
-    if out.empty:
-        for col in ("soft_z", "soft_p", "dump_z", "dump_p", "dumper", "pair_p", "score"):
-            out[col] = pd.Series(dtype=float)
-        out["flagged"] = pd.Series(dtype=bool)
-        out["evidence"] = pd.Series(dtype=str)
-        return out
-    d = decisions
-    aggression = d.groupby(["player", "facing_bet"])["aggressive"].agg(events="sum", size="size")
-    facing = d[d["facing_bet"]]
-    folding = facing.groupby(["player", "street"])["fold"].agg(events="sum", size="size")
-    rows = []
-    for a, b in out[["a", "b"]].itertuples(index=False):
-        soft = pd.concat([_strata(d, a, b, "aggressive", "facing_bet", aggression),
-                          _strata(d, b, a, "aggressive", "facing_bet", aggression)])
-        soft_z, soft_n = cmh_z(soft)
-        dumps = [(cmh_z(_strata(facing, x, y, "fold", "street", folding)), x) for x, y in ((a, b), (b, a))]
-        (dump_z, dump_n), dumper = max(dumps, key=lambda item: item[0][0])
-        rows.append((soft_z, soft_n, dump_z, dump_n, dumper))
-    stats = pd.DataFrame(rows, columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper"], index=out.index)
-    out = pd.concat([out, stats], axis=1)
+    excluded: set[tuple[str, str]] = set()
+    for _ in range(ROUNDS):
+        scored = _scored(out, decisions, excluded, alpha, min_decisions)
+        flagged = {(a, b) for a, b in scored.loc[scored["flagged"], ["a", "b"]].itertuples(index=False)}
+        if flagged <= excluded:
+            break
+        excluded |= flagged
+    scored["evidence"] = _evidence(scored, decisions)
+    scored = scored.sort_values(["score", "hands"], ascending=[False, False], kind="stable").reset_index(drop=True)
+    scored.insert(0, "rank", range(1, len(scored) + 1))
+    return scored
+
+
+def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[str, str]], alpha: float,
+            min_decisions: int) -> pd.DataFrame:
+    tests = _tests(decisions, excluded) if not decisions.empty else pd.DataFrame(
+        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper"])
+    out = pairs.join(tests, on=["a", "b"])
+    out = out.fillna({"soft_z": 0.0, "soft_n": 0, "dump_z": 0.0, "dump_n": 0})
+    out["dumper"] = out["dumper"].fillna("")
     tested = out["soft_n"] >= min_decisions
-    out["soft_p"] = [1 - _normal_upper(z) if ok else 1.0 for z, ok in zip(out["soft_z"], tested)]
     dump_ok = out["dump_n"] >= min_decisions // 2
-    out["dump_p"] = [min(1.0, 2 * _normal_upper(z)) if ok else 1.0 for z, ok in zip(out["dump_z"], dump_ok)]
+    out["soft_p"] = np.where(tested, 1 - out["soft_z"].map(_normal_upper), 1.0) if len(out) else []
+    out["dump_p"] = np.where(dump_ok, np.minimum(1.0, 2 * out["dump_z"].map(_normal_upper)), 1.0) if len(out) else []
     count = max(int((tested | dump_ok).sum()), 1)
     out["pair_p"] = np.minimum(1.0, 2 * np.minimum(out["soft_p"], out["dump_p"]) * count)
-    out["score"] = -np.log10(out["pair_p"].clip(lower=1e-300))
+    out["score"] = -np.log10(out["pair_p"].astype(float).clip(lower=1e-300)) + 0.0
     out["flagged"] = out["pair_p"] < alpha
     out["kind"] = np.where(out["soft_p"] <= out["dump_p"], "soft_play", "chip_dumping")
-    out["evidence"] = _evidence(out, decisions)
-    out = out.sort_values(["score", "hands"], ascending=[False, False], kind="stable").reset_index(drop=True)
-    out.insert(0, "rank", range(1, len(out) + 1))
     return out
 
 
