@@ -21,13 +21,15 @@ The tests (``docs/integrity.md`` has their assumptions):
 
 * **soft play** (``soft_p``): the Cochran-Mantel-Haenszel test, one-sided,
   that the pair bets or raises less heads-up against each other than each does
-  heads-up against everyone else; strata: the acting player x facing a bet or
-  not, so each player's own style and whether a bet was there to raise are
-  held fixed.
+  heads-up against everyone else at the same table, and less than the others
+  there bet or raise into each (both must hold); strata: player x table x
+  facing a bet or not, so each player's style in that session and whether a
+  bet was there to raise are held fixed.
 * **chip dumping** (``dump_p``): the same test that one player folds to a bet
-  heads-up against the other more often than they fold heads-up to others'
-  bets, strata: the acting player x street; the smaller of the two directions,
-  doubled (Bonferroni).
+  heads-up against the other more often than they fold to others' bets at
+  the same table, and more often than the others there fold to the other's
+  bets; strata: player x table x street; the smaller p of the two
+  directions, doubled (Bonferroni).
 
 ``pair_p`` is the smaller of the two, doubled, times the number of pairs
 tested (Bonferroni over every pair); ``score`` is ``-log10(pair_p)``, so a
@@ -113,7 +115,7 @@ def heads_up_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.D
     actor, the opponent, the street, whether it faced a bet, was aggressive (bet,
     raise, complete) or a fold, and whether the actor's up cards then beat the
     opponent's (razz: were lower), with the pot before it in big bets."""
-    columns = ["site", "hand_id", "seq", "street", "player", "opponent", "facing_bet", "aggressive",
+    columns = ["site", "hand_id", "table", "seq", "street", "player", "opponent", "facing_bet", "aggressive",
                "fold", "stronger_board", "pot_before_bb"]
     if actions.empty:
         return pd.DataFrame(columns=columns)
@@ -151,8 +153,8 @@ def _players(players: pd.DataFrame) -> pd.DataFrame:
 
 
 def _hand_info(hands: pd.DataFrame) -> pd.DataFrame:
-    info = hands[["site", "hand_id", "variant", "big_bet"]].copy()
-    for col in ("site", "hand_id", "variant"):
+    info = hands[["site", "hand_id", "variant", "big_bet", "table"]].copy()
+    for col in ("site", "hand_id", "variant", "table"):
         info[col] = info[col].astype(str)
     return info
 
@@ -304,14 +306,14 @@ def _cmh_terms(rows: pd.DataFrame) -> pd.DataFrame:
     }, index=rows.index)
 
 
-def _side_z(counts: pd.DataFrame, side: str, by: str, keys: list[str]) -> pd.DataFrame:
+def _side_z(counts: pd.DataFrame, side: str, by: list[str], keys: list[str]) -> pd.DataFrame:
     """The CMH z of every group of ``keys``: each (player, opponent, ``by``) row's
     events against that opponent beside the baseline of its ``side`` (the
     acting player's events against everyone else, or everyone else's against
     the same opponent), the rows of excluded pairs left out of the baselines."""
     kept = counts[~counts["excluded"]]
-    totals = kept.groupby([side, by])[["x", "n"]].sum().rename(columns={"x": "tx", "n": "tn"})
-    rows = counts.join(totals, on=[side, by])
+    totals = kept.groupby([side, *by])[["x", "n"]].sum().rename(columns={"x": "tx", "n": "tn"})
+    rows = counts.join(totals, on=[side, *by])
     own = (~rows["excluded"]).astype(int)
     rows["y"] = rows["tx"].fillna(0) - rows["x"] * own
     rows["m"] = rows["tn"].fillna(0) - rows["n"] * own
@@ -321,8 +323,8 @@ def _side_z(counts: pd.DataFrame, side: str, by: str, keys: list[str]) -> pd.Dat
     return pd.DataFrame({"z": z.fillna(0.0), "n": g["n"].astype(int)})
 
 
-def _counts(decisions: pd.DataFrame, event: str, by: str, excluded: set[tuple[str, str]]) -> pd.DataFrame:
-    counts = decisions.groupby(["player", "opponent", by])[event].agg(x="sum", n="size").reset_index()
+def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tuple[str, str]]) -> pd.DataFrame:
+    counts = decisions.groupby(["player", "opponent", *by])[event].agg(x="sum", n="size").reset_index()
     counts = counts[counts["n"] > 0]
     counts["a"] = np.minimum(counts["player"], counts["opponent"])
     counts["b"] = np.maximum(counts["player"], counts["opponent"])
@@ -337,13 +339,15 @@ def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]]) -> pd.DataFr
     less extreme z is kept), so neither the actor's own style nor the
     opponent's (how others play against them) can make a pair look unusual.
     """
-    soft = _counts(decisions, "aggressive", "facing_bet", excluded)
-    by_actor, by_target = _side_z(soft, "player", "facing_bet", ["a", "b"]), _side_z(soft, "opponent", "facing_bet", ["a", "b"])
+    by = ["site", "table", "facing_bet"]
+    soft = _counts(decisions, "aggressive", by, excluded)
+    by_actor, by_target = _side_z(soft, "player", by, ["a", "b"]), _side_z(soft, "opponent", by, ["a", "b"])
     out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
     facing = decisions[decisions["facing_bet"]]
-    dump = _counts(facing, "fold", "street", excluded)
+    by = ["site", "table", "street"]
+    dump = _counts(facing, "fold", by, excluded)
     directed = ["player", "opponent"]
-    by_actor, by_target = _side_z(dump, "player", "street", directed), _side_z(dump, "opponent", "street", directed)
+    by_actor, by_target = _side_z(dump, "player", by, directed), _side_z(dump, "opponent", by, directed)
     z = pd.DataFrame({"dump_z": np.minimum(by_actor["z"], by_target["z"]), "dump_n": by_actor["n"]}).reset_index()
     z["a"] = np.minimum(z["player"], z["opponent"])
     z["b"] = np.maximum(z["player"], z["opponent"])
@@ -373,7 +377,8 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = 
             break
         excluded |= flagged
     scored["evidence"] = _evidence(scored, decisions)
-    scored = scored.sort_values(["score", "hands"], ascending=[False, False], kind="stable").reset_index(drop=True)
+    scored = scored.sort_values(["pair_p", "raw_p", "hands"], ascending=[True, True, False],
+                                kind="stable").reset_index(drop=True)
     scored.insert(0, "rank", range(1, len(scored) + 1))
     return scored
 
@@ -389,8 +394,10 @@ def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[st
     dump_ok = out["dump_n"] >= min_decisions // 2
     out["soft_p"] = np.where(tested, 1 - out["soft_z"].map(_normal_upper), 1.0) if len(out) else []
     out["dump_p"] = np.where(dump_ok, np.minimum(1.0, 2 * out["dump_z"].map(_normal_upper)), 1.0) if len(out) else []
-    count = max(int((tested | dump_ok).sum()), 1)
-    out["pair_p"] = np.minimum(1.0, 2 * np.minimum(out["soft_p"], out["dump_p"]) * count)
+    out["tested"] = tested | dump_ok
+    count = max(int(out["tested"].sum()), 1)
+    out["raw_p"] = np.minimum(1.0, 2 * np.minimum(out["soft_p"], out["dump_p"]))
+    out["pair_p"] = np.minimum(1.0, out["raw_p"] * count)
     out["score"] = -np.log10(out["pair_p"].astype(float).clip(lower=1e-300)) + 0.0
     out["flagged"] = out["pair_p"] < alpha
     out["kind"] = np.where(out["soft_p"] <= out["dump_p"], "soft_play", "chip_dumping")
