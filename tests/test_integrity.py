@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from studbook.frames import load
+from studbook.check import check_hand
+from studbook.cli import main
+from studbook.frames import frames_from_checks, load
 from studbook.integrity import analyse, bursts, cmh_z
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
-from studbook.check import check_hand
-from studbook.frames import frames_from_checks
 
 # Two hands written by hand-scripted players. Hand 1: Cy folds on 3rd; heads-up,
 # Ann bets 4th and 5th, Bob checks and calls, then folds on 5th to Ann's bet with
@@ -186,3 +187,34 @@ def test_bursts_found() -> None:
     assert found[["violations", "hands"]].values.tolist() == [[5, 5]]
     assert found["end"].iloc[0] == times[4]
     assert bursts(v, minutes=20, faults=5).empty
+
+
+def _built_folder(tmp_path: Path) -> Path:
+    (tmp_path / "built.txt").write_text(HAND_1 + "\n\n\n" + HAND_2, encoding="utf-8")
+    return tmp_path
+
+
+def test_cli_text_json_and_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _built_folder(tmp_path)
+    assert main(["integrity", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 hands, 3 pairs (0 tested: enough heads-up play), 0 flagged")
+    assert "violations by rule\nnone" in out
+    assert main(["integrity", str(folder), "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    ann_bob = next(r for r in records if (r["a"], r["b"]) == ("Ann", "Bob"))
+    assert (ann_bob["b_folds_stronger"], ann_bob["evidence"]) == (1, "pokerstars:254071050724")
+    assert main(["integrity"]) == 2
+    assert "give either --db FILE or hand-history PATHs" in capsys.readouterr().err
+
+
+def test_cli_html_links_the_replayer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _built_folder(tmp_path)
+    out = tmp_path / "report.html"
+    assert main(["integrity", str(folder), "--format", "html", "--output", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<a href="report.hands.html#pokerstars:254071050724">254071050724</a>' in text
+    assert text.count("data:image/png;base64,") == 2 and "<script" not in text and "http" not in text
+    hands = (tmp_path / "report.hands.html").read_text(encoding="utf-8")
+    assert '"hand_id":"254071050724"' in hands and '"hand_id":"254071050800"' in hands
+    assert "location.hash" in hands
