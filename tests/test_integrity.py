@@ -218,3 +218,20 @@ def test_cli_html_links_the_replayer(tmp_path: Path, capsys: pytest.CaptureFixtu
     hands = (tmp_path / "report.hands.html").read_text(encoding="utf-8")
     assert '"hand_id":"254071050724"' in hands and '"hand_id":"254071050800"' in hands
     assert "location.hash" in hands
+
+
+def test_report_link_opens_the_replayer_at_its_hand(tmp_path: Path) -> None:
+    from browser import browser
+    from selenium.webdriver.common.by import By
+
+    folder = _built_folder(tmp_path)
+    out = tmp_path / "report.html"
+    assert main(["integrity", str(folder), "--format", "html", "--output", str(out)]) == 0
+    for driver in browser():
+        driver.get(out.as_uri())  # type: ignore[attr-defined]
+        link = driver.find_element(By.LINK_TEXT, "254071050800")  # type: ignore[attr-defined]
+        link.click()
+        assert driver.current_url.endswith("report.hands.html#pokerstars:254071050800")  # type: ignore[attr-defined]
+        info = driver.find_element(By.ID, "hand-list")  # type: ignore[attr-defined]
+        assert info.get_attribute("value") == "1"  # the second hand of the page, not the first
+        assert "Hydra IX" in driver.find_element(By.ID, "hand-info").text  # type: ignore[attr-defined]

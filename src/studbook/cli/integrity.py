@@ -74,7 +74,7 @@ def summary(report: Integrity) -> str:
     flagged = int(pairs["flagged"].sum()) if len(pairs) else 0
     spread = ""
     if len(pairs):
-        raw = -np.log10(pairs["raw_p"].clip(lower=1e-300))
+        raw = -np.log10(pairs["raw_p"].clip(lower=1e-300)) + 0.0  # no "-0.00"
         q = raw.quantile([0.5, 0.9, 1.0])
         spread = (f"; unadjusted -log10 p: median {q[0.5]:.2f}, 90th percentile {q[0.9]:.2f}, "
                   f"max {q[1.0]:.2f} (the flag needs {math.log10(max(_tested(report), 1) / ALPHA):.2f})")
