@@ -235,3 +235,15 @@ def test_report_link_opens_the_replayer_at_its_hand(tmp_path: Path) -> None:
         info = driver.find_element(By.ID, "hand-list")  # type: ignore[attr-defined]
         assert info.get_attribute("value") == "1"  # the second hand of the page, not the first
         assert "Hydra IX" in driver.find_element(By.ID, "hand-info").text  # type: ignore[attr-defined]
+
+
+def test_null_scale_measures_the_honest_spread() -> None:
+    from studbook.integrity import null_scale
+
+    rng = random.Random(5)
+    honest = [rng.gauss(0, 1.5) for _ in range(400)]
+    assert null_scale(pd.Series(honest)) == pytest.approx(1.5, abs=0.15)
+    # three cheating pairs far out do not widen it; a narrow spread is never scaled up
+    assert null_scale(pd.Series(honest + [-20.0, -25.0, -30.0])) == pytest.approx(null_scale(pd.Series(honest)), abs=0.05)
+    assert null_scale(pd.Series([rng.gauss(0, 0.5) for _ in range(400)])) == 1.0
+    assert null_scale(pd.Series([-9.0, 9.0] * 9)) == 1.0  # under 20 pairs: left as it is

@@ -332,8 +332,27 @@ def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tu
     return counts
 
 
-def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]]) -> pd.DataFrame:
-    """Per pair (``a``, ``b``): soft play's and chip dumping's z, sample sizes and dumper.
+def null_scale(z: pd.Series) -> float:
+    """The empirical null's spread of z-scores (Efron): 1.4826 x their median
+    absolute deviation, at least 1, and 1 for fewer than :data:`NULL_PAIRS`
+    values. Decisions of one hand are not independent, so honest pairs' z
+    spread wider than N(0, 1); most pairs being honest, the median deviation
+    measures that spread, whatever a few cheating pairs do."""
+    z = z.dropna()
+    if len(z) < NULL_PAIRS:
+        return 1.0
+    return max(1.0, 1.4826 * float((z - z.median()).abs().median()))
+
+
+NULL_PAIRS = 20
+"""Tested pairs needed before their spread rescales the z-scores."""
+
+
+def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]], min_decisions: int) -> pd.DataFrame:
+    """Per pair (``a``, ``b``): soft play's z (divided by its :func:`null_scale`)
+    and chip dumping's, their sample sizes and the dumper. Only soft play's is
+    rescaled: a hand holds many checks and calls of the same two players, but
+    at most one fold facing a bet (it ends the hand).
 
     Each test must hold against both baselines (an intersection-union test: the
     less extreme z is kept), so neither the actor's own style nor the
@@ -343,6 +362,8 @@ def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]]) -> pd.DataFr
     soft = _counts(decisions, "aggressive", by, excluded)
     by_actor, by_target = _side_z(soft, "player", by, ["a", "b"]), _side_z(soft, "opponent", by, ["a", "b"])
     out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
+    out["soft_scale"] = null_scale(out.loc[out["soft_n"] >= min_decisions, "soft_z"])
+    out["soft_z"] /= out["soft_scale"]
     facing = decisions[decisions["facing_bet"]]
     by = ["site", "table", "street"]
     dump = _counts(facing, "fold", by, excluded)
@@ -385,10 +406,10 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = 
 
 def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[str, str]], alpha: float,
             min_decisions: int) -> pd.DataFrame:
-    tests = _tests(decisions, excluded) if not decisions.empty else pd.DataFrame(
-        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper"])
+    tests = _tests(decisions, excluded, min_decisions) if not decisions.empty else pd.DataFrame(
+        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper", "soft_scale"])
     out = pairs.join(tests, on=["a", "b"])
-    out = out.fillna({"soft_z": 0.0, "soft_n": 0, "dump_z": 0.0, "dump_n": 0})
+    out = out.fillna({"soft_z": 0.0, "soft_n": 0, "dump_z": 0.0, "dump_n": 0, "soft_scale": 1.0})
     out["dumper"] = out["dumper"].fillna("")
     tested = out["soft_n"] >= min_decisions
     dump_ok = out["dump_n"] >= min_decisions // 2
