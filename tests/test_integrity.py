@@ -172,7 +172,10 @@ def test_planted_pairs_rank_first() -> None:
     report = analyse(frames_from_checks(check_hand(s.hand) for s in hands))
     top = report.pairs.head(2)
     assert {(a, b) for a, b in top[["a", "b"]].itertuples(index=False)} == {("p0", "p1"), ("p2", "p3")}
-    assert top["flagged"].all() and report.pairs["flagged"].sum() == 2
+    assert top["flagged"].all()
+    # four of the six cheat: a pair of two cheaters of different pairs may look odd, never one with an honest player
+    flagged = report.flagged
+    assert not flagged[flagged["a"].isin(["p4", "p5"]) | flagged["b"].isin(["p4", "p5"])].shape[0]
     dumping = top[top["a"] == "p2"].iloc[0]
     assert (dumping["kind"], dumping["dumper"]) == ("chip_dumping", "p2")
     assert dumping["evidence"].count(":") == 10  # ten hands where p2 folded to p3's bet

@@ -28,7 +28,7 @@ The tests (``docs/integrity.md`` has their assumptions):
 * **chip dumping** (``dump_p``): the same test that one player folds to a bet
   heads-up against the other more often than they fold to others' bets at
   the same table, and more often than the others there fold to the other's
-  bets; strata: player x table x street; the smaller p of the two
+  bets, on the big-bet streets (5th to 7th); strata: player x table x street; the smaller p of the two
   directions, doubled (Bonferroni).
 
 ``pair_p`` is the smaller of the two, doubled, times the number of pairs
@@ -62,6 +62,10 @@ BURST_FAULTS = 5
 """A burst: at least this many violations at one table within BURST_MINUTES."""
 SUPPORT = 10
 """Hand ids listed as a pair's evidence."""
+BIG_BET_STREET = 5
+"""Chip dumping is tested on folds from this street on: where the big bets are
+lost (a dumper who calls on 3rd and 4th to build the pot looks no different
+there, and folds on 3rd and 4th lose little)."""
 
 _AGGRESSIVE = ("bet", "raise", "complete")
 _KEY = ["site", "hand_id"]
@@ -364,7 +368,7 @@ def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]], min_decision
     out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
     out["soft_scale"] = null_scale(out.loc[out["soft_n"] >= min_decisions, "soft_z"])
     out["soft_z"] /= out["soft_scale"]
-    facing = decisions[decisions["facing_bet"]]
+    facing = decisions[decisions["facing_bet"] & (decisions["street"] >= BIG_BET_STREET)]
     by = ["site", "table", "street"]
     dump = _counts(facing, "fold", by, excluded)
     directed = ["player", "opponent"]
