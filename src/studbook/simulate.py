@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import ROUND_FLOOR, Decimal
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from studbook.cards import DECK, Card
 from studbook.engine.pots import Pot, build_pots, high_half, split_exact
@@ -164,6 +164,28 @@ class SimulatedHand:
     stacks_after: dict[str, Decimal]
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a player strategy sees when a player is to act (see ``simulate(chooser=...)``).
+
+    The simulator knows every card: ``cards`` holds every player's own cards so
+    far, and ``strength(name)`` is its rough 0..1 strength of a player's cards;
+    an honest strategy reads only its own (a card-sharing one its partner's too).
+    """
+
+    player: str
+    options: LegalActions
+    street: Street
+    state: StudState
+    cards: Mapping[str, Sequence[Card]]
+    strength: Callable[[str], float]
+    rng: random.Random
+
+
+Chooser = Callable[[Decision], "LegalAction | None"]
+"""A player strategy: the action to take, or None for the simulator's own choice."""
+
+
 @dataclass(slots=True)
 class _Style:
     loose: float  # how readily they call with little
@@ -205,8 +227,9 @@ class _HandPlay:
     """Plays one hand: deal, bet through the engine, settle, summarise."""
 
     def __init__(self, rng: random.Random, config: TableConfig, stakes: Stakes, sitters: Sequence[_Sitter],
-                 hero: str | None, family_pot: bool, file: str) -> None:
+                 hero: str | None, family_pot: bool, file: str, chooser: Chooser | None = None) -> None:
         self.rng = rng
+        self.chooser = chooser
         self.config = config
         self.variant = config.variant
         self.stakes = stakes
@@ -316,6 +339,12 @@ class _HandPlay:
     # -- the players' choices -----------------------------------------------------------
 
     def _choose(self, options: LegalActions, street: Street) -> LegalAction:
+        if self.chooser is not None:
+            decision = Decision(player=options.player, options=options, street=street, state=self.state,
+                                cards=self.cards, strength=self._strength, rng=self.rng)
+            chosen = self.chooser(decision)
+            if chosen is not None:
+                return chosen
         rng = self.rng
         style = self.styles[options.player]
         strength = self._strength(options.player)
@@ -561,7 +590,8 @@ class _Table:
     """A table session: seats, stacks, hand numbers and the clock."""
 
     def __init__(self, rng: random.Random, config: TableConfig, players: int, hero: str | None,
-                 names: Sequence[str], hand_id: int, clock: datetime, file: str) -> None:
+                 names: Sequence[str], hand_id: int, clock: datetime, file: str,
+                 chooser: Chooser | None = None) -> None:
         if not 2 <= players <= 8:
             raise ValueError(f"stud needs 2 to 8 players, not {players}")
         self.rng = rng
@@ -572,6 +602,7 @@ class _Table:
         self.hand_id = hand_id
         self.clock = clock
         self.file = file
+        self.chooser = chooser
         self.played = 0
         self.level = 0
         seats = sorted(rng.sample(range(1, 9), players))
@@ -617,7 +648,7 @@ class _Table:
         stakes = self.stakes()
         header = self.header(stakes)
         family = len(self.sitters) >= 7 and rng.random() < 0.04
-        play = _HandPlay(rng, self.config, stakes, self.sitters, self.hero, family, self.file)
+        play = _HandPlay(rng, self.config, stakes, self.sitters, self.hero, family, self.file, self.chooser)
         play.play()
         collected, rake, _pots, _shown = play.settle()
         state = play.state
@@ -678,12 +709,14 @@ def simulate(
     first_hand_id: int | None = None,
     file: str = "",
     hands_per_level: int = 10,
+    chooser: Chooser | None = None,
 ) -> Iterator[SimulatedHand]:
     """``hands`` hands of one table (tournaments: one after another until ``hands``).
 
     ``stakes`` names a cash stake by its small bet (see :data:`CASH_STAKES`);
     ``hero`` is the player whose hole cards the log shows (default: the first
-    player seated).
+    player seated); ``chooser`` decides for the players where it returns an
+    action (:class:`Decision`; :mod:`studbook.strategies` has some).
     """
     variant = Variant(variant)
     rng = random.Random(seed)
@@ -692,7 +725,7 @@ def simulate(
     made = 0
     while made < hands:
         config = _config(rng, variant, tournament, stakes, table, hands_per_level, players)
-        session = _Table(rng, config, players, hero, names, hand_id, clock, file)
+        session = _Table(rng, config, players, hero, names, hand_id, clock, file, chooser)
         if hero is None:
             session.hero = session.sitters[0].name
         while made < hands and not session.finished:
@@ -750,4 +783,4 @@ def file_name(hand: Hand) -> str:
             f"{format_amount(stakes.big_bet, '$')}{ante_text} - USD Limit {game}.txt")
 
 
-__all__ = ["NAMES", "SimulatedHand", "TableConfig", "file_name", "simulate", "simulate_hands", "write_hands"]
+__all__ = ["NAMES", "Chooser", "Decision", "SimulatedHand", "TableConfig", "file_name", "simulate", "simulate_hands", "write_hands"]

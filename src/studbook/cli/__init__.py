@@ -34,6 +34,7 @@ SUBCOMMANDS = {
     "sessions": "sittings and days: start, duration, tables, hands, net, bb/hour",
     "watch": "import hands while playing: poll folders, store each whole hand",
     "tournaments": "tournaments: buy-in, hands, chips at start and end",
+    "integrity": "collusion scores of pairs (soft play, chip dumping), violations in context",
 }
 _MODULES = {"import": "importer"}
 

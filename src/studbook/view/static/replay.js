@@ -313,7 +313,16 @@
       if (action) { e.preventDefault(); action(); }
     });
     window.addEventListener("resize", function () { if (HANDS.length) placeSeats(HANDS[view.hand]); });
-    if (HANDS.length) selectHand(0);
+    // a link to page.html#site:hand_id (or #hand_id) opens that hand
+    var fromHash = function () {
+      var want = decodeURIComponent(location.hash.slice(1));
+      for (var i = 0; i < HANDS.length; i++) {
+        if (HANDS[i].site + ":" + HANDS[i].hand_id === want || HANDS[i].hand_id === want) return i;
+      }
+      return 0;
+    };
+    window.addEventListener("hashchange", function () { if (HANDS.length) selectHand(fromHash()); });
+    if (HANDS.length) selectHand(fromHash());
     else $("hand-info").textContent = "no hands";
   }
 

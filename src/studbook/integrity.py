@@ -1,0 +1,535 @@
+"""Integrity analytics: player and pair facts, collusion scores, violations in context.
+
+:func:`analyse` turns frames (``hands``, ``players``, ``actions``; ``violations``
+for the context) into an :class:`Integrity` of DataFrames:
+
+* ``pairs``: one row per pair of players who shared hands: hands together,
+  pots contested heads-up and multi-way, showdowns together, chips won from
+  each other, the heads-up decisions of each against the other and how many
+  were bets or raises (soft play), folds to a bet and folds of a stronger
+  visible board (chip dumping), large pots lost to the other; then the two
+  tests below, their p-values, the pair's score and whether it is flagged,
+  and the hands that support it.
+* ``players``: hands, net won in big bets per 100 hands with a 95% confidence
+  interval, heads-up decisions and their aggression rate.
+* ``decisions``: every heads-up decision (exactly two players live), the
+  rows the tests count.
+* ``violations`` in context: ``by_rule``, ``by_table``, ``by_hour`` and
+  ``bursts`` (many faults at one table in a short time).
+
+The tests (``docs/integrity.md`` has their assumptions):
+
+* **soft play** (``soft_p``): the Cochran-Mantel-Haenszel test, one-sided,
+  that the pair bets or raises less heads-up against each other than each does
+  heads-up against everyone else at the same table, and less than the others
+  there bet or raise into each (both must hold); strata: player x table x
+  facing a bet or not, so each player's style in that session and whether a
+  bet was there to raise are held fixed.
+* **chip dumping** (``dump_p``): the same test that one player folds to a bet
+  heads-up against the other more often than they fold to others' bets at
+  the same table, and more often than the others there fold to the other's
+  bets, on the big-bet streets (5th to 7th); strata: player x table x street; the smaller p of the two
+  directions, doubled (Bonferroni).
+
+``pair_p`` is the smaller of the two, doubled, times the number of pairs
+tested (Bonferroni over every pair); ``score`` is ``-log10(pair_p)``, so a
+score of 2 means "one chance in a hundred that any honest pair of this many
+would look as extreme", and ``flagged`` is ``pair_p < alpha`` (0.05).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Iterator
+
+import numpy as np
+import pandas as pd
+
+from studbook.cards import parse_cards
+from studbook.evaluate import board_high_key
+from studbook.evaluate.board import board_low_key
+from studbook.frames import Frames
+
+ALPHA = 0.05
+"""The family-wise error rate of a flag: the chance that honest play flags any pair."""
+MIN_DECISIONS = 10
+"""Heads-up decisions against each other a pair needs before it is tested."""
+LARGE_POT_BB = 5.0
+"""Chips lost to one opponent in one hand, in big bets, that make a large pot lost."""
+BURST_MINUTES = 30
+BURST_FAULTS = 5
+"""A burst: at least this many violations at one table within BURST_MINUTES."""
+SUPPORT = 10
+"""Hand ids listed as a pair's evidence."""
+BIG_BET_STREET = 5
+"""Chip dumping is tested on folds from this street on: where the big bets are
+lost (a dumper who calls on 3rd and 4th to build the pot looks no different
+there, and folds on 3rd and 4th lose little)."""
+
+_AGGRESSIVE = ("bet", "raise", "complete")
+_KEY = ["site", "hand_id"]
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """The report's frames; see the module's docstring."""
+
+    pairs: pd.DataFrame
+    players: pd.DataFrame
+    decisions: pd.DataFrame
+    by_rule: pd.DataFrame
+    by_table: pd.DataFrame
+    by_hour: pd.DataFrame
+    bursts: pd.DataFrame
+    hands: int
+
+    def tables(self) -> Iterator[tuple[str, pd.DataFrame]]:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, pd.DataFrame):
+                yield f.name, value
+
+    @property
+    def flagged(self) -> pd.DataFrame:
+        return self.pairs[self.pairs["flagged"]]
+
+
+def analyse(frames: Frames, *, alpha: float = ALPHA, min_decisions: int = MIN_DECISIONS,
+            burst_minutes: int = BURST_MINUTES, burst_faults: int = BURST_FAULTS) -> Integrity:
+    """The integrity report of ``frames``."""
+    hands, players, actions = frames.hands, frames.players, frames.actions
+    decisions = heads_up_decisions(hands, players, actions)
+    pairs = pair_facts(hands, players, decisions)
+    pairs = score_pairs(pairs, decisions, alpha=alpha, min_decisions=min_decisions)
+    violations = _violations_in_time(hands, frames.violations)
+    return Integrity(
+        pairs=pairs, players=player_facts(hands, players, decisions), decisions=decisions,
+        by_rule=_count(violations, ["site", "rule"]), by_table=_count(violations, ["site", "table"]),
+        by_hour=_by_hour(violations), bursts=bursts(violations, minutes=burst_minutes, faults=burst_faults),
+        hands=len(hands),
+    )
+
+
+# ---------------------------------------------------------------------------- heads-up decisions
+
+
+def heads_up_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
+    """Every action taken with exactly two players live (the bring-in aside): the
+    actor, the opponent, the street, whether it faced a bet, was aggressive (bet,
+    raise, complete) or a fold, and whether the actor's up cards then beat the
+    opponent's (razz: were lower), with the pot before it in big bets."""
+    columns = ["site", "hand_id", "table", "seq", "street", "player", "opponent", "facing_bet", "aggressive",
+               "fold", "stronger_board", "pot_before_bb"]
+    if actions.empty:
+        return pd.DataFrame(columns=columns)
+    a = actions[["site", "hand_id", "seq", "street", "player", "kind", "facing_bet", "pot_before"]].copy()
+    for col in ("site", "hand_id", "player", "kind"):
+        a[col] = a[col].astype(str)
+    a = a.sort_values(_KEY + ["seq"], kind="stable")
+    fold = a["kind"].eq("fold")
+    key = a.groupby(_KEY, sort=False).ngroup()
+    a["folds_before"] = fold.groupby(key).cumsum() - fold.astype(int)
+    dealt = _players(players).groupby(_KEY).size().rename("dealt").reset_index()
+    a = a.merge(dealt, on=_KEY, how="left")
+    a = a[(a["dealt"] - a["folds_before"] == 2) & a["kind"].ne("bring_in")]
+    if a.empty:
+        return pd.DataFrame(columns=columns)
+    last_two = _last_two(players, actions)
+    a = a.merge(last_two, on=_KEY, how="inner")
+    a = a[(a["player"] == a["first"]) | (a["player"] == a["second"])]
+    a["opponent"] = np.where(a["player"] == a["first"], a["second"], a["first"])
+    a["aggressive"] = a["kind"].isin(_AGGRESSIVE)
+    a["fold"] = a["kind"].eq("fold")
+    a["facing_bet"] = a["facing_bet"].astype(bool)
+    info = _hand_info(hands)
+    a = a.merge(info, on=_KEY, how="left")
+    a["pot_before_bb"] = a["pot_before"].astype(float) / a["big_bet"].astype(float)
+    a["stronger_board"] = _stronger_boards(a, players)
+    return a[columns].reset_index(drop=True)
+
+
+def _players(players: pd.DataFrame) -> pd.DataFrame:
+    p = players[["site", "hand_id", "player"]].copy()
+    for col in p.columns:
+        p[col] = p[col].astype(str)
+    return p
+
+
+def _hand_info(hands: pd.DataFrame) -> pd.DataFrame:
+    info = hands[["site", "hand_id", "variant", "big_bet", "table"]].copy()
+    for col in ("site", "hand_id", "variant", "table"):
+        info[col] = info[col].astype(str)
+    return info
+
+
+def _last_two(players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
+    """Per hand, the two players who stayed live longest: once two are live, the
+    next fold ends the hand, so these are the two live at every heads-up action."""
+    p = _players(players)
+    folds = actions[actions["kind"].astype(str) == "fold"][["site", "hand_id", "player", "seq"]].copy()
+    for col in ("site", "hand_id", "player"):
+        folds[col] = folds[col].astype(str)
+    p = p.merge(folds, on=_KEY + ["player"], how="left")
+    p["seq"] = p["seq"].astype(float).fillna(np.inf)
+    p = p.sort_values(_KEY + ["seq", "player"], ascending=[True, True, False, True], kind="stable")
+    top = p.groupby(_KEY, sort=False).head(2)
+    top = top.assign(rank=top.groupby(_KEY, sort=False).cumcount())
+    wide = top.pivot(index=_KEY, columns="rank", values="player").reset_index()
+    if 1 not in wide.columns:
+        return pd.DataFrame(columns=_KEY + ["first", "second"])
+    return wide.rename(columns={0: "first", 1: "second"})[_KEY + ["first", "second"]].dropna()
+
+
+def _stronger_boards(a: pd.DataFrame, players: pd.DataFrame) -> pd.Series:
+    """Whether the actor's up cards at the decision's street beat the opponent's."""
+    boards = _players(players)
+    boards["up"] = players["up_cards"].astype(str).to_numpy()
+    up = {(s, h, p): u for s, h, p, u in boards[["site", "hand_id", "player", "up"]].itertuples(index=False)}
+    out = []
+    for site, hand, street, actor, opponent, variant in a[["site", "hand_id", "street", "player", "opponent",
+                                                           "variant"]].itertuples(index=False):
+        shown = min(int(street) - 2, 4)
+        mine = _board(up.get((site, hand, actor), ""), shown)
+        theirs = _board(up.get((site, hand, opponent), ""), shown)
+        if not mine or len(mine) != len(theirs):
+            out.append(False)
+        elif variant == "razz":
+            out.append(board_low_key(mine) < board_low_key(theirs))
+        else:
+            out.append(board_high_key(mine) > board_high_key(theirs))
+    return pd.Series(out, index=a.index, dtype=bool)
+
+
+def _board(text: str, shown: int) -> list:  # type: ignore[type-arg]
+    if not text or text == "<NA>":
+        return []
+    return list(parse_cards(text))[:shown]
+
+
+# ---------------------------------------------------------------------------- pair facts
+
+
+def pair_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+    """One row per pair (``a`` < ``b``) of players dealt into the same hands; see the module docstring."""
+    p = _players(players)
+    p["showdown"] = players["showdown"].astype(bool).to_numpy()
+    p["last_street"] = players["last_street"].astype(int).to_numpy()
+    p["net"] = players["net"].astype(float).to_numpy()
+    p["collected"] = players["collected"].astype(float).to_numpy()
+    info = _hand_info(hands)
+    p = p.merge(info[_KEY + ["big_bet"]], on=_KEY, how="left")
+    reached = p[p["last_street"] >= 4].groupby(_KEY).size().rename("reached_4th").reset_index()
+    p = p.merge(reached, on=_KEY, how="left").fillna({"reached_4th": 0})
+    won = p.groupby(_KEY)["collected"].sum().rename("total_collected").reset_index()
+    p = p.merge(won, on=_KEY, how="left")
+    both = p.merge(p, on=_KEY + ["big_bet", "reached_4th", "total_collected"], suffixes=("_a", "_b"))
+    both = both[both["player_a"] < both["player_b"]]
+    share_a = np.where(both["total_collected"] > 0, both["collected_a"] / both["total_collected"].where(
+        both["total_collected"] > 0, 1), 0.0)
+    share_b = np.where(both["total_collected"] > 0, both["collected_b"] / both["total_collected"].where(
+        both["total_collected"] > 0, 1), 0.0)
+    bb = both["big_bet"].astype(float)
+    # what b lost that a collected, pro rata to what each winner took
+    both["a_from_b_bb"] = np.clip(-both["net_b"], 0, None) * share_a / bb
+    both["b_from_a_bb"] = np.clip(-both["net_a"], 0, None) * share_b / bb
+    both["showdown_together"] = both["showdown_a"] & both["showdown_b"]
+    both["multiway"] = (both["last_street_a"] >= 4) & (both["last_street_b"] >= 4) & (both["reached_4th"] >= 3)
+    both["a_large_from_b"] = both["a_from_b_bb"] >= LARGE_POT_BB
+    both["b_large_from_a"] = both["b_from_a_bb"] >= LARGE_POT_BB
+    g = both.rename(columns={"player_a": "a", "player_b": "b"}).groupby(["a", "b"])
+    facts = pd.DataFrame({
+        "hands": g.size(),
+        "multiway": g["multiway"].sum(),
+        "showdowns": g["showdown_together"].sum(),
+        "a_won_from_b_bb": g["a_from_b_bb"].sum().round(2),
+        "b_won_from_a_bb": g["b_from_a_bb"].sum().round(2),
+        "a_large_pots_from_b": g["a_large_from_b"].sum(),
+        "b_large_pots_from_a": g["b_large_from_a"].sum(),
+    }).reset_index()
+    return facts.merge(_heads_up_facts(decisions), on=["a", "b"], how="left").fillna(
+        {c: 0 for c in _HU_COLUMNS}).astype({c: int for c in _HU_COLUMNS})
+
+
+_HU_COLUMNS = ["heads_up", "a_decisions", "a_aggressive", "b_decisions", "b_aggressive",
+               "a_facing", "a_folds", "b_facing", "b_folds", "a_folds_stronger", "b_folds_stronger"]
+
+
+def _heads_up_facts(decisions: pd.DataFrame) -> pd.DataFrame:
+    """Per pair: hands contested heads-up, and each one's decisions against the other."""
+    d = decisions.copy()
+    if d.empty:
+        return pd.DataFrame(columns=["a", "b", *_HU_COLUMNS])
+    d["a"] = np.minimum(d["player"], d["opponent"])
+    d["b"] = np.maximum(d["player"], d["opponent"])
+    d["facing_fold"] = d["facing_bet"] & d["fold"]
+    d["stronger_fold"] = d["fold"] & d["stronger_board"]
+    per = d.groupby(["a", "b", "player"]).agg(
+        decisions=("aggressive", "size"), aggressive=("aggressive", "sum"), facing=("facing_bet", "sum"),
+        folds=("facing_fold", "sum"), folds_stronger=("stronger_fold", "sum")).reset_index()
+    out = d.groupby(["a", "b"])["hand_id"].nunique().rename("heads_up").reset_index()
+    for side in ("a", "b"):
+        mine = per[per["player"] == per[side]].drop(columns="player")
+        mine = mine.rename(columns={c: f"{side}_{c}" for c in ("decisions", "aggressive", "facing", "folds",
+                                                                  "folds_stronger")})
+        out = out.merge(mine, on=["a", "b"], how="left")
+    return out.fillna(0)
+
+
+# ---------------------------------------------------------------------------- the tests
+
+
+def cmh_z(strata: pd.DataFrame) -> tuple[float, int]:
+    """The Cochran-Mantel-Haenszel statistic (no continuity correction) of
+    strata with columns ``x`` (events with the partner), ``n`` (decisions with
+    the partner), ``y`` (events with others) and ``m`` (decisions with others):
+    (observed - expected) / sd of the events with the partner, and how many
+    decisions with the partner it rests on. 0 when no stratum tells."""
+    terms = _cmh_terms(strata).sum()
+    if terms["var"] <= 0:
+        return 0.0, int(terms["n"])
+    return float((terms["obs"] - terms["exp"]) / math.sqrt(terms["var"])), int(terms["n"])
+
+
+def _normal_upper(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _cmh_terms(rows: pd.DataFrame) -> pd.DataFrame:
+    """Each stratum's observed, expected and variance of the events with the partner
+    (columns ``x``, ``n`` with the partner; ``y``, ``m`` with the others)."""
+    t = (rows["n"] + rows["m"]).astype(float)
+    e = (rows["x"] + rows["y"]).astype(float)
+    ok = (rows["n"] > 0) & (rows["m"] > 0) & (t > 1)
+    safe_t = t.where(ok, 2.0)
+    return pd.DataFrame({
+        "obs": rows["x"].where(ok, 0).astype(float),
+        "exp": (rows["n"] * e / safe_t).where(ok, 0.0),
+        "var": (rows["n"] * rows["m"] * e * (t - e) / (safe_t * safe_t * (safe_t - 1))).where(ok, 0.0),
+        "n": rows["n"].where(ok, 0),
+    }, index=rows.index)
+
+
+def _side_z(counts: pd.DataFrame, side: str, by: list[str], keys: list[str]) -> pd.DataFrame:
+    """The CMH z of every group of ``keys``: each (player, opponent, ``by``) row's
+    events against that opponent beside the baseline of its ``side`` (the
+    acting player's events against everyone else, or everyone else's against
+    the same opponent), the rows of excluded pairs left out of the baselines."""
+    kept = counts[~counts["excluded"]]
+    totals = kept.groupby([side, *by])[["x", "n"]].sum().rename(columns={"x": "tx", "n": "tn"})
+    rows = counts.join(totals, on=[side, *by])
+    own = (~rows["excluded"]).astype(int)
+    rows["y"] = rows["tx"].fillna(0) - rows["x"] * own
+    rows["m"] = rows["tn"].fillna(0) - rows["n"] * own
+    terms = _cmh_terms(rows).join(rows[keys])
+    g = terms.groupby(keys)[["obs", "exp", "var", "n"]].sum()
+    z = (g["obs"] - g["exp"]) / np.sqrt(g["var"].where(g["var"] > 0))
+    return pd.DataFrame({"z": z.fillna(0.0), "n": g["n"].astype(int)})
+
+
+def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tuple[str, str]]) -> pd.DataFrame:
+    counts = decisions.groupby(["player", "opponent", *by])[event].agg(x="sum", n="size").reset_index()
+    counts = counts[counts["n"] > 0]
+    counts["a"] = np.minimum(counts["player"], counts["opponent"])
+    counts["b"] = np.maximum(counts["player"], counts["opponent"])
+    counts["excluded"] = [(a, b) in excluded for a, b in zip(counts["a"], counts["b"])]
+    return counts
+
+
+def null_scale(z: pd.Series) -> float:
+    """The empirical null's spread of z-scores (Efron): 1.4826 x their median
+    absolute deviation, at least 1, and 1 for fewer than :data:`NULL_PAIRS`
+    values. Decisions of one hand are not independent, so honest pairs' z
+    spread wider than N(0, 1); most pairs being honest, the median deviation
+    measures that spread, whatever a few cheating pairs do."""
+    z = z.dropna()
+    if len(z) < NULL_PAIRS:
+        return 1.0
+    return max(1.0, 1.4826 * float((z - z.median()).abs().median()))
+
+
+NULL_PAIRS = 20
+"""Tested pairs needed before their spread rescales the z-scores."""
+
+
+def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]], min_decisions: int) -> pd.DataFrame:
+    """Per pair (``a``, ``b``): soft play's z (divided by its :func:`null_scale`)
+    and chip dumping's, their sample sizes and the dumper. Only soft play's is
+    rescaled: a hand holds many checks and calls of the same two players, but
+    at most one fold facing a bet (it ends the hand).
+
+    Each test must hold against both baselines (an intersection-union test: the
+    less extreme z is kept), so neither the actor's own style nor the
+    opponent's (how others play against them) can make a pair look unusual.
+    """
+    by = ["site", "table", "facing_bet"]
+    soft = _counts(decisions, "aggressive", by, excluded)
+    by_actor, by_target = _side_z(soft, "player", by, ["a", "b"]), _side_z(soft, "opponent", by, ["a", "b"])
+    out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
+    out["soft_scale"] = null_scale(out.loc[out["soft_n"] >= min_decisions, "soft_z"])
+    out["soft_z"] /= out["soft_scale"]
+    facing = decisions[decisions["facing_bet"] & (decisions["street"] >= BIG_BET_STREET)]
+    by = ["site", "table", "street"]
+    dump = _counts(facing, "fold", by, excluded)
+    directed = ["player", "opponent"]
+    by_actor, by_target = _side_z(dump, "player", by, directed), _side_z(dump, "opponent", by, directed)
+    z = pd.DataFrame({"dump_z": np.minimum(by_actor["z"], by_target["z"]), "dump_n": by_actor["n"]}).reset_index()
+    z["a"] = np.minimum(z["player"], z["opponent"])
+    z["b"] = np.maximum(z["player"], z["opponent"])
+    best = z.sort_values("dump_z", ascending=False, kind="stable").drop_duplicates(["a", "b"])
+    best = best.set_index(["a", "b"]).rename(columns={"player": "dumper"})[["dump_z", "dump_n", "dumper"]]
+    return out.join(best, how="outer")
+
+
+ROUNDS = 3
+"""Rounds of testing: each leaves the pairs flagged so far out of the others' baselines."""
+
+
+def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = ALPHA,
+                min_decisions: int = MIN_DECISIONS) -> pd.DataFrame:
+    """``pairs`` with the two tests' statistics, p-values, score, flag and evidence.
+
+    A pair that cheats distorts its players' baselines (a receiver who bets
+    into the dumper looks passive against everyone else): so the test runs
+    again with the flagged pairs' decisions left out of every baseline, until
+    no new pair is flagged (at most :data:`ROUNDS` rounds)."""
+    out = pairs.copy()
+    excluded: set[tuple[str, str]] = set()
+    for _ in range(ROUNDS):
+        scored = _scored(out, decisions, excluded, alpha, min_decisions)
+        flagged = {(a, b) for a, b in scored.loc[scored["flagged"], ["a", "b"]].itertuples(index=False)}
+        if flagged <= excluded:
+            break
+        excluded |= flagged
+    scored["evidence"] = _evidence(scored, decisions)
+    scored = scored.sort_values(["pair_p", "raw_p", "hands"], ascending=[True, True, False],
+                                kind="stable").reset_index(drop=True)
+    scored.insert(0, "rank", range(1, len(scored) + 1))
+    return scored
+
+
+def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[str, str]], alpha: float,
+            min_decisions: int) -> pd.DataFrame:
+    tests = _tests(decisions, excluded, min_decisions) if not decisions.empty else pd.DataFrame(
+        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper", "soft_scale"])
+    out = pairs.join(tests, on=["a", "b"])
+    out = out.fillna({"soft_z": 0.0, "soft_n": 0, "dump_z": 0.0, "dump_n": 0, "soft_scale": 1.0})
+    out["dumper"] = out["dumper"].fillna("")
+    tested = out["soft_n"] >= min_decisions
+    dump_ok = out["dump_n"] >= min_decisions // 2
+    out["soft_p"] = np.where(tested, 1 - out["soft_z"].map(_normal_upper), 1.0) if len(out) else []
+    out["dump_p"] = np.where(dump_ok, np.minimum(1.0, 2 * out["dump_z"].map(_normal_upper)), 1.0) if len(out) else []
+    out["tested"] = tested | dump_ok
+    count = max(int(out["tested"].sum()), 1)
+    out["raw_p"] = np.minimum(1.0, 2 * np.minimum(out["soft_p"], out["dump_p"]))
+    out["pair_p"] = np.minimum(1.0, out["raw_p"] * count)
+    out["score"] = -np.log10(out["pair_p"].astype(float).clip(lower=1e-300)) + 0.0
+    out["flagged"] = out["pair_p"] < alpha
+    out["kind"] = np.where(out["soft_p"] <= out["dump_p"], "soft_play", "chip_dumping")
+    return out
+
+
+def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
+    """The supporting hand ids: for soft play the pair's heads-up hands with the
+    biggest pots; for chip dumping the dumper's folds to the other's bets."""
+    d = decisions.copy()
+    d["a"] = np.minimum(d["player"], d["opponent"])
+    d["b"] = np.maximum(d["player"], d["opponent"])
+    grouped = {key: group for key, group in d.groupby(["a", "b"])}
+    out = []
+    for a, b, kind, dumper in pairs[["a", "b", "kind", "dumper"]].itertuples(index=False):
+        group = grouped.get((a, b))
+        if group is None:
+            out.append("")
+            continue
+        if kind == "chip_dumping":
+            group = group[(group["player"] == dumper) & group["fold"] & group["facing_bet"]]
+        top = group.sort_values("pot_before_bb", ascending=False).drop_duplicates(_KEY).head(SUPPORT)
+        out.append(" ".join(f"{s}:{h}" for s, h in top[_KEY].itertuples(index=False)))
+    return out
+
+
+# ---------------------------------------------------------------------------- players
+
+
+def player_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+    """Per player: hands, win rate in big bets per 100 hands with its 95% interval
+    (normal, from the hands' spread), heads-up decisions and their aggression."""
+    p = pd.DataFrame({"player": players["player"].astype(str), "net_bb": players["net_bb"].astype(float)})
+    g = p.groupby("player")["net_bb"]
+    out = pd.DataFrame({"hands": g.size(), "bb_per_100": g.mean() * 100, "sd": g.std(ddof=1)})
+    half = 1.96 * out["sd"].fillna(0) / np.sqrt(out["hands"]) * 100
+    out["ci_low"] = (out["bb_per_100"] - half).round(2)
+    out["ci_high"] = (out["bb_per_100"] + half).round(2)
+    out["bb_per_100"] = out["bb_per_100"].round(2)
+    hu = decisions.groupby("player")["aggressive"].agg(heads_up_decisions="size", heads_up_aggression="mean")
+    out = out.drop(columns="sd").join(hu, how="left").fillna({"heads_up_decisions": 0})
+    out["heads_up_decisions"] = out["heads_up_decisions"].astype(int)
+    out["heads_up_aggression"] = out["heads_up_aggression"].round(3)
+    return out.sort_values("hands", ascending=False).reset_index()
+
+
+# ---------------------------------------------------------------------------- violations in context
+
+
+def _violations_in_time(hands: pd.DataFrame, violations: pd.DataFrame) -> pd.DataFrame:
+    columns = ["site", "hand_id", "rule", "party", "table", "started_utc"]
+    if violations.empty:
+        return pd.DataFrame(columns=columns)
+    v = violations[["site", "hand_id", "rule", "party"]].astype(str)
+    h = hands[["site", "hand_id", "table", "started_utc"]].copy()
+    for col in ("site", "hand_id", "table"):
+        h[col] = h[col].astype(str)
+    return v.merge(h, on=_KEY, how="left")[columns]
+
+
+def _count(violations: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    if violations.empty:
+        return pd.DataFrame(columns=[*by, "violations", "hands"])
+    g = violations.groupby(by)
+    return pd.DataFrame({"violations": g.size(), "hands": g["hand_id"].nunique()}).reset_index().sort_values(
+        "violations", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _by_hour(violations: pd.DataFrame) -> pd.DataFrame:
+    timed = violations.dropna(subset=["started_utc"])
+    if timed.empty:
+        return pd.DataFrame(columns=["hour", "violations"])
+    hours = pd.to_datetime(timed["started_utc"], utc=True).dt.floor("h")
+    return hours.value_counts().sort_index().rename_axis("hour").rename("violations").reset_index()
+
+
+def bursts(violations: pd.DataFrame, *, minutes: int = BURST_MINUTES, faults: int = BURST_FAULTS) -> pd.DataFrame:
+    """Runs of at least ``faults`` violations at one table, each within ``minutes``
+    of the run's previous one... held to a window: a burst is a maximal stretch
+    where every ``faults`` consecutive violations span at most ``minutes``."""
+    columns = ["site", "table", "start", "end", "violations", "hands", "rules"]
+    timed = violations.dropna(subset=["started_utc"])
+    found = []
+    window = pd.Timedelta(minutes=minutes)
+    for (site, table), group in timed.groupby(["site", "table"]):
+        group = group.sort_values("started_utc", kind="stable")
+        times = pd.to_datetime(group["started_utc"], utc=True).to_numpy()
+        dense = np.zeros(len(group), dtype=bool)
+        for i in range(len(group) - faults + 1):
+            if times[i + faults - 1] - times[i] <= window.to_timedelta64():
+                dense[i:i + faults] = True
+        for start, end in _runs(dense):
+            part = group.iloc[start:end]
+            found.append((site, table, part["started_utc"].iloc[0], part["started_utc"].iloc[-1], len(part),
+                          part["hand_id"].nunique(), ", ".join(sorted(set(part["rule"])))))
+    return pd.DataFrame(found, columns=columns)
+
+
+def _runs(mask: np.ndarray) -> Iterator[tuple[int, int]]:
+    start = None
+    for i, on in enumerate([*mask, False]):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            yield start, i
+            start = None
+
+
+__all__ = ["ALPHA", "Integrity", "analyse", "bursts", "cmh_z", "heads_up_decisions", "pair_facts",
+           "player_facts", "score_pairs"]
