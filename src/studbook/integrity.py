@@ -201,7 +201,7 @@ def _stronger_boards(a: pd.DataFrame, players: pd.DataFrame) -> pd.Series:
     return pd.Series(out, index=a.index, dtype=bool)
 
 
-def _board(text: str, shown: int) -> list:  # type: ignore[type-arg]
+def _board(text: str, shown: int) -> list:
     if not text or text == "<NA>":
         return []
     return list(parse_cards(text))[:shown]
