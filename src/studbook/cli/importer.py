@@ -45,7 +45,7 @@ from studbook.events import Hand, Rejected, Skipped
 from studbook.perfile import per_file
 from studbook.printable import printable_path
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
-from studbook.sites.base import CANCELLED_REASON
+from studbook.sites.base import CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS
 from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
 from studbook.words import counted
 
@@ -216,10 +216,12 @@ def _reason(error: str | None) -> str:
 
 
 def _skipped_note(skips: Sequence[Skipped]) -> str:
-    """What the skipped hands were: the cancelled ones counted, then the games not replayed."""
-    cancelled = sum(skip.reason == CANCELLED_REASON for skip in skips)
-    games = Counter(skip.game for skip in skips if skip.reason != CANCELLED_REASON)
-    parts = [f"{CANCELLED_REASON} {cancelled}"] if cancelled else []
+    """What the skipped hands were: the cancelled ones and the blocks of no play between
+    hands counted, then the games not replayed."""
+    apart = (CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS)
+    counts = Counter(skip.reason for skip in skips if skip.reason in apart)
+    games = Counter(skip.game for skip in skips if skip.reason not in apart)
+    parts = [f"{reason} {counts[reason]}" for reason in apart if counts[reason]]
     if games:
         parts.append("not stud: " + ", ".join(f"{game} {n}" for game, n in games.most_common(5)))
     return "; ".join(parts)

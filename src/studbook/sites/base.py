@@ -21,6 +21,9 @@ CANCELLED_REASON = "hand cancelled by the site"
 # rejected (never skipped: only a header naming another game by its words is, see
 # common.lark's OTHER_GAME_WORD); the rejection's text is the header's line.
 UNKNOWN_STUD_HEADER = "unknown stud header"
+# Why a block of text between two hands (after one's blank line, before the next header)
+# is skipped, not rejected: every line of it carries no play (sites.noplay.LinePolicy).
+NO_PLAY_BETWEEN_HANDS = "no play between hands"
 # Why a hand whose first line is no header of its site's, and names no stud game, is rejected.
 UNRECOGNISED_HEADER = "unrecognised hand header"
 # What a rejection at a line of a known kind written in a form the reader does not read

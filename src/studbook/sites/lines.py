@@ -42,7 +42,10 @@ from studbook.read import split_at_headers
 from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
-from studbook.sites.base import CANCELLED_REASON, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
+from studbook.read.limits import MAX_TEXT_SHOWN
+from studbook.sites.base import (
+    CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
+)
 from studbook.sites.ledger import Ledger
 from studbook.sites.makers import (
     make_action, make_ante, make_chatter, make_collect, make_deal, make_hand, make_header, make_muck,
@@ -873,6 +876,10 @@ class LineFormat:
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
         text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
         if not (self.starts or self.header).match(text):
+            if self._plays_nothing(text):  # a table notice, chat or a timer between two hands
+                first = text.lstrip().split("\n", 1)[0]
+                return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
+                               site=self.name)
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
         try:
             return self.builder(file, chunk, text, self.grammar()).build()
@@ -884,6 +891,13 @@ class LineFormat:
             return self.reject(chunk, file, int(where), reason)
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
+
+    def _plays_nothing(self, text: str) -> bool:
+        """Whether every line of ``text``, text outside any hand, is a note by the line
+        policy (no seat is known there: a line with an amount or a card, or naming a stud
+        game, may be a hand studbook cannot read)."""
+        policy = policy_for(self.grammar())
+        return all(policy.judge(line, ()) is not None and not names_stud(line) for line in text.split("\n"))
 
     def explain(self, error: UnexpectedInput, chunk: HandText, text: str,
                 failure: LineGrammarError | None = None) -> tuple[int, str]:  # fmt: skip
