@@ -161,3 +161,22 @@ def test_generated_part_is_replaced_between_its_markers() -> None:
     assert gen_docs.regenerated(page, "x", "new\n") == f"# T\n\n{begin}\n\nnew\n\n{gen_docs.END}\n\nafter\n"
     with pytest.raises(ValueError):
         gen_docs.regenerated("# no markers\n", "x", "new")
+
+
+def test_the_rule_table_is_made_from_the_rule_book(tmp_path: Path) -> None:
+    """src/studbook/rulebook.py's table is docs/rules.md's rows: id (as its constant), the
+    section heading above it, the rule's text and its sources."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "rules.md").write_text(
+        "# The rule book\n\n| id | rule | source |\n|---|---|---|\n\n## Bets\n\n| id | rule | source |\n|---|---|---|\n"
+        "| `bet.cap` | Four bets, then only calls. | 000 r6 |\n| `bet.check` | Check with nothing to call. | standard |\n",
+        encoding="utf-8")
+    assert gen_docs.rule_rows((tmp_path / "docs" / "rules.md").read_text(encoding="utf-8")) == [
+        ("bet.cap", "Bets", "Four bets, then only calls.", "000 r6"),
+        ("bet.check", "Bets", "Check with nothing to call.", "standard"),
+    ]
+    table = gen_docs._rules(tmp_path)
+    assert "    Rule(rules.BET_CAP, 'Bets',\n         'Four bets, then only calls.',\n         '000 r6')," in table
+    python = "x = 1\n" + gen_docs.PY_BEGIN.format(source="docs/rules.md") + "\nold\n" + gen_docs.PY_END + "\n"
+    assert gen_docs.regenerated(python, "docs/rules.md", "new", python=True) == (
+        "x = 1\n" + gen_docs.PY_BEGIN.format(source="docs/rules.md") + "\n\nnew\n\n" + gen_docs.PY_END + "\n")
