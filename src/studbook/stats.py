@@ -32,10 +32,9 @@ import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
-from studbook.filters import Filters, game_kind, select
+from studbook.filters import Filters, game_kind, known_currency, select
 from studbook.frames import MONEY_SCALE, RAZZ_CLASSES, STUD_CLASSES, Frames
 from studbook.lean import STRING
-from studbook.money import CASH, SITE_CURRENCY
 
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
@@ -231,15 +230,6 @@ def facts(frames: Frames) -> pd.DataFrame:
 COUNTED = ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_", "faced_", "folded_", "three_bet",
            "opened_")
 """The facts' count columns: 0 for a player-hand with no row of their own (no action)."""
-
-
-def known_currency(hands: pd.DataFrame) -> pd.Series:
-    """Each hand's currency by the one money rule (:func:`studbook.money.cash_currency`):
-    a cash game's from its log, else its site's known one; NA for an unknown
-    currency and for tournament chips and play money (their ``kind`` says which)."""
-    written = hands["currency"].astype(object)
-    known = written.where(written.notna(), hands["site"].astype(object).map(SITE_CURRENCY))
-    return known.where(game_kind(hands) == CASH).astype(STRING)
 
 
 def _rake_shares(table: pd.DataFrame) -> pd.Series:
