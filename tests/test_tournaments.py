@@ -111,6 +111,10 @@ def test_the_sample_tournament_ends_with_every_place(capsys: pytest.CaptureFixtu
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "hero: Hero (--hero)"
     assert lines[1].split()[-2:] == ["place", "prize"] and lines[2].split()[-2:] == ["yes", "5th"]
+    # money by the one rule: chips whole and named, the prize in the buy-in's currency
+    assert "1500 tournament chips 0 tournament chips -1500 tournament chips" in lines[2]
+    assert main(["tournaments", str(SAMPLE), "--player", "dealer's pal"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("10500 tournament chips          1st 7.84 USD")
 
 
 def test_edited_finish_lines_with_prizes_reach_the_store(corpus: Path, tmp_path: Path,
