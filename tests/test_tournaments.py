@@ -55,6 +55,7 @@ def test_a_tournament_played_to_the_end() -> None:
     figure = tournament_chips(frames, "Hero")
     axes = figure.axes[0]
     assert axes.get_title() == "Tournament chips of Hero: 1 tournament"
+    assert axes.get_ylabel() == "Tournament chips after the hand"
     assert [t.get_text() for t in axes.get_legend().get_texts()] == [
         r"3778019413 (stud8, \$0.98+\$0.12 USD, 53 hands)"]
     assert len(axes.lines[0].get_xdata()) == 53
