@@ -219,3 +219,14 @@ def test_show_labels_the_rake(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", AALTJE, "--hand", LONG_HAND)
     assert code == 0
     assert "  side pot 3 2.40 (" in out and "\nrake 2.99\n\nresult: " in out
+
+
+def test_the_header_says_what_the_money_is_in(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # KingsClub writes no currency: its cash tables are USD (money.SITE_CURRENCY)
+    for command in (["show"], ["replay", "--plain"]):
+        code, out, err = run(capsys, *command, str(corpus / "KingsClub" / "7-Stud-USD-44-88-202010.txt"))
+        assert code in (0, 1), err  # (show exits 0 for a violation, replay 1)
+        assert "(stud), 44/88 USD, table 'Real Deal Mix'" in out.splitlines()[0]
+    code, out, err = run(capsys, "show", str(REPO / "histories"), "--tournament", "--hand", "259648566558")
+    assert code == 0, err
+    assert "(stud8), 20/40 tournament chips, table '3778019413 1'" in out.splitlines()[0]

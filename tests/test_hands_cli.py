@@ -23,7 +23,7 @@ import pytest
 from studbook.cli import main
 from studbook.frames import frames_from_checks, load
 from studbook.search import find_hands
-from test_filters import CASH
+from test_filters import CASH, TOURNAMENT
 from test_frames import showdown_hand, steal_hand
 from studbook.engine.result import Violation
 
@@ -104,3 +104,12 @@ def test_rule_search_finds_what_check_found_whoever_played(capsys: pytest.Captur
     # with --player the search stays that player's
     assert main(["hands", planted, "--player", "Nøkken", "--rule", "showdown.award"]) == 0
     assert capsys.readouterr().out.strip() == "no hands match"
+
+
+def test_money_says_what_it_is_in(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # KingsClub writes no currency; its cash tables are USD (money.SITE_CURRENCY), never "chips".
+    assert main(["hands", str(corpus / "KingsClub" / "7-Stud-USD-44-88-202010.txt")]) == 0
+    assert "-33.16 USD -0.38" in capsys.readouterr().out
+    assert main(["hands", str(corpus / TOURNAMENT)]) == 0  # tournament chips, whole
+    out = capsys.readouterr().out
+    assert "280 tournament chips" in out and "280.00" not in out

@@ -6,15 +6,17 @@ them somewhere to look at.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
 from studbook.cli import main
 from studbook.engine.result import Violation
-from studbook.frames import Frames, frames_from_checks
+from studbook.frames import Frames, frames_from_checks, load
 from studbook.plots import (
     compare_players, cumulative_results, plot, save, session_results, starting_hand_results,
     violations_by_rule,
@@ -212,3 +214,15 @@ def test_charts_keep_kinds_and_variants_apart(out_dir: Path) -> None:
     for name, figure in (("results", results), ("players", players), ("starting", starting),
                          ("sessions", sessions)):
         _render(figure, out_dir / f"histories-{name}.png")
+
+
+def test_money_axis_says_what_the_money_is_in(frames: Frames, corpus: Path) -> None:
+    # KingsClub writes no currency: its cash tables are USD (money.SITE_CURRENCY)
+    kingsclub = load([corpus / "KingsClub" / "7-Stud-USD-44-88-202010.txt"])
+    figure = cumulative_results(kingsclub, "Hero", unit="money")
+    assert figure.axes[0].get_ylabel() == "Net won (USD)"
+    assert figure.axes[0].get_title().endswith("-33.16 USD")
+    # a cash game of a site whose currency is unknown: said so, never "chips"
+    unknown = dataclasses.replace(frames, hands=frames.hands.assign(currency=pd.NA))
+    figure = cumulative_results(unknown, "A", unit="money")
+    assert figure.axes[0].get_ylabel() == "Net won (unknown currency)"

@@ -54,6 +54,13 @@ def test_input_whose_every_hand_was_rejected_says_so(command: list[str], corpus:
     main([*command, str(broken)])
     err = capsys.readouterr().err
     assert "no hand of the input could be read: 11 hands rejected ('studbook check' says why)" in err
+    # the same hands in a store: every reading command says so too, stats' chunked reading of it included
+    store = tmp_path / "broken.db"
+    main(["import", str(broken), "--db", str(store)])
+    capsys.readouterr()
+    main([*command, "--db", str(store)] if command[0] not in ("show", "replay") else [*command, str(broken)])
+    err = capsys.readouterr().err
+    assert "no hand of the input could be read: 11 hands rejected ('studbook check' says why)" in err
 
 
 def test_a_start_time_without_a_zone_prints_normalised(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:

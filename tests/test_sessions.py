@@ -100,7 +100,7 @@ def test_sessions_cli(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert out[2].split() == ["2009-11-26", "15:08", "0h10", "cash", "Atalante", "II", "11",
                               "0.83", "USD", "+10.38", "+94.3", "+56.9"]
     # the tournament hand: Hero's ante of 40 all-in wins 320, +280 chips = 0.7 big bets of 400
-    assert out[3].split()[-6:] == ["1", "280.00", "chips", "+0.70", "+70.0", "-"]
+    assert out[3].split()[-7:] == ["1", "280", "tournament", "chips", "+0.70", "+70.0", "-"]
     assert "total" in out
     assert main(["sessions", *paths, "--cash", "--gap", "1", "--by-table", "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
@@ -135,3 +135,17 @@ def test_hands_without_a_zone_are_not_said_to_have_no_time(corpus: Path,
     out = capsys.readouterr().out
     assert "2 hands of Hero have a start time written without a time zone" in out
     assert "no known start time" not in out and "have no start time" not in out
+
+
+def test_money_says_what_it_is_in(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # KingsClub writes no currency; its cash tables are USD (money.SITE_CURRENCY), never "chips".
+    assert main(["sessions", str(corpus / "KingsClub" / "7-Stud-USD-44-88-202010.txt")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split()[-6:] == ["1", "-33.16", "USD", "-0.38", "-37.7", "-"]
+    assert out[-1].split()[4:6] == ["-33.16", "USD"]  # the total too
+    # the shipped tournaments: whole chips, said to be tournament chips, in the rows and the total
+    histories = Path(__file__).resolve().parents[1] / "histories"
+    assert main(["sessions", str(histories), "--tournament"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("-1500 tournament chips") == 3 and "-4500 tournament chips" in out
+    assert " chips" not in out.replace("tournament chips", "")

@@ -548,3 +548,19 @@ def test_unknown_stat_or_sort_names_the_nearest(db, capsys, option, wrong, meant
     assert main(["stats", "--db", str(db), option, wrong]) == 2
     err = capsys.readouterr().err
     assert f"did you mean {meant}?" in err and "Traceback" not in err
+
+
+def test_money_columns_name_their_unit_as_frames_do() -> None:
+    # frames: integer minor units, attrs["units"] == {column: "minor"}; stats: floats of
+    # whole units, named the same way, so that one look tells cents from dollars
+    frames = load([Path(__file__).resolve().parents[1] / "histories"])
+    assert frames.players.attrs["units"]["net"] == "minor"
+    table = compute(frames, player="Hero")
+    assert table.attrs["units"] == {"net_won": "whole", "rake_paid": "whole"}
+    hero = frames.players[frames.players["player"] == "Hero"]
+    cash = frames.hands[frames.hands["tournament"].isna() & ~frames.hands["play_money"].astype(bool)]
+    minor = hero.merge(cash[["site", "hand_id"]], on=["site", "hand_id"])["net"].sum()
+    cash_rows = table[table["kind"] == "cash"]
+    assert cash_rows["net_won"].sum() == pytest.approx(minor / 100)  # whole units: dollars, not cents
+    assert compute(frames, player="Hero", stats=["vpip"]).attrs["units"] == {}
+    assert compute(frames, player="nobody").attrs["units"] == {"net_won": "whole", "rake_paid": "whole"}

@@ -55,6 +55,7 @@ def test_a_tournament_played_to_the_end() -> None:
     figure = tournament_chips(frames, "Hero")
     axes = figure.axes[0]
     assert axes.get_title() == "Tournament chips of Hero: 1 tournament"
+    assert axes.get_ylabel() == "Tournament chips after the hand"
     assert [t.get_text() for t in axes.get_legend().get_texts()] == [
         r"3778019413 (stud8, \$0.98+\$0.12 USD, 53 hands)"]
     assert len(axes.lines[0].get_xdata()) == 53
@@ -111,6 +112,10 @@ def test_the_sample_tournament_ends_with_every_place(capsys: pytest.CaptureFixtu
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "hero: Hero (--hero)"
     assert lines[1].split()[-2:] == ["place", "prize"] and lines[2].split()[-2:] == ["yes", "5th"]
+    # money by the one rule: chips whole and named, the prize in the buy-in's currency
+    assert "1500 tournament chips 0 tournament chips -1500 tournament chips" in lines[2]
+    assert main(["tournaments", str(SAMPLE), "--player", "dealer's pal"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].endswith("10500 tournament chips          1st 7.84 USD")
 
 
 def test_edited_finish_lines_with_prizes_reach_the_store(corpus: Path, tmp_path: Path,

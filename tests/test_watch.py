@@ -173,3 +173,16 @@ def test_writer_process_rotation_kill_and_restart(tmp_path: Path,
     assert set(announced) <= set(stored) and len(announced) == len(set(announced))  # never twice
     assert all(re.fullmatch(r"pokerstars \d+: \S+ [-+][\d.]+ USD: (ok|\d+ violations \(.*\))", line)
                for line in printed if line.startswith("pokerstars "))
+
+
+def test_a_new_hands_line_says_what_its_money_is_in(corpus: Path) -> None:
+    # KingsClub writes no currency: USD (money.SITE_CURRENCY); a tournament: whole chips, named
+    from studbook.check import stream_file
+    from studbook.watch import describe
+
+    [kingsclub] = stream_file(corpus / "KingsClub" / "7-Stud-USD-44-88-202010.txt").results
+    assert describe(kingsclub, "Hero") == "kingsclub 37581152: Hero -33.16 USD: 1 violations (bet.size)"
+    repo = Path(__file__).resolve().parents[1] / "histories"
+    [tournament] = sorted(repo.glob("*T3778019413*"))
+    first = next(iter(stream_file(tournament).results))
+    assert describe(first, "Hero") == "pokerstars 259648566558: Hero -205 tournament chips: ok"

@@ -35,7 +35,8 @@ import pandas as pd
 from studbook.engine.result import HandCheck
 from studbook.events import DEALT_MARK
 from studbook.frames import Frames, frames_from_checks, to_minor
-from studbook.lean import filled
+from studbook.lean import STRING, filled
+from studbook.money import CASH, SITE_CURRENCY
 from studbook.sites import site_names
 from studbook.words import counted
 
@@ -201,6 +202,15 @@ def game_kind(hands: pd.DataFrame) -> pd.Series:
     return kind.mask(hands["tournament"].notna(), "tournament")
 
 
+def known_currency(hands: pd.DataFrame) -> pd.Series:
+    """Each hand's currency by the one money rule (:func:`studbook.money.cash_currency`):
+    a cash game's from its log, else its site's known one; NA for an unknown
+    currency and for tournament chips and play money (their ``kind`` says which)."""
+    written = hands["currency"].astype(object)
+    known = written.where(written.notna(), hands["site"].astype(object).map(SITE_CURRENCY))
+    return known.where(game_kind(hands) == CASH).astype(STRING)
+
+
 def hand_mask(hands: pd.DataFrame, filters: Filters) -> pd.Series:
     """True for the hands the criteria keep (the player selection aside)."""
     keep = pd.Series(True, index=hands.index)
@@ -359,5 +369,5 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
 
 
 __all__ = ["FilterError", "Filters", "KINDS", "MARK_WORDS", "SHOWN_MARK", "VARIANTS", "dealt_counts", "faced", "find_hero", "game_kind",
-           "hand_mask", "hero_line", "hero_stated", "met_by", "most_dealt", "parse_range", "parse_stakes",
+           "hand_mask", "hero_line", "hero_stated", "known_currency", "met_by", "most_dealt", "parse_range", "parse_stakes",
            "parse_when", "select", "select_checks", "suggest", "unknown_players"]

@@ -132,6 +132,14 @@ def cash_currency(site: str, written: str | None) -> str | None:
     return written or SITE_CURRENCY.get(site)
 
 
+def hand_money(site: str, currency: str | None, *, tournament: bool,
+               play_money: bool) -> tuple[str, str | None]:
+    """A hand's kind of game and the currency of its money (:func:`cash_currency`;
+    None for tournament chips and play money), from its header's facts."""
+    kind = TOURNAMENT if tournament else PLAY_MONEY if play_money else CASH
+    return kind, cash_currency(site, currency) if kind == CASH else None
+
+
 def money_label(kind: str, currency: str | None) -> str:
     """What a money figure of this kind of game is in: the currency's code, or
     'tournament chips', 'play money', 'unknown currency' (never plain 'chips' for

@@ -28,9 +28,10 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from studbook.filters import KINDS as GAME_KINDS
-from studbook.filters import VARIANTS, find_hero, game_kind
+from studbook.filters import VARIANTS, find_hero, game_kind, known_currency
 from studbook.frames import MONEY_SCALE, Frames
 from studbook.lean import filled
+from studbook.money import CASH, TOURNAMENT, money_label
 from studbook.rows import VARIANT_CLASSES
 from studbook.stats import BY_NAME, by_starting_hand, compute
 from studbook.words import counted
@@ -87,7 +88,7 @@ def _empty(figure: Figure, title: str, message: str) -> Figure:
 def _player_hands(frames: Frames, player: str | None) -> pd.DataFrame:
     """The player's rows with their hand's start, kind of game and currency, in time order."""
     rows = frames.players[frames.players["player"] == player]
-    hands = frames.hands.assign(kind=game_kind(frames.hands))[
+    hands = frames.hands.assign(kind=game_kind(frames.hands), currency=known_currency(frames.hands))[
         ["site", "hand_id", "started_utc", "currency", "kind", "file", "line"]]
     rows = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
     return (rows.sort_values(["started_utc", "file", "line"], kind="stable", na_position="last")
@@ -122,13 +123,13 @@ def cumulative_results(frames: Frames, player: str | None = None, *,
     rows = _player_hands(frames, player)
     if rows.empty:
         return _empty(_figure(), title, "no hands for this player")
-    currencies = filled(rows["currency"], "chips").astype(object).unique()
+    currencies = filled(rows["currency"], "").astype(object).unique()
     one_money = len(currencies) == 1 and set(rows["kind"]) == {"cash"}
     if unit == "auto":
         unit = "money" if one_money else "bb"
     if unit == "money" and not one_money:
         raise ValueError("results in money need cash hands of one currency; use unit='bb'")
-    name = str(currencies[0]) if unit == "money" else "bb"
+    name = money_label(CASH, str(currencies[0]) or None) if unit == "money" else "bb"
     variants, kinds = _games(rows)
     figure = _figure(6.0 * len(kinds) + 1, 1.2 + 3.0 * len(variants))
     panels = _grid(figure, len(variants), len(kinds))
@@ -413,7 +414,7 @@ def tournament_chips(frames: Frames, player: str | None = None) -> Figure:
     count = chips.groupby(["site", "tournament"], observed=True).ngroups
     axes.set_title(f"{title}: {counted(count, 'tournament')}")
     axes.set_xlabel("Hands played in the tournament")
-    axes.set_ylabel("Chips after the hand")
+    axes.set_ylabel(f"{money_label(TOURNAMENT, None).capitalize()} after the hand")
     axes.set_ylim(bottom=0)
     axes.grid(alpha=0.3)
     axes.legend(loc="best", fontsize="small", title="Tournament")

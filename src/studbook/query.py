@@ -94,4 +94,10 @@ def player_names(path: str | Path) -> set[str]:
         return {row[0] for row in store.conn.execute("SELECT DISTINCT player FROM players")}
 
 
-__all__ = ["hand_where", "player_names", "read_selected"]
+def rejected_count(path: str | Path) -> int:
+    """How many hands the store at ``path`` holds as rejected (rows of ``rejects``)."""
+    with Store(path, create=False) as store:
+        return store.counts(["rejects"])["rejects"]
+
+
+__all__ = ["hand_where", "player_names", "read_selected", "rejected_count"]

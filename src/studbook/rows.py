@@ -46,6 +46,9 @@ CheckResult = HandCheck | Rejected | Skipped
 
 MINOR_UNITS = "minor"
 """The unit of every amount column: integer minor units, the amount times :data:`MONEY_SCALE`."""
+WHOLE_UNITS = "whole"
+"""The unit of a money figure as a float of whole units (``stats.compute``'s money stats):
+dollars, euros, chips; named, as :data:`MINOR_UNITS` is, in the frame's ``attrs["units"]``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,7 +641,7 @@ _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) 
 
 
 __all__ = [
-    "CheckResult", "Column", "MINOR_UNITS", "MONEY_DIGITS", "NATURAL", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
+    "CheckResult", "Column", "MINOR_UNITS", "WHOLE_UNITS", "MONEY_DIGITS", "NATURAL", "MONEY_SCALE", "RAZZ_CLASSES", "SCHEMA",
     "SHARED_CATEGORIES", "START_CLASSES", "STUD_CLASSES", "TABLES", "VARIANT_CLASSES", "add_rows", "from_minor",
     "rows_from_checks", "starting_class", "table_columns", "to_minor",
 ]

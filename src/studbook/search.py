@@ -3,8 +3,9 @@
 :func:`find_hands` lists a player's hands (after :func:`studbook.filters.select`)
 in time order: the hand's site, id and start, its stakes, the player's cards
 (down cards the log showed, then up cards in deal order), the starting-hand
-class, the result in money (the hand's currency; chips for tournaments and play
-money) and in big bets, whether the player reached showdown, and the rule
+class, the result in money (``currency``: a cash game's, from its log or its
+site, :func:`studbook.filters.known_currency`; NA for tournament chips, play money
+and an unknown currency, which ``kind`` tells apart) and in big bets, whether the player reached showdown, and the rule
 violations found in the hand. ``site`` and ``hand_id`` name the hand for the
 commands that take hand ids.
 """
@@ -15,7 +16,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from studbook.filters import game_kind
+from studbook.filters import game_kind, known_currency
 from studbook.frames import Frames, from_minor
 from studbook.lean import filled
 from studbook.rows import START_CLASSES
@@ -61,7 +62,7 @@ def find_hands(
         rows = rows[rows["net_bb"].abs() >= min_bb]
     if starting_hand is not None:
         rows = rows[rows["start_class"].str.casefold() == starting_hand.casefold()]
-    hands = frames.hands.assign(kind=game_kind(frames.hands))[
+    hands = frames.hands.assign(kind=game_kind(frames.hands), currency=known_currency(frames.hands))[
         ["site", "hand_id", "started_utc", "started", "variant", "kind", "stakes", "currency"]]
     if any_hand and not by_player:
         out = hands.merge(rows, on=["site", "hand_id"], how="left", sort=False)
@@ -79,7 +80,6 @@ def find_hands(
     out["violations"] = out["violations"].fillna(0).astype("int64")
     out["rules"] = filled(out["rules"], "")
     out["net"] = [None if pd.isna(v) else from_minor(v) for v in out["net"]]
-    out["currency"] = filled(out["currency"], "chips")
     out = out.sort_values(["started_utc", "site", "hand_id"], kind="stable", na_position="last")
     return out[COLUMNS].reset_index(drop=True)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from studbook.filters import game_kind
+from studbook.filters import game_kind, known_currency
 from studbook.frames import Frames, from_minor
 from studbook.lean import filled
 
@@ -44,7 +44,8 @@ def player_hands(frames: Frames, player: str) -> pd.DataFrame:
     """The player's hands with their start, table, kind and money, in time order."""
     rows = frames.players[frames.players["player"] == player][
         ["site", "hand_id", "player", "net", "net_bb"]]
-    hands = frames.hands.assign(kind=game_kind(frames.hands))[
+    # the currency by the one money rule: the log's, else the site's known one
+    hands = frames.hands.assign(kind=game_kind(frames.hands), currency=known_currency(frames.hands))[
         ["site", "hand_id", "started_utc", "started", "table", "currency", "kind"]]
     out = rows.merge(hands, on=["site", "hand_id"], how="left", sort=False)
     out["currency"] = filled(out["currency"], "")

@@ -32,10 +32,10 @@ import numpy as np
 import pandas as pd
 
 from studbook.cards import Card
-from studbook.filters import Filters, game_kind, select
+from studbook.filters import Filters, game_kind, known_currency, select
 from studbook.frames import MONEY_SCALE, RAZZ_CLASSES, STUD_CLASSES, Frames
 from studbook.lean import STRING
-from studbook.money import CASH, SITE_CURRENCY
+from studbook.rows import WHOLE_UNITS
 
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
@@ -231,15 +231,6 @@ def facts(frames: Frames) -> pd.DataFrame:
 COUNTED = ("aggr_", "call_", "acts_", "acted_", "vpip", "steal", "bi_", "faced_", "folded_", "three_bet",
            "opened_")
 """The facts' count columns: 0 for a player-hand with no row of their own (no action)."""
-
-
-def known_currency(hands: pd.DataFrame) -> pd.Series:
-    """Each hand's currency by the one money rule (:func:`studbook.money.cash_currency`):
-    a cash game's from its log, else its site's known one; NA for an unknown
-    currency and for tournament chips and play money (their ``kind`` says which)."""
-    written = hands["currency"].astype(object)
-    known = written.where(written.notna(), hands["site"].astype(object).map(SITE_CURRENCY))
-    return known.where(game_kind(hands) == CASH).astype(STRING)
 
 
 def _rake_shares(table: pd.DataFrame) -> pd.Series:
@@ -557,7 +548,9 @@ def compute(
 
     Percentages are 0..100, NaN where the denominator is zero (no opportunity).
     The money stats (``net_won``, ``rake_paid``; :data:`MONEY_STATS`) are float64
-    in whole units of the row's money, summed exactly in minor units first; the
+    in whole units of the row's money, summed exactly in minor units first, and
+    the table's ``attrs["units"]`` names them (``{"net_won": "whole", ...}``, as
+    each frame's names its integer ``"minor"`` columns); the
     ``*_bb`` stats are in big bets. With ``denominators``, each stat with a
     denominator has a ``<name>_n`` column beside it: the number of opportunities
     (the sample size).
@@ -693,7 +686,7 @@ def finish(
     if denominators:
         names = [n for s in chosen for n in ((s.name, f"{s.name}_n") if s.den else (s.name,))]
     if totals.empty:
-        return pd.DataFrame(columns=keys + ([] if split_money else list(MONEY_KEYS)) + names)
+        return _with_units(pd.DataFrame(columns=keys + ([] if split_money else list(MONEY_KEYS)) + names))
     one_money = ((totals["__kind_min"] == totals["__kind_max"])
                  & (totals["__currency_min"] == totals["__currency_max"])).to_numpy()
     result = pd.DataFrame(index=totals.index)
@@ -719,7 +712,14 @@ def finish(
     result = result.reset_index()
     for key in keys:  # the groups' names as plain strings (NA where none), whatever the frames' dtypes
         result[key] = result[key].astype(STRING)
-    return result.reset_index(drop=True)
+    return _with_units(result.reset_index(drop=True))
+
+
+def _with_units(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its money columns' unit in ``attrs["units"]`` (column -> ``"whole"``),
+    as the frames name theirs (``"minor"``): one way to tell what a money column holds."""
+    table.attrs["units"] = {name: WHOLE_UNITS for name in MONEY_STATS if name in table.columns}
+    return table
 
 
 def compute_chunks(

@@ -25,6 +25,7 @@ from studbook.check import CheckResult, TableMemory, check_file_result
 from studbook.complete import ended
 from studbook.engine.result import HandCheck
 from studbook.events import Rejected, Skipped
+from studbook.money import hand_money, money_text
 from studbook.parse import read_data
 from studbook.read import decode, files_in
 from studbook.store import Store
@@ -121,8 +122,11 @@ def describe(result: CheckResult, hero: str | None = None) -> str:
         hand = result.hand
         who = hero or hero_of(hand)
         net = next((p.net for p in result.players if p.player == who), None)
-        money = hand.header.currency or "chips"
-        outcome = f"{who} {net:+} {money}" if net is not None else "hero not in the hand"
+        h = hand.header
+        kind, currency = hand_money(h.site, h.currency, tournament=h.tournament is not None,
+                                    play_money=h.play_money)
+        outcome = (f"{who} {'+' if net >= 0 else ''}{money_text(net, kind, currency)}" if net is not None
+                   else "hero not in the hand")
         rules = sorted({v.rule for v in result.violations})
         verdict = (f"{len(result.violations)} violations ({', '.join(rules)})"
                    if result.violations else "ok")

@@ -21,6 +21,7 @@ from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, aligned, write
 from studbook.cli.source import add_source_arguments, load_source, players_or_hero
 from studbook.lean import filled
+from studbook.money import money_text
 from studbook.search import CLASSES, find_hands, start_class
 
 
@@ -76,8 +77,8 @@ def format_text(table: pd.DataFrame) -> str:
         **({"player": filled(table["player"], "-")} if several else {}),
         "stakes": table["stakes"],
         "cards": [_cards(down, up) for down, up in zip(table["down_cards"], table["up_cards"])],
-        "net": ["-" if net is None else f"{net} {currency}"
-                for net, currency in zip(table["net"], table["currency"])],
+        "net": ["-" if net is None else money_text(net, kind, None if pd.isna(currency) else currency)
+                for net, kind, currency in zip(table["net"], table["kind"], table["currency"])],
         "bb": ["-" if pd.isna(bb) else f"{bb:+.2f}" for bb in table["net_bb"]],
         "violations": [f"{n} ({rules})" if n else "" for n, rules in
                        zip(table["violations"], table["rules"])],

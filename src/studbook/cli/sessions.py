@@ -13,6 +13,7 @@ for usage errors.
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
@@ -20,6 +21,7 @@ import pandas as pd
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, aligned, note, write
 from studbook.cli.source import add_source_arguments, load_source, one_player
+from studbook.money import money_text
 from studbook.sessions import sessions, summary
 from studbook.words import counted
 
@@ -68,7 +70,7 @@ def format_text(table: pd.DataFrame) -> str:
     total_view = pd.DataFrame({
         "kind": totals["kind"], "sessions": totals["sessions"], "hands": totals["hands"],
         "hours": [f"{h:.1f}" for h in totals["hours"]],
-        "net": [_money(n, c) for n, c in zip(totals["net"], totals["currency"])],
+        "net": [_money(n, k, c) for n, k, c in zip(totals["net"], totals["kind"], totals["currency"])],
         "bb": [f"{b:+.2f}" for b in totals["net_bb"]],
         "bb/100": [_figure(v) for v in totals["bb_per_100"]],
         "bb/hour": [_figure(v) for v in totals["bb_per_hour"]],
@@ -84,7 +86,7 @@ def _view(table: pd.DataFrame) -> pd.DataFrame:
         "start (UTC)": table["start"].dt.strftime("%Y-%m-%d %H:%M"),
         "duration": [_duration(d) for d in table["duration"]],
         "kind": table["kind"], "tables": [_tables(t) for t in table["tables"]], "hands": table["hands"],
-        "net": [_money(n, c) for n, c in zip(table["net"], table["currency"])],
+        "net": [_money(n, k, c) for n, k, c in zip(table["net"], table["kind"], table["currency"])],
         "bb": [f"{b:+.2f}" for b in table["net_bb"]],
         "bb/100": [_figure(v) for v in table["bb_per_100"]],
         "bb/hour": [_figure(v) for v in table["bb_per_hour"]],
@@ -97,8 +99,9 @@ def _tables(names: str) -> str:
     return names if count <= 2 else f"{count} tables"
 
 
-def _money(net: Any, currency: str) -> str:
-    return f"{net} {currency or 'chips'}"
+def _money(net: Any, kind: str, currency: str) -> str:
+    """The net with what it is in, by the one money rule (an empty currency: unknown)."""
+    return money_text(Decimal(str(net)), kind, currency or None)
 
 
 def _figure(value: float) -> str:

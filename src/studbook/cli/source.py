@@ -12,7 +12,7 @@ by one, add the filters with :func:`add_filter_arguments` and read them with
 from __future__ import annotations
 
 import argparse
-from typing import Iterable
+from typing import Callable, Iterable
 
 from studbook.cli.common import UsageError, expand_paths, stderr
 from studbook.cli.output import note
@@ -88,10 +88,18 @@ def load_source(args: argparse.Namespace) -> tuple[Frames, Filters]:
         everything = load(expand_paths(args.paths))
         known = set(everything.players["player"])
         frames = select(everything, filters)
-    if not known:  # no hand read at all: say why rather than only that none matches
-        say_rejected(0, len(frames.rejects))
-    require_known_players(known, filters)
+    require_read(known, lambda: len(frames.rejects), filters)
     return frames, filters
+
+
+def require_read(known: set[str], rejected: Callable[[], int], filters: Filters) -> None:
+    """What every reading command checks of its input's players (``known``, every
+    player read whatever the filters): when none was read, how many hands were
+    rejected (``rejected()``, counted only then); then that each ``--player`` is
+    known (:func:`require_known_players`)."""
+    if not known:  # no hand read at all: say why rather than only that none matches
+        say_rejected(0, rejected())
+    require_known_players(known, filters)
 
 
 def say_rejected(read: int, rejected: int) -> None:
@@ -129,4 +137,4 @@ def one_player(frames: Frames, filters: Filters, fmt: str, what: str) -> str | N
 
 
 __all__ = ["add_filter_arguments", "add_source_arguments", "filters_from_args", "load_source",
-           "one_player", "players_or_hero", "say_rejected"]
+           "one_player", "players_or_hero", "require_read", "say_rejected"]

@@ -32,12 +32,12 @@ import pandas as pd
 from studbook.cli.common import UsageError
 from studbook.cli.output import FORMATS, aligned, note, write
 from studbook.cli.source import (
-    add_source_arguments, filters_from_args, load_source, players_or_hero, require_known_players,
+    add_source_arguments, filters_from_args, load_source, players_or_hero, require_read,
 )
 from studbook.filters import Filters, dealt_counts, faced, hero_stated, met_by, most_dealt, select, suggest
 from studbook.frames import Frames, from_minor, typed_frame
 from studbook.money import CASH, money_label, money_text
-from studbook.query import hand_where, player_names
+from studbook.query import hand_where, player_names, rejected_count
 from studbook.sites import site_names
 from studbook.stats import (
     BY_NAME, HUD_STATS, MONEY_KEYS, MONEY_STATS, STARTING_HAND_KEYS, STARTING_HAND_STATS, STATS, TABLE_STATS,
@@ -135,7 +135,7 @@ def _store_chunks(args: argparse.Namespace) -> Iterator[tuple[Filters, Chunks]]:
     filters = filters_from_args(args)
     where, params = hand_where(filters)
     try:
-        require_known_players(player_names(args.db), filters)
+        require_read(player_names(args.db), lambda: rejected_count(args.db), filters)
         with Store(args.db, create=False) as store:
             def chunks(tables: tuple[str, ...] = CHUNK_TABLES) -> Iterator[Frames]:
                 return (select(Frames.lazy(part, _no_table), filters)

@@ -11,12 +11,14 @@ them (blank in text, null in JSON, empty in CSV where it does not).
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
 
 from studbook.cli.output import FORMATS, write
 from studbook.cli.source import add_source_arguments, load_source, one_player
+from studbook.money import CASH, TOURNAMENT, currency_in, money_text
 from studbook.tournaments import tournaments
 
 
@@ -46,8 +48,13 @@ def format_text(table: pd.DataFrame) -> str:
         last_utc=table["last_utc"].dt.strftime("%Y-%m-%d %H:%M"),
         busted=table["busted"].map({True: "yes", False: ""}),
         place=[_ordinal(p) for p in table["place"]],
-        prize=["" if p is None else str(p) for p in table["prize"]],
-    ).drop(columns=["site"])
+        # money by the one rule: the prize in the buy-in's currency, chips whole where
+        # whole and said to be tournament chips
+        prize=["" if p is None else money_text(p, CASH, currency_in(str(b)))
+               for p, b in zip(table["prize"], table["buy_in"])],
+        **{name: [money_text(Decimal(str(v)), TOURNAMENT, None) for v in table[name]]
+           for name in ("start_chips", "end_chips", "net_chips")},
+    ).drop(columns=["site"]).rename(columns={"start_chips": "start", "end_chips": "end", "net_chips": "net"})
     return view.to_string(index=False)
 
 

@@ -12,7 +12,7 @@ from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Hand, Muck, NoLowHand, NoShow, Note, OpenPairNotice, PostAnte,
     Show, ShowdownStart, StreetStart, UncalledReturned,
 )
-from studbook.money import format_amount
+from studbook.money import format_amount, hand_money, money_label
 
 from . import PotResult, Replay
 from .steps import Step, StepKind
@@ -32,7 +32,10 @@ def header(hand: Hand) -> str:
     stakes = f"{format_amount(h.stakes.small_bet)}/{format_amount(h.stakes.big_bet)}"
     if h.stakes.ante:
         stakes += f", ante {format_amount(h.stakes.ante)}"
-    currency = f" {h.currency}" if h.currency else ""
+    # what every figure below is in, by the one money rule (the log's currency, else the
+    # site's known one, else 'unknown currency'; or tournament chips, play money)
+    kind, known = hand_money(h.site, h.currency, tournament=h.tournament is not None, play_money=h.play_money)
+    currency = f" {money_label(kind, known)}"
     table = f", table {h.table!r}" if h.table else ""
     return (f"{h.site} hand {hand.hand_id}: {h.game} ({h.variant.value}), {stakes}{currency}{table}"
             f"  [{hand.file}:{hand.line}]")
