@@ -113,7 +113,8 @@ def test_console_example_prints_what_the_docs_show(example: Example, store: Path
     (tmp_path / "histories").symlink_to(ROOT / "histories")
     (tmp_path / "out").mkdir()
     shutil.copy(store, tmp_path / "out" / "studbook.db")
-    output = normalised(run(example.command, tmp_path), tmp_path)
+    # the store keeps each file's absolute path: the folder it was imported in reads as "." too
+    output = normalised(normalised(run(example.command, tmp_path), tmp_path), store.parent.parent)
     expected = tuple(normalised(line, tmp_path) for line in example.expected)
     if not matches(expected, output):
         diff = "\n".join(difflib.unified_diff(list(expected), output.splitlines(), "the docs", "the command",

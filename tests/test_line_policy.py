@@ -28,11 +28,13 @@ from studbook.events import Chatter, Hand, Note, PotSummary, Rejected, Skipped, 
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
+from studbook.sites.base import NO_PLAY_BETWEEN_HANDS
 from studbook.sites.lines import LineFormat
 from studbook.read.grammar import load_grammar
 from studbook.cli.unknown import shape as shape_of
 from studbook.sites.noplay import LinePolicy, Verdict, carries_amount, carries_cards, names_player
 
+SAMPLES = Path(__file__).resolve().parents[1] / "histories"
 TEXT_SITES = tuple(name for name in site_names() if isinstance(get_site(name), LineFormat))
 D = Decimal
 
@@ -683,3 +685,55 @@ def test_a_header_line_that_reads_an_amount_still_rejects_out_of_its_place(corpu
     place = next(i for i, line in enumerate(lines) if line.startswith("*** 3RD") or "Dealing" in line) + 2
     after = _one("\n".join(lines[:place] + [stakes] + lines[place:]) + "\n", "partypoker")
     assert isinstance(after, Rejected) and after.line == hand.line + place and after.text == stakes
+
+
+def _between_two_hands(first: str, second: str, block: str) -> list[Hand | Rejected | Skipped]:
+    return [r for r in parse_text(f"{first.rstrip()}\n\n\n{block}\n\n\n{second.rstrip()}\n\n", file="two.txt")
+            if not (isinstance(r, Skipped) and r.reason != NO_PLAY_BETWEEN_HANDS)]
+
+
+def _no_play_blocks(player: str) -> dict[str, str]:
+    """Each kind of no-play line alone, and all of them as one block of lines."""
+    lines = {kind: written.format(p=player) for kind, written in NO_PLAY_KINDS.items()}
+    return {**lines, "all": "\n".join(lines.values())}
+
+
+def _reads_between(first: str, second: str, player: str) -> None:
+    plain = _between_two_hands(first, second, "")
+    assert [type(r) for r in plain] == [Hand, Hand], plain
+    for kind, block in _no_play_blocks(player).items():
+        results = _between_two_hands(first, second, block)
+        if len(results) == 2:  # a site that splits at headers alone: the lines are the first hand's notes
+            assert [type(r) for r in results] == [Hand, Hand], (kind, results)
+            added = sum(_count(r, Note) + _count(r, Chatter) for r in results) - sum(
+                _count(r, Note) + _count(r, Chatter) for r in plain)  # type: ignore[arg-type]
+            assert added == len(block.split("\n")), (kind, added)
+        else:
+            assert [type(r) for r in results] == [Hand, Skipped, Hand], (kind, results)
+            assert results[1].reason == NO_PLAY_BETWEEN_HANDS and results[1].game == repr(block.split("\n")[0])
+            results = [results[0], results[2]]
+        assert [_summary(check_hand(r)) for r in results] == [
+            _summary(check_hand(r)) for r in plain], kind  # type: ignore[arg-type]
+    # a line between the hands that may be a play (an amount, a card) still rejects, at its line
+    for line in (f"{player} collected $5 from pot", f"{player} shows [As Kd]"):
+        results = _between_two_hands(first, second, line)
+        rejected = [r for r in results if isinstance(r, Rejected)]
+        assert len(rejected) == 1 and rejected[0].text == line and isinstance(results[-1], Hand), (line, results)
+
+
+def test_no_play_lines_between_two_shipped_hands_are_skipped_not_rejected() -> None:
+    """A block of no-play lines between two hands (after the first's blank line, before
+    the next header: a table notice, chat, a timer) carries no play: it is skipped with
+    its reason, the two hands read as before; a line that may be a play still rejects."""
+    results = read_file(SAMPLES / "planted-violations.txt").results
+    texts = (SAMPLES / "planted-violations.txt").read_text(encoding="utf-8").split("\n")
+    first, second = [r for r in results if isinstance(r, Hand)][:2]
+    _reads_between("\n".join(texts[first.line - 1:first.end_line]), "\n".join(texts[second.line - 1:second.end_line]),
+                   first.seats[0].player)
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_no_play_lines_between_two_hands_of_every_text_site(text_hands: list[tuple[str, str, HandCheck]],
+                                                           site: str) -> None:  # fmt: skip
+    text, check = _site_hand(text_hands, site)
+    _reads_between(text, text, check.hand.seats[-1].player)

@@ -894,10 +894,10 @@ class LineFormat:
 
     def _plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
-        policy (no seat is known there: a line with an amount or a card, or naming a stud
-        game, may be a hand studbook cannot read)."""
+        policy (no seat is known there: a line with an amount or a card may be a play).
+        A hand in a header form the site does not read has such lines: it stays rejected."""
         policy = policy_for(self.grammar())
-        return all(policy.judge(line, ()) is not None and not names_stud(line) for line in text.split("\n"))
+        return all(policy.judge(line, ()) is not None for line in text.split("\n"))
 
     def explain(self, error: UnexpectedInput, chunk: HandText, text: str,
                 failure: LineGrammarError | None = None) -> tuple[int, str]:  # fmt: skip
