@@ -32,6 +32,7 @@ from studbook.frames import (
     MONEY_SCALE, SCHEMA, Column, Frames, frames_from_checks, from_minor, schema_markdown,
     starting_class, to_minor,
 )
+from samples import CORPUS
 
 D = Decimal
 
@@ -421,7 +422,6 @@ def test_schema_markdown_lists_every_column() -> None:
 # ---------------------------------------------------------------------------
 # The real corpus (read in place): the accumulator agrees with the engine
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")

@@ -29,6 +29,7 @@ from studbook.stats import (
     BY_NAME, STATS, by_starting_hand, compute, facts, stat_definitions_markdown,
 )
 from test_frames import HandBuilder, showdown_hand, steal_hand
+from samples import CORPUS
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +284,7 @@ def test_stats_cli_usage_errors(db, tmp_path, capsys) -> None:
 # from each file's 3rd street: "behind" counts the players still to act before
 # the bring-in; a chance needs behind <= 2 and a door above the bring-in's.
 
-FULLTILT = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "FullTilt"
+FULLTILT = CORPUS / "FullTilt"
 STEAL_FILES = {
     # bring-in thebear666 (7s); goulartarm Qs (behind 2) and Hero Th (behind 1) fold
     # their chances; arjun1111 As (behind 0) completes; the bring-in calls.

@@ -16,6 +16,7 @@ from studbook.events import Rejected, Skipped
 from studbook.frames import frames_from_checks, load
 from studbook.store import Store, StoreError, import_results, is_store, read_frames
 from test_frames import showdown_hand, steal_hand
+from samples import CORPUS
 
 
 def checks(ids: range) -> list:
@@ -145,7 +146,7 @@ def test_store_is_plain_sql(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------
 # `studbook import`, on the real corpus (read in place, never copied)
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "PokerStars"
+CORPUS = CORPUS / "PokerStars"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 
 
