@@ -18,6 +18,7 @@ showdown_hand (rake 0.03): doors A Ks, B Jd, C 3c (brings in). 3rd: C brings in,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -502,22 +503,24 @@ def test_money_columns_are_numeric_and_missing_currency_is_na() -> None:
 
 
 def test_players_are_keyed_by_site_and_aliases_merge_them() -> None:
-    # "Hero" plays on several sites of the corpus: one row per site, unless merged on purpose
-    frames = load([CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt",
-                   CORPUS / "KingsClub/7-Stud-USD-44-88-202010.txt"])
-    if len(frames.hands) != 2:
-        pytest.skip("corpus files not found")
-    table = compute(frames, player="Hero", stats=["hands", "net_won"], by=("site", "player"))
-    assert table[["site", "player", "hands"]].values.tolist() == [["kingsclub", "Hero", 1], ["pokerstars", "Hero", 1]]
+    # "A" plays on two sites: one row per site, unless merged on purpose.
+    # On pokerstars A folds 3rd in the steal hand (-0.01); on kingsclub A wins the
+    # showdown hand (+0.39 net of the 0.03 rake): see test_frames.
+    kings = showdown_hand("2")
+    kings.header = dataclasses.replace(kings.header, site="kingsclub")
+    frames = frames_from_checks([steal_hand("1").check(), kings.check(rake="0.03")])
+    table = compute(frames, player="A", stats=["hands", "net_won"], by=("site", "player"))
+    assert table[["site", "player", "hands", "net_won"]].values.tolist() == [
+        ["kingsclub", "A", 1, 0.39], ["pokerstars", "A", 1, -0.01]]
     # the names of one person on two sites merged on purpose: one row, its sites joined
     merged = compute(frames, stats=["hands", "net_won"], by=("site", "player"),
-                     aliases={("pokerstars", "Hero"): "me", ("kingsclub", "Hero"): "me"})
+                     aliases={("pokerstars", "A"): "me", ("kingsclub", "A"): "me"})
     me = merged[merged["player"] == "me"]
-    assert me[["site", "hands", "net_won"]].values.tolist() == [["kingsclub+pokerstars", 2, 1658.0 - 33.16]]
-    assert "Hero" not in set(merged["player"])
+    assert me[["site", "hands", "net_won"]].values.tolist() == [["kingsclub+pokerstars", 2, 0.38]]
+    assert "A" not in set(merged["player"])
     # names alone, across sites, on request
-    pooled = compute(frames, player="Hero", stats=["hands"], by=("player",))
-    assert pooled[["player", "hands"]].values.tolist() == [["Hero", 2]]
+    pooled = compute(frames, player="A", stats=["hands"], by=("player",))
+    assert pooled[["player", "hands"]].values.tolist() == [["A", 2]]
 
 
 def test_aliases_on_the_command_line(capsys) -> None:
