@@ -71,6 +71,17 @@ def test_show_from_store(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     assert "community card: 6h" in out
 
 
+def test_show_from_store_is_show_from_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = str(REPO / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt")
+    db = tmp_path / "s.db"
+    assert main(["import", log, "--db", str(db), "-q"]) == 0
+    capsys.readouterr()
+    code, from_store, err = run(capsys, "show", "--db", str(db), "--hand", "251200800002")
+    assert code == 0, err
+    assert from_store.startswith("pokerstars hand 251200800002: 7 Card Stud Limit (stud), 20/40, table '3761643380 1'")
+    assert run(capsys, "show", log, "--hand", "251200800002")[1] == from_store
+
+
 def test_replay_plain_one_frame_per_step(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", str(corpus / COMMUNITY_8[0]), "--plain", "--player", "Player3")
     assert code == 0
