@@ -523,20 +523,23 @@ def test_players_are_keyed_by_site_and_aliases_merge_them() -> None:
     assert pooled[["player", "hands"]].values.tolist() == [["A", 2]]
 
 
-def test_aliases_on_the_command_line(capsys) -> None:
+def test_aliases_on_the_command_line(tmp_path, capsys) -> None:
     from studbook.cli import main
 
-    logs = [str(CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt"),
-            str(CORPUS / "FullTilt/7-Stud-USD-3-6-20106.Steal.from.Button.Failure.txt")]
-    if not all(Path(p).is_file() for p in logs):
-        pytest.skip("corpus files not found")
+    # "Hero" on two sites: the shipped razz cash log (Hero in all 160 hands) and the
+    # hand-made BetOnline stud cash log with its Alice (seated in 1 of its 3 hands) renamed Hero
+    root = Path(__file__).resolve().parents[1]
+    betonline = tmp_path / "betonline.txt"
+    made = (root / "tests/handmade/betonline/7-Stud-USD-0.50-1.00-cash.txt").read_text(encoding="utf-8")
+    betonline.write_text(made.replace("Alice", "Hero"), encoding="utf-8")
+    logs = [str(root / "histories/HH20240315 Fidelitas IX - $2-$4 Ante $0.40 - USD Limit Razz.txt"), str(betonline)]
     assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "fulltilt,Hero,stud,cash,USD,1", "pokerstars,Hero,stud8,cash,USD,1"]
+        "betonline,Hero,stud,cash,USD,1", "pokerstars,Hero,razz,cash,USD,160"]
     assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero",
-                 "--alias", "pokerstars:Hero=me", "--alias", "fulltilt:Hero=me"]) == 0
+                 "--alias", "pokerstars:Hero=me", "--alias", "betonline:Hero=me"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "fulltilt+pokerstars,me,stud,cash,USD,1", "fulltilt+pokerstars,me,stud8,cash,USD,1"]
+        "betonline+pokerstars,me,razz,cash,USD,160", "betonline+pokerstars,me,stud,cash,USD,1"]
     assert main(["stats", *logs, "--alias", "pokerstar:Hero=me"]) == 2
     assert "unknown site pokerstar; did you mean pokerstars?" in capsys.readouterr().err
     assert main(["stats", *logs, "--alias", "Hero=me"]) == 2
