@@ -88,8 +88,9 @@ def test_by_stakes_site_currency_table_size(both: Frames) -> None:
     assert len(select(both, Filters.of(variants=["stud8"]))) == 1
 
 
-def test_hero_is_the_player_dealt_down_cards(both: Frames) -> None:
-    assert find_hero(both) == ("Hero", 12)
+def test_hero_is_the_player_dealt_down_cards() -> None:
+    # Dorado III: Hero is seated in all 280 hands and the only one dealt down cards
+    assert find_hero(load([DORADO])) == ("Hero", 280)
 
 
 def test_filters_keep_every_table_consistent() -> None:
