@@ -8,8 +8,8 @@ import os
 
 import budget  # noqa: F401 - loads the hypothesis profile before any test module
 import pytest
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 @pytest.fixture(scope="session")

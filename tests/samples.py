@@ -10,9 +10,13 @@ or this folder's (``handmade/betonline/...``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+# The corpus's one address for every test: ``STUDBOOK_CORPUS`` moves it (point it at a
+# missing folder to run the suite as a fresh clone without ``../shared`` does).
+CORPUS = Path(os.environ.get("STUDBOOK_CORPUS") or TESTS.parents[1] / "shared" / "corpus")
 HANDMADE = TESTS / "handmade"
 
 

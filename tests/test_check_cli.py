@@ -16,7 +16,8 @@ from studbook.engine.result import HandCheck
 from test_engine_build import STARS, corpus_text, need_corpus
 from test_rules import ANTE, STUD
 
-CLEAN = "7-Stud-USD-0.04-0.08-200911.txt"
+# a shipped log that checks clean: 54 hands of a stud tournament
+CLEAN = Path(__file__).resolve().parents[1] / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt"
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
@@ -32,12 +33,11 @@ def _broken(tmp_path: Path) -> tuple[Path, int]:
 
 
 def test_text_ok_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
-    need_corpus()
-    assert main(["check", str(STARS / CLEAN)]) == 0
+    assert main(["check", str(CLEAN)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "summary: 1 file, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped"
+    assert out[0] == "summary: 1 file, 54 hands, 54 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped"
     assert out[1].split() == ["site", "files", "hands", "ok", "skipped", "rejected", "violations"]
-    assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
+    assert out[2].split() == ["pokerstars", "1", "54", "54", "0", "0", "0"]
 
 
 def test_text_violation_lines_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,28 +107,26 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_subprocess_runs_the_installed_command() -> None:
-    need_corpus()
     exe = Path(sys.executable).with_name("studbook")
     command = [str(exe)] if exe.exists() else [sys.executable, "-c", "import sys; from studbook.cli import main; sys.exit(main())"]
-    done = subprocess.run([*command, "check", "--format", "jsonl", str(STARS / CLEAN)],
+    done = subprocess.run([*command, "check", "--format", "jsonl", str(CLEAN)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
-    assert json.loads(done.stdout.splitlines()[-1])["summary"]["ok"] == 11
+    assert json.loads(done.stdout.splitlines()[-1])["summary"]["ok"] == 54
 
 
 def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    need_corpus()
-    _write(tmp_path, "hands.txt", corpus_text(CLEAN))
+    _write(tmp_path, "hands.txt", CLEAN.read_text(encoding="utf-8"))
     _write(tmp_path, "hands.txt.hp", "{'Player': {'seatNo': 1}}\n")  # an FPDB side file
     _write(tmp_path, "empty.txt", "")
     (tmp_path / "blob.bin").write_bytes(bytes(range(256)) * 4)
     assert main(["check", str(tmp_path)]) == 0  # walked: listed once as ignored, exit status unchanged
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "summary: 1 file, 11 hands, 11 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 3 ignored"
-    assert out[2].split() == ["pokerstars", "1", "11", "11", "0", "0", "0"]
+    assert out[0] == "summary: 1 file, 54 hands, 54 ok, 0 hands with violations, 0 violations, 0 rejected, 0 skipped, 3 ignored"
+    assert out[2].split() == ["pokerstars", "1", "54", "54", "0", "0", "0"]
     assert out[3:] == [
         "ignored (3 files):",
         f"  not a hand history: {tmp_path / 'blob.bin'} (binary file, not text)",
@@ -138,14 +136,14 @@ def test_files_not_hand_histories_ignored_when_walked_errors_when_named(
     assert main(["check", "--format", "jsonl", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out.splitlines()[-1]) == {
-        "summary": {"files": 1, "hands": 11, "ok": 11, "violations": 0, "rejected": 0, "skipped": 0}}
+        "summary": {"files": 1, "hands": 54, "ok": 54, "violations": 0, "rejected": 0, "skipped": 0}}
     assert captured.err.count("not a hand history: ") == 3
     assert main(["check", "--format", "jsonl", str(tmp_path / "empty.txt"), str(tmp_path / "hands.txt")]) == 1
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert records[0] == {"file": str(tmp_path / "empty.txt"), "line": 1, "site": None, "hand_id": None,
                           "variant": None, "status": "rejected", "violations": [], "net": {}, "reason": "empty file"}
-    assert len(records) == 13 and records[-1] == {
-        "summary": {"files": 2, "hands": 12, "ok": 11, "violations": 0, "rejected": 1, "skipped": 0}}
+    assert len(records) == 56 and records[-1] == {
+        "summary": {"files": 2, "hands": 55, "ok": 54, "violations": 0, "rejected": 1, "skipped": 0}}
     for name, reason in (("empty.txt", "empty file"), ("blob.bin", "binary file, not text")):
         assert main(["check", str(tmp_path / name)]) == 1  # named: one error line
         out = capsys.readouterr().out.splitlines()

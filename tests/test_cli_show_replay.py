@@ -13,6 +13,7 @@ from studbook.parse import parse_text
 from test_replay import COMMUNITY_8, STUD8_SIDE_POT
 
 SIDE_POT_FILE = STUD8_SIDE_POT[0]
+PLANTED = str(Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -46,16 +47,16 @@ def test_show_reveal_and_pokerstars(corpus: Path, capsys: pytest.CaptureFixture[
     assert len(again) == 1 and again[0].hand_id == STUD8_SIDE_POT[1]
 
 
-def test_show_marks_violations_in_place(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = corpus / "KingsClub/Razz-USD-500-100-202101.multi.pot.failure.txt"
-    code, out, _ = run(capsys, "show", str(path))
+def test_show_marks_violations_in_place(capsys: pytest.CaptureFixture[str]) -> None:
+    # `studbook check` flags one violation in this hand of the planted file
+    code, out, _ = run(capsys, "show", PLANTED, "--hand", "258878136617")
     assert code == 0
     assert re.search(r"  !! line \d+: [a-z]+\.[a-z_]+: ", out)
     assert "1 violation" in out
 
 
-def test_show_unknown_hand_and_usage(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "show", str(corpus / SIDE_POT_FILE), "--hand", "999")
+def test_show_unknown_hand_and_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", AALTJE, "--hand", "999")
     assert code == 1 and "hand 999: not found" in err
     code, _, err = run(capsys, "show")
     assert code == 2 and "--db FILE or hand-history PATHs" in err
@@ -68,6 +69,17 @@ def test_show_from_store(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFix
     code, out, err = run(capsys, "show", "--db", str(db), "--hand", COMMUNITY_8[1])
     assert code == 0, err
     assert "community card: 6h" in out
+
+
+def test_show_from_store_is_show_from_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = str(REPO / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt")
+    db = tmp_path / "s.db"
+    assert main(["import", log, "--db", str(db), "-q"]) == 0
+    capsys.readouterr()
+    code, from_store, err = run(capsys, "show", "--db", str(db), "--hand", "251200800002")
+    assert code == 0, err
+    assert from_store.startswith("pokerstars hand 251200800002: 7 Card Stud Limit (stud), 20/40, table '3761643380 1'")
+    assert run(capsys, "show", log, "--hand", "251200800002")[1] == from_store
 
 
 def test_replay_plain_one_frame_per_step(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,14 +122,14 @@ def test_replay_html_data(corpus: Path, tmp_path: Path, capsys: pytest.CaptureFi
     assert all(c["card"] is None for c in first["cards"]["Player0"] if not c["up"])
 
 
-def test_replay_needs_a_terminal(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "replay", str(corpus / SIDE_POT_FILE))
+def test_replay_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "replay", AALTJE)
     assert code == 2 and "--plain" in err
 
 
 def test_show_finds_what_check_finds(capsys: pytest.CaptureFixture[str]) -> None:
     """Across the hands of a file (a table's bring-in remembered from earlier hands included)."""
-    planted = str(Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt")
+    planted = PLANTED
     code, out, _ = run(capsys, "check", planted)
     assert code == 1
     expected = {m.groups() for m in re.finditer(r":(\d+): hand \d+: ([a-z_.]+): (.*)", out)}

@@ -21,10 +21,10 @@ from studbook.events import (
     PotSummary, Seat, Show, ShowdownStart, Stakes, Street, StreetStart, Structure,
     UncalledReturned, Variant,
 )
+from samples import CORPUS
 
 D = Decimal
 K = ActionKind
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 STARS = CORPUS / "PokerStars"
 
 

@@ -1,7 +1,8 @@
 """One fault, one violation, at the line that is wrong (issue 13, point 4).
 
-Each test changes one line of a real corpus hand that checks clean (its legal
-twin) and asserts the exact violations of the changed hand.
+Each test changes one line of a real hand that checks clean (its legal twin: of
+every site and variant of the corpus, or a shipped history) and asserts the exact
+violations of the changed hand.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from studbook.money import format_amount
 from studbook.parse import parse_text
 from studbook.read import decode, files_in, normalise_newlines, read_bytes
 
-from test_rules import HILO, hands_of, line_of
-from test_engine_build import corpus_text
+from test_rules import hands_of, line_of
 
 XML_SITES = ("ipoker", "merge")
 
@@ -68,44 +68,50 @@ def test_a_changed_total_pot_is_one_violation_at_the_total_pot_line(corpus: Path
         assert got == [("pot.total", line)], (site, variant, path.name, check_hand(changed).violations)
 
 
+# A shipped stud8 hand (lines 76-161 of its log) whose pot is split in two halves of $4.30
+SPLIT_LOG = Path(__file__).resolve().parents[1] / "histories" / "HH20240312 Eunike V - $0.50-$1 Ante $0.10 - USD Limit Stud Hi-Lo.txt"
+SPLIT = SPLIT_LOG.name
+
+
 def _split_pot() -> tuple[str, Hand]:
-    text = corpus_text(HILO)
-    (hand,) = hands_of(text, HILO).values()
+    text = "\n".join(_text(SPLIT_LOG).split("\n")[75:161]) + "\n"
+    (hand,) = hands_of(text, SPLIT).values()
+    assert hand.hand_id == "253396132322" and hand.variant is Variant.STUD8
     assert check_hand(hand).violations == ()  # the legal twin
     collects = [e for e in hand.events if isinstance(e, Collect)]
-    assert [c.player for c in collects] == ["gashpor", "Hero"]
+    assert [c.player for c in collects] == ["Mañana", "Hero"]
     return text, hand
 
 
 @pytest.mark.parametrize("old, new", [
-    ("Hero collected $0.40 from pot", "Hero collected $0.41 from pot"),
-    ("gashpor collected $0.40 from pot", "gashpor collected $0.41 from pot"),
+    ("Hero collected $4.30 from pot", "Hero collected $4.31 from pot"),
+    ("Mañana collected $4.30 from pot", "Mañana collected $4.31 from pot"),
 ])
 def test_a_changed_half_of_a_split_pot_is_blamed_on_its_own_line(old: str, new: str) -> None:
     text, _legal = _split_pot()
     changed = text.replace(old, new)
-    (hand,) = hands_of(changed, HILO).values()
+    (hand,) = hands_of(changed, SPLIT).values()
     got = [(v.rule, v.line) for v in check_hand(hand).violations]
     assert got == [("pot.total", line_of(changed, new))]
 
 
 @pytest.mark.parametrize("new", [
-    "gashpor collected $0.40 from pot\ngashpor collected $0.40 from pot",
-    "Hero collected $0.40 from pot\nHero collected $0.40 from pot",
+    "Mañana collected $4.30 from pot\nMañana collected $4.30 from pot",
+    "Hero collected $4.30 from pot\nHero collected $4.30 from pot",
 ])
 def test_a_misawarded_half_is_blamed_on_the_line_that_takes_too_much(new: str) -> None:
     text, _legal = _split_pot()
-    changed = text.replace("gashpor collected $0.40 from pot\nHero collected $0.40 from pot", new)
-    (hand,) = hands_of(changed, HILO).values()
+    changed = text.replace("Mañana collected $4.30 from pot\nHero collected $4.30 from pot", new)
+    (hand,) = hands_of(changed, SPLIT).values()
     got = [(v.rule, v.line) for v in check_hand(hand).violations]
     assert got == [("showdown.award", line_of(changed, new) + 1)]
 
 
 def test_an_extra_collection_is_blamed_on_its_own_line() -> None:
     text, _legal = _split_pot()
-    changed = text.replace("Hero collected $0.40 from pot", "Hero collected $0.30 from pot")
-    changed = changed.replace("gashpor collected $0.40 from pot", "gashpor collected $0.40 from pot\n"
-                              "gashpor collected $0.10 from pot")
-    (hand,) = hands_of(changed, HILO).values()
+    changed = text.replace("Hero collected $4.30 from pot", "Hero collected $4.20 from pot")
+    changed = changed.replace("Mañana collected $4.30 from pot", "Mañana collected $4.30 from pot\n"
+                              "Mañana collected $0.10 from pot")
+    (hand,) = hands_of(changed, SPLIT).values()
     got = [(v.rule, v.line) for v in check_hand(hand).violations]
-    assert got == [("showdown.award", line_of(changed, "gashpor collected $0.10 from pot"))]
+    assert got == [("showdown.award", line_of(changed, "Mañana collected $0.10 from pot"))]

@@ -35,6 +35,8 @@ from test_frames import HandBuilder, showdown_hand, steal_hand
 
 CASH = "PokerStars/7-Stud-USD-0.04-0.08-200911.txt"
 TOURNAMENT = "PokerStars/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
+HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+DORADO = HISTORIES / "HH20240309 Dorado III - $10-$20 Ante $2 - USD Limit Stud.txt"
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +88,9 @@ def test_by_stakes_site_currency_table_size(both: Frames) -> None:
     assert len(select(both, Filters.of(variants=["stud8"]))) == 1
 
 
-def test_hero_is_the_player_dealt_down_cards(both: Frames) -> None:
-    assert find_hero(both) == ("Hero", 12)
+def test_hero_is_the_player_dealt_down_cards() -> None:
+    # Dorado III: Hero is seated in all 280 hands and the only one dealt down cards
+    assert find_hero(load([DORADO])) == ("Hero", 280)
 
 
 def test_filters_keep_every_table_consistent() -> None:
@@ -137,21 +140,18 @@ def test_stats_cli_takes_the_filters(corpus: Path, capsys: pytest.CaptureFixture
     assert "--stakes 'cheap'" in capsys.readouterr().err
 
 
-def test_min_hands_filters_whatever_stats_select(corpus: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    # Seated in all 11 cash hands (the seat lines): Hero, MasterTrini1, Nikolay Zem,
-    # trs2758; RoadDevil in 10. --min-hands applies without 'hands' in --stats.
-    assert main(["stats", str(corpus / CASH), "--min-hands", "10", "--stats", "vpip",
-                 "--format", "csv"]) == 0
+def test_min_hands_filters_whatever_stats_select(capsys: pytest.CaptureFixture[str]) -> None:
+    # The seat lines of the shipped Dorado III file (280 hands): Hero sits in all 280,
+    # AceToFive in 168, OldSchool Stud in 156, count de monet in 124, the others in fewer.
+    # --min-hands applies without 'hands' in --stats.
+    assert main(["stats", str(DORADO), "--min-hands", "150", "--stats", "vpip", "--format", "csv"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0] == "site,player,variant,kind,currency,vpip,vpip_n"
-    assert [r.split(",")[1] for r in rows[1:]] == [
-        "Hero", "MasterTrini1", "Nikolay Zem", "RoadDevil", "trs2758"]
+    assert [r.split(",")[1] for r in rows[1:]] == ["AceToFive", "Hero", "OldSchool Stud"]
 
 
-def test_unknown_player_is_one_rule_with_a_hint(corpus: Path, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    path = str(corpus / CASH)
+def test_unknown_player_is_one_rule_with_a_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(HISTORIES / "HH20240315 Fidelitas IX - $2-$4 Ante $0.40 - USD Limit Razz.txt")  # cash, Hero in all
     assert main(["stats", path, "--player", "hero"]) == 2
     assert "no hands for player hero (did you mean Hero?)" in capsys.readouterr().err
     assert main(["plot", "results", path, "--player", "hero", "-o",

@@ -19,10 +19,10 @@ from studbook.cli import main
 from studbook.engine.result import HandCheck
 from studbook.frames import TABLES, load, to_minor
 from studbook.rows import rows_from_checks
+from samples import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 HISTORIES = ROOT / "histories"
-CORPUS = ROOT.parent / "shared" / "corpus"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 
 

@@ -15,10 +15,11 @@ from studbook.parse import parse_text
 from studbook import betting
 from studbook.sites import lines, phh, xml_common
 from studbook.sites.ledger import Ledger
+from samples import CORPUS
 
 D = Decimal
 K = ActionKind
-BOVADA = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Bovada" / "7-Stud-USD-MTT - $10-$1 - 201206.txt"
+BOVADA = CORPUS / "Bovada" / "7-Stud-USD-MTT - $10-$1 - 201206.txt"
 
 
 def _seated(**options: bool) -> Ledger:

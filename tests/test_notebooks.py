@@ -14,11 +14,12 @@ from typing import Any
 
 import nbformat
 import pytest
+from samples import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 HISTORIES = ROOT / "histories"
-CORPUS = ROOT.parent / "shared" / "corpus" / "PokerStars"
+CORPUS = CORPUS / "PokerStars"
 SHOTS = ROOT / "out" / "test-screenshots"  # looked at by a person, not compared
 
 

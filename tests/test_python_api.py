@@ -15,11 +15,11 @@ import studbook
 from studbook.cli import main
 from studbook.frames import MONEY_COLUMNS, MONEY_SCALE, SCHEMA, TABLES, NoHandHistories, load
 from studbook.rows import RAZZ_CLASSES, STUD_CLASSES
+from samples import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 HISTORIES = ROOT / "histories"
 PLANTED = HISTORIES / "planted-violations.txt"
-CORPUS = ROOT.parent / "shared" / "corpus"
 RULE_BOOK = ROOT / "docs" / "rules.md"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 

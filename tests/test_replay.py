@@ -21,6 +21,7 @@ from studbook.events import (
     Variant,
 )
 from studbook.view import replay
+from samples import CORPUS
 
 ZERO = Decimal(0)
 STUD8_SIDE_POT = ("PokerStars/7-StudHL-USD-0.98-0.12-202302.allin.ante.txt", "241636097024")
@@ -29,11 +30,22 @@ RUN_OUT = ("PokerStars/Triple-Stud-USD-2.00-0.20-MTT-201301.txt", "91733835979")
 RAZZ_7TH = ("PokerStars/Razz-8max-USD-200-15-201009.bracket.in.alias.txt", "49382949075")
 EVERYONE_DEALT = ("Bovada/7-Stud-USD-MTT - $10-$1 - 201206.txt", "2633131343")
 HANDS = [STUD8_SIDE_POT, COMMUNITY_8, RUN_OUT, RAZZ_7TH, EVERYONE_DEALT]
+# The same kinds of hand from the shipped histories, so a fresh clone runs these tests too
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED_STUD8_SIDE_POT = ("histories/HH20240304 Brunhilde II - $2-$4 Ante $0.40 - USD Limit Stud Hi-Lo.txt",
+                          "259226328036")
+SHIPPED_RUN_OUT = ("histories/HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt", "258263421758")
+SHIPPED_RAZZ_7TH = ("histories/HH20240307 Cassiopeia VII - $10-$20 Ante $2 - USD Limit Razz.txt", "259512930211")
+SHIPPED = [SHIPPED_STUD8_SIDE_POT, SHIPPED_RUN_OUT, SHIPPED_RAZZ_7TH]
+# what the histories hold no kind of: a community card (PokerStars), another site (Bovada)
+CORPUS_ONLY = [COMMUNITY_8, EVERYONE_DEALT]
 
 
-def load(corpus: Path, where: tuple[str, str]) -> Hand:
+def load(request: pytest.FixtureRequest, where: tuple[str, str]) -> Hand:
+    """The hand ``where`` names: in the shipped histories, or in the corpus (skips without it)."""
     path, hand_id = where
-    for hand in studbook.parse_file(corpus / path):
+    root = ROOT if path.startswith("histories/") else request.getfixturevalue("corpus")
+    for hand in studbook.parse_file(root / path):
         if isinstance(hand, Hand) and hand.hand_id == hand_id:
             return hand
     raise AssertionError(f"hand {hand_id} not in {path}")
@@ -51,9 +63,9 @@ def shown_by_step(hand: Hand) -> list[dict[str, set[str]]]:
     return out
 
 
-@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
-def test_snapshots_are_the_engines_state(corpus: Path, where: tuple[str, str]) -> None:
-    hand = load(corpus, where)
+@pytest.mark.parametrize("where", SHIPPED + CORPUS_ONLY, ids=lambda w: w[1])
+def test_snapshots_are_the_engines_state(request: pytest.FixtureRequest, where: tuple[str, str]) -> None:
+    hand = load(request, where)
     r = replay(hand)
     state = start_state(hand)
     events = [e for e in hand.events if not isinstance(e, Chatter)]
@@ -76,9 +88,9 @@ def test_snapshots_are_the_engines_state(corpus: Path, where: tuple[str, str]) -
     assert r.violations == () or all(v.rule for v in r.violations)
 
 
-@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
-def test_viewer_never_sees_hidden_down_cards(corpus: Path, where: tuple[str, str]) -> None:
-    hand = load(corpus, where)
+@pytest.mark.parametrize("where", SHIPPED + CORPUS_ONLY, ids=lambda w: w[1])
+def test_viewer_never_sees_hidden_down_cards(request: pytest.FixtureRequest, where: tuple[str, str]) -> None:
+    hand = load(request, where)
     r = replay(hand)
     dealt_down = {e.player for e in hand.events if isinstance(e, Deal) and e.down}
     marked = hand.hero()  # the log's own mark (Bovada's [ME]), else the one player dealt down cards
@@ -96,8 +108,8 @@ def test_viewer_never_sees_hidden_down_cards(corpus: Path, where: tuple[str, str
                 assert all(c is None for c in down), (snap.step, seat.name)
 
 
-def test_hero_sees_own_down_cards_and_reveal_shows_known_ones(corpus: Path) -> None:
-    hand = load(corpus, STUD8_SIDE_POT)
+def test_hero_sees_own_down_cards_and_reveal_shows_known_ones(request: pytest.FixtureRequest) -> None:
+    hand = load(request, STUD8_SIDE_POT)
     viewer, revealed = replay(hand), replay(hand, reveal=True)
     hero = viewer.hero
     third = next(e for e in hand.events if isinstance(e, Deal) and e.player == hero and e.down)
@@ -111,9 +123,9 @@ def test_hero_sees_own_down_cards_and_reveal_shows_known_ones(corpus: Path) -> N
                if not c.up)
 
 
-@pytest.mark.parametrize("where", HANDS, ids=lambda w: w[1])
-def test_money_at_the_end_is_what_the_log_says(corpus: Path, where: tuple[str, str]) -> None:
-    hand = load(corpus, where)
+@pytest.mark.parametrize("where", SHIPPED + CORPUS_ONLY, ids=lambda w: w[1])
+def test_money_at_the_end_is_what_the_log_says(request: pytest.FixtureRequest, where: tuple[str, str]) -> None:
+    hand = load(request, where)
     r = replay(hand)
     check = check_hand(hand)
     summary = next((e for e in hand.events if isinstance(e, PotSummary)), None)
@@ -130,9 +142,9 @@ def test_money_at_the_end_is_what_the_log_says(corpus: Path, where: tuple[str, s
     assert sum((p.amount for p in r.pots), ZERO) == before.pot
 
 
-@pytest.mark.parametrize("where", [STUD8_SIDE_POT, RUN_OUT, RAZZ_7TH], ids=lambda w: w[1])
-def test_deal_pattern_per_street(corpus: Path, where: tuple[str, str]) -> None:
-    hand = load(corpus, where)
+@pytest.mark.parametrize("where", SHIPPED, ids=lambda w: w[1])
+def test_deal_pattern_per_street(request: pytest.FixtureRequest, where: tuple[str, str]) -> None:
+    hand = load(request, where)
     r = replay(hand)
     pattern = {3: "ddu", 4: "dduu", 5: "dduuu", 6: "dduuuu", 7: "dduuuud"}
     for i, snap in enumerate(r.snapshots[:-1]):
@@ -146,8 +158,8 @@ def test_deal_pattern_per_street(corpus: Path, where: tuple[str, str]) -> None:
                 assert [c.street for c in seat.cards] == sorted(c.street for c in seat.cards)
 
 
-def test_community_card_hand(corpus: Path) -> None:
-    hand = load(corpus, COMMUNITY_8)
+def test_community_card_hand(request: pytest.FixtureRequest) -> None:
+    hand = load(request, COMMUNITY_8)
     r = replay(hand)
     assert len(r[0].seats) == 8
     step = next(s for s in r if isinstance(s.event, DealCommunity))
@@ -160,8 +172,8 @@ def test_community_card_hand(corpus: Path) -> None:
     assert step.community in winner.cards and len(winner.cards) == 7
 
 
-def test_all_in_run_out_has_no_betting_steps(corpus: Path) -> None:
-    hand = load(corpus, RUN_OUT)
+def test_all_in_run_out_has_no_betting_steps(request: pytest.FixtureRequest) -> None:
+    hand = load(request, SHIPPED_RUN_OUT)
     r = replay(hand)
     streets = [s for s in r if isinstance(s.event, StreetStart)]
     assert [int(s.event.street) for s in streets] == [3, 4, 5, 6, 7]
@@ -173,8 +185,8 @@ def test_all_in_run_out_has_no_betting_steps(corpus: Path) -> None:
     assert len(live) >= 2 and all(len(s.cards) == 7 for s in live)
 
 
-def test_stud8_side_pot_halves(corpus: Path) -> None:
-    hand = load(corpus, STUD8_SIDE_POT)
+def test_stud8_side_pot_halves(request: pytest.FixtureRequest) -> None:
+    hand = load(request, STUD8_SIDE_POT)
     r = replay(hand)
     assert hand.variant is Variant.STUD8 and len(r.pots) == 2
     main, side = r.pots
@@ -189,8 +201,8 @@ def test_stud8_side_pot_halves(corpus: Path) -> None:
     assert len(summary.pots) in (0, 2)
 
 
-def test_razz_to_seventh(corpus: Path) -> None:
-    hand = load(corpus, RAZZ_7TH)
+def test_razz_to_seventh(request: pytest.FixtureRequest) -> None:
+    hand = load(request, SHIPPED_RAZZ_7TH)
     r = replay(hand)
     assert hand.variant is Variant.RAZZ
     seventh = [s for s in r if s.street is Street.SEVENTH]
@@ -204,10 +216,11 @@ def test_replay_is_exported_lazily() -> None:
     assert studbook.replay is replay
 
 
-def test_replaying_changes_nothing_the_checker_finds(corpus: Path) -> None:
+def test_replaying_changes_nothing_the_checker_finds(request: pytest.FixtureRequest) -> None:
     """Snapshots (asking whose turn it is included) leave the engine's verdict as it is."""
-    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
-    hands = [load(corpus, where) for where in HANDS]
+    planted = ROOT / "histories" / "planted-violations.txt"
+    hands = [load(request, where) for where in SHIPPED]
+    hands += [load(request, where) for where in HANDS] if CORPUS.is_dir() else []
     hands += [h for h in studbook.parse_file(planted) if isinstance(h, Hand)]
     found = 0
     for hand in hands:
@@ -221,7 +234,7 @@ def test_replaying_changes_nothing_the_checker_finds(corpus: Path) -> None:
 # ---------------------------------------------------------------------------
 # Steps a player recognises, on the shipped histories (no corpus needed)
 
-HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+HISTORIES = ROOT / "histories"
 
 
 def shipped_hands() -> list[Hand]:

@@ -12,8 +12,9 @@ from studbook.events import Action, ActionKind, Collect, Deal, Hand, PotSummary,
 from studbook.parse import parse_text, read_file
 from studbook.sites import register
 from studbook.sites.absolute import FORMAT
+from samples import CORPUS
 
-FILE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Absolute" / "7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
+FILE = CORPUS / "Absolute" / "7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
 D = Decimal
 
 

@@ -12,8 +12,9 @@ from studbook.events import Action, ActionKind, Collect, Half, Hand, PotSummary,
 from studbook.parse import read_file
 from studbook.sites import register
 from studbook.sites.bovada import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Bovada"
+CORPUS = CORPUS / "Bovada"
 MTT = CORPUS / "7-Stud-USD-MTT - $10-$1 - 201206.txt"
 RING = CORPUS / "7-StudHL-USD - RING - $5-$10, $1.25 Ante - 201404.txt"
 CASH = CORPUS / "7-StudHL-USD-0.25-0.50-201209.txt"

@@ -12,8 +12,9 @@ from studbook.events import Action, ActionKind, Collect, Hand, Muck, NoShow, Sho
 from studbook.parse import read_file
 from studbook.sites import register
 from studbook.sites.everleaf import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Everleaf"
+CORPUS = CORPUS / "Everleaf"
 FILE = CORPUS / "7-Stud-USD-0.05-0.10.201107.txt"
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus ../shared/corpus/Everleaf not present")

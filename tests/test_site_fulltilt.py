@@ -23,8 +23,8 @@ from studbook.parse import parse_text, read_file
 from studbook.sites import register
 from studbook.sites.base import HandText
 from studbook.sites.fulltilt import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SITE = CORPUS / "FullTilt"
 D = Decimal
 

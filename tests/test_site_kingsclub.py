@@ -19,8 +19,9 @@ from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import register
 from studbook.sites.kingsclub import FORMAT
+from samples import CORPUS
 
-SITE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "KingsClub"
+SITE = CORPUS / "KingsClub"
 STUD = "7-Stud-USD-44-88-202010.txt"
 HILO = "7-StudHL-USD-44-88-202203.fixed.streets.txt"
 RAZZ = "Razz-USD-40-80-202101.txt"

@@ -17,8 +17,9 @@ from studbook.parse import parse_text, read_file
 from studbook.read import decode
 from studbook.sites import register
 from studbook.sites.merge import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Merge"
+CORPUS = CORPUS / "Merge"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 register(FORMAT)
 

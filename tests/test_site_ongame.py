@@ -12,8 +12,9 @@ from studbook.events import Action, ActionKind, Collect, Deal, Hand, PotSummary,
 from studbook.parse import read_file
 from studbook.sites import register
 from studbook.sites.ongame import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "OnGame"
+CORPUS = CORPUS / "OnGame"
 BIG = CORPUS / "7-Stud-USD-1.00-2.00-201212.big.bring.txt"
 HILO = CORPUS / "7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
 

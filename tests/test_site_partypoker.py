@@ -13,8 +13,9 @@ from studbook.events import Action, ActionKind, Collect, Deal, Hand, Muck, NoLow
 from studbook.parse import read_file
 from studbook.sites import register
 from studbook.sites.partypoker import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "PartyPoker"
+CORPUS = CORPUS / "PartyPoker"
 NUL = CORPUS / "7-Stud-USD-1-2-201104.txt"
 MTT = CORPUS / "7-Stud-USD-MTT-6.00-201205.txt"
 HILO = CORPUS / "7-StudHL-USD-0.50-1.00-201008.txt"

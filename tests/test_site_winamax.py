@@ -12,8 +12,9 @@ from studbook.events import Action, ActionKind, Collect, Deal, Half, Hand, PotSu
 from studbook.parse import read_file
 from studbook.sites import register
 from studbook.sites.winamax import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "Winamax"
+CORPUS = CORPUS / "Winamax"
 NEGATIVE = CORPUS / "7-Stud-6max-EUR-25-50-201611._8games_.negative.bet.txt"
 STUD = CORPUS / "7-Stud-6max-EUR-25-50-201611._8games_.txt"
 PLAY = CORPUS / "7-Stud-6max-play-0.5-0.10-201606.export.txt"

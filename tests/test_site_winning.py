@@ -15,8 +15,8 @@ from studbook.events import (
 from studbook.parse import parse_text, read_file
 from studbook.sites import register
 from studbook.sites.winning import FORMAT
+from samples import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SITE = CORPUS / "WinningPoker"
 OLD = "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
 NEW = "7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"

@@ -18,6 +18,7 @@ showdown_hand (rake 0.03): doors A Ks, B Jd, C 3c (brings in). 3rd: C brings in,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from studbook.stats import (
     BY_NAME, STATS, by_starting_hand, compute, facts, stat_definitions_markdown,
 )
 from test_frames import HandBuilder, showdown_hand, steal_hand
+from samples import CORPUS
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +285,7 @@ def test_stats_cli_usage_errors(db, tmp_path, capsys) -> None:
 # from each file's 3rd street: "behind" counts the players still to act before
 # the bring-in; a chance needs behind <= 2 and a door above the bring-in's.
 
-FULLTILT = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "FullTilt"
+FULLTILT = CORPUS / "FullTilt"
 STEAL_FILES = {
     # bring-in thebear666 (7s); goulartarm Qs (behind 2) and Hero Th (behind 1) fold
     # their chances; arjun1111 As (behind 0) completes; the bring-in calls.
@@ -501,38 +503,43 @@ def test_money_columns_are_numeric_and_missing_currency_is_na() -> None:
 
 
 def test_players_are_keyed_by_site_and_aliases_merge_them() -> None:
-    # "Hero" plays on several sites of the corpus: one row per site, unless merged on purpose
-    frames = load([CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt",
-                   CORPUS / "KingsClub/7-Stud-USD-44-88-202010.txt"])
-    if len(frames.hands) != 2:
-        pytest.skip("corpus files not found")
-    table = compute(frames, player="Hero", stats=["hands", "net_won"], by=("site", "player"))
-    assert table[["site", "player", "hands"]].values.tolist() == [["kingsclub", "Hero", 1], ["pokerstars", "Hero", 1]]
+    # "A" plays on two sites: one row per site, unless merged on purpose.
+    # On pokerstars A folds 3rd in the steal hand (-0.01); on kingsclub A wins the
+    # showdown hand (+0.39 net of the 0.03 rake): see test_frames.
+    kings = showdown_hand("2")
+    kings.header = dataclasses.replace(kings.header, site="kingsclub")
+    frames = frames_from_checks([steal_hand("1").check(), kings.check(rake="0.03")])
+    table = compute(frames, player="A", stats=["hands", "net_won"], by=("site", "player"))
+    assert table[["site", "player", "hands", "net_won"]].values.tolist() == [
+        ["kingsclub", "A", 1, 0.39], ["pokerstars", "A", 1, -0.01]]
     # the names of one person on two sites merged on purpose: one row, its sites joined
     merged = compute(frames, stats=["hands", "net_won"], by=("site", "player"),
-                     aliases={("pokerstars", "Hero"): "me", ("kingsclub", "Hero"): "me"})
+                     aliases={("pokerstars", "A"): "me", ("kingsclub", "A"): "me"})
     me = merged[merged["player"] == "me"]
-    assert me[["site", "hands", "net_won"]].values.tolist() == [["kingsclub+pokerstars", 2, 1658.0 - 33.16]]
-    assert "Hero" not in set(merged["player"])
+    assert me[["site", "hands", "net_won"]].values.tolist() == [["kingsclub+pokerstars", 2, 0.38]]
+    assert "A" not in set(merged["player"])
     # names alone, across sites, on request
-    pooled = compute(frames, player="Hero", stats=["hands"], by=("player",))
-    assert pooled[["player", "hands"]].values.tolist() == [["Hero", 2]]
+    pooled = compute(frames, player="A", stats=["hands"], by=("player",))
+    assert pooled[["player", "hands"]].values.tolist() == [["A", 2]]
 
 
-def test_aliases_on_the_command_line(capsys) -> None:
+def test_aliases_on_the_command_line(tmp_path, capsys) -> None:
     from studbook.cli import main
 
-    logs = [str(CORPUS / "PokerStars/7-StudHL-USD-400-800-201701.3bet.fix.txt"),
-            str(CORPUS / "FullTilt/7-Stud-USD-3-6-20106.Steal.from.Button.Failure.txt")]
-    if not all(Path(p).is_file() for p in logs):
-        pytest.skip("corpus files not found")
+    # "Hero" on two sites: the shipped razz cash log (Hero in all 160 hands) and the
+    # hand-made BetOnline stud cash log with its Alice (seated in 1 of its 3 hands) renamed Hero
+    root = Path(__file__).resolve().parents[1]
+    betonline = tmp_path / "betonline.txt"
+    made = (root / "tests/handmade/betonline/7-Stud-USD-0.50-1.00-cash.txt").read_text(encoding="utf-8")
+    betonline.write_text(made.replace("Alice", "Hero"), encoding="utf-8")
+    logs = [str(root / "histories/HH20240315 Fidelitas IX - $2-$4 Ante $0.40 - USD Limit Razz.txt"), str(betonline)]
     assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "fulltilt,Hero,stud,cash,USD,1", "pokerstars,Hero,stud8,cash,USD,1"]
+        "betonline,Hero,stud,cash,USD,1", "pokerstars,Hero,razz,cash,USD,160"]
     assert main(["stats", *logs, "--stats", "hands", "--format", "csv", "--player", "Hero",
-                 "--alias", "pokerstars:Hero=me", "--alias", "fulltilt:Hero=me"]) == 0
+                 "--alias", "pokerstars:Hero=me", "--alias", "betonline:Hero=me"]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "fulltilt+pokerstars,me,stud,cash,USD,1", "fulltilt+pokerstars,me,stud8,cash,USD,1"]
+        "betonline+pokerstars,me,razz,cash,USD,160", "betonline+pokerstars,me,stud,cash,USD,1"]
     assert main(["stats", *logs, "--alias", "pokerstar:Hero=me"]) == 2
     assert "unknown site pokerstar; did you mean pokerstars?" in capsys.readouterr().err
     assert main(["stats", *logs, "--alias", "Hero=me"]) == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Iterator
@@ -143,39 +144,45 @@ def test_store_is_plain_sql(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
-# `studbook import`, on the real corpus (read in place, never copied)
+# `studbook import`, on shipped histories (three of the smaller logs, one with planted violations)
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "PokerStars"
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+SHIPPED = Path(__file__).resolve().parents[1] / "histories"
 
 
-@needs_corpus
-def test_import_cli_is_idempotent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for pattern in ("*T3761643380*", "*T3711401991*", "planted-violations.txt"):
+        shutil.copy(next(SHIPPED.glob(pattern)), folder)
+    return folder
+
+
+def test_import_cli_is_idempotent(logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from studbook.cli import main
 
     db = tmp_path / "hands.db"
-    assert main(["import", str(CORPUS), "--db", str(db)]) == 0
+    assert main(["import", str(logs), "--db", str(db)]) == 0
     first = capsys.readouterr().out
     stored = len(read_frames(db).hands)
     assert stored > 0
     assert f"new hands        {stored:>8}" in first
     assert "skipped" in first and "rejected" in first and "with violations" in first
-    files = len(list(p for p in CORPUS.rglob("*") if p.is_file()))
-    assert main(["import", str(CORPUS), "--db", str(db), "-q"]) == 0
+    files = len(list(p for p in logs.rglob("*") if p.is_file()))
+    assert main(["import", str(logs), "--db", str(db), "-q"]) == 0
     second = capsys.readouterr().out  # unchanged files are not even read again
     assert f"unchanged files  {files:>8}" in second and "new hands               0" in second
-    assert main(["import", str(CORPUS), "--db", str(db), "-q", "--rescan"]) == 0
+    assert main(["import", str(logs), "--db", str(db), "-q", "--rescan"]) == 0
     third = capsys.readouterr().out  # read again: every hand is a duplicate
     assert "new hands               0" in third and f"duplicates       {stored:>8}" in third
     assert len(read_frames(db).hands) == stored
 
 
-@needs_corpus
-def test_import_cli_new_files_add_only_new_hands(tmp_path: Path,
+def test_import_cli_new_files_add_only_new_hands(logs: Path, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from studbook.cli import main
 
-    files = sorted(p for p in CORPUS.glob("*.txt"))
+    files = sorted(p for p in logs.glob("*.txt"))
     db = tmp_path / "hands.db"
     assert main(["import", str(files[0]), "--db", str(db), "-q"]) == 0
     before = len(read_frames(db).hands)
