@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -11,7 +12,7 @@ import pytest
 
 from studbook.check import check_hand
 from studbook.cli import main
-from studbook.frames import frames_from_checks, load
+from studbook.frames import Frames, frames_from_checks, load
 from studbook.integrity import analyse, bursts, cmh_z
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
@@ -149,6 +150,33 @@ def test_players_win_rate(report) -> None:
     # Ann: +3.44 (hand 1: $6.84 - $3.40) and -16.40, big bet $4: mean -1.62 big bets a hand
     assert players.loc["Ann", "bb_per_100"] == pytest.approx(-162.0)
     assert players.loc["Ann", "ci_low"] < -162 < players.loc["Ann", "ci_high"]
+
+
+def _two_sites(frames: Frames, other: str) -> Frames:
+    """``frames`` and a copy of them at site ``other``: the same names at two sites."""
+    tables = {}
+    for name in ("hands", "players", "actions", "pots", "violations", "rejects"):
+        table = getattr(frames, name)
+        copy = table.assign(site=other) if "site" in table.columns else table.iloc[0:0]
+        tables[name] = pd.concat([table.astype({"site": str}) if "site" in table.columns else table, copy],
+                                 ignore_index=True)
+    return replace(frames, **tables)
+
+
+def test_players_keyed_by_site_and_name(tmp_path: Path) -> None:
+    frames = load(_built_folder(tmp_path))
+    one, two = analyse(frames), analyse(_two_sites(frames, "fulltilt"))
+    # Ann and Bob at two sites are two pairs, each with the facts of one site; not one pair with doubled counts
+    assert sorted(two.pairs["site"].unique()) == ["fulltilt", "pokerstars"]
+    assert len(two.pairs) == 2 * len(one.pairs)
+    facts = ["hands", "heads_up", "a_decisions", "b_folds", "a_won_from_b_bb", "showdowns"]
+    for site in ("pokerstars", "fulltilt"):
+        rows = two.pairs[(two.pairs["site"] == site) & (two.pairs["a"] == "Ann") & (two.pairs["b"] == "Bob")]
+        assert rows[facts].values.tolist() == [[2, 1, 2, 1, 0.85, 0]]
+    players = two.players.set_index(["site", "player"])
+    assert len(players) == 6
+    assert players.loc[("fulltilt", "Ann"), "hands"] == 2
+    assert players.loc[("fulltilt", "Ann"), "bb_per_100"] == pytest.approx(-162.0)
 
 
 def test_cmh_single_stratum_is_the_chi_square() -> None:

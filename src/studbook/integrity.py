@@ -3,7 +3,10 @@
 :func:`analyse` turns frames (``hands``, ``players``, ``actions``; ``violations``
 for the context) into an :class:`Integrity` of DataFrames:
 
-* ``pairs``: one row per pair of players who shared hands: hands together,
+Players are keyed by (site, player): the same name at two sites is two
+players, and a pair is two players of one site.
+
+* ``pairs``: one row per pair (``site``, ``a``, ``b``) of players who shared hands: hands together,
   pots contested heads-up and multi-way, showdowns together, chips won from
   each other, the heads-up decisions of each against the other and how many
   were bets or raises (soft play), folds to a bet and folds of a stronger
@@ -69,6 +72,8 @@ there, and folds on 3rd and 4th lose little)."""
 
 _AGGRESSIVE = ("bet", "raise", "complete")
 _KEY = ["site", "hand_id"]
+_PAIR = ["site", "a", "b"]
+"""A pair: two players of one site (a player is a site and a name)."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +242,7 @@ def pair_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFra
     both["multiway"] = (both["last_street_a"] >= 4) & (both["last_street_b"] >= 4) & (both["reached_4th"] >= 3)
     both["a_large_from_b"] = both["a_from_b_bb"] >= LARGE_POT_BB
     both["b_large_from_a"] = both["b_from_a_bb"] >= LARGE_POT_BB
-    g = both.rename(columns={"player_a": "a", "player_b": "b"}).groupby(["a", "b"])
+    g = both.rename(columns={"player_a": "a", "player_b": "b"}).groupby(_PAIR)
     facts = pd.DataFrame({
         "hands": g.size(),
         "multiway": g["multiway"].sum(),
@@ -247,7 +252,7 @@ def pair_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFra
         "a_large_pots_from_b": g["a_large_from_b"].sum(),
         "b_large_pots_from_a": g["b_large_from_a"].sum(),
     }).reset_index()
-    return facts.merge(_heads_up_facts(decisions), on=["a", "b"], how="left").fillna(
+    return facts.merge(_heads_up_facts(decisions), on=_PAIR, how="left").fillna(
         {c: 0 for c in _HU_COLUMNS}).astype({c: int for c in _HU_COLUMNS})
 
 
@@ -259,20 +264,20 @@ def _heads_up_facts(decisions: pd.DataFrame) -> pd.DataFrame:
     """Per pair: hands contested heads-up, and each one's decisions against the other."""
     d = decisions.copy()
     if d.empty:
-        return pd.DataFrame(columns=["a", "b", *_HU_COLUMNS])
+        return pd.DataFrame(columns=[*_PAIR, *_HU_COLUMNS])
     d["a"] = np.minimum(d["player"], d["opponent"])
     d["b"] = np.maximum(d["player"], d["opponent"])
     d["facing_fold"] = d["facing_bet"] & d["fold"]
     d["stronger_fold"] = d["fold"] & d["stronger_board"]
-    per = d.groupby(["a", "b", "player"]).agg(
+    per = d.groupby([*_PAIR, "player"]).agg(
         decisions=("aggressive", "size"), aggressive=("aggressive", "sum"), facing=("facing_bet", "sum"),
         folds=("facing_fold", "sum"), folds_stronger=("stronger_fold", "sum")).reset_index()
-    out = d.groupby(["a", "b"])["hand_id"].nunique().rename("heads_up").reset_index()
+    out = d.groupby(_PAIR)["hand_id"].nunique().rename("heads_up").reset_index()
     for side in ("a", "b"):
         mine = per[per["player"] == per[side]].drop(columns="player")
         mine = mine.rename(columns={c: f"{side}_{c}" for c in ("decisions", "aggressive", "facing", "folds",
                                                                   "folds_stronger")})
-        out = out.merge(mine, on=["a", "b"], how="left")
+        out = out.merge(mine, on=_PAIR, how="left")
     return out.fillna(0)
 
 
@@ -327,12 +332,13 @@ def _side_z(counts: pd.DataFrame, side: str, by: list[str], keys: list[str]) -> 
     return pd.DataFrame({"z": z.fillna(0.0), "n": g["n"].astype(int)})
 
 
-def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tuple[str, str]]) -> pd.DataFrame:
+def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tuple[str, str, str]]) -> pd.DataFrame:
+    """``by`` starts with ``site``: a player is a site and a name."""
     counts = decisions.groupby(["player", "opponent", *by])[event].agg(x="sum", n="size").reset_index()
     counts = counts[counts["n"] > 0]
     counts["a"] = np.minimum(counts["player"], counts["opponent"])
     counts["b"] = np.maximum(counts["player"], counts["opponent"])
-    counts["excluded"] = [(a, b) in excluded for a, b in zip(counts["a"], counts["b"])]
+    counts["excluded"] = [(s, a, b) in excluded for s, a, b in zip(counts["site"], counts["a"], counts["b"])]
     return counts
 
 
@@ -352,8 +358,8 @@ NULL_PAIRS = 20
 """Tested pairs needed before their spread rescales the z-scores."""
 
 
-def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]], min_decisions: int) -> pd.DataFrame:
-    """Per pair (``a``, ``b``): soft play's z (divided by its :func:`null_scale`)
+def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str, str]], min_decisions: int) -> pd.DataFrame:
+    """Per pair (``site``, ``a``, ``b``): soft play's z (divided by its :func:`null_scale`)
     and chip dumping's, their sample sizes and the dumper. Only soft play's is
     rescaled: a hand holds many checks and calls of the same two players, but
     at most one fold facing a bet (it ends the hand).
@@ -364,20 +370,20 @@ def _tests(decisions: pd.DataFrame, excluded: set[tuple[str, str]], min_decision
     """
     by = ["site", "table", "facing_bet"]
     soft = _counts(decisions, "aggressive", by, excluded)
-    by_actor, by_target = _side_z(soft, "player", by, ["a", "b"]), _side_z(soft, "opponent", by, ["a", "b"])
+    by_actor, by_target = _side_z(soft, "player", by, _PAIR), _side_z(soft, "opponent", by, _PAIR)
     out = pd.DataFrame({"soft_z": np.maximum(by_actor["z"], by_target["z"]), "soft_n": by_actor["n"]})
     out["soft_scale"] = null_scale(out.loc[out["soft_n"] >= min_decisions, "soft_z"])
     out["soft_z"] /= out["soft_scale"]
     facing = decisions[decisions["facing_bet"] & (decisions["street"] >= BIG_BET_STREET)]
     by = ["site", "table", "street"]
     dump = _counts(facing, "fold", by, excluded)
-    directed = ["player", "opponent"]
+    directed = ["site", "player", "opponent"]
     by_actor, by_target = _side_z(dump, "player", by, directed), _side_z(dump, "opponent", by, directed)
     z = pd.DataFrame({"dump_z": np.minimum(by_actor["z"], by_target["z"]), "dump_n": by_actor["n"]}).reset_index()
     z["a"] = np.minimum(z["player"], z["opponent"])
     z["b"] = np.maximum(z["player"], z["opponent"])
-    best = z.sort_values("dump_z", ascending=False, kind="stable").drop_duplicates(["a", "b"])
-    best = best.set_index(["a", "b"]).rename(columns={"player": "dumper"})[["dump_z", "dump_n", "dumper"]]
+    best = z.sort_values("dump_z", ascending=False, kind="stable").drop_duplicates(_PAIR)
+    best = best.set_index(_PAIR).rename(columns={"player": "dumper"})[["dump_z", "dump_n", "dumper"]]
     return out.join(best, how="outer")
 
 
@@ -394,10 +400,10 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = 
     again with the flagged pairs' decisions left out of every baseline, until
     no new pair is flagged (at most :data:`ROUNDS` rounds)."""
     out = pairs.copy()
-    excluded: set[tuple[str, str]] = set()
+    excluded: set[tuple[str, str, str]] = set()
     for _ in range(ROUNDS):
         scored = _scored(out, decisions, excluded, alpha, min_decisions)
-        flagged = {(a, b) for a, b in scored.loc[scored["flagged"], ["a", "b"]].itertuples(index=False)}
+        flagged = {(s, a, b) for s, a, b in scored.loc[scored["flagged"], _PAIR].itertuples(index=False)}
         if flagged <= excluded:
             break
         excluded |= flagged
@@ -408,11 +414,12 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = 
     return scored
 
 
-def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[str, str]], alpha: float,
+def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[str, str, str]], alpha: float,
             min_decisions: int) -> pd.DataFrame:
     tests = _tests(decisions, excluded, min_decisions) if not decisions.empty else pd.DataFrame(
-        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper", "soft_scale"])
-    out = pairs.join(tests, on=["a", "b"])
+        columns=["soft_z", "soft_n", "dump_z", "dump_n", "dumper", "soft_scale"],
+        index=pd.MultiIndex.from_tuples([], names=_PAIR))
+    out = pairs.join(tests, on=_PAIR)
     out = out.fillna({"soft_z": 0.0, "soft_n": 0, "dump_z": 0.0, "dump_n": 0, "soft_scale": 1.0})
     out["dumper"] = out["dumper"].fillna("")
     tested = out["soft_n"] >= min_decisions
@@ -435,10 +442,10 @@ def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
     d = decisions.copy()
     d["a"] = np.minimum(d["player"], d["opponent"])
     d["b"] = np.maximum(d["player"], d["opponent"])
-    grouped = {key: group for key, group in d.groupby(["a", "b"])}
+    grouped = {key: group for key, group in d.groupby(_PAIR)}
     out = []
-    for a, b, kind, dumper in pairs[["a", "b", "kind", "dumper"]].itertuples(index=False):
-        group = grouped.get((a, b))
+    for site, a, b, kind, dumper in pairs[[*_PAIR, "kind", "dumper"]].itertuples(index=False):
+        group = grouped.get((site, a, b))
         if group is None:
             out.append("")
             continue
@@ -455,14 +462,15 @@ def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
 def player_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
     """Per player: hands, win rate in big bets per 100 hands with its 95% interval
     (normal, from the hands' spread), heads-up decisions and their aggression."""
-    p = pd.DataFrame({"player": players["player"].astype(str), "net_bb": players["net_bb"].astype(float)})
-    g = p.groupby("player")["net_bb"]
+    p = pd.DataFrame({"site": players["site"].astype(str), "player": players["player"].astype(str),
+                      "net_bb": players["net_bb"].astype(float)})
+    g = p.groupby(["site", "player"])["net_bb"]
     out = pd.DataFrame({"hands": g.size(), "bb_per_100": g.mean() * 100, "sd": g.std(ddof=1)})
     half = 1.96 * out["sd"].fillna(0) / np.sqrt(out["hands"]) * 100
     out["ci_low"] = (out["bb_per_100"] - half).round(2)
     out["ci_high"] = (out["bb_per_100"] + half).round(2)
     out["bb_per_100"] = out["bb_per_100"].round(2)
-    hu = decisions.groupby("player")["aggressive"].agg(heads_up_decisions="size", heads_up_aggression="mean")
+    hu = decisions.groupby(["site", "player"])["aggressive"].agg(heads_up_decisions="size", heads_up_aggression="mean")
     out = out.drop(columns="sd").join(hu, how="left").fillna({"heads_up_decisions": 0})
     out["heads_up_decisions"] = out["heads_up_decisions"].astype(int)
     out["heads_up_aggression"] = out["heads_up_aggression"].round(3)

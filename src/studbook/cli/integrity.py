@@ -32,8 +32,8 @@ from studbook.cli.source import add_source_arguments, load_source
 from studbook.integrity import ALPHA, Integrity, analyse
 
 TABLES = ("pairs", "players", "decisions", "by_rule", "by_table", "by_hour", "bursts")
-PAIR_COLUMNS = ["rank", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "raw_p", "score",
-                "flagged"]
+PAIR_COLUMNS = ["rank", "site", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "raw_p",
+                "score", "flagged"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -90,10 +90,10 @@ def format_text(report: Integrity, top: int) -> str:
         view["dump_z"] = view["dump_z"].round(2)
         view["score"] = view["score"].round(2)
         view["evidence"] = [" ".join(e.split()[:3]) for e in view["evidence"]]
-        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=("a", "b", "kind", "dumper",
+        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=("site", "a", "b", "kind", "dumper",
                                                                                      "evidence")), ""]
     if len(report.players):
-        parts += ["players", aligned(report.players.head(top), left=("player",)), ""]
+        parts += ["players", aligned(report.players.head(top), left=("site", "player")), ""]
     for name, title in (("by_rule", "violations by rule"), ("by_table", "violations by table"),
                         ("bursts", "bursts of violations")):
         table = getattr(report, name)
