@@ -13,7 +13,7 @@ import pytest
 from studbook.check import check_hand
 from studbook.cli import main
 from studbook.frames import Frames, frames_from_checks, load
-from studbook.integrity import analyse, bursts, cmh_z
+from studbook.integrity import analyse, bursts, cmh_z, multiway_decisions, share_tests
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
 
@@ -177,6 +177,47 @@ def test_players_keyed_by_site_and_name(tmp_path: Path) -> None:
     assert len(players) == 6
     assert players.loc[("fulltilt", "Ann"), "hands"] == 2
     assert players.loc[("fulltilt", "Ann"), "bb_per_100"] == pytest.approx(-162.0)
+
+
+def test_multiway_decisions_on_built_hands(report, tmp_path: Path) -> None:
+    frames = load(_built_folder(tmp_path))
+    m = multiway_decisions(frames.hands, frames.players, frames.actions)
+    rows = [(h[-3:], p, o, f, b) for h, p, o, f, b in m[["hand_id", "player", "other", "fold", "other_bet"]]
+            .itertuples(index=False)]
+    # facing a bet three-handed on 3rd street: hand 1 Bob calls and Cy folds to Ann's bring-in;
+    # hand 2 Ann calls Bob's bring-in, Cy completes over it, Bob folds to Cy's completion
+    assert sorted(rows) == sorted([
+        ("724", "Bob", "Cy", False, False), ("724", "Bob", "Ann", False, True),
+        ("724", "Cy", "Bob", True, False), ("724", "Cy", "Ann", True, True),
+        ("800", "Ann", "Cy", False, False), ("800", "Ann", "Bob", False, True),
+        ("800", "Cy", "Ann", False, False), ("800", "Cy", "Bob", False, True),
+        ("800", "Bob", "Ann", True, False), ("800", "Bob", "Cy", True, True)])
+
+
+def _multiway(spots: list[tuple[str, list[str], str, int, int]]) -> pd.DataFrame:
+    """Decisions facing a bet three-handed on 5th street: (actor, the two others
+    live, the bettor, decisions, folds among them), one row per other live."""
+    rows, hand = [], 0
+    for player, others, bettor, count, folds in spots:
+        for i in range(count):
+            hand += 1
+            rows += [("s", str(hand), "T", 1, 5, 3, player, other, i < folds, other == bettor) for other in others]
+    return pd.DataFrame(rows, columns=["site", "hand_id", "table", "seq", "street", "live", "player", "other",
+                                       "fold", "other_bet"])
+
+
+def test_share_test_finds_folds_while_the_partner_is_live() -> None:
+    # Xe folds to Bo's bets 30 times in 40 while Yu is live, 10 in 40 without Yu; others fold 10 in 40 with Yu live
+    spots = [("Xe", ["Yu", "Bo"], "Bo", 40, 30), ("Xe", ["Cy", "Bo"], "Bo", 40, 10),
+             ("Di", ["Yu", "Bo"], "Bo", 40, 10), ("Di", ["Cy", "Bo"], "Bo", 40, 10)]
+    tests = share_tests(_multiway(spots))
+    xe_yu = tests.loc[("s", "Xe", "Yu")]
+    assert xe_yu["folder"] == "Xe" and xe_yu["share_n"] == 40
+    # one 2x2 table per baseline (30/40 against 10/40): z = sqrt(chi-square x (N-1)/N) = sqrt(20 x 79/80)
+    assert xe_yu["share_z"] == pytest.approx((20 * 79 / 80) ** 0.5)
+    assert tests.loc[("s", "Di", "Yu"), "share_z"] < 0  # Di folds no more with Yu live than without
+    # the bettor's presence is not evidence: Bo made every bet Xe folded to
+    assert ("s", "Bo", "Xe") not in tests.index
 
 
 def test_cmh_single_stratum_is_the_chi_square() -> None:

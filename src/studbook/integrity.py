@@ -106,7 +106,8 @@ def analyse(frames: Frames, *, alpha: float = ALPHA, min_decisions: int = MIN_DE
     hands, players, actions = frames.hands, frames.players, frames.actions
     decisions = heads_up_decisions(hands, players, actions)
     pairs = pair_facts(hands, players, decisions)
-    pairs = score_pairs(pairs, decisions, alpha=alpha, min_decisions=min_decisions)
+    pairs = score_pairs(pairs, decisions, multiway_decisions(hands, players, actions), alpha=alpha,
+                        min_decisions=min_decisions)
     violations = _violations_in_time(hands, frames.violations)
     return Integrity(
         pairs=pairs, players=player_facts(hands, players, decisions), decisions=decisions,
@@ -131,13 +132,8 @@ def heads_up_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.D
     a = actions[["site", "hand_id", "seq", "street", "player", "kind", "facing_bet", "pot_before"]].copy()
     for col in ("site", "hand_id", "player", "kind"):
         a[col] = a[col].astype(str)
-    a = a.sort_values(_KEY + ["seq"], kind="stable")
-    fold = a["kind"].eq("fold")
-    key = a.groupby(_KEY, sort=False).ngroup()
-    a["folds_before"] = fold.groupby(key).cumsum() - fold.astype(int)
-    dealt = _players(players).groupby(_KEY).size().rename("dealt").reset_index()
-    a = a.merge(dealt, on=_KEY, how="left")
-    a = a[(a["dealt"] - a["folds_before"] == 2) & a["kind"].ne("bring_in")]
+    a = _with_live(a, players)
+    a = a[(a["live"] == 2) & a["kind"].ne("bring_in")]
     if a.empty:
         return pd.DataFrame(columns=columns)
     last_two = _last_two(players, actions)
@@ -151,6 +147,45 @@ def heads_up_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.D
     a = a.merge(info, on=_KEY, how="left")
     a["pot_before_bb"] = a["pot_before"].astype(float) / a["big_bet"].astype(float)
     a["stronger_board"] = _stronger_boards(a, players)
+    return a[columns].reset_index(drop=True)
+
+
+def _with_live(a: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+    """``a`` (actions, names as str) sorted by hand and seq, with ``live``: the
+    players live when each acts (dealt in, less the folds before it)."""
+    a = a.sort_values(_KEY + ["seq"], kind="stable")
+    fold = a["kind"].eq("fold")
+    key = a.groupby(_KEY, sort=False).ngroup()
+    folds_before = fold.groupby(key).cumsum() - fold.astype(int)
+    dealt = _players(players).groupby(_KEY).size().rename("dealt").reset_index()
+    a = a.merge(dealt, on=_KEY, how="left")
+    a["live"] = a["dealt"] - folds_before.to_numpy()
+    return a
+
+
+def multiway_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
+    """Every decision facing a bet with three or more players live: one row per
+    other player live then (``other``), with the actor, street, table, players
+    live, whether the actor folded, and whether ``other`` made the bet faced
+    (the last bet, raise, completion or bring-in before it)."""
+    columns = ["site", "hand_id", "table", "seq", "street", "live", "player", "other", "fold", "other_bet"]
+    if actions.empty:
+        return pd.DataFrame(columns=columns)
+    a = actions[["site", "hand_id", "seq", "street", "player", "kind", "facing_bet"]].copy()
+    for col in ("site", "hand_id", "player", "kind"):
+        a[col] = a[col].astype(str)
+    a = _with_live(a, players)
+    bettor = a["player"].where(a["kind"].isin((*_AGGRESSIVE, "bring_in")))
+    key = a.groupby(_KEY, sort=False).ngroup()
+    a["bettor"] = bettor.groupby(key).ffill().groupby(key).shift(1)
+    a = a[(a["live"] >= 3) & a["facing_bet"].astype(bool) & a["kind"].ne("bring_in")]
+    others = _fold_seq(players, actions).rename(columns={"player": "other", "seq": "other_fold"})
+    a = a.merge(others, on=_KEY, how="inner")
+    a = a[(a["other"] != a["player"]) & (a["other_fold"] > a["seq"])]
+    a = a.merge(_hand_info(hands)[_KEY + ["table"]], on=_KEY, how="left")
+    a["fold"] = a["kind"].eq("fold")
+    a["other_bet"] = a["other"].eq(a["bettor"])
+    a["live"] = a["live"].clip(upper=5)
     return a[columns].reset_index(drop=True)
 
 
@@ -168,15 +203,22 @@ def _hand_info(hands: pd.DataFrame) -> pd.DataFrame:
     return info
 
 
-def _last_two(players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
-    """Per hand, the two players who stayed live longest: once two are live, the
-    next fold ends the hand, so these are the two live at every heads-up action."""
+def _fold_seq(players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
+    """Every player dealt in, with the ``seq`` of their fold (infinite if none):
+    a player is live at every action up to and including that one."""
     p = _players(players)
     folds = actions[actions["kind"].astype(str) == "fold"][["site", "hand_id", "player", "seq"]].copy()
     for col in ("site", "hand_id", "player"):
         folds[col] = folds[col].astype(str)
     p = p.merge(folds, on=_KEY + ["player"], how="left")
     p["seq"] = p["seq"].astype(float).fillna(np.inf)
+    return p
+
+
+def _last_two(players: pd.DataFrame, actions: pd.DataFrame) -> pd.DataFrame:
+    """Per hand, the two players who stayed live longest: once two are live, the
+    next fold ends the hand, so these are the two live at every heads-up action."""
+    p = _fold_seq(players, actions)
     p = p.sort_values(_KEY + ["seq", "player"], ascending=[True, True, False, True], kind="stable")
     top = p.groupby(_KEY, sort=False).head(2)
     top = top.assign(rank=top.groupby(_KEY, sort=False).cumcount())
@@ -326,10 +368,47 @@ def _side_z(counts: pd.DataFrame, side: str, by: list[str], keys: list[str]) -> 
     own = (~rows["excluded"]).astype(int)
     rows["y"] = rows["tx"].fillna(0) - rows["x"] * own
     rows["m"] = rows["tn"].fillna(0) - rows["n"] * own
+    return _grouped_z(rows, keys)
+
+
+def _grouped_z(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The CMH z (and decisions with the partner) of each group of ``keys``,
+    summing the strata rows (columns ``x``, ``n``, ``y``, ``m``) of the group."""
     terms = _cmh_terms(rows).join(rows[keys])
     g = terms.groupby(keys)[["obs", "exp", "var", "n"]].sum()
     z = (g["obs"] - g["exp"]) / np.sqrt(g["var"].where(g["var"] > 0))
     return pd.DataFrame({"z": z.fillna(0.0), "n": g["n"].astype(int)})
+
+
+_SHARE_STRATA = ["site", "table", "street", "live"]
+
+
+def share_tests(multiway: pd.DataFrame) -> pd.DataFrame:
+    """Card sharing, per pair (``site``, ``a``, ``b``): the CMH z that one folds
+    to a bet more often while the other is live (and did not make the bet)
+    than in the same spots without the other live, and more often than the
+    others fold while the other is live; strata: site x table x street x
+    players live (3, 4, 5 or more). Each direction must hold against both
+    baselines (the less extreme z kept); the more extreme direction is kept,
+    with ``folder`` its actor and ``share_n`` its decisions with the partner live."""
+    if multiway.empty:
+        return pd.DataFrame(columns=["share_z", "share_n", "folder"], index=pd.MultiIndex.from_tuples([], names=_PAIR))
+    strata, directed = _SHARE_STRATA, ["player", "other", *_SHARE_STRATA]
+    totals = multiway.drop_duplicates(_KEY + ["seq"]).groupby(["player", *strata])["fold"].agg(tx="sum", tn="size")
+    live = multiway.groupby(directed)["fold"].agg(lx="sum", ln="size")
+    not_bet = multiway[~multiway["other_bet"]]
+    others = not_bet.groupby(["other", *strata])["fold"].agg(sx="sum", sn="size")
+    rows = not_bet.groupby(directed)["fold"].agg(x="sum", n="size").reset_index()
+    rows = rows.join(live, on=directed).join(totals, on=["player", *strata]).join(others, on=["other", *strata])
+    keys = ["site", "player", "other"]
+    # the actor's folds in the same spots without the other live; everyone else's folds with the other live
+    by_actor = _grouped_z(rows.assign(y=rows["tx"] - rows["lx"], m=rows["tn"] - rows["ln"]), keys)
+    by_target = _grouped_z(rows.assign(y=rows["sx"] - rows["x"], m=rows["sn"] - rows["n"]), keys)
+    z = pd.DataFrame({"share_z": np.minimum(by_actor["z"], by_target["z"]), "share_n": by_actor["n"]}).reset_index()
+    z["a"] = np.minimum(z["player"], z["other"])
+    z["b"] = np.maximum(z["player"], z["other"])
+    best = z.sort_values("share_z", ascending=False, kind="stable").drop_duplicates(_PAIR)
+    return best.set_index(_PAIR).rename(columns={"player": "folder"})[["share_z", "share_n", "folder"]]
 
 
 def _counts(decisions: pd.DataFrame, event: str, by: list[str], excluded: set[tuple[str, str, str]]) -> pd.DataFrame:
@@ -391,15 +470,20 @@ ROUNDS = 3
 """Rounds of testing: each leaves the pairs flagged so far out of the others' baselines."""
 
 
-def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = ALPHA,
-                min_decisions: int = MIN_DECISIONS) -> pd.DataFrame:
-    """``pairs`` with the two tests' statistics, p-values, score, flag and evidence.
+def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, multiway: pd.DataFrame | None = None, *,
+                alpha: float = ALPHA, min_decisions: int = MIN_DECISIONS) -> pd.DataFrame:
+    """``pairs`` with the three tests' statistics, p-values, score, flag and evidence
+    (card sharing's from ``multiway``, :func:`multiway_decisions`; untested without).
 
     A pair that cheats distorts its players' baselines (a receiver who bets
     into the dumper looks passive against everyone else): so the test runs
     again with the flagged pairs' decisions left out of every baseline, until
     no new pair is flagged (at most :data:`ROUNDS` rounds)."""
     out = pairs.copy()
+    shared = share_tests(multiway if multiway is not None else pd.DataFrame())
+    out = out.join(shared, on=_PAIR).fillna({"share_z": 0.0, "share_n": 0})
+    out["folder"] = out["folder"].fillna("")
+    out["share_n"] = out["share_n"].astype(int)
     excluded: set[tuple[str, str, str]] = set()
     for _ in range(ROUNDS):
         scored = _scored(out, decisions, excluded, alpha, min_decisions)
@@ -407,7 +491,7 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, *, alpha: float = 
         if flagged <= excluded:
             break
         excluded |= flagged
-    scored["evidence"] = _evidence(scored, decisions)
+    scored["evidence"] = _evidence(scored, decisions, multiway)
     scored = scored.sort_values(["pair_p", "raw_p", "hands"], ascending=[True, True, False],
                                 kind="stable").reset_index(drop=True)
     scored.insert(0, "rank", range(1, len(scored) + 1))
@@ -426,25 +510,39 @@ def _scored(pairs: pd.DataFrame, decisions: pd.DataFrame, excluded: set[tuple[st
     dump_ok = out["dump_n"] >= min_decisions // 2
     out["soft_p"] = np.where(tested, 1 - out["soft_z"].map(_normal_upper), 1.0) if len(out) else []
     out["dump_p"] = np.where(dump_ok, np.minimum(1.0, 2 * out["dump_z"].map(_normal_upper)), 1.0) if len(out) else []
-    out["tested"] = tested | dump_ok
+    share_ok = out["share_n"] >= min_decisions
+    out["share_p"] = np.where(share_ok, np.minimum(1.0, 2 * out["share_z"].map(_normal_upper)), 1.0) \
+        if len(out) else []
+    out["tested"] = tested | dump_ok | share_ok
     count = max(int(out["tested"].sum()), 1)
-    out["raw_p"] = np.minimum(1.0, 2 * np.minimum(out["soft_p"], out["dump_p"]))
+    smallest = np.minimum(np.minimum(out["soft_p"], out["dump_p"]), out["share_p"])
+    out["raw_p"] = np.minimum(1.0, len(_KINDS) * smallest)
     out["pair_p"] = np.minimum(1.0, out["raw_p"] * count)
     out["score"] = -np.log10(out["pair_p"].astype(float).clip(lower=1e-300)) + 0.0
     out["flagged"] = out["pair_p"] < alpha
-    out["kind"] = np.where(out["soft_p"] <= out["dump_p"], "soft_play", "chip_dumping")
+    p_values = out[["soft_p", "dump_p", "share_p"]].to_numpy(dtype=float)
+    out["kind"] = np.array(_KINDS)[p_values.argmin(axis=1)] if len(out) else []
     return out
 
 
-def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
+_KINDS = ("soft_play", "chip_dumping", "card_sharing")
+"""The tests of a pair, in the order of their p-values' columns; ties go to the first."""
+
+
+def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame, multiway: pd.DataFrame | None) -> list[str]:
     """The supporting hand ids: for soft play the pair's heads-up hands with the
-    biggest pots; for chip dumping the dumper's folds to the other's bets."""
+    biggest pots; for chip dumping the dumper's folds to the other's bets; for
+    card sharing the folder's folds with the other live, latest streets first."""
     d = decisions.copy()
     d["a"] = np.minimum(d["player"], d["opponent"])
     d["b"] = np.maximum(d["player"], d["opponent"])
     grouped = {key: group for key, group in d.groupby(_PAIR)}
+    shared = _share_folds(multiway)
     out = []
-    for site, a, b, kind, dumper in pairs[[*_PAIR, "kind", "dumper"]].itertuples(index=False):
+    for site, a, b, kind, dumper, folder in pairs[[*_PAIR, "kind", "dumper", "folder"]].itertuples(index=False):
+        if kind == "card_sharing":
+            out.append(" ".join(shared.get((site, folder, b if folder == a else a), [])[:SUPPORT]))
+            continue
         group = grouped.get((site, a, b))
         if group is None:
             out.append("")
@@ -454,6 +552,15 @@ def _evidence(pairs: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
         top = group.sort_values("pot_before_bb", ascending=False).drop_duplicates(_KEY).head(SUPPORT)
         out.append(" ".join(f"{s}:{h}" for s, h in top[_KEY].itertuples(index=False)))
     return out
+
+
+def _share_folds(multiway: pd.DataFrame | None) -> dict[tuple[str, str, str], list[str]]:
+    """Per (site, folder, other): the hands where the folder folded with the other live, latest street first."""
+    if multiway is None or multiway.empty:
+        return {}
+    folds = multiway[multiway["fold"] & ~multiway["other_bet"]].sort_values("street", ascending=False, kind="stable")
+    return {(site, player, other): [f"{site}:{h}" for h in group["hand_id"].drop_duplicates()]
+            for (site, player, other), group in folds.groupby(["site", "player", "other"])}
 
 
 # ---------------------------------------------------------------------------- players
@@ -539,5 +646,5 @@ def _runs(mask: np.ndarray) -> Iterator[tuple[int, int]]:
             start = None
 
 
-__all__ = ["ALPHA", "Integrity", "analyse", "bursts", "cmh_z", "heads_up_decisions", "pair_facts",
-           "player_facts", "score_pairs"]
+__all__ = ["ALPHA", "Integrity", "analyse", "bursts", "cmh_z", "heads_up_decisions", "multiway_decisions",
+           "pair_facts", "player_facts", "score_pairs", "share_tests"]
