@@ -13,7 +13,7 @@ import pytest
 from studbook.check import check_hand
 from studbook.cli import main
 from studbook.frames import Frames, frames_from_checks, load
-from studbook.integrity import analyse, bursts, cmh_z, multiway_decisions, share_tests
+from studbook.integrity import analyse, bursts, cmh_z, multiway_decisions, share_tests, showdown_facts
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
 
@@ -218,6 +218,40 @@ def test_share_test_finds_folds_while_the_partner_is_live() -> None:
     assert tests.loc[("s", "Di", "Yu"), "share_z"] < 0  # Di folds no more with Yu live than without
     # the bettor's presence is not evidence: Bo made every bet Xe folded to
     assert ("s", "Bo", "Xe") not in tests.index
+
+
+def test_showdowns_against_the_cards_shown(report, tmp_path: Path) -> None:
+    players = report.players.set_index("player")
+    # hand 2: Cy's two pair (aces and deuces) beats Ann's jacks, both seven cards known; Cy takes it all
+    assert players.loc["Cy", ["known_showdowns", "expected_share", "won_share", "showdown_mismatches"]].tolist() \
+        == [1, 1.0, 1.0, 0]
+    assert players.loc["Ann", ["known_showdowns", "expected_share", "won_share"]].tolist() == [1, 0.0, 0.0]
+    assert players.loc["Bob", "known_showdowns"] == 0
+    # the same hand with the pot given to Ann's worse hand: a mismatch for both
+    tampered = HAND_2.replace("Cy collected $32.49", "Ann collected $32.49").replace(
+        "Seat 2: Ann mucked [Qd Ks Js 2s 5c Jh 9d]", "Seat 2: Ann showed [Qd Ks Js 2s 5c Jh 9d] and won ($32.49)").replace(
+        " and won ($32.49) with two pair, Aces and Deuces", " and lost with two pair, Aces and Deuces")
+    (tmp_path / "tampered.txt").write_text(tampered, encoding="utf-8")
+    shown = analyse(load(tmp_path)).players.set_index("player")
+    assert shown.loc["Ann", ["expected_share", "won_share", "showdown_deviation", "showdown_mismatches"]].tolist() \
+        == [0.0, 1.0, 1.0, 1]
+    assert shown.loc["Cy", ["showdown_deviation", "showdown_mismatches"]].tolist() == [-1.0, 1]
+
+
+def test_showdown_prediction_splits_stud8_and_razz() -> None:
+    # stud8: Ann's wheel takes the low and ties nothing for high (Bob's flush); razz: Ann's 5-low takes it all
+    cards = {"Ann": ("As 2d 3c", "4h 5s Kd Kc"), "Bob": ("9h Th Jh", "Qh 2h Ks Qs")}
+    rows = [(v, h, name, down, up, won) for v, h, wins in (("stud8", "1", {"Ann": 50, "Bob": 50}),
+                                                          ("razz", "2", {"Ann": 0, "Bob": 100}))
+            for name, (down, up) in cards.items() for won in [wins[name]]]
+    players = pd.DataFrame(rows, columns=["variant", "hand_id", "player", "down_cards", "up_cards", "collected"])
+    players = players.assign(site="s", showdown=True)
+    pots = pd.DataFrame({"site": "s", "hand_id": ["1", "2"], "pot": 0})
+    facts = showdown_facts(players, pots).set_index("player")
+    # stud8: Ann half (low), Bob half (high) as collected; razz: Ann's wheel should win but Bob collected
+    assert facts.loc["Ann", ["known_showdowns", "expected_share", "won_share", "showdown_mismatches"]].tolist() \
+        == [2, 1.5, 0.5, 1]
+    assert facts.loc["Bob", ["expected_share", "won_share", "showdown_deviation"]].tolist() == [0.5, 1.5, 1.0]
 
 
 def test_cmh_single_stratum_is_the_chi_square() -> None:

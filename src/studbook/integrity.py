@@ -52,6 +52,7 @@ import pandas as pd
 from studbook.cards import parse_cards
 from studbook.evaluate import board_high_key
 from studbook.evaluate.board import board_low_key
+from studbook.evaluate.scalar import high_value, low8_value, low_a5_value
 from studbook.frames import Frames
 
 ALPHA = 0.05
@@ -110,7 +111,7 @@ def analyse(frames: Frames, *, alpha: float = ALPHA, min_decisions: int = MIN_DE
                         min_decisions=min_decisions)
     violations = _violations_in_time(hands, frames.violations)
     return Integrity(
-        pairs=pairs, players=player_facts(hands, players, decisions), decisions=decisions,
+        pairs=pairs, players=player_facts(hands, players, decisions, frames.pots), decisions=decisions,
         by_rule=_count(violations, ["site", "rule"]), by_table=_count(violations, ["site", "table"]),
         by_hour=_by_hour(violations), bursts=bursts(violations, minutes=burst_minutes, faults=burst_faults),
         hands=len(hands),
@@ -566,9 +567,12 @@ def _share_folds(multiway: pd.DataFrame | None) -> dict[tuple[str, str, str], li
 # ---------------------------------------------------------------------------- players
 
 
-def player_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFrame) -> pd.DataFrame:
+def player_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataFrame,
+                 pots: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player: hands, win rate in big bets per 100 hands with its 95% interval
-    (normal, from the hands' spread), heads-up decisions and their aggression."""
+    (normal, from the hands' spread), heads-up decisions and their aggression;
+    with ``pots``, the showdowns against what the cards shown predict
+    (:func:`showdown_facts`)."""
     p = pd.DataFrame({"site": players["site"].astype(str), "player": players["player"].astype(str),
                       "net_bb": players["net_bb"].astype(float)})
     g = p.groupby(["site", "player"])["net_bb"]
@@ -581,7 +585,94 @@ def player_facts(hands: pd.DataFrame, players: pd.DataFrame, decisions: pd.DataF
     out = out.drop(columns="sd").join(hu, how="left").fillna({"heads_up_decisions": 0})
     out["heads_up_decisions"] = out["heads_up_decisions"].astype(int)
     out["heads_up_aggression"] = out["heads_up_aggression"].round(3)
-    return out.sort_values("hands", ascending=False).reset_index()
+    out = out.sort_values("hands", ascending=False).reset_index()
+    if pots is None:
+        return out
+    shown = showdown_facts(players, pots)
+    out = out.merge(shown, on=["site", "player"], how="left")
+    counts = ["known_showdowns", "showdown_mismatches"]
+    return out.fillna({c: 0 for c in shown.columns[2:]}).astype({c: int for c in counts})
+
+
+SPLIT_TOLERANCE = 0.05
+"""A showdown's share of the pot that differs from the cards' prediction by more
+than this is a mismatch (odd chips of a split pot stay under it)."""
+
+
+def showdown_facts(players: pd.DataFrame, pots: pd.DataFrame) -> pd.DataFrame:
+    """Per player (``site``, ``player``): showdowns whose cards are known, the
+    share of the pot their shown cards predict (summed over those showdowns),
+    the share they collected, the difference, and the mismatches (showdowns
+    where the two differ by more than :data:`SPLIT_TOLERANCE`).
+
+    Known: every player at the showdown has seven cards in the log (shown, or
+    the hero's) and the hand has one pot (side pots aside). The prediction is
+    the rules' own: the best high hand takes the pot (stud), the best low
+    (razz), half each to the best high and the best 8-or-better low (stud8;
+    all to the high without a qualifying low), ties sharing. At the river the
+    cards decide, so on honest, well-written logs the difference is 0: a
+    difference is a pot given to the wrong player (a software fault or a log
+    changed afterwards)."""
+    columns = ["site", "player", "known_showdowns", "expected_share", "won_share", "showdown_deviation",
+               "showdown_mismatches"]
+    p = players[players["showdown"].astype(bool)]
+    if p.empty:
+        return pd.DataFrame(columns=columns)
+    p = pd.DataFrame({"site": p["site"].astype(str), "hand_id": p["hand_id"].astype(str),
+                      "variant": p["variant"].astype(str), "player": p["player"].astype(str),
+                      "cards": (p["down_cards"].astype(str) + " " + p["up_cards"].astype(str)).to_numpy(),
+                      "collected": p["collected"].astype(float)})
+    single = pots.assign(site=pots["site"].astype(str), hand_id=pots["hand_id"].astype(str)).groupby(_KEY)["pot"]
+    one_pot = single.nunique().rename("pots").reset_index()
+    p = p.merge(one_pot, on=_KEY, how="left")
+    p = p[p["pots"].fillna(1) == 1]
+    rows = []
+    for (site, hand), group in p.groupby(_KEY, sort=False):
+        hands = [_seven(c) for c in group["cards"]]
+        total = group["collected"].sum()
+        if len(group) < 2 or total <= 0 or any(h is None for h in hands):
+            continue
+        predicted = _predicted_shares(group["variant"].iloc[0], hands)  # type: ignore[arg-type]
+        for player, share, got in zip(group["player"], predicted, group["collected"] / total):
+            rows.append((site, player, share, got))
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    known = pd.DataFrame(rows, columns=["site", "player", "expected", "won"])
+    known["mismatch"] = (known["won"] - known["expected"]).abs() > SPLIT_TOLERANCE
+    g = known.groupby(["site", "player"])
+    out = pd.DataFrame({"known_showdowns": g.size(), "expected_share": g["expected"].sum().round(2),
+                        "won_share": g["won"].sum().round(2), "showdown_mismatches": g["mismatch"].sum()})
+    out["showdown_deviation"] = (out["won_share"] - out["expected_share"]).round(2)
+    return out.reset_index()[columns]
+
+
+def _seven(text: str) -> list | None:
+    """The seven cards of a showdown hand, or None when the log shows fewer."""
+    cards = [c for c in text.replace("<NA>", "").split() if c]
+    if len(cards) != 7:
+        return None
+    return list(parse_cards(" ".join(cards)))
+
+
+def _predicted_shares(variant: str, hands: list[list]) -> list[float]:
+    """Each hand's share of the pot by the variant's rules (ties share)."""
+    high = [high_value(h) for h in hands]
+    if variant == "razz":
+        low = [low_a5_value(h) for h in hands]
+        return _best(low, smaller=True)
+    if variant == "stud8":
+        lows = [low8_value(h) for h in hands]
+        if all(v is None for v in lows):
+            return _best(high, smaller=False)
+        qualified = [v if v is not None else math.inf for v in lows]
+        return [0.5 * h + 0.5 * lo for h, lo in zip(_best(high, smaller=False), _best(qualified, smaller=True))]
+    return _best(high, smaller=False)
+
+
+def _best(values: list, *, smaller: bool) -> list[float]:
+    best = min(values) if smaller else max(values)
+    winners = sum(v == best for v in values)
+    return [1.0 / winners if v == best else 0.0 for v in values]
 
 
 # ---------------------------------------------------------------------------- violations in context
@@ -647,4 +738,4 @@ def _runs(mask: np.ndarray) -> Iterator[tuple[int, int]]:
 
 
 __all__ = ["ALPHA", "Integrity", "analyse", "bursts", "cmh_z", "heads_up_decisions", "multiway_decisions",
-           "pair_facts", "player_facts", "score_pairs", "share_tests"]
+           "pair_facts", "player_facts", "score_pairs", "share_tests", "showdown_facts"]
