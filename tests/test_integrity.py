@@ -304,7 +304,7 @@ def test_cli_text_json_and_usage(tmp_path: Path, capsys: pytest.CaptureFixture[s
     folder = _built_folder(tmp_path)
     assert main(["integrity", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("2 hands, 3 pairs (0 tested: enough heads-up play), 0 flagged")
+    assert out.startswith("2 hands, 3 pairs (0 tested: enough play together), 0 flagged")
     assert "violations by rule\nnone" in out
     assert main(["integrity", str(folder), "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)

@@ -32,8 +32,8 @@ from studbook.cli.source import add_source_arguments, load_source
 from studbook.integrity import ALPHA, Integrity, analyse
 
 TABLES = ("pairs", "players", "decisions", "by_rule", "by_table", "by_hour", "bursts")
-PAIR_COLUMNS = ["rank", "site", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "raw_p",
-                "score", "flagged"]
+PAIR_COLUMNS = ["rank", "site", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "share_z",
+                "folder", "raw_p", "score", "flagged"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -78,7 +78,7 @@ def summary(report: Integrity) -> str:
         q = raw.quantile([0.5, 0.9, 1.0])
         spread = (f"; unadjusted -log10 p: median {q[0.5]:.2f}, 90th percentile {q[0.9]:.2f}, "
                   f"max {q[1.0]:.2f} (the flag needs {math.log10(max(_tested(report), 1) / ALPHA):.2f})")
-    return (f"{report.hands} hands, {len(pairs)} pairs ({_tested(report)} tested: enough heads-up play), "
+    return (f"{report.hands} hands, {len(pairs)} pairs ({_tested(report)} tested: enough play together), "
             f"{flagged} flagged at family-wise p < {ALPHA} (score > {-math.log10(ALPHA):.2f}){spread}")
 
 
@@ -88,10 +88,11 @@ def format_text(report: Integrity, top: int) -> str:
         view = report.pairs.head(top)[PAIR_COLUMNS + ["evidence"]].copy()
         view["soft_z"] = view["soft_z"].round(2)
         view["dump_z"] = view["dump_z"].round(2)
+        view["share_z"] = view["share_z"].round(2)
         view["score"] = view["score"].round(2)
         view["evidence"] = [" ".join(e.split()[:3]) for e in view["evidence"]]
-        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=("site", "a", "b", "kind", "dumper",
-                                                                                     "evidence")), ""]
+        left = ("site", "a", "b", "kind", "dumper", "folder", "evidence")
+        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=left), ""]
     if len(report.players):
         parts += ["players", aligned(report.players.head(top), left=("site", "player")), ""]
     for name, title in (("by_rule", "violations by rule"), ("by_table", "violations by table"),
