@@ -179,12 +179,13 @@ def page(report: Integrity, replayer: str | None) -> str:
                         for i in ids)
 
     pairs = report.pairs
-    shown = pairs.head(50)[PAIR_COLUMNS + ["soft_p", "dump_p", "pair_p", "evidence"]] if len(pairs) else pairs
+    shown = pairs.head(50)[PAIR_COLUMNS + ["soft_p", "dump_p", "share_p", "pair_p", "evidence"]] if len(pairs) else pairs
     body = [
         "<h1>studbook integrity report</h1>", f"<p>{html.escape(summary(report))}</p>",
         "<p>Score = -log10 of the pair's p-value, Bonferroni-adjusted over the pairs tested: a pair is flagged "
         f"when that p is below {ALPHA}. soft_z: CMH z of the pair's bets and raises against each other (negative: "
-        "fewer than against others); dump_z: CMH z of the dumper's folds to the other's bets (positive: more).</p>",
+        "fewer than against others); dump_z: CMH z of the dumper's folds to the other's bets (positive: more); "
+        "share_z: CMH z of the folder's folds to a bet, multi-way, while the other is live (positive: more).</p>",
         f'<img alt="pair scores" src="{_png(score_chart(report))}">',
         "<h2>Pairs</h2>", _table(shown, links),
         "<h2>Players</h2>", _table(report.players.head(50)),
