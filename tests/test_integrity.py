@@ -14,6 +14,7 @@ from studbook.check import check_hand
 from studbook.cli import main
 from studbook.frames import Frames, frames_from_checks, load
 from studbook.integrity import analyse, bursts, cmh_z, multiway_decisions, share_tests, showdown_facts
+from studbook.events import ActionKind
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
 
@@ -252,6 +253,27 @@ def test_showdown_prediction_splits_stud8_and_razz() -> None:
     assert facts.loc["Ann", ["known_showdowns", "expected_share", "won_share", "showdown_mismatches"]].tolist() \
         == [2, 1.5, 0.5, 1]
     assert facts.loc["Bob", ["expected_share", "won_share", "showdown_deviation"]].tolist() == [0.5, 1.5, 1.0]
+
+
+def test_card_sharing_partner_folds_the_weaker_hand() -> None:
+    names = [f"p{i}" for i in range(5)]
+    strategies = Strategies(assign_styles(names, random.Random(2)), [Collusion("p0", "p1", CheatKind.CARD_SHARING, 1.0)])
+    seen: list[tuple[bool, bool]] = []
+
+    def chooser(decision):
+        action = strategies(decision)
+        live = {p.name for p in decision.state.live_players}
+        partner = {"p0": "p1", "p1": "p0"}.get(decision.player)
+        if partner in live and len(live) > 2 and decision.options.to_call > 0 and decision.options.find(
+                ActionKind.FOLD) is not None:
+            seen.append((decision.strength(partner) > decision.strength(decision.player),
+                         action is not None and action.kind is ActionKind.FOLD))
+        return action
+
+    list(simulate("stud", 150, 5, 4, names=names, chooser=chooser))
+    weaker = [folded for partner_stronger, folded in seen if partner_stronger]
+    assert len(weaker) > 20 and all(weaker)  # at strength 1 the weaker partner always folds to a bet
+    assert not all(folded for partner_stronger, folded in seen if not partner_stronger)
 
 
 def test_cmh_single_stratum_is_the_chi_square() -> None:
