@@ -485,6 +485,9 @@ def score_pairs(pairs: pd.DataFrame, decisions: pd.DataFrame, multiway: pd.DataF
     out = out.join(shared, on=_PAIR).fillna({"share_z": 0.0, "share_n": 0})
     out["folder"] = out["folder"].fillna("")
     out["share_n"] = out["share_n"].astype(int)
+    # one player's folds at one table share that table's dynamics: honest pairs' z spread wider than N(0, 1)
+    out["share_scale"] = null_scale(out.loc[out["share_n"] >= min_decisions, "share_z"])
+    out["share_z"] /= out["share_scale"]
     excluded: set[tuple[str, str, str]] = set()
     for _ in range(ROUNDS):
         scored = _scored(out, decisions, excluded, alpha, min_decisions)
