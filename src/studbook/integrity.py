@@ -10,11 +10,12 @@ players, and a pair is two players of one site.
   pots contested heads-up and multi-way, showdowns together, chips won from
   each other, the heads-up decisions of each against the other and how many
   were bets or raises (soft play), folds to a bet and folds of a stronger
-  visible board (chip dumping), large pots lost to the other; then the two
+  visible board (chip dumping), large pots lost to the other; then the three
   tests below, their p-values, the pair's score and whether it is flagged,
   and the hands that support it.
 * ``players``: hands, net won in big bets per 100 hands with a 95% confidence
-  interval, heads-up decisions and their aggression rate.
+  interval, heads-up decisions and their aggression rate, and their
+  showdowns against what the cards shown predict (:func:`showdown_facts`).
 * ``decisions``: every heads-up decision (exactly two players live), the
   rows the tests count.
 * ``violations`` in context: ``by_rule``, ``by_table``, ``by_hour`` and
@@ -34,7 +35,12 @@ The tests (``docs/integrity.md`` has their assumptions):
   bets, on the big-bet streets (5th to 7th); strata: player x table x street; the smaller p of the two
   directions, doubled (Bonferroni).
 
-``pair_p`` is the smaller of the two, doubled, times the number of pairs
+* **card sharing** (``share_p``): the same test that one player folds to a
+  bet, three or more live, more often while the other is live (and did not
+  make the bet) than in the same spots without them, and more often than the
+  others fold while the other is live (:func:`share_tests`).
+
+``pair_p`` is the smallest of the three, tripled, times the number of pairs
 tested (Bonferroni over every pair); ``score`` is ``-log10(pair_p)``, so a
 score of 2 means "one chance in a hundred that any honest pair of this many
 would look as extreme", and ``flagged`` is ``pair_p < alpha`` (0.05).
