@@ -1,6 +1,7 @@
 """Does ``studbook integrity`` find planted cheats, and does it leave honest players alone?
 
     .venv/bin/python benchmarks/bench_integrity.py [--sizes 2000,20000] [--runs 3,1] [--strength 0.5]
+        [--kinds soft_play,chip_dumping,card_sharing,honest]
 
 Each run simulates a session of SIZE hands over max(6, SIZE / 1000) six-handed
 tables (stud, stud8 and razz in turn), each table a different lineup from a
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="2000,20000")
     parser.add_argument("--runs", default="3,1", help="runs per size, in the order of --sizes")
     parser.add_argument("--strength", type=float, default=0.5)
-    parser.add_argument("--kinds", default="soft_play,chip_dumping,honest")
+    parser.add_argument("--kinds", default="soft_play,chip_dumping,card_sharing,honest")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     runs = [int(r) for r in args.runs.split(",")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -11,8 +12,9 @@ import pytest
 
 from studbook.check import check_hand
 from studbook.cli import main
-from studbook.frames import frames_from_checks, load
-from studbook.integrity import analyse, bursts, cmh_z
+from studbook.frames import Frames, frames_from_checks, load
+from studbook.integrity import analyse, bursts, cmh_z, multiway_decisions, share_tests, showdown_facts
+from studbook.events import ActionKind
 from studbook.simulate import simulate
 from studbook.strategies import CheatKind, Collusion, Strategies, assign_styles
 
@@ -151,6 +153,129 @@ def test_players_win_rate(report) -> None:
     assert players.loc["Ann", "ci_low"] < -162 < players.loc["Ann", "ci_high"]
 
 
+def _two_sites(frames: Frames, other: str) -> Frames:
+    """``frames`` and a copy of them at site ``other``: the same names at two sites."""
+    tables = {}
+    for name in ("hands", "players", "actions", "pots", "violations", "rejects"):
+        table = getattr(frames, name)
+        copy = table.assign(site=other) if "site" in table.columns else table.iloc[0:0]
+        tables[name] = pd.concat([table.astype({"site": str}) if "site" in table.columns else table, copy],
+                                 ignore_index=True)
+    return replace(frames, **tables)
+
+
+def test_players_keyed_by_site_and_name(tmp_path: Path) -> None:
+    frames = load(_built_folder(tmp_path))
+    one, two = analyse(frames), analyse(_two_sites(frames, "fulltilt"))
+    # Ann and Bob at two sites are two pairs, each with the facts of one site; not one pair with doubled counts
+    assert sorted(two.pairs["site"].unique()) == ["fulltilt", "pokerstars"]
+    assert len(two.pairs) == 2 * len(one.pairs)
+    facts = ["hands", "heads_up", "a_decisions", "b_folds", "a_won_from_b_bb", "showdowns"]
+    for site in ("pokerstars", "fulltilt"):
+        rows = two.pairs[(two.pairs["site"] == site) & (two.pairs["a"] == "Ann") & (two.pairs["b"] == "Bob")]
+        assert rows[facts].values.tolist() == [[2, 1, 2, 1, 0.85, 0]]
+    players = two.players.set_index(["site", "player"])
+    assert len(players) == 6
+    assert players.loc[("fulltilt", "Ann"), "hands"] == 2
+    assert players.loc[("fulltilt", "Ann"), "bb_per_100"] == pytest.approx(-162.0)
+
+
+def test_multiway_decisions_on_built_hands(report, tmp_path: Path) -> None:
+    frames = load(_built_folder(tmp_path))
+    m = multiway_decisions(frames.hands, frames.players, frames.actions)
+    rows = [(h[-3:], p, o, f, b) for h, p, o, f, b in m[["hand_id", "player", "other", "fold", "other_bet"]]
+            .itertuples(index=False)]
+    # facing a bet three-handed on 3rd street: hand 1 Bob calls and Cy folds to Ann's bring-in;
+    # hand 2 Ann calls Bob's bring-in, Cy completes over it, Bob folds to Cy's completion
+    assert sorted(rows) == sorted([
+        ("724", "Bob", "Cy", False, False), ("724", "Bob", "Ann", False, True),
+        ("724", "Cy", "Bob", True, False), ("724", "Cy", "Ann", True, True),
+        ("800", "Ann", "Cy", False, False), ("800", "Ann", "Bob", False, True),
+        ("800", "Cy", "Ann", False, False), ("800", "Cy", "Bob", False, True),
+        ("800", "Bob", "Ann", True, False), ("800", "Bob", "Cy", True, True)])
+
+
+def _multiway(spots: list[tuple[str, list[str], str, int, int]]) -> pd.DataFrame:
+    """Decisions facing a bet three-handed on 5th street: (actor, the two others
+    live, the bettor, decisions, folds among them), one row per other live."""
+    rows, hand = [], 0
+    for player, others, bettor, count, folds in spots:
+        for i in range(count):
+            hand += 1
+            rows += [("s", str(hand), "T", 1, 5, 3, player, other, i < folds, other == bettor) for other in others]
+    return pd.DataFrame(rows, columns=["site", "hand_id", "table", "seq", "street", "live", "player", "other",
+                                       "fold", "other_bet"])
+
+
+def test_share_test_finds_folds_while_the_partner_is_live() -> None:
+    # Xe folds to Bo's bets 30 times in 40 while Yu is live, 10 in 40 without Yu; others fold 10 in 40 with Yu live
+    spots = [("Xe", ["Yu", "Bo"], "Bo", 40, 30), ("Xe", ["Cy", "Bo"], "Bo", 40, 10),
+             ("Di", ["Yu", "Bo"], "Bo", 40, 10), ("Di", ["Cy", "Bo"], "Bo", 40, 10)]
+    tests = share_tests(_multiway(spots))
+    xe_yu = tests.loc[("s", "Xe", "Yu")]
+    assert xe_yu["folder"] == "Xe" and xe_yu["share_n"] == 40
+    # one 2x2 table per baseline (30/40 against 10/40): z = sqrt(chi-square x (N-1)/N) = sqrt(20 x 79/80)
+    assert xe_yu["share_z"] == pytest.approx((20 * 79 / 80) ** 0.5)
+    assert tests.loc[("s", "Di", "Yu"), "share_z"] < 0  # Di folds no more with Yu live than without
+    # the bettor's presence is not evidence: Bo made every bet Xe folded to
+    assert ("s", "Bo", "Xe") not in tests.index
+
+
+def test_showdowns_against_the_cards_shown(report, tmp_path: Path) -> None:
+    players = report.players.set_index("player")
+    # hand 2: Cy's two pair (aces and deuces) beats Ann's jacks, both seven cards known; Cy takes it all
+    assert players.loc["Cy", ["known_showdowns", "expected_share", "won_share", "showdown_mismatches"]].tolist() \
+        == [1, 1.0, 1.0, 0]
+    assert players.loc["Ann", ["known_showdowns", "expected_share", "won_share"]].tolist() == [1, 0.0, 0.0]
+    assert players.loc["Bob", "known_showdowns"] == 0
+    # the same hand with the pot given to Ann's worse hand: a mismatch for both
+    tampered = HAND_2.replace("Cy collected $32.49", "Ann collected $32.49").replace(
+        "Seat 2: Ann mucked [Qd Ks Js 2s 5c Jh 9d]", "Seat 2: Ann showed [Qd Ks Js 2s 5c Jh 9d] and won ($32.49)").replace(
+        " and won ($32.49) with two pair, Aces and Deuces", " and lost with two pair, Aces and Deuces")
+    (tmp_path / "tampered.txt").write_text(tampered, encoding="utf-8")
+    shown = analyse(load(tmp_path)).players.set_index("player")
+    assert shown.loc["Ann", ["expected_share", "won_share", "showdown_deviation", "showdown_mismatches"]].tolist() \
+        == [0.0, 1.0, 1.0, 1]
+    assert shown.loc["Cy", ["showdown_deviation", "showdown_mismatches"]].tolist() == [-1.0, 1]
+
+
+def test_showdown_prediction_splits_stud8_and_razz() -> None:
+    # stud8: Ann's wheel takes the low and ties nothing for high (Bob's flush); razz: Ann's 5-low takes it all
+    cards = {"Ann": ("As 2d 3c", "4h 5s Kd Kc"), "Bob": ("9h Th Jh", "Qh 2h Ks Qs")}
+    rows = [(v, h, name, down, up, won) for v, h, wins in (("stud8", "1", {"Ann": 50, "Bob": 50}),
+                                                          ("razz", "2", {"Ann": 0, "Bob": 100}))
+            for name, (down, up) in cards.items() for won in [wins[name]]]
+    players = pd.DataFrame(rows, columns=["variant", "hand_id", "player", "down_cards", "up_cards", "collected"])
+    players = players.assign(site="s", showdown=True)
+    pots = pd.DataFrame({"site": "s", "hand_id": ["1", "2"], "pot": 0})
+    facts = showdown_facts(players, pots).set_index("player")
+    # stud8: Ann half (low), Bob half (high) as collected; razz: Ann's wheel should win but Bob collected
+    assert facts.loc["Ann", ["known_showdowns", "expected_share", "won_share", "showdown_mismatches"]].tolist() \
+        == [2, 1.5, 0.5, 1]
+    assert facts.loc["Bob", ["expected_share", "won_share", "showdown_deviation"]].tolist() == [0.5, 1.5, 1.0]
+
+
+def test_card_sharing_partner_folds_the_weaker_hand() -> None:
+    names = [f"p{i}" for i in range(5)]
+    strategies = Strategies(assign_styles(names, random.Random(2)), [Collusion("p0", "p1", CheatKind.CARD_SHARING, 1.0)])
+    seen: list[tuple[bool, bool]] = []
+
+    def chooser(decision):
+        action = strategies(decision)
+        live = {p.name for p in decision.state.live_players}
+        partner = {"p0": "p1", "p1": "p0"}.get(decision.player)
+        if partner in live and len(live) > 2 and decision.options.to_call > 0 and decision.options.find(
+                ActionKind.FOLD) is not None:
+            seen.append((decision.strength(partner) > decision.strength(decision.player),
+                         action is not None and action.kind is ActionKind.FOLD))
+        return action
+
+    list(simulate("stud", 150, 5, 4, names=names, chooser=chooser))
+    weaker = [folded for partner_stronger, folded in seen if partner_stronger]
+    assert len(weaker) > 20 and all(weaker)  # at strength 1 the weaker partner always folds to a bet
+    assert not all(folded for partner_stronger, folded in seen if not partner_stronger)
+
+
 def test_cmh_single_stratum_is_the_chi_square() -> None:
     # one 2x2 table: CMH z squared = Pearson chi-square x (N-1)/N
     x, n, y, m = 3, 40, 30, 60
@@ -201,7 +326,7 @@ def test_cli_text_json_and_usage(tmp_path: Path, capsys: pytest.CaptureFixture[s
     folder = _built_folder(tmp_path)
     assert main(["integrity", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("2 hands, 3 pairs (0 tested: enough heads-up play), 0 flagged")
+    assert out.startswith("2 hands, 3 pairs (0 tested: enough play together), 0 flagged")
     assert "violations by rule\nnone" in out
     assert main(["integrity", str(folder), "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)

@@ -12,10 +12,15 @@ chance, 0..1, that the pair cheats where it can):
   check or call instead);
 * ``chip_dumping``: heads-up, the receiver (``second``) bets and raises into
   the dumper (``first``), who calls on 3rd and 4th street, building the pot,
-  then folds to a bet from 5th street on, whatever their cards.
+  then folds to a bet from 5th street on, whatever their cards;
+* ``card_sharing``: each sees the other's down cards; with both live and at
+  least one other player, the one holding the weaker cards (by the
+  simulator's strength of both hands) folds to a bet, leaving the pot to the
+  stronger partner instead of paying to chase it.
 
 These are the behaviours :mod:`studbook.integrity` tests for; the pair plays
-honestly in every other spot (multi-way pots, against other players).
+honestly in every other spot (against other players only, and for soft play
+and chip dumping in multi-way pots).
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ STYLES = (LOOSE, TIGHT)
 class CheatKind(Enum):
     SOFT_PLAY = "soft_play"
     CHIP_DUMPING = "chip_dumping"
+    CARD_SHARING = "card_sharing"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +120,33 @@ class Strategies:
             return None  # not ours: the simulator's own choice
         choice = honest(decision, style)
         live = [p.name for p in decision.state.live_players]
+        if len(live) > 2:
+            return _share_cards(decision, self._partners.get(decision.player, ()), live, choice)
         if len(live) != 2:
             return choice
         opponent = live[0] if live[1] == decision.player else live[1]
         for collusion in self._partners.get(decision.player, ()):
+            if collusion.kind is CheatKind.CARD_SHARING:
+                continue
             if opponent in (collusion.first, collusion.second) and decision.rng.random() < collusion.strength:
                 return _cheat(decision, collusion, choice)
         return choice
+
+
+def _share_cards(decision: Decision, collusions: Sequence[Collusion], live: list[str],
+                 choice: LegalAction) -> LegalAction:
+    """Multi-way, facing a bet: fold the weaker of two card-sharing partners."""
+    fold = decision.options.find(_K.FOLD)
+    if fold is None or decision.options.to_call <= 0 or choice.kind is _K.FOLD:
+        return choice
+    for collusion in collusions:
+        if collusion.kind is not CheatKind.CARD_SHARING:
+            continue
+        partner = collusion.second if decision.player == collusion.first else collusion.first
+        if partner in live and decision.strength(partner) > decision.strength(decision.player) \
+                and decision.rng.random() < collusion.strength:
+            return fold
+    return choice
 
 
 def _cheat(decision: Decision, collusion: Collusion, choice: LegalAction) -> LegalAction:

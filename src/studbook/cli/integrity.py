@@ -32,8 +32,8 @@ from studbook.cli.source import add_source_arguments, load_source
 from studbook.integrity import ALPHA, Integrity, analyse
 
 TABLES = ("pairs", "players", "decisions", "by_rule", "by_table", "by_hour", "bursts")
-PAIR_COLUMNS = ["rank", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "raw_p", "score",
-                "flagged"]
+PAIR_COLUMNS = ["rank", "site", "a", "b", "hands", "heads_up", "kind", "soft_z", "dump_z", "dumper", "share_z",
+                "folder", "raw_p", "score", "flagged"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -78,7 +78,7 @@ def summary(report: Integrity) -> str:
         q = raw.quantile([0.5, 0.9, 1.0])
         spread = (f"; unadjusted -log10 p: median {q[0.5]:.2f}, 90th percentile {q[0.9]:.2f}, "
                   f"max {q[1.0]:.2f} (the flag needs {math.log10(max(_tested(report), 1) / ALPHA):.2f})")
-    return (f"{report.hands} hands, {len(pairs)} pairs ({_tested(report)} tested: enough heads-up play), "
+    return (f"{report.hands} hands, {len(pairs)} pairs ({_tested(report)} tested: enough play together), "
             f"{flagged} flagged at family-wise p < {ALPHA} (score > {-math.log10(ALPHA):.2f}){spread}")
 
 
@@ -88,12 +88,13 @@ def format_text(report: Integrity, top: int) -> str:
         view = report.pairs.head(top)[PAIR_COLUMNS + ["evidence"]].copy()
         view["soft_z"] = view["soft_z"].round(2)
         view["dump_z"] = view["dump_z"].round(2)
+        view["share_z"] = view["share_z"].round(2)
         view["score"] = view["score"].round(2)
         view["evidence"] = [" ".join(e.split()[:3]) for e in view["evidence"]]
-        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=("a", "b", "kind", "dumper",
-                                                                                     "evidence")), ""]
+        left = ("site", "a", "b", "kind", "dumper", "folder", "evidence")
+        parts += ["pairs (top by score; evidence: the first hands)", aligned(view, left=left), ""]
     if len(report.players):
-        parts += ["players", aligned(report.players.head(top), left=("player",)), ""]
+        parts += ["players", aligned(report.players.head(top), left=("site", "player")), ""]
     for name, title in (("by_rule", "violations by rule"), ("by_table", "violations by table"),
                         ("bursts", "bursts of violations")):
         table = getattr(report, name)
@@ -178,12 +179,13 @@ def page(report: Integrity, replayer: str | None) -> str:
                         for i in ids)
 
     pairs = report.pairs
-    shown = pairs.head(50)[PAIR_COLUMNS + ["soft_p", "dump_p", "pair_p", "evidence"]] if len(pairs) else pairs
+    shown = pairs.head(50)[PAIR_COLUMNS + ["soft_p", "dump_p", "share_p", "pair_p", "evidence"]] if len(pairs) else pairs
     body = [
         "<h1>studbook integrity report</h1>", f"<p>{html.escape(summary(report))}</p>",
         "<p>Score = -log10 of the pair's p-value, Bonferroni-adjusted over the pairs tested: a pair is flagged "
         f"when that p is below {ALPHA}. soft_z: CMH z of the pair's bets and raises against each other (negative: "
-        "fewer than against others); dump_z: CMH z of the dumper's folds to the other's bets (positive: more).</p>",
+        "fewer than against others); dump_z: CMH z of the dumper's folds to the other's bets (positive: more); "
+        "share_z: CMH z of the folder's folds to a bet, multi-way, while the other is live (positive: more).</p>",
         f'<img alt="pair scores" src="{_png(score_chart(report))}">',
         "<h2>Pairs</h2>", _table(shown, links),
         "<h2>Players</h2>", _table(report.players.head(50)),
