@@ -658,14 +658,14 @@ def test_a_file_that_vanishes_after_the_walk_is_listed(
     folder = tmp_path / "in"
     folder.mkdir()
     files = [Path(shutil.copy(f, folder / f.name)) for f in sim]
-    walk = importer.expand_paths
+    walk = importer.expand_inputs
 
-    def walk_then_delete(paths: Any) -> list[Path]:
+    def walk_then_delete(paths: Any) -> Any:
         found = walk(paths)
         files[0].unlink()
         return found
 
-    monkeypatch.setattr(importer, "expand_paths", walk_then_delete)
+    monkeypatch.setattr(importer, "expand_inputs", walk_then_delete)
     db = tmp_path / "s.db"
     assert main(["import", str(folder), "--db", str(db)]) == 2
     out, err = capsys.readouterr()

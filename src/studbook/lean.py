@@ -322,7 +322,12 @@ def share_categories(tables: Mapping[str, pd.DataFrame], domains: Mapping[str, s
     for frame in tables.values():
         for column in domains:
             if column in frame.columns and isinstance(frame[column].dtype, pd.CategoricalDtype):
-                frame[column] = frame[column].array.remove_unused_categories()
+                values = frame[column].array
+                pruned = values.remove_unused_categories()
+                # written back only when it drops a category: a new dtype object for every column
+                # on every call made every later call replace every column (del + insert) again
+                if len(pruned.categories) != len(values.categories):
+                    frame[column] = pruned
     found: dict[tuple[str, int], list[tuple[pd.DataFrame, str]]] = {}
     for frame in tables.values():
         for column, domain in domains.items():

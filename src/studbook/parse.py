@@ -178,9 +178,11 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         for chunk in fmt.split(text):
             if first:
                 first = False
-                before = _before_first_hand(text, chunk.first_line, file) if text_format else None
-                if before is not None:  # held back as a hand would be: it is the first item of the file
+                before = _before_first_hand(text, chunk.first_line, file, fmt) if text_format else None
+                if isinstance(before, Rejected):  # held back as a hand would be: the file's first item
                     previous = before, None
+                elif before is not None:
+                    report.warnings.append(before)
             if previous is not None:
                 yield previous
             previous = (_parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file),
@@ -270,14 +272,18 @@ def _unindented(head: str) -> str:
 BEFORE_FIRST_HAND = "text before the first hand, not read as one (a hand's header must start its line)"
 
 
-def _before_first_hand(text: str, first_line: int, file: str) -> Rejected | None:
-    """A text file's lines before its first hand, rejected when they are not blank:
-    they may hold a hand whose header does not start its line (junk in front of
-    it on the line, an archive's bytes), so they are listed, never dropped unseen."""
+def _before_first_hand(text: str, first_line: int, file: str, fmt: SiteFormat) -> Rejected | str | None:
+    """A text file's lines before its first hand: None when blank; a warning when
+    every line carries no play by the site's line policy (a table notice, a timer);
+    else rejected, as they may hold a hand whose header does not start its line
+    (junk in front of it on the line, an archive's bytes): listed, never dropped unseen."""
     before = text[: _offset_of_line(text, first_line)]
     if not before.strip():
         return None
     line = 1 + before.count("\n", 0, len(before) - len(before.lstrip()))
+    plays_nothing = getattr(fmt, "plays_nothing", None)
+    if plays_nothing is not None and plays_nothing(before.strip()):
+        return f"lines {line}-{first_line - 1}: text before the first hand carries no play: ignored"
     return Rejected(file, line, line, BEFORE_FIRST_HAND, capped(before.strip()))
 
 

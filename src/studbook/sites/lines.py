@@ -233,6 +233,8 @@ def local_to_utc(local: datetime, zone: str | None) -> datetime | None:
 # The builder base
 
 
+_DAMAGED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffd]")  # control characters, replaced bytes
+
 class BuildError(ValueError):
     """A line the grammar accepted whose content does not make sense."""
 
@@ -876,7 +878,7 @@ class LineFormat:
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
         text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
         if not (self.starts or self.header).match(text):
-            if self._plays_nothing(text):  # a table notice, chat or a timer between two hands
+            if self.plays_nothing(text):  # a table notice, chat or a timer between two hands
                 first = text.lstrip().split("\n", 1)[0]
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
                                site=self.name)
@@ -892,10 +894,13 @@ class LineFormat:
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
 
-    def _plays_nothing(self, text: str) -> bool:
+    def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
-        policy (no seat is known there: a line with an amount or a card may be a play).
-        A hand in a header form the site does not read has such lines: it stays rejected."""
+        policy (no seat is known there: a line with an amount or a card may be a play;
+        a hand in a header form the site does not read has such lines) and none is
+        damaged (control characters, bytes the decoder replaced: a damaged play, maybe)."""
+        if _DAMAGED.search(text):
+            return False
         policy = policy_for(self.grammar())
         return all(policy.judge(line, ()) is not None for line in text.split("\n"))
 
