@@ -152,14 +152,14 @@ def test_the_exported_notebook_shows_a_hand_as_the_replayer(driver: Any, tmp_pat
     assert len(frames) == 1
     driver.execute_script("arguments[0].scrollIntoView();", frames[0])
     driver.switch_to.frame(frames[0])
-    counter = driver.find_element(By.ID, "step-counter")
-    assert counter.text.startswith("step 0 /")
-    steps = int(counter.text.split("/")[1].split()[0])
+    counter = driver.find_element(By.ID, "step-counter")  # in poker words; the step number in its title
+    assert counter.text == "before the deal" and counter.get_attribute("title").startswith("step 0 of ")
+    steps = int(counter.get_attribute("title").split(" of ")[1].split()[0])
     step_on = driver.find_element(By.ID, "next")
     rules = []
     for step in range(1, steps + 1):
         step_on.click()
-        assert counter.text.startswith(f"step {step} /")
+        assert counter.get_attribute("title").startswith(f"step {step} of ")
         rules = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#violations .rule")]
         if rules:
             break
