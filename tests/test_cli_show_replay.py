@@ -78,7 +78,7 @@ def test_show_from_store_is_show_from_the_log(tmp_path: Path, capsys: pytest.Cap
     capsys.readouterr()
     code, from_store, err = run(capsys, "show", "--db", str(db), "--hand", "251200800002")
     assert code == 0, err
-    assert from_store.startswith("pokerstars hand 251200800002: 7 Card Stud Limit (stud), 20/40, table '3761643380 1'")
+    assert from_store.startswith("pokerstars hand 251200800002: 7 Card Stud Limit (stud), 20/40 tournament chips, table '3761643380 1'")
     assert run(capsys, "show", log, "--hand", "251200800002")[1] == from_store
 
 

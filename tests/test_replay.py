@@ -41,10 +41,14 @@ SHIPPED = [SHIPPED_STUD8_SIDE_POT, SHIPPED_RUN_OUT, SHIPPED_RAZZ_7TH]
 CORPUS_ONLY = [COMMUNITY_8, EVERYONE_DEALT]
 
 
-def load(request: pytest.FixtureRequest, where: tuple[str, str]) -> Hand:
-    """The hand ``where`` names: in the shipped histories, or in the corpus (skips without it)."""
+def load(request: pytest.FixtureRequest | Path, where: tuple[str, str]) -> Hand:
+    """The hand ``where`` names: in the shipped histories, or in the corpus (the corpus
+    folder itself, or the request its fixture comes from: skips without it)."""
     path, hand_id = where
-    root = ROOT if path.startswith("histories/") else request.getfixturevalue("corpus")
+    if path.startswith("histories/"):
+        root = ROOT
+    else:
+        root = request if isinstance(request, Path) else request.getfixturevalue("corpus")
     for hand in studbook.parse_file(root / path):
         if isinstance(hand, Hand) and hand.hand_id == hand_id:
             return hand
