@@ -737,3 +737,16 @@ def test_no_play_lines_between_two_hands_of_every_text_site(text_hands: list[tup
                                                            site: str) -> None:  # fmt: skip
     text, check = _site_hand(text_hands, site)
     _reads_between(text, text, check.hand.seats[-1].player)
+
+
+def test_a_long_run_of_spaces_in_a_line_is_judged_at_once() -> None:
+    """A line of 20,000 spaces then text, inside a hand (found by the fuzz driver): the
+    no-play vocabulary's name part once had three ways to match a run of spaces, and
+    took minutes a line; it is judged like any unknown line (issue 28)."""
+    text = (SAMPLES / "planted-violations.txt").read_text(encoding="utf-8").split("\n\n\n")[0]
+    lines = text.split("\n")
+    edited = "\n".join([*lines[:5], " " * 20_000 + "PokerStars Hand #1: 7 Card Stud", *lines[5:]]) + "\n\n"
+    policy = LinePolicy(load_grammar("pokerstars"))
+    assert policy.judge(" " * 20_000 + "Bob has timed out", ()) is not None
+    [result] = parse_text(edited, file="spaces.txt")
+    assert isinstance(result, Rejected) and result.line == 6
