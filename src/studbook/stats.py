@@ -275,7 +275,7 @@ def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[s
             column: (pd.api.extensions.take(right[column].to_numpy(dtype=np.int64), rows, allow_fill=True,
                                             fill_value=0)
                      if counts and column.startswith(counts)
-                     else pd.api.extensions.take(right[column].array, rows, allow_fill=True))
+                     else pd.api.extensions.take(_takeable(right[column]), rows, allow_fill=True))
             for column in right.columns if column not in keys}))
         sample = sample.merge(right.iloc[:1], on=keys, how="left")
     out = pd.concat(parts, axis=1)
@@ -283,6 +283,13 @@ def _left_joined(base: pd.DataFrame, rights: Sequence[tuple[pd.DataFrame, list[s
         if out[key].dtype != sample[key].dtype:
             out[key] = out[key].astype(sample[key].dtype)
     return out
+
+
+def _takeable(column: pd.Series) -> Any:
+    """The column's values as ``take`` wants them: pandas 2.2 warns (FutureWarning) on a
+    numpy-backed extension array, so those go as their numpy array, the others as they are."""
+    values = column.array
+    return values.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values
 
 
 def _positions(left: pd.DataFrame, right: pd.DataFrame, keys: list[str]) -> np.ndarray:
