@@ -27,7 +27,7 @@ set +e
 status=$?
 set -e
 # the planted hands break rules on purpose: exit 1 and their summary
-grep -q "^summary: 1 files, 12 hands, 0 ok, 12 hands with violations" "$work/check.out" && [ "$status" = 1 ] \
+grep -q "^summary: 1 file, 12 hands, 0 ok, 12 hands with violations" "$work/check.out" && [ "$status" = 1 ] \
     || { cat "$work/check.out"; echo "wheel check: studbook check gave exit $status" >&2; exit 1; }
 "$work/venv/bin/studbook" replay "$root/histories/planted-violations.txt" --html "$work/replay.html" >/dev/null 2>&1
 grep -q "studbook-replay" "$work/replay.html" || { echo "wheel check: the replayer page lacks its data" >&2; exit 1; }
