@@ -357,11 +357,12 @@ def test_forced_site_and_nul_bytes_and_leading_garbage(tmp_path: Path) -> None:
     path = tmp_path / "g.txt"
     path.write_bytes(b"\xef\xbb\xbfsome junk\r\n\r\n" + SMALL.replace("\n", "\r\n").encode().replace(b"Table", b"Ta\x00ble"))
     [report] = studbook.parse_paths([path], site="pokerstars")
-    assert report.counts() == {"parsed": 1, "skipped": 0, "rejected": 1}
+    # "some junk" carries no play (no amount, no card): a warning, not a rejection (issue 31's policy)
+    assert report.counts() == {"parsed": 1, "skipped": 0, "rejected": 0}
+    assert any("text before the first hand carries no play" in w for w in report.warnings)
     assert report.hands[0].line == 3 and report.hands[0].events[0].line == 8
     assert "1 NUL byte dropped" in report.warnings
-    [junk] = report.rejected  # listed, never dropped unseen: it may hold a hand (issue 28)
-    assert (junk.line, junk.text) == (1, "some junk")
+    assert report.rejected == []  # listed as a warning, never dropped unseen
     with pytest.raises(ValueError, match="unknown site"):
         list(studbook.parse_text(SMALL, site="nosuchsite"))
 
