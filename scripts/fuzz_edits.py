@@ -15,7 +15,12 @@ rejection or skip with a reason), no rejection is an "internal error", and
 the store holds every result: its hands, plus its rejects table (rejected and
 skipped hands), plus the ids repeated within the input.
 
-    python scripts/fuzz_edits.py -n 100000 [--seed S] [--corpus ../shared/corpus]
+    python scripts/fuzz_edits.py -n 100000 [--seed S] [--jobs N] [--batch B] [--corpus ../shared/corpus]
+
+Input ``n`` of seed ``S`` is the same bytes however the run is split: each is
+checked alone, and a batch of ``B`` inputs is imported in one run into a new
+store (the store's cost shared); when a batch's store does not add up, each of
+its inputs is imported alone to name the one at fault.
 
 prints a progress bar, then one summary line (also when stopped by SIGTERM or Ctrl-C) (inputs, hands, rejected, rate,
 failures). A failing input is saved under ``--keep`` (default
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import multiprocessing
 import random
 import re
 import signal
@@ -36,7 +42,9 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
+from typing import Iterator
 
 from tqdm import tqdm
 
@@ -162,9 +170,20 @@ def headers_in(data: bytes) -> int:
     return count
 
 
-def run_one(data: bytes, folder: Path, tally: Tally) -> None:
-    """``data`` through check and import; raises AssertionError when a hand is unaccounted for."""
-    path = folder / "input.txt"
+def _file_errors(results: list[object], stream: object) -> int:
+    return 1 if getattr(stream, "error", None) and len(results) == 1 else 0
+
+
+def input_for(pool: list[Seed], seed: int, n: int) -> bytes:
+    """Input number ``n`` of run ``seed``: the same bytes whichever worker or batch makes it."""
+    rng = random.Random(f"{seed}:{n}")
+    return edit(rng.choice(pool).text, rng)
+
+
+def check_one(data: bytes, path: Path, tally: Tally) -> tuple[int, list[tuple[str, str]], int]:
+    """``data`` (written at ``path``) through check: its results counted in ``tally``; raises
+    AssertionError when a hand is unaccounted for. Gives what the store must then hold: the
+    number of results, the results' hand keys, and how many of them are a file error."""
     path.write_bytes(data)
     stream = stream_file(path)
     results = list(stream.results)
@@ -181,49 +200,125 @@ def run_one(data: bytes, folder: Path, tally: Tally) -> None:
             tally.rejected += 1
         else:
             tally.skipped += 1
-    db = folder / "store.db"
+    keys = [(r.hand.site, r.hand.hand_id) for r in results if hasattr(r, "hand")]
+    return len(results), keys, _file_errors(results, stream)
+
+
+def import_and_count(paths: list[Path], db: Path, expected: int, keys: list[tuple[str, str]],
+                     file_errors: int) -> None:
+    """``paths`` imported in one run into a new store at ``db``, which must then hold every result
+    (``expected`` of them, with ``keys`` the hand keys among them): its hands, plus its rejects
+    table (a file that is not a hand history too), plus the keys met more than once (a repeated
+    hand is stored once). No store is made when every file is a file error (``file_errors``)."""
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-        code = cli_main(["import", str(path), "--db", str(db), "-q"])
+        code = cli_main(["import", *map(str, paths), "--db", str(db), "-q", "--jobs", "1"])
     assert code in (0, 2), f"import exit status {code}: {err.getvalue()[-300:]}"
-    if code == 2:  # the file is not a hand history (a file error): listed, nothing stored
+    if not db.exists():
+        assert expected == file_errors, f"no store made for {expected} results (exit status {code})"
         return
     with sqlite3.connect(db) as conn:
         stored = conn.execute("SELECT count(*) FROM hands").fetchone()[0]
         listed = conn.execute("SELECT count(*) FROM rejects").fetchone()[0]
-    keys = [(r.hand.site, r.hand.hand_id) for r in results if hasattr(r, "hand")]
     repeated = len(keys) - len(set(keys))
-    assert stored + listed + repeated >= len(results) - _file_errors(results, stream), (
-        f"{len(results)} results; the store holds {stored} hands and {listed} rejects, {repeated} repeated")
+    assert stored + listed + repeated >= expected, (
+        f"{expected} results; the store holds {stored} hands and {listed} rejects, {repeated} repeated")
 
 
-def _file_errors(results: list[object], stream: object) -> int:
-    return 1 if getattr(stream, "error", None) and len(results) == 1 else 0
+def run_batch(pool: list[Seed], seed: int, numbers: range, folder: Path, keep: Path) -> Tally:
+    """Inputs ``numbers`` of run ``seed``: each checked alone, then all imported in one run (the
+    cost of a new store shared); when the batch's store does not add up, each input is imported
+    alone to name the one at fault."""
+    tally = Tally()
+    paths, datas, keys, expected, errors = [], [], [], 0, 0
+    for n in numbers:
+        data = input_for(pool, seed, n)
+        path = folder / f"input-{n}.txt"
+        tally.inputs += 1
+        try:
+            count, hand_keys, file_errors = check_one(data, path, tally)
+        except (Exception, SystemExit):  # noqa: BLE001 - every failure is kept with its input
+            _keep(tally, keep, seed, n, data)
+            path.unlink(missing_ok=True)
+            continue
+        paths.append(path)
+        datas.append((n, data, count, hand_keys, file_errors))
+        keys += hand_keys
+        expected += count
+        errors += file_errors
+    try:
+        import_and_count(paths, folder / "store.db", expected, keys, errors)
+    except (Exception, SystemExit):  # noqa: BLE001 - find which input the store lost
+        for path, (n, data, alone, hand_keys, file_errors) in zip(paths, datas):
+            try:
+                import_and_count([path], folder / "one.db", alone, hand_keys, file_errors)
+            except (Exception, SystemExit):  # noqa: BLE001
+                _keep(tally, keep, seed, n, data)
+    for path in paths:
+        path.unlink(missing_ok=True)
+    return tally
+
+
+def _keep(tally: Tally, keep: Path, seed: int, n: int, data: bytes) -> None:
+    tally.failures.append(traceback.format_exc())
+    keep.mkdir(parents=True, exist_ok=True)
+    (keep / f"input-{seed}-{n}.txt").write_bytes(data)
+    (keep / f"input-{seed}-{n}.traceback").write_text(tally.failures[-1], encoding="utf-8")
+
+
+_POOL: list[Seed] = []  # each worker process's seeds, made once
+
+
+def _work(job: tuple[int, range, Path | None, list[Path] | None, Path]) -> Tally:
+    seed, numbers, corpus, roots, keep = job
+    if not _POOL:
+        _POOL.extend(seeds(corpus, roots))
+    with tempfile.TemporaryDirectory(prefix="studbook-fuzz-") as tmp:
+        return run_batch(_POOL, seed, numbers, Path(tmp), keep)
 
 
 def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool = True,
-         roots: list[Path] | None = None) -> Tally:
-    rng = random.Random(seed)
-    pool = seeds(corpus, roots)
+         roots: list[Path] | None = None, batch: int = 50, workers: int = 1) -> Tally:
+    jobs = [(seed, range(start, min(start + batch, count)), corpus, roots, keep) for start in range(0, count, batch)]
     tally = Tally()
-    with tempfile.TemporaryDirectory(prefix="studbook-fuzz-") as tmp:
-        folder = Path(tmp)
-        for n in tqdm(range(count), unit="input", disable=not progress, file=sys.stderr, dynamic_ncols=True,
-                      mininterval=5):
+    with contextlib.ExitStack() as stack:
+        if workers > 1:  # the workers are forked before the progress bar starts its thread
+            context = multiprocessing.get_context("fork")
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint))
+            done: Iterator[Tally] = _as_done(pool, jobs, workers)
+        else:
+            done = map(_work, jobs)
+        bar = stack.enter_context(tqdm(total=count, unit="input", disable=not progress, file=sys.stderr,
+                                       dynamic_ncols=True, mininterval=5))
+        for part in done:
+            for name in ("inputs", "hands", "ok", "rejected", "skipped"):
+                setattr(tally, name, getattr(tally, name) + getattr(part, name))
+            tally.failures += part.failures
+            bar.update(part.inputs)
             if _STOP:
                 break
-            chosen = rng.choice(pool)
-            data = edit(chosen.text, rng)
-            tally.inputs += 1
-            try:
-                run_one(data, folder, tally)
-            except Exception:  # noqa: BLE001 - every failure is kept with its input
-                tally.failures.append(traceback.format_exc())
-                keep.mkdir(parents=True, exist_ok=True)
-                (keep / f"input-{seed}-{n}.txt").write_bytes(data)
-                (keep / f"input-{seed}-{n}.traceback").write_text(tally.failures[-1], encoding="utf-8")
     return tally
+
+
+def _as_done(pool: ProcessPoolExecutor, jobs: list[tuple[int, range, Path | None, list[Path] | None, Path]],
+             workers: int) -> Iterator[Tally]:
+    """The jobs' tallies as they finish, a few jobs queued ahead of each worker (not all at once: a
+    stop then ends the run soon)."""
+    pending: set[Future[Tally]] = set()
+    queue = iter(jobs)
+    while True:
+        while len(pending) < 2 * workers and not _STOP and (job := next(queue, None)) is not None:
+            pending.add(pool.submit(_work, job))
+        if not pending:
+            return
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from (future.result() for future in finished)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run and prints the summary
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 _STOP: list[int] = []  # a SIGTERM or Ctrl-C ends the run after the input in hand, with its summary
@@ -239,12 +334,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--keep", type=Path, default=Path("fuzz-failures"), help="where failing inputs go")
+    parser.add_argument("--batch", type=int, default=50, help="inputs imported into one new store (default 50)")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else time.time_ns() % 2**32
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     start = time.monotonic()
-    tally = fuzz(args.n, seed, args.corpus, args.keep)
+    tally = fuzz(args.n, seed, args.corpus, args.keep, batch=args.batch, workers=args.jobs)
     took = time.monotonic() - start
     print(f"fuzz: {tally.inputs:,} inputs (seed {seed}) in {took:.0f} s, {tally.inputs / max(took, 1e-9):.1f}/s: "
           f"{tally.hands:,} hands checked ({tally.ok:,} ok), {tally.rejected:,} rejected, {tally.skipped:,} skipped; "

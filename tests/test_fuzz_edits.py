@@ -43,3 +43,30 @@ def test_every_kind_of_edit_changes_the_input() -> None:
     rng = random.Random(1)
     edited = {driver.edit(hand, rng) for _ in range(50)}
     assert len(edited) > 40 and hand.encode() not in edited
+
+
+def test_a_batch_whose_store_loses_a_hand_names_the_input_at_fault(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Inputs are imported a batch at a time; when the batch's store does not add up, each
+    input is imported alone, and only the one whose hands went missing is kept as a failure."""
+    import sqlite3
+
+    driver = _driver()
+    pool = driver.seeds(None, [ROOT / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt"])
+    probe = tmp_path / "probe.txt"
+    with_results = [n for n in range(30) if driver.check_one(driver.input_for(pool, 5, n), probe, driver.Tally())[0]]
+    victim = with_results[3]
+    real = driver.cli_main
+
+    def losing(argv: list[str]) -> int:
+        code = real(argv)
+        db = argv[argv.index("--db") + 1]
+        with sqlite3.connect(db) as conn:  # the victim's hands and rejections vanish from the store
+            for table in ("hands", "rejects"):
+                conn.execute(f"DELETE FROM {table} WHERE file LIKE ?", (f"%input-{victim}.txt",))
+        return code
+
+    monkeypatch.setattr(driver, "cli_main", losing)
+    (tmp_path / "work").mkdir()
+    tally = driver.run_batch(pool, 5, range(with_results[0], victim + 3), tmp_path / "work", tmp_path / "keep")
+    assert len(tally.failures) == 1 and "the store holds" in tally.failures[0]
+    assert sorted(p.name for p in (tmp_path / "keep").iterdir()) == [f"input-5-{victim}.traceback", f"input-5-{victim}.txt"]
