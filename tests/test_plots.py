@@ -163,7 +163,28 @@ def test_session_results(out_dir: Path) -> None:
     figure.canvas.draw()
     ticks = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
     assert ticks == ["2024-01-01", "2024-01-02", "2024-01-03"]  # each session's start date
+    legend = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert legend == ["Session won (big bets)", "Session lost (big bets)", "Running total"]
+    colours = [handle.get_facecolor() for handle in figure.legends[0].legend_handles[:2]]
+    assert colours[0] != colours[1]  # both bar colours named, whatever the first session did
     _render(figure, out_dir / "sessions.png")
+
+
+def test_sessions_of_one_day_tick_the_date_once_then_their_times() -> None:
+    """Two sessions on one day and one the next: the second tick says its start time,
+    not the date again (the neighbouring ticks repeated it)."""
+    import dataclasses
+    from datetime import datetime, timezone
+
+    checks = []
+    for i, (day, hour) in enumerate(((1, 9), (1, 18), (2, 9))):
+        b = showdown_hand(f"d{i}")
+        b.header = dataclasses.replace(b.header, started_utc=datetime(2024, 1, day, hour, tzinfo=timezone.utc))
+        checks.append(b.check())
+    figure = session_results(frames_from_checks(checks), "A")
+    figure.canvas.draw()
+    ticks = [t.get_text() for t in figure.axes[0].get_xticklabels() if t.get_text()]
+    assert ticks == ["2024-01-01", "18:00", "2024-01-02"]
 
 
 def test_large_counts_are_written_in_full_with_separators(out_dir: Path) -> None:
@@ -179,7 +200,11 @@ def test_large_counts_are_written_in_full_with_separators(out_dir: Path) -> None
     assert f"Hero: {hands:,} hands, " in figure.get_suptitle()
     figure.canvas.draw()
     ticks = [t.get_text() for a in figure.axes for t in a.get_xticklabels() if t.get_text()]
-    assert any(t.startswith("600\n2024-03-") for t in ticks)  # hand number and start date
+    assert all(t.split("\n")[0].replace(",", "").isdigit() for t in ticks)  # each tick: the hand's number
+    for axes in figure.axes:  # the start date under the first tick of each day, never repeated
+        labels = [t.get_text() for t in axes.get_xticklabels() if t.get_text()]
+        dates = [label.split("\n")[1] for label in labels if "\n" in label]
+        assert labels and "\n2024-03-" in labels[0] and dates == sorted(set(dates))
     assert all(a.xaxis.get_offset_text().get_text() == "" for a in figure.axes)
 
 
@@ -196,8 +221,8 @@ def test_charts_keep_kinds_and_variants_apart(out_dir: Path) -> None:
     titles = {a.get_title().split(":")[0] for a in results.axes}
     assert titles == {f"{v}, {k}" for v in ("stud", "stud8", "razz") for k in ("cash", "tournament")}
     results.canvas.draw()
-    assert all("\n2024-03-" in t.get_text() for a in results.axes for t in a.get_xticklabels()
-               if t.get_text())
+    assert all("\n2024-03-" in next(t.get_text() for t in a.get_xticklabels() if t.get_text())
+               for a in results.axes)  # each panel's first tick has its date
     players = compare_players(frames, ["Hero", "Böse Sieben"])
     assert [a.get_title() for a in players.axes] == ["stud", "stud8", "razz"]
     starting = starting_hand_results(frames, "Hero")

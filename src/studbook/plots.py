@@ -25,7 +25,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
+from matplotlib.lines import Line2D
+from matplotlib.ticker import Formatter, MaxNLocator, StrMethodFormatter
 
 from studbook.filters import KINDS as GAME_KINDS
 from studbook.filters import VARIANTS, find_hero, game_kind, known_currency
@@ -163,22 +164,42 @@ def _results_panel(axes: Any, part: pd.DataFrame, values: np.ndarray, game: str,
     axes.axhline(0, color="grey", lw=0.8)
     starts = list(part["started_utc"])
     axes.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True, min_n_ticks=2))
-    axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: _hand_tick(value, starts)))
+    axes.xaxis.set_major_formatter(_DatedTicks(starts, numbered=True))
     axes.set_xlim(1, max(len(part), 2))
-    timed = "start date, UTC" if part["started_utc"].notna().any() else "no start times known"
+    timed = "start date where it changes, UTC" if part["started_utc"].notna().any() else "no start times known"
     axes.set_xlabel(f"Hands in time order (ticks: hand number and {timed})")
     axes.set_title(f"{game}: {_hands(len(part))}, {values.sum():+,.2f} {unit}", fontsize="medium")
     axes.set_ylabel(f"Net won ({'big bets' if unit == 'bb' else unit})")
     axes.grid(alpha=0.3)
 
 
-def _hand_tick(value: float, starts: list[Any]) -> str:
-    """A tick of hand number ``value``: the number, and below it the hand's start date."""
-    number = int(round(value))
-    if number != value or not 1 <= number <= len(starts):
-        return ""
-    start = starts[number - 1]
-    return f"{number:,}" if pd.isna(start) else f"{number:,}\n{start:%Y-%m-%d}"
+class _DatedTicks(Formatter):
+    """Ticks of hands or sessions in time order (position n is ``starts[n - 1]``): the hand's
+    number when ``numbered``, and the start date under the first tick of each day only (the
+    neighbouring ticks of one day would repeat it); a later session of a day says its time."""
+
+    def __init__(self, starts: list[Any], numbered: bool) -> None:
+        self.starts = starts
+        self.numbered = numbered
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return self.format_ticks([x])[0]
+
+    def format_ticks(self, values: Any) -> list[str]:
+        labels, last_day = [], None
+        for value in values:
+            number = int(round(value))
+            if number != value or not 1 <= number <= len(self.starts):
+                labels.append("")
+                continue
+            start = self.starts[number - 1]
+            parts = [f"{number:,}"] if self.numbered else []
+            if not pd.isna(start):
+                day = f"{start:%Y-%m-%d}"
+                parts.append(day if day != last_day else "" if self.numbered else f"{start:%H:%M}")
+                last_day = day
+            labels.append("\n".join(p for p in parts if p))
+        return labels
 
 
 def compare_players(frames: Frames, players: Sequence[str] | None = None, *,
@@ -361,8 +382,11 @@ def session_results(frames: Frames, player: str | None = None) -> Figure:
     for axes, kind in zip(panels, kinds):
         _sessions_panel(axes, table[table["kind"] == kind].reset_index(drop=True), kind)
     figure.suptitle(f"{title} (big bets of every variant played in a session, added up)")
-    handles, labels = panels[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=2)
+    # the bars take their colour from their sign, so the legend names both colours itself
+    handles = [Patch(color=COLORS["showdown"], label="Session won (big bets)"),
+               Patch(color=COLORS["non_showdown"], label="Session lost (big bets)"),
+               Line2D([], [], color=COLORS["total"], lw=2, marker="o", ms=3, label="Running total")]
+    figure.legend(handles=handles, loc="outside lower center", ncols=3)
     return figure
 
 
@@ -371,21 +395,18 @@ def _sessions_panel(axes: Any, part: pd.DataFrame, kind: str) -> None:
     x = np.arange(1, len(part) + 1)
     values = part["net_bb"].to_numpy(dtype=float)
     colors = [COLORS["showdown"] if v >= 0 else COLORS["non_showdown"] for v in values]
-    axes.bar(x, values, color=colors, label="Big bets won in the session")
-    axes.plot(x, values.cumsum(), color=COLORS["total"], lw=2, marker="o", ms=3,
-              label="Running total")
+    axes.bar(x, values, color=colors)
+    axes.plot(x, values.cumsum(), color=COLORS["total"], lw=2, marker="o", ms=3)
     axes.axhline(0, color="grey", lw=0.8)
     starts = list(part["start"])
     axes.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
-    axes.xaxis.set_major_formatter(FuncFormatter(
-        lambda value, _: f"{starts[int(value) - 1]:%Y-%m-%d}" if 1 <= value <= len(starts)
-        and value == int(value) else ""))
+    axes.xaxis.set_major_formatter(_DatedTicks(starts, numbered=False))
     axes.set_xlim(0.4, len(part) + 0.6)
     axes.set_title(f"{kind}: {counted(len(part), 'session')}, {_hands(part['hands'].sum())}, "
                    f"{values.sum():+,.2f} bb ({starts[0]:%Y-%m-%d} to {starts[-1]:%Y-%m-%d})",
                    fontsize="medium")
     axes.margins(y=0.08)
-    axes.set_xlabel("Session (in time order; ticks: start date, UTC)")
+    axes.set_xlabel("Session (in time order; ticks: start date, or time on the same day, UTC)")
     axes.set_ylabel("Net won (big bets)")
     axes.grid(axis="y", alpha=0.3)
 
