@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import multiprocessing
 import random
 import re
@@ -79,6 +80,7 @@ class Tally:
     rejected: int = 0
     skipped: int = 0
     failures: list[str] = field(default_factory=list)
+    numbers: range = range(0)  # the inputs of a batch
 
 
 def seeds(corpus: Path | None, roots: list[Path] | None = None) -> list[Seed]:
@@ -230,7 +232,7 @@ def run_batch(pool: list[Seed], seed: int, numbers: range, folder: Path, keep: P
     """Inputs ``numbers`` of run ``seed``: each checked alone, then all imported in one run (the
     cost of a new store shared); when the batch's store does not add up, each input is imported
     alone to name the one at fault."""
-    tally = Tally()
+    tally = Tally(numbers=numbers)
     paths, datas, keys, expected, errors = [], [], [], 0, 0
     for n in numbers:
         data = input_for(pool, seed, n)
@@ -279,8 +281,12 @@ def _work(job: tuple[int, range, Path | None, list[Path] | None, Path]) -> Tally
 
 
 def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool = True,
-         roots: list[Path] | None = None, batch: int = 50, workers: int = 1) -> Tally:
-    jobs = [(seed, range(start, min(start + batch, count)), corpus, roots, keep) for start in range(0, count, batch)]
+         roots: list[Path] | None = None, batch: int = 50, workers: int = 1, journal: Path | None = None) -> Tally:
+    """Inputs ``0 .. count - 1`` of ``seed``, less the batches ``journal`` says are done (a long
+    run goes on where a stopped one ended); each finished batch is written to ``journal``."""
+    finished: set[range] = _journal(journal).get(seed, set())
+    jobs = [(seed, numbers, corpus, roots, keep) for start in range(0, count, batch)
+            if (numbers := range(start, min(start + batch, count))) not in finished]
     tally = Tally()
     with contextlib.ExitStack() as stack:
         if workers > 1:  # the workers are forked before the progress bar starts its thread
@@ -289,9 +295,12 @@ def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool 
             done: Iterator[Tally] = _as_done(pool, jobs, workers)
         else:
             done = map(_work, jobs)
-        bar = stack.enter_context(tqdm(total=count, unit="input", disable=not progress, file=sys.stderr,
-                                       dynamic_ncols=True, mininterval=5))
+        bar = stack.enter_context(tqdm(total=count, initial=sum(map(len, finished)), unit="input",
+                                       disable=not progress, file=sys.stderr, dynamic_ncols=True, mininterval=5))
         for part in done:
+            if journal is not None:
+                with journal.open("a", encoding="utf-8") as out:
+                    out.write(f"{seed}\t{part.numbers.start}\t{part.numbers.stop}\t{len(part.failures)}\n")
             for name in ("inputs", "hands", "ok", "rejected", "skipped"):
                 setattr(tally, name, getattr(tally, name) + getattr(part, name))
             tally.failures += part.failures
@@ -299,6 +308,27 @@ def fuzz(count: int, seed: int, corpus: Path | None, keep: Path, progress: bool 
             if _STOP:
                 break
     return tally
+
+
+def _journal(path: Path | None) -> dict[int, set[range]]:
+    """The batches a journal records as done, by seed (lines of seed, start, stop, failures)."""
+    done: dict[int, set[range]] = {}
+    if path is not None and path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            seed, start, stop, _ = map(int, line.split("\t"))
+            done.setdefault(seed, set()).add(range(start, stop))
+    return done
+
+
+def journal_summary(path: Path, seed: int) -> str:
+    """What a journal says of ``seed``: the inputs done in all, and the first not done."""
+    done = _journal(path).get(seed, set())
+    covered = {n for numbers in done for n in numbers}
+    first_gap = next(n for n in itertools.count() if n not in covered)
+    failures = sum(int(line.split("\t")[3]) for line in path.read_text(encoding="utf-8").splitlines()
+                   if line.split("\t")[0] == str(seed))
+    return (f"{len(covered):,} inputs of seed {seed} done in all runs ({first_gap:,} of them from input 0 "
+            f"without a gap), {failures} failures")
 
 
 def _as_done(pool: ProcessPoolExecutor, jobs: list[tuple[int, range, Path | None, list[Path] | None, Path]],
@@ -336,16 +366,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=Path("fuzz-failures"), help="where failing inputs go")
     parser.add_argument("--batch", type=int, default=50, help="inputs imported into one new store (default 50)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="a file of the batches done: a run with the same seed skips them (resumes)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else time.time_ns() % 2**32
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     start = time.monotonic()
-    tally = fuzz(args.n, seed, args.corpus, args.keep, batch=args.batch, workers=args.jobs)
+    tally = fuzz(args.n, seed, args.corpus, args.keep, batch=args.batch, workers=args.jobs, journal=args.journal)
     took = time.monotonic() - start
     print(f"fuzz: {tally.inputs:,} inputs (seed {seed}) in {took:.0f} s, {tally.inputs / max(took, 1e-9):.1f}/s: "
           f"{tally.hands:,} hands checked ({tally.ok:,} ok), {tally.rejected:,} rejected, {tally.skipped:,} skipped; "
           f"{len(tally.failures)} failures" + (f" (inputs kept in {args.keep})" if tally.failures else ""))
+    if args.journal is not None:
+        print(f"journal {args.journal}: {journal_summary(args.journal, seed)}")
     return 1 if tally.failures else 0
 
 

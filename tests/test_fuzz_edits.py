@@ -70,3 +70,17 @@ def test_a_batch_whose_store_loses_a_hand_names_the_input_at_fault(tmp_path: Pat
     tally = driver.run_batch(pool, 5, range(with_results[0], victim + 3), tmp_path / "work", tmp_path / "keep")
     assert len(tally.failures) == 1 and "the store holds" in tally.failures[0]
     assert sorted(p.name for p in (tmp_path / "keep").iterdir()) == [f"input-5-{victim}.traceback", f"input-5-{victim}.txt"]
+
+
+def test_a_run_with_a_journal_goes_on_where_the_last_one_ended(tmp_path: Path) -> None:
+    """A long run is done in pieces: each finished batch is written to the journal, and a
+    run of the same seed skips what the journal has, so the pieces add up to one run."""
+    driver = _driver()
+    roots = [ROOT / "histories" / "HH20240323 T3761643380 Limit Stud $3.30 + $0.30.txt"]
+    journal = tmp_path / "journal.tsv"
+    first = driver.fuzz(4, 3, None, tmp_path / "failures", progress=False, roots=roots, batch=2, journal=journal)
+    second = driver.fuzz(10, 3, None, tmp_path / "failures", progress=False, roots=roots, batch=2, journal=journal)
+    other_seed = driver.fuzz(2, 4, None, tmp_path / "failures", progress=False, roots=roots, batch=2, journal=journal)
+    assert (first.inputs, second.inputs, other_seed.inputs) == (4, 6, 2)
+    assert driver.journal_summary(journal, 3).startswith("10 inputs of seed 3 done in all runs (10 of them")
+    assert driver.journal_summary(journal, 4).startswith("2 inputs of seed 4")
