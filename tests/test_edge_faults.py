@@ -144,6 +144,26 @@ def test_an_unsafe_session_appended_to_a_good_xml_file_keeps_the_good_hands(corp
     assert stored == 117
 
 
+def test_a_hand_with_two_xml_faults_is_one_rejection_and_the_store_agrees(corpus: Path, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Found by the fuzz driver: a <game> with a fault at its start and another further in
+    was two rejections (the reader reads on past a fault) while the store, keyed by the
+    hand's first line, kept one; check said 3 hands for a file of 2. One hand, one result."""
+    text = (corpus / "iPoker" / "7-StudL-USD-0.05-0.10-201009.txt").read_text(encoding="utf-8")
+    game = text.index("<game ")
+    later = text.index("<cards ", text.index("<cards ", game) + 1)
+    assert later < text.index("</game>", game)
+    path = tmp_path / "two-faults.xml"
+    path.write_text(text[:game] + "\x1a" + text[game:later] + "<cardsLtype" + text[later + 6 :], encoding="utf-8")
+    result = read_file(path)
+    [rejected] = result.rejected
+    assert len(result.hands) == text.count("<game ") - 1 and "malformed XML" in rejected.reason
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    with sqlite3.connect(tmp_path / "s.db") as conn:
+        assert conn.execute("SELECT count(*) FROM rejects").fetchone()[0] == 1
+    assert "rejected                1" in out
+
+
 def test_junk_after_the_last_hand_of_a_text_file_is_rejected_and_the_hands_kept(tmp_path: Path, whole: int) -> None:
     path = tmp_path / "tail.txt"
     path.write_bytes(HISTORY.read_bytes() + b"\n\n\n\x01\x02 garbage \xff\xfe line\nmore\n")
@@ -292,6 +312,50 @@ def test_amounts_just_under_the_limit_read_and_store_in_every_command(tmp_path: 
     code, stored, _ = _import(path, tmp_path / "s.db", capsys)
     assert (code, stored) == (0, 5)
     assert main(["stats", "--db", str(tmp_path / "s.db")]) == 0
+
+
+# numbers a reader turns into ints (seat numbers, the table size, the button): one limit too. The
+# fuzz driver found a 31-digit table size and a seat number of 2^63: OverflowError in import and stats.
+_OUT_OF_RANGE = "is out of range 0 to 99"
+COUNTS = {"table size": (b"' 8-max", b"' " + b"1" + b"0" * 30 + b"-max", 1, _OUT_OF_RANGE),  # the header's line
+          "seat number": (b"Seat 1: smokey (1500 in chips)", str(2**63).encode().join((b"Seat ", b": smokey (1500 in chips)")),
+                          3, "a seat line in a form")}  # PokerStars' grammar reads two digits
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_a_count_past_the_limit_is_one_rejection_in_every_command(tmp_path: Path, name: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    written, odd, line, reason = COUNTS[name]
+    hands = _lf(HISTORY.read_bytes()).split(b"\n\n\n")[:5]
+    assert written in hands[0]
+    hands[0] = hands[0].replace(written, odd)
+    path = tmp_path / "count.txt"
+    path.write_bytes(b"\n\n\n".join(hands) + b"\n")
+    result = read_file(path)
+    [rejected] = result.rejected
+    assert len(result.hands) == 4 and rejected.line == line and reason in rejected.reason
+    for command in _commands(path, tmp_path):
+        main(command)  # no OverflowError, no traceback: any exception fails the test
+        capsys.readouterr()
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    assert stored == 4 and rejected.reason in out
+
+
+def test_an_xml_seat_number_past_the_limit_is_one_rejection(tmp_path: Path, corpus: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """iPoker writes seats as attributes, read with int(): a seat of 2^63 rejects its hand only."""
+    text = (corpus / "iPoker" / "7-StudL-USD-0.05-0.10-201009.txt").read_bytes()
+    whole = read_file(corpus / "iPoker" / "7-StudL-USD-0.05-0.10-201009.txt")
+    path = tmp_path / "seat.xml"
+    path.write_bytes(text.replace(b'seat="6"', str(2**63).encode().join((b'seat="', b'"')), 1))
+    result = read_file(path)
+    [rejected] = result.rejected
+    assert len(result.hands) == len(whole.hands) - 1 and f"seat number {2**63} is out of range 0 to 99" in rejected.reason
+    for command in _commands(path, tmp_path):
+        main(command)
+        capsys.readouterr()
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    assert stored == len(whole.hands) - 1 and rejected.reason in out
 
 
 # -- hostile names through every output ----------------------------------------------------------

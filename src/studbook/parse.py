@@ -183,15 +183,22 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                     previous = before, None
                 elif before is not None:
                     report.warnings.append(before)
+            result = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+            if previous is not None and _rejected_again(previous[0], result):
+                continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:
                 yield previous
-            previous = (_parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file),
-                        sources.of(chunk.text, text) if sources is not None else None)
+            previous = result, sources.of(chunk.text, text) if sources is not None else None
         end = text
     if previous is not None:
         yield whole_last_hand(previous[0], end[-4096:]), previous[1]
     if first:
         report.error = f"no {fmt.name} hand found"
+
+
+def _rejected_again(before: ParseResult, result: ParseResult) -> bool:
+    """Whether ``result`` rejects the hand ``before`` rejected (the same first line)."""
+    return isinstance(result, Rejected) and isinstance(before, Rejected) and result.hand_line == before.hand_line
 
 
 WINDOW = 1 << 20  # characters of text split at a time

@@ -14,13 +14,15 @@ reader does not know that holds such bytes is said to be damaged too.
 
 from __future__ import annotations
 
-from studbook.events import Hand, ParseResult, Rejected
+from studbook.events import Collect, Hand, ParseResult, Rejected, SeatSummary, TournamentFinish
 from studbook.sites.base import UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
 
 MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB
 MAX_NAME_CHARS = 100  # player names: sites allow 12 to 30
 MAX_TABLE_CHARS = 200  # table names, tournament ids, game names, hand ids
 MAX_TEXT_SHOWN = 200  # the offending text a rejected hand keeps
+MAX_SEAT = 99  # seat numbers, table sizes, the button, pot numbers: a stud table seats 8, a site's tables 10
+MAX_PLACE = 10_000_000  # a tournament finishing place: the largest fields are some hundred thousand
 
 REPLACED = "\ufffd"
 _DAMAGED = "the {what} holds bytes that could not be decoded (replaced by U+FFFD): the hand is damaged"
@@ -68,15 +70,43 @@ def capped(text: str) -> str:
 
 def _over_limit(hand: Hand) -> Rejected | None:
     header = hand.header
+    for what, number in (("table size", header.max_seats), ("button seat", header.button)):
+        if number is not None and not 0 <= number <= MAX_SEAT:
+            return _reject_number(hand, hand.line, what, number, MAX_SEAT)
     for seat in hand.seats:
+        if not 0 <= seat.seat <= MAX_SEAT:
+            return _reject_number(hand, seat.line, "seat number", seat.seat, MAX_SEAT)
         if len(seat.player) > MAX_NAME_CHARS:
             return _reject(hand, seat.line, f"seat {seat.seat}: a player name", seat.player, MAX_NAME_CHARS)
+    for event in hand.events:  # the other numbers a reader turns from digits into ints
+        numbered = _NUMBERED.get(type(event))
+        if numbered is not None:
+            what, field, limit = numbered
+            if not 0 <= getattr(event, field) <= limit:
+                return _reject_number(hand, event.line, what, getattr(event, field), limit)
     for what, value in (("table name", header.table), ("hand id", header.hand_id), ("game name", header.game),
                         ("mix name", header.mix or ""),
                         ("tournament id", header.tournament.id if header.tournament else "")):  # fmt: skip
         if len(value) > MAX_TABLE_CHARS:
             return _reject(hand, hand.line, f"a {what}", value, MAX_TABLE_CHARS)
     return None
+
+
+_NUMBERED: dict[type, tuple[str, str, int]] = {
+    SeatSummary: ("seat number", "seat", MAX_SEAT), Collect: ("pot number", "pot", MAX_SEAT),
+    TournamentFinish: ("tournament place", "place", MAX_PLACE),
+}
+
+
+def _reject_number(hand: Hand, line: int, what: str, number: int, limit: int) -> Rejected:
+    """A number read from the log past any real table's (the one limit for counts, as
+    :func:`~studbook.money.within_limits` is for amounts): beyond it the store's and the
+    frames' integer columns would overflow."""
+    written = str(number)
+    shown = written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} digits)"
+    hand_id = hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
+    return Rejected(hand.file, line, hand.line, f"{what} {shown} is out of range 0 to {limit:,} (damaged or not a "
+                    f"real {what})", "", hand_id)  # fmt: skip
 
 
 def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejected:
@@ -86,6 +116,7 @@ def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejecte
 
 
 __all__ = [
-    "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped", "overlong_hand", "screen",
+    "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_PLACE", "MAX_SEAT", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped",
+    "overlong_hand", "screen",
     "too_big",
 ]
