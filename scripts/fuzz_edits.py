@@ -45,7 +45,7 @@ import traceback
 from dataclasses import dataclass, field
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -172,7 +172,7 @@ def headers_in(data: bytes) -> int:
     return count
 
 
-def _file_errors(results: list[object], stream: object) -> int:
+def _file_errors(results: Sequence[object], stream: object) -> int:
     return 1 if getattr(stream, "error", None) and len(results) == 1 else 0
 
 
