@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from peak import peak_rss
 
 import studbook.parse as parse_module
 from studbook.cli import main
@@ -494,21 +495,6 @@ def test_a_broken_pipe_does_not_hide_the_exit_status(tmp_path: Path) -> None:
 # -- memory: standard input is read a block at a time -----------------------------------------------
 
 
-def _peak_rss_of(args: list[str], stdin: Path) -> tuple[int, int]:
-    """(exit status, peak resident MB) of ``studbook ARGS < stdin`` in a fresh interpreter."""
-    import subprocess
-    import sys
-
-    code = ("import resource, subprocess, sys\n"
-            "with open(sys.argv[1], 'rb') as f:\n"
-            "    done = subprocess.run([sys.executable, '-m', 'studbook', *sys.argv[2:]], stdin=f,\n"
-            "                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-            "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code, str(stdin), *args], capture_output=True, text=True,
-                         timeout=600, check=True).stdout.split()  # fmt: skip
-    return int(out[0]), int(out[1])
-
-
 def test_check_of_standard_input_reads_it_a_block_at_a_time(tmp_path: Path) -> None:
     """Issue 28, item 14: ``check -`` read standard input whole: 20 MB of random
     bytes took 495 MB, the 100,000-hand file 2,470 MB."""
@@ -516,13 +502,13 @@ def test_check_of_standard_input_reads_it_a_block_at_a_time(tmp_path: Path) -> N
 
     noise = tmp_path / "noise.bin"
     noise.write_bytes(random.Random(28).randbytes(20 << 20))
-    code, peak = _peak_rss_of(["check", "-"], noise)
+    code, peak = peak_rss(["check", "-"], noise)
     assert code == 1 and peak < 150, peak
     text = tmp_path / "many.txt"
     with text.open("wb") as out:  # 6 MB of hands: the same hands again and again (duplicates)
         for _ in range(90):
             out.write(HISTORY.read_bytes() + b"\r\n\r\n\r\n")
-    code, peak = _peak_rss_of(["check", "-"], text)
+    code, peak = peak_rss(["check", "-"], text)
     assert code == 1 and peak < 200, peak  # duplicates: exit 1
 
 
