@@ -404,8 +404,8 @@ def _long_node(corpus: Path, form: str, size: int) -> tuple[bytes, int]:
 @pytest.mark.parametrize("form", ["player name", "game code", "cards text", "blank text", "many elements"])
 def test_an_overlong_xml_node_rejects_its_hand_at_its_line_and_keeps_the_others(
         corpus: Path, tmp_path: Path, form: str, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    """A 50 MB attribute was read whole by expat (and copied four times) before the
-    hand was rejected as too long: 543 MB and 44 s for one file. Now the reading
+    """A 50 MB attribute was read whole by expat (and copied on: the element, the record text) before the
+    hand was rejected as too long: 530 MB and 44 s for one file. Now the reading
     stops at the limit: the hand is rejected where the node starts, the other 116 read."""
     # past the limit; a record of small elements is cut once surely over it (4 bytes a character)
     data, line = _long_node(corpus, form, limits.MAX_HAND_CHARS * (5 if form == "many elements" else 1) + 200_000)
@@ -426,7 +426,7 @@ def test_an_overlong_xml_node_rejects_its_hand_at_its_line_and_keeps_the_others(
 
 
 def test_a_50mb_xml_attribute_checks_and_imports_under_the_memory_bound(corpus: Path, tmp_path: Path) -> None:
-    """543 MB resident for check, 1.4 s and 158 MB now (limits.md's bound: 300 MB; import 400 MB)."""
+    """530 MB resident for check on main, 155 MB now (limits.md's bound: 300 MB; import 400 MB)."""
     path = _write(tmp_path, "attr50.xml", _long_node(corpus, "player name", 50 << 20)[0])
     code, peak = peak_rss(["check", str(path)])
     assert code == 1 and peak < 300, peak
