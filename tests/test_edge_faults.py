@@ -158,6 +158,13 @@ def test_an_unsafe_session_appended_to_a_good_xml_file_keeps_the_good_hands(corp
     assert stored == 117
 
 
+def test_junk_after_the_last_hand_of_a_text_file_is_rejected_and_the_hands_kept(tmp_path: Path, whole: int) -> None:
+    path = tmp_path / "tail.txt"
+    path.write_bytes(HISTORY.read_bytes() + b"\n\n\n\x01\x02 garbage \xff\xfe line\nmore\n")
+    result = read_file(path)
+    assert len(result.hands) == whole and len(result.rejected) == 1
+
+
 @pytest.mark.parametrize("which", [0, 1, 200, -1])
 def test_a_stray_angle_bracket_in_a_game_tag_costs_that_hand_alone(corpus: Path, tmp_path: Path, which: int) -> None:
     """Issue 28, item 3: a stray "<" inside a <game> tag of a long session left
@@ -171,13 +178,6 @@ def test_a_stray_angle_bracket_in_a_game_tag_costs_that_hand_alone(corpus: Path,
     [rejected] = result.rejected
     assert len(result.hands) == 3 * 117 - 1 and not result.skipped
     assert rejected.reason.startswith("malformed XML") and rejected.line == text.count(b"\n", 0, at) + 1
-
-
-def test_junk_after_the_last_hand_of_a_text_file_is_rejected_and_the_hands_kept(tmp_path: Path, whole: int) -> None:
-    path = tmp_path / "tail.txt"
-    path.write_bytes(HISTORY.read_bytes() + b"\n\n\n\x01\x02 garbage \xff\xfe line\nmore\n")
-    result = read_file(path)
-    assert len(result.hands) == whole and len(result.rejected) == 1
 
 
 # -- a pot that nobody collects --------------------------------------------------------------
@@ -328,20 +328,6 @@ def test_an_amount_past_the_limit_is_one_rejection_in_every_command(tmp_path: Pa
         assert main(command) == 0
 
 
-def test_amounts_just_under_the_limit_read_and_store_in_every_command(tmp_path: Path,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    path = tmp_path / "at.txt"
-    path.write_bytes(_five_hands(str(MAX_AMOUNT - 1).encode() + b".99"))
-    result = read_file(path)
-    assert len(result.hands) == 5 and not result.rejected
-    for command in _commands(path, tmp_path):
-        main(command)
-        capsys.readouterr()
-    code, stored, _ = _import(path, tmp_path / "s.db", capsys)
-    assert (code, stored) == (0, 5)
-    assert main(["stats", "--db", str(tmp_path / "s.db")]) == 0
-
-
 @faults_only
 @pytest.mark.parametrize("name", [*sorted(AMOUNTS), "just under the limit"])
 def test_amounts_at_and_past_the_limit_in_the_other_commands(tmp_path: Path, name: str,
@@ -354,6 +340,20 @@ def test_amounts_at_and_past_the_limit_in_the_other_commands(tmp_path: Path, nam
     for command in _more_commands(path, db, tmp_path):
         assert main(command) in (0, 1), command  # 1: parse and check call a rejected hand a failure
         capsys.readouterr()
+
+
+def test_amounts_just_under_the_limit_read_and_store_in_every_command(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "at.txt"
+    path.write_bytes(_five_hands(str(MAX_AMOUNT - 1).encode() + b".99"))
+    result = read_file(path)
+    assert len(result.hands) == 5 and not result.rejected
+    for command in _commands(path, tmp_path):
+        main(command)
+        capsys.readouterr()
+    code, stored, _ = _import(path, tmp_path / "s.db", capsys)
+    assert (code, stored) == (0, 5)
+    assert main(["stats", "--db", str(tmp_path / "s.db")]) == 0
 
 
 # -- hostile names through every output ----------------------------------------------------------
