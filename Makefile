@@ -41,8 +41,10 @@ FUZZ ?= 20
 fuzz: $(STAMP)
 	STUDBOOK_FUZZ=$(FUZZ) $(PY) -m pytest -q -m "hypothesis or slow"
 
-# The fault-injection tests (tests/test_store_faults.py) with their slow part:
-# kill -9 at many points and rounds of concurrent imports, FAULTS times as many.
+# The fault tests (marker faults: tests/test_store_faults.py, tests/test_edge_faults.py)
+# with their long part: kill -9 at many points and rounds of concurrent imports, FAULTS
+# times as many; a hand of every text site cut at every character; amounts at and past
+# the limit through every other reading command.
 FAULTS ?= 1
 faults: $(STAMP)
 	STUDBOOK_FAULTS=$(FAULTS) $(PY) -m pytest -q -m faults

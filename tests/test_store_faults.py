@@ -565,6 +565,65 @@ def test_a_read_only_folder_with_a_pending_log_says_so(shared_dir: Path, sim: li
                                "has a write-ahead log (s.db-wal)")
 
 
+def a_store_of(user: int | None, folder: Path, source: Path) -> Path:
+    """A store made by ``user`` (so theirs, as its ``-wal`` and ``-shm`` files are) in
+    ``folder``, writable by them."""
+    folder.mkdir()
+    folder.chmod(0o777)
+    db = folder / "s.db"
+    code, _, err = finish(cli("import", str(source), "--db", str(db), "-q", user=user))
+    assert code == 0, err
+    return db
+
+
+def test_a_read_only_store_in_a_writable_folder_is_a_usage_error(shared_dir: Path, sim: list[Path]) -> None:
+    """Issue 28, item 13: exit 1 where the README promises 2 (the store may not be
+    written); SQLite opened it read-only and the first write failed."""
+    user = other_user()
+    source = Path(shutil.copy(sim[0], shared_dir / "s0.txt"))
+    db = a_store_of(user, shared_dir / "rw", source)
+    db.chmod(0o444)
+    code, out, err = finish(cli("import", str(source), "--db", str(db), "--rescan", user=user))
+    assert code == 2
+    assert_one_line_error(err, f"{db}: cannot write to the store (attempt to write a readonly database)")
+
+
+def test_a_store_read_while_read_only_takes_an_import_once_writable_again(shared_dir: Path,
+                                                                          sim: list[Path]) -> None:  # fmt: skip
+    """Issue 28, item 13: reading a store made read-only (chmod 444) left its -wal and
+    -shm read-only too (SQLite makes them with the store's mode); once the store was
+    writable again, import failed until the user deleted the -shm file."""
+    user = other_user()
+    source = Path(shutil.copy(sim[0], shared_dir / "s0.txt"))
+    db = a_store_of(user, shared_dir / "rw", source)
+    db.chmod(0o444)
+    code, out, err = finish(cli("stats", "--db", str(db), user=user))
+    assert code == 0, err
+    shm = Path(f"{db}-shm")
+    assert shm.exists() and shm.stat().st_mode & 0o777 == 0o444  # what the reader leaves
+    db.chmod(0o644)
+    more = Path(shutil.copy(sim[1], shared_dir / "s1.txt"))
+    code, out, err = finish(cli("import", str(more), "--db", str(db), user=user))
+    assert (code, err) == (0, "")
+    assert "the store holds 200 hands" in out
+    assert [p.name for p in db.parent.iterdir() if p.stat().st_mode & 0o200 == 0] == []
+
+
+def test_check_of_a_folder_with_an_unreadable_file_exits_2_and_checks_the_others(
+        shared_dir: Path, sim: list[Path]) -> None:  # fmt: skip
+    """Issue 28, item 13: exit 1 where the README promises 2 for an unreadable path."""
+    user = other_user()
+    folder = shared_dir / "in"
+    folder.mkdir()
+    files = [Path(shutil.copy(f, folder / f.name)) for f in sim]
+    files[1].chmod(0)
+    code, out, err = finish(cli("check", str(folder), user=user))
+    assert code == 2, out[-500:] + err
+    assert f"{files[1]}:1: error: cannot read: Permission denied" in out
+    assert "summary: 3 files, 200 hands, 200 ok" in out and "1 file error" in out
+    assert "Traceback" not in err
+
+
 # ---------------------------------------------------------------------------
 # A full disk
 

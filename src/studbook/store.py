@@ -351,6 +351,25 @@ def _sweep(path: Path) -> None:
         pass  # a leftover is litter, not a fault: the store is whole either way
 
 
+def _writable_companions(path: Path) -> None:
+    """Give the store's ``-wal`` and ``-shm`` files its mode again when they have no
+    write permission and the store has: SQLite makes them with the store's mode, so a
+    store read while it was read-only (chmod 444) keeps them read-only after it is made
+    writable again, and a writer (not root) could not use them until ``-shm`` was
+    deleted. Where they are another user's, they stay as they are (SQLite's error says
+    the store cannot be written)."""
+    try:
+        mode = path.stat().st_mode & 0o777
+        if not mode & 0o200:
+            return  # the store itself is read-only: importing says so
+        for suffix in ("-wal", "-shm"):
+            companion = Path(f"{path}{suffix}")
+            if companion.exists() and not companion.stat().st_mode & 0o200:
+                companion.chmod(mode)
+    except OSError:
+        pass
+
+
 class Store:
     """An open store. Use as a context manager; ``add`` imports, ``frames`` reads."""
 
@@ -387,6 +406,7 @@ class Store:
             _create(self.path)
         elif not self.readonly:
             _sweep(self.path)
+            _writable_companions(self.path)
         try:
             self._open(size, name)
         except StoreError:

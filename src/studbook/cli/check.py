@@ -39,7 +39,8 @@ checks again for the bring-in memory (a table's hands across tasks). Without
 more cores are free (:data:`studbook.scale.AUTO_PREPARED_FREE_CORES`), else one.
 
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
-violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors.
+violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors
+and when a file could not be read (the other files are checked and printed).
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     sites: dict[str, dict[str, int]] = defaultdict(lambda: {"files": 0, **{k: 0 for k in _KEYS}, "duplicate": 0})
     rules: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # rule -> [violations, hands]
     errors = 0
+    unreadable = False  # a file that could not be read: exit 2, as for an unreadable path
     ignored: list[str] = []
     seen = SeenHands()
     checks = _checks(files, args.site) if args.jobs == 1 else _checks_pooled(files, args.site, args.jobs, output)
@@ -166,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
                     totals["unknown_header"] += shown.unknown_header
                     out.write(shown.text)
             problem = parsed.error or reason
+            unreadable |= parsed.unreadable
             for warning in parsed.warnings if problem is None else ():  # repairs and NUL bytes dropped
                 print(f"{parsed.file}: warning: {warning}", file=notes)
             if problem is not None:
@@ -188,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         _write_summary(out, totals, sites, rules, errors, ignored, args.notes)
     bad = totals["violations"] or totals["rejected"] or totals["duplicate"] or errors
-    return 1 if bad else 0
+    return 2 if unreadable else 1 if bad else 0
 
 
 STDIN = Path("-")

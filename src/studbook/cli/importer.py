@@ -22,7 +22,7 @@ rules (they are listed, and violations are stored for the integrity report);
 1 with ``--strict`` when any hand was rejected or had violations, or when the
 store could not be written (a full disk, a damaged store); 2 for usage errors
 (a path that does not exist, a ``--db`` that is not a studbook store or may not
-be written) and when a file could not be read.
+be written, found at opening or at the first write) and when a file could not be read.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ from studbook.perfile import per_file
 from studbook.printable import printable_path
 from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites.base import CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS
-from studbook.store import ImportSummary, PreparedRows, Store, StoreError, explain, file_sha256, prepare_rows
+from studbook.store import (ImportSummary, PreparedRows, ReadOnlyStore, Store, StoreError, explain, file_sha256,
+                            prepare_rows)
 from studbook.words import counted
 
 SHOW_REJECTED = 50
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as error:
         progress.close()
         print(f"studbook import: error: {error}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, ReadOnlyStore) else 1  # a store that may not be written: as at opening
     finally:
         progress.close()
         store.close()

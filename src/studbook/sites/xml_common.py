@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping
 
 from studbook.events import Event, Hand, ParseResult, Seat
+from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Ledger
 from studbook.sites.makers import make_note
@@ -350,17 +351,21 @@ def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, c
     items = builder.items
     fed: list[tuple[int, int, bytes]] = []  # (text offset, stream offset, bytes) of the last blocks fed
     stopped: int | None = None
+    run = pos  # where the text since the last "<" starts (see _bounded)
     try:
         builder.feed(head)
         for at in range(pos, end, _FEED):
             piece = text[at : min(at + _FEED, end)]
             if at < blank:
                 piece = re.sub(r"[^\n]", " ", piece[: blank - at]) + piece[blank - at :]
+            run = _bounded(piece, at, run, builder)
             data = piece.encode("utf-8")
             fed = [*fed[-1:], (at, builder.fed, data)]
             builder.feed(data)
             yield from _drained(items)
         builder.feed(f"</{_ROOT}>".encode(), True)
+    except Overlong as over:
+        stopped = _overlong(text, pos, first_line, builder, over)
     except UnsafeXml as error:
         line = builder.line0 + parser.CurrentLineNumber
         items.append(Scanned("error", line, "", reason=str(error), line=line))
@@ -371,6 +376,56 @@ def _scan_segment(text: str, pos: int, end: int, first_line: int, record: str, c
         builder.release()
     yield from _drained(items)
     return stopped
+
+
+class Overlong(ValueError):
+    """Text past the limits of a hand, met at text offset ``at`` (from ``start`` on)."""
+
+    def __init__(self, reason: str, start: int, at: int) -> None:
+        super().__init__(reason)
+        self.start = start
+        self.at = at
+
+
+_LONG_NODE = (f"an attribute value or text of over {MAX_HAND_CHARS:,} characters (the limit of a whole hand); "
+              "the hand is not read")  # fmt: skip
+_LONG_RECORD = f"hand of over {MAX_HAND_CHARS:,} characters, over the limit of {MAX_HAND_CHARS:,}; not read"
+
+
+def _bounded(piece: str, at: int, run: int, builder: _Builder) -> int:
+    """Refuse what expat would hold whole before a hand could be rejected: a run of
+    text with no ``<`` (one attribute value or text node; expat buffers a start tag
+    whole) or an open record past :data:`MAX_HAND_CHARS`. ``piece`` starts at text
+    offset ``at``; ``run`` is where the text since the last ``<`` starts. Returns
+    the run's new start; raises :class:`Overlong`. Blank space between elements
+    holds nothing and does not count (an open element's text would)."""
+    end = at + len(piece)
+    last = piece.rfind("<")
+    if last >= 0:
+        run = at + last + 1
+    elif not builder.stack and piece.isspace():
+        run = end
+    if end - run > MAX_HAND_CHARS:
+        raise Overlong(_LONG_NODE, run, end)
+    # a UTF-8 character is 1 to 4 bytes: past 4 bytes a character, the record is surely over the limit
+    if builder.in_record and builder.fed - builder.start > 4 * MAX_HAND_CHARS:
+        raise Overlong(_LONG_RECORD, run, end)
+    return run
+
+
+def _overlong(text: str, pos: int, first_line: int, builder: _Builder, over: Overlong) -> int:
+    """Note ``over`` as an error item (of the open record, or at the tag it is met in)
+    and return the text offset to read on from (the records after it)."""
+    line = first_line + text.count("\n", pos, over.start)
+    if builder.stack:
+        first = builder.stack[0].line
+        shown = builder.span(builder.start, builder.start + 2 * MAX_TEXT_SHOWN).decode("utf-8", "ignore")
+    else:
+        tag = max(text.rfind("<", pos, over.start), pos)
+        first = first_line + text.count("\n", pos, tag)
+        shown = text[tag : tag + 2 * MAX_TEXT_SHOWN]
+    builder.items.append(Scanned("error", first, capped(shown.split("\n")[0]), reason=str(over), line=line))
+    return over.at
 
 
 def _drained(items: list[Scanned]) -> Iterator[Scanned]:
