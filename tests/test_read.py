@@ -11,12 +11,22 @@ from pathlib import Path
 
 import pytest
 from lark.exceptions import UnexpectedInput
+from lark.lexer import PatternRE, TerminalDef
 
 from studbook.events import Action, ActionKind, Deal, Hand, HandHeader, Rejected, Stakes, Street
 from studbook.cards import Card, parse_cards
 from studbook.money import _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
-from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, grammar_dir
+from studbook.read.grammar import (
+    _IN_LINE,
+    _IN_LINE_AFTER_CHAR,
+    _OUT_OF_LINE,
+    LineGrammarError,
+    _in_line,
+    _Scanner,
+    _stepped_names,
+    grammar_dir,
+)
 from studbook.read.memo import TextMemo
 from studbook.records import maker
 from studbook.read.split import header_starts
@@ -170,10 +180,25 @@ def test_only_patterns_confined_to_their_line_are_remembered() -> None:
     look past the line: no inner newline, anchor or look-behind."""
     for confined in (r"([^\n]+?): calls ([0-9]+)[ \t]*\n", r"Table '(.+?)'\n", r"(?=[^\n]*: x)a(?= - )",
                      r"(?i:level )([IVX]+)", r"[^\n]*\n", r"(?:[^\n\ ]*+\ )*?x\n"):  # fmt: skip
-        assert _in_line(confined), confined
-    for spanning in (r"a\nb", r"[^x]*\n", r"^a\n", r"a$", r"(?<=\n)a", r"\ba", r"(?s:.)", r"(?=a\nb)a",
-                     r"\s+\n", r"(a)\1\n"):  # fmt: skip
-        assert not _in_line(spanning), spanning
+        assert _in_line(confined) == _IN_LINE, confined
+    for spanning in (r"a\nb", r"[^x]*\n", r"^a\n", r"a$", r"(?<=\n)a", r"\b\na", r"(?s:.)", r"(?=a\nb)a",
+                     r"\s+\n", r"(a)\1\n", r"(?<=\n)\ba"):  # fmt: skip
+        assert _in_line(spanning) == _OUT_OF_LINE, spanning
+    # a word boundary looks at the character before the match: remembered with it
+    for bounded in (r"\ba", r"(?i:\b(?:five)[-_ ]*cards?\b)", r"x(?!\Bomaha)[^()\n]*?\n"):
+        assert _in_line(bounded) == _IN_LINE_AFTER_CHAR, bounded
+
+
+def test_a_scanner_with_word_boundaries_remembers_tokens_by_the_character_before() -> None:
+    """``\\bomaha`` matches "omaha ..." after a space but not after a letter:
+    the same rest of line, read twice after each, gives each its own token."""
+
+    scanner = _Scanner([TerminalDef("OTHER", PatternRE(r"\bomaha[^\n]*\n")), TerminalDef("WORD", PatternRE("[a-z]+"))])
+    spaced, glued = "x omaha hi\n", "xomaha hi\n"
+    for _ in range(3):
+        assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
+        assert scanner.read(glued, 1, "omaha hi") == ("WORD", (), 5, False)
+    assert scanner.memo == {} and scanner._after  # remembered, by the character before
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:

@@ -31,10 +31,11 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Hashable, Iterable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
+from lark.load_grammar import eval_escaping
 from lark.parsers.lalr_analysis import Shift
 
 from studbook.diskmemo import DiskMemo
@@ -47,6 +48,9 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+# How far a terminal's match looks (see _in_line): outside its line, in its line and
+# at the one character before it (word boundaries), or in its line only
+_OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
 # A terminal that reads any line, or the rest of one (as Lark writes /[^\n]*\n/, or escaped)
 _ANY_LINE = frozenset({"[^\n]*\n", r"[^\n]*\n"})
 
@@ -85,26 +89,29 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_in_line")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_in_line", "_after")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
         used = 0
-        in_line = True
+        reach = _IN_LINE
         for t in terminals:
             part, count, stays = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
-            in_line = in_line and stays
+            reach = min(reach, stays)
             self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
             used += count + 1
         self.match = compiled("|".join(parts)).match
         # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
         self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
-        self._in_line = in_line
+        self._in_line = reach == _IN_LINE
+        # a scanner whose alternatives look at the character before the match (a word
+        # boundary, ``\b``) remembers its tokens by that character and the rest of line
+        self._after: dict[tuple[str, str], Scanned] | None = {} if reach == _IN_LINE_AFTER_CHAR else None
         self.memo: dict[str, Scanned] = {}
         self._older: dict[str, Scanned] = {}  # the memo as it was when last full
-        self._seen: set[str] = set()  # rests of lines read once, lately
+        self._seen: set[Hashable] = set()  # rests of lines read once, lately
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -119,21 +126,10 @@ class _Scanner:
         """
         token = self._older.get(rest)
         if token is None:
-            m = self.match(text, pos)
-            if m is None:
-                return None  # no token: a case for Lark's own parser
-            stop = m.end()
-            if not pos < stop <= pos + len(rest) + 1:
-                return None  # a token past its line: Lark's parser too
-            name: str = m.lastgroup  # type: ignore[assignment]
-            token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
-            if not self._in_line:
-                return token
-            seen = self._seen  # the first sight of a rest of line (lately) is noted, not remembered
-            if rest not in seen:
-                if len(seen) >= _SEEN_LIMIT:
-                    seen.clear()
-                seen.add(rest)
+            if self._after is not None:
+                return self._read_after(self._after, text, pos, rest)
+            token = self._token(text, pos, rest)
+            if token is None or not self._in_line or self._first_sight(rest):
                 return token
         memo = self.memo
         if len(memo) >= _MEMO_LIMIT:
@@ -142,22 +138,60 @@ class _Scanner:
         memo[rest] = token
         return token
 
+    def _token(self, text: str, pos: int, rest: str) -> Scanned | None:
+        """The token at ``pos`` as the regex engine reads it, or None (no
+        terminal matches, or the match runs past the line)."""
+        m = self.match(text, pos)
+        if m is None:
+            return None  # no token: a case for Lark's own parser
+        stop = m.end()
+        if not pos < stop <= pos + len(rest) + 1:
+            return None  # a token past its line: Lark's parser too
+        name: str = m.lastgroup  # type: ignore[assignment]
+        return (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
+
+    def _first_sight(self, rest: Hashable) -> bool:
+        """True, and noted, the first time (lately) a rest of line is read:
+        a first sight is not remembered (see :meth:`read`)."""
+        seen = self._seen
+        if rest in seen:
+            return False
+        if len(seen) >= _SEEN_LIMIT:
+            seen.clear()
+        seen.add(rest)
+        return True
+
+    def _read_after(self, after: dict[tuple[str, str], Scanned], text: str, pos: int, rest: str) -> Scanned | None:
+        """:meth:`read` for a scanner whose matches also depend on the one
+        character before ``pos`` (word boundaries): remembered by that
+        character and ``rest``, with the same policy."""
+        key = (text[pos - 1 : pos], rest)
+        token = after.get(key)
+        if token is None:
+            token = self._token(text, pos, rest)
+            if token is None or self._first_sight(key):
+                return token
+            if len(after) >= _MEMO_LIMIT:
+                after.clear()
+            after[key] = token
+        return token
+
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)
 _ALTERNATIVES = DiskMemo("alternatives", Path(__file__), Path(regex_module.__file__))
 
 
 @functools.cache
-def _alternative(name: str, regexp: str) -> tuple[str, int, bool]:
+def _alternative(name: str, regexp: str) -> tuple[str, int, int]:
     """A terminal as one alternative of a scanner: its text, the number of
-    groups of ``regexp``, and whether it stays in its line (:func:`_in_line`).
+    groups of ``regexp``, and how far it looks (:func:`_in_line`).
     Memoised, and kept between processes: a terminal is in the scanners of
     many parser states, and reading a regex (``read/regex.py``) is most of
     the time it takes to build them."""
     return _ALTERNATIVES.get((str(name), str(regexp)), lambda: _derive_alternative(name, regexp))
 
 
-def _derive_alternative(name: str, regexp: str) -> tuple[str, int, bool]:
+def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int]:
     part = f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{name}>)"
     return part, compiled(regexp).groups, _in_line(part)
 
@@ -320,37 +354,49 @@ def _no_newline(op: Any, arg: Any) -> bool:
     return False
 
 
-def _in_line(regexp: str) -> bool:
-    """True when a match of ``regexp`` at any offset depends only on the text
-    from there to the end of that line: no item can match or look at a
-    newline, save one final newline, and no anchor or look-behind looks
-    outside (conservative: unknown constructs give False)."""
+def _in_line(regexp: str) -> int:
+    """How far a match of ``regexp`` at any offset looks: :data:`_IN_LINE`
+    when it depends only on the text from there to the end of that line (no
+    item can match or look at a newline, save one final newline, and no
+    anchor or look-behind looks outside); :data:`_IN_LINE_AFTER_CHAR` when
+    its only look outside is a word boundary's at the one character before
+    the offset (the line always ends with a newline, so one after the line
+    sees the same); else :data:`_OUT_OF_LINE` (conservative: unknown
+    constructs give it)."""
     parsed = regex_items(regexp)
     if parsed is None:  # then nothing is remembered
-        return False
+        return _OUT_OF_LINE
     items = _flatten(parsed)
     if items and items[-1] == (_c.LITERAL, 10):
         items = items[:-1]
-    return all(_stays_in_line(op, arg) for op, arg in items)
+    if all(_stays_in_line(op, arg, False) for op, arg in items):
+        return _IN_LINE
+    if all(_stays_in_line(op, arg, True) for op, arg in items):
+        return _IN_LINE_AFTER_CHAR
+    return _OUT_OF_LINE
 
 
-def _stays_in_line(op: Any, arg: Any) -> bool:
+_BOUNDARIES = (_c.AT_BOUNDARY, _c.AT_NON_BOUNDARY)
+
+
+def _stays_in_line(op: Any, arg: Any, boundaries: bool) -> bool:
     """True when the item neither matches nor looks at a newline, nor looks
-    before the match or at the ends of the text."""
+    before the match or at the ends of the text; with ``boundaries``, word
+    boundaries (which look one character either side) pass."""
     if op is _c.ASSERT or op is _c.ASSERT_NOT:
         direction, items = arg
-        return direction == 1 and all(_stays_in_line(o, a) for o, a in items)
+        return direction == 1 and all(_stays_in_line(o, a, boundaries) for o, a in items)
     if op is _c.AT:
-        return False
+        return boundaries and arg in _BOUNDARIES
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
-        return all(_stays_in_line(o, a) for o, a in arg[2])
+        return all(_stays_in_line(o, a, boundaries) for o, a in arg[2])
     if op is _c.ATOMIC_GROUP:
-        return all(_stays_in_line(o, a) for o, a in arg)
+        return all(_stays_in_line(o, a, boundaries) for o, a in arg)
     if op is _c.SUBPATTERN:
         added, removed, items = arg[1], arg[2], arg[3]
-        return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a) for o, a in items)
+        return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a, boundaries) for o, a in items)
     if op is _c.BRANCH:
-        return all(_stays_in_line(o, a) for branch in arg[1] for o, a in branch)
+        return all(_stays_in_line(o, a, boundaries) for branch in arg[1] for o, a in branch)
     return _no_newline(op, arg)
 
 
@@ -566,13 +612,15 @@ def grammar_dir() -> Path:
 
 
 def common_piece(name: str) -> str:
-    """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
-    the readers' own regexes of a shape the grammars read: the shape is written once."""
+    """A regex piece of ``grammars/common.lark`` (``NAME: /regex/``) as Lark reads it, for
+    the readers' own regexes of a shape the grammars read: the shape is written once. As
+    Lark reads it, its escapes such as ``\\n`` made the characters they name: the text
+    the terminals that import the piece hold (``sites/noplay.py`` looks for it there)."""
     text = (grammar_dir() / "common.lark").read_text(encoding="utf-8")
     found = re.search(rf"^{name}: /(.*)/$", text, re.M)
     if found is None:
         raise LookupError(f"no piece {name} in common.lark")
-    return found.group(1)
+    return str(eval_escaping(found.group(1)))
 
 
 @functools.cache
