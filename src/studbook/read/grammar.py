@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
@@ -89,7 +89,7 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_in_line", "_after")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -105,13 +105,17 @@ class _Scanner:
         self.match = compiled("|".join(parts)).match
         # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
         self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
-        self._in_line = reach == _IN_LINE
-        # a scanner whose alternatives look at the character before the match (a word
-        # boundary, ``\b``) remembers its tokens by that character and the rest of line
-        self._after: dict[tuple[str, str], Scanned] | None = {} if reach == _IN_LINE_AFTER_CHAR else None
-        self.memo: dict[str, Scanned] = {}
-        self._older: dict[str, Scanned] = {}  # the memo as it was when last full
-        self._seen: set[Hashable] = set()  # rests of lines read once, lately
+        # What a token depends on (see _in_line): the rest of its line; that and the one
+        # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
+        # is remembered. The key of a remembered token is all it depends on.
+        self._remembers = reach != _OUT_OF_LINE
+        self._by_rest = reach == _IN_LINE
+        self.memo: dict[str, Scanned] = {}  # by rest of line: what the callers look up first
+        # where read remembers: ``memo``, or for a scanner that looks at the character
+        # before, a memo by (that character, rest of line), ``memo`` staying empty
+        self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
+        self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
+        self._seen: set[Any] = set()  # keys read once, lately
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -122,58 +126,38 @@ class _Scanner:
         cards or stacks come once, and their tokens would only burden the
         garbage collector. A full memo becomes the older one: the lines read
         again before the new one fills up come back from there, the rest are
-        forgotten, so memory stays bounded.
+        forgotten, so memory stays bounded. (One method, the match inline: a
+        line read for the first time comes here, tens of times a hand.)
         """
-        token = self._older.get(rest)
+        key: Any
+        if self._by_rest:
+            key = rest  # the callers looked in ``memo`` already
+            token = self._older.get(key)
+        else:
+            key = (text[pos - 1 : pos], rest)
+            token = self._keyed.get(key) or self._older.get(key)
         if token is None:
-            if self._after is not None:
-                return self._read_after(self._after, text, pos, rest)
-            token = self._token(text, pos, rest)
-            if token is None or not self._in_line or self._first_sight(rest):
+            m = self.match(text, pos)
+            if m is None:
+                return None  # no token: a case for Lark's own parser
+            stop = m.end()
+            if not pos < stop <= pos + len(rest) + 1:
+                return None  # a token past its line: Lark's parser too
+            name: str = m.lastgroup  # type: ignore[assignment]
+            token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
+            if not self._remembers:
                 return token
-        memo = self.memo
-        if len(memo) >= _MEMO_LIMIT:
-            self._older = memo.copy()
-            memo.clear()
-        memo[rest] = token
-        return token
-
-    def _token(self, text: str, pos: int, rest: str) -> Scanned | None:
-        """The token at ``pos`` as the regex engine reads it, or None (no
-        terminal matches, or the match runs past the line)."""
-        m = self.match(text, pos)
-        if m is None:
-            return None  # no token: a case for Lark's own parser
-        stop = m.end()
-        if not pos < stop <= pos + len(rest) + 1:
-            return None  # a token past its line: Lark's parser too
-        name: str = m.lastgroup  # type: ignore[assignment]
-        return (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
-
-    def _first_sight(self, rest: Hashable) -> bool:
-        """True, and noted, the first time (lately) a rest of line is read:
-        a first sight is not remembered (see :meth:`read`)."""
-        seen = self._seen
-        if rest in seen:
-            return False
-        if len(seen) >= _SEEN_LIMIT:
-            seen.clear()
-        seen.add(rest)
-        return True
-
-    def _read_after(self, after: dict[tuple[str, str], Scanned], text: str, pos: int, rest: str) -> Scanned | None:
-        """:meth:`read` for a scanner whose matches also depend on the one
-        character before ``pos`` (word boundaries): remembered by that
-        character and ``rest``, with the same policy."""
-        key = (text[pos - 1 : pos], rest)
-        token = after.get(key)
-        if token is None:
-            token = self._token(text, pos, rest)
-            if token is None or self._first_sight(key):
+            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
+            if key not in seen:
+                if len(seen) >= _SEEN_LIMIT:
+                    seen.clear()
+                seen.add(key)
                 return token
-            if len(after) >= _MEMO_LIMIT:
-                after.clear()
-            after[key] = token
+        keyed = self._keyed
+        if len(keyed) >= _MEMO_LIMIT:
+            self._older = keyed.copy()
+            keyed.clear()
+        keyed[key] = token
         return token
 
 
