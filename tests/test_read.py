@@ -10,6 +10,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 from lark.lexer import PatternRE, TerminalDef
 
@@ -198,7 +201,7 @@ def test_a_scanner_with_word_boundaries_remembers_tokens_by_the_character_before
     for _ in range(3):
         assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
         assert scanner.read(glued, 1, "omaha hi") == ("WORD", (), 5, False)
-    assert scanner.memo == {} and scanner._after  # remembered, by the character before
+    assert scanner.memo == {} and scanner._keyed  # remembered, by the character before
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:
@@ -340,3 +343,32 @@ def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
         brought_in.append(LineGrammar(folder / "pokerstars.lark").terminals["BRING_IN"].pattern.value)
     assert "small" not in brought_in[0] and "small" in brought_in[1]
     assert len(list(cache.iterdir())) == 2  # each folder's grammar cached apart
+
+
+def _collapsed_whole(text: str) -> str:
+    """What detection read as a file's head before it read only the start it needs."""
+    from studbook.read import _BLANK_RUN, HEAD_CHARS, _one_gap
+
+    return _BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]
+
+
+_PIECES = ["x", "Seat 1: Hero (100 in chips) ", "\n", "\n\n\n", " ", " " * 70, "\t", "\r\n", " \n \n", "\n\t\n"]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.integers(1, 2500)), max_size=12))
+def test_the_head_read_from_a_start_is_the_whole_texts_head(pieces: list[tuple[str, int]]) -> None:
+    """Detection's head (blank runs made one gap) is the same read from the start of the text
+    it needs as from the whole text, whatever the runs of blanks and words around the cut."""
+    from studbook.read import blank_collapsed_head
+
+    text = "".join(piece * count for piece, count in pieces)
+    assert blank_collapsed_head(text) == _collapsed_whole(text)
+
+
+def test_the_head_of_every_corpus_file_is_the_whole_texts_head(corpus: Path) -> None:
+    from studbook.read import HEAD_CHARS, blank_collapsed_head
+
+    for name, path in sample_files(corpus):
+        text = decode(path.read_bytes()).text.lstrip()[: HEAD_CHARS * 64]
+        assert blank_collapsed_head(text) == _collapsed_whole(text), name
