@@ -15,6 +15,7 @@ import re
 import string
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from budget import examples
@@ -30,7 +31,7 @@ from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
 from studbook.sites.base import NO_PLAY_BETWEEN_HANDS
 from studbook.sites.lines import LineFormat
-from studbook.read.grammar import load_grammar
+from studbook.read.grammar import grammar_dir, load_grammar
 from studbook.cli.unknown import shape as shape_of
 from studbook.sites.noplay import LinePolicy, Verdict, carries_amount, carries_cards, names_player
 
@@ -330,6 +331,87 @@ def test_a_stud_header_is_never_skipped_however_its_game_is_written(
                 reason = UNKNOWN_STUD_HEADER if names_stud(edited[at]) else UNRECOGNISED_HEADER
                 assert (result.reason, result.line, result.text) == (reason, at + 1, edited[at].rstrip()), (site, how)
     assert rejected > 0  # some rewrites are no form a grammar reads: rejected, not skipped
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_the_policy_knows_every_terminal_that_reads_the_game(site: str) -> None:
+    """The terminals a site's grammar file defines with the game's words (common.lark's
+    OTHER_GAME_... or STUD_GAME_... pieces) are the policy's game lines, whatever escapes
+    those pieces are written with (Lark reads ``\\n`` as a newline: a game word written
+    with one was missed, and a header in an unknown form said "unknown line")."""
+    fmt = get_site(site)
+    assert isinstance(fmt, LineFormat)
+    grammar = fmt.grammar()
+    text = (grammar_dir() / f"{fmt.grammar_name}.lark").read_text(encoding="utf-8")
+    bodies = dict(re.findall(r"^([A-Z][A-Z0-9_]*)(?:\.[0-9]+)?:(.*)$", text, re.M))
+    words = {"OTHER_GAME_WORD", "OTHER_GAME_NAME", "OTHER_GAME_LINE", "STUD_GAME_WRITTEN", "STUD_GAME_NAME"}
+    while grown := {name for name, body in bodies.items() if name not in words and words & set(re.findall(r"\w+", body))}:
+        words |= grown  # a terminal made of one that reads the game reads it too
+    reading = words & set(grammar.terminals)
+    assert reading and reading <= LinePolicy(grammar).game_lines, (site, reading)
+
+
+def _header_lines(text_hands: list[tuple[str, str, HandCheck]]) -> dict[str, list[str]]:
+    """Per text site, the first lines of its hands (the headers: game, stakes, table),
+    each distinct line once."""
+    found: dict[str, dict[str, None]] = {site: {} for site in TEXT_SITES}
+    for site, text, check in text_hands:
+        game = check.hand.header.game or "\0"
+        for line in text.split("\n")[:4]:
+            # the line, and as another game's header: words a word boundary starts or ends
+            found[site].update(dict.fromkeys([line] + [line.replace(game, other) for other in _OTHER_GAMES if game in line]))
+    return {site: [line for line in lines if line] for site, lines in found.items()}
+
+
+_OTHER_GAMES = ("5 Card Stud", "Five Card Draw", "2-7 Razz", "Limit 27 Lowball", "Hold'em", "Omaha Hi/Lo", "Badugi")
+
+
+def _case_and_spacing(line: str) -> st.SearchStrategy[str]:
+    """``line`` with some letters' case flipped and some spaces changed (doubled,
+    dropped, or a hyphen, underscore, slash or tab)."""
+    def edit(flips: list[bool], spaces: list[str]) -> str:
+        out, space = [], iter(spaces)
+        for char, flip in zip(line, flips):
+            out.append(next(space, " ") if char == " " else char.swapcase() if flip else char)
+        return "".join(out)
+    return st.builds(edit, st.lists(st.booleans(), min_size=len(line), max_size=len(line)),
+                     st.lists(st.sampled_from([" ", " ", "  ", "", "-", "_", "/", "\t"]), max_size=len(line)))
+
+
+def _as_regex_reads(scanner: Any, text: str, pos: int, rest: str) -> Any:
+    """The token the scanner's regex reads at ``pos`` (what ``read`` gives a line it
+    has not remembered): its terminal, fields, length and whether it ends the line;
+    None when nothing matches or the match runs past the line."""
+    m = scanner.match(text, pos)
+    if m is None or not pos < m.end() <= pos + len(rest) + 1:
+        return None
+    fields = m.group(*scanner.groups[m.lastgroup]) if scanner.groups[m.lastgroup] else ()
+    return (m.lastgroup, fields if isinstance(fields, tuple) else (fields,), m.end() - pos, text[m.end() - 1] == "\n")
+
+
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_scanner_that_remembers_reads_what_its_regex_reads(
+    text_hands: list[tuple[str, str, HandCheck]], data: st.DataObject
+) -> None:
+    """Every scanner of every site's grammar (those its hands built, their memos as the
+    hands left them) gives, for any rest of a header line in any case and spacing, after
+    any character, what its regex gives there: a memo keyed by what the token depends on
+    (the rest of the line, and the character before where a word boundary looks at it)."""
+    headers = _header_lines(text_hands)
+    befores = data.draw(st.lists(st.sampled_from(["", " ", "x", "X", "_", "5", "(", "é", "\n"]), min_size=2, max_size=5))
+    for site in TEXT_SITES:
+        fmt = get_site(site)
+        assert isinstance(fmt, LineFormat)
+        scanners = list(fmt.grammar()._scanner_by_terms.values())
+        line = data.draw(_case_and_spacing(data.draw(st.sampled_from(headers[site]))))
+        # the rests from each word's start (where a word boundary looks at the character before) and one more
+        starts = [i for i in range(len(line)) if i == 0 or not line[i - 1].isalnum() and line[i].isalnum()]
+        for rest in [line[i:] for i in starts] + [line[data.draw(st.integers(0, len(line))) :]]:
+            for scanner in scanners:
+                for before in befores * 3:  # a rest of line is remembered on its second sight
+                    text = f"{before}{rest}\nnext line\n"
+                    assert scanner.read(text, len(before), rest) == _as_regex_reads(scanner, text, len(before), rest), (site, before, rest)
 
 
 def test_another_games_header_in_another_case_is_still_skipped(corpus: Path) -> None:

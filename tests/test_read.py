@@ -10,13 +10,26 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
+from lark.lexer import PatternRE, TerminalDef
 
 from studbook.events import Action, ActionKind, Deal, Hand, HandHeader, Rejected, Stakes, Street
 from studbook.cards import Card, parse_cards
 from studbook.money import _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
-from studbook.read.grammar import LineGrammarError, _in_line, _stepped_names, grammar_dir
+from studbook.read.grammar import (
+    _IN_LINE,
+    _IN_LINE_AFTER_CHAR,
+    _OUT_OF_LINE,
+    LineGrammarError,
+    _in_line,
+    _Scanner,
+    _stepped_names,
+    grammar_dir,
+)
 from studbook.read.memo import TextMemo
 from studbook.records import maker
 from studbook.read.split import header_starts
@@ -170,10 +183,25 @@ def test_only_patterns_confined_to_their_line_are_remembered() -> None:
     look past the line: no inner newline, anchor or look-behind."""
     for confined in (r"([^\n]+?): calls ([0-9]+)[ \t]*\n", r"Table '(.+?)'\n", r"(?=[^\n]*: x)a(?= - )",
                      r"(?i:level )([IVX]+)", r"[^\n]*\n", r"(?:[^\n\ ]*+\ )*?x\n"):  # fmt: skip
-        assert _in_line(confined), confined
-    for spanning in (r"a\nb", r"[^x]*\n", r"^a\n", r"a$", r"(?<=\n)a", r"\ba", r"(?s:.)", r"(?=a\nb)a",
-                     r"\s+\n", r"(a)\1\n"):  # fmt: skip
-        assert not _in_line(spanning), spanning
+        assert _in_line(confined) == _IN_LINE, confined
+    for spanning in (r"a\nb", r"[^x]*\n", r"^a\n", r"a$", r"(?<=\n)a", r"\b\na", r"(?s:.)", r"(?=a\nb)a",
+                     r"\s+\n", r"(a)\1\n", r"(?<=\n)\ba"):  # fmt: skip
+        assert _in_line(spanning) == _OUT_OF_LINE, spanning
+    # a word boundary looks at the character before the match: remembered with it
+    for bounded in (r"\ba", r"(?i:\b(?:five)[-_ ]*cards?\b)", r"x(?!\Bomaha)[^()\n]*?\n"):
+        assert _in_line(bounded) == _IN_LINE_AFTER_CHAR, bounded
+
+
+def test_a_scanner_with_word_boundaries_remembers_tokens_by_the_character_before() -> None:
+    """``\\bomaha`` matches "omaha ..." after a space but not after a letter:
+    the same rest of line, read twice after each, gives each its own token."""
+
+    scanner = _Scanner([TerminalDef("OTHER", PatternRE(r"\bomaha[^\n]*\n")), TerminalDef("WORD", PatternRE("[a-z]+"))])
+    spaced, glued = "x omaha hi\n", "xomaha hi\n"
+    for _ in range(3):
+        assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
+        assert scanner.read(glued, 1, "omaha hi") == ("WORD", (), 5, False)
+    assert scanner.memo == {} and scanner._keyed  # remembered, by the character before
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:
@@ -315,3 +343,32 @@ def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
         brought_in.append(LineGrammar(folder / "pokerstars.lark").terminals["BRING_IN"].pattern.value)
     assert "small" not in brought_in[0] and "small" in brought_in[1]
     assert len(list(cache.iterdir())) == 2  # each folder's grammar cached apart
+
+
+def _collapsed_whole(text: str) -> str:
+    """What detection read as a file's head before it read only the start it needs."""
+    from studbook.read import _BLANK_RUN, HEAD_CHARS, _one_gap
+
+    return _BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]
+
+
+_PIECES = ["x", "Seat 1: Hero (100 in chips) ", "\n", "\n\n\n", " ", " " * 70, "\t", "\r\n", " \n \n", "\n\t\n"]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.integers(1, 2500)), max_size=12))
+def test_the_head_read_from_a_start_is_the_whole_texts_head(pieces: list[tuple[str, int]]) -> None:
+    """Detection's head (blank runs made one gap) is the same read from the start of the text
+    it needs as from the whole text, whatever the runs of blanks and words around the cut."""
+    from studbook.read import blank_collapsed_head
+
+    text = "".join(piece * count for piece, count in pieces)
+    assert blank_collapsed_head(text) == _collapsed_whole(text)
+
+
+def test_the_head_of_every_corpus_file_is_the_whole_texts_head(corpus: Path) -> None:
+    from studbook.read import HEAD_CHARS, blank_collapsed_head
+
+    for name, path in sample_files(corpus):
+        text = decode(path.read_bytes()).text.lstrip()[: HEAD_CHARS * 64]
+        assert blank_collapsed_head(text) == _collapsed_whole(text), name

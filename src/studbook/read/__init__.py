@@ -18,8 +18,31 @@ HEAD_CHARS = 8192
 _BLANK_RUN = re.compile(r"\n[ \t\r\n]*\n|[ \t]{64,}")  # blank lines, or a long run of blanks in a line
 
 
+_NOT_BLANK = re.compile(r"[^ \t\r\n]")  # a character no run of _BLANK_RUN holds
+_FIRST_TRY = HEAD_CHARS + 1024  # the text read first for a head: most files' blank runs are short
+
+
 def _one_gap(run: re.Match[str]) -> str:
     return "\n\n" if "\n" in run.group() else " "
+
+
+def blank_collapsed_head(text: str) -> str:
+    """The first :data:`HEAD_CHARS` characters of ``text`` with each blank run (see
+    :data:`_BLANK_RUN`) made one gap: ``_BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]``, read
+    from as short a start of ``text`` as gives them. No blank run holds a character that
+    is not blank, so the runs of a start cut before one are the whole text's, the start's
+    result the start of the whole's: a file of a megabyte costs what its head does, where
+    collapsing all of it cost more than reading its hands (issue 34)."""
+    size = _FIRST_TRY
+    while size < len(text):
+        cut = _NOT_BLANK.search(text, size)
+        if cut is None:
+            break
+        head = _BLANK_RUN.sub(_one_gap, text[: cut.start()])
+        if len(head) >= HEAD_CHARS:
+            return head[:HEAD_CHARS]
+        size *= 4  # blank runs took the first try's text: read more
+    return _BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]
 
 F = TypeVar("F")
 
@@ -47,7 +70,7 @@ def detect_format(text: str, formats: Iterable[F]) -> F | None:
     passed over: a file may start with any amount of it, and a run of blank lines
     (after a line of junk, say) counts as one, so it cannot push the first hand
     out of the head."""
-    head = _BLANK_RUN.sub(_one_gap, text.lstrip()[: HEAD_CHARS * 64])[:HEAD_CHARS]
+    head = blank_collapsed_head(text.lstrip()[: HEAD_CHARS * 64])
     for fmt in formats:
         if fmt.detect(head):  # type: ignore[attr-defined]
             return fmt

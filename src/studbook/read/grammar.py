@@ -35,6 +35,7 @@ from typing import Any, Iterable, Optional
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
+from lark.load_grammar import eval_escaping
 from lark.parsers.lalr_analysis import Shift
 
 from studbook.diskmemo import DiskMemo
@@ -47,6 +48,9 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+# How far a terminal's match looks (see _in_line): outside its line, in its line and
+# at the one character before it (word boundaries), or in its line only
+_OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
 # A terminal that reads any line, or the rest of one (as Lark writes /[^\n]*\n/, or escaped)
 _ANY_LINE = frozenset({"[^\n]*\n", r"[^\n]*\n"})
 
@@ -85,26 +89,33 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_in_line")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
         used = 0
-        in_line = True
+        reach = _IN_LINE
         for t in terminals:
             part, count, stays = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
-            in_line = in_line and stays
+            reach = min(reach, stays)
             self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
             used += count + 1
         self.match = compiled("|".join(parts)).match
         # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
         self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
-        self._in_line = in_line
-        self.memo: dict[str, Scanned] = {}
-        self._older: dict[str, Scanned] = {}  # the memo as it was when last full
-        self._seen: set[str] = set()  # rests of lines read once, lately
+        # What a token depends on (see _in_line): the rest of its line; that and the one
+        # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
+        # is remembered. The key of a remembered token is all it depends on.
+        self._remembers = reach != _OUT_OF_LINE
+        self._by_rest = reach == _IN_LINE
+        self.memo: dict[str, Scanned] = {}  # by rest of line: what the callers look up first
+        # where read remembers: ``memo``, or for a scanner that looks at the character
+        # before, a memo by (that character, rest of line), ``memo`` staying empty
+        self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
+        self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
+        self._seen: set[Any] = set()  # keys read once, lately
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -115,9 +126,16 @@ class _Scanner:
         cards or stacks come once, and their tokens would only burden the
         garbage collector. A full memo becomes the older one: the lines read
         again before the new one fills up come back from there, the rest are
-        forgotten, so memory stays bounded.
+        forgotten, so memory stays bounded. (One method, the match inline: a
+        line read for the first time comes here, tens of times a hand.)
         """
-        token = self._older.get(rest)
+        key: Any
+        if self._by_rest:
+            key = rest  # the callers looked in ``memo`` already
+            token = self._older.get(key)
+        else:
+            key = (text[pos - 1 : pos], rest)
+            token = self._keyed.get(key) or self._older.get(key)
         if token is None:
             m = self.match(text, pos)
             if m is None:
@@ -127,19 +145,19 @@ class _Scanner:
                 return None  # a token past its line: Lark's parser too
             name: str = m.lastgroup  # type: ignore[assignment]
             token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
-            if not self._in_line:
+            if not self._remembers:
                 return token
-            seen = self._seen  # the first sight of a rest of line (lately) is noted, not remembered
-            if rest not in seen:
+            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
+            if key not in seen:
                 if len(seen) >= _SEEN_LIMIT:
                     seen.clear()
-                seen.add(rest)
+                seen.add(key)
                 return token
-        memo = self.memo
-        if len(memo) >= _MEMO_LIMIT:
-            self._older = memo.copy()
-            memo.clear()
-        memo[rest] = token
+        keyed = self._keyed
+        if len(keyed) >= _MEMO_LIMIT:
+            self._older = keyed.copy()
+            keyed.clear()
+        keyed[key] = token
         return token
 
 
@@ -148,16 +166,16 @@ _ALTERNATIVES = DiskMemo("alternatives", Path(__file__), Path(regex_module.__fil
 
 
 @functools.cache
-def _alternative(name: str, regexp: str) -> tuple[str, int, bool]:
+def _alternative(name: str, regexp: str) -> tuple[str, int, int]:
     """A terminal as one alternative of a scanner: its text, the number of
-    groups of ``regexp``, and whether it stays in its line (:func:`_in_line`).
+    groups of ``regexp``, and how far it looks (:func:`_in_line`).
     Memoised, and kept between processes: a terminal is in the scanners of
     many parser states, and reading a regex (``read/regex.py``) is most of
     the time it takes to build them."""
     return _ALTERNATIVES.get((str(name), str(regexp)), lambda: _derive_alternative(name, regexp))
 
 
-def _derive_alternative(name: str, regexp: str) -> tuple[str, int, bool]:
+def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int]:
     part = f"{_line_guard(regexp)}(?:{_stepped_names(regexp)})(?P<{name}>)"
     return part, compiled(regexp).groups, _in_line(part)
 
@@ -320,37 +338,49 @@ def _no_newline(op: Any, arg: Any) -> bool:
     return False
 
 
-def _in_line(regexp: str) -> bool:
-    """True when a match of ``regexp`` at any offset depends only on the text
-    from there to the end of that line: no item can match or look at a
-    newline, save one final newline, and no anchor or look-behind looks
-    outside (conservative: unknown constructs give False)."""
+def _in_line(regexp: str) -> int:
+    """How far a match of ``regexp`` at any offset looks: :data:`_IN_LINE`
+    when it depends only on the text from there to the end of that line (no
+    item can match or look at a newline, save one final newline, and no
+    anchor or look-behind looks outside); :data:`_IN_LINE_AFTER_CHAR` when
+    its only look outside is a word boundary's at the one character before
+    the offset (the line always ends with a newline, so one after the line
+    sees the same); else :data:`_OUT_OF_LINE` (conservative: unknown
+    constructs give it)."""
     parsed = regex_items(regexp)
     if parsed is None:  # then nothing is remembered
-        return False
+        return _OUT_OF_LINE
     items = _flatten(parsed)
     if items and items[-1] == (_c.LITERAL, 10):
         items = items[:-1]
-    return all(_stays_in_line(op, arg) for op, arg in items)
+    if all(_stays_in_line(op, arg, False) for op, arg in items):
+        return _IN_LINE
+    if all(_stays_in_line(op, arg, True) for op, arg in items):
+        return _IN_LINE_AFTER_CHAR
+    return _OUT_OF_LINE
 
 
-def _stays_in_line(op: Any, arg: Any) -> bool:
+_BOUNDARIES = (_c.AT_BOUNDARY, _c.AT_NON_BOUNDARY)
+
+
+def _stays_in_line(op: Any, arg: Any, boundaries: bool) -> bool:
     """True when the item neither matches nor looks at a newline, nor looks
-    before the match or at the ends of the text."""
+    before the match or at the ends of the text; with ``boundaries``, word
+    boundaries (which look one character either side) pass."""
     if op is _c.ASSERT or op is _c.ASSERT_NOT:
         direction, items = arg
-        return direction == 1 and all(_stays_in_line(o, a) for o, a in items)
+        return direction == 1 and all(_stays_in_line(o, a, boundaries) for o, a in items)
     if op is _c.AT:
-        return False
+        return boundaries and arg in _BOUNDARIES
     if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
-        return all(_stays_in_line(o, a) for o, a in arg[2])
+        return all(_stays_in_line(o, a, boundaries) for o, a in arg[2])
     if op is _c.ATOMIC_GROUP:
-        return all(_stays_in_line(o, a) for o, a in arg)
+        return all(_stays_in_line(o, a, boundaries) for o, a in arg)
     if op is _c.SUBPATTERN:
         added, removed, items = arg[1], arg[2], arg[3]
-        return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a) for o, a in items)
+        return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a, boundaries) for o, a in items)
     if op is _c.BRANCH:
-        return all(_stays_in_line(o, a) for branch in arg[1] for o, a in branch)
+        return all(_stays_in_line(o, a, boundaries) for branch in arg[1] for o, a in branch)
     return _no_newline(op, arg)
 
 
@@ -566,13 +596,15 @@ def grammar_dir() -> Path:
 
 
 def common_piece(name: str) -> str:
-    """A regex piece of ``grammars/common.lark`` as written there (``NAME: /regex/``), for
-    the readers' own regexes of a shape the grammars read: the shape is written once."""
+    """A regex piece of ``grammars/common.lark`` (``NAME: /regex/``) as Lark reads it, for
+    the readers' own regexes of a shape the grammars read: the shape is written once. As
+    Lark reads it, its escapes such as ``\\n`` made the characters they name: the text
+    the terminals that import the piece hold (``sites/noplay.py`` looks for it there)."""
     text = (grammar_dir() / "common.lark").read_text(encoding="utf-8")
     found = re.search(rf"^{name}: /(.*)/$", text, re.M)
     if found is None:
         raise LookupError(f"no piece {name} in common.lark")
-    return found.group(1)
+    return str(eval_escaping(found.group(1)))
 
 
 @functools.cache
