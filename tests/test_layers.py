@@ -1,5 +1,5 @@
 """The stages import downwards only: the store below the frames (no circle between
-them).
+them), the export writers below the store, the frames and the CLI.
 
 The import graph is read from the source (every ``import`` statement, those inside
 functions too, but not those under ``if TYPE_CHECKING:``, which never run), so an
@@ -102,6 +102,21 @@ def test_the_frames_container_is_below_the_store_and_the_frames() -> None:
     below = reachable(graph, "studbook.tables")
     assert "studbook.frames" not in below
     assert "studbook.tables" in reachable(graph, "studbook.store.read")
+
+
+def test_export_writers_import_no_later_stage() -> None:
+    """The export formats get plain data (hands, texts, the frames' tables, metadata)
+    from ``studbook export``: none of their modules imports the frames, the store,
+    the checker, the engine or the CLI. (The PokerStars writer checks what it wrote
+    with the engine, lazily: it comes after the engine.)"""
+    graph = import_graph()
+    later = ("studbook.frames", "studbook.tables", "studbook.store", "studbook.check", "studbook.cli",
+             "studbook.engine")
+    formats = [name for name in graph if name.startswith("studbook.write") and name != "studbook.write.pokerstars"]
+    assert {"studbook.write.csv", "studbook.write.parquet", "studbook.write.jsonl", "studbook.write.original",
+            "studbook.write.phh"} <= set(formats)
+    for module in formats:
+        assert not {name for name in graph[module] if name.startswith(later)}, module
 
 
 def test_reading_a_store_never_imports_the_frames_module(tmp_path: Path) -> None:

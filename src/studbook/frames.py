@@ -114,7 +114,6 @@ def build_frames(
     return frames
 
 
-
 def joined_frames(pieces: Sequence[Mapping[str, pd.DataFrame]], tables: Sequence[str] = TABLES
                   ) -> dict[str, pd.DataFrame]:
     """Frames of every table made of ``pieces`` of frames (of consecutive files, say),

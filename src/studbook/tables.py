@@ -25,7 +25,6 @@ MONEY_COLUMNS: dict[str, tuple[str, ...]] = {
 """Each table's amount columns: integers in minor units (amount x :data:`MONEY_SCALE`)."""
 
 
-
 IGNORED_COLUMNS = ("file", "reason")
 
 
@@ -172,8 +171,6 @@ def typed_frame(table: str, data: Any, columns: Sequence[str] | None = None) -> 
 
 def empty_frames() -> Frames:
     return Frames(**{table: typed_frame(table, []) for table in TABLES})
-
-
 
 
 __all__ = ["Frames", "IGNORED_COLUMNS", "MONEY_COLUMNS", "empty_frames", "ignored_frame", "typed_frame"]

@@ -611,6 +611,5 @@ def import_results(path: str | Path, results: Iterable[CheckResult], **kw: Any) 
         return store.add(results, **kw)
 
 
-
 __all__ = ["ImportSummary", "PROBE_RESULTS", "Store", "WAL_PAGES", "WRITE_CACHE_KIB", "WRITE_WAIT", "file_sha256",
            "import_results", "read_frames", "read_tables"]

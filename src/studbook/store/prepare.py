@@ -47,7 +47,6 @@ def iso_utc(value: Any) -> str | None:
     return None if when.tzinfo is None else when.tz_convert("UTC").isoformat()
 
 
-
 INSERT_ROWS = 64
 """Rows one INSERT statement takes (a multi-row ``VALUES``): the sqlite3 module's and SQLite's
 work per statement is paid once for them, not once a row as ``executemany`` pays it (an
@@ -198,7 +197,6 @@ class RowsMaker:
         return made
 
 
-
 def hand_keys(items: Iterable[CheckResult | SourcedCheck]) -> set[tuple[str, str]]:
     """The (site, hand_id) of the hands among ``items``."""
     results = (item[0] if isinstance(item, tuple) else item for item in items)
@@ -243,8 +241,6 @@ def unpack(data: bytes | None) -> str | None:
     if decompressor is None:
         decompressor = _codecs.decompressor = zstandard.ZstdDecompressor()
     return decompressor.decompress(data).decode("utf-8")
-
-
 
 
 __all__ = ["INSERT_ROWS", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",

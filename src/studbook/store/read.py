@@ -49,7 +49,6 @@ class Original:
         return HandSource(self.text, self.context)
 
 
-
 def table_frames(conn: sqlite3.Connection, tables: Iterable[str] = TABLES,
                  columns: Mapping[str, Sequence[str]] | None = None,
                  absent: Mapping[str, tuple[str, ...]] | None = None) -> dict[str, pd.DataFrame]:
@@ -166,7 +165,6 @@ def _take(rows: Iterator[tuple[Any, ...]], first: tuple[Any, ...] | None, hands:
         if kept:
             out.append(row)
     return out, None
-
 
 
 __all__ = ["CHUNK_HANDS", "READ_ROWS", "Original", "counts", "hand_chunks", "originals", "table_frame", "table_frames"]
