@@ -294,7 +294,8 @@ def breakdown(files: list[Path], db: Path) -> None:
     from studbook.gcpause import gc_between_files
     from studbook.rows import TABLES as ROW_TABLES
     from studbook.rows import add_rows
-    from studbook.store import Store, _pack
+    from studbook.store import Store
+    from studbook.store.prepare import pack as _pack
 
     spent = dict.fromkeys(("check", "rows", "insert", "pack", "originals insert"), 0.0)
     hands = 0

@@ -13,7 +13,7 @@ import pytest
 import studbook.cli.importer as importer
 import studbook.originals as originals
 import studbook.scale as scale
-import studbook.store as store_module
+from studbook.store import prepare as store_prepare
 from studbook.check import SourcedStream, stream_file, stream_sourced
 from studbook.cli import main
 from studbook.engine.result import HandCheck
@@ -33,7 +33,7 @@ def _stored(db: Path) -> dict[tuple[str, int], tuple[str, str | None]]:
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT file, line, text, context FROM originals").fetchall()
     conn.close()
-    unpack = store_module._unpack
+    unpack = store_prepare.unpack
     return {(file, line): (unpack(text), unpack(context)) for file, line, text, context in rows}
 
 

@@ -12,7 +12,7 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studbook import store as store_module
+from studbook.store import read as store_read
 from studbook.cli import main
 from studbook.frames import SCHEMA, load
 from studbook.stats import combine_sums, compute, finish, sums
@@ -53,7 +53,7 @@ OPPONENTS = [  # --opponents: the hero found, or named, then their opponents' HU
 @pytest.mark.parametrize("options", OPTIONS + OPPONENTS, ids=lambda o: " ".join(o))
 def test_store_in_small_chunks_equals_the_files_read_whole(histories_db, capsys, monkeypatch, options) -> None:
     # hundreds of chunks, cut anywhere (--opponents reads the store three times: fewer)
-    monkeypatch.setattr(store_module, "CHUNK_HANDS", 41 if "--opponents" in options else 7)
+    monkeypatch.setattr(store_read, "CHUNK_HANDS", 41 if "--opponents" in options else 7)
     chunked = _stats(capsys, "--db", str(histories_db), *options)
     whole = _stats(capsys, str(HISTORIES), *options)
     assert chunked.count("\n") > 1
@@ -72,7 +72,7 @@ def test_opponents_of_a_store_never_read_a_whole_table(histories_db, capsys, mon
         raise AssertionError("a whole table read")
 
     monkeypatch.setattr(Store, "read_table", whole)
-    monkeypatch.setattr(store_module, "CHUNK_HANDS", 50)
+    monkeypatch.setattr(store_read, "CHUNK_HANDS", 50)
     out = _stats(capsys, "--db", str(histories_db), "--opponents").splitlines()
     assert out[0].startswith("hero: Hero (marked by the log as its own player in ")
     assert len(out) > 3 and all("Hero " not in line for line in out[2:])  # the hero is no opponent of theirs
@@ -111,7 +111,7 @@ def test_rows_out_of_hand_order_are_refused(histories_db, tmp_path, capsys, monk
         row = conn.execute(f"SELECT {names} FROM players ORDER BY rowid LIMIT 1").fetchone()
         conn.execute("DELETE FROM players WHERE rowid = (SELECT min(rowid) FROM players)")
         conn.execute(f"INSERT INTO players ({names}) VALUES ({', '.join('?' * len(row))})", row)
-    monkeypatch.setattr(store_module, "CHUNK_HANDS", 40)
+    monkeypatch.setattr(store_read, "CHUNK_HANDS", 40)
     with Store(db, create=False) as store, pytest.raises(StoreError, match="not in the order of their hands"):
         list(store.hand_chunks(("hands", "players")))
     capsys.readouterr()
@@ -172,7 +172,7 @@ def test_a_hand_nobody_acts_in_is_counted_in_any_chunk(tmp_path, capsys, monkeyp
     frames = load(db)
     assert not ((frames.actions["hand_id"] == "900000000001") & (frames.actions["street"] == 3)).any()
     assert (frames.players["hand_id"] == "900000000001").sum() == 2
-    monkeypatch.setattr(store_module, "CHUNK_HANDS", chunk)
+    monkeypatch.setattr(store_read, "CHUNK_HANDS", chunk)
     for options in (["--format", "csv"], ["--format", "csv", "--opponents", "--hero", "Leader"]):
         chunked = _stats(capsys, "--db", str(db), *options)
         whole = _stats(capsys, str(folder), *options)

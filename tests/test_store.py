@@ -12,6 +12,7 @@ import pytest
 
 from studbook import frames as frames_module
 from studbook import store as store_module
+from studbook.store import prepare as store_prepare
 from studbook.engine.result import Violation
 from studbook.events import Rejected, Skipped
 from studbook.frames import frames_from_checks, load
@@ -140,7 +141,7 @@ def test_store_is_plain_sql(tmp_path: Path) -> None:
     assert net == {"A": 2 * -1 + 2 * 39, "B": 2 * -5 + 2 * -37, "C": 2 * -1 + 2 * -5,
                    "D": 2 * 7}
     assert conn.execute("SELECT value FROM meta WHERE key='money_scale'").fetchone() == (
-        str(store_module.MONEY_SCALE),)
+        str(frames_module.MONEY_SCALE),)
 
 
 # ---------------------------------------------------------------------------
@@ -388,7 +389,7 @@ def test_originals_of_a_store_written_with_zlib_are_read(tmp_path: Path) -> None
     head = "<session><gametype>7 Card Stud</gametype></session>"  # an XML site's file head, as kept
     texts[0] = (*texts[0][:3], head)
     texts[1] = (*texts[1][:3], head)
-    conn.execute("UPDATE originals SET context = ? WHERE rowid = 2", (store_module._pack(head),))
+    conn.execute("UPDATE originals SET context = ? WHERE rowid = 2", (store_prepare.pack(head),))
     with conn:  # every other hand's blobs as main's code wrote them: zlib, level 1
         for rowid, (site, hand_id, text, context) in enumerate(texts, start=1):
             if rowid % 2:
@@ -418,8 +419,8 @@ def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytes
     with Store(whole) as store:
         first = store.add(sourced)
     made: list[object] = []
-    real = store_module.add_rows
-    monkeypatch.setattr(store_module, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
+    real = store_prepare.add_rows
+    monkeypatch.setattr(store_prepare, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
     with Store(grown) as store:
         store.add(sourced[:5])
         made.clear()

@@ -307,7 +307,7 @@ def test_a_kill_as_the_store_appears_leaves_a_whole_store(sim: list[Path], tmp_p
         assert_sound(db)
         left = list(tmp_path.glob(f".{db.name}.*"))  # killed between the link and the unlink
         assert all(path.name.endswith(".new") for path in left), left
-        monkeypatch.setattr("studbook.store.ABANDONED", -1.0)  # a leftover's age, for the next writer
+        monkeypatch.setattr("studbook.store.schema.ABANDONED", -1.0)  # a leftover's age, for the next writer
         assert main(["import", *map(str, sim), "--db", str(db), "-q"]) == 0
         assert dump(db) == clean
         assert not list(tmp_path.glob(f".{db.name}.*"))
@@ -507,7 +507,7 @@ def test_reading_opens_read_only_and_writes_nothing(good_store: Path, tmp_path: 
         conn.set_trace_callback(statements.append)
         return conn
 
-    monkeypatch.setattr("studbook.store.sqlite3.connect", tracing)
+    monkeypatch.setattr("studbook.store.db.sqlite3.connect", tracing)
     with Store(db, create=False) as store:
         frames = store.frames()
         with pytest.raises(sqlite3.OperationalError, match="readonly"):

@@ -22,7 +22,7 @@ from studbook.events import Hand
 
 if TYPE_CHECKING:
     from studbook.engine.result import HandCheck
-    from studbook.frames import Frames
+    from studbook.tables import Frames
     from studbook.view import Replay
 
 FRAME_HEIGHT = 760
@@ -133,7 +133,7 @@ def _count(frames: Frames, table: str) -> str:
 
 def frames_repr(frames: Frames) -> str:
     """A few lines: where from, each table's rows, the ignored files, the money unit."""
-    from studbook.frames import MONEY_SCALE, TABLES
+    from studbook.rows import MONEY_SCALE, TABLES
 
     where = ", ".join(str(p) for p in frames.source[:2]) + (" ..." if len(frames.source) > 2 else "")
     counts = ", ".join(f"{table}={_count(frames, table)}" for table in TABLES)
@@ -143,7 +143,8 @@ def frames_repr(frames: Frames) -> str:
 
 def frames_html(frames: Frames) -> str:
     """A summary table: each table's rows and columns, the ignored files, the money unit."""
-    from studbook.frames import MONEY_COLUMNS, MONEY_SCALE, TABLES
+    from studbook.rows import MONEY_SCALE, TABLES
+    from studbook.tables import MONEY_COLUMNS
 
     rows = []
     for table in TABLES:

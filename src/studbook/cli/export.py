@@ -1,6 +1,7 @@
 """``studbook export PATH... | --db FILE --format FORMAT [-o OUT] [--split]``: hands out.
 
-Formats:
+Formats: the writers registered in :mod:`studbook.write`, one module a format
+(``studbook export --help`` lists them):
 
 * ``phh``: the Poker Hand History format (pokerkit's standard): one ``.phhs``
   file (tables ``[1]``, ``[2]``, ...) to ``-o FILE`` or standard output, or
@@ -25,7 +26,8 @@ frame is not filtered (a rejected hand has no player or variant).
 the PATHs' format (what ``export --site`` did before the filters came: on
 files of that site both give the same hands).
 Hands come from hand-history PATHs (parsed and checked) or from a store
-(``--db``), which re-reads each hand's kept original text for ``phh`` and ``jsonl``.
+(``--db``), which re-reads each hand's kept original text for the formats that
+write the parsed hand (``phh``, ``jsonl``).
 
 Exit status: 0 when every selected hand was written, 1 when some hand could
 not be (named on stderr with the reason) or the input had rejected hands,
@@ -35,56 +37,61 @@ not be (named on stderr with the reason) or the input had rejected hands,
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sqlite3
 import sys
-from dataclasses import dataclass, field, fields, is_dataclass
-from datetime import datetime
-from decimal import Decimal
-from enum import Enum
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TextIO
 
 from studbook import __version__
-from studbook.cards import Card
 from studbook.check import check_hand
 from studbook.cli.common import UsageError, expand_paths, ignored_line, not_a_hand_history, stderr
-from studbook.cli.output import write_csv
 from studbook.cli.selection import add_hand_arguments, read_as
 from studbook.cli.source import add_filter_arguments, filters_from_args
 from studbook.filters import Filters, select, select_checks, unknown_players
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
 from studbook.frames import MONEY_SCALE, SCHEMA, Frames, frames_from_checks, load
-from studbook.originals import hand_texts, read_again, suffix_of
+from studbook.originals import hand_texts, read_again
 from studbook.query import read_selected
 from studbook.scale import check_files
 from studbook.store import SCHEMA_VERSION, Original, Store, StoreError
-from studbook.write.phh import PhhResult, phhs_table, write_phh
 from studbook.words import counted
+from studbook.write import FramesWriter, HandOut, HandWriter, NotWritten, TablesOut, Writer, writers
 
-FORMATS = ("phh", "original", "parquet", "csv", "jsonl")
 _UNSAFE = re.compile(r"[^\w.-]+")
 
 
 def add_parser(subparsers: Any) -> None:
+    formats = writers()
+    titles = [writer.title for writer in formats.values()]
     parser = subparsers.add_parser(
-        "export", help="write hands as PHH, original text, Parquet, CSV or JSON lines",
+        "export", help=f"write hands as {', '.join(titles[:-1])} or {titles[-1]}",
         description="Write hands out: PHH (pokerkit's standard), each hand's original text, "
                     "the frames as Parquet or CSV, or events as JSON lines.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="hand-history files or directories")
     parser.add_argument("--db", metavar="FILE", help="a store made by 'studbook import'")
-    parser.add_argument("--format", required=True, choices=FORMATS, help="what to write")
+    parser.add_argument("--format", required=True, choices=list(formats), help="what to write")
     parser.add_argument("-o", "--output", metavar="OUT",
-                        help="the file to write (phh, original, jsonl; default standard output), "
-                             "or the folder (parquet, csv, and any format with --split)")
+                        help=f"the file to write ({', '.join(_named(formats, HandWriter))}; default standard "
+                             f"output), or the folder ({', '.join(_named(formats, FramesWriter))}, and any "
+                             "format with --split)")
     parser.add_argument("--split", action="store_true",
-                        help="one file per hand in the folder OUT (phh, original)")
+                        help=f"one file per hand in the folder OUT ({', '.join(_splitting(formats))})")
     add_hand_arguments(parser)
     add_filter_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def _named(formats: dict[str, Writer], kind: type) -> list[str]:
+    return [name for name, writer in formats.items() if isinstance(writer, kind)]
+
+
+def _splitting(formats: dict[str, Writer]) -> list[str]:
+    """The formats that write one file a hand with ``--split``."""
+    return [name for name, writer in formats.items() if isinstance(writer, HandWriter) and writer.suffix]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,26 +133,28 @@ class _Tally:
 def run(args: argparse.Namespace) -> int:
     selection = Selection(filters_from_args(args), frozenset(args.hand) if args.hand else None)
     args.read_as = read_as(args)
+    formats = writers()
+    writer = formats[args.format]
     if bool(args.db) == bool(args.paths):
         raise UsageError("give either --db FILE or hand-history PATHs")
-    if args.format in ("parquet", "csv") or args.split:
+    if isinstance(writer, FramesWriter) or args.split:
         if not args.output:
             raise UsageError(f"--format {args.format}{' --split' if args.split else ''} needs -o DIR")
         if Path(args.output).exists() and not Path(args.output).is_dir():
             raise UsageError(f"{args.output}: not a folder")
-    if args.split and args.format not in ("phh", "original"):
-        raise UsageError("--split goes with --format phh or original")
+    if args.split and args.format not in _splitting(formats):
+        raise UsageError(f"--split goes with --format {' or '.join(_splitting(formats))}")
     tally = _Tally()
-    if args.format in ("parquet", "csv"):
+    if isinstance(writer, FramesWriter):
         every = _frames(args, selection.filters)
         tally.seated.update(every.players["player"].astype(str))
         frames = selection.frames(every)
-        write_frames(frames, Path(args.output), args.format)
+        write_frames(frames, Path(args.output), writer)
         tally.written = len(frames.hands)
     elif args.db:
-        _from_store(args, selection, tally)
+        _from_store(args, writer, selection, tally)
     else:
-        _from_paths(args, selection, tally)
+        _from_paths(args, writer, selection, tally)
     where = args.output or "standard output"
     stderr(f"exported {counted(tally.written, 'hand')} as {args.format} to {where}")
     filters = selection.filters
@@ -179,16 +188,16 @@ def _frames(args: argparse.Namespace, filters: Filters) -> Frames:
     return load(expand_paths(args.paths))
 
 
-def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
+def _from_paths(args: argparse.Namespace, writer: HandWriter, selection: Selection, tally: _Tally) -> None:
     files = [str(p) for p in expand_paths(args.paths)]
 
-    def hands() -> Iterator[_Item]:
+    def hands() -> Iterator[HandOut]:
         for file_check in check_files(files, site=args.read_as):
             ignored = not_a_hand_history(file_check.parsed)
             if ignored is not None:
                 stderr(ignored_line(file_check.file, ignored))
                 continue
-            texts = hand_texts(file_check.file, file_check.site) if args.format == "original" else {}
+            texts = hand_texts(file_check.file, file_check.site) if writer.wants_text else {}
             for result in file_check.results:
                 if isinstance(result, Rejected):
                     tally.problem(f"rejected: {result.message()}")
@@ -197,12 +206,12 @@ def _from_paths(args: argparse.Namespace, selection: Selection, tally: _Tally) -
             for check in selection.checks(checks):
                 hand = check.hand
                 source = texts.get((hand.file, hand.line))
-                yield _Item(hand.site, hand.hand_id, check, source.text if source else None)
+                yield _hand_out(check, source.text if source else None)
 
-    _write_hands(args, hands(), tally)
+    _write_hands(args, writer, hands(), tally)
 
 
-def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -> None:
+def _from_store(args: argparse.Namespace, writer: HandWriter, selection: Selection, tally: _Tally) -> None:
     every = _frames(args, selection.filters)
     tally.seated.update(every.players["player"].astype(str))
     frames = selection.frames(every)
@@ -216,19 +225,19 @@ def _from_store(args: argparse.Namespace, selection: Selection, tally: _Tally) -
     if missing:
         tally.problem(f"{counted(missing, 'selected hand')} without original text in {args.db}")
 
-    def hands() -> Iterator[_Item]:
+    def hands() -> Iterator[HandOut]:
         for original in kept:
-            if args.format == "original":
-                yield _Item(original.site, original.hand_id, None, original.text)
+            if not writer.wants_hand:
+                yield HandOut(original.site, original.hand_id, None, original.text)
                 continue
             result = reread(original)
             if isinstance(result, HandCheck):
-                yield _Item(original.site, original.hand_id, result, original.text)
+                yield _hand_out(result, original.text)
             else:
                 tally.problem(f"{original.file}:{original.line}: hand {original.hand_id}: cannot read the kept "
                               f"text again: {getattr(result, 'reason', result)}")
 
-    _write_hands(args, hands(), tally)
+    _write_hands(args, writer, hands(), tally)
 
 
 def reread(original: Original) -> HandCheck | Rejected | Skipped:
@@ -240,17 +249,13 @@ def reread(original: Original) -> HandCheck | Rejected | Skipped:
 # -- writing hands -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Item:
-    """A selected hand: its key, its check (None when only the text is wanted) and original text."""
-
-    site: str
-    hand_id: str
-    check: HandCheck | None
-    original: str | None
+def _hand_out(check: HandCheck, text: str | None) -> HandOut:
+    """A checked hand as the writers get it: the hand, its text, what the checker settled."""
+    hand = check.hand
+    return HandOut(hand.site, hand.hand_id, hand, text, {p.player: p.collected for p in check.players}, check.net)
 
 
-def _write_hands(args: argparse.Namespace, hands: Iterable[_Item], tally: _Tally) -> None:
+def _write_hands(args: argparse.Namespace, writer: HandWriter, hands: Iterable[HandOut], tally: _Tally) -> None:
     out: TextIO | None = None
     folder = Path(args.output) if args.split else None
     if folder is not None:
@@ -261,90 +266,33 @@ def _write_hands(args: argparse.Namespace, hands: Iterable[_Item], tally: _Tally
         out = sys.stdout
     try:
         for item in hands:
-            text = _render(args.format, item, tally)
-            if text is None:
+            try:
+                text = writer.render(item)
+            except NotWritten as error:
+                tally.problem(str(error))
                 continue
             if folder is not None:
-                suffix = ".phh" if args.format == "phh" else suffix_of(text)
-                name = _UNSAFE.sub("_", f"{item.site}-{item.hand_id}") + suffix
+                assert writer.suffix is not None  # --split goes with the formats that have one
+                name = _UNSAFE.sub("_", f"{item.site}-{item.hand_id}") + writer.suffix(text)
                 (folder / name).write_text(text, encoding="utf-8", newline="\n")
             else:
                 assert out is not None
-                if args.format == "phh":
-                    text = phhs_table(tally.written + 1, text)
-                elif args.format == "original" and tally.written:
-                    text = "\n" + text  # hands apart by a blank line, as the sites write them
-                out.write(text)
+                out.write(writer.joined(tally.written + 1, text))
             tally.written += 1
     finally:
         if out is not None and out is not sys.stdout:
             out.close()
 
 
-def _render(fmt: str, item: _Item, tally: _Tally) -> str | None:
-    if fmt == "original":
-        if item.original is None:
-            tally.problem(f"hand {item.site} {item.hand_id}: no original text")
-        return item.original
-    check = item.check
-    assert check is not None
-    hand = check.hand
-    if fmt == "jsonl":
-        return json.dumps(hand_record(hand), ensure_ascii=False) + "\n"
-    try:
-        return write_phh(hand, PhhResult({p.player: p.collected for p in check.players}, check.net))
-    except ValueError as error:
-        tally.problem(f"{hand.file}:{hand.line}: hand {hand.hand_id}: not written as PHH: {error}")
-        return None
-
-
-def _plain(value: Any) -> Any:
-    """A value as JSON holds it: amounts as exact decimal strings, cards as text."""
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, (Decimal, Card)):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    return value
-
-
-def hand_record(hand: Hand) -> dict[str, Any]:
-    """One hand as a JSON object: where it came from, its header, seats and events
-    (each event with its ``type``, ``file`` and ``line``)."""
-    return {
-        "site": hand.site, "hand_id": hand.hand_id, "file": hand.file, "line": hand.line,
-        "end_line": hand.end_line, "header": _plain(hand.header),
-        "seats": [_plain(s) for s in hand.seats],
-        "events": [{"type": type(e).__name__, **_plain(e)} for e in hand.events],
-    }
-
-
 # -- frames ------------------------------------------------------------------
 
 
-def write_frames(frames: Frames, folder: Path, fmt: str) -> None:
-    """The frames as ``folder/<table>.parquet`` (or ``.csv`` and ``schema.json``)."""
+def write_frames(frames: Frames, folder: Path, writer: FramesWriter) -> None:
+    """The frames into ``folder`` as ``writer`` writes them (``folder/<table>.parquet``, say)."""
     folder.mkdir(parents=True, exist_ok=True)
     meta = {"schema_version": SCHEMA_VERSION, "money_scale": MONEY_SCALE, "studbook": __version__}
-    if fmt == "csv":
-        for name, frame in frames.tables():
-            write_csv(frame, folder / f"{name}.csv")
-        tables = {name: {c.name: c.dtype for c in columns} for name, columns in SCHEMA.items()}
-        (folder / "schema.json").write_text(json.dumps({**meta, "tables": tables}, indent=2) + "\n",
-                                            encoding="utf-8")
-        return
+    dtypes = {name: {c.name: c.dtype for c in columns} for name, columns in SCHEMA.items()}
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise UsageError("--format parquet needs pyarrow (pip install 'studbook[parquet]')") from None
-    for name, frame in frames.tables():
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        metadata = dict(table.schema.metadata or {})
-        metadata[b"studbook"] = json.dumps({**meta, "table": name}).encode("utf-8")
-        pq.write_table(table.replace_schema_metadata(metadata), folder / f"{name}.parquet")
+        writer.write(TablesOut(list(frames.tables()), meta, dtypes), folder)
+    except NotWritten as error:
+        raise UsageError(str(error)) from None

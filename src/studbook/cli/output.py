@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sys
 from decimal import Decimal
 from typing import Any, Callable
 
 import pandas as pd
+
+from studbook.write.csv import spreadsheet_safe, write_csv  # every CSV studbook writes: spreadsheet-safe cells
 
 FORMATS = ("text", "csv", "json")
 
@@ -38,31 +39,6 @@ def plain(value: Any) -> Any:
 
 def records(table: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: plain(v) for k, v in row.items()} for row in table.to_dict("records")]
-
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-
-
-def spreadsheet_safe(cell: Any) -> Any:
-    """A CSV cell a spreadsheet will not run: text that starts with ``=``, ``+``,
-    ``-``, ``@``, a tab or a carriage return (a player named ``=HYPERLINK(...)``)
-    gets a leading ``'`` (the OWASP rule); numbers, ``-0.13`` written as text
-    too, are left as they are. Parquet and JSON keep the raw values."""
-    if isinstance(cell, str) and cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
-
-
-def write_csv(table: pd.DataFrame, target: Any) -> None:
-    """``table`` as CSV (no index) to a path or a text stream, each text cell
-    through :func:`spreadsheet_safe`: every CSV studbook writes goes through here."""
-    safe = table.copy(deep=False)
-    for name in safe.columns:
-        column = safe[name]
-        if column.dtype == object or isinstance(column.dtype, (pd.CategoricalDtype, pd.StringDtype)):
-            safe[name] = column.astype(object).map(spreadsheet_safe)
-    safe.to_csv(target, index=False)
 
 
 def write(table: pd.DataFrame, fmt: str, text: Callable[[pd.DataFrame], str],

@@ -32,6 +32,7 @@ from studbook.events import (
     Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure,
     UncalledReturned, Variant,
 )
+from studbook.write import HandOut, HandWriter, NotWritten, register
 
 PHH_VARIANTS: dict[Variant, str] = {Variant.STUD: "F7S", Variant.STUD8: "F7S/8", Variant.RAZZ: "FR"}
 UNKNOWN = "??"
@@ -256,3 +257,17 @@ def write_phhs(hands: Iterable[tuple[Hand, PhhResult | None]]) -> str:
 
 
 __all__ = ["PHH_VARIANTS", "PhhResult", "phh_actions", "phh_players", "phh_fields", "phh_number", "write_phh", "write_phhs"]
+
+
+def _render(hand: HandOut) -> str:
+    """``--format phh``: the hand with the checker's winnings and finishing stacks."""
+    assert hand.hand is not None  # wants_hand
+    try:
+        return write_phh(hand.hand, PhhResult(hand.collected, hand.net))
+    except ValueError as error:
+        raise NotWritten(f"{hand.hand.file}:{hand.hand.line}: hand {hand.hand_id}: not written as PHH: {error}") from None
+
+
+WRITER = register(HandWriter("phh", "PHH", _render, phhs_table, lambda text: ".phh"))
+"""``--format phh``: one ``.phhs`` text (tables ``[1]``, ``[2]``, ...), or with ``--split`` one
+``.phh`` file a hand. Pot- and no-limit stud hands cannot be written (PHH has fixed-limit stud only)."""
