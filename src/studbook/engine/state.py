@@ -42,10 +42,10 @@ write it as a bet (by the bring-in player) or a raise, and the engine reads all 
 
 from __future__ import annotations
 
-import copy
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
+from studbook.betting import owed
 from studbook.cards import Card
 from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, OpenPairNotice, PostAnte,
@@ -84,20 +84,15 @@ class StudState(ShowdownRules):
         return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
 
     def peek_to_act(self) -> str | None:
-        """:attr:`to_act`, without starting the betting round on this state: asking starts
-        it, which the state must do itself when the next event comes (with that event's line).
-        Starting a round only sets the state's own fields, so a shallow copy answers."""
-        if self._round_started or self.street is None or self.hand_over:
-            return self._to_act.name if self._to_act is not None else None
-        clone = copy.copy(self)
-        clone.violations = []
-        return clone.to_act
+        """:attr:`to_act` (kept for callers that name it so: asking never changes the state)."""
+        return self.to_act
 
     @property
     def to_act(self) -> str | None:
-        """The player due to act now, or None when nobody can act on this street."""
-        self._ensure_round()
-        return self._to_act.name if self._to_act is not None else None
+        """The player due to act now, or None when nobody can act on this street.
+        A query: the betting round starts with the next event, at its line."""
+        p = self._player_to_act()
+        return p.name if p is not None else None
 
     @property
     def is_betting_over(self) -> bool:
@@ -120,13 +115,20 @@ class StudState(ShowdownRules):
         return None if self.street is _SEVENTH else Street(self.street + 1)
 
     def legal_actions(self) -> LegalActions | None:
-        """The player to act and their options; None when nobody is to act."""
-        self._ensure_round()
-        p = self._to_act
-        if p is None or self.street is None:
+        """The player to act and their options; None when nobody is to act.
+        A pure query: calling it changes nothing (the round's opening is computed,
+        not started, when no event has started it yet)."""
+        street = self.street
+        if street is None or self.hand_over:
             return None
-        return LegalActions(p.name, tuple(self._options(p)), max(self.current_bet - p.street_in, ZERO),
-                            self.street, p.street_in + p.stack)
+        if self._round_started:
+            p, bring_in_player, optional = self._to_act, self._bring_in_player, self._bring_in_optional
+        else:
+            p, _, bring_in_player, optional = self._opening()
+        if p is None:
+            return None
+        return LegalActions(p.name, tuple(self._options(p, bring_in_player, optional)),
+                            owed(self.current_bet, p.street_in), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
         """Apply one event; violations found are appended to ``self.violations``."""

@@ -16,17 +16,18 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Iterable, Sequence
 
-from studbook.cards import Card, DECK
+from studbook.betting import owed
+from studbook.cards import Card
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
-from studbook.evaluate import board_high_key, board_low_key, bring_in_key
+from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
+from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 ZERO = Decimal(0)
 _K = ActionKind
 _THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
-_RAZZ = Variant.RAZZ
 _FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
 _RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
 
@@ -165,7 +166,7 @@ class Table:
 
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
-        "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
+        "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
         "bring_in_hand", "fixed", "violations", "players", "order", "street", "community",
         "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
         "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
@@ -191,6 +192,7 @@ class Table:
         bring_in_hand: str | None = None,
     ) -> None:
         self.variant = variant
+        self.variant_rules = VARIANT_RULES[variant]
         self.structure = structure
         self.stakes = stakes
         self.profile = profile or DEFAULT
@@ -319,8 +321,9 @@ class Table:
         return n
 
     def to_call(self, name: str) -> Decimal:
+        """What ``name`` must put in to call (:func:`studbook.betting.owed`)."""
         p = self._by_name[name]
-        return max(self.current_bet - p.street_in, ZERO)
+        return owed(self.current_bet, p.street_in)
 
     @property
     def went_to_showdown(self) -> bool:
@@ -392,12 +395,6 @@ def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
 # order.first: board keys by the ranks showing (_rank_sum), for razz (low) and the others
 _RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
 _BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
-
-# rule bringin.player: each door card's key per variant (smallest brings in), by id of the interned card
-_BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
-    v: {id(card): bring_in_key(card, v.value) for card in DECK} for v in Variant
-}
-
 
 def _rank_sum(cards: Sequence[Card]) -> int:
     """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards)."""

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from studbook.betting import AGGRESSIVE, completes, street_total
+from studbook.betting import AGGRESSIVE, call_chips, completes, owed, street_bet, street_total
 from studbook.events import Action, BettingCapped, OpenPairNotice
 from studbook.engine.messages import (
     BET_ALLIN_NOT_REOPENED, BET_ALLIN_SHORT_CALL, BET_CAP_NOTICE, BET_CAP_RAISE, BET_CHECK_CALLS_NOTHING,
     BET_CHECK_FACING, BET_CHECK_MUST_BRING_IN, BET_OPEN_PAIR_NO_PAIR, BET_OPEN_PAIR_NOTICE_NO_PAIR,
-    BET_OPEN_PAIR_NOTICE_RAZZ, BET_OPEN_PAIR_NOTICE_STREET, BET_OPEN_PAIR_RAZZ, BET_OPEN_PAIR_SMALL_AFTER_DOUBLE,
+    BET_OPEN_PAIR_NOTICE_NO_DOUBLE, BET_OPEN_PAIR_NOTICE_STREET, BET_OPEN_PAIR_NO_DOUBLE, BET_OPEN_PAIR_SMALL_AFTER_DOUBLE,
     BET_SIZE_CALLS_MORE, BET_SIZE_NO_RAISE, BET_SIZE_SHORT, BET_SIZE_UNCALLABLE, BET_SIZE_WRONG, BRINGIN_ALLIN_CHECKS,
     BRINGIN_COMPLETE_NOT_FACING, BRINGIN_COMPLETE_SIZE, BRINGIN_PLAYER_CALLS_FIRST, BRINGIN_PLAYER_FOLDS,
 )
 from studbook.engine.rules.bringin import BringInRules
 from studbook.engine.table import (
     _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _FOLD, _FOURTH, _K, LegalAction,
-    PlayerState, _RAZZ, _THIRD, ZERO,
+    PlayerState, _THIRD, ZERO,
 )
 
 
@@ -28,14 +28,11 @@ class BetRules(BringInRules):
     __slots__ = ()
 
     def _units(self) -> tuple[Decimal, ...]:
-        street = self.street
-        if street is _THIRD:
-            return (self.small,)
-        if street is _FOURTH:
-            if self.variant is not _RAZZ and self._has_open_pair():
-                return (self.big,) if self.big_bet_made else (self.small, self.big)
-            return (self.small,)
-        return (self.big,)
+        """The bet sizes of this street: its :func:`~studbook.betting.street_bet`, or on
+        4th street with an open pair the small and the double bet (rule bet.open_pair)."""
+        if self.street is _FOURTH and self.variant_rules.open_pair_double and self._has_open_pair():
+            return (self.big,) if self.big_bet_made else (self.small, self.big)
+        return (street_bet(self.street, self.small, self.big),)
 
     def _has_open_pair(self) -> bool:
         """4th street: a live board shows an open pair, or the log hides a live board
@@ -52,14 +49,15 @@ class BetRules(BringInRules):
             return False
         return True
 
-    def _options(self, p: PlayerState) -> list[LegalAction]:
+    def _options(self, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
+        """What ``p``, to act, may do (``bring_in_player`` and ``optional``: the round's opening)."""
         stack = p.stack
-        to_call = max(self.current_bet - p.street_in, ZERO)
+        to_call = owed(self.current_bet, p.street_in)
         out: list[LegalAction] = []
         unopened = self.street is _THIRD and not self._opened
-        if unopened and self._bring_in_player is not None:
+        if unopened and bring_in_player is not None:
             bring_in = self.bring_in if self.bring_in is not None else _default_bring_in(self.small)
-            if self._bring_in_optional:
+            if optional:
                 out.append(LegalAction(_K.FOLD))
             chips = min(bring_in, stack)
             out.append(LegalAction(_K.BRING_IN, chips, p.street_in + chips, chips, chips == stack))
@@ -165,34 +163,34 @@ class BetRules(BringInRules):
             else:
                 self.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
             return
-        owed = self.current_bet - p.street_in
-        if owed > ZERO:
-            self.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed)
+        due = owed(self.current_bet, p.street_in)
+        if due > ZERO:
+            self.report(BET_CHECK_FACING, e.line, player=p.name, owed=due)
 
     def _call(self, p: PlayerState, e: Action) -> None:
-        owed = self.current_bet - p.street_in
+        due = owed(self.current_bet, p.street_in)
         amount = e.amount
         if amount is None:
-            amount = min(owed, p.stack)
-        if amount != owed or owed <= ZERO:
-            self._check_call(p, e, owed, amount)
+            amount = call_chips(self.current_bet, p.street_in, p.stack)
+        if amount != due or due <= ZERO:
+            self._check_call(p, e, due, amount)
         self._put(p, amount, e.line, e.all_in)
 
-    def _check_call(self, p: PlayerState, e: Action, owed: Decimal, amount: Decimal) -> None:
-        """A call of other than exactly what is owed (or of nothing)."""
-        if owed <= ZERO:
+    def _check_call(self, p: PlayerState, e: Action, due: Decimal, amount: Decimal) -> None:
+        """A call of other than exactly what is due (or of nothing)."""
+        if due <= ZERO:
             if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
                 self.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
             else:
                 self.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
-        elif amount > owed and self._short_bring_in_unknown():
+        elif amount > due and self._short_bring_in_unknown():
             # a bring-in all-in for less at a table whose bring-in we do not know yet:
             # the first caller shows the normal amount (rule bringin.allin)
             self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
-        elif amount > owed:
-            self.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=owed)
-        elif amount < owed and amount < p.stack:
-            self.report(BET_ALLIN_SHORT_CALL, e.line, player=p.name, amount=amount, owed=owed, behind=p.stack - amount)
+        elif amount > due:
+            self.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=due)
+        elif amount < due and amount < p.stack:
+            self.report(BET_ALLIN_SHORT_CALL, e.line, player=p.name, amount=amount, owed=due, behind=p.stack - amount)
 
     def _aggress(self, p: PlayerState, e: Action) -> None:
         kind = e.kind
@@ -246,8 +244,8 @@ class BetRules(BringInRules):
         if self.street is _FOURTH:
             big_to = (current + self.big) if current else self.big
             if to == big_to or to == self.bet_level + self.big:
-                if self.variant is _RAZZ:
-                    self.report(BET_OPEN_PAIR_RAZZ, e.line, player=p.name, what=what)
+                if not self.variant_rules.open_pair_double:
+                    self.report(BET_OPEN_PAIR_NO_DOUBLE, e.line, player=p.name, what=what)
                     return
                 if not self._has_open_pair():
                     self.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
@@ -275,7 +273,7 @@ class BetRules(BringInRules):
                 self.big_bet_made = True  # rule bet.open_pair: later raises are big bets
             unit = self.big if self.big_bet_made else self.small
         else:
-            unit = self.small if self.street is _THIRD or self.street is _FOURTH else self.big
+            unit = street_bet(self.street, self.small, self.big)
         if not self.fixed or increment * 2 >= unit:
             self.bets += 1
             self.bet_level = to
@@ -287,8 +285,8 @@ class BetRules(BringInRules):
             self.report(BET_CAP_NOTICE, e.line, bets=self.bets, cap=self.profile.cap_bets)
 
     def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
-        if self.variant is _RAZZ:
-            self.report(BET_OPEN_PAIR_NOTICE_RAZZ, e.line)
+        if not self.variant_rules.open_pair_double:
+            self.report(BET_OPEN_PAIR_NOTICE_NO_DOUBLE, e.line)
         elif self.street is not _FOURTH:
             self.report(BET_OPEN_PAIR_NOTICE_STREET, e.line)
         elif not self._has_open_pair():

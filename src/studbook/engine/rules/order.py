@@ -18,8 +18,13 @@ from studbook.engine.messages import (
 )
 from studbook.engine.rules.deal import DealRules
 from studbook.engine.table import (
-    able_count, _board_key, _BOARD_KEYS, _BRING_IN_KEYS, PlayerState, _RAZZ, Reported, _SEVENTH, _THIRD, ZERO,
+    able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
 )
+
+
+Opening = tuple[PlayerState | None, tuple[PlayerState, ...], PlayerState | None, bool]
+"""Who opens a betting round: (the player to act, the acceptable first actors,
+the bring-in player, whether the bring-in is optional: rule bringin.allin)."""
 
 
 class OrderRules(DealRules):
@@ -82,25 +87,31 @@ class OrderRules(DealRules):
             self._final_first_bettor = self._round_first_bettor
 
     def _ensure_round(self, line: int = 0) -> None:
+        """Start the street's betting round (once): missing deals and antes are
+        reported, and the first to act is the :meth:`_opening`'s."""
         if self._round_started or self.street is None or self.hand_over:
             return
         self._round_started = True
         if line:
             self._check_missing_deals(line)
-        if self.street is _THIRD:
-            self._start_third()
-        else:
-            self._start_later()
-
-    def _start_third(self) -> None:
-        dealt = [p for p in self.order if p.in_hand and not p.folded]
-        if self.ante or self.ante_posted:
-            for p in dealt:
-                if not p.ante and p.start > ZERO:
+        if self.street is _THIRD and (self.ante or self.ante_posted):
+            for p in self.order:
+                if p.in_hand and not p.folded and not p.ante and p.start > ZERO:
                     self.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
-        keys = _BRING_IN_KEYS[self.variant]
+        self._to_act, self._first_ok, self._bring_in_player, self._bring_in_optional = self._opening()
+
+    def _opening(self) -> Opening:
+        """Who opens this street's betting: a query, the state unchanged (rules
+        order.third, order.first, bringin.player, bringin.allin)."""
+        if self.street is _THIRD:
+            return self._opening_third()
+        return self._opening_later()
+
+    def _opening_third(self) -> Opening:
+        dealt = [p for p in self.order if p.in_hand and not p.folded]
+        keys = self.variant_rules.bring_in_keys
         able = 0
-        low: PlayerState | None = None  # the lowest door card (razz: the highest)
+        low: PlayerState | None = None  # the door card that brings in (the smallest key)
         low_key = (99, 99)
         doors = 0
         for p in dealt:
@@ -113,26 +124,18 @@ class OrderRules(DealRules):
                     low, low_key = p, key
         if able < 2:
             # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
-            self._to_act = None
-            return
+            return None, self._first_ok, self._bring_in_player, self._bring_in_optional
         if doors < len(dealt) or low is None:
             # door cards unknown: accept whoever the log has bring in
-            self._bring_in_player = None
-            self._first_ok = tuple(p for p in dealt if p.can_act)
-            self._to_act = self._first_ok[0] if self._first_ok else None
-            return
-        self._bring_in_player = low
+            first_ok = tuple(p for p in dealt if p.can_act)
+            return (first_ok[0] if first_ok else None), first_ok, None, self._bring_in_optional
         if low.can_act:
-            self._first_ok = (low,)
-            self._to_act = low
-            return
+            return low, (low,), low, self._bring_in_optional
         # rule bringin.allin: all-in from the ante; the player to their left acts first
-        self._bring_in_optional = True
         nxt = self._next_from(low.pos)
-        self._first_ok = (nxt,) if nxt is not None else ()
-        self._to_act = nxt
+        return nxt, ((nxt,) if nxt is not None else ()), low, True
 
-    def _start_later(self) -> None:
+    def _opening_later(self) -> Opening:
         live: list[PlayerState] = []
         able = 0
         short = False  # a live board with fewer up cards than the street deals
@@ -145,32 +148,36 @@ class OrderRules(DealRules):
                 able += 1
             if len(p.up) < expected_up:
                 short = True
+        unchanged = self._bring_in_player, self._bring_in_optional
         if len(live) < 2 or able < 2:
-            self._to_act = None  # at most one player can bet: no betting round
-            return
+            return None, self._first_ok, *unchanged  # at most one player can bet: no betting round
         if short:
-            self._first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
-            self._to_act = self._first_ok[0]
-            return
+            first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
+            return first_ok[0], first_ok, *unchanged
         best = self._best_board(live)
         if best.can_act:
-            self._first_ok = (best,)
-            self._to_act = best
-            return
+            return best, (best,), *unchanged
         nxt = self._next_from(best.pos)
         best_able = self._best_board([p for p in live if not p.all_in])
         mode = self.profile.first_skip_all_in
         if mode == "next_clockwise":
-            self._first_ok = (nxt,) if nxt else ()
+            first_ok = (nxt,) if nxt else ()
         elif mode == "best_active":
-            self._first_ok = (best_able,)
+            first_ok = (best_able,)
         else:
-            self._first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
-        self._to_act = self._first_ok[0] if self._first_ok else None
+            first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
+        return (first_ok[0] if first_ok else None), first_ok, *unchanged
+
+    def _player_to_act(self) -> PlayerState | None:
+        """The player due to act now, None when nobody is: a query (a round not yet
+        started is not started by asking)."""
+        if self._round_started or self.street is None or self.hand_over:
+            return self._to_act
+        return self._opening()[0]
 
     def _best_board(self, players: list[PlayerState]) -> PlayerState:
         """The best board showing (``players`` in dealing order, so ties go to the first)."""
-        low = self.variant is _RAZZ
+        low = self.variant_rules.low_board_first
         community = self.community
         known = _BOARD_KEYS[low]
         best = players[0]
@@ -259,14 +266,14 @@ class OrderRules(DealRules):
         if first:
             self.report(ORDER_FIRST_BOARD, e.line, expected=expected.name, expected_board=self._board(expected),
                         street=street, player=p.name, board=self._board(p),
-                        which="lowest" if self.variant is _RAZZ else "best")
+                        which=self.variant_rules.first_board)
             return
         self.report(ORDER_THIRD_OUT_OF_TURN if street is _THIRD else ORDER_TURN_OUT_OF_TURN, e.line,
                     expected=expected.name, player=p.name)
 
     def _report_bring_in_player(self, line: int, expected: PlayerState, p: PlayerState) -> None:
         """Rule bringin.player: ``p`` brings in (or acts first) where ``expected`` should."""
-        which = "highest" if self.variant is _RAZZ else "lowest"
+        which = self.variant_rules.bring_in_by
         if p.up:
             self.report(BRINGIN_PLAYER_WRONG, line, expected=expected.name, door=expected.up[0], which=which,
                         player=p.name, theirs=p.up[0])
@@ -359,6 +366,5 @@ class OrderRules(DealRules):
             self.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 
     def _betting_done(self) -> bool:
-        self._ensure_round()
-        return self._to_act is None
+        return self._player_to_act() is None
 
