@@ -2,7 +2,7 @@
 
 A :class:`Message` is a rule id (:mod:`studbook.engine.rules`) and a template; the
 checks report one by name, with its fields, and nothing else:
-``self.report(DEAL_ANTE_TWICE, e.line, player=p.name)``
+``s.report(DEAL_ANTE_TWICE, e.line, player=p.name)``
 (:meth:`~studbook.engine.table.Table.report`). Since the message carries its rule, a
 message cannot be filed under the wrong rule; each name starts with its rule's
 constant (``DEAL_ANTE_...`` says ``deal.ante``), and ``SAYS[rule]`` answers "what

@@ -55,13 +55,15 @@ from studbook.events import (
 from studbook.engine.profiles import RuleProfile
 from studbook.engine.table import _SEVENTH, _THIRD, ZERO
 from studbook.engine.table import LegalAction, LegalActions, PlayerState  # public: re-exported
-from studbook.engine.rules.showdown import ShowdownRules
+from studbook.engine.rules import bets, deal, order, showdown
+from studbook.engine.table import Table
 
 
-class StudState(ShowdownRules):
+class StudState(Table):
     """The state machine of one stud hand; see the module docstring for the protocol,
-    :class:`~studbook.engine.table.Table` for its public attributes and
-    ``engine/rules/`` for the checks, one rule book section a module."""
+    :class:`~studbook.engine.table.Table` for its state and ``engine/rules/`` for the
+    checks, one rule book section a module: functions of the state that ask it questions
+    and report through its one reporter (:meth:`~studbook.engine.table.Table.report`)."""
 
     __slots__ = ()
 
@@ -91,7 +93,7 @@ class StudState(ShowdownRules):
     def to_act(self) -> str | None:
         """The player due to act now, or None when nobody can act on this street.
         A query: the betting round starts with the next event, at its line."""
-        p = self._player_to_act()
+        p = order._player_to_act(self)
         return p.name if p is not None else None
 
     @property
@@ -124,10 +126,10 @@ class StudState(ShowdownRules):
         if self._round_started:
             p, bring_in_player, optional = self._to_act, self._bring_in_player, self._bring_in_optional
         else:
-            p, _, bring_in_player, optional = self._opening()
+            p, _, bring_in_player, optional = order._opening(self)
         if p is None:
             return None
-        return LegalActions(p.name, tuple(self._options(p, bring_in_player, optional)),
+        return LegalActions(p.name, tuple(bets._options(self, p, bring_in_player, optional)),
                             owed(self.current_bet, p.street_in), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
@@ -169,6 +171,23 @@ class StudState(ShowdownRules):
             raise ValueError("nobody is to act")
         self.apply(option.to_event(player, line=line))
 
+    def end_betting(self, end_line: int) -> None:
+        """The hand's log ended at ``end_line``: close the betting (rule order.streets)."""
+        order.end_betting(self, end_line)
+
+    def uncalled(self) -> tuple[str, Decimal] | None:
+        """The uncalled bet to return now, as (player, amount), or None."""
+        return showdown.uncalled(self)
+
+    def unmatched_bet(self) -> tuple[PlayerState | None, Decimal]:
+        """The player whose bet nobody matched and by how much (None, 0 when none),
+        whether or not the betting is over."""
+        return showdown.unmatched_bet(self)
+
+    def showdown_order(self) -> list[str]:
+        """Live players in the order they show (:func:`~studbook.engine.rules.showdown.showdown_order`)."""
+        return showdown.showdown_order(self)
+
     @property
     def betting_closed(self) -> bool:
         """The betting is over: the showdown began, the hand is won, or nobody is to act."""
@@ -178,22 +197,23 @@ class StudState(ShowdownRules):
 # ---------------------------------------------------------------------- helpers
 
 _HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
-    Action: StudState._on_action,
-    Deal: StudState._on_deal,
-    StreetStart: StudState._on_street,
-    PostAnte: StudState._on_ante,
-    DealCommunity: StudState._on_community,
-    UncalledReturned: StudState._on_uncalled,
-    ShowdownStart: StudState._on_showdown,
-    Show: StudState._on_show,
-    Muck: StudState._on_muck,
-    Collect: StudState._on_collect,
-    PotSummary: StudState._on_summary,
-    SeatSummary: StudState._on_seat_summary,
-    BettingCapped: StudState._on_capped,
-    OpenPairNotice: StudState._on_open_pair_notice,
-    NoLowHand: StudState._on_no_low,
+    Action: bets._on_action,
+    Deal: deal._on_deal,
+    StreetStart: order._on_street,
+    PostAnte: deal._on_ante,
+    DealCommunity: deal._on_community,
+    UncalledReturned: showdown._on_uncalled,
+    ShowdownStart: showdown._on_showdown,
+    Show: showdown._on_show,
+    Muck: showdown._on_muck,
+    Collect: showdown._on_collect,
+    PotSummary: showdown._on_summary,
+    SeatSummary: deal._on_seat_summary,
+    BettingCapped: bets._on_capped,
+    OpenPairNotice: bets._on_open_pair_notice,
+    NoLowHand: showdown._on_no_low,
 }
+"""Each event type's rule: a function of the state and the event."""
 
 
 __all__ = ["LegalAction", "LegalActions", "PlayerState", "StudState"]

@@ -1,10 +1,11 @@
 """The table one stud hand is played at: seats, stacks, cards, the pot, and the
 state every rule section reads (:mod:`studbook.engine.rules`).
 
-:class:`Table` holds the hand's state and the moves every section shares (chips
-put in, a player dealt in, a violation reported); :class:`~studbook.engine.state.StudState`
-builds on it, one rule section at a time (``engine/rules/``), and is the public
-state machine. :class:`PlayerState` is one seat; :class:`LegalAction` and
+:class:`Table` holds the hand's state, the questions the rules ask of it, and the
+moves every section shares (chips put in, a player dealt in, a violation reported:
+:meth:`Table.report`, the one reporter). The rule sections (``engine/rules/``) are
+functions of it, not layers of it; :class:`~studbook.engine.state.StudState` adds the
+public protocol (apply, legal_actions, ...) and sends each event to its section. :class:`PlayerState` is one seat; :class:`LegalAction` and
 :class:`LegalActions` are what :meth:`~studbook.engine.state.StudState.legal_actions` returns.
 """
 
