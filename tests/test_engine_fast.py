@@ -104,7 +104,7 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
         p = rng.choice(state.order)
         want = _reference_next(state.order, p, current)
         order._advance(state, p)
-        assert (state._to_act, state.hand_over) == want
+        assert (state.round.to_act, state.hand_over) == want
 
 
 def test_positional_makers_objects_stay_frozen_and_pickle() -> None:

@@ -123,14 +123,14 @@ class StudState(Table):
         street = self.street
         if street is None or self.hand_over:
             return None
-        if self._round_started:
-            p, bring_in_player, optional = self._to_act, self._bring_in_player, self._bring_in_optional
+        if self.round.started:
+            p, bring_in_player, optional = self.round.to_act, self._bring_in_player, self._bring_in_optional
         else:
             p, _, bring_in_player, optional = order._opening(self)
         if p is None:
             return None
         return LegalActions(p.name, tuple(bets._options(self, p, bring_in_player, optional)),
-                            owed(self.current_bet, p.street_in), street, p.street_in + p.stack)
+                            owed(self.round.current_bet, p.street_in), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
         """Apply one event; violations found are appended to ``self.violations``."""

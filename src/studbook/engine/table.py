@@ -151,6 +151,35 @@ class LegalActions:
         return None
 
 
+class Round:
+    """One street's betting, a part of the hand's state (``state.round``), new at each
+    street: the betting ledger (the bet to call, the last full bet, bets for the cap)
+    and who is to act. Read it; the rules change it."""
+
+    __slots__ = (
+        "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "to_act", "started",
+        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified",
+    )
+
+    def __init__(self, first_ok: tuple[PlayerState, ...] = ()) -> None:
+        self.current_bet = ZERO  # the highest street total
+        self.bet_level = ZERO  # the street total of the last full bet or raise
+        self.bets = 0  # bets and raises (the completion counts; the bring-in does not)
+        self.aggressions = 0  # bets, raises and completions, short all-ins included
+        self.big_bet_made = False  # 4th street open-pair double bet made
+        self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
+        self.to_act: PlayerState | None = None  # once started
+        self.started = False  # the first actor chosen (by the first event of the round)
+        # the acceptable first actors, once started (carried from the last street
+        # until then: a round nobody can open keeps the last street's)
+        self.first_ok = first_ok
+        self.aggressor: PlayerState | None = None  # the last to bet or raise
+        self.first: PlayerState | None = None  # who acted first (None: nobody yet)
+        self.first_bettor: PlayerState | None = None  # the first bet or completion
+        self.last_deal_pos = -1  # dealing position of the latest deal (rule deal.order)
+        self.deals_verified = False  # _check_missing_deals found every deal of this street
+
+
 class Table:
     """The state of one stud hand, read by every rule section; see :class:`~studbook.engine.state.StudState`.
 
@@ -168,15 +197,11 @@ class Table:
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
         "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
-        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community",
-        "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
-        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
-        "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
-        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
-        "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
-        "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
-        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
-        "_deck_at_river",
+        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community", "round", "hand_over", "showdown_line",
+        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log",
+        "_by_name", "_others", "_order_from_deal", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
+        "_final_aggressor", "_final_first", "_final_first_bettor", "_last_action_street", "_seen", "_showdown",
+        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deck_at_river",
     )
 
     def __init__(
@@ -227,28 +252,16 @@ class Table:
         # profile deal_start="first_dealt": the first 3rd-street deal sets the dealing order
         self._order_from_deal = self.profile.deal_start == "first_dealt"
         self.street: Street | None = None
+        self.round = Round()  # the street's betting and who is to act
         self.community: Card | None = None
-        self.current_bet = ZERO
-        self.bet_level = ZERO  # the street total of the last full bet or raise
-        self.bets = 0  # bets and raises this round (the completion counts; the bring-in does not)
-        self.aggressions = 0  # bets, raises and completions this round, short all-ins included
-        self.big_bet_made = False  # 4th street open-pair double bet made
-        self._open_pair: bool | None = None
-        self._to_act: PlayerState | None = None
-        self._round_started = False  # first actor chosen for this street
-        self._first_ok: tuple[PlayerState, ...] = ()  # acceptable first actors
         self._opened = False  # 3rd street: bring-in or completion made
         self._bring_in_player: PlayerState | None = None
         self._bring_in_optional = False  # bring-in player all-in from the ante
         self._reported: set[Reported] = set()  # faults whose knock-on messages are held back
-        self._aggressor: PlayerState | None = None
         self._final_aggressor: PlayerState | None = None
         self._final_first: PlayerState | None = None
-        self._round_first: PlayerState | None = None  # who acted first this round (None: nobody yet)
-        self._round_first_bettor: PlayerState | None = None  # first bet or completion this round
         self._final_first_bettor: PlayerState | None = None
         self._last_action_street: Street | None = None
-        self._last_deal_pos = -1
         self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
         self._showdown = False
         self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
@@ -266,7 +279,6 @@ class Table:
         self._returned_line = 0
         self._river_done = False
         self._river_due = False  # 7th street and _implicit_river not yet run
-        self._deals_verified = False  # _check_missing_deals found every deal of this street
         self._deck_at_river: int | None = None
 
     def _set_order(self, start: int) -> None:
@@ -278,6 +290,36 @@ class Table:
         n = len(self.order)
         ring = self.order + self.order
         self._others = [ring[i + 1:i + n] for i in range(n)]
+
+    # the street's betting ledger, read from its part (``round``) by callers of old
+    @property
+    def current_bet(self) -> Decimal:
+        """The highest street total (:attr:`Round.current_bet`)."""
+        return self.round.current_bet
+
+    @current_bet.setter
+    def current_bet(self, value: Decimal) -> None:
+        self.round.current_bet = value
+
+    @property
+    def bet_level(self) -> Decimal:
+        """The street total of the last full bet or raise (:attr:`Round.bet_level`)."""
+        return self.round.bet_level
+
+    @property
+    def bets(self) -> int:
+        """Bets and raises this round, for the cap (:attr:`Round.bets`)."""
+        return self.round.bets
+
+    @property
+    def aggressions(self) -> int:
+        """Bets, raises and completions this round, short all-ins included (:attr:`Round.aggressions`)."""
+        return self.round.aggressions
+
+    @property
+    def big_bet_made(self) -> bool:
+        """4th street: the open-pair double bet was made (:attr:`Round.big_bet_made`)."""
+        return self.round.big_bet_made
 
     def player(self, name: str) -> PlayerState | None:
         return self._by_name.get(name)
@@ -324,7 +366,7 @@ class Table:
     def to_call(self, name: str) -> Decimal:
         """What ``name`` must put in to call (:func:`studbook.betting.owed`)."""
         p = self._by_name[name]
-        return owed(self.current_bet, p.street_in)
+        return owed(self.round.current_bet, p.street_in)
 
     @property
     def went_to_showdown(self) -> bool:
@@ -372,7 +414,7 @@ class Table:
     def _deal_in(self, p: PlayerState) -> None:
         """``p`` takes part after all (they were marked out of the hand)."""
         p.in_hand = True
-        self._deals_verified = False
+        self.round.deals_verified = False
 
     def _board(self, p: PlayerState) -> list[Card]:
         if self.community is not None:

@@ -31,21 +31,21 @@ def _units(s: Table) -> tuple[Decimal, ...]:
     """The bet sizes of this street: its :func:`~studbook.betting.street_bet`, or on
     4th street with an open pair the small and the double bet (rule bet.open_pair)."""
     if s.street is _FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
-        return (s.big,) if s.big_bet_made else (s.small, s.big)
+        return (s.big,) if s.round.big_bet_made else (s.small, s.big)
     return (street_bet(s.street, s.small, s.big),)
 
 
 def _has_open_pair(s: Table) -> bool:
     """4th street: a live board shows an open pair, or the log hides a live board
     (rule bet.open_pair is not judged on boards the engine cannot see)."""
-    if s._open_pair is None:
-        s._open_pair = any(
+    if s.round.open_pair is None:
+        s.round.open_pair = any(
             len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in s.order if p.in_hand and not p.folded)
-    return s._open_pair
+    return s.round.open_pair
 
 
 def _capped(s: Table) -> bool:
-    if s.bets < s.profile.cap_bets:
+    if s.round.bets < s.profile.cap_bets:
         return False
     if s.profile.uncapped_heads_up and s._live_count() == 2:
         return False
@@ -55,7 +55,7 @@ def _capped(s: Table) -> bool:
 def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
     """What ``p``, to act, may do (``bring_in_player`` and ``optional``: the round's opening)."""
     stack = p.stack
-    to_call = owed(s.current_bet, p.street_in)
+    to_call = owed(s.round.current_bet, p.street_in)
     out: list[LegalAction] = []
     unopened = s.street is _THIRD and not s._opened
     if unopened and bring_in_player is not None:
@@ -74,14 +74,14 @@ def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, opti
         out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
     else:
         out.append(LegalAction(_K.CHECK))
-    if s.fixed and completes(s.street, s.bets > 0):
+    if s.fixed and completes(s.street, s.round.bets > 0):
         kind = _K.COMPLETE
     else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
-        kind = _K.BET if s.current_bet == ZERO else _K.RAISE
+        kind = _K.BET if s.round.current_bet == ZERO else _K.RAISE
     most = p.street_in + stack
     for size in _raise_targets(s, p):
         to = min(size, most)
-        amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - s.current_bet
+        amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - s.round.current_bet
         out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
     return out
 
@@ -94,17 +94,17 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
     check or fold. A player may also go all-in for less (legal_actions() offers
     the size capped at their stack)."""
     stack = p.stack
-    current = s.current_bet
+    current = s.round.current_bet
     if stack <= current - p.street_in:
         return ()
     if not any(q is not p and q.can_act for q in s.order):
         return ()  # everyone else is all-in: a raise could not be called
-    third_open = completes(s.street, s.bets > 0)
-    if not third_open and p.acted and p.acted_level == s.bet_level and p.street_in < current:
+    third_open = completes(s.street, s.round.bets > 0)
+    if not third_open and p.acted and p.acted_level == s.round.bet_level and p.street_in < current:
         return ()  # rule bet.allin: a short all-in raise does not reopen the betting
     most = p.street_in + stack
     if not s.fixed:
-        step = max(current - s.bet_level, s.small) if current else s.small
+        step = max(current - s.round.bet_level, s.small) if current else s.small
         if s.street is _THIRD and not s._opened:
             step = s.small
         return (current + step,)
@@ -114,7 +114,7 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
         return (s.small,) if min(s.small, most) > current else ()
     if current == ZERO:
         return _units(s)
-    level = s.bet_level if current > s.bet_level else current
+    level = s.round.bet_level if current > s.round.bet_level else current
     return tuple(level + unit for unit in _units(s))
 
 
@@ -125,12 +125,12 @@ def _on_action(s: Table, e: Action) -> None:
         _misplaced_action(s, p, e)
         _misplaced_facts(s, e)
         return
-    if p is not s._to_act or s._river_due:
+    if p is not s.round.to_act or s._river_due:
         _start_turn(s, p, e)
     # what the action finds (noted on the result, which turns it into ActionFacts)
-    bets, pot, level, street_in, before = s.aggressions, s.pot, s.current_bet, p.street_in, p.total
-    if s._round_first is None:
-        s._round_first = p
+    bets, pot, level, street_in, before = s.round.aggressions, s.pot, s.round.current_bet, p.street_in, p.total
+    if s.round.first is None:
+        s.round.first = p
     s._last_action_street = street
     kind = e.kind
     if kind is _CHECK:
@@ -144,7 +144,7 @@ def _on_action(s: Table, e: Action) -> None:
     else:
         _aggress(s, p, e)
     p.acted = True
-    p.acted_level = s.bet_level
+    p.acted_level = s.round.bet_level
     p.last_street = street
     s.action_log.append((e, street, bets, pot, level, street_in, before, p.total))
     _advance(s, p)
@@ -152,9 +152,9 @@ def _on_action(s: Table, e: Action) -> None:
 
 def _misplaced_facts(s: Table, e: Action) -> None:
     """The note of an action the engine could not apply: it put nothing in."""
-    s.action_log.append((e, s.street, s.aggressions, s.pot, ZERO, ZERO, ZERO, ZERO))
+    s.action_log.append((e, s.street, s.round.aggressions, s.pot, ZERO, ZERO, ZERO, ZERO))
     if e.kind in AGGRESSIVE:
-        s.aggressions += 1
+        s.round.aggressions += 1
 
 
 def _fold(s: Table, p: PlayerState, e: Action) -> None:
@@ -171,16 +171,16 @@ def _check(s: Table, p: PlayerState, e: Action) -> None:
         else:
             s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
         return
-    due = owed(s.current_bet, p.street_in)
+    due = owed(s.round.current_bet, p.street_in)
     if due > ZERO:
         s.report(BET_CHECK_FACING, e.line, player=p.name, owed=due)
 
 
 def _call(s: Table, p: PlayerState, e: Action) -> None:
-    due = owed(s.current_bet, p.street_in)
+    due = owed(s.round.current_bet, p.street_in)
     amount = e.amount
     if amount is None:
-        amount = call_chips(s.current_bet, p.street_in, p.stack)
+        amount = call_chips(s.round.current_bet, p.street_in, p.stack)
     if amount != due or due <= ZERO:
         _check_call(s, p, e, due, amount)
     s._put(p, amount, e.line, e.all_in)
@@ -196,7 +196,7 @@ def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decim
     elif amount > due and _short_bring_in_unknown(s):
         # a bring-in all-in for less at a table whose bring-in we do not know yet:
         # the first caller shows the normal amount (rule bringin.allin)
-        s.bring_in = s.current_bet = s.bet_level = p.street_in + amount
+        s.bring_in = s.round.current_bet = s.round.bet_level = p.street_in + amount
     elif amount > due:
         s.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=due)
     elif amount < due and amount < p.stack:
@@ -205,22 +205,22 @@ def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decim
 
 def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     kind = e.kind
-    s.aggressions += 1
+    s.round.aggressions += 1
     before = p.street_in
-    to = street_total(kind, e.amount, e.to, before, s.current_bet)
-    current = s.current_bet
+    to = street_total(kind, e.amount, e.to, before, s.round.current_bet)
+    current = s.round.current_bet
     chips = to - before
     all_in = chips >= p.stack
     if to <= current:
         s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
         s._put(p, chips, e.line, e.all_in)
         return
-    third_open = completes(s.street, s.bets > 0)
+    third_open = completes(s.street, s.round.bets > 0)
     if s.fixed:
         _check_aggression(s, p, e, to, all_in, third_open)
     s._opened = True
-    if s._round_first_bettor is None:
-        s._round_first_bettor = p
+    if s.round.first_bettor is None:
+        s.round.first_bettor = p
     s._put(p, chips, e.line, e.all_in)
     _raise_levels(s, p, to, third_open)
 
@@ -243,11 +243,11 @@ def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: 
 
 def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
     """Which rule a bet or raise the legal actions did not offer breaks."""
-    current = s.current_bet
+    current = s.round.current_bet
     if current > ZERO and _capped(s):
-        s.report(BET_CAP_RAISE, e.line, player=p.name, bets=s.bets, cap=s.profile.cap_bets)
+        s.report(BET_CAP_RAISE, e.line, player=p.name, bets=s.round.bets, cap=s.profile.cap_bets)
         return
-    if current > ZERO and p.acted and p.acted_level == s.bet_level and p.street_in < current:
+    if current > ZERO and p.acted and p.acted_level == s.round.bet_level and p.street_in < current:
         s.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
         return
     what = "bet" if current == ZERO else "raise"
@@ -256,14 +256,14 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
         return
     if s.street is _FOURTH:
         big_to = (current + s.big) if current else s.big
-        if to == big_to or to == s.bet_level + s.big:
+        if to == big_to or to == s.round.bet_level + s.big:
             if not s.variant_rules.open_pair_double:
                 s.report(BET_OPEN_PAIR_NO_DOUBLE, e.line, player=p.name, what=what)
                 return
             if not _has_open_pair(s):
                 s.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
                 return
-        if s.big_bet_made and to == current + s.small:
+        if s.round.big_bet_made and to == current + s.small:
             s.report(BET_OPEN_PAIR_SMALL_AFTER_DOUBLE, e.line, big=s.big, player=p.name, small=s.small)
             return
     if not all_in and to < min(offered) and to > current:
@@ -273,31 +273,31 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
 
 
 def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> None:
-    level = s.bet_level
+    level = s.round.bet_level
     if third_open:
         if to >= s.small or not s.fixed:
-            s.bets += 1
-            s.bet_level = to
-        s.current_bet = max(s.current_bet, to)
-        s._aggressor = p
+            s.round.bets += 1
+            s.round.bet_level = to
+        s.round.current_bet = max(s.round.current_bet, to)
+        s.round.aggressor = p
         return
     increment = to - level
-    if s.street is _FOURTH and len(_units(s)) > 1 or s.big_bet_made:
+    if s.street is _FOURTH and len(_units(s)) > 1 or s.round.big_bet_made:
         if increment >= s.big:
-            s.big_bet_made = True  # rule bet.open_pair: later raises are big bets
-        unit = s.big if s.big_bet_made else s.small
+            s.round.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+        unit = s.big if s.round.big_bet_made else s.small
     else:
         unit = street_bet(s.street, s.small, s.big)
     if not s.fixed or increment * 2 >= unit:
-        s.bets += 1
-        s.bet_level = to
-    s.current_bet = to
-    s._aggressor = p
+        s.round.bets += 1
+        s.round.bet_level = to
+    s.round.current_bet = to
+    s.round.aggressor = p
 
 
 def _on_capped(s: Table, e: BettingCapped) -> None:
-    if s.fixed and s.bets < s.profile.cap_bets:
-        s.report(BET_CAP_NOTICE, e.line, bets=s.bets, cap=s.profile.cap_bets)
+    if s.fixed and s.round.bets < s.profile.cap_bets:
+        s.report(BET_CAP_NOTICE, e.line, bets=s.round.bets, cap=s.profile.cap_bets)
 
 
 def _on_open_pair_notice(s: Table, e: OpenPairNotice) -> None:

@@ -43,13 +43,13 @@ def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
     s._opened = True
     s._put(p, amount, e.line, e.all_in)
     level = p.street_in if not all_in_short or expected is None else max(expected, p.street_in)
-    if level > s.current_bet:
-        s.current_bet = level
-        s.bet_level = level
+    if level > s.round.current_bet:
+        s.round.current_bet = level
+        s.round.bet_level = level
 
 
 def _short_bring_in_unknown(s: Table) -> bool:
     b = s._bring_in_player
-    return (s.street is _THIRD and s.bets == 0 and s.bring_in is None
-            and b is not None and b.all_in and s.current_bet == b.street_in)
+    return (s.street is _THIRD and s.round.bets == 0 and s.bring_in is None
+            and b is not None and b.all_in and s.round.current_bet == b.street_in)
 

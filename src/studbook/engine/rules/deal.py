@@ -92,7 +92,7 @@ def _implicit_river(s: Table, line: int) -> None:
 
 def _check_missing_deals(s: Table, line: int) -> None:
     street = s.street
-    if s._deals_verified or not s.profile.logs_every_up_card or street is None or street is _SEVENTH:
+    if s.round.deals_verified or not s.profile.logs_every_up_card or street is None or street is _SEVENTH:
         return
     bit = 1 << street
     for p in s.order:
@@ -101,7 +101,7 @@ def _check_missing_deals(s: Table, line: int) -> None:
             s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
     # every live player now has this street's bit: until someone else is dealt in
     # (_deal_in), checking again would find nothing
-    s._deals_verified = True
+    s.round.deals_verified = True
 
 
 def _on_deal(s: Table, e: Deal) -> None:
@@ -117,7 +117,7 @@ def _on_deal(s: Table, e: Deal) -> None:
     # fast paths: the one up card (3rd street: and the hero's two down cards) to a
     # live player, in dealing order, on the street in play, cards not seen before
     if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
-            and p.pos > s._last_deal_pos and id(up[0]) not in s._seen):
+            and p.pos > s.round.last_deal_pos and id(up[0]) not in s._seen):
         card = up[0]
         if street is _THIRD:
             if _deal_third(s, p, e, card):
@@ -125,7 +125,7 @@ def _on_deal(s: Table, e: Deal) -> None:
         elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
             before = e.before
             if not before or list(before) == p.up or list(before) == p.cards():
-                s._last_deal_pos = p.pos
+                s.round.last_deal_pos = p.pos
                 p.dealt |= bit
                 s._seen[id(card)] = p.name
                 p.up.append(card)
@@ -144,7 +144,7 @@ def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
     if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
                  or id(down[0]) in seen or id(down[1]) in seen):
         return False
-    s._last_deal_pos = p.pos
+    s.round.last_deal_pos = p.pos
     p.dealt |= 8
     p.deal_line = e.line
     name = p.name
@@ -175,9 +175,9 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
     elif p.folded:
         s.report(DEAL_ORDER_FOLDED, e.line, player=p.name, street=street)
     if s.profile.deals_in_order:
-        if p.pos < s._last_deal_pos:
+        if p.pos < s.round.last_deal_pos:
             s.report(DEAL_ORDER_CLOCKWISE, e.line, player=p.name)
-        s._last_deal_pos = p.pos
+        s.round.last_deal_pos = p.pos
     bit = 1 << street
     if p.dealt & bit:
         s.report(DEAL_PATTERN_TWICE, e.line, player=p.name, street=street)

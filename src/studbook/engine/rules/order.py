@@ -19,7 +19,7 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Table, able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
+    Round, Table, able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
 )
 
 
@@ -50,20 +50,8 @@ def _on_street(s: Table, e: StreetStart) -> None:
         p.street_in = ZERO
         p.acted = False
         p.acted_level = ZERO
-    s.current_bet = ZERO
-    s.bet_level = ZERO
-    s.bets = 0
-    s.aggressions = 0
-    s.big_bet_made = False
-    s._open_pair = None
-    s._to_act = None
-    s._round_started = False
+    s.round = Round(s.round.first_ok)  # a new round: the ledger starts again
     s._reported.discard(Reported.TURN)  # a new round: its own order faults
-    s._aggressor = None
-    s._round_first = None
-    s._round_first_bettor = None
-    s._last_deal_pos = -1
-    s._deals_verified = False
 
 
 def _close_round(s: Table, line: int, until: Street | str) -> None:
@@ -74,32 +62,32 @@ def _close_round(s: Table, line: int, until: Street | str) -> None:
         _implicit_river(s, line)
     _check_missing_deals(s, line)
     _ensure_round(s)
-    p = s._to_act
+    p = s.round.to_act
     if p is not None and not s.reported(Reported.TURN):
-        if s._round_first is None:
+        if s.round.first is None:
             s.report(ORDER_STREETS_NO_BETTING, line, street=s.street, until=until, player=p.name)
         else:
             s.report(ORDER_STREETS_UNFINISHED, line, street=s.street, until=until, player=p.name)
-    if s._round_first is not None:
+    if s.round.first is not None:
         s._last_action_street = s.street
-        s._final_aggressor = s._aggressor
-        s._final_first = s._round_first
-        s._final_first_bettor = s._round_first_bettor
+        s._final_aggressor = s.round.aggressor
+        s._final_first = s.round.first
+        s._final_first_bettor = s.round.first_bettor
 
 
 def _ensure_round(s: Table, line: int = 0) -> None:
     """Start the street's betting round (once): missing deals and antes are
     reported, and the first to act is the :meth:`_opening`'s."""
-    if s._round_started or s.street is None or s.hand_over:
+    if s.round.started or s.street is None or s.hand_over:
         return
-    s._round_started = True
+    s.round.started = True
     if line:
         _check_missing_deals(s, line)
     if s.street is _THIRD and (s.ante or s.ante_posted):
         for p in s.order:
             if p.in_hand and not p.folded and not p.ante and p.start > ZERO:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
-    s._to_act, s._first_ok, s._bring_in_player, s._bring_in_optional = _opening(s)
+    s.round.to_act, s.round.first_ok, s._bring_in_player, s._bring_in_optional = _opening(s)
 
 
 def _opening(s: Table) -> Opening:
@@ -127,7 +115,7 @@ def _opening_third(s: Table) -> Opening:
                 low, low_key = p, key
     if able < 2:
         # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
-        return None, s._first_ok, s._bring_in_player, s._bring_in_optional
+        return None, s.round.first_ok, s._bring_in_player, s._bring_in_optional
     if doors < len(dealt) or low is None:
         # door cards unknown: accept whoever the log has bring in
         first_ok = tuple(p for p in dealt if p.can_act)
@@ -154,7 +142,7 @@ def _opening_later(s: Table) -> Opening:
             short = True
     unchanged = s._bring_in_player, s._bring_in_optional
     if len(live) < 2 or able < 2:
-        return None, s._first_ok, *unchanged  # at most one player can bet: no betting round
+        return None, s.round.first_ok, *unchanged  # at most one player can bet: no betting round
     if short:
         first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
         return first_ok[0], first_ok, *unchanged
@@ -176,8 +164,8 @@ def _opening_later(s: Table) -> Opening:
 def _player_to_act(s: Table) -> PlayerState | None:
     """The player due to act now, None when nobody is: a query (a round not yet
     started is not started by asking)."""
-    if s._round_started or s.street is None or s.hand_over:
-        return s._to_act
+    if s.round.started or s.street is None or s.hand_over:
+        return s.round.to_act
     return _opening(s)[0]
 
 
@@ -201,7 +189,7 @@ def _next_from(s: Table, pos: int, able: int = -1) -> PlayerState | None:
     """The next player after position ``pos`` who still has to act this round."""
     order = s.order
     n = len(order)
-    current = s.current_bet
+    current = s.round.current_bet
     if able < 0:
         able = 0
         for q in order:
@@ -230,15 +218,15 @@ def _start_turn(s: Table, p: PlayerState, e: Action) -> None:
     (the player to act is only known once the round has started)."""
     if s._river_due:
         _implicit_river(s, e.line)
-    if not s._round_started:
+    if not s.round.started:
         _ensure_round(s, e.line)
-    if s._to_act is not p:
+    if s.round.to_act is not p:
         _check_turn(s, p, e)
 
 
 def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
-    expected = s._to_act
-    first = s._round_first is None
+    expected = s.round.to_act
+    first = s.round.first is None
     if p.folded:
         s.report(ORDER_TURN_FOLDED, e.line, player=p.name)
         s._report_fault(Reported.TURN)
@@ -254,7 +242,7 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
         return
     if expected is p:
         return
-    if first and p in s._first_ok:
+    if first and p in s.round.first_ok:
         return
     s._report_fault(Reported.TURN)
     street = s.street
@@ -300,7 +288,7 @@ def _advance(s: Table, p: PlayerState) -> None:
     has not acted this round; ``p`` again only when they still owe and nobody else
     does; with fewer than two able players, only someone who owes acts.
     """
-    current = s.current_bet
+    current = s.round.current_bet
     if p.folded or p.all_in or not p.in_hand or p.street_in < current:
         _advance_scan(s, p, current)
         return
@@ -312,10 +300,10 @@ def _advance(s: Table, p: PlayerState) -> None:
             continue
         others_live = True
         if not q.all_in and (q.street_in < current or not q.acted):
-            s._to_act = q
+            s.round.to_act = q
             return
     if others_live:
-        s._to_act = None
+        s.round.to_act = None
     else:
         _win_by_folds(s)
 
@@ -352,21 +340,21 @@ def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
     if able + stuck <= 1:
         _win_by_folds(s)
     elif owes is None and p_owes:
-        s._to_act = p
+        s.round.to_act = p
     elif able < 2:
-        s._to_act = owes
+        s.round.to_act = owes
     else:
-        s._to_act = found
+        s.round.to_act = found
 
 
 def _win_by_folds(s: Table) -> None:
     """One live player is left: the hand is won."""
     s.hand_over = True
-    s._to_act = None
+    s.round.to_act = None
     s._last_action_street = s.street
-    s._final_aggressor = s._aggressor
-    s._final_first = s._round_first
-    s._final_first_bettor = s._round_first_bettor
+    s._final_aggressor = s.round.aggressor
+    s._final_first = s.round.first
+    s._final_first_bettor = s.round.first_bettor
 
 
 def end_betting(s: Table, end_line: int) -> None:
