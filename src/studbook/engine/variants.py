@@ -49,10 +49,12 @@ class VariantRules:
     bring_in_keys: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     """Each door card's bring-in key by ``id`` of the interned card (the smallest brings in)."""
 
-    @property
-    def low_board_first(self) -> bool:
-        """The lowest board, not the best, acts first on later streets."""
-        return self.first_board == "lowest"
+    low_board_first: bool = field(init=False)
+    """The lowest board, not the best, acts first on later streets (from ``first_board``)."""
+
+    def __post_init__(self) -> None:
+        # a field, not a property: order.first reads it for every later street
+        object.__setattr__(self, "low_board_first", self.first_board == "lowest")
 
     @property
     def splits(self) -> bool:

@@ -140,15 +140,15 @@ def _opening_later(s: Table) -> Opening:
             able += 1
         if len(p.up) < expected_up:
             short = True
-    unchanged = s._bring_in_player, s._bring_in_optional
+    bring_in_player, optional = s._bring_in_player, s._bring_in_optional  # (3rd street's, unchanged)
     if len(live) < 2 or able < 2:
-        return None, s.round.first_ok, *unchanged  # at most one player can bet: no betting round
+        return None, s.round.first_ok, bring_in_player, optional  # at most one player can bet: no betting round
     if short:
         first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
-        return first_ok[0], first_ok, *unchanged
+        return first_ok[0], first_ok, bring_in_player, optional
     best = _best_board(s, live)
     if best.can_act:
-        return best, (best,), *unchanged
+        return best, (best,), bring_in_player, optional
     nxt = _next_from(s, best.pos)
     best_able = _best_board(s, [p for p in live if not p.all_in])
     mode = s.profile.first_skip_all_in
@@ -158,7 +158,7 @@ def _opening_later(s: Table) -> Opening:
         first_ok = (best_able,)
     else:
         first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
-    return (first_ok[0] if first_ok else None), first_ok, *unchanged
+    return (first_ok[0] if first_ok else None), first_ok, bring_in_player, optional
 
 
 def _player_to_act(s: Table) -> PlayerState | None:
