@@ -131,7 +131,8 @@ def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | Non
 
 def owed(level: Decimal, before: Decimal) -> Decimal:
     """The chips to call: the bet ``level`` less the player's street total ``before``."""
-    return max(level - before, _ZERO)
+    due = level - before
+    return due if due > _ZERO else _ZERO  # (not max(): this runs for every call and check)
 
 
 def call_chips(level: Decimal, before: Decimal, stack: Decimal) -> Decimal:

@@ -171,22 +171,16 @@ class StudState(Table):
             raise ValueError("nobody is to act")
         self.apply(option.to_event(player, line=line))
 
-    def end_betting(self, end_line: int) -> None:
-        """The hand's log ended at ``end_line``: close the betting (rule order.streets)."""
-        order.end_betting(self, end_line)
-
-    def uncalled(self) -> tuple[str, Decimal] | None:
-        """The uncalled bet to return now, as (player, amount), or None."""
-        return showdown.uncalled(self)
-
-    def unmatched_bet(self) -> tuple[PlayerState | None, Decimal]:
-        """The player whose bet nobody matched and by how much (None, 0 when none),
-        whether or not the betting is over."""
-        return showdown.unmatched_bet(self)
-
-    def showdown_order(self) -> list[str]:
-        """Live players in the order they show (:func:`~studbook.engine.rules.showdown.showdown_order`)."""
-        return showdown.showdown_order(self)
+    # the queries and moves a section defines, as methods (the functions themselves:
+    # no wrapper call; each documented where it is defined)
+    end_betting = order.end_betting
+    """The hand's log ended at ``end_line``: close the betting (rule order.streets)."""
+    uncalled = showdown.uncalled
+    """The uncalled bet to return now, as (player, amount), or None."""
+    unmatched_bet = showdown.unmatched_bet
+    """The player whose bet nobody matched and by how much (None, 0 when none)."""
+    showdown_order = showdown.showdown_order
+    """Live players in the order they show."""
 
     @property
     def betting_closed(self) -> bool:

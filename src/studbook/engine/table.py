@@ -482,7 +482,7 @@ def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -
     """The smallest chip: from the decimal places of the stakes and stacks."""
     places = 0
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
-    values.extend(s.stack if isinstance(s, Seat) else s[2] for s in seats)
+    values.extend([s.stack if isinstance(s, Seat) else s[2] for s in seats])
     for value in values:
         if value is None:
             continue

@@ -97,7 +97,10 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
     current = s.round.current_bet
     if stack <= current - p.street_in:
         return ()
-    if not any(q is not p and q.can_act for q in s.order):
+    for q in s.order:  # (a loop, not any(... q.can_act): this runs for every bet)
+        if q is not p and q.in_hand and not q.folded and not q.all_in:
+            break
+    else:
         return ()  # everyone else is all-in: a raise could not be called
     third_open = completes(s.street, s.round.bets > 0)
     if not third_open and p.acted and p.acted_level == s.round.bet_level and p.street_in < current:
@@ -171,9 +174,8 @@ def _check(s: Table, p: PlayerState, e: Action) -> None:
         else:
             s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
         return
-    due = owed(s.round.current_bet, p.street_in)
-    if due > ZERO:
-        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=due)
+    if s.round.current_bet > p.street_in:
+        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(s.round.current_bet, p.street_in))
 
 
 def _call(s: Table, p: PlayerState, e: Action) -> None:

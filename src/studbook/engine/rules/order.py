@@ -60,8 +60,10 @@ def _close_round(s: Table, line: int, until: Street | str) -> None:
         return
     if s._river_due:
         _implicit_river(s, line)
-    _check_missing_deals(s, line)
-    _ensure_round(s)
+    if not s.round.deals_verified:
+        _check_missing_deals(s, line)
+    if not s.round.started:
+        _ensure_round(s)
     p = s.round.to_act
     if p is not None and not s.reported(Reported.TURN):
         if s.round.first is None:
@@ -87,7 +89,9 @@ def _ensure_round(s: Table, line: int = 0) -> None:
         for p in s.order:
             if p.in_hand and not p.folded and not p.ante and p.start > ZERO:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
-    s.round.to_act, s.round.first_ok, s._bring_in_player, s._bring_in_optional = _opening(s)
+    # (_opening, without its call: this runs for every street)
+    opening = _opening_third(s) if s.street is _THIRD else _opening_later(s)
+    s.round.to_act, s.round.first_ok, s._bring_in_player, s._bring_in_optional = opening
 
 
 def _opening(s: Table) -> Opening:

@@ -54,7 +54,7 @@ def _uncalled(s: Table) -> tuple[PlayerState | None, Decimal]:
 def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
     """The top contributor, the unmatched part of their street bets, and the whole
     unmatched part (an ante nobody could match included: rule pot.uncalled)."""
-    top, first, second = top_two((p, p.total) for p in s.order)
+    top, first, second = top_two([(p, p.total) for p in s.order])
     if top is None:
         return None, ZERO, ZERO
     return top, uncalled_part(first, second, top.ante), first - second
