@@ -93,8 +93,9 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
     each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
     check or fold. A player may also go all-in for less (legal_actions() offers
     the size capped at their stack)."""
+    r = s.round
     stack = p.stack
-    current = s.round.current_bet
+    current = r.current_bet
     if stack <= current - p.street_in:
         return ()
     for q in s.order:  # (a loop, not any(... q.can_act): this runs for every bet)
@@ -102,12 +103,12 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
             break
     else:
         return ()  # everyone else is all-in: a raise could not be called
-    third_open = completes(s.street, s.round.bets > 0)
-    if not third_open and p.acted and p.acted_level == s.round.bet_level and p.street_in < current:
+    third_open = completes(s.street, r.bets > 0)
+    if not third_open and p.acted and p.acted_level == r.bet_level and p.street_in < current:
         return ()  # rule bet.allin: a short all-in raise does not reopen the betting
     most = p.street_in + stack
     if not s.fixed:
-        step = max(current - s.round.bet_level, s.small) if current else s.small
+        step = max(current - r.bet_level, s.small) if current else s.small
         if s.street is _THIRD and not s._opened:
             step = s.small
         return (current + step,)
@@ -117,23 +118,24 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
         return (s.small,) if min(s.small, most) > current else ()
     if current == ZERO:
         return _units(s)
-    level = s.round.bet_level if current > s.round.bet_level else current
+    level = r.bet_level if current > r.bet_level else current
     return tuple(level + unit for unit in _units(s))
 
 
 def _on_action(s: Table, e: Action) -> None:
+    r = s.round
     p = s._by_name.get(e.player)
     street = s.street
     if p is None or street is None:
         _misplaced_action(s, p, e)
         _misplaced_facts(s, e)
         return
-    if p is not s.round.to_act or s._river_due:
+    if p is not r.to_act or s._river_due:
         _start_turn(s, p, e)
     # what the action finds (noted on the result, which turns it into ActionFacts)
-    bets, pot, level, street_in, before = s.round.aggressions, s.pot, s.round.current_bet, p.street_in, p.total
-    if s.round.first is None:
-        s.round.first = p
+    bets, pot, level, street_in, before = r.aggressions, s.pot, r.current_bet, p.street_in, p.total
+    if r.first is None:
+        r.first = p
     s._last_action_street = street
     kind = e.kind
     if kind is _CHECK:
@@ -147,7 +149,7 @@ def _on_action(s: Table, e: Action) -> None:
     else:
         _aggress(s, p, e)
     p.acted = True
-    p.acted_level = s.round.bet_level
+    p.acted_level = r.bet_level
     p.last_street = street
     s.action_log.append((e, street, bets, pot, level, street_in, before, p.total))
     _advance(s, p)
@@ -168,21 +170,23 @@ def _fold(s: Table, p: PlayerState, e: Action) -> None:
 
 
 def _check(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
     if s.street is _THIRD and not s._opened and s._bring_in_player is not None:
         if s._bring_in_optional:
             s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
         else:
             s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
         return
-    if s.round.current_bet > p.street_in:
-        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(s.round.current_bet, p.street_in))
+    if r.current_bet > p.street_in:
+        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in))
 
 
 def _call(s: Table, p: PlayerState, e: Action) -> None:
-    due = owed(s.round.current_bet, p.street_in)
+    r = s.round
+    due = owed(r.current_bet, p.street_in)
     amount = e.amount
     if amount is None:
-        amount = call_chips(s.round.current_bet, p.street_in, p.stack)
+        amount = call_chips(r.current_bet, p.street_in, p.stack)
     if amount != due or due <= ZERO:
         _check_call(s, p, e, due, amount)
     s._put(p, amount, e.line, e.all_in)
@@ -206,23 +210,24 @@ def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decim
 
 
 def _aggress(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
     kind = e.kind
-    s.round.aggressions += 1
+    r.aggressions += 1
     before = p.street_in
-    to = street_total(kind, e.amount, e.to, before, s.round.current_bet)
-    current = s.round.current_bet
+    to = street_total(kind, e.amount, e.to, before, r.current_bet)
+    current = r.current_bet
     chips = to - before
     all_in = chips >= p.stack
     if to <= current:
         s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
         s._put(p, chips, e.line, e.all_in)
         return
-    third_open = completes(s.street, s.round.bets > 0)
+    third_open = completes(s.street, r.bets > 0)
     if s.fixed:
         _check_aggression(s, p, e, to, all_in, third_open)
     s._opened = True
-    if s.round.first_bettor is None:
-        s.round.first_bettor = p
+    if r.first_bettor is None:
+        r.first_bettor = p
     s._put(p, chips, e.line, e.all_in)
     _raise_levels(s, p, to, third_open)
 
@@ -245,11 +250,12 @@ def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: 
 
 def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
     """Which rule a bet or raise the legal actions did not offer breaks."""
-    current = s.round.current_bet
+    r = s.round
+    current = r.current_bet
     if current > ZERO and _capped(s):
-        s.report(BET_CAP_RAISE, e.line, player=p.name, bets=s.round.bets, cap=s.profile.cap_bets)
+        s.report(BET_CAP_RAISE, e.line, player=p.name, bets=r.bets, cap=s.profile.cap_bets)
         return
-    if current > ZERO and p.acted and p.acted_level == s.round.bet_level and p.street_in < current:
+    if current > ZERO and p.acted and p.acted_level == r.bet_level and p.street_in < current:
         s.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
         return
     what = "bet" if current == ZERO else "raise"
@@ -258,14 +264,14 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
         return
     if s.street is _FOURTH:
         big_to = (current + s.big) if current else s.big
-        if to == big_to or to == s.round.bet_level + s.big:
+        if to == big_to or to == r.bet_level + s.big:
             if not s.variant_rules.open_pair_double:
                 s.report(BET_OPEN_PAIR_NO_DOUBLE, e.line, player=p.name, what=what)
                 return
             if not _has_open_pair(s):
                 s.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
                 return
-        if s.round.big_bet_made and to == current + s.small:
+        if r.big_bet_made and to == current + s.small:
             s.report(BET_OPEN_PAIR_SMALL_AFTER_DOUBLE, e.line, big=s.big, player=p.name, small=s.small)
             return
     if not all_in and to < min(offered) and to > current:
@@ -275,26 +281,27 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
 
 
 def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> None:
-    level = s.round.bet_level
+    r = s.round
+    level = r.bet_level
     if third_open:
         if to >= s.small or not s.fixed:
-            s.round.bets += 1
-            s.round.bet_level = to
-        s.round.current_bet = max(s.round.current_bet, to)
-        s.round.aggressor = p
+            r.bets += 1
+            r.bet_level = to
+        r.current_bet = max(r.current_bet, to)
+        r.aggressor = p
         return
     increment = to - level
-    if s.street is _FOURTH and len(_units(s)) > 1 or s.round.big_bet_made:
+    if s.street is _FOURTH and len(_units(s)) > 1 or r.big_bet_made:
         if increment >= s.big:
-            s.round.big_bet_made = True  # rule bet.open_pair: later raises are big bets
-        unit = s.big if s.round.big_bet_made else s.small
+            r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+        unit = s.big if r.big_bet_made else s.small
     else:
         unit = street_bet(s.street, s.small, s.big)
     if not s.fixed or increment * 2 >= unit:
-        s.round.bets += 1
-        s.round.bet_level = to
-    s.round.current_bet = to
-    s.round.aggressor = p
+        r.bets += 1
+        r.bet_level = to
+    r.current_bet = to
+    r.aggressor = p
 
 
 def _on_capped(s: Table, e: BettingCapped) -> None:

@@ -26,6 +26,7 @@ def _report_bring_in_amount(s: Table, line: int, expected: Decimal, amount: Deci
 
 
 def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
     amount = e.amount if e.amount is not None else (e.to or ZERO)
     if s.street is not _THIRD or s._opened:
         if not s.reported(Reported.TURN):
@@ -43,9 +44,9 @@ def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
     s._opened = True
     s._put(p, amount, e.line, e.all_in)
     level = p.street_in if not all_in_short or expected is None else max(expected, p.street_in)
-    if level > s.round.current_bet:
-        s.round.current_bet = level
-        s.round.bet_level = level
+    if level > r.current_bet:
+        r.current_bet = level
+        r.bet_level = level
 
 
 def _short_bring_in_unknown(s: Table) -> bool:

@@ -105,6 +105,7 @@ def _check_missing_deals(s: Table, line: int) -> None:
 
 
 def _on_deal(s: Table, e: Deal) -> None:
+    r = s.round
     p: PlayerState | None = s._by_name.get(e.player)
     if p is None:
         _deal_checked(s, p, e)
@@ -117,7 +118,7 @@ def _on_deal(s: Table, e: Deal) -> None:
     # fast paths: the one up card (3rd street: and the hero's two down cards) to a
     # live player, in dealing order, on the street in play, cards not seen before
     if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
-            and p.pos > s.round.last_deal_pos and id(up[0]) not in s._seen):
+            and p.pos > r.last_deal_pos and id(up[0]) not in s._seen):
         card = up[0]
         if street is _THIRD:
             if _deal_third(s, p, e, card):
@@ -125,7 +126,7 @@ def _on_deal(s: Table, e: Deal) -> None:
         elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
             before = e.before
             if not before or list(before) == p.up or list(before) == p.cards():
-                s.round.last_deal_pos = p.pos
+                r.last_deal_pos = p.pos
                 p.dealt |= bit
                 s._seen[id(card)] = p.name
                 p.up.append(card)

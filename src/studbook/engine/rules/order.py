@@ -56,33 +56,35 @@ def _on_street(s: Table, e: StreetStart) -> None:
 
 def _close_round(s: Table, line: int, until: Street | str) -> None:
     """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
+    r = s.round
     if s.street is None or s.hand_over:
         return
     if s._river_due:
         _implicit_river(s, line)
-    if not s.round.deals_verified:
+    if not r.deals_verified:
         _check_missing_deals(s, line)
-    if not s.round.started:
+    if not r.started:
         _ensure_round(s)
-    p = s.round.to_act
+    p = r.to_act
     if p is not None and not s.reported(Reported.TURN):
-        if s.round.first is None:
+        if r.first is None:
             s.report(ORDER_STREETS_NO_BETTING, line, street=s.street, until=until, player=p.name)
         else:
             s.report(ORDER_STREETS_UNFINISHED, line, street=s.street, until=until, player=p.name)
-    if s.round.first is not None:
+    if r.first is not None:
         s._last_action_street = s.street
-        s._final_aggressor = s.round.aggressor
-        s._final_first = s.round.first
-        s._final_first_bettor = s.round.first_bettor
+        s._final_aggressor = r.aggressor
+        s._final_first = r.first
+        s._final_first_bettor = r.first_bettor
 
 
 def _ensure_round(s: Table, line: int = 0) -> None:
     """Start the street's betting round (once): missing deals and antes are
     reported, and the first to act is the :meth:`_opening`'s."""
-    if s.round.started or s.street is None or s.hand_over:
+    r = s.round
+    if r.started or s.street is None or s.hand_over:
         return
-    s.round.started = True
+    r.started = True
     if line:
         _check_missing_deals(s, line)
     if s.street is _THIRD and (s.ante or s.ante_posted):
@@ -91,7 +93,7 @@ def _ensure_round(s: Table, line: int = 0) -> None:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
     # (_opening, without its call: this runs for every street)
     opening = _opening_third(s) if s.street is _THIRD else _opening_later(s)
-    s.round.to_act, s.round.first_ok, s._bring_in_player, s._bring_in_optional = opening
+    r.to_act, r.first_ok, s._bring_in_player, s._bring_in_optional = opening
 
 
 def _opening(s: Table) -> Opening:
@@ -292,7 +294,8 @@ def _advance(s: Table, p: PlayerState) -> None:
     has not acted this round; ``p`` again only when they still owe and nobody else
     does; with fewer than two able players, only someone who owes acts.
     """
-    current = s.round.current_bet
+    r = s.round
+    current = r.current_bet
     if p.folded or p.all_in or not p.in_hand or p.street_in < current:
         _advance_scan(s, p, current)
         return
@@ -304,10 +307,10 @@ def _advance(s: Table, p: PlayerState) -> None:
             continue
         others_live = True
         if not q.all_in and (q.street_in < current or not q.acted):
-            s.round.to_act = q
+            r.to_act = q
             return
     if others_live:
-        s.round.to_act = None
+        r.to_act = None
     else:
         _win_by_folds(s)
 
@@ -315,6 +318,7 @@ def _advance(s: Table, p: PlayerState) -> None:
 def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
     """_advance in general (``p`` folded, all-in or still owing); the scan stops as
     soon as later players cannot change the answer."""
+    r = s.round
     able = stuck = 0  # live players who can act, and who are all-in
     p_owes = False
     if not p.folded and p.in_hand:
@@ -344,21 +348,22 @@ def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
     if able + stuck <= 1:
         _win_by_folds(s)
     elif owes is None and p_owes:
-        s.round.to_act = p
+        r.to_act = p
     elif able < 2:
-        s.round.to_act = owes
+        r.to_act = owes
     else:
-        s.round.to_act = found
+        r.to_act = found
 
 
 def _win_by_folds(s: Table) -> None:
     """One live player is left: the hand is won."""
+    r = s.round
     s.hand_over = True
-    s.round.to_act = None
+    r.to_act = None
     s._last_action_street = s.street
-    s._final_aggressor = s.round.aggressor
-    s._final_first = s.round.first
-    s._final_first_bettor = s.round.first_bettor
+    s._final_aggressor = r.aggressor
+    s._final_first = r.first
+    s._final_first_bettor = r.first_bettor
 
 
 def end_betting(s: Table, end_line: int) -> None:
