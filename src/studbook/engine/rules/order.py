@@ -126,7 +126,7 @@ def _opening_third(s: Table) -> Opening:
         # door cards unknown: accept whoever the log has bring in
         first_ok = tuple(p for p in dealt if p.can_act)
         return (first_ok[0] if first_ok else None), first_ok, None, s._bring_in_optional
-    if low.can_act:
+    if not low.all_in:  # (low is dealt in and live: it can act unless all-in)
         return low, (low,), low, s._bring_in_optional
     # rule bringin.allin: all-in from the ante; the player to their left acts first
     nxt = _next_from(s, low.pos)
@@ -153,7 +153,7 @@ def _opening_later(s: Table) -> Opening:
         first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
         return first_ok[0], first_ok, bring_in_player, optional
     best = _best_board(s, live)
-    if best.can_act:
+    if not best.all_in:  # (best is live: it can act unless all-in)
         return best, (best,), bring_in_player, optional
     nxt = _next_from(s, best.pos)
     best_able = _best_board(s, [p for p in live if not p.all_in])
