@@ -152,7 +152,7 @@ class LegalActions:
 
 
 class Round:
-    """One street's betting, a part of the hand's state (``state.round``), new at each
+    """One street's betting, a part of the hand's state (``state.round``), reset at each
     street: the betting ledger (the bet to call, the last full bet, bets for the cap)
     and who is to act. Read it; the rules change it."""
 
@@ -161,7 +161,12 @@ class Round:
         "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified",
     )
 
-    def __init__(self, first_ok: tuple[PlayerState, ...] = ()) -> None:
+    def __init__(self) -> None:
+        self.first_ok: tuple[PlayerState, ...] = ()
+        self.reset()
+
+    def reset(self) -> None:
+        """A new street's round (in place: a new object each street costs more)."""
         self.current_bet = ZERO  # the highest street total
         self.bet_level = ZERO  # the street total of the last full bet or raise
         self.bets = 0  # bets and raises (the completion counts; the bring-in does not)
@@ -170,9 +175,8 @@ class Round:
         self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
         self.to_act: PlayerState | None = None  # once started
         self.started = False  # the first actor chosen (by the first event of the round)
-        # the acceptable first actors, once started (carried from the last street
-        # until then: a round nobody can open keeps the last street's)
-        self.first_ok = first_ok
+        # first_ok, the acceptable first actors once started, is carried from the last
+        # street until then (a round nobody can open keeps the last street's)
         self.aggressor: PlayerState | None = None  # the last to bet or raise
         self.first: PlayerState | None = None  # who acted first (None: nobody yet)
         self.first_bettor: PlayerState | None = None  # the first bet or completion

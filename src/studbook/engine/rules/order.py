@@ -19,7 +19,7 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Round, Table, able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
+    Table, able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
 )
 
 
@@ -50,7 +50,7 @@ def _on_street(s: Table, e: StreetStart) -> None:
         p.street_in = ZERO
         p.acted = False
         p.acted_level = ZERO
-    s.round = Round(s.round.first_ok)  # a new round: the ledger starts again
+    s.round.reset()  # a new round: the ledger starts again
     s._reported.discard(Reported.TURN)  # a new round: its own order faults
 
 
