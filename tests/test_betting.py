@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from budget import examples
 
 from studbook.betting import (
-    call_chips, completes, figures, fixed_stakes, kind_for, named, owed, pot_layers, split_winnings, street_total,
-    top_two, uncalled_part, written_total,
+    call_chips, completes, figures, fixed_stakes, kind_for, named, owed, pot_layers, split_winnings, street_bet,
+    street_total, top_two, uncalled_part, written_total,
 )
 from studbook.cards import parse_cards
 from studbook.check import start_state
@@ -345,3 +345,9 @@ def test_the_text_and_xml_readers_normalise_alike(streets: list[list[tuple[int, 
             want = K.COMPLETE if street is Street.THIRD and not opened else K.BET if level == 0 else K.RAISE
             assert got[0] == (want, *figures(want, total, before, level))
             opened = True
+
+
+def test_street_bet_is_small_on_third_and_fourth_then_big() -> None:
+    """The one definition of the fixed-limit bet per street (the engine's bet sizes use it)."""
+    assert [street_bet(street, 2, 4) for street in Street] == [2, 2, 4, 4, 4]
+    assert street_bet(Street.FIFTH, D("0.5"), D(1)) == D(1)

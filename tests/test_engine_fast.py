@@ -12,6 +12,7 @@ from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
     HandCheck, Party, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
 )
+from studbook.engine.rules import order
 from studbook.engine.state import PlayerState, StudState
 from studbook.engine.table import _chip_of
 from studbook.events import Stakes, Street
@@ -102,8 +103,8 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
             q.street_in = min(rng.choice(levels), current)
         p = rng.choice(state.order)
         want = _reference_next(state.order, p, current)
-        state._advance(p)
-        assert (state._to_act, state.hand_over) == want
+        order._advance(state, p)
+        assert (state.round.to_act, state.hand_over) == want
 
 
 def test_positional_makers_objects_stay_frozen_and_pickle() -> None:

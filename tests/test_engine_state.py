@@ -145,15 +145,16 @@ def _deal(s: StudState, deck: list, rng: random.Random) -> None:
             s.deal(name, up=(deck.pop(),))
 
 
-def simulate(rng: random.Random, variant: str, players: int, profile: RuleProfile | None = None) -> Hand:
-    """A random legal hand driven only by the public API; returns it as a Hand
-    (hands shown in the order the profile's showdown_order() gives)."""
+def simulate(rng: random.Random, variant: str, players: int, profile: RuleProfile | None = None,
+             state_class: type[StudState] = StudState) -> Hand:
+    """A random legal hand driven only by the public API (of a ``state_class``);
+    returns it as a Hand (hands shown in the order the profile's showdown_order() gives)."""
     stacks = [D(rng.choice(["3", "8", "20", "60", "100"])) for _ in range(players)]
     seats = [Seat(file="sim", line=i + 2, seat=i + 1, player=f"P{i + 1}", stack=stacks[i]) for i in range(players)]
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
     events = []
 
-    class Recording(StudState):
+    class Recording(state_class):  # type: ignore[valid-type,misc]
         __slots__ = ()
 
         def apply(self, event: Event) -> None:  # record every event the simulator feeds

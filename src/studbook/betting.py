@@ -51,10 +51,17 @@ P = TypeVar("P")  # whoever a contribution belongs to: a name, a player's state
 
 _ZERO = Decimal(0)
 
-_THIRD = Street.THIRD
+_THIRD, _FOURTH = Street.THIRD, Street.FOURTH
 _RAISE, _COMPLETE, _BET, _CALL = ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
 AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
 """The kinds that make a bet: a bring-in is not one (rule ``bet.cap``)."""
+
+
+def street_bet(street: Street | None, small: N, big: N) -> N:
+    """The fixed-limit bet and raise of ``street``: the small bet on 3rd and 4th
+    street, the big bet from 5th (rule ``bet.size``; 4th street's open-pair
+    double bet aside, rule ``bet.open_pair``)."""
+    return small if street is _THIRD or street is _FOURTH else big
 
 
 def completes(street: Street | None, opened: bool) -> bool:
@@ -124,7 +131,8 @@ def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | Non
 
 def owed(level: Decimal, before: Decimal) -> Decimal:
     """The chips to call: the bet ``level`` less the player's street total ``before``."""
-    return max(level - before, _ZERO)
+    due = level - before
+    return due if due > _ZERO else _ZERO  # (not max(): this runs for every call and check)
 
 
 def call_chips(level: Decimal, before: Decimal, stack: Decimal) -> Decimal:

@@ -2,7 +2,7 @@
 
 A :class:`Message` is a rule id (:mod:`studbook.engine.rules`) and a template; the
 checks report one by name, with its fields, and nothing else:
-``self.report(DEAL_ANTE_TWICE, e.line, player=p.name)``
+``s.report(DEAL_ANTE_TWICE, e.line, player=p.name)``
 (:meth:`~studbook.engine.table.Table.report`). Since the message carries its rule, a
 message cannot be filed under the wrong rule; each name starts with its rule's
 constant (``DEAL_ANTE_...`` says ``deal.ante``), and ``SAYS[rule]`` answers "what
@@ -341,15 +341,15 @@ BET_SIZE_SHORT: Final = Message(
 BET_SIZE_WRONG: Final = Message(BET_SIZE, "{player} {what}s to {to}; a {what} here is to {sizes:or}",
                                 expected="sizes", actual="to")
 
-BET_OPEN_PAIR_RAZZ: Final = Message(
+BET_OPEN_PAIR_NO_DOUBLE: Final = Message(
     BET_OPEN_PAIR, "{player} makes a double {what} on 4th street; razz has no open-pair double bet")
 BET_OPEN_PAIR_NO_PAIR: Final = Message(
     BET_OPEN_PAIR, "{player} makes a double {what} on 4th street without an open pair")
 BET_OPEN_PAIR_SMALL_AFTER_DOUBLE: Final = Message(
     BET_OPEN_PAIR, "after a double bet on 4th street every raise is {big}; {player} raises {small}",
     expected="big", actual="small")
-BET_OPEN_PAIR_NOTICE_RAZZ: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced in razz",
-                                           party=Party.SITE)
+BET_OPEN_PAIR_NOTICE_NO_DOUBLE: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced in razz",
+                                                party=Party.SITE)
 BET_OPEN_PAIR_NOTICE_STREET: Final = Message(BET_OPEN_PAIR, "an open-pair double bet announced outside 4th street",
                                              party=Party.SITE)
 BET_OPEN_PAIR_NOTICE_NO_PAIR: Final = Message(

@@ -14,7 +14,6 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from studbook.cards import Card
-from studbook.evaluate import high_value, low8_value, low_a5_value
 from studbook.events import Collect, Half, Variant
 
 from .messages import (
@@ -28,6 +27,7 @@ from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, to
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
 from .rules import POT_UNCALLED
 from .state import PlayerState, StudState
+from .variants import showdown_winners, VARIANT_RULES
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
@@ -279,21 +279,9 @@ def pot_winners(variant: Variant, hands: Mapping[str, Sequence[Card]], order: Se
     """Who wins a pot among shown seven-card ``hands`` (``order``: dealing order):
     (the high hands, or razz's lowest, that take the pot or its high half; the
     8-or-better lows that take the low half, empty when the pot is not split).
-    Rule showdown.award; ValueError on impossible hands."""
-    if variant is Variant.RAZZ:
-        values = {n: low_a5_value(hands[n]) for n in order}
-        best = min(values.values())
-        return [n for n in order if values[n] == best], []
-    highs = {n: high_value(hands[n]) for n in order}
-    top = max(highs.values())
-    high_winners = [n for n in order if highs[n] == top]
-    if variant is Variant.STUD8:
-        lows = {n: low8_value(hands[n]) for n in order}
-        qualified = [v for v in lows.values() if v is not None]
-        if qualified:
-            best_low = min(qualified)
-            return high_winners, [n for n in order if lows[n] == best_low]
-    return high_winners, []
+    Rule showdown.award, as ``variant``'s :class:`~studbook.engine.variants.VariantRules`
+    say; ValueError on impossible hands."""
+    return showdown_winners(VARIANT_RULES[variant], hands, order)
 
 
 def _split_pot(

@@ -42,10 +42,10 @@ write it as a bet (by the bring-in player) or a raise, and the engine reads all 
 
 from __future__ import annotations
 
-import copy
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
+from studbook.betting import owed
 from studbook.cards import Card
 from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, OpenPairNotice, PostAnte,
@@ -55,13 +55,15 @@ from studbook.events import (
 from studbook.engine.profiles import RuleProfile
 from studbook.engine.table import _SEVENTH, _THIRD, ZERO
 from studbook.engine.table import LegalAction, LegalActions, PlayerState  # public: re-exported
-from studbook.engine.rules.showdown import ShowdownRules
+from studbook.engine.rules import bets, deal, order, showdown
+from studbook.engine.table import Table
 
 
-class StudState(ShowdownRules):
+class StudState(Table):
     """The state machine of one stud hand; see the module docstring for the protocol,
-    :class:`~studbook.engine.table.Table` for its public attributes and
-    ``engine/rules/`` for the checks, one rule book section a module."""
+    :class:`~studbook.engine.table.Table` for its state and ``engine/rules/`` for the
+    checks, one rule book section a module: functions of the state that ask it questions
+    and report through its one reporter (:meth:`~studbook.engine.table.Table.report`)."""
 
     __slots__ = ()
 
@@ -84,20 +86,15 @@ class StudState(ShowdownRules):
         return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
 
     def peek_to_act(self) -> str | None:
-        """:attr:`to_act`, without starting the betting round on this state: asking starts
-        it, which the state must do itself when the next event comes (with that event's line).
-        Starting a round only sets the state's own fields, so a shallow copy answers."""
-        if self._round_started or self.street is None or self.hand_over:
-            return self._to_act.name if self._to_act is not None else None
-        clone = copy.copy(self)
-        clone.violations = []
-        return clone.to_act
+        """:attr:`to_act` (kept for callers that name it so: asking never changes the state)."""
+        return self.to_act
 
     @property
     def to_act(self) -> str | None:
-        """The player due to act now, or None when nobody can act on this street."""
-        self._ensure_round()
-        return self._to_act.name if self._to_act is not None else None
+        """The player due to act now, or None when nobody can act on this street.
+        A query: the betting round starts with the next event, at its line."""
+        p = order._player_to_act(self)
+        return p.name if p is not None else None
 
     @property
     def is_betting_over(self) -> bool:
@@ -120,13 +117,20 @@ class StudState(ShowdownRules):
         return None if self.street is _SEVENTH else Street(self.street + 1)
 
     def legal_actions(self) -> LegalActions | None:
-        """The player to act and their options; None when nobody is to act."""
-        self._ensure_round()
-        p = self._to_act
-        if p is None or self.street is None:
+        """The player to act and their options; None when nobody is to act.
+        A pure query: calling it changes nothing (the round's opening is computed,
+        not started, when no event has started it yet)."""
+        street = self.street
+        if street is None or self.hand_over:
             return None
-        return LegalActions(p.name, tuple(self._options(p)), max(self.current_bet - p.street_in, ZERO),
-                            self.street, p.street_in + p.stack)
+        if self.round.started:
+            p, bring_in_player, optional = self.round.to_act, self._bring_in_player, self._bring_in_optional
+        else:
+            p, _, bring_in_player, optional = order._opening(self)
+        if p is None:
+            return None
+        return LegalActions(p.name, tuple(bets._options(self, p, bring_in_player, optional)),
+                            owed(self.round.current_bet, p.street_in), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
         """Apply one event; violations found are appended to ``self.violations``."""
@@ -167,6 +171,17 @@ class StudState(ShowdownRules):
             raise ValueError("nobody is to act")
         self.apply(option.to_event(player, line=line))
 
+    # the queries and moves a section defines, as methods (the functions themselves:
+    # no wrapper call; each documented where it is defined)
+    end_betting = order.end_betting
+    """The hand's log ended at ``end_line``: close the betting (rule order.streets)."""
+    uncalled = showdown.uncalled
+    """The uncalled bet to return now, as (player, amount), or None."""
+    unmatched_bet = showdown.unmatched_bet
+    """The player whose bet nobody matched and by how much (None, 0 when none)."""
+    showdown_order = showdown.showdown_order
+    """Live players in the order they show."""
+
     @property
     def betting_closed(self) -> bool:
         """The betting is over: the showdown began, the hand is won, or nobody is to act."""
@@ -176,22 +191,23 @@ class StudState(ShowdownRules):
 # ---------------------------------------------------------------------- helpers
 
 _HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
-    Action: StudState._on_action,
-    Deal: StudState._on_deal,
-    StreetStart: StudState._on_street,
-    PostAnte: StudState._on_ante,
-    DealCommunity: StudState._on_community,
-    UncalledReturned: StudState._on_uncalled,
-    ShowdownStart: StudState._on_showdown,
-    Show: StudState._on_show,
-    Muck: StudState._on_muck,
-    Collect: StudState._on_collect,
-    PotSummary: StudState._on_summary,
-    SeatSummary: StudState._on_seat_summary,
-    BettingCapped: StudState._on_capped,
-    OpenPairNotice: StudState._on_open_pair_notice,
-    NoLowHand: StudState._on_no_low,
+    Action: bets._on_action,
+    Deal: deal._on_deal,
+    StreetStart: order._on_street,
+    PostAnte: deal._on_ante,
+    DealCommunity: deal._on_community,
+    UncalledReturned: showdown._on_uncalled,
+    ShowdownStart: showdown._on_showdown,
+    Show: showdown._on_show,
+    Muck: showdown._on_muck,
+    Collect: showdown._on_collect,
+    PotSummary: showdown._on_summary,
+    SeatSummary: deal._on_seat_summary,
+    BettingCapped: bets._on_capped,
+    OpenPairNotice: bets._on_open_pair_notice,
+    NoLowHand: showdown._on_no_low,
 }
+"""Each event type's rule: a function of the state and the event."""
 
 
 __all__ = ["LegalAction", "LegalActions", "PlayerState", "StudState"]

@@ -1,10 +1,11 @@
 """The table one stud hand is played at: seats, stacks, cards, the pot, and the
 state every rule section reads (:mod:`studbook.engine.rules`).
 
-:class:`Table` holds the hand's state and the moves every section shares (chips
-put in, a player dealt in, a violation reported); :class:`~studbook.engine.state.StudState`
-builds on it, one rule section at a time (``engine/rules/``), and is the public
-state machine. :class:`PlayerState` is one seat; :class:`LegalAction` and
+:class:`Table` holds the hand's state, the questions the rules ask of it, and the
+moves every section shares (chips put in, a player dealt in, a violation reported:
+:meth:`Table.report`, the one reporter). The rule sections (``engine/rules/``) are
+functions of it, not layers of it; :class:`~studbook.engine.state.StudState` adds the
+public protocol (apply, legal_actions, ...) and sends each event to its section. :class:`PlayerState` is one seat; :class:`LegalAction` and
 :class:`LegalActions` are what :meth:`~studbook.engine.state.StudState.legal_actions` returns.
 """
 
@@ -16,17 +17,18 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Iterable, Sequence
 
-from studbook.cards import Card, DECK
+from studbook.betting import owed
+from studbook.cards import Card
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
-from studbook.evaluate import board_high_key, board_low_key, bring_in_key
+from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
+from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 ZERO = Decimal(0)
 _K = ActionKind
 _THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
-_RAZZ = Variant.RAZZ
 _FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
 _RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
 
@@ -149,6 +151,39 @@ class LegalActions:
         return None
 
 
+class Round:
+    """One street's betting, a part of the hand's state (``state.round``), reset at each
+    street: the betting ledger (the bet to call, the last full bet, bets for the cap)
+    and who is to act. Read it; the rules change it."""
+
+    __slots__ = (
+        "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "to_act", "started",
+        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified",
+    )
+
+    def __init__(self) -> None:
+        self.first_ok: tuple[PlayerState, ...] = ()
+        self.reset()
+
+    def reset(self) -> None:
+        """A new street's round (in place: a new object each street costs more)."""
+        self.current_bet = ZERO  # the highest street total
+        self.bet_level = ZERO  # the street total of the last full bet or raise
+        self.bets = 0  # bets and raises (the completion counts; the bring-in does not)
+        self.aggressions = 0  # bets, raises and completions, short all-ins included
+        self.big_bet_made = False  # 4th street open-pair double bet made
+        self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
+        self.to_act: PlayerState | None = None  # once started
+        self.started = False  # the first actor chosen (by the first event of the round)
+        # first_ok, the acceptable first actors once started, is carried from the last
+        # street until then (a round nobody can open keeps the last street's)
+        self.aggressor: PlayerState | None = None  # the last to bet or raise
+        self.first: PlayerState | None = None  # who acted first (None: nobody yet)
+        self.first_bettor: PlayerState | None = None  # the first bet or completion
+        self.last_deal_pos = -1  # dealing position of the latest deal (rule deal.order)
+        self.deals_verified = False  # _check_missing_deals found every deal of this street
+
+
 class Table:
     """The state of one stud hand, read by every rule section; see :class:`~studbook.engine.state.StudState`.
 
@@ -165,16 +200,12 @@ class Table:
 
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
-        "variant", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
-        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community",
-        "current_bet", "bet_level", "bets", "big_bet_made", "hand_over", "showdown_line",
-        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log", "aggressions",
-        "_by_name", "_others", "_order_from_deal", "_open_pair", "_to_act", "_round_started",
-        "_first_ok", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
-        "_aggressor", "_final_aggressor", "_final_first", "_round_first", "_round_first_bettor",
-        "_final_first_bettor", "_last_action_street", "_last_deal_pos", "_seen", "_showdown",
-        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deals_verified",
-        "_deck_at_river",
+        "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
+        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community", "round", "hand_over", "showdown_line",
+        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log",
+        "_by_name", "_others", "_order_from_deal", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
+        "_final_aggressor", "_final_first", "_final_first_bettor", "_last_action_street", "_seen", "_showdown",
+        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deck_at_river",
     )
 
     def __init__(
@@ -191,6 +222,7 @@ class Table:
         bring_in_hand: str | None = None,
     ) -> None:
         self.variant = variant
+        self.variant_rules = VARIANT_RULES[variant]
         self.structure = structure
         self.stakes = stakes
         self.profile = profile or DEFAULT
@@ -224,28 +256,16 @@ class Table:
         # profile deal_start="first_dealt": the first 3rd-street deal sets the dealing order
         self._order_from_deal = self.profile.deal_start == "first_dealt"
         self.street: Street | None = None
+        self.round = Round()  # the street's betting and who is to act
         self.community: Card | None = None
-        self.current_bet = ZERO
-        self.bet_level = ZERO  # the street total of the last full bet or raise
-        self.bets = 0  # bets and raises this round (the completion counts; the bring-in does not)
-        self.aggressions = 0  # bets, raises and completions this round, short all-ins included
-        self.big_bet_made = False  # 4th street open-pair double bet made
-        self._open_pair: bool | None = None
-        self._to_act: PlayerState | None = None
-        self._round_started = False  # first actor chosen for this street
-        self._first_ok: tuple[PlayerState, ...] = ()  # acceptable first actors
         self._opened = False  # 3rd street: bring-in or completion made
         self._bring_in_player: PlayerState | None = None
         self._bring_in_optional = False  # bring-in player all-in from the ante
         self._reported: set[Reported] = set()  # faults whose knock-on messages are held back
-        self._aggressor: PlayerState | None = None
         self._final_aggressor: PlayerState | None = None
         self._final_first: PlayerState | None = None
-        self._round_first: PlayerState | None = None  # who acted first this round (None: nobody yet)
-        self._round_first_bettor: PlayerState | None = None  # first bet or completion this round
         self._final_first_bettor: PlayerState | None = None
         self._last_action_street: Street | None = None
-        self._last_deal_pos = -1
         self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
         self._showdown = False
         self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
@@ -263,7 +283,6 @@ class Table:
         self._returned_line = 0
         self._river_done = False
         self._river_due = False  # 7th street and _implicit_river not yet run
-        self._deals_verified = False  # _check_missing_deals found every deal of this street
         self._deck_at_river: int | None = None
 
     def _set_order(self, start: int) -> None:
@@ -275,6 +294,36 @@ class Table:
         n = len(self.order)
         ring = self.order + self.order
         self._others = [ring[i + 1:i + n] for i in range(n)]
+
+    # the street's betting ledger, read from its part (``round``) by callers of old
+    @property
+    def current_bet(self) -> Decimal:
+        """The highest street total (:attr:`Round.current_bet`)."""
+        return self.round.current_bet
+
+    @current_bet.setter
+    def current_bet(self, value: Decimal) -> None:
+        self.round.current_bet = value
+
+    @property
+    def bet_level(self) -> Decimal:
+        """The street total of the last full bet or raise (:attr:`Round.bet_level`)."""
+        return self.round.bet_level
+
+    @property
+    def bets(self) -> int:
+        """Bets and raises this round, for the cap (:attr:`Round.bets`)."""
+        return self.round.bets
+
+    @property
+    def aggressions(self) -> int:
+        """Bets, raises and completions this round, short all-ins included (:attr:`Round.aggressions`)."""
+        return self.round.aggressions
+
+    @property
+    def big_bet_made(self) -> bool:
+        """4th street: the open-pair double bet was made (:attr:`Round.big_bet_made`)."""
+        return self.round.big_bet_made
 
     def player(self, name: str) -> PlayerState | None:
         return self._by_name.get(name)
@@ -319,8 +368,9 @@ class Table:
         return n
 
     def to_call(self, name: str) -> Decimal:
+        """What ``name`` must put in to call (:func:`studbook.betting.owed`)."""
         p = self._by_name[name]
-        return max(self.current_bet - p.street_in, ZERO)
+        return owed(self.round.current_bet, p.street_in)
 
     @property
     def went_to_showdown(self) -> bool:
@@ -368,7 +418,7 @@ class Table:
     def _deal_in(self, p: PlayerState) -> None:
         """``p`` takes part after all (they were marked out of the hand)."""
         p.in_hand = True
-        self._deals_verified = False
+        self.round.deals_verified = False
 
     def _board(self, p: PlayerState) -> list[Card]:
         if self.community is not None:
@@ -392,12 +442,6 @@ def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
 # order.first: board keys by the ranks showing (_rank_sum), for razz (low) and the others
 _RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
 _BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
-
-# rule bringin.player: each door card's key per variant (smallest brings in), by id of the interned card
-_BRING_IN_KEYS: dict[Variant, dict[int, tuple[int, int]]] = {
-    v: {id(card): bring_in_key(card, v.value) for card in DECK} for v in Variant
-}
-
 
 def _rank_sum(cards: Sequence[Card]) -> int:
     """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards)."""
@@ -442,7 +486,7 @@ def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -
     """The smallest chip: from the decimal places of the stakes and stacks."""
     places = 0
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
-    values.extend(s.stack if isinstance(s, Seat) else s[2] for s in seats)
+    values.extend([s.stack if isinstance(s, Seat) else s[2] for s in seats])
     for value in values:
         if value is None:
             continue

@@ -5,8 +5,10 @@ compares :data:`RULE_IDS` with the rule book both ways. An id is public: never
 rename one, add new ones. The constants follow the rule book's sections.
 
 The checks follow them too, one module of this package a section, each a
-layer of the state machine (:class:`~studbook.engine.state.StudState` is the
-last): :mod:`.deal` (deal and cards), :mod:`.order` (order of action),
+set of functions of the hand's state (:class:`~studbook.engine.table.Table`)
+that ask it questions and report through its one reporter; the state machine
+(:class:`~studbook.engine.state.StudState`) sends each event to its section's
+function: :mod:`.deal` (deal and cards), :mod:`.order` (order of action),
 :mod:`.bringin` (the bring-in posted), :mod:`.bets` (bet sizes, and
 ``legal_actions()``'s sizes), :mod:`.showdown` (the uncalled bet, showing,
 collections); ``engine/settle.py`` judges the money at the end of a hand.

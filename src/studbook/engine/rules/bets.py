@@ -1,296 +1,319 @@
 """Rule book section "Bet sizes (fixed limit)": bet.*, bringin.complete, and a fold, check or call where a bring-in is due.
 
-BetRules: what a player may put in: legal_actions() (the one definition) and the check of every action against it.
-Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
+The checks: what a player may put in: legal_actions() (the one definition) and the check of every action against it.
+Each is a function of the hand's state ``s`` (:class:`~studbook.engine.table.Table`): it asks the state
+questions and reports through its one reporter, ``s.report(MESSAGE, line, **fields)``
+(engine/messages.py), at the line that is wrong.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from studbook.betting import AGGRESSIVE, completes, street_total
+from studbook.betting import AGGRESSIVE, call_chips, completes, owed, street_bet, street_total
 from studbook.events import Action, BettingCapped, OpenPairNotice
 from studbook.engine.messages import (
     BET_ALLIN_NOT_REOPENED, BET_ALLIN_SHORT_CALL, BET_CAP_NOTICE, BET_CAP_RAISE, BET_CHECK_CALLS_NOTHING,
     BET_CHECK_FACING, BET_CHECK_MUST_BRING_IN, BET_OPEN_PAIR_NO_PAIR, BET_OPEN_PAIR_NOTICE_NO_PAIR,
-    BET_OPEN_PAIR_NOTICE_RAZZ, BET_OPEN_PAIR_NOTICE_STREET, BET_OPEN_PAIR_RAZZ, BET_OPEN_PAIR_SMALL_AFTER_DOUBLE,
+    BET_OPEN_PAIR_NOTICE_NO_DOUBLE, BET_OPEN_PAIR_NOTICE_STREET, BET_OPEN_PAIR_NO_DOUBLE, BET_OPEN_PAIR_SMALL_AFTER_DOUBLE,
     BET_SIZE_CALLS_MORE, BET_SIZE_NO_RAISE, BET_SIZE_SHORT, BET_SIZE_UNCALLABLE, BET_SIZE_WRONG, BRINGIN_ALLIN_CHECKS,
     BRINGIN_COMPLETE_NOT_FACING, BRINGIN_COMPLETE_SIZE, BRINGIN_PLAYER_CALLS_FIRST, BRINGIN_PLAYER_FOLDS,
 )
-from studbook.engine.rules.bringin import BringInRules
 from studbook.engine.table import (
-    _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _FOLD, _FOURTH, _K, LegalAction,
-    PlayerState, _RAZZ, _THIRD, ZERO,
+    Table, _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _FOLD, _FOURTH, _K, LegalAction,
+    PlayerState, _THIRD, ZERO,
 )
+from studbook.engine.rules.order import _advance, _misplaced_action, _start_turn
+from studbook.engine.rules.bringin import _bring_in, _short_bring_in_unknown
 
 
-class BetRules(BringInRules):
-    __slots__ = ()
+def _units(s: Table) -> tuple[Decimal, ...]:
+    """The bet sizes of this street: its :func:`~studbook.betting.street_bet`, or on
+    4th street with an open pair the small and the double bet (rule bet.open_pair)."""
+    if s.street is _FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
+        return (s.big,) if s.round.big_bet_made else (s.small, s.big)
+    return (street_bet(s.street, s.small, s.big),)
 
-    def _units(self) -> tuple[Decimal, ...]:
-        street = self.street
-        if street is _THIRD:
-            return (self.small,)
-        if street is _FOURTH:
-            if self.variant is not _RAZZ and self._has_open_pair():
-                return (self.big,) if self.big_bet_made else (self.small, self.big)
-            return (self.small,)
-        return (self.big,)
 
-    def _has_open_pair(self) -> bool:
-        """4th street: a live board shows an open pair, or the log hides a live board
-        (rule bet.open_pair is not judged on boards the engine cannot see)."""
-        if self._open_pair is None:
-            self._open_pair = any(
-                len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in self.order if p.in_hand and not p.folded)
-        return self._open_pair
+def _has_open_pair(s: Table) -> bool:
+    """4th street: a live board shows an open pair, or the log hides a live board
+    (rule bet.open_pair is not judged on boards the engine cannot see)."""
+    if s.round.open_pair is None:
+        s.round.open_pair = any(
+            len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in s.order if p.in_hand and not p.folded)
+    return s.round.open_pair
 
-    def _capped(self) -> bool:
-        if self.bets < self.profile.cap_bets:
-            return False
-        if self.profile.uncapped_heads_up and self._live_count() == 2:
-            return False
-        return True
 
-    def _options(self, p: PlayerState) -> list[LegalAction]:
-        stack = p.stack
-        to_call = max(self.current_bet - p.street_in, ZERO)
-        out: list[LegalAction] = []
-        unopened = self.street is _THIRD and not self._opened
-        if unopened and self._bring_in_player is not None:
-            bring_in = self.bring_in if self.bring_in is not None else _default_bring_in(self.small)
-            if self._bring_in_optional:
-                out.append(LegalAction(_K.FOLD))
-            chips = min(bring_in, stack)
-            out.append(LegalAction(_K.BRING_IN, chips, p.street_in + chips, chips, chips == stack))
-            if stack > bring_in:
-                to = p.street_in + min(self.small, stack)
-                out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, stack <= self.small))
-            return out
-        if to_call > ZERO:
+def _capped(s: Table) -> bool:
+    if s.round.bets < s.profile.cap_bets:
+        return False
+    if s.profile.uncapped_heads_up and s._live_count() == 2:
+        return False
+    return True
+
+
+def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
+    """What ``p``, to act, may do (``bring_in_player`` and ``optional``: the round's opening)."""
+    stack = p.stack
+    to_call = owed(s.round.current_bet, p.street_in)
+    out: list[LegalAction] = []
+    unopened = s.street is _THIRD and not s._opened
+    if unopened and bring_in_player is not None:
+        bring_in = s.bring_in if s.bring_in is not None else _default_bring_in(s.small)
+        if optional:
             out.append(LegalAction(_K.FOLD))
-            chips = min(to_call, stack)
-            out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
-        else:
-            out.append(LegalAction(_K.CHECK))
-        if self.fixed and completes(self.street, self.bets > 0):
-            kind = _K.COMPLETE
-        else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
-            kind = _K.BET if self.current_bet == ZERO else _K.RAISE
-        most = p.street_in + stack
-        for size in self._raise_targets(p):
-            to = min(size, most)
-            amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - self.current_bet
-            out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
+        chips = min(bring_in, stack)
+        out.append(LegalAction(_K.BRING_IN, chips, p.street_in + chips, chips, chips == stack))
+        if stack > bring_in:
+            to = p.street_in + min(s.small, stack)
+            out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, stack <= s.small))
         return out
+    if to_call > ZERO:
+        out.append(LegalAction(_K.FOLD))
+        chips = min(to_call, stack)
+        out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
+    else:
+        out.append(LegalAction(_K.CHECK))
+    if s.fixed and completes(s.street, s.round.bets > 0):
+        kind = _K.COMPLETE
+    else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
+        kind = _K.BET if s.round.current_bet == ZERO else _K.RAISE
+    most = p.street_in + stack
+    for size in _raise_targets(s, p):
+        to = min(size, most)
+        amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - s.round.current_bet
+        out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
+    return out
 
-    def _raise_targets(self, p: PlayerState) -> tuple[Decimal, ...]:
-        """The street totals ``p`` may bet, raise or complete to: the one definition of
-        legal sizes, which legal_actions() offers and the checker accepts (rules
-        bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
-        each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
-        check or fold. A player may also go all-in for less (legal_actions() offers
-        the size capped at their stack)."""
-        stack = p.stack
-        current = self.current_bet
-        if stack <= current - p.street_in:
-            return ()
-        if not any(q is not p and q.can_act for q in self.order):
-            return ()  # everyone else is all-in: a raise could not be called
-        third_open = completes(self.street, self.bets > 0)
-        if not third_open and p.acted and p.acted_level == self.bet_level and p.street_in < current:
-            return ()  # rule bet.allin: a short all-in raise does not reopen the betting
-        most = p.street_in + stack
-        if not self.fixed:
-            step = max(current - self.bet_level, self.small) if current else self.small
-            if self.street is _THIRD and not self._opened:
-                step = self.small
-            return (current + step,)
-        if self._capped():
-            return ()
-        if third_open:
-            return (self.small,) if min(self.small, most) > current else ()
-        if current == ZERO:
-            return self._units()
-        level = self.bet_level if current > self.bet_level else current
-        return tuple(level + unit for unit in self._units())
 
-    def _on_action(self, e: Action) -> None:
-        p = self._by_name.get(e.player)
-        street = self.street
-        if p is None or street is None:
-            self._misplaced_action(p, e)
-            self._misplaced_facts(e)
-            return
-        if p is not self._to_act or self._river_due:
-            self._start_turn(p, e)
-        # what the action finds (noted on the result, which turns it into ActionFacts)
-        bets, pot, level, street_in, before = self.aggressions, self.pot, self.current_bet, p.street_in, p.total
-        if self._round_first is None:
-            self._round_first = p
-        self._last_action_street = street
-        kind = e.kind
-        if kind is _CHECK:
-            self._check(p, e)
-        elif kind is _CALL:
-            self._call(p, e)
-        elif kind is _FOLD:
-            self._fold(p, e)
-        elif kind is _BRING_IN:
-            self._bring_in(p, e)
+def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
+    """The street totals ``p`` may bet, raise or complete to: the one definition of
+    legal sizes, which legal_actions() offers and the checker accepts (rules
+    bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
+    each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
+    check or fold. A player may also go all-in for less (legal_actions() offers
+    the size capped at their stack)."""
+    r = s.round
+    stack = p.stack
+    current = r.current_bet
+    if stack <= current - p.street_in:
+        return ()
+    for q in s.order:  # (a loop, not any(... q.can_act): this runs for every bet)
+        if q is not p and q.in_hand and not q.folded and not q.all_in:
+            break
+    else:
+        return ()  # everyone else is all-in: a raise could not be called
+    third_open = completes(s.street, r.bets > 0)
+    if not third_open and p.acted and p.acted_level == r.bet_level and p.street_in < current:
+        return ()  # rule bet.allin: a short all-in raise does not reopen the betting
+    most = p.street_in + stack
+    if not s.fixed:
+        step = max(current - r.bet_level, s.small) if current else s.small
+        if s.street is _THIRD and not s._opened:
+            step = s.small
+        return (current + step,)
+    if _capped(s):
+        return ()
+    if third_open:
+        return (s.small,) if min(s.small, most) > current else ()
+    if current == ZERO:
+        return _units(s)
+    level = r.bet_level if current > r.bet_level else current
+    return tuple(level + unit for unit in _units(s))
+
+
+def _on_action(s: Table, e: Action) -> None:
+    r = s.round
+    p = s._by_name.get(e.player)
+    street = s.street
+    if p is None or street is None:
+        _misplaced_action(s, p, e)
+        _misplaced_facts(s, e)
+        return
+    if p is not r.to_act or s._river_due:
+        _start_turn(s, p, e)
+    # what the action finds (noted on the result, which turns it into ActionFacts)
+    bets, pot, level, street_in, before = r.aggressions, s.pot, r.current_bet, p.street_in, p.total
+    if r.first is None:
+        r.first = p
+    s._last_action_street = street
+    kind = e.kind
+    if kind is _CHECK:
+        _check(s, p, e)
+    elif kind is _CALL:
+        _call(s, p, e)
+    elif kind is _FOLD:
+        _fold(s, p, e)
+    elif kind is _BRING_IN:
+        _bring_in(s, p, e)
+    else:
+        _aggress(s, p, e)
+    p.acted = True
+    p.acted_level = r.bet_level
+    p.last_street = street
+    s.action_log.append((e, street, bets, pot, level, street_in, before, p.total))
+    _advance(s, p)
+
+
+def _misplaced_facts(s: Table, e: Action) -> None:
+    """The note of an action the engine could not apply: it put nothing in."""
+    s.action_log.append((e, s.street, s.round.aggressions, s.pot, ZERO, ZERO, ZERO, ZERO))
+    if e.kind in AGGRESSIVE:
+        s.round.aggressions += 1
+
+
+def _fold(s: Table, p: PlayerState, e: Action) -> None:
+    if s.street is _THIRD and not s._opened and p is s._bring_in_player and not s._bring_in_optional:
+        s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
+        s._opened = True
+    p.folded = True
+
+
+def _check(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
+    if s.street is _THIRD and not s._opened and s._bring_in_player is not None:
+        if s._bring_in_optional:
+            s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
         else:
-            self._aggress(p, e)
-        p.acted = True
-        p.acted_level = self.bet_level
-        p.last_street = street
-        self.action_log.append((e, street, bets, pot, level, street_in, before, p.total))
-        self._advance(p)
+            s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
+        return
+    if r.current_bet > p.street_in:
+        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in))
 
-    def _misplaced_facts(self, e: Action) -> None:
-        """The note of an action the engine could not apply: it put nothing in."""
-        self.action_log.append((e, self.street, self.aggressions, self.pot, ZERO, ZERO, ZERO, ZERO))
-        if e.kind in AGGRESSIVE:
-            self.aggressions += 1
 
-    def _fold(self, p: PlayerState, e: Action) -> None:
-        if self.street is _THIRD and not self._opened and p is self._bring_in_player and not self._bring_in_optional:
-            self.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
-            self._opened = True
-        p.folded = True
+def _call(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
+    due = owed(r.current_bet, p.street_in)
+    amount = e.amount
+    if amount is None:
+        amount = call_chips(r.current_bet, p.street_in, p.stack)
+    if amount != due or due <= ZERO:
+        _check_call(s, p, e, due, amount)
+    s._put(p, amount, e.line, e.all_in)
 
-    def _check(self, p: PlayerState, e: Action) -> None:
-        if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
-            if self._bring_in_optional:
-                self.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
-            else:
-                self.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
-            return
-        owed = self.current_bet - p.street_in
-        if owed > ZERO:
-            self.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed)
 
-    def _call(self, p: PlayerState, e: Action) -> None:
-        owed = self.current_bet - p.street_in
-        amount = e.amount
-        if amount is None:
-            amount = min(owed, p.stack)
-        if amount != owed or owed <= ZERO:
-            self._check_call(p, e, owed, amount)
-        self._put(p, amount, e.line, e.all_in)
+def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decimal) -> None:
+    """A call of other than exactly what is due (or of nothing)."""
+    if due <= ZERO:
+        if s.street is _THIRD and not s._opened and s._bring_in_player is not None:
+            s.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
+        else:
+            s.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
+    elif amount > due and _short_bring_in_unknown(s):
+        # a bring-in all-in for less at a table whose bring-in we do not know yet:
+        # the first caller shows the normal amount (rule bringin.allin)
+        s.bring_in = s.round.current_bet = s.round.bet_level = p.street_in + amount
+    elif amount > due:
+        s.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=due)
+    elif amount < due and amount < p.stack:
+        s.report(BET_ALLIN_SHORT_CALL, e.line, player=p.name, amount=amount, owed=due, behind=p.stack - amount)
 
-    def _check_call(self, p: PlayerState, e: Action, owed: Decimal, amount: Decimal) -> None:
-        """A call of other than exactly what is owed (or of nothing)."""
-        if owed <= ZERO:
-            if self.street is _THIRD and not self._opened and self._bring_in_player is not None:
-                self.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
-            else:
-                self.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
-        elif amount > owed and self._short_bring_in_unknown():
-            # a bring-in all-in for less at a table whose bring-in we do not know yet:
-            # the first caller shows the normal amount (rule bringin.allin)
-            self.bring_in = self.current_bet = self.bet_level = p.street_in + amount
-        elif amount > owed:
-            self.report(BET_SIZE_CALLS_MORE, e.line, player=p.name, amount=amount, owed=owed)
-        elif amount < owed and amount < p.stack:
-            self.report(BET_ALLIN_SHORT_CALL, e.line, player=p.name, amount=amount, owed=owed, behind=p.stack - amount)
 
-    def _aggress(self, p: PlayerState, e: Action) -> None:
-        kind = e.kind
-        self.aggressions += 1
-        before = p.street_in
-        to = street_total(kind, e.amount, e.to, before, self.current_bet)
-        current = self.current_bet
-        chips = to - before
-        all_in = chips >= p.stack
-        if to <= current:
-            self.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
-            self._put(p, chips, e.line, e.all_in)
-            return
-        third_open = completes(self.street, self.bets > 0)
-        if self.fixed:
-            self._check_aggression(p, e, to, all_in, third_open)
-        self._opened = True
-        if self._round_first_bettor is None:
-            self._round_first_bettor = p
-        self._put(p, chips, e.line, e.all_in)
-        self._raise_levels(p, to, third_open)
+def _aggress(s: Table, p: PlayerState, e: Action) -> None:
+    r = s.round
+    kind = e.kind
+    r.aggressions += 1
+    before = p.street_in
+    to = street_total(kind, e.amount, e.to, before, r.current_bet)
+    current = r.current_bet
+    chips = to - before
+    all_in = chips >= p.stack
+    if to <= current:
+        s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
+        s._put(p, chips, e.line, e.all_in)
+        return
+    third_open = completes(s.street, r.bets > 0)
+    if s.fixed:
+        _check_aggression(s, p, e, to, all_in, third_open)
+    s._opened = True
+    if r.first_bettor is None:
+        r.first_bettor = p
+    s._put(p, chips, e.line, e.all_in)
+    _raise_levels(s, p, to, third_open)
 
-    def _check_aggression(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, third_open: bool) -> None:
-        """A bet, raise or completion is legal when legal_actions() offers its size
-        (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
-        otherwise the violation names the rule it breaks and what was legal."""
-        if e.kind is _COMPLETE and not third_open:
-            self.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
-            return
-        offered = self._raise_targets(p)
-        if to in offered or (all_in and offered and to < max(offered)):
-            return
-        if third_open:
-            self.report(BRINGIN_COMPLETE_SIZE, e.line, small=self.small, to=to, player=p.name)
-            return
-        self._not_offered(p, e, to, all_in, offered)
 
-    def _not_offered(self, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
-        """Which rule a bet or raise the legal actions did not offer breaks."""
-        current = self.current_bet
-        if current > ZERO and self._capped():
-            self.report(BET_CAP_RAISE, e.line, player=p.name, bets=self.bets, cap=self.profile.cap_bets)
-            return
-        if current > ZERO and p.acted and p.acted_level == self.bet_level and p.street_in < current:
-            self.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
-            return
-        what = "bet" if current == ZERO else "raise"
-        if not offered:
-            self.report(BET_SIZE_UNCALLABLE, e.line, player=p.name, what=what, to=to)
-            return
-        if self.street is _FOURTH:
-            big_to = (current + self.big) if current else self.big
-            if to == big_to or to == self.bet_level + self.big:
-                if self.variant is _RAZZ:
-                    self.report(BET_OPEN_PAIR_RAZZ, e.line, player=p.name, what=what)
-                    return
-                if not self._has_open_pair():
-                    self.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
-                    return
-            if self.big_bet_made and to == current + self.small:
-                self.report(BET_OPEN_PAIR_SMALL_AFTER_DOUBLE, e.line, big=self.big, player=p.name, small=self.small)
+def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, third_open: bool) -> None:
+    """A bet, raise or completion is legal when legal_actions() offers its size
+    (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
+    otherwise the violation names the rule it breaks and what was legal."""
+    if e.kind is _COMPLETE and not third_open:
+        s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
+        return
+    offered = _raise_targets(s, p)
+    if to in offered or (all_in and offered and to < max(offered)):
+        return
+    if third_open:
+        s.report(BRINGIN_COMPLETE_SIZE, e.line, small=s.small, to=to, player=p.name)
+        return
+    _not_offered(s, p, e, to, all_in, offered)
+
+
+def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
+    """Which rule a bet or raise the legal actions did not offer breaks."""
+    r = s.round
+    current = r.current_bet
+    if current > ZERO and _capped(s):
+        s.report(BET_CAP_RAISE, e.line, player=p.name, bets=r.bets, cap=s.profile.cap_bets)
+        return
+    if current > ZERO and p.acted and p.acted_level == r.bet_level and p.street_in < current:
+        s.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
+        return
+    what = "bet" if current == ZERO else "raise"
+    if not offered:
+        s.report(BET_SIZE_UNCALLABLE, e.line, player=p.name, what=what, to=to)
+        return
+    if s.street is _FOURTH:
+        big_to = (current + s.big) if current else s.big
+        if to == big_to or to == r.bet_level + s.big:
+            if not s.variant_rules.open_pair_double:
+                s.report(BET_OPEN_PAIR_NO_DOUBLE, e.line, player=p.name, what=what)
                 return
-        if not all_in and to < min(offered) and to > current:
-            self.report(BET_SIZE_SHORT, e.line, player=p.name, what=what, to=to, sizes=offered)
+            if not _has_open_pair(s):
+                s.report(BET_OPEN_PAIR_NO_PAIR, e.line, player=p.name, what=what)
+                return
+        if r.big_bet_made and to == current + s.small:
+            s.report(BET_OPEN_PAIR_SMALL_AFTER_DOUBLE, e.line, big=s.big, player=p.name, small=s.small)
             return
-        self.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
+    if not all_in and to < min(offered) and to > current:
+        s.report(BET_SIZE_SHORT, e.line, player=p.name, what=what, to=to, sizes=offered)
+        return
+    s.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
 
-    def _raise_levels(self, p: PlayerState, to: Decimal, third_open: bool) -> None:
-        level = self.bet_level
-        if third_open:
-            if to >= self.small or not self.fixed:
-                self.bets += 1
-                self.bet_level = to
-            self.current_bet = max(self.current_bet, to)
-            self._aggressor = p
-            return
-        increment = to - level
-        if self.street is _FOURTH and len(self._units()) > 1 or self.big_bet_made:
-            if increment >= self.big:
-                self.big_bet_made = True  # rule bet.open_pair: later raises are big bets
-            unit = self.big if self.big_bet_made else self.small
-        else:
-            unit = self.small if self.street is _THIRD or self.street is _FOURTH else self.big
-        if not self.fixed or increment * 2 >= unit:
-            self.bets += 1
-            self.bet_level = to
-        self.current_bet = to
-        self._aggressor = p
 
-    def _on_capped(self, e: BettingCapped) -> None:
-        if self.fixed and self.bets < self.profile.cap_bets:
-            self.report(BET_CAP_NOTICE, e.line, bets=self.bets, cap=self.profile.cap_bets)
+def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> None:
+    r = s.round
+    level = r.bet_level
+    if third_open:
+        if to >= s.small or not s.fixed:
+            r.bets += 1
+            r.bet_level = to
+        r.current_bet = max(r.current_bet, to)
+        r.aggressor = p
+        return
+    increment = to - level
+    if s.street is _FOURTH and len(_units(s)) > 1 or r.big_bet_made:
+        if increment >= s.big:
+            r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+        unit = s.big if r.big_bet_made else s.small
+    else:
+        unit = street_bet(s.street, s.small, s.big)
+    if not s.fixed or increment * 2 >= unit:
+        r.bets += 1
+        r.bet_level = to
+    r.current_bet = to
+    r.aggressor = p
 
-    def _on_open_pair_notice(self, e: OpenPairNotice) -> None:
-        if self.variant is _RAZZ:
-            self.report(BET_OPEN_PAIR_NOTICE_RAZZ, e.line)
-        elif self.street is not _FOURTH:
-            self.report(BET_OPEN_PAIR_NOTICE_STREET, e.line)
-        elif not self._has_open_pair():
-            self.report(BET_OPEN_PAIR_NOTICE_NO_PAIR, e.line)
+
+def _on_capped(s: Table, e: BettingCapped) -> None:
+    if s.fixed and s.round.bets < s.profile.cap_bets:
+        s.report(BET_CAP_NOTICE, e.line, bets=s.round.bets, cap=s.profile.cap_bets)
+
+
+def _on_open_pair_notice(s: Table, e: OpenPairNotice) -> None:
+    if not s.variant_rules.open_pair_double:
+        s.report(BET_OPEN_PAIR_NOTICE_NO_DOUBLE, e.line)
+    elif s.street is not _FOURTH:
+        s.report(BET_OPEN_PAIR_NOTICE_STREET, e.line)
+    elif not _has_open_pair(s):
+        s.report(BET_OPEN_PAIR_NOTICE_NO_PAIR, e.line)
 

@@ -1,7 +1,9 @@
 """Rule book section "Deal and cards": deal.*, cards.*.
 
-DealRules: antes, the deal of each street, the community card, and every card shown: who gets what, once.
-Each check reports with ``self.report(MESSAGE, line, **fields)`` (engine/messages.py) at the line that is wrong.
+The checks: antes, the deal of each street, the community card, and every card shown: who gets what, once.
+Each is a function of the hand's state ``s`` (:class:`~studbook.engine.table.Table`): it asks the state
+questions and reports through its one reporter, ``s.report(MESSAGE, line, **fields)``
+(engine/messages.py), at the line that is wrong.
 """
 
 from __future__ import annotations
@@ -24,306 +26,318 @@ from studbook.engine.table import (
 )
 
 
-class DealRules(Table):
-    __slots__ = ()
-
-    def _on_ante(self, e: PostAnte) -> None:
-        p = self._by_name.get(e.player)
-        amount = e.amount
-        posted = self.ante_posted
-        expected = self.ante if self.ante is not None else posted
-        if (p is not None and self.street is None and not p.ante and amount < p.stack and not e.all_in
-                and (expected is None or amount == expected)):
-            # fast path: the ante in force (or the first one posted), once, before the deal,
-            # with chips left behind
-            p.in_hand = True
-            if posted is None:
-                self.ante_posted = amount
-            p.stack -= amount
-            p.total += amount
-            self.pot += amount
-            p.ante += amount
-            p.street_in = ZERO  # antes do not count toward bets
-            return
-        self._ante_checked(p, e)
-
-    def _ante_checked(self, p: PlayerState | None, e: PostAnte) -> None:
-        if p is None:
-            self.report(DEAL_ANTE_NO_SEAT, e.line, player=e.player)
-            return
-        if self.street is not None:
-            self.report(DEAL_ANTE_AFTER_DEAL, e.line, player=p.name)
-        if p.ante:
-            self.report(DEAL_ANTE_TWICE, e.line, player=p.name)
-        self._deal_in(p)
-        expected = self.ante if self.ante is not None else self.ante_posted
-        amount = e.amount
-        if self.ante_posted is None and (amount < p.stack or not e.all_in):
-            self.ante_posted = amount
-        if expected is not None and amount != expected:
-            short_all_in = amount < expected and amount == p.stack
-            if not short_all_in:
-                self.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
-        self._put(p, amount, e.line)
+def _on_ante(s: Table, e: PostAnte) -> None:
+    p = s._by_name.get(e.player)
+    amount = e.amount
+    posted = s.ante_posted
+    expected = s.ante if s.ante is not None else posted
+    if (p is not None and s.street is None and not p.ante and amount < p.stack and not e.all_in
+            and (expected is None or amount == expected)):
+        # fast path: the ante in force (or the first one posted), once, before the deal,
+        # with chips left behind
+        p.in_hand = True
+        if posted is None:
+            s.ante_posted = amount
+        p.stack -= amount
+        p.total += amount
+        s.pot += amount
         p.ante += amount
         p.street_in = ZERO  # antes do not count toward bets
+        return
+    _ante_checked(s, p, e)
 
-    def _begin_hand(self, line: int) -> None:
-        dealt = [p for p in self.order if p.in_hand]
-        if not 2 <= len(dealt) <= 8:
-            self.report(DEAL_PLAYERS_COUNT, line, count=len(dealt))
 
-    def _implicit_river(self, line: int) -> None:
-        """7th-street down cards the log does not print (opponents'), once betting starts."""
-        self._river_done = True
-        self._river_due = False
-        if self.community is None and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
-            self._report_fault(Reported.COMMUNITY)
-            self.report(CARDS_COMMUNITY_DUE, line, left=self._deck_left(), live=self._live_count())
-            return
-        bit = 1 << _SEVENTH
-        for p in self.order:
-            if p.in_hand and not p.folded and not p.dealt & bit and self.community is None:
+def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
+    if p is None:
+        s.report(DEAL_ANTE_NO_SEAT, e.line, player=e.player)
+        return
+    if s.street is not None:
+        s.report(DEAL_ANTE_AFTER_DEAL, e.line, player=p.name)
+    if p.ante:
+        s.report(DEAL_ANTE_TWICE, e.line, player=p.name)
+    s._deal_in(p)
+    expected = s.ante if s.ante is not None else s.ante_posted
+    amount = e.amount
+    if s.ante_posted is None and (amount < p.stack or not e.all_in):
+        s.ante_posted = amount
+    if expected is not None and amount != expected:
+        short_all_in = amount < expected and amount == p.stack
+        if not short_all_in:
+            s.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
+    s._put(p, amount, e.line)
+    p.ante += amount
+    p.street_in = ZERO  # antes do not count toward bets
+
+
+def _begin_hand(s: Table, line: int) -> None:
+    dealt = [p for p in s.order if p.in_hand]
+    if not 2 <= len(dealt) <= 8:
+        s.report(DEAL_PLAYERS_COUNT, line, count=len(dealt))
+
+
+def _implicit_river(s: Table, line: int) -> None:
+    """7th-street down cards the log does not print (opponents'), once betting starts."""
+    s._river_done = True
+    s._river_due = False
+    if s.community is None and not s.reported(Reported.COMMUNITY) and s.needs_community_card():
+        s._report_fault(Reported.COMMUNITY)
+        s.report(CARDS_COMMUNITY_DUE, line, left=s._deck_left(), live=s._live_count())
+        return
+    bit = 1 << _SEVENTH
+    for p in s.order:
+        if p.in_hand and not p.folded and not p.dealt & bit and s.community is None:
+            p.dealt |= bit
+            p.down.append(None)
+
+
+def _check_missing_deals(s: Table, line: int) -> None:
+    street = s.street
+    if s.round.deals_verified or not s.profile.logs_every_up_card or street is None or street is _SEVENTH:
+        return
+    bit = 1 << street
+    for p in s.order:
+        if not p.dealt & bit and p.in_hand and not p.folded:
+            p.dealt |= bit  # one report per street
+            s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
+    # every live player now has this street's bit: until someone else is dealt in
+    # (_deal_in), checking again would find nothing
+    s.round.deals_verified = True
+
+
+def _on_deal(s: Table, e: Deal) -> None:
+    r = s.round
+    p: PlayerState | None = s._by_name.get(e.player)
+    if p is None:
+        _deal_checked(s, p, e)
+        return
+    street = e.street
+    if s._order_from_deal and s.street is _THIRD:
+        s._order_from_deal = False
+        s._set_order(s.players.index(p))
+    up = e.up
+    # fast paths: the one up card (3rd street: and the hero's two down cards) to a
+    # live player, in dealing order, on the street in play, cards not seen before
+    if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
+            and p.pos > r.last_deal_pos and id(up[0]) not in s._seen):
+        card = up[0]
+        if street is _THIRD:
+            if _deal_third(s, p, e, card):
+                return
+        elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
+            before = e.before
+            if not before or list(before) == p.up or list(before) == p.cards():
+                r.last_deal_pos = p.pos
                 p.dealt |= bit
-                p.down.append(None)
+                s._seen[id(card)] = p.name
+                p.up.append(card)
+                p.up_ranks += _RANK_NIBBLE[card.rank]
+                p.last_street = street
+                return
+    _deal_checked(s, p, e)
 
-    def _check_missing_deals(self, line: int) -> None:
-        street = self.street
-        if self._deals_verified or not self.profile.logs_every_up_card or street is None or street is _SEVENTH:
-            return
-        bit = 1 << street
-        for p in self.order:
-            if not p.dealt & bit and p.in_hand and not p.folded:
-                p.dealt |= bit  # one report per street
-                self.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
-        # every live player now has this street's bit: until someone else is dealt in
-        # (_deal_in), checking again would find nothing
-        self._deals_verified = True
 
-    def _on_deal(self, e: Deal) -> None:
-        p: PlayerState | None = self._by_name.get(e.player)
-        if p is None:
-            self._deal_checked(p, e)
-            return
-        street = e.street
-        if self._order_from_deal and self.street is _THIRD:
-            self._order_from_deal = False
-            self._set_order(self.players.index(p))
-        up = e.up
-        # fast paths: the one up card (3rd street: and the hero's two down cards) to a
-        # live player, in dealing order, on the street in play, cards not seen before
-        if (street is self.street and len(up) == 1 and not p.folded and p.in_hand
-                and p.pos > self._last_deal_pos and id(up[0]) not in self._seen):
-            card = up[0]
-            if street is _THIRD:
-                if self._deal_third(p, e, card):
-                    return
-            elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
-                before = e.before
-                if not before or list(before) == p.up or list(before) == p.cards():
-                    self._last_deal_pos = p.pos
-                    p.dealt |= bit
-                    self._seen[id(card)] = p.name
-                    p.up.append(card)
-                    p.up_ranks += _RANK_NIBBLE[card.rank]
-                    p.last_street = street
-                    return
-        self._deal_checked(p, e)
+def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
+    """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
+    down = e.down
+    seen = s._seen
+    if e.before or p.dealt & 8:  # 8: 1 << _THIRD
+        return False
+    if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
+                 or id(down[0]) in seen or id(down[1]) in seen):
+        return False
+    s.round.last_deal_pos = p.pos
+    p.dealt |= 8
+    p.deal_line = e.line
+    name = p.name
+    seen[id(card)] = name
+    for c in down:
+        seen[id(c)] = name
+    p.up.append(card)
+    p.up_ranks += _RANK_NIBBLE[card.rank]
+    p.down[:0] = down or (None, None)
+    return True
 
-    def _deal_third(self, p: PlayerState, e: Deal, card: Card) -> bool:
-        """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
-        down = e.down
-        seen = self._seen
-        if e.before or p.dealt & 8:  # 8: 1 << _THIRD
-            return False
-        if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
-                     or id(down[0]) in seen or id(down[1]) in seen):
-            return False
-        self._last_deal_pos = p.pos
-        p.dealt |= 8
-        p.deal_line = e.line
-        name = p.name
-        seen[id(card)] = name
-        for c in down:
-            seen[id(c)] = name
-        p.up.append(card)
-        p.up_ranks += _RANK_NIBBLE[card.rank]
-        p.down[:0] = down or (None, None)
-        return True
 
-    def _deal_checked(self, p: PlayerState | None, e: Deal) -> None:
-        street = self.street
-        if p is None:
-            self.report(DEAL_ORDER_NO_SEAT, e.line, player=e.player)
-            return
-        if street is None:
-            self.report(ORDER_STREETS_CARDS_BEFORE_THIRD, e.line)
-            return
-        if e.street is not street:
-            self.report(DEAL_PATTERN_WRONG_STREET, e.line, dealt=e.street, street=street)
-        if not p.in_hand:
-            if street is _THIRD:
-                self._deal_in(p)  # a player marked sitting out but dealt in
-            else:
-                self.report(DEAL_ORDER_NOT_DEALT_IN, e.line, player=p.name)
-        elif p.folded:
-            self.report(DEAL_ORDER_FOLDED, e.line, player=p.name, street=street)
-        if self.profile.deals_in_order:
-            if p.pos < self._last_deal_pos:
-                self.report(DEAL_ORDER_CLOCKWISE, e.line, player=p.name)
-            self._last_deal_pos = p.pos
-        bit = 1 << street
-        if p.dealt & bit:
-            self.report(DEAL_PATTERN_TWICE, e.line, player=p.name, street=street)
-            self._check_before(p, e)
-            self._see_all(p, e.up, e.line)
-            self._see_all(p, e.down, e.line)
-            return
-        p.dealt |= bit
+def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
+    street = s.street
+    if p is None:
+        s.report(DEAL_ORDER_NO_SEAT, e.line, player=e.player)
+        return
+    if street is None:
+        s.report(ORDER_STREETS_CARDS_BEFORE_THIRD, e.line)
+        return
+    if e.street is not street:
+        s.report(DEAL_PATTERN_WRONG_STREET, e.line, dealt=e.street, street=street)
+    if not p.in_hand:
         if street is _THIRD:
-            p.deal_line = e.line
-        self._check_before(p, e)
-        want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
-        up, down = e.up, e.down
-        if street is _SEVENTH and self.community is not None:
-            self.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=self.community)
-        elif street is _SEVENTH and not self.reported(Reported.COMMUNITY) and self.needs_community_card():
-            self._report_fault(Reported.COMMUNITY)
-            self.report(CARDS_COMMUNITY_DUE, e.line, left=self._deck_left(), live=self._live_count())
-        if len(up) > want_up or len(down) > want_down:
-            self.report(DEAL_PATTERN_CARDS, e.line, street=street, want_down=want_down, want_up=want_up,
-                        player=p.name, down=len(down), up=len(up))
-        elif self.profile.logs_every_up_card and want_up and not up:
-            self.report(DEAL_PATTERN_UP_MISSING, e.line, player=p.name, street=street)
-        self._see_all(p, up, e.line)
-        self._see_all(p, down, e.line)
-        p.up.extend(up)
-        p.up_ranks = _rank_sum(p.up)
-        if street is _THIRD:
-            known = list(down[:2])
-            p.down[:0] = known + [None] * (2 - len(known))
-            if len(down) > 2:
-                p.down.extend(down[2:])
-        elif down or want_down:
-            p.down.extend(down or (None,))
-        p.last_street = street
-
-    def _check_before(self, p: PlayerState, e: Deal) -> None:
-        if not e.before:
-            return
-        before = list(e.before)
-        if before == p.up:
-            return
-        known = p.cards()
-        if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
-            # the hero's hole cards, shown again: learn any we did not know
-            self._learn(p, before, e.line, known)
-            return
-        self.report(CARDS_CONSISTENT_EARLIER, e.line, player=p.name, known=known, before=before)
-
-    def _see(self, p: PlayerState, card: Card, line: int) -> None:
-        owner = self._seen.get(id(card))
-        if owner is None:
-            self._seen[id(card)] = p.name
-        elif owner != p.name:
-            self.report(CARDS_UNIQUE_TWO_OWNERS, line, card=card, owner=owner, player=p.name)
-
-    def _see_all(self, p: PlayerState, cards: Iterable[Card], line: int) -> None:
-        for card in cards:
-            self._see(p, card, line)
-
-    def _on_community(self, e: DealCommunity) -> None:
-        if self.street is not _SEVENTH:
-            self.report(CARDS_COMMUNITY_NOT_SEVENTH, e.line)
-        elif self.community is not None:
-            self.report(CARDS_COMMUNITY_SECOND, e.line)
-        elif not self.needs_community_card():
-            self.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=self._deck_left(), live=self._live_count())
-        owner = self._seen.get(id(e.card))
-        if owner is not None and owner != "community":
-            self.report(CARDS_UNIQUE_COMMUNITY, e.line, card=e.card, owner=owner)
-        self._seen[id(e.card)] = "community"
-        self.community = e.card
-
-    def _on_seat_summary(self, e: SeatSummary) -> None:
-        if not e.cards:
-            return
-        p = self._by_name.get(e.player)
-        if p is None or e.cards == p.shown:
-            return
-        self._check_shown(p, e.cards, e.line)
-        if not p.shown and "showed" in e.outcome:
-            p.shown = e.cards
-
-    def _check_shown(self, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
-        """cards.unique, cards.consistent and cards.count for cards a player shows."""
-        own_ids = set(map(id, shown))  # cards are interned: identity is equality
-        if len(own_ids) != len(shown):
-            self.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
-        community = self.community
-        own: Sequence[Card] = shown
-        limit = 7
-        if community is not None:
-            own = [c for c in shown if c is not community]
-            own_ids.discard(id(community))
-            limit = 6
-        if len(own) > limit:
-            self.report(CARDS_COUNT_SHOWN_BESIDES_COMMUNITY if community else CARDS_COUNT_SHOWN, line,
-                        player=p.name, count=len(own), limit=limit)
-        known = p.cards()
-        if self.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
-            for k, c in zip(known, own):
-                if k is not None and k is not c:
-                    self.report(CARDS_CONSISTENT_NOT_DEALT, line, player=p.name, shown=own, dealt=known)
-                    return
+            s._deal_in(p)  # a player marked sitting out but dealt in
         else:
-            missing = [c for c in known if c is not None and id(c) not in own_ids]
-            if len(own) >= len(known) and missing:
-                self.report(CARDS_CONSISTENT_MISSING, line, player=p.name, shown=own, missing=missing)
-                return
-        seen = self._seen
-        name = p.name
-        if not set(map(seen.get, map(id, own))).issubset((None, name)):  # someone else's card
-            for card in own:
-                owner = seen.get(id(card))
-                if owner is not None and owner != name:
-                    self.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
-        self._learn(p, own, line, known)
+            s.report(DEAL_ORDER_NOT_DEALT_IN, e.line, player=p.name)
+    elif p.folded:
+        s.report(DEAL_ORDER_FOLDED, e.line, player=p.name, street=street)
+    if s.profile.deals_in_order:
+        if p.pos < s.round.last_deal_pos:
+            s.report(DEAL_ORDER_CLOCKWISE, e.line, player=p.name)
+        s.round.last_deal_pos = p.pos
+    bit = 1 << street
+    if p.dealt & bit:
+        s.report(DEAL_PATTERN_TWICE, e.line, player=p.name, street=street)
+        _check_before(s, p, e)
+        _see_all(s, p, e.up, e.line)
+        _see_all(s, p, e.down, e.line)
+        return
+    p.dealt |= bit
+    if street is _THIRD:
+        p.deal_line = e.line
+    _check_before(s, p, e)
+    want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
+    up, down = e.up, e.down
+    if street is _SEVENTH and s.community is not None:
+        s.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=s.community)
+    elif street is _SEVENTH and not s.reported(Reported.COMMUNITY) and s.needs_community_card():
+        s._report_fault(Reported.COMMUNITY)
+        s.report(CARDS_COMMUNITY_DUE, e.line, left=s._deck_left(), live=s._live_count())
+    if len(up) > want_up or len(down) > want_down:
+        s.report(DEAL_PATTERN_CARDS, e.line, street=street, want_down=want_down, want_up=want_up,
+                    player=p.name, down=len(down), up=len(up))
+    elif s.profile.logs_every_up_card and want_up and not up:
+        s.report(DEAL_PATTERN_UP_MISSING, e.line, player=p.name, street=street)
+    _see_all(s, p, up, e.line)
+    _see_all(s, p, down, e.line)
+    p.up.extend(up)
+    p.up_ranks = _rank_sum(p.up)
+    if street is _THIRD:
+        known = list(down[:2])
+        p.down[:0] = known + [None] * (2 - len(known))
+        if len(down) > 2:
+            p.down.extend(down[2:])
+    elif down or want_down:
+        p.down.extend(down or (None,))
+    p.last_street = street
 
-    def _learn(self, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
-        """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
-        if known is None:
-            known = p.cards()
-        mine = set(map(id, known))
-        if mine.issuperset(map(id, cards)):
-            return  # nothing new
-        seen = self._seen
-        name = p.name
-        if not p.up and all(c is None for c in p.down):
-            # the log never showed this player's deals: take the cards in dealing order
-            p.down = [*cards[:2], *cards[6:7]]
-            p.up = list(cards[2:6])
-            p.up_ranks = _rank_sum(p.up)
-            for card in cards[:7]:
-                seen.setdefault(id(card), name)
-            return
-        down = p.down
-        if len(cards) == len(known):
-            # the same count as dealt: each unknown slot takes the card shown in its place
-            # (index in cards() order: down 0-1, then the up cards, then later down cards)
-            n_up = len(p.up)
-            for i, k in enumerate(known):
-                if k is None:
-                    card = cards[i]
-                    down[i if i < 2 else i - n_up] = card
-                    seen.setdefault(id(card), name)
-            return
-        for card in cards:
-            if id(card) in mine:
-                continue
-            i = next((j for j, c in enumerate(down) if c is None), -1)
-            if i < 0:
+
+def _check_before(s: Table, p: PlayerState, e: Deal) -> None:
+    if not e.before:
+        return
+    before = list(e.before)
+    if before == p.up:
+        return
+    known = p.cards()
+    if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
+        # the hero's hole cards, shown again: learn any we did not know
+        _learn(s, p, before, e.line, known)
+        return
+    s.report(CARDS_CONSISTENT_EARLIER, e.line, player=p.name, known=known, before=before)
+
+
+def _see(s: Table, p: PlayerState, card: Card, line: int) -> None:
+    owner = s._seen.get(id(card))
+    if owner is None:
+        s._seen[id(card)] = p.name
+    elif owner != p.name:
+        s.report(CARDS_UNIQUE_TWO_OWNERS, line, card=card, owner=owner, player=p.name)
+
+
+def _see_all(s: Table, p: PlayerState, cards: Iterable[Card], line: int) -> None:
+    for card in cards:
+        _see(s, p, card, line)
+
+
+def _on_community(s: Table, e: DealCommunity) -> None:
+    if s.street is not _SEVENTH:
+        s.report(CARDS_COMMUNITY_NOT_SEVENTH, e.line)
+    elif s.community is not None:
+        s.report(CARDS_COMMUNITY_SECOND, e.line)
+    elif not s.needs_community_card():
+        s.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=s._deck_left(), live=s._live_count())
+    owner = s._seen.get(id(e.card))
+    if owner is not None and owner != "community":
+        s.report(CARDS_UNIQUE_COMMUNITY, e.line, card=e.card, owner=owner)
+    s._seen[id(e.card)] = "community"
+    s.community = e.card
+
+
+def _on_seat_summary(s: Table, e: SeatSummary) -> None:
+    if not e.cards:
+        return
+    p = s._by_name.get(e.player)
+    if p is None or e.cards == p.shown:
+        return
+    _check_shown(s, p, e.cards, e.line)
+    if not p.shown and "showed" in e.outcome:
+        p.shown = e.cards
+
+
+def _check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
+    """cards.unique, cards.consistent and cards.count for cards a player shows."""
+    own_ids = set(map(id, shown))  # cards are interned: identity is equality
+    if len(own_ids) != len(shown):
+        s.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
+    community = s.community
+    own: Sequence[Card] = shown
+    limit = 7
+    if community is not None:
+        own = [c for c in shown if c is not community]
+        own_ids.discard(id(community))
+        limit = 6
+    if len(own) > limit:
+        s.report(CARDS_COUNT_SHOWN_BESIDES_COMMUNITY if community else CARDS_COUNT_SHOWN, line,
+                    player=p.name, count=len(own), limit=limit)
+    known = p.cards()
+    if s.profile.shows_in_deal_order and len(own) == len(known) and len(known) >= 3:
+        for k, c in zip(known, own):
+            if k is not None and k is not c:
+                s.report(CARDS_CONSISTENT_NOT_DEALT, line, player=p.name, shown=own, dealt=known)
                 return
-            down[i] = card
+    else:
+        missing = [c for c in known if c is not None and id(c) not in own_ids]
+        if len(own) >= len(known) and missing:
+            s.report(CARDS_CONSISTENT_MISSING, line, player=p.name, shown=own, missing=missing)
+            return
+    seen = s._seen
+    name = p.name
+    if not set(map(seen.get, map(id, own))).issubset((None, name)):  # someone else's card
+        for card in own:
+            owner = seen.get(id(card))
+            if owner is not None and owner != name:
+                s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
+    _learn(s, p, own, line, known)
+
+
+def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
+    """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
+    if known is None:
+        known = p.cards()
+    mine = set(map(id, known))
+    if mine.issuperset(map(id, cards)):
+        return  # nothing new
+    seen = s._seen
+    name = p.name
+    if not p.up and all(c is None for c in p.down):
+        # the log never showed this player's deals: take the cards in dealing order
+        p.down = [*cards[:2], *cards[6:7]]
+        p.up = list(cards[2:6])
+        p.up_ranks = _rank_sum(p.up)
+        for card in cards[:7]:
             seen.setdefault(id(card), name)
+        return
+    down = p.down
+    if len(cards) == len(known):
+        # the same count as dealt: each unknown slot takes the card shown in its place
+        # (index in cards() order: down 0-1, then the up cards, then later down cards)
+        n_up = len(p.up)
+        for i, k in enumerate(known):
+            if k is None:
+                card = cards[i]
+                down[i if i < 2 else i - n_up] = card
+                seen.setdefault(id(card), name)
+        return
+    for card in cards:
+        if id(card) in mine:
+            continue
+        i = next((j for j, c in enumerate(down) if c is None), -1)
+        if i < 0:
+            return
+        down[i] = card
+        seen.setdefault(id(card), name)
 

@@ -1,0 +1,102 @@
+"""The stud variants as data: what differs between stud, stud hi/lo and razz.
+
+The rules read a :class:`VariantRules` (``state.variant_rules``) and never branch
+on the variant's name: adding a variant is one more entry in :data:`VARIANT_RULES`
+(and its evaluators in ``studbook.evaluate``).
+
+=========  ===============  ===========  ================  ==========  ================
+variant    bring-in         first later  open-pair double  high wins   low wins
+=========  ===============  ===========  ================  ==========  ================
+stud       lowest door      best board   yes               whole pot   -
+stud8      lowest door      best board   yes               half        half, 8 or better
+razz       highest door     lowest board no                -           whole pot, any
+=========  ===============  ===========  ================  ==========  ================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Mapping, Sequence
+
+from studbook.cards import Card, DECK
+from studbook.evaluate import bring_in_key, high_value, low8_value, low_a5_value
+from studbook.events import Variant
+
+HighValue = Callable[[Sequence[Card]], int]
+"""A high evaluator: larger is better (``studbook.evaluate.high_value``)."""
+LowValue = Callable[[Sequence[Card]], "int | None"]
+"""A low evaluator: smaller is better; None when the hand does not qualify."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class VariantRules:
+    """One variant's rules, as the engine reads them."""
+
+    variant: Variant
+    bring_in_by: Literal["lowest", "highest"]
+    """Rule bringin.player: the door card that brings in (ties by suit, as
+    ``studbook.evaluate.bring_in_key`` orders them)."""
+    first_board: Literal["best", "lowest"]
+    """Rule order.first: whose board acts first on 4th to 7th street."""
+    open_pair_double: bool
+    """Rule bet.open_pair: an open pair on 4th street allows the big bet."""
+    high: HighValue | None
+    """Showdown: the high evaluator (the pot, or half of it with a low), None when no high wins."""
+    low: LowValue | None
+    """Showdown: the low evaluator (the pot alone, or half of it with a high), None when no low wins."""
+    low_qualifier: int | None
+    """The highest card a winning low may hold (8: eight or better; ``low`` applies it); None: any low."""
+    bring_in_keys: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    """Each door card's bring-in key by ``id`` of the interned card (the smallest brings in)."""
+
+    low_board_first: bool = field(init=False)
+    """The lowest board, not the best, acts first on later streets (from ``first_board``)."""
+
+    def __post_init__(self) -> None:
+        # a field, not a property: order.first reads it for every later street
+        object.__setattr__(self, "low_board_first", self.first_board == "lowest")
+
+    @property
+    def splits(self) -> bool:
+        """A pot is split between the best high and the best (qualifying) low."""
+        return self.high is not None and self.low is not None
+
+
+def _rules(variant: Variant, **options: object) -> VariantRules:
+    keys = {id(card): bring_in_key(card, variant.value) for card in DECK}
+    return VariantRules(variant=variant, bring_in_keys=keys, **options)  # type: ignore[arg-type]
+
+
+VARIANT_RULES: Mapping[Variant, VariantRules] = {
+    Variant.STUD: _rules(Variant.STUD, bring_in_by="lowest", first_board="best", open_pair_double=True,
+                         high=high_value, low=None, low_qualifier=None),
+    Variant.STUD8: _rules(Variant.STUD8, bring_in_by="lowest", first_board="best", open_pair_double=True,
+                          high=high_value, low=low8_value, low_qualifier=8),
+    Variant.RAZZ: _rules(Variant.RAZZ, bring_in_by="highest", first_board="lowest", open_pair_double=False,
+                         high=None, low=low_a5_value, low_qualifier=None),
+}
+"""Every variant's rules."""
+
+
+def showdown_winners(rules: VariantRules, hands: Mapping[str, Sequence[Card]],
+                order: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Who wins a pot among shown seven-card ``hands`` (``order``: dealing order):
+    (the hands that take the pot or its high half; the qualifying lows that take
+    the low half, empty when the pot is not split). Rule showdown.award;
+    ValueError on impossible hands."""
+    high, low = rules.high, rules.low
+    lows: dict[str, int | None] = {n: low(hands[n]) for n in order} if low is not None else {}
+    if high is None:
+        return _lowest(lows, order), []
+    highs = {n: high(hands[n]) for n in order}
+    top = max(highs.values())
+    return [n for n in order if highs[n] == top], _lowest(lows, order)
+
+
+def _lowest(values: Mapping[str, int | None], order: Sequence[str]) -> list[str]:
+    """The players with the smallest qualifying value (none when nobody qualifies)."""
+    qualified = [v for v in values.values() if v is not None]
+    if not qualified:
+        return []
+    best = min(qualified)
+    return [n for n in order if values[n] == best]
