@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_FLOOR, Decimal
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+from studbook.betting import AGGRESSIVE, street_unit
 from studbook.cards import DECK, Card
 from studbook.engine.pots import Pot, build_pots, high_half, split_exact
 from studbook.engine.profiles import POKERSTARS
@@ -78,7 +79,6 @@ from studbook.sites.pokerstars import to_utc
 ZERO = Decimal(0)
 CENT = Decimal("0.01")
 _K = ActionKind
-_AGGRESSIVE = (_K.BET, _K.RAISE, _K.COMPLETE)
 
 GAME_NAMES = {
     Variant.STUD: "7 Card Stud Limit",
@@ -314,7 +314,7 @@ class _HandPlay:
             log.add(Action, player=options.player, kind=choice.kind, amount=choice.amount,
                     to=choice.to if choice.kind in (_K.RAISE, _K.COMPLETE) else None, all_in=choice.all_in)
             self._note(choice, options, street, bets_before)
-            if choice.kind in _AGGRESSIVE and bets_before < cap <= state.bets:
+            if choice.kind in AGGRESSIVE and bets_before < cap <= state.bets:
                 log.add(BettingCapped)
                 self.features.add("capped")
 
@@ -326,13 +326,13 @@ class _HandPlay:
         bring_in = self.stakes.bring_in
         if choice.kind is _K.BRING_IN and bring_in is not None and (choice.amount or ZERO) < bring_in:
             self.features.add("partial_bring_in")
-        if choice.kind not in _AGGRESSIVE:
+        if choice.kind not in AGGRESSIVE:
             return
         increment = choice.amount if choice.kind is _K.RAISE else choice.to
         assert increment is not None
         if street is Street.FOURTH and increment > self.stakes.small_bet:
             self.features.add("double_bet")
-        unit = self.stakes.small_bet if street in (Street.THIRD, Street.FOURTH) else self.stakes.big_bet
+        unit = street_unit(street, self.stakes.small_bet, self.stakes.big_bet)
         if choice.all_in and increment < unit:
             self.features.add("short_all_in_raise")
 
@@ -349,7 +349,7 @@ class _HandPlay:
         style = self.styles[options.player]
         strength = self._strength(options.player)
         kinds = options.kinds()
-        aggressive = [a for a in options.actions if a.kind in _AGGRESSIVE]
+        aggressive = [a for a in options.actions if a.kind in AGGRESSIVE]
         if _K.BRING_IN in kinds:
             if aggressive and rng.random() < 0.05 + 0.5 * strength ** 2 * style.aggression:
                 return aggressive[0]
