@@ -268,8 +268,8 @@ the pots with the largest remainders (the first of equals)."""
 def after_rake(pots: Sequence[Decimal], rake: Decimal, chip: Decimal, rake_from: RakeFrom) -> list[Decimal]:
     """Each pot of ``pots`` (main pot first) less its part of ``rake``; the parts add up to
     the rake (never more than a pot holds)."""
-    if not rake or len(pots) == 1:
-        return [pots[0] - rake] if pots else []
+    if len(pots) <= 1:
+        return [pot - rake for pot in pots]
     if rake_from == "main_pot":
         out = []
         left = rake
