@@ -37,7 +37,7 @@ awards (``sites/ipoker.py``) and the PHH writer's street totals
 (``write/phh.py``); the engine
 (``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
 ``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
-the simulator through ``build_pots`` and ``legal_actions()``, and the frames
+the simulator through ``build_pots``, ``legal_actions()`` and :func:`after_rake`, and the frames
 through the engine's published facts.
 
 The engine applies them to a hand's actions and publishes each action's facts
