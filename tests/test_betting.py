@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from budget import examples
 
 from studbook.betting import (
-    call_chips, completes, figures, fixed_stakes, kind_for, named, owed, pot_layers, split_winnings, street_bet,
-    street_total, top_two, uncalled_part, written_total,
+    AGGRESSIVE, AGGRESSIVE_NAMES, call_chips, completes, figures, fixed_stakes, kind_for, named, owed, pot_layers,
+    split_winnings, street_bet, street_total, top_two, uncalled_part, written_total,
 )
 from studbook.cards import parse_cards
 from studbook.check import start_state
@@ -238,6 +238,51 @@ def test_fixed_stakes_from_one_bet() -> None:
     assert fixed_stakes(None, D(4)) == (D(2), D(4))
     assert fixed_stakes(D(2), D(4)) == (D(2), D(4))
     assert fixed_stakes(None, None) is None
+
+
+@pytest.mark.parametrize("variant", ["stud", "razz"])
+def test_each_streets_bet_is_its_unit_as_legal_actions_offer_it(variant: str) -> None:
+    """An opening bet that is not all-in is the street's unit (the small bet on 3rd
+    and 4th, the big bet after), as the engine's legal_actions() offers it; on 4th
+    street an open pair (stud only) offers the big bet too."""
+    seen = set()
+    for sim in simulate(variant, 150, 5, 7, tournament=False):
+        state = start_state(sim.hand)
+        for event in sim.hand.events:
+            options = state.legal_actions() if isinstance(event, Action) else None
+            state.apply(event)
+            if options is None or options.to_call or options.street is Street.THIRD:
+                continue
+            unit = street_bet(options.street, state.small, state.big)
+            bets = {o.chips for o in options.actions if o.kind is K.BET and not o.all_in}
+            if bets:
+                seen.add(options.street)
+                assert unit in bets, (options.street, bets)
+                assert bets <= {unit, state.big}
+    assert seen == {Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH}
+    assert street_bet(Street.THIRD, D(2), D(4)) == street_bet(Street.FOURTH, D(2), D(4)) == D(2)
+
+
+def test_the_aggressive_kinds_are_those_that_count_toward_the_cap() -> None:
+    """Bet, raise and completion make a bet (rule bet.cap): a bring-in, call, check or fold does
+    not; the names are what the actions frame's kind column holds."""
+    assert AGGRESSIVE == {K.BET, K.RAISE, K.COMPLETE}
+    assert sorted(AGGRESSIVE_NAMES) == ["bet", "complete", "raise"]
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D(100)), (3, "cat", D(100))])
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    for name, up, down in zip(state.dealing_order(), ("2c", "Kd", "Qh"), ("As Ah", "9s 9h", "5s 5h")):
+        state.deal(name, up=parse_cards(up), down=parse_cards(down))
+    counted = []
+    while (options := state.legal_actions()) is not None:
+        option = next((o for o in options.actions if o.kind in AGGRESSIVE), None) if state.bets < 2 else None
+        option = option or options.find(K.CALL) or options.actions[0]
+        before = state.bets
+        state.act(option)
+        counted.append((option.kind in AGGRESSIVE, state.bets - before))
+    assert counted and all(made == (n == 1) for made, n in counted)
+    assert {made for made, _ in counted} == {True, False} and not state.violations
 
 
 # -- properties ---------------------------------------------------------------------------------------

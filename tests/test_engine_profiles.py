@@ -12,12 +12,13 @@ from decimal import Decimal
 
 import pytest
 
+from studbook.betting import after_rake
 from studbook.check import check_hand
 from studbook.engine.profiles import (
     BOVADA, DEFAULT, EVERLEAF, FULLTILT, IPOKER, KINGSCLUB, MERGE, PARTYPOKER, POKERSTARS, WINAMAX,
     WINNING, RuleProfile, get_profile, profiles, register,
 )
-from studbook.events import Collect, Deal, Hand, Muck, Show
+from studbook.events import Collect, Deal, Hand, Muck, PotSummary, Show
 from studbook.parse import read_file
 from studbook.sites import site_names
 
@@ -107,6 +108,32 @@ def test_all_in_best_board_either_next_player_or_best_active() -> None:
     assert POKERSTARS.first_skip_all_in == "either"
     for mode in ("either", "next_clockwise", "best_active"):
         assert check_hand(_hand(SALM), replace(POKERSTARS, first_skip_all_in=mode)).violations == ()
+
+
+def _stated_pots(hand: Hand, profile: RuleProfile) -> tuple[list[Decimal], list[Decimal]]:
+    """(the pots the log states, the pots less the rake where ``profile`` places it)."""
+    checked = check_hand(hand, profile)
+    assert checked.violations == ()
+    (summary,) = (e for e in hand.events if isinstance(e, PotSummary))
+    assert summary.rake
+    return list(summary.pots), after_rake([p.amount for p in checked.pots], summary.rake, Decimal("0.01"),
+                                          profile.rake_from)
+
+
+def test_pokerstars_takes_the_rake_from_each_pot_by_its_size() -> None:
+    # 0.44 main and 0.64 side pot, rake 0.05: "Main pot $0.42. Side pot $0.61."
+    stated, placed = _stated_pots(_hand(SALM, "60974484959"), POKERSTARS)
+    assert stated == placed == [Decimal("0.42"), Decimal("0.61")]
+    assert after_rake([Decimal("0.44"), Decimal("0.64")], Decimal("0.05"), Decimal("0.01"),
+                      DEFAULT.rake_from) == [Decimal("0.39"), Decimal("0.64")]
+
+
+def test_fulltilt_takes_the_rake_from_the_main_pot() -> None:
+    # 85.10 main and 10 side pot, rake 3: the side pot's halves pay $5 and $5, the main pot's
+    # $41.05 and $41.05 (Full Tilt states the pots before rake; its reader, after)
+    assert FULLTILT.rake_from == DEFAULT.rake_from == "main_pot"
+    stated, placed = _stated_pots(_site_hand("fulltilt", "29705138396"), FULLTILT)
+    assert stated == placed == [Decimal("82.10"), Decimal(10)]
 
 
 def test_pokerstars_lists_deals_in_dealing_order() -> None:

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from studbook.check import check_paths
+from studbook.betting import after_rake
+from studbook.check import check_hand, check_paths, start_state
 from studbook.cli import main
-from studbook.events import Action, ActionKind, Chatter, Hand
+from studbook.engine.profiles import POKERSTARS
+from studbook.engine.settle import expected_collections
+from studbook.events import Action, ActionKind, Chatter, Collect, Hand, PotSummary, SeatSummary
 from studbook.parse import parse_text
 from studbook.simulate import file_name, simulate, simulate_hands, write_hands
 
@@ -121,6 +124,36 @@ def test_hero_plays_across_files() -> None:
     files = sorted(HISTORIES.glob("HH*.txt"))
     with_hero = [f for f in files if "Dealt to Hero [" in f.read_text(encoding="utf-8")]
     assert len(with_hero) == len(files) >= 6
+
+
+@pytest.mark.parametrize("variant", ["stud", "stud8", "razz"])
+@pytest.mark.parametrize("tournament", [False, True])
+def test_simulated_hands_check_clean_and_collect_what_the_engine_settles(variant: str, tournament: bool) -> None:
+    """Every simulated hand, written and read back, checks clean, and its collections are
+    the engine's settlement of its pots (expected_collections, hi/lo halves apart); the
+    rake comes out of the pots as the PokerStars profile says (rake_from="each_pot", a real
+    PokerStars hand in tests/test_engine_profiles.py): each stated pot gives up its share
+    of the rake by size, within a chip."""
+    sims = list(simulate(variant, 500, 7, seed=8, tournament=tournament, stakes="0.04"))
+    raked_side_pots = 0
+    for sim, parsed in zip(sims, parse_text(write_hands([s.hand for s in sims]), file="sim.txt"), strict=True):
+        assert isinstance(parsed, Hand)
+        checked = check_hand(parsed)
+        assert not checked.violations, (parsed.header.hand_id, checked.violations)
+        state = start_state(parsed)
+        state.apply_all(e for e in parsed.events if not isinstance(e, (Collect, PotSummary, SeatSummary)))
+        collects = [(e.player, e.amount, e.pot) for e in parsed.events if isinstance(e, Collect)]
+        settled = sorted(expected_collections(state, sim.rake, halves=True), key=lambda c: -c[2])  # last pot first
+        assert collects == settled, parsed.header.hand_id
+        (summary,) = (e for e in parsed.events if isinstance(e, PotSummary))
+        pots = [pot.amount for pot in checked.pots]
+        assert summary.rake == sim.rake and sum(pots) == summary.total
+        if len(pots) > 1:
+            assert list(summary.pots) == after_rake(pots, sim.rake, state.chip, POKERSTARS.rake_from)
+            for amount, stated in zip(pots, summary.pots):
+                assert abs(amount - stated - sim.rake * amount / summary.total) < state.chip
+            raked_side_pots += sim.rake > 0
+    assert tournament or raked_side_pots > 0
 
 
 def test_money_is_exact() -> None:

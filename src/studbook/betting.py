@@ -22,7 +22,14 @@ any site. Each piece is decided here and nowhere else:
 * **main and side pots** from each player's contribution (:func:`pot_layers`;
   rule ``pot.side``), and a log's per-player winnings spread over them
   (:func:`split_winnings`);
-* **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`).
+* **where the rake comes from** when there are side pots: the main pot first,
+  or each pot its share (:func:`after_rake`; a site's ``RuleProfile.rake_from``);
+* **fixed-limit stakes** from one known bet size (:func:`fixed_stakes`), and
+  the **bet size of a street**: the small bet on 3rd and 4th, the big bet
+  from 5th (:func:`street_bet`; 4th street's open-pair double bet is the
+  engine's rule ``bet.open_pair``);
+* **the aggressive kinds**, those that make a bet (:data:`AGGRESSIVE`; their
+  names, for frames' ``kind`` columns: :data:`AGGRESSIVE_NAMES`).
 
 Who uses it: the readers' one ``Ledger`` (``sites/ledger.py``, for the text,
 the XML and the PHH readers; Absolute's all-in lines read with it), iPoker's
@@ -30,7 +37,7 @@ awards (``sites/ipoker.py``) and the PHH writer's street totals
 (``write/phh.py``); the engine
 (``engine/rules/bets.py``, the uncalled bet in ``engine/rules/showdown.py``,
 ``engine/pots.py``'s ``build_pots``, ``engine/result.py``'s :func:`named`);
-the simulator through ``build_pots`` and ``legal_actions()``, and the frames
+the simulator through ``build_pots``, ``legal_actions()`` and :func:`after_rake`, and the frames
 through the engine's published facts.
 
 The engine applies them to a hand's actions and publishes each action's facts
@@ -42,7 +49,7 @@ Amounts are ``Decimal`` or ``int`` (minor units).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Collection, Iterable, Mapping, Sequence, TypeVar
+from typing import Collection, Iterable, Literal, Mapping, Sequence, TypeVar
 
 from studbook.events import ActionKind, Street
 
@@ -55,6 +62,8 @@ _THIRD, _FOURTH = Street.THIRD, Street.FOURTH
 _RAISE, _COMPLETE, _BET, _CALL = ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
 AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
 """The kinds that make a bet: a bring-in is not one (rule ``bet.cap``)."""
+AGGRESSIVE_NAMES: tuple[str, ...] = tuple(k.value for k in ActionKind if k in AGGRESSIVE)
+""":data:`AGGRESSIVE` as the names a frame's ``kind`` column holds ("complete", "bet", "raise")."""
 
 
 def street_bet(street: Street | None, small: N, big: N) -> N:
@@ -250,6 +259,36 @@ def split_winnings(wins: Mapping[P, Decimal],
     return out
 
 
+RakeFrom = Literal["main_pot", "each_pot"]
+"""Where the rake of a hand with side pots comes from: ``main_pot``, the main pot
+(and, where it holds less than the rake, the next pots in turn); ``each_pot``,
+every pot in proportion to its size, in whole chips, the chips left over going to
+the pots with the largest remainders (the first of equals)."""
+
+
+def after_rake(pots: Sequence[Decimal], rake: Decimal, chip: Decimal, rake_from: RakeFrom) -> list[Decimal]:
+    """Each pot of ``pots`` (main pot first) less its part of ``rake``; the parts add up to
+    the rake (never more than a pot holds)."""
+    if len(pots) <= 1:
+        return [pot - rake for pot in pots]
+    if rake_from == "main_pot":
+        out = []
+        left = rake
+        for amount in pots:
+            taken = min(left, amount)
+            left -= taken
+            out.append(amount - taken)
+        return out
+    whole = sum(pots, _ZERO)
+    exact = [rake * amount / whole for amount in pots]
+    parts = [(share // chip) * chip for share in exact]
+    spare = int((rake - sum(parts, _ZERO)) / chip)
+    by_remainder = sorted(range(len(pots)), key=lambda i: parts[i] - exact[i])  # stable: the first of equals
+    for i in by_remainder[:spare]:
+        parts[i] += chip
+    return [amount - part for amount, part in zip(pots, parts)]
+
+
 def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
     """Fixed-limit stakes (small bet, big bet) from one known figure: the big bet
     is twice the small; None when neither is known."""
@@ -262,6 +301,6 @@ def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, D
 
 
 __all__ = [
-    "AGGRESSIVE", "call_chips", "completes", "figures", "fixed_stakes", "kind_for", "named", "owed", "pot_layers",
-    "split_winnings", "street_total", "top_two", "uncalled_part", "written_total",
+    "AGGRESSIVE", "AGGRESSIVE_NAMES", "RakeFrom", "after_rake", "call_chips", "completes", "figures", "fixed_stakes", "kind_for", "named", "owed", "pot_layers",
+    "split_winnings", "street_total", "street_bet", "top_two", "uncalled_part", "written_total",
 ]

@@ -55,6 +55,7 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
+from studbook.betting import AGGRESSIVE_NAMES
 from studbook.cards import parse_cards
 from studbook.evaluate import board_high_key
 from studbook.evaluate.board import board_low_key
@@ -77,7 +78,6 @@ BIG_BET_STREET = 5
 lost (a dumper who calls on 3rd and 4th to build the pot looks no different
 there, and folds on 3rd and 4th lose little)."""
 
-_AGGRESSIVE = ("bet", "raise", "complete")
 _KEY = ["site", "hand_id"]
 _PAIR = ["site", "a", "b"]
 """A pair: two players of one site (a player is a site and a name)."""
@@ -147,7 +147,7 @@ def heads_up_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.D
     a = a.merge(last_two, on=_KEY, how="inner")
     a = a[(a["player"] == a["first"]) | (a["player"] == a["second"])]
     a["opponent"] = np.where(a["player"] == a["first"], a["second"], a["first"])
-    a["aggressive"] = a["kind"].isin(_AGGRESSIVE)
+    a["aggressive"] = a["kind"].isin(AGGRESSIVE_NAMES)
     a["fold"] = a["kind"].eq("fold")
     a["facing_bet"] = a["facing_bet"].astype(bool)
     info = _hand_info(hands)
@@ -182,7 +182,7 @@ def multiway_decisions(hands: pd.DataFrame, players: pd.DataFrame, actions: pd.D
     for col in ("site", "hand_id", "player", "kind"):
         a[col] = a[col].astype(str)
     a = _with_live(a, players)
-    bettor = a["player"].where(a["kind"].isin((*_AGGRESSIVE, "bring_in")))
+    bettor = a["player"].where(a["kind"].isin((*AGGRESSIVE_NAMES, "bring_in")))
     key = a.groupby(_KEY, sort=False).ngroup()
     a["bettor"] = bettor.groupby(key).ffill().groupby(key).shift(1)
     a = a[(a["live"] >= 3) & a["facing_bet"].astype(bool) & a["kind"].ne("bring_in")]

@@ -4,7 +4,13 @@ The simulator deals a shuffled deck from ``random.Random(seed)`` and asks the
 engine (:meth:`StudState.legal_actions`) what the player to act may do: it
 never decides a bet size, a turn or a bring-in itself. Every event it makes is
 applied to the engine as it is made, so the engine sees exactly the hand the
-log will show (opponents' hole cards hidden until they show).
+log will show (opponents' hole cards hidden until they show). The engine posts
+the antes (:meth:`StudState.post_antes`), makes each chosen action's event
+(:meth:`LegalAction.to_event`), says what is uncalled and who shows first, and
+settles the pots: every collection is one of
+:func:`~studbook.engine.settle.expected_collections`, the rake coming out of
+the pots as the profile's ``rake_from`` says (PokerStars: each pot its share),
+so the checker finds the hands clean.
 
 * :func:`simulate_hands` yields :class:`~studbook.events.Hand` objects of one
   table session (or one tournament after another): stacks carry over, busted
@@ -19,7 +25,8 @@ pots are settled from the last to the main pot, each pot's new contenders
 showing or mucking in turn, winners always showing; hi/lo halves are separate
 ``collected`` lines, the odd chip goes to the high half (then to the first
 winner in dealing order), and cash games pay a rake of 5% (rounded down to the
-cent, capped) on hands that reach 4th street.
+cent, capped) on hands that reach 4th street, taken from each pot in
+proportion to its size (PokerStars' ``rake_from="each_pot"``).
 """
 
 from __future__ import annotations
@@ -30,10 +37,11 @@ from datetime import datetime, timedelta
 from decimal import ROUND_FLOOR, Decimal
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
+from studbook.betting import AGGRESSIVE, after_rake, street_bet
 from studbook.cards import DECK, Card
-from studbook.engine.pots import Pot, build_pots, high_half, split_exact
+from studbook.engine.pots import Pot, build_pots, high_half
 from studbook.engine.profiles import POKERSTARS
-from studbook.engine.settle import pot_winners
+from studbook.engine.settle import expected_collections, pot_winners
 from studbook.engine.state import LegalAction, LegalActions, PlayerState, StudState
 from studbook.evaluate import (
     board_high_key,
@@ -78,7 +86,6 @@ from studbook.sites.pokerstars import to_utc
 ZERO = Decimal(0)
 CENT = Decimal("0.01")
 _K = ActionKind
-_AGGRESSIVE = (_K.BET, _K.RAISE, _K.COMPLETE)
 
 GAME_NAMES = {
     Variant.STUD: "7 Card Stud Limit",
@@ -212,9 +219,18 @@ class _Log:
     def add(self, event_type: type, same_line: bool = False, **fields: object) -> None:
         if not same_line:
             self.line += 1
-        event = event_type(file=self.file, line=self.line, **fields)
+        self.take(event_type(file=self.file, line=self.line, **fields))
+
+    def take(self, event: Event) -> None:
+        """Apply an event made for the next line (or this one) and log it."""
+        self.line = event.line
         self.events.append(event)
         self.state.apply(event)
+
+    def record(self, events: Sequence[Event]) -> None:
+        """Log events the engine has applied itself (the antes), one a line from the next."""
+        self.events.extend(events)
+        self.line += len(events)
 
     def skip_line(self) -> None:
         self.line += 1
@@ -248,15 +264,13 @@ class _HandPlay:
         self.cards: dict[str, list[Card]] = {p.name: [] for p in self.state.order}
         self.community: Card | None = None
         self.features: set[str] = set()
+        self._strengths: dict[str, float] = {}
 
     # -- the deal and the betting ------------------------------------------------------
 
     def play(self) -> None:
         state, log = self.state, self.log
-        for p in state.order:
-            if p.in_hand and self.stakes.ante:
-                amount = min(self.stakes.ante, p.stack)
-                log.add(PostAnte, player=p.name, amount=amount, all_in=amount == p.stack)
+        log.record(state.post_antes(file=log.file, line=log.line + 1))
         for street in Street:
             if street is not Street.THIRD and state.hand_over:
                 break
@@ -273,6 +287,7 @@ class _HandPlay:
 
     def _deal(self, street: Street) -> None:
         state, log = self.state, self.log
+        self._strengths.clear()
         if street is Street.SEVENTH and state.needs_community_card():
             self.community = self.deck.pop()
             self.features.add("community")
@@ -311,10 +326,9 @@ class _HandPlay:
             bets_before = state.bets
             player = state.player(options.player)
             assert player is not None
-            log.add(Action, player=options.player, kind=choice.kind, amount=choice.amount,
-                    to=choice.to if choice.kind in (_K.RAISE, _K.COMPLETE) else None, all_in=choice.all_in)
+            log.take(choice.to_event(options.player, file=log.file, line=log.line + 1))
             self._note(choice, options, street, bets_before)
-            if choice.kind in _AGGRESSIVE and bets_before < cap <= state.bets:
+            if choice.kind in AGGRESSIVE and bets_before < cap <= state.bets:
                 log.add(BettingCapped)
                 self.features.add("capped")
 
@@ -326,13 +340,13 @@ class _HandPlay:
         bring_in = self.stakes.bring_in
         if choice.kind is _K.BRING_IN and bring_in is not None and (choice.amount or ZERO) < bring_in:
             self.features.add("partial_bring_in")
-        if choice.kind not in _AGGRESSIVE:
+        if choice.kind not in AGGRESSIVE:
             return
         increment = choice.amount if choice.kind is _K.RAISE else choice.to
         assert increment is not None
         if street is Street.FOURTH and increment > self.stakes.small_bet:
             self.features.add("double_bet")
-        unit = self.stakes.small_bet if street in (Street.THIRD, Street.FOURTH) else self.stakes.big_bet
+        unit = street_bet(street, self.stakes.small_bet, self.stakes.big_bet)
         if choice.all_in and increment < unit:
             self.features.add("short_all_in_raise")
 
@@ -349,7 +363,7 @@ class _HandPlay:
         style = self.styles[options.player]
         strength = self._strength(options.player)
         kinds = options.kinds()
-        aggressive = [a for a in options.actions if a.kind in _AGGRESSIVE]
+        aggressive = [a for a in options.actions if a.kind in AGGRESSIVE]
         if _K.BRING_IN in kinds:
             if aggressive and rng.random() < 0.05 + 0.5 * strength ** 2 * style.aggression:
                 return aggressive[0]
@@ -378,8 +392,15 @@ class _HandPlay:
         return call
 
     def _strength(self, name: str) -> float:
-        """A rough 0..1 strength of the cards a player holds (never shown to the engine)."""
-        own = self.cards[name] + ([self.community] if self.community else [])
+        """A rough 0..1 strength of the cards a player holds (never shown to the engine);
+        kept until the next deal (a player acts several times a street)."""
+        known = self._strengths.get(name)
+        if known is None:
+            known = self._strengths[name] = self._rate(name)
+        return known
+
+    def _rate(self, name: str) -> float:
+        own = self._full(name)
         if self.variant is Variant.RAZZ:
             return _low_strength(own)
         key = board_high_key(own)
@@ -400,24 +421,20 @@ class _HandPlay:
 
     def settle(self) -> tuple[dict[str, Decimal], Decimal, list[Pot], dict[str, tuple[Card, ...]]]:
         state, log = self.state, self.log
-        contributions = [(p.name, p.total, p.live) for p in state.order if p.in_hand]
-        pots = build_pots(contributions)
+        pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
         total = sum((pot.amount for pot in pots), ZERO)
         rake = self._rake(total)
-        nets = _net_pots(pots, rake)
+        nets = after_rake([pot.amount for pot in pots], rake, self.chip, state.profile.rake_from)
         collected: dict[str, Decimal] = {p.name: ZERO for p in state.order}
         shown: dict[str, tuple[Card, ...]] = {}
         mucked: dict[str, tuple[Card, ...]] = {}
         descriptions: dict[str, str] = {}
         if state.hand_over:
-            winner = state.live_players[0].name
-            for pot, net in zip(pots, nets):
-                log.add(Collect, player=winner, amount=net, pot=pot.index if len(pots) > 1 else 0)
-                collected[winner] += net
+            self._collect(rake, len(pots), None, collected)
         else:
             self.features.add("showdown")
             log.add(ShowdownStart)
-            self._showdown(pots, nets, collected, shown, mucked, descriptions)
+            self._showdown(pots, nets, rake, collected, shown, mucked, descriptions)
         if len(pots) > 1:
             self.features.add("side_pot")
         if rake:
@@ -430,6 +447,13 @@ class _HandPlay:
         self._seat_summaries(collected, shown, mucked, descriptions)
         return collected, rake, pots, shown
 
+    def _collect(self, rake: Decimal, count: int, index: int | None, collected: dict[str, Decimal]) -> None:
+        """Log what the engine says each player collects from pot ``index`` (every pot when None)."""
+        for name, amount, pot in expected_collections(self.state, rake, halves=True):
+            if index is None or pot == index:
+                self.log.add(Collect, player=name, amount=amount, pot=pot if count > 1 else 0)
+                collected[name] += amount
+
     def _rake(self, total: Decimal) -> Decimal:
         if not self.cash or self.state.street is None or self.state.street < Street.FOURTH:
             return ZERO
@@ -439,35 +463,38 @@ class _HandPlay:
     def _full(self, name: str) -> list[Card]:
         return self.cards[name] + ([self.community] if self.community else [])
 
-    def _winners(self, pot: Pot, net: Decimal) -> tuple[list[tuple[str, Decimal]], list[tuple[str, Decimal]], bool]:
-        """(high or whole-pot shares, low shares, low qualified) among the pot's eligible players."""
+    def _winners(self, pot: Pot, net: Decimal) -> tuple[list[str], bool]:
+        """Who wins ``pot`` (``net`` after rake) on the cards the simulator knows, before
+        anyone shows (a beaten hand may muck), and whether a low half qualified; notes
+        the pot's features. What each collects is the engine's (:meth:`_collect`)."""
         order = list(pot.eligible)
         if len(order) == 1:
-            return [(order[0], net)], [], False
+            return order, False
         high_winners, low_winners = pot_winners(self.variant, {n: self._full(n) for n in order}, order)
         if low_winners:
             high_part = high_half(net, self.chip)
             if high_part * 2 != net:
                 self.features.add("odd_chip")
-            return self._shares(high_part, high_winners), self._shares(net - high_part, low_winners), True
+            self._note_shares(high_part, high_winners)
+            self._note_shares(net - high_part, low_winners)
+            return high_winners + low_winners, True
         if self.variant is Variant.STUD8:
             self.features.add("no_low_pot")
-        return self._shares(net, high_winners), [], False
+        self._note_shares(net, high_winners)
+        return high_winners, False
 
-    def _shares(self, amount: Decimal, winners: list[str]) -> list[tuple[str, Decimal]]:
+    def _note_shares(self, amount: Decimal, winners: list[str]) -> None:
         if len(winners) > 1:
             self.features.add("split")
-        shares = split_exact(amount, winners, self.chip)
-        if len(set(shares.values())) > 1:
-            self.features.add("odd_chip")
-        return [(n, shares[n]) for n in winners if shares[n] > 0]
+            if (amount / self.chip) % len(winners):
+                self.features.add("odd_chip")  # the shares differ by a chip
 
-    def _showdown(self, pots: list[Pot], nets: list[Decimal], collected: dict[str, Decimal],
+    def _showdown(self, pots: list[Pot], nets: list[Decimal], rake: Decimal, collected: dict[str, Decimal],
                   shown: dict[str, tuple[Card, ...]], mucked: dict[str, tuple[Card, ...]],
                   descriptions: dict[str, str]) -> None:
         state, log = self.state, self.log
         results = [self._winners(pot, net) for pot, net in zip(pots, nets)]
-        winners = {n for high, low, _ in results for n, _ in (*high, *low)}
+        winners = {n for names, _ in results for n in names}
         order = state.showdown_order()
         decided: set[str] = set()
 
@@ -493,12 +520,8 @@ class _HandPlay:
             for name in order:
                 if name in pot.eligible and name not in decided:
                     reveal(name, False)
-            high, low, low_ok = results[index]
-            where = index if len(pots) > 1 else 0
-            for name, amount in (*high, *low):
-                log.add(Collect, player=name, amount=amount, pot=where)
-                collected[name] += amount
-            if self.variant is Variant.STUD8 and not low_ok and len(pot.eligible) > 1 and not no_low_noted:
+            self._collect(rake, len(pots), index, collected)
+            if self.variant is Variant.STUD8 and not results[index][1] and len(pot.eligible) > 1 and not no_low_noted:
                 log.add(NoLowHand)
                 no_low_noted = True
 
@@ -553,17 +576,6 @@ class _HandPlay:
             cards = mucked[p.name]
             return f"mucked [{' '.join(str(c) for c in cards)}]", cards, None
         return f"collected ({money})", (), won
-
-
-def _net_pots(pots: list[Pot], rake: Decimal) -> list[Decimal]:
-    """Each pot after rake; the rake comes out of the main pot first."""
-    out: list[Decimal] = []
-    left = rake
-    for pot in pots:
-        taken = min(left, pot.amount)
-        left -= taken
-        out.append(pot.amount - taken)
-    return out
 
 
 def _low_strength(cards: Sequence[Card]) -> float:

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from studbook.betting import AGGRESSIVE_NAMES
 from studbook.cards import Card
 from studbook.filters import Filters, game_kind, known_currency, select
 from studbook.frames import MONEY_SCALE, RAZZ_CLASSES, STUD_CLASSES, Frames
@@ -40,8 +41,8 @@ from studbook.rows import WHOLE_UNITS
 STEAL_SEATS = 3
 """A steal comes from the last three live seats to act (the stealer and at most two more)."""
 
-AGGRESSIVE = ("complete", "bet", "raise")
-VOLUNTARY = ("complete", "bet", "raise", "call")
+AGGRESSIVE = AGGRESSIVE_NAMES
+VOLUNTARY = (*AGGRESSIVE, "call")
 LATER_STREETS = (4, 5, 6, 7)
 STREET_LABEL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 KEY = ["site", "hand_id", "player"]

@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, Sequence
 
+from studbook.betting import AGGRESSIVE
 from studbook.engine.state import LegalAction
 from studbook.events import ActionKind, Street
 from studbook.simulate import Decision
 
 _K = ActionKind
-_AGGRESSIVE = (_K.BET, _K.RAISE, _K.COMPLETE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def honest(decision: Decision, style: Style) -> LegalAction:
     """The action of an honest player of ``style`` holding these cards."""
     options, rng = decision.options, decision.rng
     strength = decision.strength(decision.player) + rng.uniform(-style.noise, style.noise)
-    aggressive = [a for a in options.actions if a.kind in _AGGRESSIVE]
+    aggressive = [a for a in options.actions if a.kind in AGGRESSIVE]
     bring_in = options.find(_K.BRING_IN)
     if bring_in is not None:
         if aggressive and strength > style.raise_at and rng.random() < style.aggression:
@@ -151,10 +151,10 @@ def _share_cards(decision: Decision, collusions: Sequence[Collusion], live: list
 
 def _cheat(decision: Decision, collusion: Collusion, choice: LegalAction) -> LegalAction:
     options = decision.options
-    aggressive = [a for a in options.actions if a.kind in _AGGRESSIVE]
+    aggressive = [a for a in options.actions if a.kind in AGGRESSIVE]
     passive = options.find(_K.CHECK) or options.find(_K.CALL) or options.find(_K.BRING_IN)
     if collusion.kind is CheatKind.SOFT_PLAY:
-        return passive if choice.kind in _AGGRESSIVE and passive is not None else choice
+        return passive if choice.kind in AGGRESSIVE and passive is not None else choice
     if decision.player == collusion.second:  # the receiver builds the pot
         return aggressive[0] if aggressive else choice
     fold = options.find(_K.FOLD)

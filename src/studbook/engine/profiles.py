@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
 
+from studbook.betting import RakeFrom
+
 FirstSkipAllIn = Literal["next_clockwise", "best_active", "either"]
 ShowOrderNoBet = Literal["unchecked", "first_to_act", "deal_order"]
 OddChip = Literal["any", "deal_order"]
@@ -90,6 +92,11 @@ class RuleProfile:
     # that writes "Total Pot($150)" only), the rake is what the pot holds
     # beyond the collections, at most this share of the pot.
     unstated_rake_share: Decimal = Decimal(0)
+    # pot.side: where the rake of a hand with side pots comes from: "main_pot" (the
+    # main pot, then the next pots in turn where it holds less) or "each_pot" (every
+    # pot its share by size, in whole chips; betting.after_rake). What the simulator
+    # writes and what expected_collections() awards.
+    rake_from: RakeFrom = "main_pot"
 
 
 DEFAULT = RuleProfile()
@@ -102,6 +109,7 @@ POKERSTARS = RuleProfile(
     logs_every_up_card=True,
     shows_in_deal_order=True,
     shows_side_pots_first=True,
+    rake_from="each_pot",
 )
 
 # The other sites: tests/test_engine_profiles.py proves each option on the site's real hands.

@@ -13,6 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Mapping, Sequence
 
+from studbook.betting import after_rake
 from studbook.cards import Card
 from studbook.events import Collect, Half, Variant
 
@@ -289,14 +290,20 @@ def _split_pot(
 ) -> Ranges:
     """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
     out: Ranges = {}
+    for amount, winners in _halves(variant, chip, hands, net, order):
+        _share(out, amount, winners, chip, exact)
+    return out
+
+
+def _halves(variant: Variant, chip: Decimal, hands: dict[str, list[Card]], net: Decimal,
+            order: list[str]) -> list[tuple[Decimal, list[str]]]:
+    """A pot's parts and who wins each: (the high half, its winners) and (the low half,
+    its winners) when the pot splits, else (the pot, its winners)."""
     high_winners, low_winners = pot_winners(variant, hands, order)
     if low_winners:
         high_part = high_half(net, chip)
-        _share(out, high_part, high_winners, chip, exact)
-        _share(out, net - high_part, low_winners, chip, exact)
-        return out
-    _share(out, net, high_winners, chip, exact)
-    return out
+        return [(high_part, high_winners), (net - high_part, low_winners)]
+    return [(net, high_winners)]
 
 
 def _share(out: Ranges, amount: Decimal, winners: list[str], chip: Decimal, exact: bool) -> None:
@@ -419,17 +426,19 @@ def _results(state: StudState, showdown: bool) -> list[PlayerResult]:
     return out
 
 
-def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[str, Decimal, int]]:
+def expected_collections(state: StudState, rake: Decimal = ZERO, *, halves: bool = False) -> list[tuple[str, Decimal, int]]:
     """What each player should collect, as (player, amount, pot index), for a hand
     whose betting is over and whose live hands are all known (a simulator's view).
 
-    ``rake`` is taken from the main pot. Odd chips go to the first winners in
-    dealing order. Players with unknown cards, and mucked hands, cannot win a contested pot.
+    ``rake`` comes out of the pots as the profile's ``rake_from`` says. Odd chips go to
+    the first winners in dealing order. Players with unknown cards, and mucked hands,
+    cannot win a contested pot. With ``halves`` a split pot's high and low halves are
+    separate collections (a player who scoops has two), as PokerStars writes them.
     """
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
+    nets = after_rake([pot.amount for pot in pots], rake, state.chip, state.profile.rake_from)
     out: list[tuple[str, Decimal, int]] = []
-    for pot in pots:
-        net = pot.amount - (rake if pot.index == 0 else ZERO)
+    for pot, net in zip(pots, nets):
         live = [state.player(n) for n in pot.eligible]
         hands = {p.name: c for p in live
                  if p is not None and not p.mucked and (c := _full_hand(state, p)) is not None}
@@ -439,8 +448,13 @@ def expected_collections(state: StudState, rake: Decimal = ZERO) -> list[tuple[s
         if not hands:
             continue
         order = [n for n in pot.eligible if n in hands]
-        shares = _split_pot(state.variant, state.chip, True, hands, net, order)
-        out.extend((name, r[0], pot.index) for name, r in shares.items() if r[0])
+        if halves:
+            for amount, winners in _halves(state.variant, state.chip, hands, net, order):
+                shares = split_exact(amount, winners, state.chip)
+                out.extend((name, shares[name], pot.index) for name in winners if shares[name])
+            continue
+        ranges = _split_pot(state.variant, state.chip, True, hands, net, order)
+        out.extend((name, r[0], pot.index) for name, r in ranges.items() if r[0])
     return out
 
 

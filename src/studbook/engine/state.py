@@ -147,15 +147,22 @@ class StudState(Table):
                 continue  # events the engine does not read (chatter, seats)
             handler(self, event)
 
-    def post_antes(self, *, line: int = 0) -> None:
+    def post_antes(self, *, file: str = "", line: int = 0) -> list[PostAnte]:
+        """Everyone dealt in posts the ante (all-in for less on a short stack), in seat
+        order, one a line from ``line`` (every one on line 0 when not given); returns
+        the events applied (a simulator writes them)."""
         ante = self.ante or ZERO
+        posted: list[PostAnte] = []
         if not ante:
-            return
+            return posted
         for p in self.order:
             if p.in_hand:
                 amount = min(ante, p.stack)
-                self.apply(PostAnte(file="", line=line, player=p.name, amount=amount,
-                                    all_in=amount == p.stack))
+                event = PostAnte(file=file, line=line + len(posted) if line else 0, player=p.name, amount=amount,
+                                 all_in=amount == p.stack)
+                self.apply(event)
+                posted.append(event)
+        return posted
 
     def start_street(self, street: Street, *, line: int = 0) -> None:
         self.apply(StreetStart(file="", line=line, street=street))

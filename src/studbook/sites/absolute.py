@@ -55,8 +55,8 @@ class AbsoluteBuilder(LineBuilder):
                          tournament=Tournament(id=tournament) if tournament else None,
                          started=when + (f" ({zone})" if zone else ""), started_utc=to_utc(stamp, zone))  # fmt: skip
 
-    def seat(self, kind: str, f: Fields, line: int) -> None:
-        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
+    def seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
+        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         self.add_ante(line, str(f[0]), amount(f[1]))

@@ -33,6 +33,8 @@ from datetime import datetime
 
 from studbook.events import ActionKind, Event, HandHeader, PotSummary
 from studbook.money import currency_in
+from studbook.sites.base import HandText
+from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount,
     cards, game_variant, skip_reason, stud_structure, summary_outcome, to_utc,
@@ -75,8 +77,8 @@ def _utc(when: str, zone: str | None) -> datetime | None:
 class BetOnlineBuilder(LineBuilder):
     SITE = "betonline"
 
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)  # type: ignore[arg-type]
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        super().__init__(file, chunk, text, grammar)
         self.total_at: int | None = None  # the index of the hand's pot summary among the events
         self.pot_lines: list[tuple[str, str | None]] = []
         self.no_ante: set[str] = set()  # seats whose ante was "0.00"

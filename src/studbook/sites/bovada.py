@@ -92,7 +92,7 @@ class BovadaBuilder(LineBuilder):
         h = self.head
         game = str(h["game"])
         limit = str(h["limit"])
-        small_w, big_w = cast(tuple[Optional[str], Optional[str]], h["stakes"])
+        small_w, big_w = cast(tuple[str | None, str | None], h["stakes"])
         tournament = h["tournament"]
         if small_w is not None and big_w is not None and amount(small_w) > 0:
             small, big = amount(small_w), amount(big_w)
@@ -108,18 +108,18 @@ class BovadaBuilder(LineBuilder):
             tournament=Tournament(id=str(tournament), level=str(h["level"])) if tournament else None,
             table=str(h["table"]), started=written,
             started_utc=None,  # Bovada writes no time zone
-            hero=cast(Optional[str], h.get("hero")), hero_mark="[ME]" if "hero" in h else "",
+            hero=cast(str | None, h.get("hero")), hero_mark="[ME]" if "hero" in h else "",
         )  # fmt: skip
 
     # -- seats and antes -----------------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: tuple[str, str | None, str], line: int) -> None:
         seat, me, stack = f
         player = _bovada_player(seat)
         if me:  # "Seat+2 [ME]": the log's own player
             self.head["hero"] = player
-        self.seat_names[int(seat)] = player  # type: ignore[arg-type]
+        self.seat_names[int(seat)] = player
         self.head.setdefault("stack", str(stack))
-        self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), player, amount(stack))
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         seat, _me, chips = f
@@ -149,9 +149,10 @@ class BovadaBuilder(LineBuilder):
         self.add_new_cards(line, player, cards(shown))
 
     # -- betting ---------------------------------------------------------------
-    def _act(self, f: Fields, line: int, kind: ActionKind, **values: object) -> None:
+    def _act(self, f: Fields, line: int, kind: ActionKind, *, chips: Decimal | None = None,
+             to: Decimal | None = None, all_in: bool = False) -> None:
         self.betting = True
-        self.add_action(line, _bovada_player(f[0]), kind, **values)  # type: ignore[arg-type]
+        self.add_action(line, _bovada_player(f[0]), kind, chips=chips, to=to, all_in=all_in)
 
     def bring_in(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.BRING_IN, chips=amount(f[2]))
@@ -212,9 +213,9 @@ class BovadaBuilder(LineBuilder):
         total, rake = f
         self.add_total(line, amount(total), amount(rake) if rake else None)
 
-    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: tuple[str, str], line: int) -> None:
         seat, outcome = f
-        player = self.seat_names.get(int(seat), _bovada_player(seat))  # type: ignore[arg-type]
+        player = self.seat_names.get(int(seat), _bovada_player(seat))
         text = str(outcome)
         shown = _SUMMARY_CARDS.search(text)
         won: Decimal | None = None
@@ -224,7 +225,7 @@ class BovadaBuilder(LineBuilder):
             won = (amount(hi.group(1)) if hi else ZERO) + (amount(lo.group(1)) if lo else ZERO)
         if hi and lo or (lo and not hi) or text.lstrip().startswith("HI "):
             self._halves(player, amount(hi.group(1)) if hi else None, amount(lo.group(1)) if lo else None)
-        self.add_seat_summary(line, int(seat), player, text.strip(),  # type: ignore[arg-type]
+        self.add_seat_summary(line, int(seat), player, text.strip(),
                               cards(shown.group(1).strip()) if shown else (), won)  # fmt: skip
 
     def _halves(self, player: str, hi: Decimal | None, lo: Decimal | None) -> None:

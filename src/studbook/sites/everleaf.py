@@ -76,11 +76,11 @@ class EverleafBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         seat, player, stack, code = f
         if code and not self.head.get("code"):
             self.head["code"] = code
-        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))
 
 
     def deal(self, kind: str, f: Fields, line: int) -> None:

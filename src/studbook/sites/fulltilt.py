@@ -29,7 +29,7 @@ from studbook.events import ActionKind, ChatterKind, Half, Tournament
 from studbook.money import currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder,
-    LineFormat, SkipHand, amount, cards, skip_reason, summary_outcome, to_utc, WRITTEN_AMOUNT,
+    LineFormat, PlayerOnly, SkipHand, amount, cards, skip_reason, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 
 HEADER_START = re.compile(r"^Full ?Tilt ?Poker(?:\.fr)? Game #(\d+)", re.M)
@@ -125,30 +125,30 @@ class FullTiltBuilder(LineBuilder):
         else:
             self.add_action(line, player, what, chips=value, all_in=all_in)
 
-    def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
+    def uncalled_line(self, kind: str, f: tuple[str, str], line: int) -> None:
         value, player = f
-        self.add_uncalled(line, player, amount(value))  # type: ignore[arg-type]
+        self.add_uncalled(line, player, amount(value))
 
     def sit_out(self, kind: str, f: Fields, line: int) -> None:
         if self.street is None and f[0]:
             self.sitting_out.add(f[0])
         self.add_chatter(line, ChatterKind.SIT_OUT, f[0])
 
-    def show_line(self, kind: str, f: Fields, line: int) -> None:
+    def show_line(self, kind: str, f: tuple[str, str, str | None], line: int) -> None:
         player, shown, description = f
-        self.add_show(line, player, cards(shown or ""), description)  # type: ignore[arg-type]
+        self.add_show(line, player, cards(shown or ""), description)
 
-    def muck_line(self, kind: str, f: Fields, line: int) -> None:
-        self.add_muck(line, f[0])  # type: ignore[arg-type]
+    def muck_line(self, kind: str, f: PlayerOnly, line: int) -> None:
+        self.add_muck(line, f[0])
 
-    def collect_line(self, kind: str, f: Fields, line: int) -> None:
+    def collect_line(self, kind: str, f: tuple[str, str | None, str, str, str | None], line: int) -> None:
         player, half, pot, value, _description = f
         assert pot is not None
         number = 0
         if pot.startswith("side"):
             digits = re.sub(r"\D", "", pot)
             number = int(digits) if digits else 1
-        self.add_collect(line, player, amount(value), number, Half(half) if half else None)  # type: ignore[arg-type]
+        self.add_collect(line, player, amount(value), number, Half(half) if half else None)
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, main, sides, rake = f

@@ -32,6 +32,8 @@ from datetime import datetime, timezone
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Collect, Event, Street
 from studbook.read.split import NEXT_LINES
+from studbook.sites.base import HandText
+from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
     amount, cards, skip_reason,
@@ -69,8 +71,8 @@ class KingsClubBuilder(LineBuilder):
     LOG_MARKS_ALL_IN = True
     LOG_NAMES_ACTIONS = True
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        super().__init__(file, chunk, text, grammar)
         self.shift = 0  # 1 when the labels are one street off
         self.rake = ZERO
         self.summary_line = 0
@@ -100,8 +102,8 @@ class KingsClubBuilder(LineBuilder):
                          big=str(h["big"]), table=str(h["table"]), started=started,
                          started_utc=_utc(started))  # fmt: skip
 
-    def seat(self, kind: str, f: Fields, line: int) -> None:
-        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))  # type: ignore[arg-type]
+    def seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
+        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
         self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))
@@ -145,9 +147,9 @@ class KingsClubBuilder(LineBuilder):
     def chatter_line(self, kind: str, f: Fields, line: int) -> None:
         self.add_chatter(line, ChatterKind.OTHER, f[0])
 
-    def seat_summary_line(self, kind: str, f: Fields, line: int) -> None:
+    def seat_summary_line(self, kind: str, f: tuple[str, str, str, str], line: int) -> None:
         seat, player, stack, net = f
-        self.add_seat_summary(line, int(seat), str(player), f"({stack}) {net}")  # type: ignore[arg-type]
+        self.add_seat_summary(line, int(seat), str(player), f"({stack}) {net}")
 
     def rake_line(self, kind: str, f: Fields, line: int) -> None:
         self.rake = amount(f[0])

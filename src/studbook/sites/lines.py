@@ -39,7 +39,7 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
+from studbook.read.grammar import Fields, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
 from studbook.read.limits import MAX_TEXT_SHOWN
@@ -54,7 +54,14 @@ from studbook.sites.makers import (
 )
 from studbook.sites.noplay import names_stud, policy_for
 
-Fields = tuple[Optional[str], ...]
+# A line's fields are its terminal's regex groups, in order (``Fields``, defined
+# with the grammar reader); a handler declares its line kind's own tuple, a str
+# where the grammar always fills the group, str | None where it may not
+# (tests/test_site_fields.py checks the declarations against the corpus's lines).
+PlayerOnly = tuple[str]
+"""A line that names a player and nothing more (checks, folds, "doesn't show")."""
+PlayerAmount = tuple[str, str, str | None]
+"""A player, an amount and an optional all-in mark (antes, bring-ins, bets, calls, completions)."""
 ZERO = Decimal(0)
 
 # Amounts and card runs repeat a lot: parse each written form once
@@ -978,7 +985,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
-    "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]

@@ -85,8 +85,8 @@ class OnGameBuilder(LineBuilder):
     def other_table(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[1]))
 
-    def button(self, kind: str, f: Fields, line: int) -> None:
-        self.head["button"] = int(f[0])  # type: ignore[arg-type]
+    def button(self, kind: str, f: tuple[str], line: int) -> None:
+        self.head["button"] = int(f[0])
 
     def final_header(self) -> HandHeader:
         h = self.head
@@ -107,9 +107,9 @@ class OnGameBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         seat, player, stack = f
-        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))
 
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
@@ -148,13 +148,13 @@ class OnGameBuilder(LineBuilder):
         pots = tuple(self.pots)
         self.add_total(line, sum(pots, ZERO), amount(str(f[0])), pots if len(pots) > 1 else ())
 
-    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: tuple[str, str, str, str, str | None, str | None], line: int) -> None:
         seat, player, _stack, _net, shown, description = f
         name = str(player)
         if shown:
             self.add_show(line, name, cards(shown.replace(",", "")), description)
         outcome = self.line_text().split(": ", 1)[1].rstrip()[len(name) + 1 :]
-        self.add_seat_summary(line, int(seat), name, outcome,  # type: ignore[arg-type]
+        self.add_seat_summary(line, int(seat), name, outcome,
                               cards(shown.replace(",", "")) if shown else ())  # fmt: skip
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:

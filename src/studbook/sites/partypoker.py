@@ -53,6 +53,13 @@ HAND_START = re.compile(rf"^(?:Game #[0-9]+ starts\.{NEXT_LINES})?#Game No : ([0
 _DETECT = re.compile(r"#Game No : (?<=^#Game No : )[0-9]", re.M)
 
 
+# The header lines' fields (partypoker.lark): the limit, the game, the buy-in and the
+# fee (either may be missing), [the tournament, its level, small bet, big bet, ante,]
+# then the date's month, day, time, zone and year.
+_TourneyHead = tuple[str, str, str | None, str | None, str, str, str, str, str]
+_TourneyGame = tuple[str, str, str | None, str | None, str, str, str, str, str, str, str, str, str, str]
+
+
 def party_started(month: str, day: str, clock: str, zone: str, year: str) -> tuple[str, datetime | None]:
     """The start time as written and in UTC."""
     written = f"{month} {day}, {clock} {zone} {year}"
@@ -79,20 +86,20 @@ class PartyBuilder(LineBuilder):
 
     # -- header ------------------------------------------------------------
 
-    def stud_game(self, kind: str, f: Fields, line: int) -> None:
+    def stud_game(self, kind: str, f: tuple[str, str, str, str, str, str, str, str, str], line: int) -> None:
         small, big, code, game, *when = f
         self.head.update(stakes=(small, big), currency=code, game=game, limit=_LIMIT_WORDS[stud_structure(str(game))])
-        self.head["started"] = party_started(*when)  # type: ignore[arg-type]
+        self.head["started"] = party_started(*when)
 
-    def tourney_game(self, kind: str, f: Fields, line: int) -> None:
-        limit, game, buy_in, fee, tournament, level, small, big, ante, *when = f
+    def tourney_game(self, kind: str, f: _TourneyGame, line: int) -> None:
+        limit, game, buy_in, fee, tournament, level, small, big, ante, month, day, clock, zone, year = f
         self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, tournament=tournament, level=level)
-        self.tourney_head(kind, (limit, game, buy_in, fee, *when), line)
+        self.tourney_head(kind, (limit, game, buy_in, fee, month, day, clock, zone, year), line)
 
-    def tourney_head(self, kind: str, f: Fields, line: int) -> None:
+    def tourney_head(self, kind: str, f: _TourneyHead, line: int) -> None:
         limit, game, buy_in, fee, *when = f
         self.head.update(game=game, limit=limit, buy_in=f"{buy_in} + {fee}" if buy_in and fee else buy_in or fee)
-        self.head["started"] = party_started(*when)  # type: ignore[arg-type]
+        self.head["started"] = party_started(*when)
 
     def tourney_line(self, kind: str, f: Fields, line: int) -> None:
         self.head.update(tournament=f[0], level=f[1])
@@ -110,8 +117,8 @@ class PartyBuilder(LineBuilder):
         name, money = f
         self.head.update(table=name, play=money == "Play Money")
 
-    def button(self, kind: str, f: Fields, line: int) -> None:
-        self.head["button"] = int(f[0])  # type: ignore[arg-type]
+    def button(self, kind: str, f: tuple[str], line: int) -> None:
+        self.head["button"] = int(f[0])
 
     def players(self, kind: str, f: Fields, line: int) -> None:
         if f[1]:  # a version that writes the table's size
@@ -132,7 +139,7 @@ class PartyBuilder(LineBuilder):
             game=game, stakes=Stakes(amount(small), amount(big), ante=amount(cast(str, ante)) if ante else None),
             currency=None if tournament or h.get("play") else str(h.get("currency") or "USD"),
             play_money=bool(h.get("play")),
-            tournament=Tournament(id=str(tournament), buy_in=cast(Optional[str], h["buy_in"]), level=str(h["level"]))
+            tournament=Tournament(id=str(tournament), buy_in=cast(str | None, h["buy_in"]), level=str(h["level"]))
             if tournament else None,
             table=str(h["table"]), max_seats=h.get("max_seats"),  # type: ignore[arg-type]
             button=button if button else None,  # type: ignore[arg-type]
@@ -140,9 +147,9 @@ class PartyBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         seat, player, stack, _code = f
-        self.add_seat(line, int(seat), str(player), amount(stack))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(stack))
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f

@@ -16,14 +16,15 @@ from __future__ import annotations
 import functools
 import re
 from decimal import Decimal
-from typing import Optional
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
-from studbook.read.grammar import LineGrammar, load_grammar
+from studbook.read.grammar import Fields, LineGrammar, load_grammar
+from studbook.sites.base import HandText
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, SkipHand,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, PlayerAmount,
+    PlayerOnly, SkipHand,
     amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
@@ -63,7 +64,17 @@ _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
-Fields = tuple[Optional[str], ...]
+# The fields of each line kind: its terminal's groups in pokerstars.lark, None
+# where the group is optional (the lines' own types; ``Fields`` where a handler
+# reads no field or many kinds).
+_Seat = tuple[str, str, str, str | None, str | None]  # seat, player, stack, bounty, status
+_Deal = tuple[str, str, str | None, str | None]  # player, [cards], [cards or hidden], bare cards
+_Raise = tuple[str, str, str, str | None]  # player, by, to, all-in mark
+_Uncalled = tuple[str, str]  # amount, player
+_Show = tuple[str, str, str | None]  # player, cards, description
+_Muck = tuple[str, str | None]  # player, cards
+_Collect = tuple[str, str, str]  # player, amount, pot
+_SeatSummary = tuple[str, str, str]  # seat, player, outcome
 
 
 def grammar() -> LineGrammar:
@@ -94,9 +105,9 @@ class _Builder(LineBuilder):
         **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)  # type: ignore[arg-type]
-        self.street = Street.THIRD
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        super().__init__(file, chunk, text, grammar)
+        self.street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
         self.community: Card | None = None
 
     # -- header ------------------------------------------------------------
@@ -149,16 +160,16 @@ class _Builder(LineBuilder):
         self.header = _header(self.head, str(name), max_seats, play_money is not None, button)
 
     # -- seats, antes, streets ---------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: _Seat, line: int) -> None:
         seat, player, stack, _bounty, status = f
-        self.seat_name(player)  # type: ignore[arg-type]
+        self.seat_name(player)
         sitting_out = status == " is sitting out"
-        self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),  # type: ignore[arg-type]
+        self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),
                                 sitting_out, bool(status) and not sitting_out))  # fmt: skip
 
-    def ante(self, kind: str, f: Fields, line: int) -> None:
+    def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
-        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))
 
     def street_start(self, kind: str, f: Fields, line: int) -> None:
         self.street = street = _STREET_OF[kind]
@@ -167,7 +178,7 @@ class _Builder(LineBuilder):
             self.community = Card.parse(f[0])
             self.events.append(make_deal_community(self.file, line, self.community))
 
-    def deal(self, kind: str, f: Fields, line: int) -> None:
+    def deal(self, kind: str, f: _Deal, line: int) -> None:
         player, first, second, bare = f
         shown = cards(first)
         written = second or bare
@@ -178,7 +189,7 @@ class _Builder(LineBuilder):
             new, hidden = (), True
         street = self.street
         if street in _BEFORE_AND_UP:  # the common case: [before] [up]
-            self.events.append(make_deal(self.file, line, player, street, (), new, shown))  # type: ignore[arg-type]  # (grammar: the field is always there)
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
             return
         down: tuple[Card, ...] = ()
         up: tuple[Card, ...] = ()
@@ -194,28 +205,28 @@ class _Builder(LineBuilder):
             before, down = shown, new
         else:
             before, up = shown, new
-        self.events.append(make_deal(self.file, line, player, street, down, up, before))  # type: ignore[arg-type]
+        self.events.append(make_deal(self.file, line, player, street, down, up, before))
 
     # -- betting -------------------------------------------------------------
-    def bet(self, kind: str, f: Fields, line: int) -> None:
+    def bet(self, kind: str, f: PlayerAmount, line: int) -> None:
         """Bring-in, bet, call: one figure, the chips put in."""
         player, value, all_in = f
-        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,
                                    all_in is not None))  # fmt: skip
 
-    def complete(self, kind: str, f: Fields, line: int) -> None:
+    def complete(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
         to = amount(value)
-        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,
                                    all_in is not None))  # fmt: skip
 
-    def raise_(self, kind: str, f: Fields, line: int) -> None:
+    def raise_(self, kind: str, f: _Raise, line: int) -> None:
         player, value, to, all_in = f
-        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),
                                    amount(to), all_in is not None))  # fmt: skip
 
-    def check_fold(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))  # type: ignore[arg-type]  # (grammar: the field is always there)
+    def check_fold(self, kind: str, f: PlayerOnly, line: int) -> None:
+        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))
 
     def capped(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_capped(self.file, line))
@@ -223,28 +234,28 @@ class _Builder(LineBuilder):
     def pair_on_board(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_open_pair(self.file, line))
 
-    def uncalled(self, kind: str, f: Fields, line: int) -> None:
+    def uncalled(self, kind: str, f: _Uncalled, line: int) -> None:
         value, player = f
-        self.events.append(make_uncalled(self.file, line, player, amount(value)))  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_uncalled(self.file, line, player, amount(value)))
 
     # -- showdown and award --------------------------------------------------
     def showdown(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_showdown(self.file, line))
 
-    def show(self, kind: str, f: Fields, line: int) -> None:
+    def show(self, kind: str, f: _Show, line: int) -> None:
         player, shown, description = f
-        self.events.append(make_show(self.file, line, player, cards(shown), description))  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_show(self.file, line, player, cards(shown), description))
 
-    def muck(self, kind: str, f: Fields, line: int) -> None:
+    def muck(self, kind: str, f: _Muck, line: int) -> None:
         player, shown = f
-        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))
 
-    def noshow(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(make_no_show(self.file, line, f[0]))  # type: ignore[arg-type]  # (grammar: the field is always there)
+    def noshow(self, kind: str, f: PlayerOnly, line: int) -> None:
+        self.events.append(make_no_show(self.file, line, f[0]))
 
-    def collect(self, kind: str, f: Fields, line: int) -> None:
+    def collect(self, kind: str, f: _Collect, line: int) -> None:
         player, value, pot = f
-        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))  # type: ignore[arg-type]  # (grammar: the field is always there)
+        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
 
     def no_low(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_no_low(self.file, line))
@@ -262,10 +273,10 @@ class _Builder(LineBuilder):
         if self.community is None or cards(f[0]) != (self.community,):
             raise ValueError(f"board [{f[0]}] does not match the river's community card")
 
-    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
         shown, won = summary_outcome(outcome)
-        self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))  # type: ignore[arg-type]
+        self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:

@@ -75,9 +75,9 @@ class WinamaxBuilder(LineBuilder):
         self.head["hand_id"] = hand_id
         raise SkipHand(str(game), skip_reason(str(game)))
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         name, max_seats, money, button = f
-        self.head.update(table=name, max_seats=int(max_seats), play=money == "play money",  # type: ignore[arg-type]
+        self.head.update(table=name, max_seats=int(max_seats), play=money == "play money",
                          button=int(button) if button else None)  # fmt: skip
 
     def final_header(self) -> HandHeader:
@@ -104,9 +104,9 @@ class WinamaxBuilder(LineBuilder):
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------
-    def seat(self, kind: str, f: Fields, line: int) -> None:
+    def seat(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         seat, player, stack, _euro = f
-        self.add_seat(line, int(seat), str(player), amount(str(stack)))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(str(stack)))
 
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
@@ -161,13 +161,13 @@ class WinamaxBuilder(LineBuilder):
         # events.py's PotSummary.total is the whole pot, rake included
         self.add_total(line, amount(str(total)) + taken, taken)
 
-    def seat_summary(self, kind: str, f: Fields, line: int) -> None:
+    def seat_summary(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         seat, player, outcome = f
         text = str(outcome)
         shown = _OUTCOME_CARDS.search(text)
         won = _OUTCOME_WON.search(text)
         shown_cards = cards(shown.group(1)) if shown else ()
-        self.add_seat_summary(line, int(seat), str(player), text, shown_cards,  # type: ignore[arg-type]
+        self.add_seat_summary(line, int(seat), str(player), text, shown_cards,
                               amount(won.group(1)) if won else None)  # fmt: skip
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:

@@ -27,6 +27,8 @@ from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.money import currency_in, currency_of
 from studbook.read.split import NEXT_LINES
+from studbook.sites.base import HandText
+from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
     amount, cards, skip_reason, WRITTEN_AMOUNT,
@@ -75,8 +77,8 @@ class WinningBuilder(LineBuilder):
     LOG_MARKS_ALL_IN = True
     LOG_NAMES_ACTIONS = True
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        super().__init__(file, chunk, text, grammar)
         self.pending: dict[str, tuple[int, list[Card | None]]] = {}
         self.total_after_rake: Decimal | None = None
 
@@ -97,12 +99,12 @@ class WinningBuilder(LineBuilder):
                          table=(table or "").strip(), started=started,
                          started_utc=None)  # fmt: skip
 
-    def old_seat(self, kind: str, f: Fields, line: int) -> None:
+    def old_seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         seat, player, stack = f
-        self.add_seat(line, int(seat), player, amount(stack))  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), player, amount(stack))
 
-    def old_ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, f[0], amount(f[1]))  # type: ignore[arg-type]
+    def old_ante(self, kind: str, f: tuple[str, str], line: int) -> None:
+        self.add_ante(line, f[0], amount(f[1]))
 
     def old_deal(self, kind: str, f: Fields, line: int) -> None:
         if self.street is None:
@@ -207,9 +209,9 @@ class WinningBuilder(LineBuilder):
     def new_seat_waiting(self, kind: str, f: Fields, line: int) -> None:
         self.add_chatter(line, ChatterKind.OTHER, None)
 
-    def new_seat(self, kind: str, f: Fields, line: int) -> None:
+    def new_seat(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         seat, player, stack, status = f
-        self.add_seat(line, int(seat), str(player), amount(stack), sitting_out=status is not None)  # type: ignore[arg-type]
+        self.add_seat(line, int(seat), str(player), amount(stack), sitting_out=status is not None)
 
     def new_ante(self, kind: str, f: Fields, line: int) -> None:
         self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))
