@@ -403,6 +403,36 @@ def test_a_count_past_the_limit_is_one_rejection_in_every_command(tmp_path: Path
     assert stored == 4 and rejected.reason in out
 
 
+def test_a_finishing_place_past_the_limit_rejects_its_hand_at_its_line(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """A place is read into an int where the line is read (``read.limits.within_count``)."""
+    source = ROOT / "histories" / "HH20240316 T3778019413 Limit Stud Hi-Lo $0.98 + $0.12.txt"
+    text = _lf(source.read_bytes())
+    place = b"count de monet finished the tournament in 8th place"
+    path = tmp_path / "place.txt"
+    path.write_bytes(text.replace(place, b"count de monet finished the tournament in " + b"9" * 31 + b"th place"))
+    whole, result = read_file(source), read_file(path)
+    [rejected] = result.rejected
+    assert len(result.hands) == len(whole.hands) - 1 and rejected.line == text[: text.index(place)].count(b"\n") + 1
+    assert rejected.reason == f"tournament place {'9' * 31} is out of range 0 to 10,000,000 (damaged or not a real tournament place)"
+    for command in (["tournaments", str(path)], ["stats", str(path)]):
+        main(command)
+        capsys.readouterr()
+    code, stored, out = _import(path, tmp_path / "s.db", capsys)
+    assert stored == len(whole.hands) - 1
+
+
+def test_pot_and_seat_numbers_are_bounded_where_they_are_read() -> None:
+    from studbook.read.limits import MAX_SEAT, within_count
+    from studbook.sites.lines import pot_number
+
+    assert pot_number("side pot-2") == 2 and within_count(MAX_SEAT, "seat number") == MAX_SEAT
+    with pytest.raises(ValueError, match="pot number 1000 is out of range 0 to 99"):
+        pot_number("side pot-1000")
+    with pytest.raises(ValueError, match="seat number -1 is out of range"):
+        within_count(-1, "seat number")
+
+
 def test_an_xml_seat_number_past_the_limit_is_one_rejection(tmp_path: Path, corpus: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """iPoker writes seats as attributes, read with int(): a seat of 2^63 rejects its hand only."""

@@ -14,7 +14,7 @@ reader does not know that holds such bytes is said to be damaged too.
 
 from __future__ import annotations
 
-from studbook.events import Collect, Hand, ParseResult, Rejected, SeatSummary, TournamentFinish
+from studbook.events import Hand, ParseResult, Rejected
 from studbook.sites.base import UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
 
 MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB
@@ -78,12 +78,6 @@ def _over_limit(hand: Hand) -> Rejected | None:
             return _reject_number(hand, seat.line, "seat number", seat.seat, MAX_SEAT)
         if len(seat.player) > MAX_NAME_CHARS:
             return _reject(hand, seat.line, f"seat {seat.seat}: a player name", seat.player, MAX_NAME_CHARS)
-    for event in hand.events:  # the other numbers a reader turns from digits into ints
-        numbered = _NUMBERED.get(type(event))
-        if numbered is not None:
-            what, field, limit = numbered
-            if not 0 <= getattr(event, field) <= limit:
-                return _reject_number(hand, event.line, what, getattr(event, field), limit)
     for what, value in (("table name", header.table), ("hand id", header.hand_id), ("game name", header.game),
                         ("mix name", header.mix or ""),
                         ("tournament id", header.tournament.id if header.tournament else "")):  # fmt: skip
@@ -92,21 +86,26 @@ def _over_limit(hand: Hand) -> Rejected | None:
     return None
 
 
-_NUMBERED: dict[type, tuple[str, str, int]] = {
-    SeatSummary: ("seat number", "seat", MAX_SEAT), Collect: ("pot number", "pot", MAX_SEAT),
-    TournamentFinish: ("tournament place", "place", MAX_PLACE),
-}
+def within_count(number: int, what: str, limit: int = MAX_SEAT) -> int:
+    """``number`` (a ``what`` read from the log), or ValueError past ``limit``: the one limit
+    for counts, as :func:`~studbook.money.within_limits` is for amounts (beyond it the store's
+    and the frames' integer columns would overflow). The line readers call it where they
+    turn a seat of a summary line, a pot number or a finishing place into an int; the seats
+    and the header's numbers are screened with the hand (:func:`screen`)."""
+    if not 0 <= number <= limit:
+        raise ValueError(_out_of_range(what, number, limit))
+    return number
+
+
+def _out_of_range(what: str, number: int, limit: int) -> str:
+    written = str(number)
+    shown = written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} digits)"
+    return f"{what} {shown} is out of range 0 to {limit:,} (damaged or not a real {what})"
 
 
 def _reject_number(hand: Hand, line: int, what: str, number: int, limit: int) -> Rejected:
-    """A number read from the log past any real table's (the one limit for counts, as
-    :func:`~studbook.money.within_limits` is for amounts): beyond it the store's and the
-    frames' integer columns would overflow."""
-    written = str(number)
-    shown = written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} digits)"
     hand_id = hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
-    return Rejected(hand.file, line, hand.line, f"{what} {shown} is out of range 0 to {limit:,} (damaged or not a "
-                    f"real {what})", "", hand_id)  # fmt: skip
+    return Rejected(hand.file, line, hand.line, _out_of_range(what, number, limit), "", hand_id)
 
 
 def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejected:
@@ -117,6 +116,6 @@ def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejecte
 
 __all__ = [
     "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_PLACE", "MAX_SEAT", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped",
-    "overlong_hand", "screen",
+    "overlong_hand", "screen", "within_count",
     "too_big",
 ]

@@ -36,6 +36,7 @@ from studbook.events import (
     ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, TournamentFinish, UncalledReturned, Variant,
 )
 from studbook.money import currency_of, parse_amount
+from studbook.read.limits import MAX_PLACE, within_count
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Figure, Intent, Ledger
 from studbook.sites.xml_common import (
@@ -187,7 +188,8 @@ class Session:
         win = general.find("win")
         prize = money(win.text.strip()) if win is not None and win.text.strip() else None
         finish = TournamentFinish(file="", line=place.line, kind=ChatterKind.OTHER, player=session.hero,
-                                  text=f"<place>{place.text.strip()}</place>", place=int(place.text.strip()),
+                                  text=f"<place>{place.text.strip()}</place>",
+                                  place=within_count(int(place.text.strip()), "tournament place", MAX_PLACE),
                                   prize=prize)
         return dataclasses.replace(session, finish=finish)
 

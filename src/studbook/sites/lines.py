@@ -42,7 +42,7 @@ from studbook.read import split_at_headers
 from studbook.read.grammar import Fields, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
-from studbook.read.limits import MAX_TEXT_SHOWN
+from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
 )
@@ -162,7 +162,7 @@ def third_street_deal(first: tuple[Card, ...], second: tuple[Card, ...]) -> tupl
 def pot_number(pot: str | None) -> int:
     """0 for "pot"/"main pot", k for "side pot k" or "side pot-k" (an unnumbered side pot is 1)."""
     if pot and pot.startswith("side pot"):
-        return int(pot[9:]) if len(pot) > 9 else 1
+        return within_count(int(pot[9:]), "pot number") if len(pot) > 9 else 1
     return 0
 
 
@@ -815,7 +815,7 @@ class LineBuilder:
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
                          shown: tuple[Card, ...] = (), won: Decimal | None = None) -> None:  # fmt: skip
-        self.emit(make_seat_summary(self.file, line, seat, player, outcome, shown, won))
+        self.emit(make_seat_summary(self.file, line, within_count(seat, "seat number"), player, outcome, shown, won))
 
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
         """Table talk; ``text`` defaults to the whole line as written. A seated player's
@@ -828,7 +828,7 @@ class LineBuilder:
     def add_finish(self, line: int, player: str, place: str | None, prize: str | None) -> None:
         """A tournament finish as the line states it (no place written: the winner's, 1)."""
         self.emit(TournamentFinish(file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text().rstrip(),
-                                   player=player, place=int(place) if place else 1,
+                                   player=player, place=within_count(int(place), "tournament place", MAX_PLACE) if place else 1,
                                    prize=amount(prize) if prize else None))  # fmt: skip
 
 

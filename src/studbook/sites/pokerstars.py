@@ -21,6 +21,7 @@ from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
+from studbook.read.limits import within_count
 from studbook.sites.base import HandText
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, PlayerAmount,
@@ -276,7 +277,8 @@ class _Builder(LineBuilder):
     def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
         shown, won = summary_outcome(outcome)
-        self.events.append(make_seat_summary(self.file, line, int(seat), player, outcome, shown, won))
+        self.events.append(make_seat_summary(self.file, line, within_count(int(seat), "seat number"), player, outcome,
+                                             shown, won))
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
