@@ -44,10 +44,16 @@ def _compiled(source: str, keep: bool) -> CodeType:
     return _KEPT.get(source, compile_it) if keep else compile_it()
 
 
+def run(source: str, namespace: dict[str, Any]) -> None:
+    """``exec(source, namespace)`` for code the package writes for itself at import
+    (:mod:`studbook.records`' makers), its compiled form kept like the dataclasses'."""
+    builtins.exec(_compiled(source, True), namespace)
+
+
 def install() -> None:
     """Keep the compiled methods of the dataclasses defined from now on (once per process)."""
     if getattr(dataclasses, "exec", None) is None:
         setattr(dataclasses, "exec", _exec)  # noqa: B010 - a module global, looked up before the built-in
 
 
-__all__ = ["install"]
+__all__ = ["install", "run"]
