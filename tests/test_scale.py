@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import studbook.jobs as jobs
 import studbook.scale as scale
 from studbook.cards import DECK
 from studbook.check import FileCheck, FileStream, check_paths
@@ -540,14 +541,14 @@ def test_which_checks_stand(asked: tuple[str, str] | None, true: tuple[str, str]
 def test_auto_jobs_only_for_large_inputs_and_free_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     files = [str(p) for p in HISTORIES.iterdir()]
     assert scale.auto_jobs(files) == 1  # histories/ is far below AUTO_BYTES
-    monkeypatch.setattr(scale, "AUTO_BYTES", 0)
-    monkeypatch.setattr(scale, "resolve_jobs", lambda jobs: 8)
-    monkeypatch.setattr(scale.os, "getloadavg", lambda: (2.5, 0.0, 0.0))
+    monkeypatch.setattr(jobs, "AUTO_BYTES", 0)  # the policy's module (scale re-exports it)
+    monkeypatch.setattr(jobs, "resolve_jobs", lambda jobs: 8)
+    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (2.5, 0.0, 0.0))
     assert scale.auto_jobs(files) == 5  # 8 cores, 2.5 busy
-    monkeypatch.setattr(scale.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
+    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (5.0, 0.0, 0.0))
     assert scale.auto_jobs(files) == scale.auto_jobs(files, scale.AUTO_PREPARED_FREE_CORES) == 3  # 3 free cores pay
     assert scale.auto_jobs(files, 4) == 1  # not when a caller asks for 4
-    monkeypatch.setattr(scale.os, "getloadavg", lambda: (6.5, 0.0, 0.0))
+    monkeypatch.setattr(jobs.os, "getloadavg", lambda: (6.5, 0.0, 0.0))
     assert scale.auto_jobs(files) == 1  # 1.5 free cores do not
 
 

@@ -23,6 +23,10 @@ id means, :mod:`studbook.rulebook`), ``to_dask`` (:mod:`studbook.scale`).
 
 from __future__ import annotations
 
+from studbook import classcode
+
+classcode.install()  # before any of the package's dataclasses is made
+
 from studbook.events import *  # noqa: F403 - the event model is part of the public API
 from studbook.events import __all__ as _event_names
 from studbook.parse import FileResult, ParseError, parse_file, parse_paths, parse_text, read_file

@@ -9,7 +9,10 @@ name holds a digest of the Python version and of the source files the values
 are derived from, so a changed source or interpreter reads a fresh file.
 
 Every value is an optimisation only: an unreadable or missing file is an
-empty memo, and a file that cannot be written is skipped. New values are
+empty memo, and a file that cannot be written is skipped. Each value is
+kept marshalled on its own and unmarshalled when first asked for: a memo
+holds what every process (a check of all the sites, say) has added, and a
+process pays only for the values it uses. New values are
 written when the process exits, merged with what other processes wrote
 meanwhile (a renamed temporary file, so a reader never sees half a file).
 """
@@ -26,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, TypeVar
 
 T = TypeVar("T")
-_FORMAT = "1"  # bumped when what a memo holds changes shape
+_FORMAT = "2"  # bumped when what a memo holds changes shape
 
 
 class DiskMemo:
@@ -38,7 +41,8 @@ class DiskMemo:
     def __init__(self, name: str, *sources: Path) -> None:
         self._name = name
         self._sources = sources
-        self._data: dict[Hashable, Any] | None = None
+        self._kept: dict[Hashable, bytes] | None = None  # as read: each value still marshalled
+        self._values: dict[Hashable, Any] = {}  # read back or derived by this process
         self._added: dict[Hashable, Any] = {}
         self._path: Path | None = None
 
@@ -56,28 +60,34 @@ class DiskMemo:
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value kept for ``key``, else ``make()`` (kept from now on)."""
-        data = self._data if self._data is not None else self._load()
         try:
-            value: T = data[key]
+            value: T = self._values[key]
             return value
         except KeyError:
             pass
-        value = data[key] = make()
+        kept = (self._kept if self._kept is not None else self._load()).get(key)
+        if kept is not None:
+            try:
+                value = self._values[key] = marshal.loads(kept)
+                return value
+            except (EOFError, ValueError, TypeError):  # a damaged value: derived again
+                pass
+        value = self._values[key] = make()
         if not self._added:
             atexit.register(self.save)
         self._added[key] = value
         return value
 
-    def _load(self) -> dict[Hashable, Any]:
-        self._data = _read(self.path())
-        return self._data
+    def _load(self) -> dict[Hashable, bytes]:
+        self._kept = _read(self.path())
+        return self._kept
 
     def save(self) -> None:
         """Write the values added by this process, merged with the file's."""
         if not self._added:
             return
         path = self.path()
-        merged = {**_read(path), **self._added}
+        merged = {**_read(path), **{key: marshal.dumps(value) for key, value in self._added.items()}}
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
             partial.write_bytes(marshal.dumps(merged))
@@ -88,7 +98,7 @@ class DiskMemo:
         self._added = {}
 
 
-def _read(path: Path) -> dict[Hashable, Any]:
+def _read(path: Path) -> dict[Hashable, bytes]:
     try:
         data = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):

@@ -20,6 +20,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, TypeVar
 
+from studbook.classcode import run
+
 T = TypeVar("T")
 
 
@@ -73,7 +75,7 @@ def _slot_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Cal
 def _compile(names: list[str], body: str, scope: dict[str, Any], defaults: dict[str, Any]) -> Callable[..., Any]:
     args = ", ".join(f"v{i}=_d{i}" if f"_d{i}" in defaults else f"v{i}" for i in range(len(names)))
     scope.update(defaults)
-    exec(f"def make({args}):\n{body}    return o\n", scope)  # noqa: S102 - from the dataclass's own field names
+    run(f"def make({args}):\n{body}    return o\n", scope)  # from the dataclass's own field names
     make: Callable[..., Any] = scope["make"]
     return make
 

@@ -87,6 +87,8 @@ from studbook.engine.result import HandCheck
 from studbook.events import Hand
 from studbook.parse import FileResult, not_a_hand_history, read_file
 from studbook.parse import stream_file as parse_stream
+from studbook.jobs import AUTO_BYTES, AUTO_PREPARED_FREE_CORES, PathLike, auto_jobs, resolve_jobs
+from studbook.jobs import file_size as _size
 from studbook.perfile import per_file
 from studbook.read import files_in
 
@@ -94,7 +96,6 @@ if TYPE_CHECKING:
     import dask.dataframe
     from multiprocessing.connection import Connection
 
-PathLike = str | os.PathLike[str]
 HandKey = tuple[str, int]
 Known = tuple[Decimal, str] | None
 Told = tuple[Decimal | None, Decimal]
@@ -116,38 +117,6 @@ _IN_FLIGHT = 2  # tasks queued per worker: bounds the results held waiting for t
 def expand_paths(paths: Iterable[PathLike]) -> list[str]:
     """The files :func:`studbook.parse.parse_paths` reads for ``paths``, in its order."""
     return [str(file) for path in paths for file in files_in(path)]
-
-
-def resolve_jobs(jobs: int | None) -> int:
-    """Worker processes for ``jobs``: None or 0 means one per available CPU."""
-    if jobs is None or jobs == 0:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
-    return jobs
-
-
-AUTO_BYTES = 64 << 20
-"""Inputs smaller than this (in bytes of logs) are checked in one process when ``--jobs`` is not given."""
-AUTO_PREPARED_FREE_CORES = 2
-"""Processes pay off from this many free cores for :func:`prepare_files` (``check`` and
-``import``): what a worker sends back (each hand's output, or its rows) costs little to
-move, and the calling process only prints or stores it (docs/scale.md, "Large archives").
-(Whole checks, :func:`check_files`, cost about half as much to move as to make.)"""
-
-
-def auto_jobs(files: Iterable[PathLike], free_cores: int = AUTO_PREPARED_FREE_CORES) -> int:
-    """The processes to use when the user did not say: one per free core (cores
-    less the load average) for large inputs when that is ``free_cores`` or more,
-    else 1. The output is the same either way."""
-    if sum(_size(str(f)) for f in files) < AUTO_BYTES:
-        return 1
-    try:
-        busy = os.getloadavg()[0]
-    except OSError:  # no load average on this system
-        return 1
-    free = int(resolve_jobs(0) - busy)
-    return free if free >= free_cores else 1
 
 
 def _tasks(files: list[str], workers: int) -> list[list[str]]:
@@ -173,13 +142,6 @@ def _tasks(files: list[str], workers: int) -> list[list[str]]:
     if task:
         tasks.append(task)
     return tasks
-
-
-def _size(file: str) -> int:
-    try:
-        return os.path.getsize(file)
-    except OSError:
-        return 0
 
 
 def _groups(files: list[str], size: int) -> list[list[str]]:

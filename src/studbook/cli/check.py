@@ -36,7 +36,7 @@ the one renderer) and sends that back with each hand's header, not the checks;
 this process finds the repeats, counts, prints in order, and shows the hands it
 checks again for the bring-in memory (a table's hands across tasks). Without
 ``--jobs``: one process per free core for inputs of 64 MB or more when two or
-more cores are free (:data:`studbook.scale.AUTO_PREPARED_FREE_CORES`), else one.
+more cores are free (:data:`studbook.jobs.AUTO_PREPARED_FREE_CORES`), else one.
 
 Exit status: 0 when every hand is ok or skipped, 1 when any hand has
 violations, was rejected or is a duplicate, or a file is in error, 2 on usage errors
@@ -64,7 +64,7 @@ from studbook.events import Hand, Note, Rejected, Skipped
 from studbook.parse import FileResult, stream_data, stream_file
 from studbook.sites.base import UNKNOWN_STUD_HEADER
 from studbook.perfile import per_file
-from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
+from studbook.jobs import AUTO_PREPARED_FREE_CORES, auto_jobs
 from studbook.sites import site_names
 from studbook.words import counted
 
@@ -223,6 +223,8 @@ def _checks_pooled(files: list[InputFile], site: str | None, jobs: int, output: 
     """:func:`_checks` in ``jobs`` processes (:func:`studbook.scale.prepare_files`): each
     worker shows its hands' checks (:func:`show`) and sends that back, not the checks;
     the hands checked again here for the bring-in memory are shown here. Same output."""
+    from studbook.scale import Prepared, prepare_files  # the pool: not imported by a check in one process
+
     prepare = functools.partial(_show_checks, output)  # to the workers: a module-level function and data
     checked_files = prepare_files([str(f.path) for f in files], prepare, jobs=jobs, site=site)
     for file, checked in zip(files, checked_files):
