@@ -260,14 +260,19 @@ def _running(pid: int) -> bool:
 def kill_and_resume(files: list[Path], tmp_path: Path, delay: float, clean: dict, *jobs: str) -> None:
     db = tmp_path / f"killed-{delay:.3f}.db"
     process = cli("import", *map(str, files), "--db", str(db), "-q", *jobs)
-    time.sleep(delay)
+    started = time.monotonic()
+    seen: list[int] = []  # with --jobs: the workers, seen once they start (under load that is late)
+    while jobs and not seen and process.poll() is None and time.monotonic() - started < 60:
+        time.sleep(0.01)
+        seen = _children(process.pid)
+    time.sleep(max(0.0, delay - (time.monotonic() - started)))
     workers = _children(process.pid)
     running = process.poll() is None
     process.send_signal(signal.SIGKILL)
     process.wait()
     if jobs and running:
-        assert workers, "import --jobs had no worker processes when it was killed"
-        _assert_ended(workers)  # the workers end with their caller (they used to wait for ever)
+        assert seen, "import --jobs started no worker processes"
+        _assert_ended(sorted(set(seen + workers)))  # the workers end with their caller (they used to wait for ever)
     if db.exists():
         assert_sound(db)  # whatever the kill left is whole files, and SQLite-sound
     assert main(["import", *map(str, files), "--db", str(db), "-q"]) == 0
