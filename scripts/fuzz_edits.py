@@ -348,8 +348,10 @@ def _as_done(pool: ProcessPoolExecutor, jobs: list[tuple[int, range, Path | None
 
 
 def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run and prints the summary
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # the parent stops the run and prints the summary: a Ctrl-C or a SIGTERM sent to the whole
+    # group (pkill -f) must not kill a worker in the middle of a batch (a broken pool)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 _STOP: list[int] = []  # a SIGTERM or Ctrl-C ends the run after the input in hand, with its summary
