@@ -104,14 +104,17 @@ def _out_of_range(what: str, number: int, limit: int) -> str:
 
 
 def _reject_number(hand: Hand, line: int, what: str, number: int, limit: int) -> Rejected:
-    hand_id = hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
-    return Rejected(hand.file, line, hand.line, _out_of_range(what, number, limit), "", hand_id)
+    return Rejected(hand.file, line, hand.line, _out_of_range(what, number, limit), "", _shown_id(hand))
+
+
+def _shown_id(hand: Hand) -> str | None:
+    """The hand's id for its rejection, unless the id itself is past the limit."""
+    return hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
 
 
 def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejected:
-    hand_id = hand.hand_id if len(hand.hand_id) <= MAX_TABLE_CHARS else None
     return Rejected(hand.file, line, hand.line, f"{what} of {len(value):,} characters, over the limit of {limit}",
-                    capped(value), hand_id)  # fmt: skip
+                    capped(value), _shown_id(hand))  # fmt: skip
 
 
 __all__ = [
