@@ -65,34 +65,34 @@ PlayerAmount = tuple[str, str, str | None]
 ZERO = Decimal(0)
 
 
-class Head(TypedDict, total=False):
-    """What a hand's header lines say, typed: a site's header handlers fill it as
-    they read the lines (converted: numbers as ints, times as datetimes, the
-    tournament as a :class:`~studbook.events.Tournament`), and its
-    :class:`~studbook.events.HandHeader` is built from it, at the line that
-    completes it or in :meth:`LineBuilder.final_header`. A key a header does
-    not write is absent (reading it is the KeyError a missing line gives); a
-    site keeps its own pieces in a subclass (``class _Head(Head, total=False)``,
-    its builder's ``head: _Head``)."""
-
-    hand_id: str
-    game: str  # as written
-    small: str  # the stakes as written (``amount`` reads them, ``currency_in`` their currency)
-    big: str
-    ante: str | None  # None: the header names no ante
-    currency: str | None  # the ISO code the header writes
-    play_money: bool
-    tournament: Tournament | None
-    tournament_id: str | None  # a tournament's parts, where the site assembles it at the end
-    buy_in: str | None  # as written
-    level: str | None  # as written
-    club: str | None  # PokerStars home games
-    mix: str | None
-    table: str
-    max_seats: int | None
-    button: int | None
-    started: str  # as written
-    started_utc: datetime | None
+# The typed header record: what a hand's header lines say. A site's header handlers
+# fill it as they read the lines, converted (numbers as ints, times as datetimes, the
+# tournament as a Tournament), and its HandHeader is built from it, at the line that
+# completes it or in LineBuilder.final_header. A key a header does not write is absent
+# (reading it is the KeyError a missing line gives); a site keeps its own pieces in a
+# subclass (``class _Head(Head, total=False)``, its builder's ``head: _Head``).
+# (Written in the functional form: with this module's postponed annotations a class
+# body's types would be strings, which TypedDict compiles one by one at every start.)
+Head = TypedDict("Head", {
+    "hand_id": str,
+    "game": str,  # as written
+    "small": str,  # the stakes as written (``amount`` reads them, ``currency_in`` their currency)
+    "big": str,
+    "ante": str | None,  # None: the header names no ante
+    "currency": str | None,  # the ISO code the header writes
+    "play_money": bool,
+    "tournament": Tournament | None,
+    "tournament_id": str | None,  # a tournament's parts, where the site assembles it at the end
+    "buy_in": str | None,  # as written
+    "level": str | None,  # as written
+    "club": str | None,  # PokerStars home games
+    "mix": str | None,
+    "table": str,
+    "max_seats": int | None,
+    "button": int | None,
+    "started": str,  # as written
+    "started_utc": datetime | None,
+}, total=False)  # fmt: skip
 
 # Amounts and card runs repeat a lot: parse each written form once
 # (``AMOUNTS[text]`` or ``amount(text)``, ``CARDS[text]`` or ``cards(text)``).
