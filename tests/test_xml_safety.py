@@ -111,3 +111,29 @@ def test_utf16_and_bom_files(tmp_path: Path) -> None:
         path.write_bytes(data)
         result = read_file(path)
         assert result.site == "merge" and result.counts()["parsed"] == 1, result.details()
+
+
+def test_a_scan_leaves_no_parser_cycle_for_the_collector() -> None:
+    """Once a segment is read (whole, malformed or refused), its expat parser and
+    builder go with the reference count: the collector may be paused for the whole
+    file (gcpause), so a cycle between them would keep every segment's parser."""
+    import gc
+
+    from studbook.sites import xml_common
+
+    def builders() -> int:
+        return sum(type(o) is xml_common._Builder for o in gc.get_objects())
+
+    texts = [DESCRIPTION + GAME.format(n=1), DESCRIPTION + GAME.format(n=1)[:-40], EXTERNAL]
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        before = builders()
+        for text in texts:
+            items = list(xml_common._scan_segment(text, 0, len(text), 1, "game", frozenset(), True))
+            assert items
+        assert builders() == before
+    finally:
+        if was_enabled:
+            gc.enable()

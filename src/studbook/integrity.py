@@ -637,11 +637,12 @@ def showdown_facts(players: pd.DataFrame, pots: pd.DataFrame) -> pd.DataFrame:
     p = p[p["pots"].fillna(1) == 1]
     rows = []
     for (site, hand), group in p.groupby(_KEY, sort=False):
-        hands = [_seven(c) for c in group["cards"]]
+        shown = [_seven(c) for c in group["cards"]]
+        hands = [h for h in shown if h is not None]
         total = group["collected"].sum()
-        if len(group) < 2 or total <= 0 or any(h is None for h in hands):
+        if len(group) < 2 or total <= 0 or len(hands) < len(shown):
             continue
-        predicted = _predicted_shares(group["variant"].iloc[0], hands)  # type: ignore[arg-type]
+        predicted = _predicted_shares(group["variant"].iloc[0], hands)
         for player, share, got in zip(group["player"], predicted, group["collected"] / total):
             rows.append((site, player, share, got))
     if not rows:

@@ -9,6 +9,7 @@ write: ``$0.04``, ``€1,250.50``, ``1.250,50`` is *not* accepted (ambiguous),
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import cast
 
 Money = Decimal
 ZERO = Decimal(0)
@@ -28,6 +29,12 @@ or pot, and low enough that sums of millions of them in minor units fit the stor
 _CENT = Decimal(1).scaleb(-MONEY_DIGITS)
 
 
+def exponent(value: Decimal) -> int:
+    """The power of ten of a finite Decimal's last digit (``as_tuple``'s exponent,
+    which is a letter only for NaN and the infinities)."""
+    return cast(int, value.as_tuple().exponent)
+
+
 def parse_amount(text: str) -> Decimal:
     """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
     try:  # the usual forms, "$0.04" or "40": a decimal literal, maybe after a symbol
@@ -45,7 +52,7 @@ def within_limits(value: Decimal, text: object) -> Decimal:
     the one limit every reader applies, so every command sees the same hands."""
     if not -MAX_AMOUNT < value < MAX_AMOUNT:
         raise ValueError(f"amount {_shown(text)} is over the limit of {MAX_AMOUNT:,} (damaged or not a real amount)")
-    if value.as_tuple().exponent < -MONEY_DIGITS and value != value.quantize(_CENT):  # type: ignore[operator]
+    if value != value.quantize(_CENT):  # (cheaper than reading the exponent: as_tuple builds a tuple)
         raise ValueError(f"amount {_shown(text)} is finer than 1/{10 ** MONEY_DIGITS} of a unit")
     return value
 
@@ -72,7 +79,7 @@ def _parse_written(text: str) -> Decimal:
         value = Decimal(cleaned)
         if scale:  # 1500 and 1234.5, as the figure would be written out (not 1.5E+3)
             value = value.scaleb(scale)
-            value = value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # type: ignore[operator]
+            value = value.quantize(Decimal(1)) if exponent(value) > 0 else value
     except InvalidOperation:
         raise ValueError(f"not an amount: {text!r}") from None
     if not value.is_finite():
@@ -98,7 +105,7 @@ def format_amount(value: Decimal, symbol: str = "") -> str:
     """Write an amount the way PokerStars does: ``$0.04``, ``$1``, ``40``."""
     if value == value.to_integral_value():
         text = str(int(value))
-    elif value.as_tuple().exponent >= -2:  # type: ignore[operator]
+    elif exponent(value) >= -2:
         text = format(value.quantize(Decimal("0.01")), "f")
     else:
         text = format(value, "f")

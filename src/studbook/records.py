@@ -18,11 +18,14 @@ without slots get their ordinary constructor.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from studbook.classcode import run
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def maker(cls: type[T]) -> Callable[..., T]:
@@ -34,7 +37,7 @@ def maker(cls: type[T]) -> Callable[..., T]:
     class's fields, in order and type. Trailing fields with a default may be
     left out of the annotation and the calls (a field added to a class that
     many readers make), and then take their default."""
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         return lambda *values: cls(**dict(zip(names, values)))

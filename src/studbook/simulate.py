@@ -362,15 +362,15 @@ class _HandPlay:
         rng = self.rng
         style = self.styles[options.player]
         strength = self._strength(options.player)
-        kinds = options.kinds()
         aggressive = [a for a in options.actions if a.kind in AGGRESSIVE]
-        if _K.BRING_IN in kinds:
+        bring_in = options.find(_K.BRING_IN)
+        if bring_in is not None:
             if aggressive and rng.random() < 0.05 + 0.5 * strength ** 2 * style.aggression:
                 return aggressive[0]
             fold = options.find(_K.FOLD)  # the bring-in is optional (rule bringin.allin)
             if fold is not None and not self.family_pot and strength < 0.5:
                 return fold
-            return options.find(_K.BRING_IN)  # type: ignore[return-value]
+            return bring_in
         facing = options.to_call > 0
         chance = style.aggression * ((0.03 + 0.6 * strength ** 3) if facing else (0.12 + 0.75 * strength ** 2))
         if aggressive and rng.random() < chance:

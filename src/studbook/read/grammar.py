@@ -69,6 +69,9 @@ class LineGrammarError(ValueError):
     def __init__(self, error: UnexpectedInput) -> None:
         super().__init__(str(error))
         self.error = error
+        # the line numbers of the text Lark read in the hand's text, when it read
+        # the hand without its noted lines (set by the builder that left them out)
+        self.line_of: list[int] | None = None
 
 
 class _Scanner:

@@ -36,18 +36,24 @@ _STREET_OF = STREET_TERMINALS
 _WON = re.compile(rf"\( ?({WRITTEN_AMOUNT})\)")  # "( €0.19)": the euro tables' sign has a space before it
 
 
+# The header line's fields (absolute.lark): the hand id, the tournament, the game, the
+# table's kind, small and big bet, the ante, the start and its zone.
+_StudHeader = tuple[str, str | None, str, str | None, str, str, str | None, str, str | None]
+
+
 class AbsoluteBuilder(LineBuilder):
     SITE = "absolute"
     LOG_MARKS_ALL_IN = True
     LOG_NAMES_ACTIONS = True
 
-    def header_line(self, kind: str, f: Fields, line: int) -> None:
+    def other_header(self, kind: str, f: tuple[str, str], line: int) -> None:
         self.head["hand_id"] = f[0]
-        if kind == "OTHER_HEADER":
-            other = str(f[1]).strip()
-            raise SkipHand(other, skip_reason(other))
+        other = f[1].strip()
+        raise SkipHand(other, skip_reason(other))
+
+    def stud_header(self, kind: str, f: _StudHeader, line: int) -> None:
         hand_id, tournament, game, _kind, small, big, ante, when, zone = f
-        assert hand_id and game and small and big and when
+        self.head["hand_id"] = hand_id
         stamp = datetime.strptime(when, "%Y-%m-%d %H:%M:%S").strftime("%Y/%m/%d %H:%M:%S")
         currency = currency_in(small)  # "$0.02" or "€0.02"; a play table's or tournament's figures name none
         self.make_header(hand_id=hand_id, game=game, small=small, big=big, ante=ante, currency=currency,
@@ -132,7 +138,7 @@ class AbsoluteBuilder(LineBuilder):
         self.add_chatter(line, ChatterKind.OTHER, f[0])
 
     HANDLERS = {
-        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "SEAT": "seat", "ANTE": "ante",
+        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "SEAT": "seat", "ANTE": "ante",
         **dict.fromkeys(_STREET_OF, "street_terminal"), "POCKET": "pocket",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "ALL_IN_ACTION": "all_in", "UNCALLED": "uncalled_line",
         "SHOWDOWN": "showdown_marker", "SHOW": "show_line", "MUCK": "muck_line", "COLLECT": "collect_line",

@@ -74,6 +74,11 @@ def _utc(when: str, zone: str | None) -> datetime | None:
     return to_utc(written, _WINDOWS_ZONES.get(zone, zone)) if zone else None
 
 
+# The header line's fields (betonline.lark): the hand id, the tournament's id and buy-in,
+# the game, small and big bet, the start time and its zone.
+_StudHeader = tuple[str, str | None, str | None, str, str | None, str | None, str, str | None]
+
+
 class BetOnlineBuilder(LineBuilder):
     SITE = "betonline"
 
@@ -82,37 +87,42 @@ class BetOnlineBuilder(LineBuilder):
         self.total_at: int | None = None  # the index of the hand's pot summary among the events
         self.pot_lines: list[tuple[str, str | None]] = []
         self.no_ante: set[str] = set()  # seats whose ante was "0.00"
+        self.collected = False  # a "collected" line in the stream (else the summary's wins are the collections)
 
     # -- header, table, seats, antes ------------------------------------------
-    def header_line(self, kind: str, f: Fields, line: int) -> None:
-        self.head["hand_id"] = f[0]
-        if kind == "OTHER_HEADER":
-            other = str(f[3])  # another game by its words (common.lark's OTHER_GAME_NAME)
-            raise SkipHand(other, skip_reason(other))
-        _hand_id, tournament, buy_in, game, small, big, when, zone = f
-        self.head.update(tournament=tournament, buy_in=buy_in, game=game, small=small, big=big,
-                         started=f"{when} {zone}" if zone else when, utc=_utc(str(when), zone))  # fmt: skip
+    def stud_header(self, kind: str, f: _StudHeader, line: int) -> None:
+        hand_id, tournament, buy_in, game, small, big, when, zone = f
+        head = self.head
+        head.update({"hand_id": hand_id, "tournament_id": tournament, "buy_in": buy_in, "game": game,
+                     "started": f"{when} {zone}" if zone else when, "started_utc": _utc(when, zone)})  # fmt: skip
+        if small is not None and big is not None:  # (the grammar's stakes: both or neither)
+            head["small"], head["big"] = small, big
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def other_header(self, kind: str, f: tuple[str, str | None, str | None, str], line: int) -> None:
+        self.head["hand_id"] = f[0]
+        other = f[3]  # another game by its words (common.lark's OTHER_GAME_NAME)
+        raise SkipHand(other, skip_reason(other))
+
+    def table(self, kind: str, f: tuple[str, str | None, str | None, str | None], line: int) -> None:
         name, max_seats, money, button = f
-        self.head.update(table=name, max_seats=int(max_seats) if max_seats else None,
-                         play=money == "Play", button=int(button) if button else None)  # fmt: skip
+        self.head.update({"table": name, "max_seats": int(max_seats) if max_seats else None,
+                          "play_money": money == "Play", "button": int(button) if button else None})  # fmt: skip
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game, written_small = str(h["game"]), h["small"]
+        game, written_small = h["game"], h.get("small")
         if written_small is not None and amount(written_small) > 0:
             small, big = amount(written_small), amount(h["big"])
         else:
             small, big = self.stakes_from_betting()
         tournament = None
-        if h["tournament"] is not None:
-            tournament = make_tournament(str(h["tournament"]), h["buy_in"], None, None)  # type: ignore[arg-type]
-        play = bool(h["play"])
-        currency = None if tournament or play or written_small is None else currency_in(str(written_small))
-        return make_header(self.SITE, str(h["hand_id"]), game_variant(game), stud_structure(game), game,
-                           make_stakes(small, big, None, None), currency, play, tournament, None, str(h["table"]),
-                           h["max_seats"], h["button"], str(h["started"]), h["utc"])  # type: ignore[arg-type]  # fmt: skip
+        if h["tournament_id"] is not None:
+            tournament = make_tournament(h["tournament_id"], h["buy_in"], None, None)
+        play = h["play_money"]
+        currency = None if tournament or play or written_small is None else currency_in(written_small)
+        return make_header(self.SITE, h["hand_id"], game_variant(game), stud_structure(game), game,
+                           make_stakes(small, big, None, None), currency, play, tournament, None, h["table"],
+                           h["max_seats"], h["button"], h["started"], h["started_utc"])  # fmt: skip
 
     def seat(self, kind: str, f: Fields, line: int) -> None:
         seat, player, stack, status = f
@@ -168,7 +178,7 @@ class BetOnlineBuilder(LineBuilder):
 
     def collect(self, kind: str, f: Fields, line: int) -> None:
         self.add_collect(line, str(f[0]), amount(f[1]))
-        self.head["collected"] = True
+        self.collected = True
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         """One "Total pot" line a pot: a line written again is the same pot; the
@@ -191,12 +201,12 @@ class BetOnlineBuilder(LineBuilder):
         seat, player, outcome = f
         assert seat and player and outcome
         shown, value = summary_outcome(outcome)
-        if value and not self.head.get("collected"):
+        if value and not self.collected:
             self.add_collect(line, player, value)  # the summary is the only record of the win
         self.add_seat_summary(line, int(seat), player, outcome, shown, value)
 
     HANDLERS = {
-        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",
+        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",
         **dict.fromkeys(STREET_TERMINALS, "street_terminal"), "DEAL": "deal",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "RAISE_CHIPS": "action", "UNCALLED": "uncalled",
         "SHOWDOWN": "showdown_marker", "SHOW": "show", "SHOW_BARE": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any, Optional, cast
+from typing import Any
 
 from studbook.events import (
     ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
@@ -25,7 +25,7 @@ from studbook.events import (
 )
 from studbook.money import currency_in
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
+    ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
 )
 
 # Sites of the Bovada batch name no hand id in a fixed place of a rejected hand's first line.
@@ -58,6 +58,17 @@ def _bovada_player(seat: str | None) -> str:
     return f"Seat+{seat}"
 
 
+# The header line's fields (bovada.lark): the hand id, the tournament's game and id, the
+# table, the game, the limit, the level and its small and big bet, the start.
+_StudHeader = tuple[str, str | None, str | None, str, str | None, str, str | None, str | None, str | None, str]
+
+
+class _Head(Head, total=False):
+    limit: str  # as written: "Fixed Limit", ...
+    hero: str  # the seat marked "[ME]"
+    stack: str  # the first seat's stack as written: its sign is the currency
+
+
 class BovadaBuilder(LineBuilder):
     SITE = "bovada"
     IMPLIED_SHOWDOWN = True
@@ -69,6 +80,7 @@ class BovadaBuilder(LineBuilder):
         "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total", "SEAT_SUMMARY": "seat_summary",
         "CHATTER": "chatter", "TABLE_NOTICE": "table_notice",
     }  # fmt: skip
+    head: _Head
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -78,37 +90,39 @@ class BovadaBuilder(LineBuilder):
         self.seat_names: dict[int, str] = {}
 
     # -- header ------------------------------------------------------------
-    def stud_header(self, kind: str, f: Fields, line: int) -> None:
+    def stud_header(self, kind: str, f: _StudHeader, line: int) -> None:
         hand_id, game_t, tourney, table, game_c, limit, level, small, big, when = f
-        self.head.update(hand_id=hand_id, game=game_t or game_c, tournament=tourney, table=table,
-                         limit=limit, level=level, stakes=(small, big), started=when)  # fmt: skip
+        head = self.head
+        head.update({"hand_id": hand_id, "game": str(game_t or game_c),  # (neither: no variant, rejected)
+                     "tournament_id": tourney, "table": table, "limit": limit, "level": level,
+                     "started": when})  # fmt: skip
+        if small is not None and big is not None:  # (the grammar's level stakes: both or neither)
+            head["small"], head["big"] = small, big
 
-    def other_header(self, kind: str, f: Fields, line: int) -> None:
+    def other_header(self, kind: str, f: tuple[str, str], line: int) -> None:
         hand_id, game = f
         self.head["hand_id"] = hand_id
         raise SkipHand(game or "unknown game")
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game = str(h["game"])
-        limit = str(h["limit"])
-        small_w, big_w = cast(tuple[str | None, str | None], h["stakes"])
-        tournament = h["tournament"]
+        game, limit = h["game"], h["limit"]
+        small_w, big_w = h.get("small"), h.get("big")
+        tournament = h["tournament_id"]
         if small_w is not None and big_w is not None and amount(small_w) > 0:
             small, big = amount(small_w), amount(big_w)
         else:
             small, big = self.stakes_from_betting()
-        currency = None if tournament else currency_in(str(h.get("stack", "")))  # "$1,250 in chips": USD
-        written = str(h["started"])
+        currency = None if tournament else currency_in(h.get("stack", ""))  # "$1,250 in chips": USD
         return HandHeader(
-            site=self.SITE, hand_id=str(h["hand_id"]),
+            site=self.SITE, hand_id=h["hand_id"],
             variant=_CODE_VARIANTS[game.removesuffix("ZonePoker")],
             structure={"Fixed Limit": Structure.FIXED, "Pot Limit": Structure.POT}.get(limit, Structure.NO),
             game=f"{game} {limit}", stakes=Stakes(small, big), currency=currency,
-            tournament=Tournament(id=str(tournament), level=str(h["level"])) if tournament else None,
-            table=str(h["table"]), started=written,
+            tournament=Tournament(id=tournament, level=h["level"]) if tournament else None,
+            table=h["table"], started=h["started"],
             started_utc=None,  # Bovada writes no time zone
-            hero=cast(str | None, h.get("hero")), hero_mark="[ME]" if "hero" in h else "",
+            hero=h.get("hero"), hero_mark="[ME]" if "hero" in h else "",
         )  # fmt: skip
 
     # -- seats and antes -----------------------------------------------------
@@ -118,7 +132,7 @@ class BovadaBuilder(LineBuilder):
         if me:  # "Seat+2 [ME]": the log's own player
             self.head["hero"] = player
         self.seat_names[int(seat)] = player
-        self.head.setdefault("stack", str(stack))
+        self.head.setdefault("stack", stack)
         self.add_seat(line, int(seat), player, amount(stack))
 
     def ante(self, kind: str, f: Fields, line: int) -> None:

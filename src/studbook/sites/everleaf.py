@@ -16,7 +16,7 @@ import re
 from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, not_shown_as_mucks, pot_number,
+    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, not_shown_as_mucks, pot_number,
     skip_reason, stud_structure,
 )
 
@@ -37,6 +37,10 @@ def _cards(written: str):
     return cards(written.replace(",", ""))
 
 
+class _Head(Head, total=False):
+    code: str | None  # the unit written after the stakes' amounts, else the first seat's
+
+
 class EverleafBuilder(LineBuilder):
     SITE = "everleaf"
     IMPLIED_SHOWDOWN = True
@@ -49,30 +53,31 @@ class EverleafBuilder(LineBuilder):
         "FOLD": "player_fold", "SHOW": "show", "NOSHOW": "noshow", "COLLECT": "collect", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
+    head: _Head
 
 
     # -- header ------------------------------------------------------------
 
-    def stud_game(self, kind: str, f: Fields, line: int) -> None:
+    def stud_game(self, kind: str, f: tuple[str, str | None, str, str | None, str, str, str], line: int) -> None:
         small, code, big, _code, game, day, clock = f
-        self.head.update(small=small, big=big, code=code, game=game, started=f"{day} - {clock}")
+        self.head.update({"small": small, "big": big, "code": code, "game": game, "started": f"{day} - {clock}"})
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0]).split(" - ")[0]
         raise SkipHand(game, skip_reason(game))
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["table"] = f[0]
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game = str(h["game"])
+        game, code = h["game"], h["code"]
         return HandHeader(
-            site=self.SITE, hand_id=str(h["hand_id"]),
+            site=self.SITE, hand_id=h["hand_id"],
             variant=game_variant(game), structure=stud_structure(game), game=game,
-            stakes=Stakes(amount(str(h["small"])), amount(str(h["big"]))),
-            currency=_CURRENCY.get(str(h["code"]), str(h["code"])) if h["code"] else "USD", table=str(h["table"]),
-            started=str(h["started"]), started_utc=None,  # Everleaf writes no time zone
+            stakes=Stakes(amount(h["small"]), amount(h["big"])),
+            currency=_CURRENCY.get(code, code) if code else "USD", table=h["table"],
+            started=h["started"], started_utc=None,  # Everleaf writes no time zone
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------

@@ -77,19 +77,21 @@ class KingsClubBuilder(LineBuilder):
         self.rake = ZERO
         self.summary_line = 0
 
-    def header_line(self, kind: str, f: Fields, line: int) -> None:
-        hand_id, game = f[0], str(f[1])
-        self.head.update(hand_id=hand_id, game=game)
-        if kind == "OTHER_HEADER":
-            raise SkipHand(game, skip_reason(game))
-        self.head.update(small=f[2], big=f[3])
+    def stud_header(self, kind: str, f: tuple[str, str, str, str], line: int) -> None:
+        head = self.head
+        head["hand_id"], head["game"], head["small"], head["big"] = f
+
+    def other_header(self, kind: str, f: tuple[str, str], line: int) -> None:
+        head = self.head
+        head["hand_id"], head["game"] = f
+        raise SkipHand(f[1], skip_reason(f[1]))
 
     # The date and table lines come in either order: the header is made at the second.
-    def date(self, kind: str, f: Fields, line: int) -> None:
+    def date(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["started"] = f[0]
         self._header_once_read()
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["table"] = f[0]
         self._header_once_read()
 
@@ -97,10 +99,9 @@ class KingsClubBuilder(LineBuilder):
         h = self.head
         if "started" not in h or "table" not in h:
             return
-        started = str(h["started"])
-        self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), table=str(h["table"]), started=started,
-                         started_utc=_utc(started))  # fmt: skip
+        started = h["started"]
+        self.make_header(hand_id=h["hand_id"], game=h["game"], small=h["small"], big=h["big"], table=h["table"],
+                         started=started, started_utc=_utc(started))  # fmt: skip
 
     def seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))
@@ -171,7 +172,7 @@ class KingsClubBuilder(LineBuilder):
         return self.events
 
     HANDLERS = {
-        "STUD_HEADER": "header_line", "OTHER_HEADER": "header_line", "INFO_DATE": "date", "INFO_TABLE": "table",
+        "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "INFO_DATE": "date", "INFO_TABLE": "table",
         "SEAT": "seat", "ANTE": "ante", "STREET": "street_label", "DEAL": "deal_line",
         **dict.fromkeys(ACTION_TERMINALS, "action"), "UNCALLED": "uncalled_line", "SHOW": "show_line",
         "MUCK": "muck_line", "CHATTER": "chatter_line", "SUMMARY": "skip",

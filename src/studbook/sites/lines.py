@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional
+from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional, TypedDict
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -63,6 +63,36 @@ PlayerOnly = tuple[str]
 PlayerAmount = tuple[str, str, str | None]
 """A player, an amount and an optional all-in mark (antes, bring-ins, bets, calls, completions)."""
 ZERO = Decimal(0)
+
+
+# The typed header record: what a hand's header lines say. A site's header handlers
+# fill it as they read the lines, converted (numbers as ints, times as datetimes, the
+# tournament as a Tournament), and its HandHeader is built from it, at the line that
+# completes it or in LineBuilder.final_header. A key a header does not write is absent
+# (reading it is the KeyError a missing line gives); a site keeps its own pieces in a
+# subclass (``class _Head(Head, total=False)``, its builder's ``head: _Head``).
+# (Written in the functional form: with this module's postponed annotations a class
+# body's types would be strings, which TypedDict compiles one by one at every start.)
+Head = TypedDict("Head", {
+    "hand_id": str,
+    "game": str,  # as written
+    "small": str,  # the stakes as written (``amount`` reads them, ``currency_in`` their currency)
+    "big": str,
+    "ante": str | None,  # None: the header names no ante
+    "currency": str | None,  # the ISO code the header writes
+    "play_money": bool,
+    "tournament": Tournament | None,
+    "tournament_id": str | None,  # a tournament's parts, where the site assembles it at the end
+    "buy_in": str | None,  # as written
+    "level": str | None,  # as written
+    "club": str | None,  # PokerStars home games
+    "mix": str | None,
+    "table": str,
+    "max_seats": int | None,
+    "button": int | None,
+    "started": str,  # as written
+    "started_utc": datetime | None,
+}, total=False)  # fmt: skip
 
 # Amounts and card runs repeat a lot: parse each written form once
 # (``AMOUNTS[text]`` or ``amount(text)``, ``CARDS[text]`` or ``cards(text)``).
@@ -324,7 +354,7 @@ class LineBuilder:
         self.seats: list[Seat] = []
         self.names: set[str] = set()
         self.prefixes: set[str] = set()  # seated names that another seated name starts with
-        self.head: dict[str, object] = {}
+        self.head: Head = {}
         self.header: HandHeader | None = None
         self.street: Street | None = None
         self.at_showdown = False
@@ -432,7 +462,7 @@ class LineBuilder:
         try:
             tokens = self.grammar.lines(kept)
         except LineGrammarError as failure:
-            failure.line_of = numbers  # type: ignore[attr-defined]
+            failure.line_of = numbers
             raise
         return [(kind, f, numbers[at - 1], start + offsets[at - 1], end + offsets[at - 1])
                 for kind, f, at, start, end in tokens]  # fmt: skip
@@ -479,15 +509,15 @@ class LineBuilder:
             rest = text[pos:end]
             token = scanner.memo.get(rest) or scanner.read(text, pos, rest)
             step = grammar.step(sid, token[0]) if token is not None else None
-            if step is None:
+            if token is None or step is None:
                 if not (at_start and policy_for(grammar).judge(rest, self.names) is not None):
                     return False
                 self.noted.append(line)
                 pos, line = end + 1, line + 1
                 continue
             sid, _, scanner, _ = step
-            pos += token[2]  # type: ignore[index]
-            at_start = token[3]  # type: ignore[index]
+            pos += token[2]
+            at_start = token[3]
             line += at_start
         return grammar.accepts(sid)
 
@@ -549,9 +579,7 @@ class LineBuilder:
         return make_hand(self.file, first, last, header, tuple(self.seats), tuple(events))
 
     def _skipped(self, skip: SkipHand) -> Skipped:
-        hand_id = self.head.get("hand_id")
-        return make_skipped(self.file, self.chunk.first_line, None if hand_id is None else str(hand_id),
-                        skip.game, skip.reason, None)  # fmt: skip
+        return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason, None)
 
     def _player_field(self, kind: str) -> int:
         """The index of the player among a ``kind`` line's fields, or -1."""
@@ -580,12 +608,12 @@ class LineBuilder:
         One that names another hand may belong to another hand's text: it rejects."""
         if not self._names_this_hand(f):
             raise ValueError(f"the cancel line names hand #{f[0]}, not this hand (#{self.head.get('hand_id')})")
-        raise HandCancelled(self.header.game if self.header is not None else str(self.head.get("game", "")))
+        raise HandCancelled(self.header.game if self.header is not None else self.head.get("game", ""))
 
     def _names_this_hand(self, f: Fields) -> bool:
         """True when a cancel line's hand id is this hand's (or either names none)."""
         named = self.head.get("hand_id")
-        return named is None or f[0] is None or f[0] == str(named)
+        return named is None or f[0] is None or f[0] == named
 
     def line_text(self) -> str:
         """The text of the line being read, without its newline."""
@@ -609,7 +637,7 @@ class LineBuilder:
     def skip(self, kind: str, f: Fields, line: int) -> None:
         pass
 
-    def hand_number(self, kind: str, f: Fields, line: int) -> None:
+    def hand_number(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["hand_id"] = f[0]
 
     def player_ante(self, kind: str, f: Fields, line: int) -> None:
@@ -916,7 +944,7 @@ class LineFormat:
         """The file line and a readable reason for a Lark error."""
         last = chunk.first_line + chunk.text.rstrip("\n").count("\n")
         line = chunk.first_line + max(getattr(error, "line", 1) or 1, 1) - 1
-        numbers = getattr(failure, "line_of", None)
+        numbers = failure.line_of if failure is not None else None
         if numbers:  # Lark read the hand without its noted lines
             line = chunk.first_line + numbers[min(line - chunk.first_line, len(numbers) - 1)] - 1
         hint = self.truncated_hint(text) if self.truncated_hint else None
@@ -985,7 +1013,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
-    "BuildError", "Fields", "HandCancelled", "Ledger", "LineBuilder", "LineFormat", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]

@@ -23,7 +23,7 @@ from studbook.events import (
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.money import currency_in
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, WRITTEN_AMOUNT,
+    ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^\*\*\*\*\* History for hand ([A-Z0-9-]+) [*(]", re.M)
@@ -47,6 +47,11 @@ def _zone(zone: str) -> str | None:
     return _ZONES.get(zone)
 
 
+class _Head(Head, total=False):
+    limit: str  # as written: "LIMIT", "Pot Limit", ...
+    chips: bool  # a play-chip table ("TC", "Chips"): no money
+
+
 class OnGameBuilder(LineBuilder):
     SITE = "ongame"
     IMPLIED_SHOWDOWN = True
@@ -60,6 +65,7 @@ class OnGameBuilder(LineBuilder):
         "RAKE": "rake", "SEAT_SUMMARY": "seat_summary", "END": "skip", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "STUD_TABLE", "OTHER_TABLE", "USER"})
+    head: _Head
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -67,20 +73,23 @@ class OnGameBuilder(LineBuilder):
 
 
     # -- header ------------------------------------------------------------
-    def history(self, kind: str, f: Fields, line: int) -> None:
+    def history(self, kind: str, f: tuple[str, str | None, str | None, str | None], line: int) -> None:
         hand_id, _name, tournament, buy_in = f
-        self.head.update(hand_id=hand_id, tournament=Tournament(id=tournament, buy_in=buy_in) if tournament else None)
+        head = self.head
+        head["hand_id"] = hand_id
+        head["tournament"] = Tournament(id=tournament, buy_in=buy_in) if tournament else None
 
-    def start_time(self, kind: str, f: Fields, line: int) -> None:
-        month, day, clock, zone, year = (str(x) for x in f)
+    def start_time(self, kind: str, f: tuple[str, str, str, str, str], line: int) -> None:
+        month, day, clock, zone, year = f
         local = datetime.strptime(f"{year} {month} {day} {clock}", "%Y %b %d %H:%M:%S")
-        self.head.update(started=f"{month} {day} {clock} {zone} {year}",
-                         started_utc=local_to_utc(local, _zone(zone)))  # fmt: skip
+        head = self.head
+        head["started"] = f"{month} {day} {clock} {zone} {year}"
+        head["started_utc"] = local_to_utc(local, _zone(zone))
 
-    def stud_table(self, kind: str, f: Fields, line: int) -> None:
+    def stud_table(self, kind: str, f: tuple[str, str, str, str, str, str, str | None, str | None], line: int) -> None:
         table, _table_id, limit, game, small, big, ante, money = f
-        self.head.update(table=table, limit=limit, game=game, small=small, big=big, ante=ante,
-                         play=money == "Play money", chips=money in ("TC", "Chips"))  # fmt: skip
+        self.head.update({"table": table, "limit": limit, "game": game, "small": small, "big": big, "ante": ante,
+                          "play_money": money == "Play money", "chips": money in ("TC", "Chips")})  # fmt: skip
 
     def other_table(self, kind: str, f: Fields, line: int) -> None:
         raise SkipHand(str(f[1]))
@@ -90,20 +99,20 @@ class OnGameBuilder(LineBuilder):
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game = str(h["game"])
-        limit = str(h["limit"]).upper().replace(" ", "_")  # "Pot Limit" as "POT_LIMIT"
-        play = bool(h["play"])
-        small = str(h["small"])
+        game = h["game"]
+        limit = h["limit"].upper().replace(" ", "_")  # "Pot Limit" as "POT_LIMIT"
+        play = h["play_money"]
+        small = h["small"]
         return HandHeader(
-            site=self.SITE, hand_id=str(h["hand_id"]),
+            site=self.SITE, hand_id=h["hand_id"],
             variant=Variant.RAZZ if game == "RAZZ" else Variant.STUD8 if game.endswith("HI_LO") else Variant.STUD,
             structure={"LIMIT": Structure.FIXED, "POT_LIMIT": Structure.POT}.get(limit, Structure.NO),
             game=f"{limit} {game}",
-            stakes=Stakes(amount(small), amount(str(h["big"])), ante=amount(h["ante"]) if h["ante"] else None),
+            stakes=Stakes(amount(small), amount(h["big"]), ante=amount(h["ante"]) if h["ante"] else None),
             currency=None if play or h["chips"] or h["tournament"] else currency_in(small),
-            tournament=h["tournament"],  # type: ignore[arg-type]
-            play_money=play, table=str(h["table"]), button=h.get("button"),  # type: ignore[arg-type]
-            started=str(h["started"]), started_utc=h["started_utc"],  # type: ignore[arg-type]
+            tournament=h["tournament"],
+            play_money=play, table=h["table"], button=h.get("button"),
+            started=h["started"], started_utc=h["started_utc"],
         )  # fmt: skip
 
     # -- seats, antes, cards -------------------------------------------------

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime
-from typing import Optional, cast
 
 from studbook.events import (
     ActionKind, ChatterKind, Event, HandHeader, Stakes, Street, Structure, Tournament,
@@ -22,7 +21,7 @@ from studbook.read import split_at_starts
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
-    Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, not_shown_as_mucks,
+    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, not_shown_as_mucks,
     pot_number, skip_reason, stud_structure,
 )
 
@@ -68,6 +67,10 @@ def party_started(month: str, day: str, clock: str, zone: str, year: str) -> tup
     return written, local_to_utc(local, ZONES.get(zone))
 
 
+class _Head(Head, total=False):
+    limit: str  # "FL", "PL" or "NL"
+
+
 class PartyBuilder(LineBuilder):
     SITE = "partypoker"
     IMPLIED_SHOWDOWN = True
@@ -82,67 +85,69 @@ class PartyBuilder(LineBuilder):
         "FOLD": "player_fold", "SHOW": "show", "MUCK": "muck", "NOSHOW": "noshow", "COLLECT": "collect",
         "NO_LOW": "no_low_marker", "CHATTER": "chatter", "FINISH": "tournament_finish",
     }  # fmt: skip
+    head: _Head
 
 
     # -- header ------------------------------------------------------------
 
     def stud_game(self, kind: str, f: tuple[str, str, str, str, str, str, str, str, str], line: int) -> None:
         small, big, code, game, *when = f
-        self.head.update(stakes=(small, big), currency=code, game=game, limit=_LIMIT_WORDS[stud_structure(str(game))])
-        self.head["started"] = party_started(*when)
+        self.head.update({"small": small, "big": big, "currency": code, "game": game,
+                          "limit": _LIMIT_WORDS[stud_structure(game)]})  # fmt: skip
+        self.head["started"], self.head["started_utc"] = party_started(*when)
 
     def tourney_game(self, kind: str, f: _TourneyGame, line: int) -> None:
         limit, game, buy_in, fee, tournament, level, small, big, ante, month, day, clock, zone, year = f
-        self.head.update(stakes=(small, big), ante=ante, game=game, limit=limit, tournament=tournament, level=level)
+        self.head.update({"small": small, "big": big, "ante": ante, "tournament_id": tournament, "level": level})
         self.tourney_head(kind, (limit, game, buy_in, fee, month, day, clock, zone, year), line)
 
     def tourney_head(self, kind: str, f: _TourneyHead, line: int) -> None:
         limit, game, buy_in, fee, *when = f
-        self.head.update(game=game, limit=limit, buy_in=f"{buy_in} + {fee}" if buy_in and fee else buy_in or fee)
-        self.head["started"] = party_started(*when)
+        self.head.update({"game": game, "limit": limit,
+                          "buy_in": f"{buy_in} + {fee}" if buy_in and fee else buy_in or fee})  # fmt: skip
+        self.head["started"], self.head["started_utc"] = party_started(*when)
 
-    def tourney_line(self, kind: str, f: Fields, line: int) -> None:
-        self.head.update(tournament=f[0], level=f[1])
+    def tourney_line(self, kind: str, f: tuple[str, str], line: int) -> None:
+        self.head["tournament_id"], self.head["level"] = f
 
-    def stakes_line(self, kind: str, f: Fields, line: int) -> None:
-        small, big, ante = f
-        self.head.update(stakes=(small, big), ante=ante)
+    def stakes_line(self, kind: str, f: tuple[str, str, str | None], line: int) -> None:
+        self.head["small"], self.head["big"], self.head["ante"] = f
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0])
         game = game.split(" - ")[0]
         raise SkipHand(game, skip_reason(game))
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: tuple[str, str], line: int) -> None:
         name, money = f
-        self.head.update(table=name, play=money == "Play Money")
+        self.head["table"] = name
+        self.head["play_money"] = money == "Play Money"
 
     def button(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["button"] = int(f[0])
 
-    def players(self, kind: str, f: Fields, line: int) -> None:
+    def players(self, kind: str, f: tuple[str, str | None], line: int) -> None:
         if f[1]:  # a version that writes the table's size
             self.head["max_seats"] = int(f[1])
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game = str(h["game"])
-        small, big = cast(tuple[str, str], h["stakes"])
-        written, utc = cast(tuple[str, Optional[datetime]], h["started"])
-        tournament = h.get("tournament")
+        game = h["game"]
+        small, big = h["small"], h["big"]  # (a KeyError when no line gave them, before the start)
+        written, utc = h["started"], h["started_utc"]
+        tournament = h.get("tournament_id")
         ante = h.get("ante")
-        button = h.get("button")
+        play = h.get("play_money", False)
         return HandHeader(
-            site=self.SITE, hand_id=str(h["hand_id"]),
+            site=self.SITE, hand_id=h["hand_id"],
             variant=game_variant(game),
-            structure={"FL": Structure.FIXED, "PL": Structure.POT}.get(str(h["limit"]), Structure.NO),
-            game=game, stakes=Stakes(amount(small), amount(big), ante=amount(cast(str, ante)) if ante else None),
-            currency=None if tournament or h.get("play") else str(h.get("currency") or "USD"),
-            play_money=bool(h.get("play")),
-            tournament=Tournament(id=str(tournament), buy_in=cast(str | None, h["buy_in"]), level=str(h["level"]))
-            if tournament else None,
-            table=str(h["table"]), max_seats=h.get("max_seats"),  # type: ignore[arg-type]
-            button=button if button else None,  # type: ignore[arg-type]
+            structure={"FL": Structure.FIXED, "PL": Structure.POT}.get(h["limit"], Structure.NO),
+            game=game, stakes=Stakes(amount(small), amount(big), ante=amount(ante) if ante else None),
+            currency=None if tournament or play else h.get("currency") or "USD",
+            play_money=play,
+            tournament=Tournament(id=tournament, buy_in=h["buy_in"], level=h["level"]) if tournament else None,
+            table=h["table"], max_seats=h.get("max_seats"),
+            button=h.get("button") or None,
             started=written, started_utc=utc,
         )  # fmt: skip
 

@@ -328,11 +328,10 @@ def _digest(text: str) -> str:
 
 def _started(data: dict[str, Any]) -> tuple[str, datetime | None]:
     """The start as written (date and time fields) and, when the zone is UTC, as a UTC time."""
-    parts = [data.get("year"), data.get("month"), data.get("day")]
+    year, month, day = data.get("year"), data.get("month"), data.get("day")
     clock = data.get("time")
-    if not all(isinstance(v, int) for v in parts):
+    if not (isinstance(year, int) and isinstance(month, int) and isinstance(day, int)):
         return (str(clock) if clock is not None else ""), None
-    year, month, day = (int(v) for v in parts)  # type: ignore[arg-type]
     at = clock if isinstance(clock, time) else time(0)
     written = f"{year:04d}/{month:02d}/{day:02d}" + (f" {clock}" if clock is not None else "")
     zone = str(data.get("time_zone", ""))

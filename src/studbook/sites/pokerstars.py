@@ -24,8 +24,8 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.sites.base import HandText
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, LineBuilder, LineFormat, PlayerAmount,
-    PlayerOnly, SkipHand,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
+    PlayerAmount, PlayerOnly, SkipHand,
     amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
@@ -76,6 +76,19 @@ _Show = tuple[str, str, str | None]  # player, cards, description
 _Muck = tuple[str, str | None]  # player, cards
 _Collect = tuple[str, str, str]  # player, amount, pot
 _SeatSummary = tuple[str, str, str]  # seat, player, outcome
+_Stakes = tuple[str, str, str | None]  # small and big bet as written, currency code
+_Level = tuple[str | None, str, str, str, str | None]  # match round, level, stakes
+_Time = tuple[str, str | None, str | None, str | None]  # start, zone, the other clock's start and zone
+_Table = tuple[str, str | None, str | None, str | None]  # name, max seats, play money mark, button
+
+
+class _Head(Head, total=False):
+    """The header as PokerStars writes it: a tournament's level gives the
+    stakes; a game the reader does not read is skipped at the time line."""
+
+    stakes: _Stakes  # the game line's
+    level_stakes: _Stakes  # the level's
+    other: bool  # another game: skipped once the header is read
 
 
 def grammar() -> LineGrammar:
@@ -106,59 +119,70 @@ class _Builder(LineBuilder):
         **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
+    head: _Head
+
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         super().__init__(file, chunk, text, grammar)
         self.street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
         self.community: Card | None = None
 
     # -- header ------------------------------------------------------------
-    def hand_no(self, kind: str, f: Fields, line: int) -> None:
-        home, hand_id = f
-        self.head.update(hand_id=hand_id, home=home is not None)
+    def hand_no(self, kind: str, f: tuple[str | None, str], line: int) -> None:
+        self.head["hand_id"] = f[1]  # (the first field: "Home Game ")
 
-    def club(self, kind: str, f: Fields, line: int) -> None:
+    def club(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["club"] = f[0]
 
-    def tourney(self, kind: str, f: Fields, line: int) -> None:
-        tournament_id, buy_in = f
-        self.head.update(tournament_id=tournament_id, buy_in=buy_in)
+    def tourney(self, kind: str, f: tuple[str, str | None], line: int) -> None:
+        head = self.head
+        head["tournament_id"], head["buy_in"] = f
 
-    def stud_cash(self, kind: str, f: Fields, line: int) -> None:
+    def stud_cash(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         game, small, big, code = f
-        self.head.update(game=game, stakes=(small, big, code))
+        head = self.head
+        head["game"] = game
+        head["stakes"] = (small, big, code)
 
-    def stud_mix(self, kind: str, f: Fields, line: int) -> None:
+    def stud_mix(self, kind: str, f: tuple[str, str, str | None, str | None, str | None], line: int) -> None:
         mix, game, small, big, code = f
-        self.head.update(mix=mix, game=game)
-        if small is not None:
-            self.head["stakes"] = (small, big, code)
+        head = self.head
+        head["mix"] = mix
+        head["game"] = game
+        if small is not None and big is not None:  # (the grammar's STAKES: both or neither)
+            head["stakes"] = (small, big, code)
 
-    def stud_tourney(self, kind: str, f: Fields, line: int) -> None:
+    def stud_tourney(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["game"] = f[0]
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
-        mix, game_in_mix, game = f
-        self.head.update(mix=mix, game=game_in_mix or game, other=True)
+        mix, game_in_mix, game = f  # the game is one of the two
+        head = self.head
+        head["mix"] = mix
+        head["game"] = str(game_in_mix or game)
+        head["other"] = True
 
-    def level(self, kind: str, f: Fields, line: int) -> None:
+    def level(self, kind: str, f: _Level, line: int) -> None:
         _round, level, small, big, code = f
-        self.head.update(level=level, level_stakes=(small, big, code))
+        head = self.head
+        head["level"] = level
+        head["level_stakes"] = (small, big, code)
 
-    def time(self, kind: str, f: Fields, line: int) -> None:
+    def time(self, kind: str, f: _Time, line: int) -> None:
         when, zone, other_when, other_zone = f
-        assert when is not None
         written = when + (f" {zone}" if zone else "")
         if other_when:
             written += f" [{other_when}" + (f" {other_zone}" if other_zone else "") + "]"
         utc = to_utc(other_when, other_zone) if other_when else None
-        self.head.update(started=written, started_utc=utc or to_utc(when, zone))
-        if self.head.get("other"):
-            game = str(self.head["game"])
+        head = self.head
+        head["started"] = written
+        head["started_utc"] = utc or to_utc(when, zone)
+        if head.get("other"):
+            game = head["game"]
             raise SkipHand(game, skip_reason(game))
 
-    def table(self, kind: str, f: Fields, line: int) -> None:
+    def table(self, kind: str, f: _Table, line: int) -> None:
         name, max_seats, play_money, button = f
-        self.header = _header(self.head, str(name), max_seats, play_money is not None, button)
+        self.header = _header(self.head, name, max_seats, play_money is not None, button)
 
     # -- seats, antes, streets ---------------------------------------------
     def seat(self, kind: str, f: _Seat, line: int) -> None:
@@ -293,10 +317,9 @@ class _Builder(LineBuilder):
         self.add_finish(line, str(player), place, received or receives)
 
 
-def _header(head: dict[str, object], table: str, max_seats: str | None, play_money: bool,
-            button: str | None) -> HandHeader:  # fmt: skip
+def _header(head: _Head, table: str, max_seats: str | None, play_money: bool, button: str | None) -> HandHeader:
     """The HandHeader from the header's pieces and the table line."""
-    game = str(head["game"])
+    game = head["game"]
     level = head.get("level")
     buy_in = head.get("buy_in")
     club = head.get("club")
@@ -304,24 +327,21 @@ def _header(head: dict[str, object], table: str, max_seats: str | None, play_mon
     stakes = head.get("level_stakes") if level is not None else head.get("stakes")
     if stakes is None:
         raise ValueError("the header gives no stakes")
-    small: str
-    big: str
-    code: str | None
-    small, big, code = stakes  # type: ignore[misc]
+    small, big, code = stakes
     currency = None
     if level is None:  # chips in tournaments, money at cash tables
         currency = code or currency_of(small[0])
     is_play = play_money or (level is None and currency is None)
-    if buy_in is not None and not _REAL_BUY_IN.search(str(buy_in)):
+    if buy_in is not None and not _REAL_BUY_IN.search(buy_in):
         is_play = True  # a buy-in without a currency: play-money chips
     tournament = None
     if tournament_id is not None or level is not None or club is not None:
-        tournament = make_tournament(str(tournament_id or ""), buy_in, level, club)  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
+        tournament = make_tournament(tournament_id or "", buy_in, level, club)
     return make_header(
-        "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
+        "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,
         make_stakes(amount(small), amount(big), None, None), currency, is_play, tournament,
-        head.get("mix"), table, int(max_seats) if max_seats else None,  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
-        int(button) if button else None, head["started"], head["started_utc"],  # type: ignore[arg-type]  # (head holds the header's groups: str or None)
+        head.get("mix"), table, int(max_seats) if max_seats else None,
+        int(button) if button else None, head["started"], head["started_utc"],
     )
 
 

@@ -20,7 +20,7 @@ from studbook.events import (
 from studbook.money import currency_in
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, pot_number,
+    ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, pot_number,
     skip_reason, stud_structure,
 )
 
@@ -42,6 +42,21 @@ _TOURNAMENT_ID = re.compile(r"\(([0-9]+)\)#[0-9]+$")  # "Stud Party(412345678)#0
 _ZONES = {"UTC": "UTC", "GMT": "UTC", "CET": "Europe/Paris", "CEST": "Europe/Paris"}
 
 
+# The header line's fields: the tournament's mark, name, buy-in and level or the
+# table's kind, the hand id, the game, ante, small and big bet (each with its euro
+# sign), the local time and its zone.
+_StudHeader = tuple[str | None, str | None, str | None, str | None, str | None, str, str, str, str | None, str,
+                    str | None, str, str | None, str, str]  # fmt: skip
+_OtherHeader = tuple[str | None, str | None, str | None, str | None, str | None, str, str]  # ..., hand id, game
+
+
+class _Head(Head, total=False):
+    kind: str | None  # "Tournament", else the cash table's kind
+    euro: bool  # the stakes are written in euros
+    when: str  # the local time as written
+    zone: str
+
+
 def _hidden(written: str) -> tuple[int, tuple]:
     """How many cards are hidden ("X") and the cards shown."""
     parts = written.split()
@@ -61,45 +76,42 @@ class WinamaxBuilder(LineBuilder):
         "SEAT_SUMMARY": "seat_summary", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
+    head: _Head
 
 
     # -- header ------------------------------------------------------------
-    def stud_header(self, kind: str, f: Fields, line: int) -> None:
+    def stud_header(self, kind: str, f: _StudHeader, line: int) -> None:
         tourney, _name, buy_in, level, table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
-        self.head.update(kind=tourney or table_kind, hand_id=hand_id, game=game, ante=ante, small=small,
-                         big=big, euro=currency_in(f"{ante}{euro or ''}") == "EUR", when=when, zone=zone,
-                         buy_in=buy_in, level=level)  # fmt: skip
+        self.head.update({"kind": tourney or table_kind, "hand_id": hand_id, "game": game, "ante": ante,
+                          "small": small, "big": big, "euro": currency_in(f"{ante}{euro or ''}") == "EUR",
+                          "when": when, "zone": zone, "buy_in": buy_in, "level": level})  # fmt: skip
 
-    def other_header(self, kind: str, f: Fields, line: int) -> None:
+    def other_header(self, kind: str, f: _OtherHeader, line: int) -> None:
         hand_id, game = f[-2:]
         self.head["hand_id"] = hand_id
-        raise SkipHand(str(game), skip_reason(str(game)))
+        raise SkipHand(game, skip_reason(game))
 
     def table(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         name, max_seats, money, button = f
-        self.head.update(table=name, max_seats=int(max_seats), play=money == "play money",
-                         button=int(button) if button else None)  # fmt: skip
+        self.head.update({"table": name, "max_seats": int(max_seats), "play_money": money == "play money",
+                          "button": int(button) if button else None})  # fmt: skip
 
     def final_header(self) -> HandHeader:
         h = self.head
-        game = str(h["game"])
-        when = str(h["when"])
+        game, when, zone, play = h["game"], h["when"], h["zone"], h["play_money"]
         local = datetime.strptime(when, "%Y/%m/%d %H:%M:%S")
-        zone = str(h["zone"])
-        play = bool(h["play"])
         tournament = None
         if h["kind"] == "Tournament":  # chips; the tournament's id is in the table's name
-            number = _TOURNAMENT_ID.search(str(h["table"]))
-            tournament = Tournament(id=number.group(1) if number else "", buy_in=h["buy_in"],  # type: ignore[arg-type]
-                                    level=h["level"])  # type: ignore[arg-type]  # fmt: skip
+            number = _TOURNAMENT_ID.search(h["table"])
+            tournament = Tournament(id=number.group(1) if number else "", buy_in=h["buy_in"], level=h["level"])
         return HandHeader(
-            site=self.SITE, hand_id=str(h["hand_id"]),
+            site=self.SITE, hand_id=h["hand_id"],
             variant=game_variant(game), structure=stud_structure(game), game=game,
-            stakes=Stakes(amount(str(h["small"])), amount(str(h["big"])), ante=amount(str(h["ante"]))),
+            stakes=Stakes(amount(h["small"]), amount(h["big"]), ante=amount(h["ante"])),
             currency=None if play or tournament or not h["euro"] else "EUR", play_money=play,  # "5€": the log's euros
             tournament=tournament,
-            table=str(h["table"]), max_seats=h["max_seats"],  # type: ignore[arg-type]
-            button=h["button"] or None,  # type: ignore[arg-type]
+            table=h["table"], max_seats=h["max_seats"],
+            button=h["button"] or None,
             started=f"{when} {zone}", started_utc=local_to_utc(local, _ZONES.get(zone)),
         )  # fmt: skip
 

@@ -51,6 +51,9 @@ NEW_STREETS: dict[str, Street] = {
     "3rd": Street.THIRD, "4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH,
     "7th": Street.SEVENTH,
 }
+# The newer client's header fields (winning.lark's NEW_STUD): the hand id, the tournament,
+# the game, its limit, the tournament's level, small and big bet, the start and its zone.
+_NewStud = tuple[str, str | None, str, str, str | None, str, str, str, str | None]
 _GAME_NAMES = {"7stud": "Stud", "7stud hilo": "Stud Hi/Lo", "7stud hi-lo": "Stud Hi/Lo"}
 
 KINDS: dict[str, str] = {
@@ -81,22 +84,21 @@ class WinningBuilder(LineBuilder):
         super().__init__(file, chunk, text, grammar)
         self.pending: dict[str, tuple[int, list[Card | None]]] = {}
         self.total_after_rake: Decimal | None = None
+        self.collected = False  # a "collected" line in the stream (else the summary's wins are the collections)
 
     # -- the older client --------------------------------------------------
-    def old_started(self, kind: str, f: Fields, line: int) -> None:
+    def old_started(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["started"] = f[0]
 
-    def old_game(self, kind: str, f: Fields, line: int) -> None:
-        if kind == "OLD_OTHER":  # fields: hand id, game
-            self.head["hand_id"] = f[0]
-            other = str(f[-1])
-            raise SkipHand(other, skip_reason(other))
+    def old_other(self, kind: str, f: tuple[str, str], line: int) -> None:
+        self.head["hand_id"], other = f
+        raise SkipHand(other, skip_reason(other))
+
+    def old_stud(self, kind: str, f: tuple[str, str, str, str, str], line: int) -> None:
         hand_id, small, big, table, game = f
-        assert hand_id and small and big and game
         self.head["hand_id"] = hand_id
-        started = str(self.head.get("started", ""))
         self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency=currency_of(small[:1]),
-                         table=(table or "").strip(), started=started,
+                         table=table.strip(), started=self.head.get("started", ""),
                          started_utc=None)  # fmt: skip
 
     def old_seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
@@ -183,28 +185,26 @@ class WinningBuilder(LineBuilder):
         pass
 
     # -- the newer client ------------------------------------------------------
-    def new_header(self, kind: str, f: Fields, line: int) -> None:
-        self.head["hand_id"] = f[0]
-        if kind == "NEW_OTHER":
-            other = str(f[1])
-            raise SkipHand(other, skip_reason(other))
-        hand_id, tournament, game, structure, level, small, big, when, zone = f
-        assert hand_id and game and small and big and when
-        name = f"{structure} {_GAME_NAMES.get(game.lower(), game)}"
-        self.head.update(game=name, small=small, big=big, started=f"{when} {zone or ''}".strip(),
-                         utc=to_utc(when, zone),
-                         tournament=Tournament(id=tournament, level=level) if tournament else None)  # fmt: skip
+    def new_other(self, kind: str, f: tuple[str, str], line: int) -> None:
+        self.head["hand_id"], other = f
+        raise SkipHand(other, skip_reason(other))
 
-    def new_table(self, kind: str, f: Fields, line: int) -> None:
+    def new_stud(self, kind: str, f: _NewStud, line: int) -> None:
+        hand_id, tournament, game, structure, level, small, big, when, zone = f
+        name = f"{structure} {_GAME_NAMES.get(game.lower(), game)}"
+        self.head.update({"hand_id": hand_id, "game": name, "small": small, "big": big,
+                          "started": f"{when} {zone or ''}".strip(), "started_utc": to_utc(when, zone),
+                          "tournament": Tournament(id=tournament, level=level) if tournament else None})  # fmt: skip
+
+    def new_table(self, kind: str, f: tuple[str, str, str | None, str | None], line: int) -> None:
         table, max_seats, play_money, button = f
         h = self.head
         tournament = h["tournament"]
-        self.make_header(hand_id=str(h["hand_id"]), game=str(h["game"]), small=str(h["small"]),
-                         big=str(h["big"]), currency=None if tournament or play_money else currency_in(str(h["small"])),
-                         play_money=play_money is not None,
-                         tournament=tournament, table=str(table),  # type: ignore[arg-type]
+        self.make_header(hand_id=h["hand_id"], game=h["game"], small=h["small"], big=h["big"],
+                         currency=None if tournament or play_money else currency_in(h["small"]),
+                         play_money=play_money is not None, tournament=tournament, table=table,
                          max_seats=int(max_seats) if max_seats else None, button=int(button) if button else None,
-                         started=str(h["started"]), started_utc=h["utc"])  # type: ignore[arg-type]  # fmt: skip
+                         started=h["started"], started_utc=h["started_utc"])  # fmt: skip
 
     def new_seat_waiting(self, kind: str, f: Fields, line: int) -> None:
         self.add_chatter(line, ChatterKind.OTHER, None)
@@ -256,7 +256,7 @@ class WinningBuilder(LineBuilder):
 
     def new_collect(self, kind: str, f: Fields, line: int) -> None:
         self.add_collect(line, str(f[0]), amount(f[1]))
-        self.head["collected"] = True
+        self.collected = True
 
     def new_summary(self, kind: str, f: Fields, line: int) -> None:
         pass
@@ -277,7 +277,7 @@ class WinningBuilder(LineBuilder):
         won = _WON.search(outcome)
         shown = _SHOWED.search(outcome)
         value = amount(won.group(1)) if won else None
-        if value is not None and not self.head.get("collected"):
+        if value is not None and not self.collected:
             self.add_collect(line, player, value)  # the summary is the only record of the win
         self.add_seat_summary(line, int(seat), player, outcome, cards(shown.group(1)) if shown else (), value)
 
@@ -285,13 +285,13 @@ class WinningBuilder(LineBuilder):
         self.add_chatter(line, ChatterKind.OTHER, f[0])
 
     HANDLERS = {
-        "OLD_STARTED": "old_started", "OLD_STUD": "old_game", "OLD_OTHER": "old_game", "OLD_SEAT": "old_seat",
+        "OLD_STARTED": "old_started", "OLD_STUD": "old_stud", "OLD_OTHER": "old_other", "OLD_SEAT": "old_seat",
         "OLD_ANTE": "old_ante", "OLD_DEAL": "old_deal", "OLD_DEAL_HIDDEN": "old_deal",
         "OLD_STREET": "old_street", **dict.fromkeys(_OLD_ACTIONS, "old_action"),
         "OLD_UNCALLED": "old_uncalled", "OLD_MUCK": "old_muck", "OLD_SHOW": "old_show",
         "OLD_SUMMARY": "old_summary", "OLD_POT": "old_pot", "OLD_SEAT_SUMMARY": "old_seat_summary",
         "OLD_ENDED": "old_ended", "OLD_CHATTER": "chatter_line",
-        "NEW_STUD": "new_header", "NEW_OTHER": "new_header", "NEW_TABLE": "new_table", "NEW_SEAT": "new_seat",
+        "NEW_STUD": "new_stud", "NEW_OTHER": "new_other", "NEW_TABLE": "new_table", "NEW_SEAT": "new_seat",
         "NEW_SEAT_WAITING": "new_seat_waiting",
         "NEW_ANTE": "new_ante", "NEW_STREET": "new_street", "NEW_POT_NOTE": "new_pot_note",
         "NEW_DEAL": "new_deal", **dict.fromkeys(_NEW_ACTIONS, "new_action"), "NEW_UNCALLED": "new_uncalled",

@@ -244,9 +244,10 @@ class _Builder:
 
     def release(self) -> None:
         """Break the parser <-> builder cycle (its handlers are the builder's
-        methods), so both go with the reference count, not at the next
-        collection (which may be paused for the whole file)."""
-        self.parser = None  # type: ignore[assignment]
+        methods): with the handlers unset, both go with the reference count, not
+        at the next collection (which may be paused for the whole file)."""
+        parser = self.parser
+        parser.StartElementHandler = parser.EndElementHandler = parser.CharacterDataHandler = None
         self.window = bytearray()
 
     @property

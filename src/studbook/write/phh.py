@@ -32,6 +32,7 @@ from studbook.events import (
     Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure,
     UncalledReturned, Variant,
 )
+from studbook.money import exponent
 from studbook.write import HandOut, HandWriter, NotWritten, register
 
 PHH_VARIANTS: dict[Variant, str] = {Variant.STUD: "F7S", Variant.STUD8: "F7S/8", Variant.RAZZ: "FR"}
@@ -177,7 +178,7 @@ def _bring_in(hand: Hand) -> Decimal:
             return e.amount
     # the bring-in player completed, so the log never shows the figure PHH requires: half the
     # small bet, in the small bet's units (0.25 -> 0.12), never played
-    unit = Decimal(1).scaleb(stakes.small_bet.as_tuple().exponent)  # type: ignore[arg-type]
+    unit = Decimal(1).scaleb(exponent(stakes.small_bet))
     half = (stakes.small_bet / 2).quantize(unit, rounding=ROUND_DOWN)
     return half if 0 < half < stakes.small_bet else stakes.small_bet / 2
 
