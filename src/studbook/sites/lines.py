@@ -20,6 +20,7 @@ module holds only its grammar name, detection, field mapping and quirks:
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -324,6 +325,7 @@ class LineBuilder:
         self.seats: list[Seat] = []
         self.names: set[str] = set()
         self.prefixes: set[str] = set()  # seated names that another seated name starts with
+        self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: dict[str, object] = {}
         self.header: HandHeader | None = None
         self.street: Street | None = None
@@ -682,11 +684,19 @@ class LineBuilder:
         """Note a seated player's name. A line naming a player whose name
         another seated name starts with ("Bob" and "Bob:") is read again with
         the seated names, longest first (see :meth:`_resplit`)."""
-        for other in self.names:
-            if other.startswith(player):
-                self.prefixes.add(player)
-            elif player.startswith(other):
-                self.prefixes.add(other)
+        # In sorted order the names a name starts follow it at once, so the
+        # neighbours of its place tell every new prefix (a name that starts it
+        # and is not just before it starts that one too: it is noted already).
+        if player in self.names:  # seated twice: a name that starts a seated one
+            self.prefixes.add(player)
+            return
+        ordered = self.ordered_names
+        at = bisect.bisect(ordered, player)
+        if at < len(ordered) and ordered[at].startswith(player):
+            self.prefixes.add(player)
+        if at and player.startswith(ordered[at - 1]):
+            self.prefixes.add(ordered[at - 1])
+        ordered.insert(at, player)
         self.names.add(player)
 
     def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
