@@ -441,3 +441,38 @@ def _play(event: object, shift: int) -> tuple[object, ...]:
     line = fields.pop("line", None)
     fields.pop("file", None)
     return (type(event).__name__, (line - shift) if line else line, tuple(sorted(fields.items(), key=lambda kv: kv[0])))
+
+
+OTHER_GAME_HAND = """\
+PokerStars Home Game Hand #99631934052: {Dazzle's Room} Tournament #743144019, 100+9 8-Game (Hold'em Limit) - Match Round I, Level II (20/40) - 2013/06/05 23:40:34 ET
+Table '743144019 1' 2-max Seat #1 is the button
+Seat 1: Player0 (890 in chips)
+Seat 2: Hero (2110 in chips)
+Player0: posts small blind 10
+Hero: posts big blind 20
+*** HOLE CARDS ***
+Dealt to Hero [9c 8s]
+Player0: raises 20 to 40 {body}
+"""
+
+
+def test_a_hand_of_another_game_is_passed_over_from_its_header(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of another game is skipped at its header: after it the grammar reads any
+    line (``_OTHER_LINE*``), so no line of the body is read, by a scanner or otherwise."""
+    from studbook.read.grammar import _Scanner
+
+    read = _Scanner.read
+    seen: list[str] = []
+
+    def spy(self: _Scanner, text: str, pos: int, rest: str) -> object:
+        seen.append(rest)
+        return read(self, text, pos, rest)
+
+    monkeypatch.setattr(_Scanner, "read", spy)
+    for body in ("first", "second", "third"):  # lines never read before: no scanner remembers them
+        (skipped,) = studbook.parse_text(OTHER_GAME_HAND.replace("{body}", body), file="mix.txt")
+        assert isinstance(skipped, Skipped)
+        assert (skipped.hand_id, skipped.game, skipped.reason) == (
+            "99631934052", "Hold'em Limit", "not a stud, stud hi/lo or razz hand")
+    body_lines = OTHER_GAME_HAND.split("\n", 1)[1]
+    assert not [rest for rest in seen if rest and rest in body_lines], seen

@@ -490,15 +490,18 @@ class LineGrammar:
 
     def _any_rest(self, sid: int) -> bool:
         """True when stack ``sid`` may end and reads only a terminal that takes
-        any (rest of a) line, back onto ``sid`` (``_OTHER_LINE*`` in a hand of
-        another game): then it accepts any rest of a text that ends with a newline."""
+        any (rest of a) line, onto a stack of which the same holds (``_OTHER_LINE*``
+        in a hand of another game: the stacks after its header, the first lines
+        after it and the loop): then it accepts any rest of a text that ends with
+        a newline, and a hand of another game is passed over from its header on."""
         known = self._takes_any_rest.get(sid)
         if known is None:
+            self._takes_any_rest[sid] = True  # a loop back onto ``sid`` reads line after line
             names = list(self._scanner(sid).groups)
             step = self._step(sid, names[0]) if len(names) == 1 else None
             known = self._takes_any_rest[sid] = (
-                step is not None and step[0] == sid and self.accepts(sid)
-                and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE
+                step is not None and step[0] != _ACCEPT and self.accepts(sid)
+                and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE and self._any_rest(step[0])
             )  # fmt: skip
         return known
 
