@@ -141,10 +141,11 @@ class _Scanner:
             if m is None:
                 return None  # no token: a case for Lark's own parser
             stop = m.end()
-            if not pos < stop <= pos + len(rest) + 1:
+            length = stop - pos
+            if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
             name: str = m.lastgroup  # type: ignore[assignment]
-            token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
+            token = (name, m.group(*self._args[name])[2:], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered

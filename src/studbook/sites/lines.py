@@ -225,8 +225,23 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
     if zone not in ZONES:
         return None
     year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
-    local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
-    return local.astimezone(timezone.utc)
+    offset = _hour_offset(ZONES[zone], year, month, date, hour)
+    if offset is None:  # the hour holds a change of offset: the zone's rules, second by second
+        local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
+        return local.astimezone(timezone.utc)
+    return datetime(year, month, date, hour, minute, second, tzinfo=timezone.utc) - offset
+
+
+@functools.lru_cache(maxsize=1024)
+def _hour_offset(zone: str, year: int, month: int, date: int, hour: int) -> timedelta | None:
+    """The offset from UTC of every time of an hour in ``zone`` (as ``astimezone`` takes
+    it: an hour skipped or repeated by a change of clocks has the earlier offset throughout),
+    or None when the hour's first and last second differ (a change inside it). A log's
+    hands come a few seconds apart, so the zone's rules are looked up once an hour, not a
+    hand (an invalid date raises as ``datetime`` does)."""
+    tz = _zone(zone)
+    first = datetime(year, month, date, hour, tzinfo=tz).utcoffset()
+    return first if first == datetime(year, month, date, hour, 59, 59, tzinfo=tz).utcoffset() else None
 
 
 def local_to_utc(local: datetime, zone: str | None) -> datetime | None:
