@@ -10,6 +10,8 @@ big inputs run in a subprocess under an address-space limit
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import re
 import sqlite3
@@ -19,18 +21,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from peak import peak_rss
 
 import studbook.parse as parse_module
 from studbook.check import SeenHands, check_paths
 from studbook.cli import main
 from studbook.engine.result import HandCheck
-from studbook.events import Hand, Rejected, Skipped
+from studbook.events import Hand, Rejected, Skipped, Tournament
 from studbook.parse import read_file
 from studbook.read import decode
 from studbook.read import limits
 from studbook.read.split import header_starts
 from studbook.sites import get_site
+from studbook.sites.base import HandText
 
 ROOT = Path(__file__).resolve().parents[1]
 HISTORY = ROOT / "histories" / "HH20240302 Aaltje IV - $0.50-$1 Ante $0.10 - USD Limit Stud.txt"
@@ -183,6 +188,48 @@ def test_an_overlong_table_name_rejects_the_hand(tmp_path: Path) -> None:
     (rejected,) = report.rejected
     assert "table name of 300 characters" in rejected.reason and rejected.line == 1
     assert len(rejected.text) < 300 and "more characters cut" in rejected.text
+
+
+@functools.cache
+def _first_hand() -> Hand:
+    return _hands(HISTORY)[0]
+
+
+_FIELDS = ("seat", "player", "table", "game", "mix", "hand_id", "tournament", "max_seats", "button")
+_OVER = {"seat": limits.MAX_SEAT + 1, "player": limits.MAX_NAME_CHARS + 1, "max_seats": limits.MAX_SEAT + 1,
+         "button": limits.MAX_SEAT + 1}  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(over=st.lists(st.sampled_from(_FIELDS), max_size=3), at_limit=st.booleans(), below=st.booleans(),
+       seat_at=st.integers(0, 7))  # fmt: skip
+def test_the_screen_finds_the_first_field_past_its_limit_as_field_by_field(
+    over: list[str], at_limit: bool, below: bool, seat_at: int
+) -> None:
+    """The screen tells a hand within every limit at once and then searches field by
+    field: a real hand with some fields past their limits (the others at their limit
+    or not) gets the rejection of the one field-by-field search (the same field, line
+    and text), and a hand within them all passes."""
+    hand = _first_hand()
+
+    def size(field: str) -> int:
+        limit = limits.MAX_NAME_CHARS if field == "player" else limits.MAX_TABLE_CHARS
+        return _OVER.get(field, limit + 1) if field in over else (limit if at_limit else 1)
+
+    def number(field: str) -> int:
+        return -1 if field in over and below else size(field) if field in over else limits.MAX_SEAT * at_limit
+
+    seats = tuple(dataclasses.replace(seat, seat=number("seat") if i == seat_at else seat.seat,
+                                      player=("P" * size("player") if i == seat_at else seat.player))
+                  for i, seat in enumerate(hand.seats))  # fmt: skip
+    tournament = Tournament("1" * size("tournament"), None, None, None)
+    header = dataclasses.replace(hand.header, table="T" * size("table"), game="G" * size("game"),
+                                 mix="M" * size("mix"), hand_id="1" * size("hand_id"), tournament=tournament,
+                                 max_seats=number("max_seats"), button=number("button"))  # fmt: skip
+    damaged = dataclasses.replace(hand, header=header, seats=seats)
+    screened = limits.screen(damaged, HandText(hand.line, ""), hand.file)
+    assert screened == (limits._first_over_limit(damaged) or damaged)
+    assert isinstance(screened, Rejected) == bool(over)
 
 
 def test_a_hand_over_the_size_limit_is_rejected_unread(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

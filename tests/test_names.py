@@ -28,12 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from samples import sample_files
 from studbook.events import Hand
 from studbook.parse import parse_text, read_file
 from studbook.read import decode, read_bytes
 from studbook.sites import get_site, site_names
+from studbook.sites.base import HandText
 from studbook.sites.lines import LineFormat
 
 # every grammar-driven site but Bovada, which writes seat numbers, not names
@@ -123,3 +126,22 @@ def test_every_name_field_is_the_terminal_lazy_name() -> None:
     line = "Seat 3: Q: (button) folded on the 4th Street\n"
     match = grammar.regex["SEAT_SUMMARY"].match(line)
     assert match is not None and match.group(grammar.name_field["SEAT_SUMMARY"] + 1) == "Q:"
+
+
+def _prefixes_by_pairs(names: list[str]) -> set[str]:
+    """The seated names another seated name starts with, pair by pair (a name seated twice too)."""
+    found = {a for i, a in enumerate(names) for j, b in enumerate(names) if i != j and b.startswith(a)}
+    return found
+
+
+@given(st.lists(st.text(alphabet="Qq: [Z9", min_size=1, max_size=4), max_size=10))
+def test_the_builder_knows_every_name_that_starts_another(names: list[str]) -> None:
+    """``seat_name`` finds the prefixes from each name's neighbours in sorted order;
+    it must find what comparing every pair finds, whatever the seating order."""
+    fmt = get_site("pokerstars")
+    assert isinstance(fmt, LineFormat)
+    builder = fmt.builder("f", HandText(1, "x\n"), "x\n", fmt.grammar())
+    for name in names:
+        builder.seat_name(name)
+    assert builder.names == set(names)
+    assert builder.prefixes == _prefixes_by_pairs(names)

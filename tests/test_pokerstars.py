@@ -20,7 +20,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
-from studbook.sites.pokerstars import to_utc
+from studbook.sites.pokerstars import ZONES, to_utc
 
 D = Decimal
 
@@ -441,3 +441,74 @@ def _play(event: object, shift: int) -> tuple[object, ...]:
     line = fields.pop("line", None)
     fields.pop("file", None)
     return (type(event).__name__, (line - shift) if line else line, tuple(sorted(fields.items(), key=lambda kv: kv[0])))
+
+
+OTHER_GAME_HAND = """\
+PokerStars Home Game Hand #99631934052: {Dazzle's Room} Tournament #743144019, 100+9 8-Game (Hold'em Limit) - Match Round I, Level II (20/40) - 2013/06/05 23:40:34 ET
+Table '743144019 1' 2-max Seat #1 is the button
+Seat 1: Player0 (890 in chips)
+Seat 2: Hero (2110 in chips)
+Player0: posts small blind 10
+Hero: posts big blind 20
+*** HOLE CARDS ***
+Dealt to Hero [9c 8s]
+Player0: raises 20 to 40 {body}
+"""
+
+
+def test_a_hand_of_another_game_is_passed_over_from_its_header(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of another game is skipped at its header: after it the grammar reads any
+    line (``_OTHER_LINE*``), so no line of the body is read, by a scanner or otherwise."""
+    from studbook.read.grammar import _Scanner
+
+    read = _Scanner.read
+    seen: list[str] = []
+
+    def spy(self: _Scanner, text: str, pos: int, rest: str) -> object:
+        seen.append(rest)
+        return read(self, text, pos, rest)
+
+    monkeypatch.setattr(_Scanner, "read", spy)
+    for body in ("first", "second", "third"):  # lines never read before: no scanner remembers them
+        (skipped,) = studbook.parse_text(OTHER_GAME_HAND.replace("{body}", body), file="mix.txt")
+        assert isinstance(skipped, Skipped)
+        assert (skipped.hand_id, skipped.game, skipped.reason) == (
+            "99631934052", "Hold'em Limit", "not a stud, stud hi/lo or razz hand")
+    body_lines = OTHER_GAME_HAND.split("\n", 1)[1]
+    assert not [rest for rest in seen if rest and rest in body_lines], seen
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(zone=st.sampled_from(sorted(ZONES)), when=st.datetimes(datetime(1850, 1, 1), datetime(2100, 12, 31)))
+def test_a_time_is_read_in_its_zone_as_the_zone_rules_say(zone: str, when: datetime) -> None:
+    """``to_utc`` looks a zone's offset up once an hour; each time is what the zone's rules,
+    applied second by second, make of it (changes of clocks, skipped and repeated hours)."""
+    from zoneinfo import ZoneInfo
+
+    written = when.strftime("%Y/%m/%d %H:%M:%S").rjust(19, "0")
+    exact = when.replace(microsecond=0, tzinfo=ZoneInfo(ZONES[zone])).astimezone(timezone.utc)
+    assert to_utc(written, zone) == exact
+
+
+@pytest.mark.parametrize("year", [1918, 1945, 2007, 2011, 2013, 2023])
+def test_the_hours_of_a_change_of_clocks_are_read_as_the_zone_rules_say(year: int) -> None:
+    """Every minute (first and last second) of the days a zone changes its clocks: the
+    hour a change falls in (St. John's changed at 00:01 until 2011) and the hours
+    skipped or repeated, in every zone a log may name."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    days = 0
+    for zone in sorted(ZONES):
+        tz = ZoneInfo(ZONES[zone])
+        for day in range(365):
+            start = datetime(year, 1, 1) + timedelta(days=day)
+            if start.replace(tzinfo=tz).utcoffset() == start.replace(hour=23, minute=59, tzinfo=tz).utcoffset():
+                continue
+            days += 1
+            for minute in range(24 * 60):
+                for second in (0, 59):
+                    local = start + timedelta(minutes=minute, seconds=second)
+                    exact = local.replace(tzinfo=tz).astimezone(timezone.utc)
+                    assert to_utc(local.strftime("%Y/%m/%d %H:%M:%S"), zone) == exact, (zone, local)
+    assert days >= 10  # the zones' changes of that year were met

@@ -28,6 +28,7 @@ from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen, too_big
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
+from studbook.sites.makers import make_skipped
 from studbook.words import counted
 
 
@@ -263,7 +264,9 @@ def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
 
 def _with_site(result: ParseResult, site: str) -> ParseResult:
     """A rejected or skipped hand names the site whose format read it."""
-    if isinstance(result, (Rejected, Skipped)) and result.site is None:
+    if isinstance(result, Skipped) and result.site is None:  # a skipped hand is common: no replace()
+        return make_skipped(result.file, result.line, result.hand_id, result.game, result.reason, site)
+    if isinstance(result, Rejected) and result.site is None:
         return replace(result, site=site)
     return result
 

@@ -144,10 +144,11 @@ class _Scanner:
             if m is None:
                 return None  # no token: a case for Lark's own parser
             stop = m.end()
-            if not pos < stop <= pos + len(rest) + 1:
+            length = stop - pos
+            if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
             name: str = m.lastgroup  # type: ignore[assignment]
-            token = (name, m.group(*self._args[name])[2:], stop - pos, text[stop - 1] == "\n")
+            token = (name, m.group(*self._args[name])[2:], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered
@@ -493,15 +494,18 @@ class LineGrammar:
 
     def _any_rest(self, sid: int) -> bool:
         """True when stack ``sid`` may end and reads only a terminal that takes
-        any (rest of a) line, back onto ``sid`` (``_OTHER_LINE*`` in a hand of
-        another game): then it accepts any rest of a text that ends with a newline."""
+        any (rest of a) line, onto a stack of which the same holds (``_OTHER_LINE*``
+        in a hand of another game: the stacks after its header, the first lines
+        after it and the loop): then it accepts any rest of a text that ends with
+        a newline, and a hand of another game is passed over from its header on."""
         known = self._takes_any_rest.get(sid)
         if known is None:
+            self._takes_any_rest[sid] = True  # a loop back onto ``sid`` reads line after line
             names = list(self._scanner(sid).groups)
             step = self._step(sid, names[0]) if len(names) == 1 else None
             known = self._takes_any_rest[sid] = (
-                step is not None and step[0] == sid and self.accepts(sid)
-                and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE
+                step is not None and step[0] != _ACCEPT and self.accepts(sid)
+                and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE and self._any_rest(step[0])
             )  # fmt: skip
         return known
 

@@ -20,6 +20,7 @@ module holds only its grammar name, detection, field mapping and quirks:
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -170,10 +171,14 @@ def stud_structure(game: str) -> Structure:
     return Structure.FIXED
 
 
+_FIVE_CARD = re.compile(r"\b(?:5|five)[-_ ]*card")
+
+
+@functools.lru_cache(maxsize=256)  # a mixed game's few other games, their hands skipped by the hundred
 def skip_reason(game: str) -> str:
     """Why a game is skipped, naming the unsupported stud forms."""
     lowered = game.lower()
-    if re.search(r"\b(?:5|five)[-_ ]*card", lowered):
+    if _FIVE_CARD.search(lowered):
         return "5-card stud is not replayed (seven-card stud games only)"
     if "razz" in lowered:
         return "2-7 razz (deuce-to-seven low) is not replayed (A-5 razz only)"
@@ -250,8 +255,23 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
     if zone not in ZONES:
         return None
     year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
-    local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
-    return local.astimezone(timezone.utc)
+    offset = _hour_offset(ZONES[zone], year, month, date, hour)
+    if offset is None:  # the hour holds a change of offset: the zone's rules, second by second
+        local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
+        return local.astimezone(timezone.utc)
+    return datetime(year, month, date, hour, minute, second, tzinfo=timezone.utc) - offset
+
+
+@functools.lru_cache(maxsize=1024)
+def _hour_offset(zone: str, year: int, month: int, date: int, hour: int) -> timedelta | None:
+    """The offset from UTC of every time of an hour in ``zone`` (as ``astimezone`` takes
+    it: an hour skipped or repeated by a change of clocks has the earlier offset throughout),
+    or None when the hour's first and last second differ (a change inside it). A log's
+    hands come a few seconds apart, so the zone's rules are looked up once an hour, not a
+    hand (an invalid date raises as ``datetime`` does)."""
+    tz = _zone(zone)
+    first = datetime(year, month, date, hour, tzinfo=tz).utcoffset()
+    return first if first == datetime(year, month, date, hour, 59, 59, tzinfo=tz).utcoffset() else None
 
 
 def local_to_utc(local: datetime, zone: str | None) -> datetime | None:
@@ -354,6 +374,8 @@ class LineBuilder:
         self.seats: list[Seat] = []
         self.names: set[str] = set()
         self.prefixes: set[str] = set()  # seated names that another seated name starts with
+        self.unique_names: set[str] = set()  # the seated names that are no prefix (the scan's one lookup)
+        self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
         self.header: HandHeader | None = None
         self.street: Street | None = None
@@ -392,45 +414,56 @@ class LineBuilder:
     def _scan(self) -> int | None:
         """Read the lines and call their handlers: the parser stack at the
         end, or None when the scan stops on a line the grammar does not allow."""
-        grammar, text, names, prefixes = self.grammar, self.text, self.names, self.prefixes
+        grammar, text, names, unique = self.grammar, self.text, self.names, self.unique_names
+        if not text.endswith("\n"):
+            return None
         plan = self._plan(grammar)
         sid, scanner, _ = grammar.begin()
         memo, steps = scanner.memo, plan[sid]
         read: Reader = scanner.read
-        lines = text.split("\n")
-        if lines.pop():  # the text must end with a newline
-            return None
-        self.newlines = len(lines)
         pos = 0
-        for line, rest in enumerate(lines, self.chunk.first_line):
-            whole = rest
-            while True:  # the tokens of the line: one, save in headers
-                token = memo.get(rest) or read(text, pos, rest)
-                if token is None:
-                    if rest is whole and sid and self._note(line, rest, sid):
-                        pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
-                        break
-                    return None
-                kind, f, length, newline = token
-                try:
-                    sid, handler, index, memo, read, steps = steps[kind]
-                except KeyError:
-                    step = self._plan_step(plan, sid, kind)
-                    if step is None:
+        line = self.chunk.first_line
+        # The first line (the header) is read before the rest is split into lines:
+        # a hand of another game is skipped at its header, its body never split.
+        first, _, body = text.partition("\n")
+        lines: list[str] = [first]
+        for split in (False, True):
+            if split:
+                lines = body.split("\n")
+                lines.pop()  # "" after the last newline
+            for rest in lines:
+                at_start = True
+                while True:  # the tokens of the line: one, save in headers
+                    token = memo.get(rest) or read(text, pos, rest)
+                    if token is None:
+                        if at_start and sid and self._note(line, rest, sid):
+                            pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
+                            break
                         return None
-                    sid, handler, index, memo, read, steps = step
-                self.start = pos
-                if index >= 0 and names and (f[index] not in names or f[index] in prefixes):
-                    f = self._resplit(kind, text[pos : pos + length], index) or f
-                try:
-                    handler(self, kind, f, line)
-                except Exception:
-                    self.stopped_at = (sid, pos + length)
-                    raise
-                pos += length
-                if newline:
-                    break
-                rest = rest[length:]
+                    kind, f, length, newline = token
+                    try:
+                        sid, handler, index, memo, read, steps = steps[kind]
+                    except KeyError:
+                        step = self._plan_step(plan, sid, kind)
+                        if step is None:
+                            return None
+                        sid, handler, index, memo, read, steps = step
+                    self.start = pos
+                    # a name read lazily that is no seated name, or one that starts another: read again
+                    if index >= 0 and names and f[index] not in unique:
+                        f = self._resplit(kind, text[pos : pos + length], index) or f
+                    try:
+                        handler(self, kind, f, line)
+                    except Exception:
+                        self.stopped_at = (sid, pos + length)
+                        raise
+                    pos += length
+                    if newline:
+                        break
+                    rest = rest[length:]
+                    at_start = False
+                line += 1
+        self.newlines = line - self.chunk.first_line
         return sid
 
     def _note(self, line: int, text: str, sid: int) -> bool:
@@ -555,7 +588,7 @@ class LineBuilder:
             for kind, f, at, start, end in tokens:
                 line = at + offset
                 handler, index = self._dispatch[kind], self._player_field(kind)
-                if index >= 0 and self.names and (f[index] not in self.names or f[index] in self.prefixes):
+                if index >= 0 and self.names and f[index] not in self.unique_names:
                     f = self._resplit(kind, self.text[start:end], index) or f
                 self.start = start
                 handler(self, kind, f, line)
@@ -710,11 +743,24 @@ class LineBuilder:
         """Note a seated player's name. A line naming a player whose name
         another seated name starts with ("Bob" and "Bob:") is read again with
         the seated names, longest first (see :meth:`_resplit`)."""
-        for other in self.names:
-            if other.startswith(player):
-                self.prefixes.add(player)
-            elif player.startswith(other):
-                self.prefixes.add(other)
+        # In sorted order the names a name starts follow it at once, so the
+        # neighbours of its place tell every new prefix (a name that starts it
+        # and is not just before it starts that one too: it is noted already).
+        prefixes, unique = self.prefixes, self.unique_names
+        if player in self.names:  # seated twice: a name that starts a seated one
+            prefixes.add(player)
+            unique.discard(player)
+            return
+        ordered = self.ordered_names
+        at = bisect.bisect(ordered, player)
+        if at < len(ordered) and ordered[at].startswith(player):
+            prefixes.add(player)
+        else:
+            unique.add(player)
+        if at and player.startswith(ordered[at - 1]):
+            prefixes.add(ordered[at - 1])
+            unique.discard(ordered[at - 1])
+        ordered.insert(at, player)
         self.names.add(player)
 
     def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
