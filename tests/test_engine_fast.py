@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,7 +150,12 @@ def test_the_chip_is_worked_out_only_when_a_pot_is_split(monkeypatch: pytest.Mon
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
     asked: list[object] = []
     real = table._chip_of
-    monkeypatch.setattr(table, "_chip_of", lambda *args: asked.append(args) or real(*args))
+
+    def counted(*args: Any) -> Decimal:
+        asked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(table, "_chip_of", counted)
     state = StudState.new("stud", stakes, seats)
     seats.append((3, "cy", D("0.001")))
     assert asked == []
