@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from studbook.betting import _layers
+from studbook.check import check_hand
+from studbook.parse import parse_paths
 from studbook.engine.pots import Pot, build_pots
 from studbook.engine.result import (
     HandCheck, Party, PlayerResult, PotAward, Violation, new_player_result, new_pot_award, new_violation,
@@ -18,6 +23,7 @@ from studbook.engine.table import _chip_of
 from studbook.events import Stakes, Street
 
 D = Decimal
+ROOT = Path(__file__).resolve().parent.parent
 ZERO = D(0)
 
 
@@ -115,3 +121,45 @@ def test_positional_makers_objects_stay_frozen_and_pickle() -> None:
     with pytest.raises(FrozenInstanceError):
         v.line = 4  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(v)) == v and type(pickle.loads(pickle.dumps(v))) is Violation
+
+
+def test_every_event_type_has_a_handler_so_none_raises_in_apply_all() -> None:
+    """Every event type of studbook.events is a key of the engine's dispatch, those it
+    does not read (chatter, notes, seats) with a handler that does nothing: a real
+    log's chatter costs a call, not a KeyError raised and caught, and changes nothing."""
+    import studbook.events as events
+    from studbook.engine import state as state_module
+
+    kinds = {k for k in vars(events).values() if isinstance(k, type) and issubclass(k, events.Event)}
+    assert kinds <= set(state_module._HANDLERS)
+    hand = next(h for f in parse_paths([ROOT / "histories"]) for h in f.hands)
+    chatty = replace(hand, events=tuple(x for e in hand.events for x in (
+        e, events.Chatter(file=hand.file, line=e.line, kind=events.ChatterKind.SAID, text="gl"))))
+    quiet, loud = check_hand(hand), check_hand(chatty)
+    assert (loud.violations, loud.players, loud.pots, loud.action_log) == (
+        quiet.violations, quiet.players, quiet.pots, quiet.action_log)
+
+
+def test_the_chip_is_worked_out_only_when_a_pot_is_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand whose chip is not given works it out from its stakes and stacks when
+    settlement first splits a pot, not at the start of every hand; and from the seats
+    as given then, whatever the caller does with its list later."""
+    from studbook.engine import table
+
+    seats = [(1, "ann", D("1.25")), (2, "bob", D(100))]
+    stakes = Stakes(D(2), D(4), D("0.5"), D(1))
+    asked: list[object] = []
+    real = table._chip_of
+
+    def counted(*args: Any) -> Decimal:
+        asked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(table, "_chip_of", counted)
+    state = StudState.new("stud", stakes, seats)
+    seats.append((3, "cy", D("0.001")))
+    assert asked == []
+    assert state.chip == D("0.01") and len(asked) == 1
+    assert state.chip == D("0.01") and len(asked) == 1  # worked out once
+    assert StudState.new("stud", stakes, seats, chip=D(1)).chip == D(1) and len(asked) == 1
+

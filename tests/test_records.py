@@ -11,11 +11,12 @@ from typing import Any, Callable
 
 import pytest
 
+import studbook.engine.pots as pots
 import studbook.engine.result as result
 import studbook.engine.snapshot as snapshot
 import studbook.sites.makers as makers
 
-MODULES = (makers, result, snapshot)
+MODULES = (makers, pots, result, snapshot)
 
 
 def _makers(module: types.ModuleType) -> list[tuple[str, Any, Any]]:
@@ -32,7 +33,8 @@ ALL = [(module.__name__, *found) for module in MODULES for found in _makers(modu
 def test_every_maker_is_found() -> None:
     assert len([m for m in ALL if m[0] == makers.__name__]) == len(makers.__all__)
     assert {m[1] for m in ALL if m[0] != makers.__name__} == {
-        "new_player_result", "new_pot_award", "new_hand_check", "new_violation", "new_action_facts", "_new_seat"}
+        "new_player_result", "new_pot_award", "new_hand_check", "new_violation", "new_action_facts", "_new_seat",
+        "new_pot"}
 
 
 @pytest.mark.parametrize("module, name, hint, make", ALL, ids=[f"{m}.{n}" for m, n, _, _ in ALL])

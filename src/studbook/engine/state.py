@@ -46,6 +46,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
 from studbook.betting import owed
+from studbook import events
 from studbook.cards import Card
 from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, OpenPairNotice, PostAnte,
@@ -144,7 +145,7 @@ class StudState(Table):
             try:
                 handler = handlers[type(event)]
             except KeyError:
-                continue  # events the engine does not read (chatter, seats)
+                continue  # an event type defined elsewhere (the engine's own do not raise)
             handler(self, event)
 
     def post_antes(self, *, file: str = "", line: int = 0) -> list[PostAnte]:
@@ -197,7 +198,16 @@ class StudState(Table):
 
 # ---------------------------------------------------------------------- helpers
 
-_HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
+def _ignore(state: StudState, event: Event) -> None:
+    """An event the engine does not read (chatter, a seat, a note)."""
+
+
+# every event type of studbook.events is a key (those the engine does not read: _ignore),
+# so such an event costs a call, not a raised and caught KeyError (real logs have a few
+# a hand: chatter, notes)
+_HANDLERS: dict[type, Callable[[StudState, Any], None]] = dict.fromkeys(
+    (kind for kind in vars(events).values() if isinstance(kind, type) and issubclass(kind, Event)), _ignore)
+_HANDLERS.update({
     Action: bets._on_action,
     Deal: deal._on_deal,
     StreetStart: order._on_street,
@@ -213,7 +223,7 @@ _HANDLERS: dict[type, Callable[[StudState, Any], None]] = {
     BettingCapped: bets._on_capped,
     OpenPairNotice: bets._on_open_pair_notice,
     NoLowHand: showdown._on_no_low,
-}
+})
 """Each event type's rule: a function of the state and the event."""
 
 

@@ -200,7 +200,8 @@ class Table:
 
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
-        "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "chip",
+        "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "_chip",
+        "_seats_given",
         "bring_in_hand", "fixed", "violations", "players", "order", "street", "community", "round", "hand_over", "showdown_line",
         "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log",
         "_by_name", "_others", "_order_from_deal", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
@@ -231,7 +232,10 @@ class Table:
         self.ante = stakes.ante
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
-        self.chip = chip if chip is not None else _chip_of(stakes, seats)
+        # the smallest chip: given, else worked out from the stakes and stacks when first
+        # asked (the chip property: only a split pot asks, most hands never do)
+        self._chip = chip
+        self._seats_given = tuple(seats)  # (a copy: a caller may reuse its list)
         # the earlier hand at this table and stakes the checker remembered the bring-in from
         # (rule bringin.amount's message names it)
         self.bring_in_hand = bring_in_hand
@@ -294,6 +298,15 @@ class Table:
         n = len(self.order)
         ring = self.order + self.order
         self._others = [ring[i + 1:i + n] for i in range(n)]
+
+    @property
+    def chip(self) -> Decimal:
+        """The smallest chip: the one given, else from the decimal places of the stakes
+        and the stacks (e.g. Decimal("0.01"))."""
+        chip = self._chip
+        if chip is None:
+            chip = self._chip = _chip_of(self.stakes, self._seats_given)
+        return chip
 
     # the street's betting ledger, read from its part (``round``) by callers of old
     @property

@@ -119,7 +119,10 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
     if current == ZERO:
         return _units(s)
     level = r.bet_level if current > r.bet_level else current
-    return tuple(level + unit for unit in _units(s))
+    units = _units(s)
+    if len(units) == 1:  # (no generator: this runs for every bet and raise)
+        return (level + units[0],)
+    return tuple([level + unit for unit in units])
 
 
 def _on_action(s: Table, e: Action) -> None:

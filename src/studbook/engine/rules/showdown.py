@@ -9,6 +9,7 @@ questions and reports through its one reporter, ``s.report(MESSAGE, line, **fiel
 from __future__ import annotations
 
 from decimal import Decimal
+from operator import attrgetter
 
 from studbook.betting import top_two, uncalled_part
 from studbook.events import Collect, Muck, NoLowHand, PotSummary, Show, ShowdownStart, UncalledReturned
@@ -21,6 +22,9 @@ from studbook.engine.messages import (
 from studbook.engine.table import Table, able_count, PlayerState, _SEVENTH, ZERO
 from studbook.engine.rules.deal import _check_shown
 from studbook.engine.rules.order import _betting_done, _close_round
+
+
+_TOTAL = attrgetter("total")
 
 
 def _on_uncalled(s: Table, e: UncalledReturned) -> None:
@@ -54,7 +58,8 @@ def _uncalled(s: Table) -> tuple[PlayerState | None, Decimal]:
 def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
     """The top contributor, the unmatched part of their street bets, and the whole
     unmatched part (an ante nobody could match included: rule pot.uncalled)."""
-    top, first, second = top_two([(p, p.total) for p in s.order])
+    order = s.order
+    top, first, second = top_two(zip(order, map(_TOTAL, order)))  # (pairs made in C: this runs every hand)
     if top is None:
         return None, ZERO, ZERO
     return top, uncalled_part(first, second, top.ante), first - second
