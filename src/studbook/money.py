@@ -51,16 +51,17 @@ def within_limits(value: Decimal, text: object) -> Decimal:
     :data:`MAX_AMOUNT` or is finer than :data:`MONEY_DIGITS` decimal places:
     the one limit every reader applies, so every command sees the same hands."""
     if not -MAX_AMOUNT < value < MAX_AMOUNT:
-        raise ValueError(f"amount {_shown(text)} is over the limit of {MAX_AMOUNT:,} (damaged or not a real amount)")
+        raise ValueError(f"amount {shortened(text)} is over the limit of {MAX_AMOUNT:,} (damaged or not a real amount)")
     if value != value.quantize(_CENT):  # (cheaper than reading the exponent: as_tuple builds a tuple)
-        raise ValueError(f"amount {_shown(text)} is finer than 1/{10 ** MONEY_DIGITS} of a unit")
+        raise ValueError(f"amount {shortened(text)} is finer than 1/{10 ** MONEY_DIGITS} of a unit")
     return value
 
 
-def _shown(text: object) -> str:
-    """An amount as written, cut to a readable length."""
+def shortened(text: object, unit: str = "characters") -> str:
+    """A number as written (an amount, a count), cut to a readable length: the
+    first 20 and last 8 of its characters, and its length in ``unit``."""
     written = str(text)
-    return written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} characters)"
+    return written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} {unit})"
 
 
 def _parse_written(text: str) -> Decimal:

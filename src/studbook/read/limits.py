@@ -17,6 +17,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from studbook.events import Hand, ParseResult, Rejected
+from studbook.money import shortened
 from studbook.sites.base import UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText
 
 MAX_HAND_CHARS = 1_000_000  # the longest real hands (a tournament with chatter) are some 20 KB
@@ -120,9 +121,7 @@ def within_count(number: int, what: str, limit: int = MAX_SEAT) -> int:
 
 
 def _out_of_range(what: str, number: int, limit: int) -> str:
-    written = str(number)
-    shown = written if len(written) <= 40 else f"{written[:20]}...{written[-8:]} ({len(written)} digits)"
-    return f"{what} {shown} is out of range 0 to {limit:,} (damaged or not a real {what})"
+    return f"{what} {shortened(number, 'digits')} is out of range 0 to {limit:,} (damaged or not a real {what})"
 
 
 def _reject_number(hand: Hand, line: int, what: str, number: int, limit: int) -> Rejected:
