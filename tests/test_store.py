@@ -254,6 +254,32 @@ def test_round_trip_keeps_missing_values(tmp_path: Path) -> None:
                               if isinstance(e, Action) and e.kind is ActionKind.BRING_IN]
 
 
+def test_an_import_binds_its_missing_values_as_null_without_asking_the_adapters(
+        logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's sqlite3 looks each None it binds up in its adapters (some 50 a hand, each
+    costing six ints' binding); the store binds a missing value as NaN, which SQLite stores
+    as NULL: an import asks the adapters about no missing value, and stores them all as NULL,
+    the frames read back equal to the checker's."""
+    from studbook.check import check_paths
+
+    asked: list[object] = []
+    monkeypatch.setitem(sqlite3.adapters, (type(None), sqlite3.PrepareProtocol),
+                        lambda value: asked.append(value))  # returns None: bound as NULL
+    db = tmp_path / "hands.db"
+    results = [r for file in check_paths([str(logs)]) for r in file.results]
+    import_results(db, results)
+    assert asked == []
+    stored = read_frames(db)
+    assert_frames_equal(stored, frames_from_checks(results))
+    conn = sqlite3.connect(db)
+    missing = {table: conn.execute(f"SELECT count(*) FROM {table} WHERE {column} IS NULL").fetchone()[0]
+               for table, column in (("actions", "amount"), ("players", "start_class"), ("hands", "mix"))}
+    assert missing == {"actions": int(stored.actions.amount.isna().sum()),
+                       "players": int(stored.players.start_class.isna().sum()), "hands": len(stored.hands)}
+    assert all(missing.values())
+    assert conn.execute("SELECT count(*) FROM actions WHERE typeof(amount) = 'real'").fetchone() == (0,)
+
+
 # ---------------------------------------------------------------------------
 # End to end on simulated hands: files -> import -> store -> frames -> stats
 
@@ -420,7 +446,7 @@ def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytes
         first = store.add(sourced)
     made: list[object] = []
     real = store_prepare.add_rows
-    monkeypatch.setattr(store_prepare, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
+    monkeypatch.setattr(store_prepare, "add_rows", lambda result, tables, *null: (made.append(result), real(result, tables, *null)))
     with Store(grown) as store:
         store.add(sourced[:5])
         made.clear()

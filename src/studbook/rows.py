@@ -296,32 +296,31 @@ def from_minor(value: int) -> Decimal:
     return Decimal(int(value)).scaleb(-MONEY_DIGITS)
 
 
-def _opt_minor(amount: Decimal | None) -> int | None:
-    return None if amount is None else to_minor(amount)
-
-
 # ---------------------------------------------------------------------------
 # Building the rows
 
-def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any, ...]]]:
+def rows_from_checks(results: Iterable[CheckResult], null: Any = None) -> dict[str, list[tuple[Any, ...]]]:
     """The rows of every table from checker results: tuples of plain Python
     values in :data:`SCHEMA` order (what the frames and the store are made of;
-    booleans are the ints 0 and 1, which SQLite binds without an adapter)."""
+    booleans are the ints 0 and 1, which SQLite binds without an adapter).
+    ``null`` stands for a missing value in the players, actions and pots rows (see :func:`add_rows`)."""
     rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
     tables = tuple(rows.values())
     for result in results:
-        add_rows(result, tables)
+        add_rows(result, tables, null)
     return rows
 
 
-def add_rows(result: CheckResult, tables: Sequence[list[tuple[Any, ...]]]) -> None:
+def add_rows(result: CheckResult, tables: Sequence[list[tuple[Any, ...]]], null: Any = None) -> None:
     """Append one result's rows to ``tables``, the lists of every table in :data:`TABLES`
     order (what :func:`rows_from_checks` does for each result; the store's write path
-    calls it as each result is checked, while the result is still in the caches)."""
+    calls it as each result is checked, while the result is still in the caches).
+    ``null`` is what the players, actions and pots rows hold for a missing value (most of
+    the missing values a hand has): None for the frames, the store's ``NULL`` for SQLite."""
     hands, players, actions, pots, violations, rejects, notes = tables
     if isinstance(result, HandCheck):
         try:
-            hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result)
+            hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result, null)
         except ValueError as error:
             rejects.append(_unrepresentable(result.hand, str(error)))
             return
@@ -364,7 +363,7 @@ _STREET: dict[Street | None, int] = {None: 3, **{street: int(street) for street 
 """An action's street as the actions rows write it (3 for one logged before 3rd street)."""
 
 
-def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Rows, Rows]:
+def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Rows, Rows]:
     """One hand's rows: its hands row, then its players, actions, pots, violations and notes rows."""
     hand = check.hand
     header = hand.header
@@ -374,8 +373,8 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
     big_bet = minor[str(stakes.big_bet)]
     seen = _scan(hand)
     variant = _VALUE[header.variant]
-    pots, won = _pot_rows(check, key)
-    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won)
+    pots, won = _pot_rows(check, key, null)
+    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won, null)
     pot = sum([row[_CONTRIBUTED] for row in players])
     tournament = header.tournament
     hand_row = (
@@ -394,7 +393,7 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
-    return hand_row, players, _action_rows(check, site, hand_id), pots, _violation_rows(check), notes
+    return hand_row, players, _action_rows(check, site, hand_id, null), pots, _violation_rows(check), notes
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -416,7 +415,7 @@ def _per_bb(amount: int, big_bet: int) -> float:
 
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[tuple[str, str], int]) -> Rows:
+                 won: dict[tuple[str, str], int], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
@@ -428,30 +427,29 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
     for result in check.players:
         player = result.player
         start = starts.get(player) or _start_from_result(result)
-        start_cards = format_cards(start) if start else None
+        start_cards = format_cards(start) if start else null
         net = minor[text(result.net)]
         up = result.up_cards
         down = result.down_cards
         finish = finishes.get(player) if finishes else None
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
-            text(up[0]) if up else None, format_cards(up) if up else "", format_cards(down) if down else "",
+            text(up[0]) if up else null, format_cards(up) if up else "", format_cards(down) if down else "",
             start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
-                                  start[0].suit == start[1].suit == start[2].suit)] if start else None,
+                                  start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
             int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
             won.get((player, "high"), 0), won.get((player, "low"), 0),
-            *(_NO_FINISH if finish is None else (finish.place, _opt_minor(finish.prize))),
+            *((null, null) if finish is None else (finish.place, null if finish.prize is None else to_minor(finish.prize))),
         ))
     return rows
 
 
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
-_NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
 
 
 def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
@@ -461,7 +459,7 @@ def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
     return None
 
 
-def _pot_rows(check: HandCheck, key: tuple[str, str]) -> tuple[Rows, dict[tuple[str, str], int]]:
+def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[tuple[str, str], int]]:
     rows: Rows = []
     won: dict[tuple[str, str], int] = {}
     for award in check.pots:
@@ -478,7 +476,7 @@ def _pot_rows(check: HandCheck, key: tuple[str, str]) -> tuple[Rows, dict[tuple[
                 won[(winner, side)] = won.get((winner, side), 0) + minor
                 recorded = True
         if not recorded:
-            rows.append((*base, "whole", None, 0))
+            rows.append((*base, "whole", null, 0))
     return rows, won
 
 
@@ -546,7 +544,7 @@ def _scan(hand: Hand) -> _Seen:
     return seen
 
 
-def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
+def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action)."""
     minor = _MINOR
@@ -561,7 +559,7 @@ def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
         owed = minor[text(to_call)]
         append((
             site, hand_id, number, event.line, streets[street], event.player, value[kind],
-            None if amount is None else minor[text(amount)], None if to is None else minor[text(to)],
+            null if amount is None else minor[text(amount)], null if to is None else minor[text(to)],
             minor[text(put_in)], 1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before,
             minor[text(pot_before)],
         ))

@@ -62,14 +62,21 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+NULL = float("nan")
+"""A missing value as the store binds it. Python's sqlite3 binds an int, float or str as it
+is, but looks every other value up in its adapters first, None too (six times the cost of
+binding an int: some 50 values a hand are missing); SQLite stores a NaN as NULL, as it
+does None. The store's rows (:class:`RowsMaker`) hold it for None (``add_rows``' ``null``)."""
+
+
 def sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The rows as SQLite takes them. The values are plain Python already
-    (ints, floats, strings, None; booleans the ints 0 and 1, which sqlite3
+    (ints, floats, strings, :data:`NULL` or None; booleans the ints 0 and 1, which sqlite3
     binds without looking for an adapter, as it does for every bool) and each
     column's affinity stores them as its type; times are written out as
     ISO-8601 UTC text, and file names go through :func:`printable_path`
-    (SQLite takes UTF-8 only). The players and actions rows, most of them,
-    go as they are."""
+    (SQLite takes UTF-8 only), the rows that have them with None as :data:`NULL`.
+    The players, actions and pots rows, most of them, go as they are."""
     columns = SCHEMA[table]
     times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
     files = [i for i, column in enumerate(columns) if column.name == "file"]
@@ -86,7 +93,7 @@ def sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             if name not in printable:
                 printable[name] = name if not isinstance(name, str) else printable_path(name)
             values[i] = printable[name]
-        out.append(tuple(values))
+        out.append(tuple([NULL if value is None else value for value in values]))
     return out
 
 
@@ -118,7 +125,7 @@ class PreparedRows:
         start = (0,) * len(TABLES)
         for index, (keep, end) in enumerate(zip(new, self.ends)):
             if keep:
-                again = rows_from_checks((rechecked[index],)) if index in rechecked else None
+                again = rows_from_checks((rechecked[index],), NULL) if index in rechecked else None
                 for table, first, last in zip(TABLES, start, end):
                     rows[table].extend(again[table] if again else self.tables[table][first:last])
                 original = self.originals[index]
@@ -158,7 +165,7 @@ class RowsMaker:
         result, source = item if isinstance(item, tuple) else (item, None)
         lists = self._lists
         if not isinstance(result, HandCheck):
-            add_rows(result, lists)
+            add_rows(result, lists, NULL)
             self.ends.append(tuple(map(len, lists)))
             self.keys.append(None)
             self.rows.append(None)
@@ -172,7 +179,7 @@ class RowsMaker:
             self.ends.append(tuple(map(len, lists)))
             self.rows.append(None)
             return result
-        add_rows(result, lists)
+        add_rows(result, lists, NULL)
         self.ends.append(tuple(map(len, lists)))
         if source is None and self._originals is not None:
             source = self._originals.get((hand.file, hand.line))
@@ -181,7 +188,7 @@ class RowsMaker:
         else:
             context = source.context
             self.rows.append((site, hand_id, self._printable(hand.file), hand.line, pack(source.text),
-                              None if context is None else pack(context)))
+                              NULL if context is None else pack(context)))
         return result
 
     def _printable(self, file: str) -> str:
@@ -243,5 +250,5 @@ def unpack(data: bytes | None) -> str | None:
     return decompressor.decompress(data).decode("utf-8")
 
 
-__all__ = ["INSERT_ROWS", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
+__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
            "prepare_rows", "sql_rows", "unpack"]
