@@ -285,7 +285,8 @@ def breakdown(files: list[Path], db: Path) -> None:
     """Where an import's CPU goes beyond check's, in this process: each step of
     ``Store.add`` timed on its own, per hand, on the import's own path (each
     file read once by :func:`studbook.check.stream_sourced`, each result's rows
-    and packed original made as it comes, the rows inserted a file at a time);
+    made as it comes, the file's original texts packed and its rows inserted a
+    file at a time);
     ``import pandas`` is timed in a child process. The per-result steps are timed
     around each result, so each carries one clock read (some 0.3 µs)."""
     import subprocess
@@ -295,6 +296,7 @@ def breakdown(files: list[Path], db: Path) -> None:
     from studbook.rows import TABLES as ROW_TABLES
     from studbook.rows import add_rows
     from studbook.store import Store
+    from studbook.store.prepare import NULL
     from studbook.store.prepare import pack as _pack
 
     spent = dict.fromkeys(("check", "rows", "insert", "pack", "originals insert"), 0.0)
@@ -308,7 +310,7 @@ def breakdown(files: list[Path], db: Path) -> None:
             results = iter(stream_sourced(str(path), None, memory).results)
             tables: dict[str, list] = {table: [] for table in ROW_TABLES}
             lists = tuple(tables.values())
-            originals = []
+            texts = []
             while True:
                 began = clock()
                 item = next(results, None)
@@ -318,15 +320,16 @@ def breakdown(files: list[Path], db: Path) -> None:
                     break
                 result, source = item
                 hands += 1
-                add_rows(result, lists)
+                add_rows(result, lists, NULL)
                 made = clock()
                 spent["rows"] += made - checked
                 if source is not None and isinstance(result, HandCheck):
                     hand = result.hand
-                    originals.append((hand.site, hand.hand_id, hand.file, hand.line, _pack(source.text),
-                                      _pack(source.context)))
-                    spent["pack"] += clock() - made
+                    texts.append((hand.site, hand.hand_id, hand.file, hand.line, source.text, source.context))
             del item, result, source
+            began = clock()  # the texts packed one after another, as RowsMaker.take packs them
+            originals = [(*row[:4], _pack(row[4]), NULL if row[5] is None else _pack(row[5])) for row in texts]
+            spent["pack"] += clock() - began
             began = clock()
             store.conn.execute("BEGIN")
             for table, table_rows in tables.items():

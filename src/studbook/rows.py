@@ -551,19 +551,15 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     text = str
     value = _VALUE
     streets = _STREET
-    rows: Rows = []
-    append = rows.append
-    for number, record in enumerate(check.action_log):
-        event, street, kind, put_in, to_call, bets_before, pot_before = fact_fields(record)
-        amount, to = event.amount, event.to
-        owed = minor[text(to_call)]
-        append((
-            site, hand_id, number, event.line, streets[street], event.player, value[kind],
-            null if amount is None else minor[text(amount)], null if to is None else minor[text(to)],
-            minor[text(put_in)], 1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before,
-            minor[text(pot_before)],
-        ))
-    return rows
+    return [
+        (site, hand_id, number, event.line, streets[street], event.player, value[kind],
+         null if event.amount is None else minor[text(event.amount)],
+         null if event.to is None else minor[text(event.to)],
+         minor[text(put_in)], 1 if event.all_in else 0, (owed := minor[text(to_call)]), 1 if owed > 0 else 0,
+         bets_before, minor[text(pot_before)])
+        for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
+        in enumerate(map(fact_fields, check.action_log))
+    ]
 
 
 # ---------------------------------------------------------------------------

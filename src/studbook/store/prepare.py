@@ -137,9 +137,11 @@ class PreparedRows:
 
 class RowsMaker:
     """:class:`PreparedRows` made one result at a time: each result's rows and its
-    original text's row (the text packed) as soon as it comes, while its check is
-    still in the caches, so the check can go at once (building rows from a file's
-    checked hands long after each was checked cost a quarter more)."""
+    original text's row as soon as it comes, while its check is still in the caches,
+    so the check can go at once (building rows from a file's checked hands long after
+    each was checked cost a quarter more). The texts are packed when the rows are
+    taken, one after another: packing each as it came, between two checks, found
+    zstd's tables out of the caches every time and cost twice as much."""
 
     __slots__ = ("_originals", "_tables", "_lists", "_files", "keys", "ends", "rows", "problems")
 
@@ -153,7 +155,7 @@ class RowsMaker:
         self._lists = tuple(self._tables.values())
         self.keys: list[tuple[str, str] | None] = []
         self.ends: list[tuple[int, ...]] = []
-        self.rows: list[tuple[Any, ...] | None] = []  # each result's originals row
+        self.rows: list[tuple[Any, ...] | None] = []  # each result's originals row, its texts not yet packed
         self.problems: list[Rejected | Skipped] = []
 
     def __len__(self) -> int:
@@ -187,8 +189,7 @@ class RowsMaker:
             self.rows.append(None)
         else:
             context = source.context
-            self.rows.append((site, hand_id, self._printable(hand.file), hand.line, pack(source.text),
-                              NULL if context is None else pack(context)))
+            self.rows.append((site, hand_id, self._printable(hand.file), hand.line, source.text, context))
         return result
 
     def _printable(self, file: str) -> str:
@@ -199,7 +200,9 @@ class RowsMaker:
 
     def take(self) -> PreparedRows:
         """The rows made so far; the maker starts afresh."""
-        made = PreparedRows(self.keys, self.ends, self._tables, self.rows, self.problems)
+        originals = [None if row is None else (*row[:4], pack(row[4]), NULL if row[5] is None else pack(row[5]))
+                     for row in self.rows]
+        made = PreparedRows(self.keys, self.ends, self._tables, originals, self.problems)
         self._start()
         return made
 
