@@ -14,9 +14,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from studbook.cards import RANKS, SUITS, Card, format_cards
+from studbook.cards import DECK, RANKS, SUITS, Card, format_cards
 from studbook.engine.messages import value_text
-from studbook.engine.result import HandCheck, PlayerResult, fact_fields
+from studbook.engine.result import HandCheck, fact_fields
 from studbook.events import (
     Action,
     ActionKind,
@@ -419,6 +419,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
+    streets = _STREET
     showdown = check.went_to_showdown
     brought_in = seen.brought_in
     starts = seen.starts
@@ -426,11 +427,14 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
     rows: Rows = []
     for result in check.players:
         player = result.player
-        start = starts.get(player) or _start_from_result(result)
-        start_cards = format_cards(start) if start else null
-        net = minor[text(result.net)]
         up = result.up_cards
         down = result.down_cards
+        start = starts.get(player)
+        if start is None and len(down) >= 2 and up:
+            # the engine lists revealed down cards in deal order: the first two are 3rd street's
+            start = (down[0], down[1], up[0])
+        start_cards = format_cards(start) if start else null
+        net = minor[text(result.net)]
         finish = finishes.get(player) if finishes else None
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
@@ -438,7 +442,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
-            int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
+            streets[result.last_street], 1 if result.folded else 0, 1 if result.all_in else 0,
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
@@ -450,13 +454,6 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
 
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
-
-
-def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
-    # The engine lists revealed down cards in deal order: the first two are 3rd street's.
-    if len(result.down_cards) >= 2 and result.up_cards:
-        return (result.down_cards[0], result.down_cards[1], result.up_cards[0])
-    return None
 
 
 def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[tuple[str, str], int]]:
@@ -579,25 +576,36 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     (every card 9 or under). Razz: '<r>-low' where r is the highest of three
     different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
     """
-    variant = Variant(variant)
-    ranks = [card.rank for card in cards]
+    down1, down2, door = cards
+    return _class_of((down1.rank, down2.rank, door.rank, down1.suit == down2.suit == door.suit), Variant(variant))
+
+
+ClassKey = tuple[int, int, int, bool]
+"""What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
+
+_ACE = 14
+
+
+def _class_of(key: ClassKey, variant: Variant) -> str:
+    """:func:`starting_class` of the cards ``key`` describes."""
+    ranks = key[:3]
     if variant is Variant.RAZZ:
-        lows = sorted(card.low_rank for card in cards)
+        lows = sorted(_LOW[rank] for rank in ranks)
         if len(set(lows)) < 3:
             return "paired"
         return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
-    down1, down2, door = cards
+    down1, down2, door = ranks
     if len(set(ranks)) == 1:
         return "rolled-up trips"
-    if down1.rank == down2.rank:
+    if down1 == down2:
         return "buried pair"
-    if door.rank in (down1.rank, down2.rank):
+    if door in (down1, down2):
         return "split pair"
-    if len({card.suit for card in cards}) == 1:
+    if key[3]:
         return "three to a flush"
     if _straight_span(ranks):
         return "three to a straight"
-    if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
+    if variant is Variant.STUD8 and all(_LOW[rank] <= 8 for rank in ranks):
         return "three low (8 or under)"
     high = sum(rank >= 10 for rank in ranks)
     if high >= 2:
@@ -607,27 +615,21 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     return "one high card (T to K)" if high else "three small (9 or under)"
 
 
-_ACE = 14
+_LOW = {card.rank: card.low_rank for card in DECK}
+"""Each rank with the ace counted low (1), as :attr:`Card.low_rank` counts it."""
 
 
-def _straight_span(ranks: list[int]) -> bool:
-    for values in (ranks, [1 if rank == 14 else rank for rank in ranks]):
+def _straight_span(ranks: Sequence[int]) -> bool:
+    for values in (ranks, [_LOW[rank] for rank in ranks]):
         if max(values) - min(values) <= 4:
             return True
     return False
 
 
-ClassKey = tuple[int, int, int, bool]
-"""What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
-
-
 def _classes_of(variant: Variant) -> Memo[ClassKey, str]:
     """The variant's :func:`starting_class` by :data:`ClassKey`, each key classed once (a few
     thousand keys where there are 132,600 ordered three-card starts)."""
-    def of_key(key: ClassKey) -> str:
-        suits = "sss" if key[3] else "cdh"
-        return starting_class([Card.parse(RANKS[rank - 2] + suit) for rank, suit in zip(key[:3], suits)], variant)
-    return Memo(of_key)
+    return Memo(lambda key: _class_of(key, variant))
 
 
 _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) for variant in Variant}
