@@ -254,6 +254,32 @@ def test_round_trip_keeps_missing_values(tmp_path: Path) -> None:
                               if isinstance(e, Action) and e.kind is ActionKind.BRING_IN]
 
 
+def test_an_import_binds_its_missing_values_as_null_without_asking_the_adapters(
+        logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's sqlite3 looks each None it binds up in its adapters (some 50 a hand, each
+    costing six ints' binding); the store binds a missing value as NaN, which SQLite stores
+    as NULL: an import asks the adapters about no missing value, and stores them all as NULL,
+    the frames read back equal to the checker's."""
+    from studbook.check import check_paths
+
+    asked: list[object] = []
+    monkeypatch.setitem(sqlite3.adapters, (type(None), sqlite3.PrepareProtocol),
+                        lambda value: asked.append(value))  # returns None: bound as NULL
+    db = tmp_path / "hands.db"
+    results = [r for file in check_paths([str(logs)]) for r in file.results]
+    import_results(db, results)
+    assert asked == []
+    stored = read_frames(db)
+    assert_frames_equal(stored, frames_from_checks(results))
+    conn = sqlite3.connect(db)
+    missing = {table: conn.execute(f"SELECT count(*) FROM {table} WHERE {column} IS NULL").fetchone()[0]
+               for table, column in (("actions", "amount"), ("players", "start_class"), ("hands", "mix"))}
+    assert missing == {"actions": int(stored.actions.amount.isna().sum()),
+                       "players": int(stored.players.start_class.isna().sum()), "hands": len(stored.hands)}
+    assert all(missing.values())
+    assert conn.execute("SELECT count(*) FROM actions WHERE typeof(amount) = 'real'").fetchone() == (0,)
+
+
 # ---------------------------------------------------------------------------
 # End to end on simulated hands: files -> import -> store -> frames -> stats
 
@@ -406,6 +432,35 @@ def test_originals_of_a_store_written_with_zlib_are_read(tmp_path: Path) -> None
     assert texts[2][2] in out.read_text(encoding="utf-8")  # a zlib blob, as export writes it
 
 
+def test_the_original_texts_are_packed_one_after_another_when_the_rows_are_taken(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """RowsMaker makes each result's rows as it comes, but packs the texts when the rows are
+    taken, in a row (packing each between two checks found zstd's tables out of the caches):
+    the same packed rows, which unpack to each hand's text."""
+    from studbook.check import stream_sourced
+    from studbook.engine.result import HandCheck
+
+    planted = Path(__file__).resolve().parents[1] / "histories" / "planted-violations.txt"
+    sourced = list(stream_sourced(str(planted)).results)
+    steps: list[str] = []
+    real_pack, real_rows = store_prepare.pack, store_prepare.add_rows
+    monkeypatch.setattr(store_prepare, "pack", lambda text: (steps.append("pack"), real_pack(text))[1])
+    monkeypatch.setattr(store_prepare, "add_rows",
+                        lambda result, tables, *null: (steps.append("rows"), real_rows(result, tables, *null)))
+    maker = store_prepare.RowsMaker()
+    for item in sourced:
+        maker.add(item)
+    assert steps == ["rows"] * len(sourced)
+    made = maker.take()
+    hands = [(r, source) for r, source in sourced if isinstance(r, HandCheck)]
+    assert steps[len(sourced):] == ["pack"] * len(hands)
+    originals = [row for row in made.originals if row is not None]
+    assert [(row[0], row[1], row[3]) for row in originals] == [(r.hand.site, r.hand.hand_id, r.hand.line)
+                                                              for r, _ in hands]
+    assert [store_prepare.unpack(row[4]) for row in originals] == [source.text for _, source in hands]
+    assert [row[4] for row in originals] == [real_pack(source.text) for _, source in hands]
+
+
 def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file read again (one that grew) into a store holding its first hands: the rows are
     made for the new hands only, and the store and summary are those of a first import."""
@@ -420,7 +475,7 @@ def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytes
         first = store.add(sourced)
     made: list[object] = []
     real = store_prepare.add_rows
-    monkeypatch.setattr(store_prepare, "add_rows", lambda result, tables: (made.append(result), real(result, tables)))
+    monkeypatch.setattr(store_prepare, "add_rows", lambda result, tables, *null: (made.append(result), real(result, tables, *null)))
     with Store(grown) as store:
         store.add(sourced[:5])
         made.clear()

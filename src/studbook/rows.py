@@ -14,9 +14,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from studbook.cards import RANKS, SUITS, Card, format_cards
+from studbook.cards import DECK, RANKS, SUITS, Card, format_cards
 from studbook.engine.messages import value_text
-from studbook.engine.result import HandCheck, PlayerResult, fact_fields
+from studbook.engine.result import HandCheck, fact_fields
 from studbook.events import (
     Action,
     ActionKind,
@@ -296,32 +296,31 @@ def from_minor(value: int) -> Decimal:
     return Decimal(int(value)).scaleb(-MONEY_DIGITS)
 
 
-def _opt_minor(amount: Decimal | None) -> int | None:
-    return None if amount is None else to_minor(amount)
-
-
 # ---------------------------------------------------------------------------
 # Building the rows
 
-def rows_from_checks(results: Iterable[CheckResult]) -> dict[str, list[tuple[Any, ...]]]:
+def rows_from_checks(results: Iterable[CheckResult], null: Any = None) -> dict[str, list[tuple[Any, ...]]]:
     """The rows of every table from checker results: tuples of plain Python
     values in :data:`SCHEMA` order (what the frames and the store are made of;
-    booleans are the ints 0 and 1, which SQLite binds without an adapter)."""
+    booleans are the ints 0 and 1, which SQLite binds without an adapter).
+    ``null`` stands for a missing value in the players, actions and pots rows (see :func:`add_rows`)."""
     rows: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
     tables = tuple(rows.values())
     for result in results:
-        add_rows(result, tables)
+        add_rows(result, tables, null)
     return rows
 
 
-def add_rows(result: CheckResult, tables: Sequence[list[tuple[Any, ...]]]) -> None:
+def add_rows(result: CheckResult, tables: Sequence[list[tuple[Any, ...]]], null: Any = None) -> None:
     """Append one result's rows to ``tables``, the lists of every table in :data:`TABLES`
     order (what :func:`rows_from_checks` does for each result; the store's write path
-    calls it as each result is checked, while the result is still in the caches)."""
+    calls it as each result is checked, while the result is still in the caches).
+    ``null`` is what the players, actions and pots rows hold for a missing value (most of
+    the missing values a hand has): None for the frames, the store's ``NULL`` for SQLite."""
     hands, players, actions, pots, violations, rejects, notes = tables
     if isinstance(result, HandCheck):
         try:
-            hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result)
+            hand, hand_players, hand_actions, hand_pots, hand_violations, hand_notes = _hand_rows(result, null)
         except ValueError as error:
             rejects.append(_unrepresentable(result.hand, str(error)))
             return
@@ -364,7 +363,7 @@ _STREET: dict[Street | None, int] = {None: 3, **{street: int(street) for street 
 """An action's street as the actions rows write it (3 for one logged before 3rd street)."""
 
 
-def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Rows, Rows]:
+def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Rows, Rows]:
     """One hand's rows: its hands row, then its players, actions, pots, violations and notes rows."""
     hand = check.hand
     header = hand.header
@@ -374,8 +373,8 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
     big_bet = minor[str(stakes.big_bet)]
     seen = _scan(hand)
     variant = _VALUE[header.variant]
-    pots, won = _pot_rows(check, key)
-    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won)
+    pots, won = _pot_rows(check, key, null)
+    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won, null)
     pot = sum([row[_CONTRIBUTED] for row in players])
     tournament = header.tournament
     hand_row = (
@@ -394,7 +393,7 @@ def _hand_rows(check: HandCheck) -> tuple[tuple[Any, ...], Rows, Rows, Rows, Row
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
-    return hand_row, players, _action_rows(check, site, hand_id), pots, _violation_rows(check), notes
+    return hand_row, players, _action_rows(check, site, hand_id, null), pots, _violation_rows(check), notes
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -416,10 +415,11 @@ def _per_bb(amount: int, big_bet: int) -> float:
 
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[tuple[str, str], int]) -> Rows:
+                 won: dict[tuple[str, str], int], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
+    streets = _STREET
     showdown = check.went_to_showdown
     brought_in = seen.brought_in
     starts = seen.starts
@@ -427,41 +427,36 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
     rows: Rows = []
     for result in check.players:
         player = result.player
-        start = starts.get(player) or _start_from_result(result)
-        start_cards = format_cards(start) if start else None
-        net = minor[text(result.net)]
         up = result.up_cards
         down = result.down_cards
+        start = starts.get(player)
+        if start is None and len(down) >= 2 and up:
+            # the engine lists revealed down cards in deal order: the first two are 3rd street's
+            start = (down[0], down[1], up[0])
+        start_cards = format_cards(start) if start else null
+        net = minor[text(result.net)]
         finish = finishes.get(player) if finishes else None
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
-            text(up[0]) if up else None, format_cards(up) if up else "", format_cards(down) if down else "",
+            text(up[0]) if up else null, format_cards(up) if up else "", format_cards(down) if down else "",
             start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
-                                  start[0].suit == start[1].suit == start[2].suit)] if start else None,
+                                  start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
-            int(result.last_street), 1 if result.folded else 0, 1 if result.all_in else 0,
+            streets[result.last_street], 1 if result.folded else 0, 1 if result.all_in else 0,
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
             won.get((player, "high"), 0), won.get((player, "low"), 0),
-            *(_NO_FINISH if finish is None else (finish.place, _opt_minor(finish.prize))),
+            *((null, null) if finish is None else (finish.place, null if finish.prize is None else to_minor(finish.prize))),
         ))
     return rows
 
 
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
-_NO_FINISH = (None, None)  # a player row's finish_place and finish_prize when the log states none
 
 
-def _start_from_result(result: PlayerResult) -> tuple[Card, Card, Card] | None:
-    # The engine lists revealed down cards in deal order: the first two are 3rd street's.
-    if len(result.down_cards) >= 2 and result.up_cards:
-        return (result.down_cards[0], result.down_cards[1], result.up_cards[0])
-    return None
-
-
-def _pot_rows(check: HandCheck, key: tuple[str, str]) -> tuple[Rows, dict[tuple[str, str], int]]:
+def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[tuple[str, str], int]]:
     rows: Rows = []
     won: dict[tuple[str, str], int] = {}
     for award in check.pots:
@@ -478,7 +473,7 @@ def _pot_rows(check: HandCheck, key: tuple[str, str]) -> tuple[Rows, dict[tuple[
                 won[(winner, side)] = won.get((winner, side), 0) + minor
                 recorded = True
         if not recorded:
-            rows.append((*base, "whole", None, 0))
+            rows.append((*base, "whole", null, 0))
     return rows, won
 
 
@@ -546,26 +541,22 @@ def _scan(hand: Hand) -> _Seen:
     return seen
 
 
-def _action_rows(check: HandCheck, site: str, hand_id: str) -> Rows:
+def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action)."""
     minor = _MINOR
     text = str
     value = _VALUE
     streets = _STREET
-    rows: Rows = []
-    append = rows.append
-    for number, record in enumerate(check.action_log):
-        event, street, kind, put_in, to_call, bets_before, pot_before = fact_fields(record)
-        amount, to = event.amount, event.to
-        owed = minor[text(to_call)]
-        append((
-            site, hand_id, number, event.line, streets[street], event.player, value[kind],
-            None if amount is None else minor[text(amount)], None if to is None else minor[text(to)],
-            minor[text(put_in)], 1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before,
-            minor[text(pot_before)],
-        ))
-    return rows
+    return [
+        (site, hand_id, number, event.line, streets[street], event.player, value[kind],
+         null if event.amount is None else minor[text(event.amount)],
+         null if event.to is None else minor[text(event.to)],
+         minor[text(put_in)], 1 if event.all_in else 0, (owed := minor[text(to_call)]), 1 if owed > 0 else 0,
+         bets_before, minor[text(pot_before)])
+        for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
+        in enumerate(map(fact_fields, check.action_log))
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -585,25 +576,36 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     (every card 9 or under). Razz: '<r>-low' where r is the highest of three
     different ranks counting the ace low (A-2-3 is '3-low'), else 'paired'.
     """
-    variant = Variant(variant)
-    ranks = [card.rank for card in cards]
+    down1, down2, door = cards
+    return _class_of((down1.rank, down2.rank, door.rank, down1.suit == down2.suit == door.suit), Variant(variant))
+
+
+ClassKey = tuple[int, int, int, bool]
+"""What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
+
+_ACE = 14
+
+
+def _class_of(key: ClassKey, variant: Variant) -> str:
+    """:func:`starting_class` of the cards ``key`` describes."""
+    ranks = key[:3]
     if variant is Variant.RAZZ:
-        lows = sorted(card.low_rank for card in cards)
+        lows = sorted(_LOW[rank] for rank in ranks)
         if len(set(lows)) < 3:
             return "paired"
         return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
-    down1, down2, door = cards
+    down1, down2, door = ranks
     if len(set(ranks)) == 1:
         return "rolled-up trips"
-    if down1.rank == down2.rank:
+    if down1 == down2:
         return "buried pair"
-    if door.rank in (down1.rank, down2.rank):
+    if door in (down1, down2):
         return "split pair"
-    if len({card.suit for card in cards}) == 1:
+    if key[3]:
         return "three to a flush"
     if _straight_span(ranks):
         return "three to a straight"
-    if variant is Variant.STUD8 and all(card.low_rank <= 8 for card in cards):
+    if variant is Variant.STUD8 and all(_LOW[rank] <= 8 for rank in ranks):
         return "three low (8 or under)"
     high = sum(rank >= 10 for rank in ranks)
     if high >= 2:
@@ -613,27 +615,21 @@ def starting_class(cards: Sequence[Card], variant: Variant | str) -> str:
     return "one high card (T to K)" if high else "three small (9 or under)"
 
 
-_ACE = 14
+_LOW = {card.rank: card.low_rank for card in DECK}
+"""Each rank with the ace counted low (1), as :attr:`Card.low_rank` counts it."""
 
 
-def _straight_span(ranks: list[int]) -> bool:
-    for values in (ranks, [1 if rank == 14 else rank for rank in ranks]):
+def _straight_span(ranks: Sequence[int]) -> bool:
+    for values in (ranks, [_LOW[rank] for rank in ranks]):
         if max(values) - min(values) <= 4:
             return True
     return False
 
 
-ClassKey = tuple[int, int, int, bool]
-"""What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
-
-
 def _classes_of(variant: Variant) -> Memo[ClassKey, str]:
     """The variant's :func:`starting_class` by :data:`ClassKey`, each key classed once (a few
     thousand keys where there are 132,600 ordered three-card starts)."""
-    def of_key(key: ClassKey) -> str:
-        suits = "sss" if key[3] else "cdh"
-        return starting_class([Card.parse(RANKS[rank - 2] + suit) for rank, suit in zip(key[:3], suits)], variant)
-    return Memo(of_key)
+    return Memo(lambda key: _class_of(key, variant))
 
 
 _CLASSES: dict[str, Memo[ClassKey, str]] = {variant.value: _classes_of(variant) for variant in Variant}

@@ -62,14 +62,21 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+NULL = float("nan")
+"""A missing value as the store binds it. Python's sqlite3 binds an int, float or str as it
+is, but looks every other value up in its adapters first, None too (six times the cost of
+binding an int: some 50 values a hand are missing); SQLite stores a NaN as NULL, as it
+does None. The store's rows (:class:`RowsMaker`) hold it for None (``add_rows``' ``null``)."""
+
+
 def sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The rows as SQLite takes them. The values are plain Python already
-    (ints, floats, strings, None; booleans the ints 0 and 1, which sqlite3
+    (ints, floats, strings, :data:`NULL` or None; booleans the ints 0 and 1, which sqlite3
     binds without looking for an adapter, as it does for every bool) and each
     column's affinity stores them as its type; times are written out as
     ISO-8601 UTC text, and file names go through :func:`printable_path`
-    (SQLite takes UTF-8 only). The players and actions rows, most of them,
-    go as they are."""
+    (SQLite takes UTF-8 only), the rows that have them with None as :data:`NULL`.
+    The players, actions and pots rows, most of them, go as they are."""
     columns = SCHEMA[table]
     times = [i for i, column in enumerate(columns) if column.dtype.startswith("datetime64")]
     files = [i for i, column in enumerate(columns) if column.name == "file"]
@@ -86,7 +93,7 @@ def sql_rows(table: str, rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             if name not in printable:
                 printable[name] = name if not isinstance(name, str) else printable_path(name)
             values[i] = printable[name]
-        out.append(tuple(values))
+        out.append(tuple([NULL if value is None else value for value in values]))
     return out
 
 
@@ -118,7 +125,7 @@ class PreparedRows:
         start = (0,) * len(TABLES)
         for index, (keep, end) in enumerate(zip(new, self.ends)):
             if keep:
-                again = rows_from_checks((rechecked[index],)) if index in rechecked else None
+                again = rows_from_checks((rechecked[index],), NULL) if index in rechecked else None
                 for table, first, last in zip(TABLES, start, end):
                     rows[table].extend(again[table] if again else self.tables[table][first:last])
                 original = self.originals[index]
@@ -130,9 +137,11 @@ class PreparedRows:
 
 class RowsMaker:
     """:class:`PreparedRows` made one result at a time: each result's rows and its
-    original text's row (the text packed) as soon as it comes, while its check is
-    still in the caches, so the check can go at once (building rows from a file's
-    checked hands long after each was checked cost a quarter more)."""
+    original text's row as soon as it comes, while its check is still in the caches,
+    so the check can go at once (building rows from a file's checked hands long after
+    each was checked cost a quarter more). The texts are packed when the rows are
+    taken, one after another: packing each as it came, between two checks, found
+    zstd's tables out of the caches every time and cost twice as much."""
 
     __slots__ = ("_originals", "_tables", "_lists", "_files", "keys", "ends", "rows", "problems")
 
@@ -146,7 +155,7 @@ class RowsMaker:
         self._lists = tuple(self._tables.values())
         self.keys: list[tuple[str, str] | None] = []
         self.ends: list[tuple[int, ...]] = []
-        self.rows: list[tuple[Any, ...] | None] = []  # each result's originals row
+        self.rows: list[tuple[Any, ...] | None] = []  # each result's originals row, its texts not yet packed
         self.problems: list[Rejected | Skipped] = []
 
     def __len__(self) -> int:
@@ -158,7 +167,7 @@ class RowsMaker:
         result, source = item if isinstance(item, tuple) else (item, None)
         lists = self._lists
         if not isinstance(result, HandCheck):
-            add_rows(result, lists)
+            add_rows(result, lists, NULL)
             self.ends.append(tuple(map(len, lists)))
             self.keys.append(None)
             self.rows.append(None)
@@ -172,7 +181,7 @@ class RowsMaker:
             self.ends.append(tuple(map(len, lists)))
             self.rows.append(None)
             return result
-        add_rows(result, lists)
+        add_rows(result, lists, NULL)
         self.ends.append(tuple(map(len, lists)))
         if source is None and self._originals is not None:
             source = self._originals.get((hand.file, hand.line))
@@ -180,8 +189,7 @@ class RowsMaker:
             self.rows.append(None)
         else:
             context = source.context
-            self.rows.append((site, hand_id, self._printable(hand.file), hand.line, pack(source.text),
-                              None if context is None else pack(context)))
+            self.rows.append((site, hand_id, self._printable(hand.file), hand.line, source.text, context))
         return result
 
     def _printable(self, file: str) -> str:
@@ -192,7 +200,9 @@ class RowsMaker:
 
     def take(self) -> PreparedRows:
         """The rows made so far; the maker starts afresh."""
-        made = PreparedRows(self.keys, self.ends, self._tables, self.rows, self.problems)
+        originals = [None if row is None else (*row[:4], pack(row[4]), NULL if row[5] is None else pack(row[5]))
+                     for row in self.rows]
+        made = PreparedRows(self.keys, self.ends, self._tables, originals, self.problems)
         self._start()
         return made
 
@@ -243,5 +253,5 @@ def unpack(data: bytes | None) -> str | None:
     return decompressor.decompress(data).decode("utf-8")
 
 
-__all__ = ["INSERT_ROWS", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
+__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
            "prepare_rows", "sql_rows", "unpack"]
