@@ -163,3 +163,56 @@ def test_the_chip_is_worked_out_only_when_a_pot_is_split(monkeypatch: pytest.Mon
     assert state.chip == D("0.01") and len(asked) == 1  # worked out once
     assert StudState.new("stud", stakes, seats, chip=D(1)).chip == D(1) and len(asked) == 1
 
+
+
+class _CountedWalks(list):  # type: ignore[type-arg]
+    """A hand's collections that count how often they are walked."""
+
+    walks = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self.walks += 1
+        return super().__iter__()
+
+
+def _settled(hand: Any) -> tuple[StudState, _CountedWalks]:
+    from studbook.check import start_state
+
+    state = start_state(hand)
+    state.apply_all(hand.events)
+    state.collects = walked = _CountedWalks(state.collects)
+    return state, walked
+
+
+def test_settlement_walks_the_collections_once() -> None:
+    """finish() gathers what its money checks ask of the collections (the total, each
+    pot's sums by player, each pot's first line and halves) in one pass over them, and
+    checks and reports as before: the sample hands, split pots and side pots among them."""
+    from studbook.engine.settle import finish
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    collected = [h for h in hands if sum(type(e).__name__ == "Collect" for e in h.events) >= 2]
+    assert len(hands) > 100 and collected  # (split pots and side pots: two collections or more)
+    for hand in hands:
+        state, walked = _settled(hand)
+        pots, players, rake, _ = finish(state, hand.end_line)
+        clean = check_hand(hand)
+        assert (tuple(pots), tuple(players), rake) == (clean.pots, clean.players, clean.rake)
+        if not state.violations and state.profile.logs_uncalled:
+            assert walked.walks <= 1, hand.hand_id
+
+
+def test_a_collection_from_a_pot_the_hand_does_not_have_is_one_violation_at_its_line() -> None:
+    """pot.side: a collection that names side pot 3 of a hand with one side pot is
+    reported at its own line, once, and the pots are still published."""
+    from studbook.events import Collect
+
+    hand = next(h for f in parse_paths([ROOT / "histories"]) for h in f.hands
+                if (c := check_hand(h)).status == "ok" and len(c.pots) == 2)
+    last = [e for e in hand.events if isinstance(e, Collect)][-1]
+    wrong = replace(hand, events=tuple(replace(e, pot=3) if e is last else e for e in hand.events))
+    checked = check_hand(wrong)
+    side = [v for v in checked.violations if v.rule == "pot.side"]
+    assert [(v.line, v.actual) for v in side] == [(last.line, 3)]
+    assert "but there is only 1 side pot" in side[0].message
+    assert [p.amount for p in checked.pots] == [p.amount for p in check_hand(hand).pots]

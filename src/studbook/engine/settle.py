@@ -8,7 +8,6 @@ the pots and the per-player results.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import replace
 from decimal import Decimal
 from typing import Mapping, Sequence
@@ -43,22 +42,63 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
         _award_unlogged(state, end_line)
     _check_unreturned(state, money_line)
     pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
-    rake = _rake(state, pots)
+    got = _gather(state.collects)  # (the collections are final from here)
+    rake = _rake(state, pots, got)
     nets = _net_pots(state, pots, rake)
-    totals_ok = _check_totals(state, pots, rake, nets, money_line)
-    by_pot = _collections_by_pot(state, len(pots))
+    totals_ok = _check_totals(state, pots, rake, nets, got, money_line)
+    by_pot = _collections_by_pot(state, len(pots), got)
     awards: list[PotAward] = []
     for pot in pots:
         net = nets[pot.index] if nets is not None else None
         collected = by_pot.get(pot.index, {}) if by_pot is not None else None
         expected = _expected(state, pot, net) if net is not None else None
         if collected is not None and totals_ok:
-            _check_award(state, pot, len(pots), net, expected, collected, money_line)
-        awards.append(_award(state, pot, collected, expected))
+            _check_award(state, pot, len(pots), net, expected, collected, got.first_line.get(pot.index, money_line))
+        awards.append(_award(state, pot, collected, got))
     if by_pot is None and totals_ok:
-        _check_aggregate(state, pots, nets, money_line)
+        _check_aggregate(state, pots, nets, got, money_line)
     showdown = state.went_to_showdown
     return awards, _results(state, showdown), rake, showdown
+
+
+class _Collected:
+    """What the log says was collected, gathered in one pass over the hand's collections:
+    every money check of :func:`finish` reads it (before, each walked the collections
+    again: the total, the sums per pot, each pot's first line and halves)."""
+
+    __slots__ = ("total", "by_player", "by_pot", "first_line", "halves", "numbered", "top_pot")
+
+    def __init__(self) -> None:
+        self.total = ZERO  # every collection
+        self.by_player: dict[str, Decimal] = {}  # each player's, over all pots
+        self.by_pot: dict[int, dict[str, Decimal]] = {}  # each pot's, by player
+        self.first_line: dict[int, int] = {}  # each pot's first collection line
+        self.halves: dict[int, dict[str, Half]] = {}  # each pot's halves named (stud8), by player
+        self.numbered = False  # some collection names a side pot
+        self.top_pot = -1  # the highest pot number named
+
+
+def _gather(collects: Sequence[Collect]) -> _Collected:
+    got = _Collected()
+    total = ZERO
+    by_player, by_pot, first_line = got.by_player, got.by_pot, got.first_line
+    for c in collects:
+        player, amount, pot = c.player, c.amount, c.pot
+        total += amount
+        by_player[player] = by_player.get(player, ZERO) + amount
+        row = by_pot.get(pot)
+        if row is None:
+            row = by_pot[pot] = {}
+            first_line[pot] = c.line
+            if pot > got.top_pot:
+                got.top_pot = pot
+            if pot:
+                got.numbered = True
+        row[player] = row.get(player, ZERO) + amount
+        if c.half is not None:
+            got.halves.setdefault(pot, {})[player] = c.half
+    got.total = total
+    return got
 
 
 def _money_line(state: StudState, end_line: int) -> int:
@@ -109,7 +149,7 @@ def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) ->
     state.collects[:] = out
 
 
-def _rake(state: StudState, pots: list[Pot]) -> Decimal:
+def _rake(state: StudState, pots: list[Pot], got: _Collected) -> Decimal:
     """The stated rake; with profile states_rake=False, or a summary with no
     rake field, what the pot holds beyond the collections (for the latter at
     most the profile's unstated_rake_share of the pot: more is left to pot.total)."""
@@ -119,7 +159,7 @@ def _rake(state: StudState, pots: list[Pot]) -> Decimal:
     if (summary is None and state.profile.states_rake) or not state.collects:
         return ZERO
     pot = total([p.amount for p in pots])
-    left = max(pot - total([c.amount for c in state.collects]), ZERO)
+    left = max(pot - got.total, ZERO)
     return left if summary is None else min(left, pot * state.profile.unstated_rake_share)
 
 
@@ -133,14 +173,15 @@ def _check_unreturned(state: StudState, line: int) -> None:
         state.report(POT_UNCALLED_NOT_RETURNED, line, player=top.name, amount=amount)
 
 
-def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, line: int) -> bool:
+def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, got: _Collected,
+                  line: int) -> bool:
     """pot.total and the stated side pots; False when the totals are off.
 
     A wrong collection is blamed on its own line where the shown hands tell
     who should have collected what (``line``, the first collection, otherwise).
     """
     computed = total([p.amount for p in pots])
-    collected = total([c.amount for c in state.collects])
+    collected = got.total
     summary = state.summary
     ok = True
     if not state.collects and computed > ZERO and state.profile.logs_collections:
@@ -224,13 +265,14 @@ def _net_pots(state: StudState, pots: list[Pot], rake: Decimal) -> list[Decimal]
     return None
 
 
-def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Decimal]] | None:
+def _collections_by_pot(state: StudState, count: int, got: _Collected) -> dict[int, dict[str, Decimal]] | None:
     """Collections per pot, or None when the log's pot numbers do not fit our pots."""
-    out: dict[int, dict[str, Decimal]] = defaultdict(dict)
     stated = state.summary is not None and bool(state.summary.pots)
-    if count > 1 and not stated and all(c.pot == 0 for c in state.collects):
+    if count > 1 and not stated and not got.numbered:
         return None  # the log does not number its pots: compare totals per player
-    for c in state.collects:
+    if got.top_pot < count:
+        return got.by_pot
+    for c in state.collects:  # the first collection of a pot we do not have
         if c.pot >= count:
             if count == 1:
                 return None
@@ -240,10 +282,8 @@ def _collections_by_pot(state: StudState, count: int) -> dict[int, dict[str, Dec
                 state.report(POT_SIDE_NO_SUCH_POT, c.line, player=c.player, pot=c.pot)
             else:
                 state.report(POT_SIDE_NO_SUCH_POTS, c.line, player=c.player, pot=c.pot, side_pots=count - 1)
-            return None
-        row = out[c.pot]
-        row[c.player] = row.get(c.player, ZERO) + c.amount
-    return out
+            break
+    return None
 
 
 def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
@@ -315,10 +355,10 @@ def _share(out: Ranges, amount: Decimal, winners: list[str], chip: Decimal, exac
 
 def _check_award(
     state: StudState, pot: Pot, count: int, net: Decimal | None, expected: Ranges | None,
-    collected: dict[str, Decimal], line: int,
+    collected: dict[str, Decimal], where: int,
 ) -> None:
+    """Rule showdown.award and pot.side for one pot; ``where``: its first collection line."""
     name = pot_name(pot.index, count)
-    where = _collect_line(state, pot.index, line)
     for player in collected:
         p = state.player(player)
         if p is not None and p.folded:
@@ -340,7 +380,8 @@ def _check_award(
         state.report(SHOWDOWN_AWARD_POT_TO_NOBODY, where, pot=name, want=want)
 
 
-def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, line: int) -> None:
+def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, got: _Collected,
+                     line: int) -> None:
     """Awards summed over all pots, when the log's pot numbers cannot be matched."""
     if nets is None:
         return
@@ -350,9 +391,7 @@ def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | No
         if expected is None:
             return
         add_ranges(total, expected)
-    collected: dict[str, Decimal] = {}
-    for c in state.collects:
-        collected[c.player] = collected.get(c.player, ZERO) + c.amount
+    collected = got.by_player
     if not collected:
         return
     if _misawarded(total, collected):
@@ -371,13 +410,6 @@ def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
     return False
 
 
-def _collect_line(state: StudState, index: int, default: int) -> int:
-    for c in state.collects:
-        if c.pot == index:
-            return c.line
-    return default
-
-
 _Share = tuple[str, Decimal | tuple[Decimal, Decimal]]
 
 
@@ -391,15 +423,12 @@ def _ordered(state: StudState, names: Mapping[str, object]) -> list[str]:
     return sorted(names, key=lambda n: pos.get(n, 99))
 
 
-def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, expected: Ranges | None) -> PotAward:
+def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, got: _Collected) -> PotAward:
     high: list[tuple[str, Decimal]] = []
     low: list[tuple[str, Decimal]] = []
-    if collected is None:
-        rows: dict[str, Decimal] = {}
-        for c in state.collects:
-            rows[c.player] = rows.get(c.player, ZERO) + c.amount
-        collected = rows if pot.index == 0 else {}
-    halves = {c.player: c.half for c in state.collects if c.pot == pot.index and c.half is not None}
+    if collected is None:  # the log's pot numbers do not fit: the main pot shows every collection
+        collected = got.by_player if pot.index == 0 else {}
+    halves = got.halves.get(pot.index)
     for player in (_ordered(state, collected) if len(collected) > 1 else collected):
         amount = collected[player]
         if halves and halves.get(player) is Half.LOW:
