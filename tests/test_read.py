@@ -345,14 +345,42 @@ def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
     assert len(list(cache.iterdir())) == 2  # each folder's grammar cached apart
 
 
+def _collapsed_by_one_regex(text: str) -> str:
+    """Each blank run (``read._BLANK_RUN``: blank lines, or 64 blanks in a line) made one gap,
+    by the one regex that defines them."""
+    from studbook.read import _BLANK_RUN
+
+    return _BLANK_RUN.sub(lambda run: "\n\n" if "\n" in run.group() else " ", text)
+
+
 def _collapsed_whole(text: str) -> str:
     """What detection read as a file's head before it read only the start it needs."""
-    from studbook.read import _BLANK_RUN, HEAD_CHARS, _one_gap
+    from studbook.read import HEAD_CHARS
 
-    return _BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]
+    return _collapsed_by_one_regex(text)[:HEAD_CHARS]
 
 
 _PIECES = ["x", "Seat 1: Hero (100 in chips) ", "\n", "\n\n\n", " ", " " * 70, "\t", "\r\n", " \n \n", "\n\t\n"]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES + [" \t", "\t" * 64, "\r", "  \n"]), st.integers(1, 80)),
+                max_size=16))
+def test_blank_runs_are_collapsed_as_the_one_regex_collapses_them(pieces: list[tuple[str, int]]) -> None:
+    """Blank lines, then long runs of blanks, each made one gap, one kind after the other:
+    what the one regex of both kinds makes, however they adjoin."""
+    from studbook.read import collapse_blank_runs
+
+    text = "".join(piece * count for piece, count in pieces)
+    assert collapse_blank_runs(text) == _collapsed_by_one_regex(text)
+
+
+def test_blank_runs_that_adjoin_are_collapsed_as_the_one_regex_collapses_them() -> None:
+    from studbook.read import collapse_blank_runs
+
+    for text in ["x" + " " * 70 + "\n\n" + "\t" * 64 + "y", "\n" + " " * 70 + "\n", "\n\n" + " \t" * 40 + "x",
+                 "\n" + "\t" * 70 + "x", "x" + " " * 63 + "\n \n" + " " * 64, " " * 64, "\n \r\n\n", "a  b\tc"]:
+        assert collapse_blank_runs(text) == _collapsed_by_one_regex(text), repr(text)
 
 
 @settings(max_examples=examples(200), deadline=None)
