@@ -400,3 +400,40 @@ def test_the_head_of_every_corpus_file_is_the_whole_texts_head(corpus: Path) -> 
     for name, path in sample_files(corpus):
         text = decode(path.read_bytes()).text.lstrip()[: HEAD_CHARS * 64]
         assert blank_collapsed_head(text) == _collapsed_whole(text), name
+
+
+def _control_by_characters(head: str) -> int:
+    """The control characters that are no layout, by their definition: below " ", save "\\n\\r\\t\\f"."""
+    return sum(1 for ch in head if ch < " " and ch not in "\n\r\t\f")
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.text(alphabet=st.sampled_from([chr(c) for c in range(0, 40)] + ["a", "\x7f", "é", "\ufffd"]), max_size=300))
+def test_binary_text_is_told_by_its_control_characters(text: str) -> None:
+    """Decoding's sniff counts (in C) the control characters its definition names."""
+    import importlib
+
+    decode_module = importlib.import_module("studbook.read.decode")
+    assert len(decode_module._CONTROL.findall(text)) == _control_by_characters(text)
+    head = text[:4096]
+    expected = bool(head) and _control_by_characters(head) + head.count("\ufffd") > 0.1 * len(head)
+    assert decode_module._looks_binary(text) == expected
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.binary(max_size=200), st.lists(st.sampled_from([b"a\x00", b"\x00a", b"ab", b"\x00\x00"]), max_size=60))
+def test_utf16_without_a_bom_is_told_by_its_nul_bytes(noise: bytes, pairs: list[bytes]) -> None:
+    """Every other byte NUL (and few in the others): UTF-16 of that byte order."""
+    import importlib
+
+    decode_module = importlib.import_module("studbook.read.decode")
+    head = b"".join(pairs) + noise
+    half = len(head) // 2
+    even = sum(1 for b in head[0 : half * 2 : 2] if b == 0)
+    odd = sum(1 for b in head[1 : half * 2 : 2] if b == 0)
+    expected = None
+    if half >= 8 and odd > 0.4 * half and even < 0.05 * half:
+        expected = "utf-16-le"
+    elif half >= 8 and even > 0.4 * half and odd < 0.05 * half:
+        expected = "utf-16-be"
+    assert decode_module._utf16_without_bom(head) == expected
