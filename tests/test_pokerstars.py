@@ -556,6 +556,10 @@ def test_a_line_that_makes_one_event_is_read_in_one_python_call() -> None:
     [path] = _HISTORIES.glob("*Aaltje IV*.txt")  # real-shaped cash hands: showdowns, mucks, collects
     text = path.read_text(encoding="utf-8")[:20_000]
     text = text[: text.rindex("PokerStars Hand #")] + SMALL  # whole hands, then a tournament's
+    from studbook.sites.lines import AMOUNTS, CARDS
+
+    AMOUNTS.clear()  # (a memo full from other tests' reads would clear itself during the next read)
+    CARDS.clear()
     list(studbook.parse_text(text))  # the amounts and cards read once: later reads find them
     lines, calls = _python_calls_a_line(text)
     read = {kind for kind in lines if kind in ONE_CALL_KINDS}
