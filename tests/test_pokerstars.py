@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import csv
-import sys
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -514,56 +512,3 @@ def test_the_hours_of_a_change_of_clocks_are_read_as_the_zone_rules_say(year: in
                     exact = local.replace(tzinfo=tz).astimezone(timezone.utc)
                     assert to_utc(local.strftime("%Y/%m/%d %H:%M:%S"), zone) == exact, (zone, local)
     assert days >= 10  # the zones' changes of that year were met
-
-
-# The lines whose handler only makes their event (pokerstars._ONE_EVENT): on the
-# hot path, read in one Python call a line, the event made in the handler's frame.
-ONE_CALL_KINDS = {"ANTE", "BRING_IN", "COMPLETE", "BET", "CALL", "RAISE", "CHECK", "FOLD", "UNCALLED",
-                  "SHOW", "MUCK", "NOSHOW", "SHOWDOWN", "NO_LOW", "CAPPED", "PAIR_ON_BOARD"}
-
-
-def _python_calls_a_line(text: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Per line kind, the lines the scan handed to a handler and the Python calls
-    that made (the handler's own and every call under it)."""
-    lines: dict[str, int] = {}
-    calls: dict[str, int] = {}
-    handler: list[Any] = [None, ""]  # the frame of the handler running, its line's kind
-
-    def profile(frame: Any, event: str, arg: object) -> None:
-        if event != "call":
-            return
-        if frame.f_back is not None and frame.f_back.f_code.co_name == "_scan":
-            kind = frame.f_locals.get("kind", "")
-            handler[:] = [frame, kind]
-            lines[kind] = lines.get(kind, 0) + 1
-            calls[kind] = calls.get(kind, 0) + 1
-            return
-        caller = frame.f_back
-        while caller is not None and caller is not handler[0]:
-            caller = caller.f_back
-        if caller is not None:
-            calls[handler[1]] = calls.get(handler[1], 0) + 1
-
-    sys.setprofile(profile)
-    try:
-        list(studbook.parse_text(text))
-    finally:
-        sys.setprofile(None)
-    return lines, calls
-
-
-def test_a_line_that_makes_one_event_is_read_in_one_python_call() -> None:
-    [path] = _HISTORIES.glob("*Aaltje IV*.txt")  # real-shaped cash hands: showdowns, mucks, collects
-    text = path.read_text(encoding="utf-8")[:20_000]
-    text = text[: text.rindex("PokerStars Hand #")] + SMALL  # whole hands, then a tournament's
-    from studbook.sites.lines import AMOUNTS, CARDS
-
-    AMOUNTS.clear()  # (a memo full from other tests' reads would clear itself during the next read)
-    CARDS.clear()
-    list(studbook.parse_text(text))  # the amounts and cards read once: later reads find them
-    lines, calls = _python_calls_a_line(text)
-    read = {kind for kind in lines if kind in ONE_CALL_KINDS}
-    assert {"ANTE", "BRING_IN", "COMPLETE", "RAISE", "BET", "CALL", "CHECK", "FOLD", "UNCALLED", "SHOWDOWN",
-            "SHOW", "NOSHOW", "PAIR_ON_BOARD"} <= read, lines
-    assert {kind: calls[kind] for kind in read} == {kind: lines[kind] for kind in read}
-    assert calls["DEAL"] > lines["DEAL"]  # a handler with more to do than one event makes its event by a call

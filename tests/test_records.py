@@ -12,7 +12,6 @@ from typing import Any, Callable
 import pytest
 
 import studbook.engine.pots as pots
-import studbook.records as records
 import studbook.engine.result as result
 import studbook.engine.snapshot as snapshot
 import studbook.sites.makers as makers
@@ -69,46 +68,3 @@ def _norm(tp: Any) -> Any:
 def _sample(tp: Any, index: int) -> Any:
     """A distinct value (only equality matters: the maker stores, never checks)."""
     return ("value", index)
-
-
-# Every record class a reader makes.
-EVENT_CLASSES = sorted({typing.get_args(hint)[1] for module, _, hint, _ in ALL
-                        if module == makers.__name__ and hint is not None}, key=lambda c: c.__name__)
-
-
-@pytest.mark.parametrize("cls", EVENT_CLASSES, ids=lambda c: c.__name__)
-def test_an_inline_maker_makes_what_the_constructor_makes(cls: type) -> None:
-    fields = dataclasses.fields(cls)
-    values = {f.name: f"v[{i}]" for i, f in enumerate(fields)}
-    kept: list[Any] = []
-    samples = [_sample(None, i) for i in range(len(fields))]
-    made = records.inline_maker(cls, "v, out", values, {}, "out.append(o)")
-    made(samples, kept)
-    assert len(kept) == 1 and type(kept[0]) is cls
-    assert kept[0] == cls(**{f.name: v for f, v in zip(fields, samples)})
-
-
-def test_an_inline_maker_names_every_field() -> None:
-    from studbook.events import NoShow
-    with pytest.raises(TypeError, match="NoShow has the fields"):
-        records.inline_maker(NoShow, "f", {"file": "f", "line": "1"}, {}, "pass")
-    with pytest.raises(TypeError, match="NoShow has the fields"):
-        records.inline_maker(NoShow, "f", {"file": "f", "line": "1", "player": "f", "seat": "2"}, {}, "pass")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Checked:
-    value: int
-
-    def __post_init__(self) -> None:
-        if self.value < 0:
-            raise ValueError("negative")
-
-
-def test_an_inline_maker_of_a_class_with_post_init_runs_it() -> None:
-    made = records.inline_maker(_Checked, "v, out", {"value": "v"}, {}, "out.append(o)")
-    kept: list[Any] = []
-    made(3, kept)
-    assert kept == [_Checked(3)]
-    with pytest.raises(ValueError, match="negative"):
-        made(-1, kept)

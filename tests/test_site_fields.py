@@ -82,8 +82,8 @@ def _head_record(cls: type[LineBuilder]) -> dict[str, object]:
 
 
 def test_some_handlers_declare_their_fields() -> None:
-    typed = {(site, kind) for site, cls in _builders().items() for kind, handler in cls._dispatch.items()
-             if _declared(handler) is not None}
+    typed = {(site, kind) for site, cls in _builders().items() for kind, method in cls.HANDLERS.items()
+             if _declared(getattr(cls, method)) is not None}
     assert len(typed) >= 30
     assert ("pokerstars", "SEAT") in typed and ("pokerstars", "RAISE") in typed
 

@@ -18,7 +18,7 @@ without slots get their ordinary constructor.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from studbook.classcode import run
 
@@ -53,55 +53,19 @@ def maker(cls: type[T]) -> Callable[..., T]:
 
 def _draft_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Callable[..., T] | None:
     """``make`` filling a draft of ``cls``; None when ``cls`` cannot take one."""
-    draft = _draft_class(cls, names)
-    if draft is None:
-        return None
-    body = _draft_body(names, [f"v{i}" for i in range(len(names))])
-    return _compile(names, body, {"_draft": draft, "_cls": cls}, defaults)
-
-
-def _draft_class(cls: type, names: list[str]) -> type | None:
-    """A mutable class of ``cls``'s layout whose instances may become ``cls``'s; None
-    when ``cls`` cannot take one."""
     slots = cls.__dict__.get("__slots__")
     if slots is None or any(name.startswith("__") for name in names):
         return None  # private names are mangled in a class body, not in ``make``
     namespace = {"__slots__": slots, "__init__": object.__init__,
                  "__setattr__": object.__setattr__, "__delattr__": object.__delattr__}  # fmt: skip
     draft = type(f"{cls.__name__}Draft", cls.__bases__, namespace)
+    body = "".join(f"    o.{name} = v{i}\n" for i, name in enumerate(names))
+    make = _compile(names, f"    o = _draft()\n{body}    o.__class__ = _cls\n", {"_draft": draft, "_cls": cls}, defaults)
     try:
-        draft().__class__ = cls
+        made = make(*[None] * len(names))
     except TypeError:  # a layout or class that refuses the assignment
         return None
-    return draft
-
-
-def _draft_body(names: list[str], values: list[str]) -> str:
-    """Source lines making ``o``, a ``_cls``, from a ``_draft`` and an expression a field."""
-    body = "".join(f"    o.{name} = {value}\n" for name, value in zip(names, values))
-    return f"    o = _draft()\n{body}    o.__class__ = _cls\n"
-
-
-def inline_maker(cls: type, params: str, values: Mapping[str, str], scope: Mapping[str, Any],
-                 then: str) -> Callable[..., None]:  # fmt: skip
-    """``def made(params)``: makes a ``cls`` from ``values`` (each field's Python
-    expression over ``params`` and the names of ``scope``, every field named) and
-    runs the statement ``then`` with it as ``o``. A caller of a maker and the maker
-    in one frame: for the readers' most frequent lines, whose handler only makes
-    one event (see :func:`studbook.sites.lines.line_event`)."""
-    names = [f.name for f in dataclasses.fields(cls)]
-    if sorted(values) != sorted(names):
-        raise TypeError(f"{cls.__name__} has the fields {names}, not {sorted(values)}")
-    ordered = [f"({values[name]})" for name in names]
-    draft = None if hasattr(cls, "__post_init__") else _draft_class(cls, names)
-    if draft is None:
-        body = f"    o = _make({', '.join(ordered)})\n"
-    else:
-        body = _draft_body(names, ordered)
-    namespace = {**scope, "_draft": draft, "_cls": cls, "_make": maker(cls)}
-    run(f"def made({params}):\n{body}    {then}\n", namespace)
-    made: Callable[..., None] = namespace["made"]
-    return made
+    return make if type(made) is cls else None
 
 
 def _slot_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Callable[..., T]:
@@ -119,4 +83,4 @@ def _compile(names: list[str], body: str, scope: dict[str, Any], defaults: dict[
     return make
 
 
-__all__ = ["inline_maker", "maker"]
+__all__ = ["maker"]

@@ -43,7 +43,6 @@ from studbook.read import split_at_headers
 from studbook.read.grammar import Fields, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
-from studbook.records import inline_maker
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
@@ -324,31 +323,6 @@ Reader = Callable[[str, int, str], Optional[Scanned]]
 _Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
 
 
-# The names a line event's expressions may use besides the handler's own
-# ``b`` (the builder), ``kind``, ``f`` (the line's fields) and ``line``.
-_LINE_EVENT_SCOPE: dict[str, Any] = {
-    "amount": amount, "cards": cards, "ActionKind": ActionKind, "ACTIONS": ACTION_TERMINALS,
-    "pot_number": pot_number, "summary_outcome": summary_outcome, "within_count": within_count,
-}
-
-
-def line_event(cls: type[Event], fields: object, **values: str) -> Handler:
-    """The handler of a line that only makes one event: ``cls`` made from ``values``,
-    each of its fields but ``file`` and ``line`` as a Python expression over the
-    handler's ``kind``, ``f`` (the line's fields, of the type ``fields``, checked as a
-    handler's declaration is), the builder ``b`` and the names of ``_LINE_EVENT_SCOPE``.
-    E.g. ``line_event(NoShow, PlayerOnly, player="f[0]")``.
-
-    Why not a method calling a maker: the event is made in the handler's own frame,
-    one Python call a line instead of two, on the lines every hand has most of
-    (bets, calls, checks, folds, antes); the scan calls it as it calls a method."""
-    handler = inline_maker(cls, "b, kind, f, line", {"file": "b.file", "line": "line", **values},
-                           _LINE_EVENT_SCOPE, "b.events.append(o)")  # fmt: skip
-    handler.__annotations__ = {"kind": str, "f": fields, "line": int, "return": None}
-    handler.__qualname__ = handler.__name__ = f"line_event({cls.__name__})"
-    return handler
-
-
 def _no_handler(builder: Any, kind: str, f: Fields, line: int) -> None:
     raise KeyError(kind)
 
@@ -361,8 +335,7 @@ class LineBuilder:
     """Turns one hand's text into a Hand (or a Skipped), in one pass.
 
     Subclasses set ``SITE`` and ``HANDLERS`` (terminal -> name of the method
-    called with ``(kind, fields, line)`` for each line of that kind, or a
-    :func:`line_event` for a line that only makes one event).
+    called with ``(kind, fields, line)`` for each line of that kind).
     Handlers record events with the ``add_*`` helpers, which keep the
     :class:`Ledger` up to date.
 
@@ -375,7 +348,7 @@ class LineBuilder:
     """
 
     SITE: ClassVar[str] = ""
-    HANDLERS: ClassVar[Mapping[str, str | Handler]] = {}
+    HANDLERS: ClassVar[Mapping[str, str]] = {}
     NOT_PLAYERS: ClassVar[frozenset[str]] = frozenset({"SEAT"})  # lazy names that are not a seated player's
     STREETS: ClassVar[Mapping[str, Street]] = {}  # street marker text -> street, for street_named
     IMPLIED_SHOWDOWN: ClassVar[bool] = False  # no showdown marker: the first card shown opens it
@@ -387,8 +360,7 @@ class LineBuilder:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         handlers = {"HAND_CANCELLED": "hand_cancelled", **cls.HANDLERS}  # any grammar may use the shared line
-        cls._dispatch = {terminal: getattr(cls, method) if isinstance(method, str) else method
-                         for terminal, method in handlers.items()}  # fmt: skip
+        cls._dispatch = {terminal: getattr(cls, method) for terminal, method in handlers.items()}
 
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         self.file = file

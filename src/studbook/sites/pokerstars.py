@@ -18,22 +18,21 @@ import re
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import (
-    Action, BettingCapped, ChatterKind, Collect, HandHeader, Muck, NoLowHand, NoShow, OpenPairNotice,
-    PostAnte, SeatSummary, Show, ShowdownStart, Street, UncalledReturned,
-)
+from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
+from studbook.read.limits import within_count
 from studbook.sites.base import HandText
 from studbook.sites.lines import (
-    CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     PlayerAmount, PlayerOnly, SkipHand,
-    amount, cards, line_event, skip_reason, stud_structure, to_utc, WRITTEN_AMOUNT,
+    amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
-    make_chatter, make_deal, make_deal_community, make_header, make_pot_summary, make_seat, make_stakes, make_street,
-    make_tournament,
+    make_action, make_ante, make_capped, make_chatter, make_collect, make_deal, make_deal_community,
+    make_header, make_muck, make_no_low, make_no_show, make_open_pair, make_pot_summary, make_seat,
+    make_seat_summary, make_show, make_showdown, make_stakes, make_street, make_tournament, make_uncalled,
 )
 
 HEADER_START = re.compile(r"^PokerStars (?:Home Game )?(?:Zoom )?(?:Hand|Game) #(\d+)", re.M)
@@ -61,6 +60,7 @@ KINDS: dict[str, str] = {
 
 _STREET_OF = STREET_TERMINALS
 _BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal lines "[before] [up]"
+_ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
@@ -101,35 +101,6 @@ game_variant = functools.lru_cache(maxsize=256)(lines_game_variant)
 game_structure = functools.lru_cache(maxsize=256)(stud_structure)
 
 
-# The lines that only make one event, made in the handler's frame (see line_event).
-_ONE_EVENT = {
-    "ANTE": line_event(PostAnte, PlayerAmount, player="f[0]", amount="amount(f[1])", all_in="f[2] is not None"),
-    # bring-in, bet, call: one figure, the chips put in
-    **dict.fromkeys(("BRING_IN", "BET", "CALL"), line_event(
-        Action, PlayerAmount, player="f[0]", kind="ACTIONS[kind]", amount="amount(f[1])", to="None",
-        all_in="f[2] is not None")),
-    "COMPLETE": line_event(Action, PlayerAmount, player="f[0]", kind="ActionKind.COMPLETE", amount="amount(f[1])",
-                           to="amount(f[1])", all_in="f[2] is not None"),
-    "RAISE": line_event(Action, _Raise, player="f[0]", kind="ActionKind.RAISE", amount="amount(f[1])",
-                        to="amount(f[2])", all_in="f[3] is not None"),
-    **dict.fromkeys(("CHECK", "FOLD"), line_event(
-        Action, PlayerOnly, player="f[0]", kind="ACTIONS[kind]", amount="None", to="None", all_in="False")),
-    "CAPPED": line_event(BettingCapped, Fields),
-    "PAIR_ON_BOARD": line_event(OpenPairNotice, Fields),
-    "UNCALLED": line_event(UncalledReturned, _Uncalled, player="f[1]", amount="amount(f[0])"),
-    "SHOWDOWN": line_event(ShowdownStart, Fields),
-    "SHOW": line_event(Show, _Show, player="f[0]", cards="cards(f[1])", description="f[2]"),
-    "MUCK": line_event(Muck, _Muck, player="f[0]", cards="cards(f[1]) if f[1] else ()"),
-    "NOSHOW": line_event(NoShow, PlayerOnly, player="f[0]"),
-    "COLLECT": line_event(Collect, _Collect, player="f[0]", amount="amount(f[1])", pot="pot_number(f[2])",
-                          half="None"),
-    "NO_LOW": line_event(NoLowHand, Fields),
-    "SEAT_SUMMARY": line_event(SeatSummary, _SeatSummary, seat="within_count(int(f[0]), 'seat number')",
-                               player="f[1]", outcome="f[2]", cards="summary_outcome(f[2])[0]",
-                               won="summary_outcome(f[2])[1]"),
-}  # fmt: skip
-
-
 class _Builder(LineBuilder):
     """Turns the lines of one hand into a Hand (or a Skipped)."""
 
@@ -138,10 +109,14 @@ class _Builder(LineBuilder):
     HANDLERS = {
         "HAND_NO": "hand_no", "CLUB": "club", "TOURNEY": "tourney", "STUD_CASH": "stud_cash",
         "STUD_MIX": "stud_mix", "STUD_TOURNEY": "stud_tourney", "OTHER_GAME": "other_game",
-        "LEVEL": "level", "TIME": "time", "TABLE": "table", "SEAT": "seat",
-        "DEAL": "deal", **dict.fromkeys(_STREET_OF, "street_start"), "SUMMARY": "skip",
-        "TOTAL": "total", "BOARD": "board", "SAID": "said",
-        **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish", **_ONE_EVENT,
+        "LEVEL": "level", "TIME": "time", "TABLE": "table", "SEAT": "seat", "ANTE": "ante",
+        "DEAL": "deal", **dict.fromkeys(_STREET_OF, "street_start"),
+        "BRING_IN": "bet", "BET": "bet", "CALL": "bet", "COMPLETE": "complete", "RAISE": "raise_",
+        "CHECK": "check_fold", "FOLD": "check_fold", "CAPPED": "capped", "PAIR_ON_BOARD": "pair_on_board",
+        "UNCALLED": "uncalled", "SHOWDOWN": "showdown", "SHOW": "show", "MUCK": "muck",
+        "NOSHOW": "noshow", "COLLECT": "collect", "NO_LOW": "no_low", "SUMMARY": "skip",
+        "TOTAL": "total", "BOARD": "board", "SEAT_SUMMARY": "seat_summary", "SAID": "said",
+        **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
     head: _Head
@@ -217,6 +192,10 @@ class _Builder(LineBuilder):
         self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),
                                 sitting_out, bool(status) and not sitting_out))  # fmt: skip
 
+    def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
+        player, value, all_in = f
+        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))
+
     def street_start(self, kind: str, f: Fields, line: int) -> None:
         self.street = street = _STREET_OF[kind]
         self.events.append(make_street(self.file, line, street))
@@ -253,7 +232,60 @@ class _Builder(LineBuilder):
             before, up = shown, new
         self.events.append(make_deal(self.file, line, player, street, down, up, before))
 
-    # -- summary (the betting, showdown and award lines are in _ONE_EVENT) -----
+    # -- betting -------------------------------------------------------------
+    def bet(self, kind: str, f: PlayerAmount, line: int) -> None:
+        """Bring-in, bet, call: one figure, the chips put in."""
+        player, value, all_in = f
+        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,
+                                   all_in is not None))  # fmt: skip
+
+    def complete(self, kind: str, f: PlayerAmount, line: int) -> None:
+        player, value, all_in = f
+        to = amount(value)
+        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,
+                                   all_in is not None))  # fmt: skip
+
+    def raise_(self, kind: str, f: _Raise, line: int) -> None:
+        player, value, to, all_in = f
+        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),
+                                   amount(to), all_in is not None))  # fmt: skip
+
+    def check_fold(self, kind: str, f: PlayerOnly, line: int) -> None:
+        self.events.append(make_action(self.file, line, f[0], _ACTION_OF[kind], None, None, False))
+
+    def capped(self, kind: str, f: Fields, line: int) -> None:
+        self.events.append(make_capped(self.file, line))
+
+    def pair_on_board(self, kind: str, f: Fields, line: int) -> None:
+        self.events.append(make_open_pair(self.file, line))
+
+    def uncalled(self, kind: str, f: _Uncalled, line: int) -> None:
+        value, player = f
+        self.events.append(make_uncalled(self.file, line, player, amount(value)))
+
+    # -- showdown and award --------------------------------------------------
+    def showdown(self, kind: str, f: Fields, line: int) -> None:
+        self.events.append(make_showdown(self.file, line))
+
+    def show(self, kind: str, f: _Show, line: int) -> None:
+        player, shown, description = f
+        self.events.append(make_show(self.file, line, player, cards(shown), description))
+
+    def muck(self, kind: str, f: _Muck, line: int) -> None:
+        player, shown = f
+        self.events.append(make_muck(self.file, line, player, cards(shown) if shown else ()))
+
+    def noshow(self, kind: str, f: PlayerOnly, line: int) -> None:
+        self.events.append(make_no_show(self.file, line, f[0]))
+
+    def collect(self, kind: str, f: _Collect, line: int) -> None:
+        player, value, pot = f
+        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
+
+    def no_low(self, kind: str, f: Fields, line: int) -> None:
+        self.events.append(make_no_low(self.file, line))
+
+    # -- summary ---------------------------------------------------------------
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, main, sides, rake, _extra = f
@@ -265,6 +297,12 @@ class _Builder(LineBuilder):
     def board(self, kind: str, f: Fields, line: int) -> None:
         if self.community is None or cards(f[0]) != (self.community,):
             raise ValueError(f"board [{f[0]}] does not match the river's community card")
+
+    def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
+        seat, player, outcome = f
+        shown, won = summary_outcome(outcome)
+        self.events.append(make_seat_summary(self.file, line, within_count(int(seat), "seat number"), player, outcome,
+                                             shown, won))
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
