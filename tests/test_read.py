@@ -345,14 +345,42 @@ def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
     assert len(list(cache.iterdir())) == 2  # each folder's grammar cached apart
 
 
+def _collapsed_by_one_regex(text: str) -> str:
+    """Each blank run (``read._BLANK_RUN``: blank lines, or 64 blanks in a line) made one gap,
+    by the one regex that defines them."""
+    from studbook.read import _BLANK_RUN
+
+    return _BLANK_RUN.sub(lambda run: "\n\n" if "\n" in run.group() else " ", text)
+
+
 def _collapsed_whole(text: str) -> str:
     """What detection read as a file's head before it read only the start it needs."""
-    from studbook.read import _BLANK_RUN, HEAD_CHARS, _one_gap
+    from studbook.read import HEAD_CHARS
 
-    return _BLANK_RUN.sub(_one_gap, text)[:HEAD_CHARS]
+    return _collapsed_by_one_regex(text)[:HEAD_CHARS]
 
 
 _PIECES = ["x", "Seat 1: Hero (100 in chips) ", "\n", "\n\n\n", " ", " " * 70, "\t", "\r\n", " \n \n", "\n\t\n"]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_PIECES + [" \t", "\t" * 64, "\r", "  \n"]), st.integers(1, 80)),
+                max_size=16))
+def test_blank_runs_are_collapsed_as_the_one_regex_collapses_them(pieces: list[tuple[str, int]]) -> None:
+    """Blank lines, then long runs of blanks, each made one gap, one kind after the other:
+    what the one regex of both kinds makes, however they adjoin."""
+    from studbook.read import collapse_blank_runs
+
+    text = "".join(piece * count for piece, count in pieces)
+    assert collapse_blank_runs(text) == _collapsed_by_one_regex(text)
+
+
+def test_blank_runs_that_adjoin_are_collapsed_as_the_one_regex_collapses_them() -> None:
+    from studbook.read import collapse_blank_runs
+
+    for text in ["x" + " " * 70 + "\n\n" + "\t" * 64 + "y", "\n" + " " * 70 + "\n", "\n\n" + " \t" * 40 + "x",
+                 "\n" + "\t" * 70 + "x", "x" + " " * 63 + "\n \n" + " " * 64, " " * 64, "\n \r\n\n", "a  b\tc"]:
+        assert collapse_blank_runs(text) == _collapsed_by_one_regex(text), repr(text)
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -372,3 +400,40 @@ def test_the_head_of_every_corpus_file_is_the_whole_texts_head(corpus: Path) -> 
     for name, path in sample_files(corpus):
         text = decode(path.read_bytes()).text.lstrip()[: HEAD_CHARS * 64]
         assert blank_collapsed_head(text) == _collapsed_whole(text), name
+
+
+def _control_by_characters(head: str) -> int:
+    """The control characters that are no layout, by their definition: below " ", save "\\n\\r\\t\\f"."""
+    return sum(1 for ch in head if ch < " " and ch not in "\n\r\t\f")
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.text(alphabet=st.sampled_from([chr(c) for c in range(0, 40)] + ["a", "\x7f", "é", "\ufffd"]), max_size=300))
+def test_binary_text_is_told_by_its_control_characters(text: str) -> None:
+    """Decoding's sniff counts (in C) the control characters its definition names."""
+    import importlib
+
+    decode_module = importlib.import_module("studbook.read.decode")
+    assert len(decode_module._CONTROL.findall(text)) == _control_by_characters(text)
+    head = text[:4096]
+    expected = bool(head) and _control_by_characters(head) + head.count("\ufffd") > 0.1 * len(head)
+    assert decode_module._looks_binary(text) == expected
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.binary(max_size=200), st.lists(st.sampled_from([b"a\x00", b"\x00a", b"ab", b"\x00\x00"]), max_size=60))
+def test_utf16_without_a_bom_is_told_by_its_nul_bytes(noise: bytes, pairs: list[bytes]) -> None:
+    """Every other byte NUL (and few in the others): UTF-16 of that byte order."""
+    import importlib
+
+    decode_module = importlib.import_module("studbook.read.decode")
+    head = b"".join(pairs) + noise
+    half = len(head) // 2
+    even = sum(1 for b in head[0 : half * 2 : 2] if b == 0)
+    odd = sum(1 for b in head[1 : half * 2 : 2] if b == 0)
+    expected = None
+    if half >= 8 and odd > 0.4 * half and even < 0.05 * half:
+        expected = "utf-16-le"
+    elif half >= 8 and even > 0.4 * half and odd < 0.05 * half:
+        expected = "utf-16-be"
+    assert decode_module._utf16_without_bom(head) == expected

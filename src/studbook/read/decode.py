@@ -337,8 +337,8 @@ def _utf16_without_bom(head: bytes) -> str | None:
     pairs = len(head) // 2
     if pairs < 8:
         return None
-    even = sum(1 for b in head[0 : pairs * 2 : 2] if b == 0)
-    odd = sum(1 for b in head[1 : pairs * 2 : 2] if b == 0)
+    even = head[0 : pairs * 2 : 2].count(0)  # (counted in C: a Python loop over the bytes and
+    odd = head[1 : pairs * 2 : 2].count(0)  # _looks_binary's over the characters cost 1.9 M a file, issue 34)
     if odd > 0.4 * pairs and even < 0.05 * pairs:
         return "utf-16-le"
     if even > 0.4 * pairs and odd < 0.05 * pairs:
@@ -346,9 +346,13 @@ def _utf16_without_bom(head: bytes) -> str | None:
     return None
 
 
+# The control characters of a text that are no layout: below " ", save "\n\r\t\f".
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+
+
 def _looks_binary(text: str) -> bool:
     head = text[:_SNIFF]
     if not head:
         return False
-    control = sum(1 for ch in head if ch < " " and ch not in "\n\r\t\f") + head.count("\ufffd")
+    control = len(_CONTROL.findall(head)) + head.count("\ufffd")  # (a regex, not a Python loop a character)
     return control > 0.1 * len(head)
