@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from studbook.cli import main
-from studbook.words import counted
+from studbook.words import counted, ordinal
 
 HISTORIES = Path(__file__).resolve().parents[1] / "histories"
 PLANTED = str(HISTORIES / "planted-violations.txt")
@@ -74,3 +74,8 @@ def test_counts_take_the_singular_for_one() -> None:
     assert counted(1, "hand") == "1 hand" and counted(0, "hand") == "0 hands"
     assert counted(1, "hand with violations", "hands with violations") == "1 hand with violations"
     assert counted(1234, "hand", grouped=True) == "1,234 hands"
+
+
+def test_places_take_their_ordinal_suffix() -> None:
+    written = [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)]
+    assert written == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]

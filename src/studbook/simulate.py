@@ -35,7 +35,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import ROUND_FLOOR, Decimal
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from studbook.betting import AGGRESSIVE, after_rake, street_bet
 from studbook.cards import DECK, Card
@@ -82,6 +82,7 @@ from studbook.events import (
 )
 from studbook.money import format_amount
 from studbook.sites.pokerstars import to_utc
+from studbook.words import ordinal
 
 ZERO = Decimal(0)
 CENT = Decimal("0.01")
@@ -543,7 +544,7 @@ class _HandPlay:
         place = len(seated)
         for p in sorted(busted, key=lambda q: q.start):
             self.log.add(Chatter, kind=ChatterKind.OTHER, player=p.name,
-                         text=f"{p.name} finished the tournament in {_ordinal(place)} place")
+                         text=f"{p.name} finished the tournament in {ordinal(place)} place")
             place -= 1
         if busted and place == 1:
             winner = next(p.name for p in seated if p not in busted)
@@ -588,11 +589,6 @@ def _low_strength(cards: Sequence[Card]) -> float:
 
 
 _REQUIRED = {Street.THIRD: 0.62, Street.FOURTH: 0.6, Street.FIFTH: 0.6, Street.SIXTH: 0.52, Street.SEVENTH: 0.62}
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 # ---------------------------------------------------------------------------- sessions
@@ -766,10 +762,10 @@ def _config(rng: random.Random, variant: Variant, tournament: bool, stakes: str,
 
 
 def simulate_hands(
-    variant: Variant | str, hands: int, players: int, seed: int, tournament: bool = False, **options: object,
+    variant: Variant | str, hands: int, players: int, seed: int, tournament: bool = False, **options: Any,
 ) -> Iterator[Hand]:
-    """The hands of :func:`simulate` (same arguments)."""
-    for simulated in simulate(variant, hands, players, seed, tournament, **options):  # type: ignore[arg-type]
+    """The hands of :func:`simulate` (same arguments: ``options`` are its keywords, checked there)."""
+    for simulated in simulate(variant, hands, players, seed, tournament, **options):
         yield simulated.hand
 
 

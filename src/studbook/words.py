@@ -1,4 +1,5 @@
-"""Counts in words: the one place a noun takes its plural in the messages."""
+"""Counts in words: the one place a noun takes its plural in the messages,
+and a place its ordinal suffix."""
 
 from __future__ import annotations
 
@@ -12,4 +13,10 @@ def counted(count: int, singular: str, plural: str | None = None, *, grouped: bo
     return f"{number} {singular if count == 1 else plural or singular + 's'}"
 
 
-__all__ = ["counted"]
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``: a finishing place as written."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+__all__ = ["counted", "ordinal"]

@@ -20,6 +20,7 @@ from studbook.cli.output import FORMATS, write
 from studbook.cli.source import add_source_arguments, load_source, one_player
 from studbook.money import CASH, TOURNAMENT, currency_in, money_text
 from studbook.tournaments import tournaments
+from studbook.words import ordinal
 
 
 def add_parser(subparsers: Any) -> None:
@@ -58,13 +59,9 @@ def format_text(table: pd.DataFrame) -> str:
     return view.to_string(index=False)
 
 
-def _ordinal(place: object) -> str:
-    """``1st``, ``2nd``, ``28th``; '' for NA."""
-    if pd.isna(place):
-        return ""
-    n = int(place)  # type: ignore[call-overload]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _ordinal(place: float) -> str:
+    """``1st``, ``2nd``, ``28th``; '' for NA (the places column holds NaN where unknown)."""
+    return "" if pd.isna(place) else ordinal(int(place))
 
 
 __all__ = ["add_parser", "format_text", "run"]
