@@ -390,7 +390,7 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         len(players) or len(hand.players()),
         pot, minor[str(check.rake)], _per_bb(pot, big_bet),
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
+        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
     return hand_row, players, _action_rows(check, site, hand_id, null), pots, _violation_rows(check), notes
@@ -435,7 +435,10 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             start = (down[0], down[1], up[0])
         start_cards = format_cards(start) if start else null
         net = minor[text(result.net)]
-        finish = finishes.get(player) if finishes else None
+        place = prize = null  # the tournament finish this hand states, rarely any
+        if finishes and player in finishes:
+            finish = finishes[player]
+            place, prize = finish.place, null if finish.prize is None else to_minor(finish.prize)
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
             text(up[0]) if up else null, format_cards(up) if up else "", format_cards(down) if down else "",
@@ -446,8 +449,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
-            won.get((player, "high"), 0), won.get((player, "low"), 0),
-            *((null, null) if finish is None else (finish.place, null if finish.prize is None else to_minor(finish.prize))),
+            won.get((player, "high"), 0), won.get((player, "low"), 0), place, prize,
         ))
     return rows
 
@@ -496,7 +498,8 @@ def _violation_rows(check: HandCheck) -> Rows:
 @dataclass(slots=True)
 class _Seen:
     """What a hand's log shows beyond the engine's results: its forced bets (minor
-    units), each player's three 3rd-street cards, tournament finishes and notes."""
+    units), each player's three 3rd-street cards, tournament finishes and notes, and
+    the players it deals down cards to (for :meth:`Hand.marked_hero`)."""
 
     antes: list[int] = field(default_factory=list)  # those not all-in
     brought_in: str | None = None
@@ -504,6 +507,7 @@ class _Seen:
     starts: dict[str, tuple[Card, Card, Card]] = field(default_factory=dict)  # deal lines showing all three
     finishes: dict[str, TournamentFinish] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
+    dealt: set[str] = field(default_factory=set)  # players dealt down cards the log shows
 
     def ante(self) -> int | None:
         """The ante most players posted (the larger on a tie)."""
@@ -511,39 +515,40 @@ class _Seen:
         return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
 
 
-_SCANNED = frozenset({Deal, Action, PostAnte, Note, TournamentFinish})  # none of them has a subclass
 _BRING_IN = ActionKind.BRING_IN
 _THIRD = Street.THIRD
 
 
 def _scan(hand: Hand) -> _Seen:
-    """The hand's :class:`_Seen`, in one pass over its events."""
+    """The hand's :class:`_Seen`, in one pass over its events. Events are told by
+    their exact type (none of these has a subclass): cheaper than ``isinstance``."""
     seen = _Seen()
     minor = _MINOR
     for event in hand.events:
-        if type(event) not in _SCANNED:
-            continue
-        if isinstance(event, Deal):
-            if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
-                seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
-        elif isinstance(event, Action):
+        if type(event) is Action:
             if event.kind is _BRING_IN and seen.brought_in is None:
                 seen.brought_in = event.player
                 if not event.all_in and event.amount is not None:
                     seen.bring_in = minor[str(event.amount)]
-        elif isinstance(event, PostAnte):
+        elif type(event) is Deal:
+            if event.down:
+                seen.dealt.add(event.player)
+                if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
+                    seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
+        elif type(event) is PostAnte:
             if not event.all_in:
                 seen.antes.append(minor[str(event.amount)])
-        elif isinstance(event, Note):
+        elif type(event) is Note:
             seen.notes.append(event)
-        elif isinstance(event, TournamentFinish) and event.player is not None:
+        elif type(event) is TournamentFinish and event.player is not None:
             seen.finishes[event.player] = event
     return seen
 
 
 def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
-    taken field by field from its records: no object an action)."""
+    taken field by field from its records: no object an action). A check or a fold puts
+    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out."""
     minor = _MINOR
     text = str
     value = _VALUE
@@ -552,7 +557,8 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
         (site, hand_id, number, event.line, streets[street], event.player, value[kind],
          null if event.amount is None else minor[text(event.amount)],
          null if event.to is None else minor[text(event.to)],
-         minor[text(put_in)], 1 if event.all_in else 0, (owed := minor[text(to_call)]), 1 if owed > 0 else 0,
+         minor[text(put_in)] if put_in else 0, 1 if event.all_in else 0,
+         (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
          bets_before, minor[text(pot_before)])
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
         in enumerate(map(fact_fields, check.action_log))
