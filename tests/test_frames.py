@@ -580,3 +580,26 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     assert zeros >= 6  # checks, folds, actions owing nothing
     figures = sum(1 for f in facts for amount in (f[0].amount, f[0].to, f[3], f[4], f[6]) if amount is not None)
     assert len(made) == len(facts) and len(written) == figures - zeros
+
+
+def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file's hands share their stakes: rows._LABELS writes each out once (two
+    # format_amount calls a hand were a few percent of the rows), by the bets' texts,
+    # so 0.040 (an equal Decimal) keeps a label of its own
+    from studbook import rows
+    from studbook.money import format_amount
+
+    written: list[Decimal] = []
+
+    def counting(value: Decimal, symbol: str = "") -> str:
+        written.append(value)
+        return format_amount(value, symbol)
+
+    monkeypatch.setattr(rows, "format_amount", counting)
+    monkeypatch.setattr(rows, "_LABELS", type(rows._LABELS)(rows._label))
+    checks = [steal_hand(str(n)).check() for n in range(5)]
+    checks.append(HandBuilder("x", small="0.040", big="0.080").act("A", "fold").check())
+    hands = frames_from_checks(checks).hands
+    assert hands["stakes"].tolist() == ["$0.04/$0.08 USD"] * 5 + ["$0.040/$0.080 USD"]
+    assert len(written) == 4

@@ -404,10 +404,21 @@ def _aware(when: datetime | None) -> datetime | None:
 
 def _stakes_label(hand: Hand) -> str:
     header = hand.header
-    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(header.currency or "", "")
     stakes = header.stakes
-    text = f"{format_amount(stakes.small_bet, symbol)}/{format_amount(stakes.big_bet, symbol)}"
-    return f"{text} {header.currency}" if header.currency else text
+    return _LABELS[(str(stakes.small_bet), str(stakes.big_bet), header.currency)]
+
+
+def _label(key: tuple[str, str, str | None]) -> str:
+    small_bet, big_bet, currency = Decimal(key[0]), Decimal(key[1]), key[2]
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(currency or "", "")
+    text = f"{format_amount(small_bet, symbol)}/{format_amount(big_bet, symbol)}"
+    return f"{text} {currency}" if currency else text
+
+
+_LABELS: Memo[tuple[str, str, str | None], str] = Memo(_label)
+"""Each stakes' label by the bets' texts, made once: a file's hands share their stakes.
+(Keyed by the texts, not the Decimals: 0.04 and 0.040 are equal Decimals, with labels
+of their own.)"""
 
 
 def _per_bb(amount: int, big_bet: int) -> float:
@@ -415,7 +426,7 @@ def _per_bb(amount: int, big_bet: int) -> float:
 
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[tuple[str, str], int], null: Any) -> Rows:
+                 won: dict[str, list[int]], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
@@ -439,9 +450,12 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
         if finishes and player in finishes:
             finish = finishes[player]
             place, prize = finish.place, null if finish.prize is None else to_minor(finish.prize)
+        up_text = format_cards(up) if up else ""
+        high, low = won.get(player, _NOTHING_WON)
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
-            text(up[0]) if up else null, format_cards(up) if up else "", format_cards(down) if down else "",
+            up_text[:2] if up else null,  # the door: every card is written in two characters
+            up_text, format_cards(down) if down else "",
             start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
@@ -449,18 +463,20 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
-            won.get((player, "high"), 0), won.get((player, "low"), 0), place, prize,
+            high, low, place, prize,
         ))
     return rows
 
 
+_NOTHING_WON = (0, 0)
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
 
-def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[tuple[str, str], int]]:
+def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
+    """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
     rows: Rows = []
-    won: dict[tuple[str, str], int] = {}
+    won: dict[str, list[int]] = {}
     for award in check.pots:
         base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
                 ", ".join(award.eligible))
@@ -471,8 +487,9 @@ def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, 
             for winner, amount in winners:
                 minor = to_minor(amount)
                 rows.append((*base, half, winner, minor))
-                side = "low" if half == "low" else "high"
-                won[(winner, side)] = won.get((winner, side), 0) + minor
+                if winner not in won:
+                    won[winner] = [0, 0]
+                won[winner][half == "low"] += minor
                 recorded = True
         if not recorded:
             rows.append((*base, "whole", null, 0))
