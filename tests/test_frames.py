@@ -531,3 +531,75 @@ def test_lean_dtypes_widen_rather_than_wrap() -> None:
     assert list(frame["c"].cat.categories) == ["a", "x"] and frame["c"].isna().tolist() == [False, True, False]
     with pytest.raises(ValueError, match="missing values"):
         TableBuilder([Column("a", "int8", "")]).add([(None,)])
+
+
+@pytest.mark.parametrize("folder", [
+    pytest.param(Path(__file__).resolve().parents[1] / "histories", id="histories"),
+    pytest.param(CORPUS, id="corpus", marks=pytest.mark.skipif(
+        not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}"))])
+def test_the_rows_find_the_hero_in_their_own_pass_over_the_events(folder: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rows read each hand's events once (rows._scan): Hand.hero's pass of its own
+    # over them was a tenth of the rows' cost; the hero must come out the same
+    from studbook.frames import check_results
+    from studbook.rows import rows_from_checks
+
+    results = [r for r in check_results([folder]) if isinstance(r, HandCheck)]
+    heroes = {(r.hand.site, r.hand.hand_id): r.hand.hero() or (None, None) for r in results}
+    assert any(hero != (None, None) for hero in heroes.values())
+
+    def second_pass(hand: Hand) -> None:
+        raise AssertionError("Hand.hero passed over the events again")
+
+    monkeypatch.setattr(Hand, "hero", second_pass)
+    hero_at = [c.name for c in SCHEMA["hands"]].index("hero")
+    rows = rows_from_checks(results)["hands"]
+    assert {(row[0], row[1]): (row[hero_at], row[hero_at + 1]) for row in rows} == heroes
+
+
+def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # each amount the rows convert is written out with str (rows._MINOR): a check or a
+    # fold puts nothing in and most actions owe nothing, so those zeros are taken as 0
+    from studbook import rows
+    from studbook.engine.result import fact_fields
+    from studbook.read.memo import Memo
+
+    written: list[str] = []
+
+    class Counting(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            written.append(text)
+            return super().__getitem__(text)
+
+    check = showdown_hand().check()
+    monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    made = rows._action_rows(check, "s", "1", None)
+    facts = list(map(fact_fields, check.action_log))
+    zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
+    assert zeros >= 6  # checks, folds, actions owing nothing
+    figures = sum(1 for f in facts for amount in (f[0].amount, f[0].to, f[3], f[4], f[6]) if amount is not None)
+    assert len(made) == len(facts) and len(written) == figures - zeros
+
+
+def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file's hands share their stakes: rows._LABELS writes each out once (two
+    # format_amount calls a hand were a few percent of the rows), by the bets' texts,
+    # so 0.040 (an equal Decimal) keeps a label of its own
+    from studbook import rows
+    from studbook.money import format_amount
+
+    written: list[Decimal] = []
+
+    def counting(value: Decimal, symbol: str = "") -> str:
+        written.append(value)
+        return format_amount(value, symbol)
+
+    monkeypatch.setattr(rows, "format_amount", counting)
+    monkeypatch.setattr(rows, "_LABELS", type(rows._LABELS)(rows._label))
+    checks = [steal_hand(str(n)).check() for n in range(5)]
+    checks.append(HandBuilder("x", small="0.040", big="0.080").act("A", "fold").check())
+    hands = frames_from_checks(checks).hands
+    assert hands["stakes"].tolist() == ["$0.04/$0.08 USD"] * 5 + ["$0.040/$0.080 USD"]
+    assert len(written) == 4

@@ -356,11 +356,15 @@ class Hand:
         ``[ME]``, iPoker's ``<nickname>``), else the one player the deal lines show down
         cards to (``Dealt to`` lines and their kin, mark :data:`DEALT_MARK`); None when
         the log marks nobody (it deals nobody's down cards, or everybody's)."""
+        return self.marked_hero({e.player for e in self.events if isinstance(e, Deal) and e.down})
+
+    def marked_hero(self, dealt: set[str]) -> tuple[str, str] | None:
+        """:meth:`hero`, given ``dealt``: the players the deal lines show down cards to
+        (for a caller that passes over the events anyway, as the store's rows do)."""
         header = self.header
         if header.hero is not None and any(seat.player == header.hero for seat in self.seats):
             return header.hero, header.hero_mark
-        dealt = {e.player for e in self.events if isinstance(e, Deal) and e.down}
-        return (dealt.pop(), DEALT_MARK) if len(dealt) == 1 else None
+        return (next(iter(dealt)), DEALT_MARK) if len(dealt) == 1 else None
 
 
 DEALT_MARK = "deal"

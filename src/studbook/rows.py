@@ -390,7 +390,7 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         len(players) or len(hand.players()),
         pot, minor[str(check.rake)], _per_bb(pot, big_bet),
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.hero() or _NO_HERO),
+        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
     return hand_row, players, _action_rows(check, site, hand_id, null), pots, _violation_rows(check), notes
@@ -404,10 +404,21 @@ def _aware(when: datetime | None) -> datetime | None:
 
 def _stakes_label(hand: Hand) -> str:
     header = hand.header
-    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(header.currency or "", "")
     stakes = header.stakes
-    text = f"{format_amount(stakes.small_bet, symbol)}/{format_amount(stakes.big_bet, symbol)}"
-    return f"{text} {header.currency}" if header.currency else text
+    return _LABELS[(str(stakes.small_bet), str(stakes.big_bet), header.currency)]
+
+
+def _label(key: tuple[str, str, str | None]) -> str:
+    small_bet, big_bet, currency = Decimal(key[0]), Decimal(key[1]), key[2]
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(currency or "", "")
+    text = f"{format_amount(small_bet, symbol)}/{format_amount(big_bet, symbol)}"
+    return f"{text} {currency}" if currency else text
+
+
+_LABELS: Memo[tuple[str, str, str | None], str] = Memo(_label)
+"""Each stakes' label by the bets' texts, made once: a file's hands share their stakes.
+(Keyed by the texts, not the Decimals: 0.04 and 0.040 are equal Decimals, with labels
+of their own.)"""
 
 
 def _per_bb(amount: int, big_bet: int) -> float:
@@ -415,7 +426,7 @@ def _per_bb(amount: int, big_bet: int) -> float:
 
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[tuple[str, str], int], null: Any) -> Rows:
+                 won: dict[str, list[int]], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
@@ -435,10 +446,16 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             start = (down[0], down[1], up[0])
         start_cards = format_cards(start) if start else null
         net = minor[text(result.net)]
-        finish = finishes.get(player) if finishes else None
+        place = prize = null  # the tournament finish this hand states, rarely any
+        if finishes and player in finishes:
+            finish = finishes[player]
+            place, prize = finish.place, null if finish.prize is None else to_minor(finish.prize)
+        up_text = format_cards(up) if up else ""
+        high, low = won.get(player, _NOTHING_WON)
         rows.append((
             site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
-            text(up[0]) if up else null, format_cards(up) if up else "", format_cards(down) if down else "",
+            up_text[:2] if up else null,  # the door: every card is written in two characters
+            up_text, format_cards(down) if down else "",
             start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
@@ -446,19 +463,20 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
             minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
-            won.get((player, "high"), 0), won.get((player, "low"), 0),
-            *((null, null) if finish is None else (finish.place, null if finish.prize is None else to_minor(finish.prize))),
+            high, low, place, prize,
         ))
     return rows
 
 
+_NOTHING_WON = (0, 0)
 _CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
 
-def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[tuple[str, str], int]]:
+def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
+    """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
     rows: Rows = []
-    won: dict[tuple[str, str], int] = {}
+    won: dict[str, list[int]] = {}
     for award in check.pots:
         base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
                 ", ".join(award.eligible))
@@ -469,8 +487,9 @@ def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, 
             for winner, amount in winners:
                 minor = to_minor(amount)
                 rows.append((*base, half, winner, minor))
-                side = "low" if half == "low" else "high"
-                won[(winner, side)] = won.get((winner, side), 0) + minor
+                if winner not in won:
+                    won[winner] = [0, 0]
+                won[winner][half == "low"] += minor
                 recorded = True
         if not recorded:
             rows.append((*base, "whole", null, 0))
@@ -496,7 +515,8 @@ def _violation_rows(check: HandCheck) -> Rows:
 @dataclass(slots=True)
 class _Seen:
     """What a hand's log shows beyond the engine's results: its forced bets (minor
-    units), each player's three 3rd-street cards, tournament finishes and notes."""
+    units), each player's three 3rd-street cards, tournament finishes and notes, and
+    the players it deals down cards to (for :meth:`Hand.marked_hero`)."""
 
     antes: list[int] = field(default_factory=list)  # those not all-in
     brought_in: str | None = None
@@ -504,6 +524,7 @@ class _Seen:
     starts: dict[str, tuple[Card, Card, Card]] = field(default_factory=dict)  # deal lines showing all three
     finishes: dict[str, TournamentFinish] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
+    dealt: set[str] = field(default_factory=set)  # players dealt down cards the log shows
 
     def ante(self) -> int | None:
         """The ante most players posted (the larger on a tie)."""
@@ -511,39 +532,40 @@ class _Seen:
         return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
 
 
-_SCANNED = frozenset({Deal, Action, PostAnte, Note, TournamentFinish})  # none of them has a subclass
 _BRING_IN = ActionKind.BRING_IN
 _THIRD = Street.THIRD
 
 
 def _scan(hand: Hand) -> _Seen:
-    """The hand's :class:`_Seen`, in one pass over its events."""
+    """The hand's :class:`_Seen`, in one pass over its events. Events are told by
+    their exact type (none of these has a subclass): cheaper than ``isinstance``."""
     seen = _Seen()
     minor = _MINOR
     for event in hand.events:
-        if type(event) not in _SCANNED:
-            continue
-        if isinstance(event, Deal):
-            if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
-                seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
-        elif isinstance(event, Action):
+        if type(event) is Action:
             if event.kind is _BRING_IN and seen.brought_in is None:
                 seen.brought_in = event.player
                 if not event.all_in and event.amount is not None:
                     seen.bring_in = minor[str(event.amount)]
-        elif isinstance(event, PostAnte):
+        elif type(event) is Deal:
+            if event.down:
+                seen.dealt.add(event.player)
+                if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
+                    seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
+        elif type(event) is PostAnte:
             if not event.all_in:
                 seen.antes.append(minor[str(event.amount)])
-        elif isinstance(event, Note):
+        elif type(event) is Note:
             seen.notes.append(event)
-        elif isinstance(event, TournamentFinish) and event.player is not None:
+        elif type(event) is TournamentFinish and event.player is not None:
             seen.finishes[event.player] = event
     return seen
 
 
 def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
-    taken field by field from its records: no object an action)."""
+    taken field by field from its records: no object an action). A check or a fold puts
+    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out."""
     minor = _MINOR
     text = str
     value = _VALUE
@@ -552,7 +574,8 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
         (site, hand_id, number, event.line, streets[street], event.player, value[kind],
          null if event.amount is None else minor[text(event.amount)],
          null if event.to is None else minor[text(event.to)],
-         minor[text(put_in)], 1 if event.all_in else 0, (owed := minor[text(to_call)]), 1 if owed > 0 else 0,
+         minor[text(put_in)] if put_in else 0, 1 if event.all_in else 0,
+         (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
          bets_before, minor[text(pot_before)])
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
         in enumerate(map(fact_fields, check.action_log))
