@@ -254,12 +254,57 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
     (common.lark's DATETIME): the six numbers in order are what counts."""
     if zone not in ZONES:
         return None
+    if when[-6:-5] == ":":  # "... HH:MM:SS": the hour's start remembered, the minutes and seconds added
+        start = _hour_starts(ZONES[zone])[when[:-6]]
+        if start is not None:
+            within = _WITHIN_HOUR[when[-5:]]
+            if within is not None:
+                return start + within
     year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
     offset = _hour_offset(ZONES[zone], year, month, date, hour)
     if offset is None:  # the hour holds a change of offset: the zone's rules, second by second
         local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
         return local.astimezone(timezone.utc)
     return datetime(year, month, date, hour, minute, second, tzinfo=timezone.utc) - offset
+
+
+# A log's hands come a minute apart: the numbers of a time are read and its zone's
+# offset looked up once an hour (issue 34: findall, six ints and two datetimes were
+# some 25 k instructions a hand, every hand's header, the skipped hands' too). The
+# fast path gives what the general one gives, or steps aside: a time written
+# "<the hour's four numbers>:MM:SS" is the hour's start in UTC (None when the text
+# before ":MM:SS" holds other than four numbers, or the offset changes within the
+# hour) plus MM:SS (None unless two digits each, within an hour: else the general
+# path, and its ValueError); an invalid date raises as before, and is not remembered.
+_HOUR_STARTS: dict[str, TextMemo[datetime | None]] = {}
+
+
+def _hour_starts(zone: str) -> TextMemo[datetime | None]:
+    """The hours' starts in UTC of ``zone``, by the text of the time before its ":MM:SS"."""
+    starts = _HOUR_STARTS.get(zone)
+    if starts is None:
+        starts = _HOUR_STARTS[zone] = TextMemo(functools.partial(_hour_start, zone))
+    return starts
+
+
+def _hour_start(zone: str, head: str) -> datetime | None:
+    numbers = _NUMBERS.findall(head)
+    if len(numbers) != 4:
+        return None
+    year, month, date, hour = map(int, numbers)
+    offset = _hour_offset(zone, year, month, date, hour)
+    return None if offset is None else datetime(year, month, date, hour, tzinfo=timezone.utc) - offset
+
+
+def _within_hour(written: str) -> timedelta | None:
+    """"MM:SS" as a timedelta; None unless two digits each, within the hour."""
+    if not _MINUTE_SECOND.fullmatch(written):
+        return None
+    return timedelta(minutes=int(written[:2]), seconds=int(written[3:]))
+
+
+_MINUTE_SECOND = re.compile(r"[0-5][0-9]:[0-5][0-9]")
+_WITHIN_HOUR: TextMemo[timedelta | None] = TextMemo(_within_hour)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -612,7 +657,10 @@ class LineBuilder:
         return make_hand(self.file, first, last, header, tuple(self.seats), tuple(events))
 
     def _skipped(self, skip: SkipHand) -> Skipped:
-        return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason, None)
+        # named by the site as its hands' headers are (its format's name, tests/test_text_sites_fast.py): made once,
+        # not again by parse.py to fill the site (a mixed log's other games are skipped by the hundred)
+        return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason,
+                            self.SITE or None)  # fmt: skip
 
     def _player_field(self, kind: str) -> int:
         """The index of the player among a ``kind`` line's fields, or -1."""
