@@ -572,3 +572,20 @@ def test_a_time_is_read_once_an_hour(monkeypatch: pytest.MonkeyPatch) -> None:
         when = f"2031/07/09 13:{minute:02d}:{minute % 7:02d}"
         assert to_utc(when, "CET") == _to_utc_by_numbers(when, "CET")
     assert len(found) <= 1, found  # (none: an earlier test read that hour)
+
+
+def test_a_hand_of_another_game_is_skipped_at_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of another game is skipped at its game: its level and time are not made
+    (``to_utc`` is never called), and it is skipped as before; the grammar still reads the
+    rest of its header, so a header whose time no grammar reads is rejected as before."""
+    from studbook.sites import pokerstars
+
+    times: list[str] = []
+    monkeypatch.setattr(pokerstars, "to_utc", lambda when, zone: times.append(when))
+    (skipped,) = studbook.parse_text(OTHER_GAME_HAND.replace("{body}", ""), file="mix.txt")
+    assert isinstance(skipped, Skipped) and not times
+    assert (skipped.line, skipped.hand_id, skipped.game, skipped.reason, skipped.site) == (
+        1, "99631934052", "Hold'em Limit", "not a stud, stud hi/lo or razz hand", "pokerstars")
+    garbled = OTHER_GAME_HAND.replace("{body}", "").replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
+    (rejected,) = studbook.parse_text(garbled, file="mix.txt")
+    assert isinstance(rejected, Rejected) and rejected.line == 1, rejected
