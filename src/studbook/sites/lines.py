@@ -402,15 +402,6 @@ class LineBuilder:
     NO_HEADER: ClassVar[str] = "no header"
     _dispatch: ClassVar[dict[str, Handler]] = {}
 
-    # What a hand starts with that is replaced, never changed in place, as class defaults:
-    # a builder is made for every hand, the skipped ones' too (issue 34), and stores only what changes.
-    newlines: int | None = None  # the text's lines, once the scan has split it (see _hand)
-    start = 0  # offset of the line being read
-    stopped_at: tuple[int, int] | None = None  # parser stack and offset after the line whose handler raised
-    header: HandHeader | None = None
-    street: Street | None = None
-    at_showdown = False
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         handlers = {"HAND_CANCELLED": "hand_cancelled", **cls.HANDLERS}  # any grammar may use the shared line
@@ -421,6 +412,9 @@ class LineBuilder:
         self.chunk = chunk
         self.text = text
         self.grammar = grammar
+        self.newlines: int | None = None  # the text's lines, once the scan has split it (see _hand)
+        self.start = 0  # offset of the line being read
+        self.stopped_at: tuple[int, int] | None = None  # parser stack and offset after the line whose handler raised
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: set[str] = set()
@@ -428,6 +422,9 @@ class LineBuilder:
         self.unique_names: set[str] = set()  # the seated names that are no prefix (the scan's one lookup)
         self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
+        self.header: HandHeader | None = None
+        self.street: Street | None = None
+        self.at_showdown = False
         self.anted: set[str] = set()
         self.sitting_out: set[str] = set()
         self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order

@@ -22,6 +22,7 @@ from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
+from studbook.sites.base import HandText
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     PlayerAmount, PlayerOnly, SkipHand,
@@ -117,8 +118,11 @@ class _Builder(LineBuilder):
     }  # fmt: skip
 
     head: _Head
-    street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
-    community: Card | None = None
+
+    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
+        super().__init__(file, chunk, text, grammar)
+        self.street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
+        self.community: Card | None = None
 
     # -- header ------------------------------------------------------------
     def hand_no(self, kind: str, f: tuple[str | None, str], line: int) -> None:
