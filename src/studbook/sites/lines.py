@@ -400,6 +400,7 @@ class LineBuilder:
     LOG_MARKS_ALL_IN: ClassVar[bool] = False  # the log says "all-in" itself: stacks do not tell
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
     NO_HEADER: ClassVar[str] = "no header"
+    FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
     _dispatch: ClassVar[dict[str, Handler]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -423,7 +424,7 @@ class LineBuilder:
         self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
         self.header: HandHeader | None = None
-        self.street: Street | None = None
+        self.street: Street | None = self.FIRST_STREET
         self.at_showdown = False
         self.anted: set[str] = set()
         self.sitting_out: set[str] = set()

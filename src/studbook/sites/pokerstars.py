@@ -22,7 +22,6 @@ from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
-from studbook.sites.base import HandText
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     PlayerAmount, PlayerOnly, SkipHand,
@@ -117,12 +116,12 @@ class _Builder(LineBuilder):
         **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
+    FIRST_STREET = Street.THIRD
     head: _Head
-
-    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
-        super().__init__(file, chunk, text, grammar)
-        self.street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
-        self.community: Card | None = None
+    street: Street  # never None here: a hand starts on 3rd street
+    # (a class default, not set in an __init__ of this class's own: one Python call less a hand,
+    # issue 34; read and set on the rare lines with a community card only)
+    community: Card | None = None
 
     # -- header ------------------------------------------------------------
     def hand_no(self, kind: str, f: tuple[str | None, str], line: int) -> None:
