@@ -254,12 +254,12 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
     (common.lark's DATETIME): the six numbers in order are what counts."""
     if zone not in ZONES:
         return None
-    if when[-6:-5] == ":":  # "... HH:MM:SS": the hour's start remembered, the minutes and seconds added
+    if when[-6:-5] == ":" and when[-3:-2] == ":":  # "... HH:MM:SS": the hour's start remembered, MM and SS added
         start = _hour_starts(ZONES[zone])[when[:-6]]
         if start is not None:
-            within = _WITHIN_HOUR[when[-5:]]
-            if within is not None:
-                return start + within
+            minutes, seconds = _MINUTES[when[-5:-3]], _SECONDS[when[-2:]]
+            if minutes is not None and seconds is not None:
+                return start + minutes + seconds
     year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
     offset = _hour_offset(ZONES[zone], year, month, date, hour)
     if offset is None:  # the hour holds a change of offset: the zone's rules, second by second
@@ -274,8 +274,9 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
 # fast path gives what the general one gives, or steps aside: a time written
 # "<the hour's four numbers>:MM:SS" is the hour's start in UTC (None when the text
 # before ":MM:SS" holds other than four numbers, or the offset changes within the
-# hour) plus MM:SS (None unless two digits each, within an hour: else the general
-# path, and its ValueError); an invalid date raises as before, and is not remembered.
+# hour) plus MM and SS (None unless two digits below 60: else the general path, and its
+# ValueError; sixty of each, remembered, where "MM:SS" would be 3,600 met one by one);
+# an invalid date raises as before, and is not remembered.
 _HOUR_STARTS: dict[str, TextMemo[datetime | None]] = {}
 
 
@@ -296,15 +297,14 @@ def _hour_start(zone: str, head: str) -> datetime | None:
     return None if offset is None else datetime(year, month, date, hour, tzinfo=timezone.utc) - offset
 
 
-def _within_hour(written: str) -> timedelta | None:
-    """"MM:SS" as a timedelta; None unless two digits each, within the hour."""
-    if not _MINUTE_SECOND.fullmatch(written):
-        return None
-    return timedelta(minutes=int(written[:2]), seconds=int(written[3:]))
+def _sixtieth(unit: str) -> Callable[[str], timedelta | None]:
+    """"MM" (or "SS") as a timedelta of ``unit``; None unless two digits, below 60."""
+    return lambda written: timedelta(**{unit: int(written)}) if _BELOW_SIXTY.fullmatch(written) else None
 
 
-_MINUTE_SECOND = re.compile(r"[0-5][0-9]:[0-5][0-9]")
-_WITHIN_HOUR: TextMemo[timedelta | None] = TextMemo(_within_hour)
+_BELOW_SIXTY = re.compile(r"[0-5][0-9]")
+_MINUTES: TextMemo[timedelta | None] = TextMemo(_sixtieth("minutes"))
+_SECONDS: TextMemo[timedelta | None] = TextMemo(_sixtieth("seconds"))
 
 
 @functools.lru_cache(maxsize=1024)
