@@ -512,3 +512,80 @@ def test_the_hours_of_a_change_of_clocks_are_read_as_the_zone_rules_say(year: in
                     exact = local.replace(tzinfo=tz).astimezone(timezone.utc)
                     assert to_utc(local.strftime("%Y/%m/%d %H:%M:%S"), zone) == exact, (zone, local)
     assert days >= 10  # the zones' changes of that year were met
+
+
+def _to_utc_by_numbers(when: str, zone: str) -> datetime | None:
+    """``to_utc`` as it is defined: the six numbers of the time in order, read in the zone's rules."""
+    import re
+    from zoneinfo import ZoneInfo
+
+    if zone not in ZONES:
+        return None
+    year, month, date, hour, minute, second = map(int, re.findall(r"[0-9]+", when)[:6])
+    local = datetime(year, month, date, hour, minute, second, tzinfo=ZoneInfo(ZONES[zone]))
+    return local.astimezone(timezone.utc)
+
+
+def _outcome(read: object, when: str, zone: str) -> object:
+    try:
+        return read(when, zone)  # type: ignore[operator]
+    except ValueError as error:
+        return ("ValueError", str(error))
+
+
+_NUMBER = st.one_of(st.integers(0, 70).map(str), st.integers(0, 70).map(lambda n: f"{n:02d}"),
+                    st.sampled_from(["2013", "1999", "0", "00", "12345", "٣"]))  # fmt: skip
+_SEPARATOR = st.sampled_from(["/", "-", " ", " - ", ":", "", "x", "  "])
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(zone=st.sampled_from(sorted(ZONES) + ["XYZT"]), parts=st.lists(st.tuples(_NUMBER, _SEPARATOR), min_size=3, max_size=8),
+       tail=st.sampled_from(["", " ET", ":"]))  # fmt: skip
+def test_any_written_time_is_read_as_its_six_numbers_say(zone: str, parts: list[tuple[str, str]], tail: str) -> None:
+    """The hour remembered (``to_utc``'s fast path) gives what the numbers give, or the same error,
+    for times written in any form: too few or too many numbers, one digit, no date, seconds past 59,
+    an hour not in the calendar."""
+    when = "".join(number + separator for number, separator in parts).rstrip() + tail
+    when = when[:-1] if when.endswith(":") and tail != ":" else when
+    for _ in range(2):  # first read, then remembered
+        assert _outcome(to_utc, when, zone) == _outcome(_to_utc_by_numbers, when, zone), when
+    for written in ("2013/06/05 23:30:00", "2007/05/20 - 19:04:40", "2009-11-26 10:27:46", "2013/6/5 3:05:09"):
+        assert to_utc(written, zone) == _to_utc_by_numbers(written, zone)
+
+
+def test_a_time_is_read_once_an_hour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numbers of an hour's times are found once (``findall`` and two datetimes were a fifth of
+    a skipped hand's read, issue 34); each time is still its zone's."""
+    import re
+
+    from studbook.sites import lines
+
+    found: list[str] = []
+
+    class Spy:
+        def findall(self, text: str) -> list[str]:
+            found.append(text)
+            return re.findall(r"[0-9]+", text)
+
+    monkeypatch.setattr(lines, "_NUMBERS", Spy())
+    for minute in range(60):
+        when = f"2031/07/09 13:{minute:02d}:{minute % 7:02d}"
+        assert to_utc(when, "CET") == _to_utc_by_numbers(when, "CET")
+    assert len(found) <= 1, found  # (none: an earlier test read that hour)
+
+
+def test_a_hand_of_another_game_is_skipped_at_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of another game is skipped at its game: its level and time are not made
+    (``to_utc`` is never called), and it is skipped as before; the grammar still reads the
+    rest of its header, so a header whose time no grammar reads is rejected as before."""
+    from studbook.sites import pokerstars
+
+    times: list[str] = []
+    monkeypatch.setattr(pokerstars, "to_utc", lambda when, zone: times.append(when))
+    (skipped,) = studbook.parse_text(OTHER_GAME_HAND.replace("{body}", ""), file="mix.txt")
+    assert isinstance(skipped, Skipped) and not times
+    assert (skipped.line, skipped.hand_id, skipped.game, skipped.reason, skipped.site) == (
+        1, "99631934052", "Hold'em Limit", "not a stud, stud hi/lo or razz hand", "pokerstars")
+    garbled = OTHER_GAME_HAND.replace("{body}", "").replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
+    (rejected,) = studbook.parse_text(garbled, file="mix.txt")
+    assert isinstance(rejected, Rejected) and rejected.line == 1, rejected

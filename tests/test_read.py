@@ -437,3 +437,36 @@ def test_utf16_without_a_bom_is_told_by_its_nul_bytes(noise: bytes, pairs: list[
     elif half >= 8 and even > 0.4 * half and odd < 0.05 * half:
         expected = "utf-16-be"
     assert decode_module._utf16_without_bom(head) == expected
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(lines=st.lists(st.sampled_from(["Seat 1: Bob (10 in chips)", "", "caf\xe9 r\xe9sum\xe9", "x" * 70, "\r"]),
+                      max_size=60),
+       cuts=st.lists(st.integers(1, 300), max_size=8), asks=st.lists(st.booleans(), min_size=12, max_size=12),
+       encoding=st.sampled_from(["utf-8", "cp1252", "utf-16-le"]))  # fmt: skip
+def test_the_decoder_tells_the_line_its_text_has_come_to_when_asked(lines: list[str], cuts: list[int],
+                                                                    asks: list[bool], encoding: str) -> None:  # fmt: skip
+    """The decoder counts the newlines it fed out only when its line is asked for (issue 34:
+    a file that fits one window is counted by the splitter alone); whenever asked, the line
+    is 1 + the newlines fed out, whatever blocks the bytes came in."""
+    from studbook.read.decode import Decoder
+
+    data = "\n".join(lines).encode(encoding)
+    bounds = sorted({min(cut, len(data)) for cut in cuts} | {len(data)})
+    decoder, fed, start = Decoder(), "", 0
+    for number, end in enumerate(bounds):
+        fed += decoder.feed(data[start:end])
+        start = end
+        if asks[number % len(asks)]:
+            assert decoder.line == 1 + fed.count("\n")
+    fed += decoder.feed(b"", final=True)
+    assert decoder.line == 1 + fed.count("\n")
+
+
+def test_the_decoder_leaves_the_lines_of_a_file_uncounted_until_asked() -> None:
+    from studbook.read.decode import Decoder
+
+    decoder = Decoder()
+    text = decoder.feed(("Seat 1: Bob (10 in chips)\n" * 400).encode(), final=True)
+    assert decoder._counted == 1 and decoder._uncounted == [text]  # nothing counted yet
+    assert decoder.line == 401 and not decoder._uncounted

@@ -170,3 +170,19 @@ def test_winning_detection_is_as_before(head: str) -> None:
 ])  # fmt: skip
 def test_pokerstars_detection_wants_a_header_at_a_line_start(head: str, found: bool) -> None:
     assert line_format("pokerstars").detect(head) is found
+
+
+@pytest.mark.parametrize("name", TEXT_SITES)
+def test_a_skipped_hand_is_named_by_its_site_once(name: str) -> None:
+    """A builder names the hands it skips by its site, the name its hands' headers carry
+    (``LineBuilder.SITE``), so that parse.py need not make each skipped hand again to fill
+    the site (issue 34): that name is the format's, as parse.py would have filled it."""
+    fmt = get_site(name)
+    assert isinstance(fmt, LineFormat)
+    assert fmt.builder.SITE == fmt.name
+    skipped = fmt.builder._skipped  # the builder's own Skipped, before parse.py sees it
+    from studbook.sites.lines import SkipHand
+
+    builder = fmt.builder("f.txt", HandText(3, "x\n"), "x\n", fmt.grammar())
+    result = skipped(builder, SkipHand("Hold'em"))
+    assert isinstance(result, Skipped) and result.site == name

@@ -94,7 +94,12 @@ class Decoder:
         self.binary = False
         self._utf16: str | None = None
         self._pending = b""
-        self._line = 1  # the file line the pending bytes start on
+        # The file line the pending bytes start on is 1 + the newlines of the text fed out, counted
+        # when asked (``line``): most files fit one window, and their lines are counted by the
+        # splitter only (issue 34: the decoder's count was a third pass over every hand's text).
+        self._counted = 1  # the line after the text counted so far
+        self._uncounted: list[str] = []  # text fed out since, not yet counted
+        self._newline_fed = False  # a newline was fed out (the first line is done)
         self._started = False
         self._lf_cr: bool | None = None  # lines end LF CR (decided by the first line end)
         self._after_lf = False  # the last piece ended with an LF
@@ -126,7 +131,7 @@ class Decoder:
         else:  # a NUL character comes from a NUL byte only; bytes are searched with memchr
             text = self._eight_bit_piece(piece)
             nul = b"\x00" in piece
-        if self._line == 1 and not self.binary:
+        if not self._newline_fed and not self.binary:
             self.binary = _looks_binary(text)
         if nul:
             self._nuls += text.count("\x00")
@@ -136,19 +141,28 @@ class Decoder:
         if self._lf_cr and self._after_lf and text.startswith("\r"):
             text = text[1:]  # the CR of an LF CR cut between two pieces
         self._after_lf = text.endswith("\n")
-        if self._line == 1:
+        if not self._newline_fed:
             text = normalise_newlines(text, bool(self._lf_cr))
         elif "\r" in text:
             if self._lf_cr:
                 text = text.replace("\n\r", "\n")
             text = text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
-        self._line += text.count("\n")
+        self._uncounted.append(text)
+        if len(self._uncounted) > 2:  # (texts not split into windows, XML's: not held twice)
+            self._count()
+        self._newline_fed = self._newline_fed or "\n" in text
         return text
 
     @property
     def line(self) -> int:
         """The file line the text still to come starts on: 1 + the newlines fed out so far."""
-        return self._line
+        if self._uncounted:
+            self._count()
+        return self._counted
+
+    def _count(self) -> None:
+        self._counted += sum(text.count("\n") for text in self._uncounted)
+        self._uncounted.clear()
 
     def _start(self, data: bytes, final: bool) -> bytes:
         if len(data) < _SNIFF and not final:
@@ -196,7 +210,7 @@ class Decoder:
             return self._mixed_piece(piece)
         if self.encoding in ("utf-8", "cp1252"):  # keeps utf-8-sig and latin-1
             self.encoding = "cp1252"
-        self._cp1252_blocks.append(self._line)
+        self._cp1252_blocks.append(self.line)
         try:
             return piece.decode("cp1252")
         except UnicodeDecodeError:
@@ -213,15 +227,15 @@ class Decoder:
             _current.pop()
         if self.encoding == "cp1252":
             self.encoding = "utf-8"
-        self._cp1252 += _lines_at(piece, repairs.foreign, self._line)
-        self._cut += _lines_at(piece, repairs.cut, self._line)
+        self._cp1252 += _lines_at(piece, repairs.foreign, self.line)
+        self._cut += _lines_at(piece, repairs.cut, self.line)
         return text
 
     def _utf16_piece(self, piece: bytes) -> str:
         assert self._utf16 is not None
         text, damaged, replaced = _utf16(piece, self._utf16)
-        self._damaged16 += [self._line + n - 1 for n in damaged]
-        self._replaced16 += [self._line + n - 1 for n in replaced]
+        self._damaged16 += [self.line + n - 1 for n in damaged]
+        self._replaced16 += [self.line + n - 1 for n in replaced]
         return text
 
     def warnings(self) -> list[str]:

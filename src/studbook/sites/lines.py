@@ -254,12 +254,57 @@ def to_utc(when: str, zone: str | None) -> datetime | None:
     (common.lark's DATETIME): the six numbers in order are what counts."""
     if zone not in ZONES:
         return None
+    if when[-6:-5] == ":" and when[-3:-2] == ":":  # "... HH:MM:SS": the hour's start remembered, MM and SS added
+        start = _hour_starts(ZONES[zone])[when[:-6]]
+        if start is not None:
+            minutes, seconds = _MINUTES[when[-5:-3]], _SECONDS[when[-2:]]
+            if minutes is not None and seconds is not None:
+                return start + minutes + seconds
     year, month, date, hour, minute, second = map(int, _NUMBERS.findall(when)[:6])
     offset = _hour_offset(ZONES[zone], year, month, date, hour)
     if offset is None:  # the hour holds a change of offset: the zone's rules, second by second
         local = datetime(year, month, date, hour, minute, second, tzinfo=_zone(ZONES[zone]))
         return local.astimezone(timezone.utc)
     return datetime(year, month, date, hour, minute, second, tzinfo=timezone.utc) - offset
+
+
+# A log's hands come a minute apart: the numbers of a time are read and its zone's
+# offset looked up once an hour (issue 34: findall, six ints and two datetimes were
+# some 25 k instructions a hand, every hand's header, the skipped hands' too). The
+# fast path gives what the general one gives, or steps aside: a time written
+# "<the hour's four numbers>:MM:SS" is the hour's start in UTC (None when the text
+# before ":MM:SS" holds other than four numbers, or the offset changes within the
+# hour) plus MM and SS (None unless two digits below 60: else the general path, and its
+# ValueError; sixty of each, remembered, where "MM:SS" would be 3,600 met one by one);
+# an invalid date raises as before, and is not remembered.
+_HOUR_STARTS: dict[str, TextMemo[datetime | None]] = {}
+
+
+def _hour_starts(zone: str) -> TextMemo[datetime | None]:
+    """The hours' starts in UTC of ``zone``, by the text of the time before its ":MM:SS"."""
+    starts = _HOUR_STARTS.get(zone)
+    if starts is None:
+        starts = _HOUR_STARTS[zone] = TextMemo(functools.partial(_hour_start, zone))
+    return starts
+
+
+def _hour_start(zone: str, head: str) -> datetime | None:
+    numbers = _NUMBERS.findall(head)
+    if len(numbers) != 4:
+        return None
+    year, month, date, hour = map(int, numbers)
+    offset = _hour_offset(zone, year, month, date, hour)
+    return None if offset is None else datetime(year, month, date, hour, tzinfo=timezone.utc) - offset
+
+
+def _sixtieth(unit: str) -> Callable[[str], timedelta | None]:
+    """"MM" (or "SS") as a timedelta of ``unit``; None unless two digits, below 60."""
+    return lambda written: timedelta(**{unit: int(written)}) if _BELOW_SIXTY.fullmatch(written) else None
+
+
+_BELOW_SIXTY = re.compile(r"[0-5][0-9]")
+_MINUTES: TextMemo[timedelta | None] = TextMemo(_sixtieth("minutes"))
+_SECONDS: TextMemo[timedelta | None] = TextMemo(_sixtieth("seconds"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -355,6 +400,7 @@ class LineBuilder:
     LOG_MARKS_ALL_IN: ClassVar[bool] = False  # the log says "all-in" itself: stacks do not tell
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
     NO_HEADER: ClassVar[str] = "no header"
+    FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
     _dispatch: ClassVar[dict[str, Handler]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -378,7 +424,7 @@ class LineBuilder:
         self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
         self.header: HandHeader | None = None
-        self.street: Street | None = None
+        self.street: Street | None = self.FIRST_STREET
         self.at_showdown = False
         self.anted: set[str] = set()
         self.sitting_out: set[str] = set()
@@ -612,7 +658,10 @@ class LineBuilder:
         return make_hand(self.file, first, last, header, tuple(self.seats), tuple(events))
 
     def _skipped(self, skip: SkipHand) -> Skipped:
-        return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason, None)
+        # named by the site as its hands' headers are (its format's name, tests/test_text_sites_fast.py): made once,
+        # not again by parse.py to fill the site (a mixed log's other games are skipped by the hundred)
+        return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason,
+                            self.SITE or None)  # fmt: skip
 
     def _player_field(self, kind: str) -> int:
         """The index of the player among a ``kind`` line's fields, or -1."""

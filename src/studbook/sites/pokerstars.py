@@ -22,7 +22,6 @@ from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
-from studbook.sites.base import HandText
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     PlayerAmount, PlayerOnly, SkipHand,
@@ -83,12 +82,10 @@ _Table = tuple[str, str | None, str | None, str | None]  # name, max seats, play
 
 
 class _Head(Head, total=False):
-    """The header as PokerStars writes it: a tournament's level gives the
-    stakes; a game the reader does not read is skipped at the time line."""
+    """The header as PokerStars writes it: a tournament's level gives the stakes."""
 
     stakes: _Stakes  # the game line's
     level_stakes: _Stakes  # the level's
-    other: bool  # another game: skipped once the header is read
 
 
 def grammar() -> LineGrammar:
@@ -119,12 +116,12 @@ class _Builder(LineBuilder):
         **dict.fromkeys(_CHATTER_OF, "chatter"), "FINISH": "tournament_finish",
     }  # fmt: skip
 
+    FIRST_STREET = Street.THIRD
     head: _Head
-
-    def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
-        super().__init__(file, chunk, text, grammar)
-        self.street: Street = Street.THIRD  # never None here: a hand starts on 3rd street
-        self.community: Card | None = None
+    street: Street  # never None here: a hand starts on 3rd street
+    # (a class default, not set in an __init__ of this class's own: one Python call less a hand,
+    # issue 34; read and set on the rare lines with a community card only)
+    community: Card | None = None
 
     # -- header ------------------------------------------------------------
     def hand_no(self, kind: str, f: tuple[str | None, str], line: int) -> None:
@@ -158,8 +155,12 @@ class _Builder(LineBuilder):
         mix, game_in_mix, game = f  # the game is one of the two
         head = self.head
         head["mix"] = mix
-        head["game"] = str(game_in_mix or game)
-        head["other"] = True
+        head["game"] = name = str(game_in_mix or game)
+        # Skipped at its game: the grammar still reads the rest of the header first
+        # (LineBuilder.build's check from here), but its level and time are not made
+        # (issue 34: a mixed log's other games, read by the hundred, are skipped hands
+        # that record neither; their times cost a tenth of such a hand's read).
+        raise SkipHand(name, skip_reason(name))
 
     def level(self, kind: str, f: _Level, line: int) -> None:
         _round, level, small, big, code = f
@@ -176,9 +177,6 @@ class _Builder(LineBuilder):
         head = self.head
         head["started"] = written
         head["started_utc"] = utc or to_utc(when, zone)
-        if head.get("other"):
-            game = head["game"]
-            raise SkipHand(game, skip_reason(game))
 
     def table(self, kind: str, f: _Table, line: int) -> None:
         name, max_seats, play_money, button = f
