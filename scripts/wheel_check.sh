@@ -16,8 +16,11 @@ if grep -n -E "would be ignored|Warning|^ *!!" "$work/build.log"; then
     exit 1
 fi
 wheel=$(ls "$work"/dist/studbook-*.whl)
-unzip -l "$wheel" | grep -q "studbook/grammars/common.lark" || { echo "wheel check: no grammars in $wheel" >&2; exit 1; }
-unzip -l "$wheel" | grep -q "studbook/view/static/replay.js" || { echo "wheel check: no replayer files in $wheel" >&2; exit 1; }
+# List the wheel once into a file, then grep the file: with pipefail, `unzip -l | grep -q`
+# fails at random, since grep -q leaves at its match and unzip (unbuffered) dies of SIGPIPE.
+unzip -l "$wheel" >"$work/wheel.list"
+grep -q "studbook/grammars/common.lark" "$work/wheel.list" || { echo "wheel check: no grammars in $wheel" >&2; exit 1; }
+grep -q "studbook/view/static/replay.js" "$work/wheel.list" || { echo "wheel check: no replayer files in $wheel" >&2; exit 1; }
 
 "$PYTHON" -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$wheel"
