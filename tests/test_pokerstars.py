@@ -589,3 +589,13 @@ def test_a_hand_of_another_game_is_skipped_at_its_game(monkeypatch: pytest.Monke
     garbled = OTHER_GAME_HAND.replace("{body}", "").replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
     (rejected,) = studbook.parse_text(garbled, file="mix.txt")
     assert isinstance(rejected, Rejected) and rejected.line == 1, rejected
+
+
+@pytest.mark.parametrize("tail", [" drachensüss is sitting out", ' drachensüss said, "hi"', "drachensüss is sitting out"])
+def test_a_header_with_a_no_play_line_after_its_time_is_rejected_at_its_header(tail: str) -> None:
+    """The line policy passes a line the grammar does not read only from its start: a
+    header whose text after its time would be a no-play line on a line of its own is
+    rejected at the header (the scan tells a line's start from the text, not a flag)."""
+    header, body = SMALL.split("\n", 1)
+    (rejected,) = studbook.parse_text(header + tail + "\n" + body, file="tail.txt")
+    assert isinstance(rejected, Rejected) and (rejected.line, rejected.reason) == (1, "unknown stud header"), rejected

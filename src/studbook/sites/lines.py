@@ -478,11 +478,11 @@ class LineBuilder:
                 lines = body.split("\n")
                 lines.pop()  # "" after the last newline
             for rest in lines:
-                at_start = True
                 while True:  # the tokens of the line: one, save in headers
                     token = memo.get(rest) or read(text, pos, rest)
                     if token is None:
-                        if at_start and sid and self._note(line, rest, sid):
+                        # a line's first token (``pos`` just past a newline): the line policy may pass it
+                        if sid and (not pos or text[pos - 1] == "\n") and self._note(line, rest, sid):
                             pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
                             break
                         return None
@@ -507,7 +507,6 @@ class LineBuilder:
                     if newline:
                         break
                     rest = rest[length:]
-                    at_start = False
                 line += 1
         self.newlines = line - self.chunk.first_line
         return sid
