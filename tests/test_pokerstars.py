@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from datetime import datetime, timezone
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -589,3 +590,30 @@ def test_a_hand_of_another_game_is_skipped_at_its_game(monkeypatch: pytest.Monke
     garbled = OTHER_GAME_HAND.replace("{body}", "").replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
     (rejected,) = studbook.parse_text(garbled, file="mix.txt")
     assert isinstance(rejected, Rejected) and rejected.line == 1, rejected
+
+
+@pytest.mark.parametrize("tail", [" drachensüss is sitting out", ' drachensüss said, "hi"', "drachensüss is sitting out"])
+def test_a_header_with_a_no_play_line_after_its_time_is_rejected_at_its_header(tail: str) -> None:
+    """The line policy passes a line the grammar does not read only from its start: a
+    header whose text after its time would be a no-play line on a line of its own is
+    rejected at the header (the scan tells a line's start from the text, not a flag)."""
+    header, body = SMALL.split("\n", 1)
+    (rejected,) = studbook.parse_text(header + tail + "\n" + body, file="tail.txt")
+    assert isinstance(rejected, Rejected) and (rejected.line, rejected.reason) == (1, "unknown stud header"), rejected
+
+
+def test_a_hand_or_a_skipped_hand_is_not_named_again_by_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand, and a hand the builder skipped (named by its site already), come from
+    parse.py as the site made them (issue 34: no call a hand to name the site); a rejected
+    hand, which the builder leaves unnamed, is still named by the format that read it."""
+    from studbook import parse
+
+    named: list[object] = []
+    with_site = parse._with_site
+    monkeypatch.setattr(parse, "_with_site", lambda result, site: named.append(result) or with_site(result, site))
+    other = OTHER_GAME_HAND.replace("{body}", "")
+    results = list(studbook.parse_text(SMALL + "\n\n" + other, file="mix.txt"))
+    assert [type(r) for r in results] == [Hand, Skipped] and results[1].site == "pokerstars" and not named
+    garbled = other.replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
+    (rejected,) = studbook.parse_text(garbled, file="mix.txt")
+    assert isinstance(rejected, Rejected) and rejected.site == "pokerstars" and named == [replace(rejected, site=None)]

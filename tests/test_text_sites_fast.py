@@ -186,3 +186,28 @@ def test_a_skipped_hand_is_named_by_its_site_once(name: str) -> None:
     builder = fmt.builder("f.txt", HandText(3, "x\n"), "x\n", fmt.grammar())
     result = skipped(builder, SkipHand("Hold'em"))
     assert isinstance(result, Skipped) and result.site == name
+
+
+def test_a_scan_starts_from_its_builders_plan_once_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a scan starts (the start stack, its scanner, its steps) is looked up with the
+    builder's plan, made once a builder class and grammar (issue 34: once a hand before);
+    each builder class has its own plans, its handlers folded in, a subclass's apart."""
+    from studbook.parse import parse_text
+    from studbook.read.grammar import LineGrammar
+
+    fmt = line_format("pokerstars")
+    builder = fmt.builder
+    begun: list[int] = []
+    begin = LineGrammar.begin
+    monkeypatch.setattr(LineGrammar, "begin", lambda self: begun.append(1) or begin(self))
+    monkeypatch.setattr(builder, "_plans", {}, raising=False)
+    hand = (Path(__file__).resolve().parents[1] / "histories").glob("**/*.txt")
+    text = next(decode(read_bytes(path)).text for path in sorted(hand) if get_site("pokerstars").detect(
+        decode(read_bytes(path)).text[:HEAD_CHARS]))
+    results = list(parse_text(text, site="pokerstars"))
+    assert len(results) > 1 and len(begun) == 1, (len(results), len(begun))
+
+    class Other(builder):
+        HANDLERS = builder.HANDLERS
+
+    assert Other._plans == {} and Other._plans is not builder._plans

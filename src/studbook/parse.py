@@ -24,8 +24,9 @@ from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.originals import HandSource, Sources
 from studbook.read import HEAD_CHARS, decode, detect_format, files_in, normalise_newlines
+from studbook.read import limits
 from studbook.read.decode import Decoder
-from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen, too_big
+from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen
 from studbook.read.split import header_starts, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
 from studbook.sites.makers import make_skipped
@@ -185,7 +186,7 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                 elif before is not None:
                     report.warnings.append(before)
             result = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
-            if previous is not None and _rejected_again(previous[0], result):
+            if previous is not None and isinstance(result, Rejected) and _rejected_again(previous[0], result):
                 continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:
                 yield previous
@@ -255,11 +256,16 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
 
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:
-    """One hand, screened against the limits of :mod:`studbook.read.limits`."""
-    big = too_big(chunk, file)
-    if big is not None:
-        return big
-    return _with_site(screen(fmt.parse_hand(chunk, file), chunk, file), fmt.name)
+    """One hand, screened against the limits of :mod:`studbook.read.limits`: one
+    longer than :data:`MAX_HAND_CHARS` rejected unread; a hand kept, or a result
+    the site named already (a line format's skipped hands), as it comes."""
+    size = len(chunk.text)
+    if size > limits.MAX_HAND_CHARS:  # the module's: the limit is read where it is set
+        return overlong_hand(chunk, size, file)
+    result = screen(fmt.parse_hand(chunk, file), chunk, file)
+    if isinstance(result, Hand) or result.site is not None:  # the common cases: no call to name the site
+        return result
+    return _with_site(result, fmt.name)
 
 
 def _with_site(result: ParseResult, site: str) -> ParseResult:

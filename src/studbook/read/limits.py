@@ -31,12 +31,6 @@ REPLACED = "\ufffd"
 _DAMAGED = "the {what} holds bytes that could not be decoded (replaced by U+FFFD): the hand is damaged"
 
 
-def too_big(chunk: HandText, file: str) -> Rejected | None:
-    """A rejection for a hand longer than :data:`MAX_HAND_CHARS`, unread; else None."""
-    size = len(chunk.text)
-    return overlong_hand(chunk, size, file) if size > MAX_HAND_CHARS else None
-
-
 def overlong_hand(start: HandText, size: int, file: str) -> Rejected:
     """The rejection of a hand of ``size`` characters, over the limit, given its start."""
     newline = start.text.find("\n")
@@ -141,5 +135,4 @@ def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejecte
 __all__ = [
     "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_PLACE", "MAX_SEAT", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped",
     "overlong_hand", "screen", "within_count",
-    "too_big",
 ]

@@ -366,6 +366,10 @@ Handler = Callable[[Any, str, Fields, int], None]
 #  read method, next steps)
 Reader = Callable[[str, int, str], Optional[Scanned]]
 _Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
+_Plan = dict[int, dict[str, _Step]]
+_Start = tuple[_Plan, int, dict[str, Scanned], Reader, dict[str, _Step]]
+# A builder's plan for one grammar and where its scan starts: (plan, start stack, its
+# scanner's memo and read, its steps). Made once, looked up once a hand.
 
 
 def _no_handler(builder: Any, kind: str, f: Fields, line: int) -> None:
@@ -402,9 +406,11 @@ class LineBuilder:
     NO_HEADER: ClassVar[str] = "no header"
     FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
     _dispatch: ClassVar[dict[str, Handler]] = {}
+    _plans: ClassVar[dict[LineGrammar, _Start]] = {}  # each class its own: the steps fold its handlers in
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._plans = {}
         handlers = {"HAND_CANCELLED": "hand_cancelled", **cls.HANDLERS}  # any grammar may use the shared line
         cls._dispatch = {terminal: getattr(cls, method) for terminal, method in handlers.items()}
 
@@ -463,10 +469,7 @@ class LineBuilder:
         grammar, text, names, unique = self.grammar, self.text, self.names, self.unique_names
         if not text.endswith("\n"):
             return None
-        plan = self._plan(grammar)
-        sid, scanner, _ = grammar.begin()
-        memo, steps = scanner.memo, plan[sid]
-        read: Reader = scanner.read
+        plan, sid, memo, read, steps = self._plans.get(grammar) or self._plan(grammar)
         pos = 0
         line = self.chunk.first_line
         # The first line (the header) is read before the rest is split into lines:
@@ -478,11 +481,11 @@ class LineBuilder:
                 lines = body.split("\n")
                 lines.pop()  # "" after the last newline
             for rest in lines:
-                at_start = True
                 while True:  # the tokens of the line: one, save in headers
                     token = memo.get(rest) or read(text, pos, rest)
                     if token is None:
-                        if at_start and sid and self._note(line, rest, sid):
+                        # a line's first token (``pos`` just past a newline): the line policy may pass it
+                        if sid and (not pos or text[pos - 1] == "\n") and self._note(line, rest, sid):
                             pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
                             break
                         return None
@@ -507,7 +510,6 @@ class LineBuilder:
                     if newline:
                         break
                     rest = rest[length:]
-                    at_start = False
                 line += 1
         self.newlines = line - self.chunk.first_line
         return sid
@@ -606,17 +608,16 @@ class LineBuilder:
         return type(self)(self.file, self.chunk, self.text, self.grammar).replay(self._lark_lines())
 
     @classmethod
-    def _plan(cls, grammar: LineGrammar) -> dict[int, dict[str, _Step]]:
+    def _plan(cls, grammar: LineGrammar) -> _Start:
         """Per parser stack, what each terminal read there does for this
-        builder: the grammar's step with the handler folded in (memoised)."""
-        plans: dict[LineGrammar, dict[int, dict[str, _Step]]] = cls.__dict__.get("_plans") or {}
-        if not plans:
-            setattr(cls, "_plans", plans)
-        if grammar not in plans:
-            plans[grammar] = {grammar.begin()[0]: {}}
-        return plans[grammar]
+        builder: the grammar's step with the handler folded in (filled as
+        the scans meet them), and where a scan starts (see :data:`_Start`)."""
+        sid, scanner, _ = grammar.begin()
+        plan: _Plan = {sid: {}}
+        cls._plans[grammar] = start = (plan, sid, scanner.memo, scanner.read, plan[sid])
+        return start
 
-    def _plan_step(self, plan: dict[int, dict[str, _Step]], sid: int, kind: str) -> _Step | None:
+    def _plan_step(self, plan: _Plan, sid: int, kind: str) -> _Step | None:
         step = self.grammar.step(sid, kind)
         if step is None:
             return None
