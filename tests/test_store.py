@@ -484,22 +484,3 @@ def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytes
     assert again.duplicate == 5 and again.new == first.new - 5
     assert again.violations == sum(len(r.violations) for r, _ in sourced[5:] if isinstance(r, HandCheck))
     assert _table_rows(grown) == _table_rows(whole)
-
-
-def test_a_batchs_last_rows_go_in_statements_of_halving_size_not_one_a_row(tmp_path: Path) -> None:
-    """A batch's rows go :data:`~studbook.store.prepare.INSERT_ROWS` a statement; the rows
-    left over go in statements of half as many, then half of that (down to one), not one
-    a row: 112 hands (64 + 32 + 16) are three statements of the hands table, not 49; the
-    store then reads back the checker's frames, in order."""
-    from studbook.check import check_paths
-
-    results = [r for file in check_paths([str(SHIPPED)]) for r in file.results][:112]
-    assert store_prepare.INSERT_ROWS == 64 and len(results) == 112
-    statements: list[str] = []
-    db = tmp_path / "hands.db"
-    with Store(db) as store:
-        store.conn.set_trace_callback(statements.append)
-        store.add(results, batch_size=len(results))
-    inserts = [s for s in statements if s.startswith("INSERT INTO hands ")]
-    assert len(inserts) == 3
-    assert_frames_equal(read_frames(db), frames_from_checks(results))

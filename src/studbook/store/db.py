@@ -511,25 +511,19 @@ class Store:
 
     def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
         """``rows`` into ``table``, in order: :data:`INSERT_ROWS` rows a statement (one
-        multi-row ``VALUES`` of their values in a row), the rest in statements of half as
-        many rows, then half of that, down to one: a batch's last rows went one at a time
-        through ``executemany`` (some 30 rows a table a batch, a hands row of 33 values
-        each), and at most six more statements a table, each as cached as the first, cost
-        less (fewer statements run, fewer values handed over one row at a time)."""
+        multi-row ``VALUES`` of their values in a row), the rest one a row."""
         if not rows:
             return
         values = sql_rows(table, rows)
         width = len(SCHEMA[table])
         many = max(1, min(INSERT_ROWS, self.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
-        execute, flat = self.conn.execute, itertools.chain.from_iterable
-        start, total = 0, len(values)
-        while start < total:
-            while total - start < many:
-                many //= 2
-            statement, end = insert_sql(table, many), total - (total - start) % many
-            for start in range(start, end, many):
+        whole = len(values) - len(values) % many if many > 1 else 0
+        if whole:
+            statement, execute, flat = insert_sql(table, many), self.conn.execute, itertools.chain.from_iterable
+            for start in range(0, whole, many):
                 execute(statement, list(flat(values[start : start + many])))
-            start = end
+        if whole < len(values):
+            self.conn.executemany(insert_sql(table, 1), values[whole:])
 
     # -- reading (studbook.store.read) ---------------------------------------
 
