@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from decimal import Decimal
 
@@ -10,7 +11,7 @@ import pytest
 from studbook.cards import DECK, parse_cards
 from studbook.check import check_hand
 from studbook.engine import DEFAULT, POKERSTARS, RuleProfile, StudState, expected_collections
-from studbook.engine.table import Reported
+from studbook.engine.table import Reported, Table, TableOptions
 from studbook.events import (
     Action, ActionKind, Collect, Event, Hand, HandHeader, PotSummary, Seat, Show, ShowdownStart, Stakes, Street,
     Structure, UncalledReturned, Variant,
@@ -259,4 +260,14 @@ def test_a_fault_reported_holds_back_its_knock_on_message_for_the_round() -> Non
     assert [(v.rule, v.line) for v in in_turn.violations] == [("order.streets", 9)]
     out_of_turn = _third_street("C")
     assert [(v.rule, v.line) for v in out_of_turn.violations] == [("bringin.player", 5)]
-    assert not out_of_turn.reported(Reported.TURN)  # a new street: its own order faults
+    assert Reported.TURN not in out_of_turn.reported  # a new street: its own order faults
+
+
+def test_the_table_options_are_the_tables_keyword_parameters() -> None:
+    """``StudState.new(..., **options)`` is typed by ``TableOptions``: its keys are
+    exactly the keyword-only parameters of ``Table``, so neither can drift from the other."""
+    parameters = inspect.signature(Table.__init__).parameters.values()
+    assert list(TableOptions.__annotations__) == [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), [(1, "A", D(100)), (2, "B", D(100))],
+                          **TableOptions(chip=D("0.25"), bring_in_hand="#7"))
+    assert state.chip == D("0.25") and state.bring_in_hand == "#7"

@@ -107,16 +107,33 @@ def test_the_scan_sees_a_bare_rule_id(tmp_path: Path) -> None:
     assert _string_rule_ids(sample) == [(2, "bet.size")]
 
 
-@pytest.mark.parametrize("module", ["settle.py", "snapshot.py"])
-def test_settle_and_snapshots_read_only_the_states_public_attributes(module: str) -> None:
-    """Settlement and the replayer's snapshots work from the state's public view,
-    never its private attributes."""
-    tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
-    private = sorted({
-        f"{node.lineno}: .{node.attr}" for node in ast.walk(tree)
+PUBLIC_ONLY = ["settle.py", "snapshot.py", *sorted(p.relative_to(ENGINE).as_posix() for p in (ENGINE / "rules").glob("*.py"))]
+"""The engine modules that work from the hand's state through its public parts only:
+the rule sections, settlement and the replayer's snapshots (``engine/table.py``'s
+``Table`` docstring says what those parts are)."""
+
+
+def private_uses(source: str) -> list[str]:
+    """Each ``x._name`` read, written or called on an object other than ``self``
+    (dunders aside), as "line: .name"."""
+    return sorted({
+        f"{node.lineno}: .{node.attr}" for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id == "self")
     })
-    assert private == []
+
+
+def test_private_uses_finds_reads_writes_and_calls() -> None:
+    source = "def f(s, p):\n    s._a = s._b\n    s._c(p)\n    s.public(p.__class__, self._own)\n"
+    assert private_uses(source) == ["2: ._a", "2: ._b", "3: ._c"]
+
+
+@pytest.mark.parametrize("module", PUBLIC_ONLY)
+def test_the_rules_settlement_and_snapshots_use_only_the_states_public_parts(module: str) -> None:
+    """The rule sections, settlement and the replayer's snapshots ask the state through
+    its public attributes and call its public methods, never its private names: what a
+    rule may read and call is the table's documented API."""
+    assert private_uses((ENGINE / module).read_text(encoding="utf-8")) == []
 
 
 def test_checked_in_says_where_each_rule_is_checked() -> None:

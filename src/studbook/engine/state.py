@@ -43,7 +43,7 @@ write it as a bet (by the bring-in player) or a raise, and the engine reads all 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, Unpack
 
 from studbook.betting import owed
 from studbook import events
@@ -57,7 +57,7 @@ from studbook.engine.profiles import RuleProfile
 from studbook.engine.table import _SEVENTH, _THIRD, ZERO
 from studbook.engine.table import LegalAction, LegalActions, PlayerState  # public: re-exported
 from studbook.engine.rules import bets, deal, order, showdown
-from studbook.engine.table import Table
+from studbook.engine.table import Table, TableOptions
 
 
 class StudState(Table):
@@ -76,15 +76,16 @@ class StudState(Table):
         seats: Sequence[tuple[int, str, Decimal] | Seat],
         profile: RuleProfile | None = None,
         structure: Structure = Structure.FIXED,
-        **options: object,
+        **options: Unpack[TableOptions],
     ) -> "StudState":
         """A hand before the antes. ``seats``: ``(seat, name, stack)`` or Seat events.
 
-        Options: ``button`` (seat), ``chip`` (smallest chip, e.g. Decimal("0.01")),
-        ``bring_in`` (the table's bring-in when ``stakes`` does not say) and
-        ``bring_in_hand`` (the earlier hand it comes from, named in messages).
+        Options (:class:`~studbook.engine.table.TableOptions`): ``button`` (seat),
+        ``chip`` (smallest chip, e.g. Decimal("0.01")), ``bring_in`` (the table's
+        bring-in when ``stakes`` does not say) and ``bring_in_hand`` (the earlier hand
+        it comes from, named in messages).
         """
-        return cls(Variant(variant), stakes, seats, profile, structure, **options)  # type: ignore[arg-type]
+        return cls(Variant(variant), stakes, seats, profile, structure, **options)
 
     def peek_to_act(self) -> str | None:
         """:attr:`to_act` (kept for callers that name it so: asking never changes the state)."""
@@ -125,7 +126,7 @@ class StudState(Table):
         if street is None or self.hand_over:
             return None
         if self.round.started:
-            p, bring_in_player, optional = self.round.to_act, self._bring_in_player, self._bring_in_optional
+            p, bring_in_player, optional = self.round.to_act, self.bring_in_player, self.bring_in_optional
         else:
             p, _, bring_in_player, optional = order._opening(self)
         if p is None:
@@ -193,7 +194,7 @@ class StudState(Table):
     @property
     def betting_closed(self) -> bool:
         """The betting is over: the showdown began, the hand is won, or nobody is to act."""
-        return self._showdown or self.hand_over or self.is_betting_over
+        return self.at_showdown or self.hand_over or self.is_betting_over
 
 
 # ---------------------------------------------------------------------- helpers

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from operator import attrgetter
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
 from studbook.cards import Card
@@ -38,7 +38,7 @@ _SEAT = attrgetter("seat")
 
 class Reported(StrEnum):
     """A fault already reported whose consequences later checks would only repeat:
-    while it stands (:meth:`Table.reported`), those checks stay quiet, so one fault
+    while it stands (in :attr:`Table.reported`), those checks stay quiet, so one fault
     gives one violation, at the line that is wrong."""
 
     TURN = "turn"
@@ -184,29 +184,79 @@ class Round:
         self.deals_verified = False  # _check_missing_deals found every deal of this street
 
 
-class Table:
-    """The state of one stud hand, read by every rule section; see :class:`~studbook.engine.state.StudState`.
+class TableOptions(TypedDict, total=False):
+    """The keyword options of a :class:`Table` (and of ``StudState.new``), each optional."""
 
-    Public, read-only attributes: ``variant``, ``structure``, ``stakes``,
-    ``profile``, ``street`` (None before 3rd street), ``players`` (seat order),
-    ``violations`` (in the order found), ``community`` (the 7th-street community
-    card or None), ``bring_in`` (the bring-in amount in force), ``bets`` (bets
-    and raises this round, for the cap), ``aggressions`` (bets, raises and completions
-    made this round, full or all-in for less), ``current_bet`` (the highest street total),
-    ``pot`` (antes and bets so far, less uncalled bets returned) and ``action_log``
-    (each Action applied, with what it found: :data:`~studbook.engine.result.ActionRecord`;
-    :meth:`action_facts` names what each did).
+    button: int | None
+    """The button's seat (profile ``deal_start="after_button"``: dealing starts after it)."""
+    chip: Decimal | None
+    """The smallest chip, e.g. Decimal("0.01") (else worked out from the stakes and stacks)."""
+    bring_in: Decimal | None
+    """The table's bring-in, where the stakes do not say."""
+    bring_in_hand: str | None
+    """The earlier hand at this table the bring-in comes from (named in messages)."""
+
+
+class Table:
+    """The state of one stud hand: the public parts every rule section reads, the
+    questions it asks and the moves it makes; see :class:`~studbook.engine.state.StudState`
+    for the protocol callers use.
+
+    **What a rule reads** (public, typed attributes; outside ``engine/`` read-only).
+    The rule sections (``engine/rules/``) keep them: a rule sets the attribute its
+    event changes, and never reaches for a private name (``tests/test_rule_ids.py``
+    walks every rule module and fails on one).
+
+    * the game: ``variant``, ``variant_rules`` (what differs by variant:
+      :class:`~studbook.engine.variants.VariantRules`), ``structure``, ``fixed``
+      (fixed limit), ``stakes``, ``small``, ``big``, ``ante``, ``profile`` (the site's
+      habits: :class:`~studbook.engine.profiles.RuleProfile`).
+    * seats and stacks: ``players`` (:class:`PlayerState`, seat order), ``order`` (the
+      same in dealing order, each with its ``pos``), ``by_name`` (each player by name),
+      ``clockwise_after`` (for each dealing position, the other players clockwise from
+      the next), ``order_from_deal`` (the first 3rd-street deal is still to set the
+      dealing order: profile ``deal_start="first_dealt"``).
+    * the street and its betting: ``street`` (None before 3rd street), ``round`` (the
+      street's ledger and who is to act: :class:`Round`), ``pot`` (antes and bets, less
+      uncalled bets returned), ``hand_over`` (one live player left), ``action_log``
+      (each Action applied, with what it found: :data:`~studbook.engine.result.ActionRecord`;
+      :meth:`action_facts` names what each did).
+    * the bring-in: ``bring_in`` (the amount in force), ``bring_in_hand``, ``bring_in_posted``,
+      ``bring_in_player`` and ``bring_in_optional`` (from 3rd street's opening), ``opened``
+      (3rd street's bring-in or completion made), ``ante_posted``.
+    * cards: ``card_owners`` (who holds each card seen), ``community``, and 7th street's
+      cards the log does not print: ``implicit_river_due``, ``implicit_river_done``,
+      ``deck_at_river``.
+    * the last betting round with an action, for the showdown: ``last_action_street``,
+      ``final_aggressor``, ``final_first``, ``final_first_bettor``.
+    * the showdown: ``at_showdown``, ``showdown_line``, ``shown_first``, ``shown_last``,
+      ``should_show_first``, ``collects``, ``summary``, ``no_low_noted``.
+    * what was found: ``violations`` (in the order found) and ``reported`` (faults whose
+      knock-on messages are held back: :class:`Reported`; a rule adds the fault it
+      reports and asks ``Reported.X in s.reported`` before a message that would repeat it).
+
+    **What a rule asks**: :meth:`player`, :attr:`live_players`, :meth:`live_count`,
+    :meth:`dealing_order`, :meth:`to_call`, :meth:`board`, :meth:`needs_community_card`,
+    :meth:`deck_left`, :meth:`cards_dealt`, :attr:`chip`, :attr:`went_to_showdown`;
+    ``current_bet``, ``bet_level``, ``bets``, ``aggressions`` and ``big_bet_made`` read
+    ``round``'s, for callers of old.
+
+    **What a rule calls**: :meth:`report` (the one reporter), :meth:`put` (chips go in),
+    :meth:`deal_in` (a player takes part after all), :meth:`set_order` (the dealing order).
     """
 
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
-        "variant", "variant_rules", "structure", "stakes", "profile", "small", "big", "ante", "bring_in", "_chip",
+        "variant", "variant_rules", "structure", "fixed", "stakes", "small", "big", "ante", "profile", "_chip",
         "_seats_given",
-        "bring_in_hand", "fixed", "violations", "players", "order", "street", "community", "round", "hand_over", "showdown_line",
-        "bring_in_posted", "ante_posted", "collects", "summary", "no_low_noted", "pot", "action_log",
-        "_by_name", "_others", "_order_from_deal", "_opened", "_bring_in_player", "_bring_in_optional", "_reported",
-        "_final_aggressor", "_final_first", "_final_first_bettor", "_last_action_street", "_seen", "_showdown",
-        "_shown_first", "_shown_last", "_show_base", "_returned_line", "_river_done", "_river_due", "_deck_at_river",
+        "players", "order", "by_name", "clockwise_after", "order_from_deal",
+        "street", "round", "pot", "hand_over", "action_log",
+        "bring_in", "bring_in_hand", "bring_in_posted", "bring_in_player", "bring_in_optional", "opened", "ante_posted",
+        "card_owners", "community", "implicit_river_due", "implicit_river_done", "deck_at_river",
+        "last_action_street", "final_aggressor", "final_first", "final_first_bettor",
+        "at_showdown", "showdown_line", "shown_first", "shown_last", "should_show_first", "collects", "summary",
+        "no_low_noted",
+        "violations", "reported",
     )
 
     def __init__(
@@ -222,6 +272,7 @@ class Table:
         bring_in: Decimal | None = None,
         bring_in_hand: str | None = None,
     ) -> None:
+        # the game
         self.variant = variant
         self.variant_rules = VARIANT_RULES[variant]
         self.structure = structure
@@ -241,63 +292,73 @@ class Table:
         self.bring_in_hand = bring_in_hand
         self.fixed = structure is Structure.FIXED
         self.violations: list[Violation] = []
+        # seats and stacks
         self.players: list[PlayerState] = []
-        self._by_name: dict[str, PlayerState] = {}
+        self.by_name: dict[str, PlayerState] = {}
         for seat in seats:
             if isinstance(seat, Seat):
                 out = seat.sitting_out or seat.out_of_hand
                 p = PlayerState(seat.player, seat.seat, seat.stack, not out, out)
             else:
                 p = PlayerState(seat[1], seat[0], seat[2], True, False)
-            if p.name not in self._by_name:
+            if p.name not in self.by_name:
                 self.players.append(p)
-                self._by_name[p.name] = p
+                self.by_name[p.name] = p
         self.players.sort(key=_SEAT)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
-        self._set_order(start)
+        self.set_order(start)
         # profile deal_start="first_dealt": the first 3rd-street deal sets the dealing order
-        self._order_from_deal = self.profile.deal_start == "first_dealt"
+        self.order_from_deal: bool = self.profile.deal_start == "first_dealt"
+        # the street and its betting
         self.street: Street | None = None
         self.round = Round()  # the street's betting and who is to act
+        # the bring-in
+        self.opened: bool = False  # 3rd street: the bring-in or a completion made
+        self.bring_in_player: PlayerState | None = None  # who brings in (None: unknown, or nobody)
+        self.bring_in_optional: bool = False  # the bring-in player is all-in from the ante (rule bringin.allin)
+        self.reported: set[Reported] = set()  # faults whose knock-on messages are held back
+        # the last betting round with an action (its Round's facts, kept for the showdown)
+        self.final_aggressor: PlayerState | None = None
+        self.final_first: PlayerState | None = None
+        self.final_first_bettor: PlayerState | None = None
+        self.last_action_street: Street | None = None  # the street of the latest action
+        # each card seen, by id, and its owner's name ("community" for the community card):
+        # cards are interned, so ids are cheap keys (rule cards.unique)
+        self.card_owners: dict[int, str] = {}
         self.community: Card | None = None
-        self._opened = False  # 3rd street: bring-in or completion made
-        self._bring_in_player: PlayerState | None = None
-        self._bring_in_optional = False  # bring-in player all-in from the ante
-        self._reported: set[Reported] = set()  # faults whose knock-on messages are held back
-        self._final_aggressor: PlayerState | None = None
-        self._final_first: PlayerState | None = None
-        self._final_first_bettor: PlayerState | None = None
-        self._last_action_street: Street | None = None
-        self._seen: dict[int, str] = {}  # id(card) -> owner: cards are interned, ids are cheap keys
-        self._showdown = False
-        self._shown_first: PlayerState | None = None  # showdown.order: the first hand shown
-        self._shown_last: PlayerState | None = None  # and the latest
-        self._show_base: PlayerState | None = None  # who should have shown first, where known
+        # the showdown
+        self.at_showdown: bool = False  # the log marked the showdown (a ShowdownStart was applied)
+        self.shown_first: PlayerState | None = None  # showdown.order: the first hand shown
+        self.shown_last: PlayerState | None = None  # and the latest
+        # who should have shown first, where known: later hands are judged clockwise from them
+        self.should_show_first: PlayerState | None = None
         self.showdown_line = 0
         self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
-        self.ante_posted: Decimal | None = None
+        self.ante_posted: Decimal | None = None  # the ante in force: the first one posted, where the stakes say none
         self.collects: list[Collect] = []
         self.pot = ZERO
         self.action_log: list[ActionRecord] = []
         self.summary: PotSummary | None = None
         self.no_low_noted = False
         self.hand_over = False  # one live player left
-        self._returned_line = 0
-        self._river_done = False
-        self._river_due = False  # 7th street and _implicit_river not yet run
-        self._deck_at_river: int | None = None
+        # 7th street's down cards the log does not print (opponents'): deal._implicit_river
+        # gives each live player an unknown one once betting starts
+        self.implicit_river_done: bool = False
+        self.implicit_river_due: bool = False  # 7th street, and not yet given
+        self.deck_at_river: int | None = None  # cards left in the deck as 7th street began
 
-    def _set_order(self, start: int) -> None:
-        """Dealing order: the players by seat, clockwise from index ``start``."""
+    def set_order(self, start: int) -> None:
+        """Set the dealing order: the players by seat, clockwise from index ``start``
+        (``order``, each player's ``pos`` and ``clockwise_after``)."""
         self.order: list[PlayerState] = self.players[start:] + self.players[:start]
         for i, q in enumerate(self.order):
             q.pos = i
         # each position's view of the table: the other players, clockwise from the next
         n = len(self.order)
         ring = self.order + self.order
-        self._others = [ring[i + 1:i + n] for i in range(n)]
+        self.clockwise_after = [ring[i + 1:i + n] for i in range(n)]
 
     @property
     def chip(self) -> Decimal:
@@ -339,12 +400,8 @@ class Table:
         return self.round.big_bet_made
 
     def player(self, name: str) -> PlayerState | None:
-        return self._by_name.get(name)
-
-    @property
-    def at_showdown(self) -> bool:
-        """The log marked the showdown (a ShowdownStart was applied)."""
-        return self._showdown
+        """The player seated as ``name`` (None: no such seat)."""
+        return self.by_name.get(name)
 
     @property
     def live_players(self) -> list[PlayerState]:
@@ -357,9 +414,9 @@ class Table:
 
     def needs_community_card(self) -> bool:
         """True on 7th street when the deck cannot give every live player a card."""
-        return self._deck_left() < self._live_count()
+        return self.deck_left() < self.live_count()
 
-    def _live_count(self) -> int:
+    def live_count(self) -> int:
         """Players dealt in and not folded."""
         n = 0
         for p in self.order:
@@ -367,13 +424,14 @@ class Table:
                 n += 1
         return n
 
-    def _deck_left(self) -> int:
+    def deck_left(self) -> int:
         """Cards left in the deck before the 7th-street deal (no burns online)."""
-        if self._deck_at_river is not None:
-            return self._deck_at_river
-        return 52 - self._cards_dealt()
+        if self.deck_at_river is not None:
+            return self.deck_at_river
+        return 52 - self.cards_dealt()
 
-    def _cards_dealt(self) -> int:
+    def cards_dealt(self) -> int:
+        """Cards dealt so far to the players dealt in (up and down, known or not)."""
         n = 0
         for p in self.order:
             if p.in_hand:
@@ -382,7 +440,7 @@ class Table:
 
     def to_call(self, name: str) -> Decimal:
         """What ``name`` must put in to call (:func:`studbook.betting.owed`)."""
-        p = self._by_name[name]
+        p = self.by_name[name]
         return owed(self.round.current_bet, p.street_in)
 
     @property
@@ -390,7 +448,7 @@ class Table:
         """Two or more players were live at the end: the pot was contested, whether
         or not the log marks a showdown (Full Tilt, for one, writes no marker when
         all-in hands are shown before the river)."""
-        return self._showdown or self._live_count() >= 2
+        return self.at_showdown or self.live_count() >= 2
 
     def action_facts(self) -> list[ActionFacts]:
         """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""
@@ -404,17 +462,12 @@ class Table:
 
     def _seats(self) -> dict[str, int]:
         """Each player's seat (made only when a violation is reported)."""
-        return {name: p.seat for name, p in self._by_name.items()}
+        return {name: p.seat for name, p in self.by_name.items()}
 
-    def reported(self, fault: Reported) -> bool:
-        """``fault`` was reported (and stands): hold back the messages that follow from it."""
-        return fault in self._reported
-
-    def _report_fault(self, fault: Reported) -> None:
-        """The violation just flagged is ``fault``: later checks that would repeat it stay quiet."""
-        self._reported.add(fault)
-
-    def _put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
+    def put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
+        """``p`` puts ``chips`` in at ``line``: their stack, street and hand totals and
+        the pot move together, and rule chips.stack is checked (``all_in_flag``: the
+        log says all-in). Every bet goes in here (an ordinary ante has a fast path)."""
         before = p.stack
         p.stack = stack = before - chips
         p.street_in += chips
@@ -428,12 +481,13 @@ class Table:
             self.report(CHIPS_STACK_MORE_THAN_STACK, line, player=p.name, chips=chips, behind=before)
         p.all_in = True
 
-    def _deal_in(self, p: PlayerState) -> None:
+    def deal_in(self, p: PlayerState) -> None:
         """``p`` takes part after all (they were marked out of the hand)."""
         p.in_hand = True
         self.round.deals_verified = False
 
-    def _board(self, p: PlayerState) -> list[Card]:
+    def board(self, p: PlayerState) -> list[Card]:
+        """The cards ``p`` shows: their up cards, and the community card once dealt."""
         if self.community is not None:
             return [*p.up, self.community]
         return p.up

@@ -46,14 +46,18 @@ class VariantRules:
     """Showdown: the low evaluator (the pot alone, or half of it with a high), None when no low wins."""
     low_qualifier: int | None
     """The highest card a winning low may hold (8: eight or better; ``low`` applies it); None: any low."""
-    bring_in_keys: Mapping[int, tuple[int, int]] = field(default_factory=dict)
-    """Each door card's bring-in key by ``id`` of the interned card (the smallest brings in)."""
 
+    bring_in_keys: Mapping[int, tuple[int, int]] = field(init=False)
+    """Each door card's bring-in key by ``id`` of the interned card (the smallest brings
+    in; from ``variant``, by :func:`~studbook.evaluate.bring_in_key`)."""
     low_board_first: bool = field(init=False)
     """The lowest board, not the best, acts first on later streets (from ``first_board``)."""
 
     def __post_init__(self) -> None:
-        # a field, not a property: order.first reads it for every later street
+        # fields, not properties: rules bringin.player and order.first read them for
+        # every street
+        keys = {id(card): bring_in_key(card, self.variant.value) for card in DECK}
+        object.__setattr__(self, "bring_in_keys", keys)
         object.__setattr__(self, "low_board_first", self.first_board == "lowest")
 
     @property
@@ -62,19 +66,14 @@ class VariantRules:
         return self.high is not None and self.low is not None
 
 
-def _rules(variant: Variant, **options: object) -> VariantRules:
-    keys = {id(card): bring_in_key(card, variant.value) for card in DECK}
-    return VariantRules(variant=variant, bring_in_keys=keys, **options)  # type: ignore[arg-type]
-
-
-VARIANT_RULES: Mapping[Variant, VariantRules] = {
-    Variant.STUD: _rules(Variant.STUD, bring_in_by="lowest", first_board="best", open_pair_double=True,
-                         high=high_value, low=None, low_qualifier=None),
-    Variant.STUD8: _rules(Variant.STUD8, bring_in_by="lowest", first_board="best", open_pair_double=True,
-                          high=high_value, low=low8_value, low_qualifier=8),
-    Variant.RAZZ: _rules(Variant.RAZZ, bring_in_by="highest", first_board="lowest", open_pair_double=False,
-                         high=None, low=low_a5_value, low_qualifier=None),
-}
+VARIANT_RULES: Mapping[Variant, VariantRules] = {rules.variant: rules for rules in (
+    VariantRules(variant=Variant.STUD, bring_in_by="lowest", first_board="best", open_pair_double=True,
+                 high=high_value, low=None, low_qualifier=None),
+    VariantRules(variant=Variant.STUD8, bring_in_by="lowest", first_board="best", open_pair_double=True,
+                 high=high_value, low=low8_value, low_qualifier=8),
+    VariantRules(variant=Variant.RAZZ, bring_in_by="highest", first_board="lowest", open_pair_double=False,
+                 high=None, low=low_a5_value, low_qualifier=None),
+)}
 """Every variant's rules."""
 
 

@@ -6,7 +6,9 @@ rename one, add new ones. The constants follow the rule book's sections.
 
 The checks follow them too, one module of this package a section, each a
 set of functions of the hand's state (:class:`~studbook.engine.table.Table`)
-that ask it questions and report through its one reporter; the state machine
+that ask it questions and report through its one reporter, through its public
+parts only (the table's docstring lists what a rule may read and call;
+``tests/test_rule_ids.py`` fails on a private name used here); the state machine
 (:class:`~studbook.engine.state.StudState`) sends each event to its section's
 function: :mod:`.deal` (deal and cards), :mod:`.order` (order of action),
 :mod:`.bringin` (the bring-in posted), :mod:`.bets` (bet sizes, and

@@ -47,7 +47,7 @@ def _has_open_pair(s: Table) -> bool:
 def _capped(s: Table) -> bool:
     if s.round.bets < s.profile.cap_bets:
         return False
-    if s.profile.uncapped_heads_up and s._live_count() == 2:
+    if s.profile.uncapped_heads_up and s.live_count() == 2:
         return False
     return True
 
@@ -57,7 +57,7 @@ def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, opti
     stack = p.stack
     to_call = owed(s.round.current_bet, p.street_in)
     out: list[LegalAction] = []
-    unopened = s.street is _THIRD and not s._opened
+    unopened = s.street is _THIRD and not s.opened
     if unopened and bring_in_player is not None:
         bring_in = s.bring_in if s.bring_in is not None else _default_bring_in(s.small)
         if optional:
@@ -109,7 +109,7 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
     most = p.street_in + stack
     if not s.fixed:
         step = max(current - r.bet_level, s.small) if current else s.small
-        if s.street is _THIRD and not s._opened:
+        if s.street is _THIRD and not s.opened:
             step = s.small
         return (current + step,)
     if _capped(s):
@@ -127,19 +127,19 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
 
 def _on_action(s: Table, e: Action) -> None:
     r = s.round
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     street = s.street
     if p is None or street is None:
         _misplaced_action(s, p, e)
         _misplaced_facts(s, e)
         return
-    if p is not r.to_act or s._river_due:
+    if p is not r.to_act or s.implicit_river_due:
         _start_turn(s, p, e)
     # what the action finds (noted on the result, which turns it into ActionFacts)
     bets, pot, level, street_in, before = r.aggressions, s.pot, r.current_bet, p.street_in, p.total
     if r.first is None:
         r.first = p
-    s._last_action_street = street
+    s.last_action_street = street
     kind = e.kind
     if kind is _CHECK:
         _check(s, p, e)
@@ -166,16 +166,16 @@ def _misplaced_facts(s: Table, e: Action) -> None:
 
 
 def _fold(s: Table, p: PlayerState, e: Action) -> None:
-    if s.street is _THIRD and not s._opened and p is s._bring_in_player and not s._bring_in_optional:
+    if s.street is _THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
         s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
-        s._opened = True
+        s.opened = True
     p.folded = True
 
 
 def _check(s: Table, p: PlayerState, e: Action) -> None:
     r = s.round
-    if s.street is _THIRD and not s._opened and s._bring_in_player is not None:
-        if s._bring_in_optional:
+    if s.street is _THIRD and not s.opened and s.bring_in_player is not None:
+        if s.bring_in_optional:
             s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
         else:
             s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
@@ -192,13 +192,13 @@ def _call(s: Table, p: PlayerState, e: Action) -> None:
         amount = call_chips(r.current_bet, p.street_in, p.stack)
     if amount != due or due <= ZERO:
         _check_call(s, p, e, due, amount)
-    s._put(p, amount, e.line, e.all_in)
+    s.put(p, amount, e.line, e.all_in)
 
 
 def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decimal) -> None:
     """A call of other than exactly what is due (or of nothing)."""
     if due <= ZERO:
-        if s.street is _THIRD and not s._opened and s._bring_in_player is not None:
+        if s.street is _THIRD and not s.opened and s.bring_in_player is not None:
             s.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
         else:
             s.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
@@ -223,15 +223,15 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     all_in = chips >= p.stack
     if to <= current:
         s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
-        s._put(p, chips, e.line, e.all_in)
+        s.put(p, chips, e.line, e.all_in)
         return
     third_open = completes(s.street, r.bets > 0)
     if s.fixed:
         _check_aggression(s, p, e, to, all_in, third_open)
-    s._opened = True
+    s.opened = True
     if r.first_bettor is None:
         r.first_bettor = p
-    s._put(p, chips, e.line, e.all_in)
+    s.put(p, chips, e.line, e.all_in)
     _raise_levels(s, p, to, third_open)
 
 

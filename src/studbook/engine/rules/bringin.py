@@ -28,8 +28,8 @@ def _report_bring_in_amount(s: Table, line: int, expected: Decimal, amount: Deci
 def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
     r = s.round
     amount = e.amount if e.amount is not None else (e.to or ZERO)
-    if s.street is not _THIRD or s._opened:
-        if not s.reported(Reported.TURN):
+    if s.street is not _THIRD or s.opened:
+        if Reported.TURN not in s.reported:
             s.report(BRINGIN_PLAYER_AFTER_OPENING, e.line, player=p.name)
     s.bring_in_posted = (amount, e.line, amount >= p.stack)
     expected = s.bring_in
@@ -41,8 +41,8 @@ def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
             _report_bring_in_amount(s, e.line, expected, amount)
     if s.bring_in is None and not all_in_short:
         s.bring_in = amount
-    s._opened = True
-    s._put(p, amount, e.line, e.all_in)
+    s.opened = True
+    s.put(p, amount, e.line, e.all_in)
     level = p.street_in if not all_in_short or expected is None else max(expected, p.street_in)
     if level > r.current_bet:
         r.current_bet = level
@@ -50,7 +50,7 @@ def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
 
 
 def _short_bring_in_unknown(s: Table) -> bool:
-    b = s._bring_in_player
+    b = s.bring_in_player
     return (s.street is _THIRD and s.round.bets == 0 and s.bring_in is None
             and b is not None and b.all_in and s.round.current_bet == b.street_in)
 

@@ -27,7 +27,7 @@ from studbook.engine.table import (
 
 
 def _on_ante(s: Table, e: PostAnte) -> None:
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     amount = e.amount
     posted = s.ante_posted
     expected = s.ante if s.ante is not None else posted
@@ -55,7 +55,7 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
         s.report(DEAL_ANTE_AFTER_DEAL, e.line, player=p.name)
     if p.ante:
         s.report(DEAL_ANTE_TWICE, e.line, player=p.name)
-    s._deal_in(p)
+    s.deal_in(p)
     expected = s.ante if s.ante is not None else s.ante_posted
     amount = e.amount
     if s.ante_posted is None and (amount < p.stack or not e.all_in):
@@ -64,7 +64,7 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
         short_all_in = amount < expected and amount == p.stack
         if not short_all_in:
             s.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
-    s._put(p, amount, e.line)
+    s.put(p, amount, e.line)
     p.ante += amount
     p.street_in = ZERO  # antes do not count toward bets
 
@@ -77,11 +77,11 @@ def _begin_hand(s: Table, line: int) -> None:
 
 def _implicit_river(s: Table, line: int) -> None:
     """7th-street down cards the log does not print (opponents'), once betting starts."""
-    s._river_done = True
-    s._river_due = False
-    if s.community is None and not s.reported(Reported.COMMUNITY) and s.needs_community_card():
-        s._report_fault(Reported.COMMUNITY)
-        s.report(CARDS_COMMUNITY_DUE, line, left=s._deck_left(), live=s._live_count())
+    s.implicit_river_done = True
+    s.implicit_river_due = False
+    if s.community is None and Reported.COMMUNITY not in s.reported and s.needs_community_card():
+        s.reported.add(Reported.COMMUNITY)
+        s.report(CARDS_COMMUNITY_DUE, line, left=s.deck_left(), live=s.live_count())
         return
     bit = 1 << _SEVENTH
     for p in s.order:
@@ -100,25 +100,25 @@ def _check_missing_deals(s: Table, line: int) -> None:
             p.dealt |= bit  # one report per street
             s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
     # every live player now has this street's bit: until someone else is dealt in
-    # (_deal_in), checking again would find nothing
+    # (deal_in), checking again would find nothing
     s.round.deals_verified = True
 
 
 def _on_deal(s: Table, e: Deal) -> None:
     r = s.round
-    p: PlayerState | None = s._by_name.get(e.player)
+    p: PlayerState | None = s.by_name.get(e.player)
     if p is None:
         _deal_checked(s, p, e)
         return
     street = e.street
-    if s._order_from_deal and s.street is _THIRD:
-        s._order_from_deal = False
-        s._set_order(s.players.index(p))
+    if s.order_from_deal and s.street is _THIRD:
+        s.order_from_deal = False
+        s.set_order(s.players.index(p))
     up = e.up
     # fast paths: the one up card (3rd street: and the hero's two down cards) to a
     # live player, in dealing order, on the street in play, cards not seen before
     if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
-            and p.pos > r.last_deal_pos and id(up[0]) not in s._seen):
+            and p.pos > r.last_deal_pos and id(up[0]) not in s.card_owners):
         card = up[0]
         if street is _THIRD:
             if _deal_third(s, p, e, card):
@@ -128,7 +128,7 @@ def _on_deal(s: Table, e: Deal) -> None:
             if not before or list(before) == p.up or list(before) == p.cards():
                 r.last_deal_pos = p.pos
                 p.dealt |= bit
-                s._seen[id(card)] = p.name
+                s.card_owners[id(card)] = p.name
                 p.up.append(card)
                 p.up_ranks += _RANK_NIBBLE[card.rank]
                 p.last_street = street
@@ -139,19 +139,19 @@ def _on_deal(s: Table, e: Deal) -> None:
 def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
     """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
     down = e.down
-    seen = s._seen
+    owners = s.card_owners
     if e.before or p.dealt & 8:  # 8: 1 << _THIRD
         return False
     if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
-                 or id(down[0]) in seen or id(down[1]) in seen):
+                 or id(down[0]) in owners or id(down[1]) in owners):
         return False
     s.round.last_deal_pos = p.pos
     p.dealt |= 8
     p.deal_line = e.line
     name = p.name
-    seen[id(card)] = name
+    owners[id(card)] = name
     for c in down:
-        seen[id(c)] = name
+        owners[id(c)] = name
     p.up.append(card)
     p.up_ranks += _RANK_NIBBLE[card.rank]
     p.down[:0] = down or (None, None)
@@ -170,7 +170,7 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
         s.report(DEAL_PATTERN_WRONG_STREET, e.line, dealt=e.street, street=street)
     if not p.in_hand:
         if street is _THIRD:
-            s._deal_in(p)  # a player marked sitting out but dealt in
+            s.deal_in(p)  # a player marked sitting out but dealt in
         else:
             s.report(DEAL_ORDER_NOT_DEALT_IN, e.line, player=p.name)
     elif p.folded:
@@ -194,9 +194,9 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
     up, down = e.up, e.down
     if street is _SEVENTH and s.community is not None:
         s.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=s.community)
-    elif street is _SEVENTH and not s.reported(Reported.COMMUNITY) and s.needs_community_card():
-        s._report_fault(Reported.COMMUNITY)
-        s.report(CARDS_COMMUNITY_DUE, e.line, left=s._deck_left(), live=s._live_count())
+    elif street is _SEVENTH and Reported.COMMUNITY not in s.reported and s.needs_community_card():
+        s.reported.add(Reported.COMMUNITY)
+        s.report(CARDS_COMMUNITY_DUE, e.line, left=s.deck_left(), live=s.live_count())
     if len(up) > want_up or len(down) > want_down:
         s.report(DEAL_PATTERN_CARDS, e.line, street=street, want_down=want_down, want_up=want_up,
                     player=p.name, down=len(down), up=len(up))
@@ -231,9 +231,9 @@ def _check_before(s: Table, p: PlayerState, e: Deal) -> None:
 
 
 def _see(s: Table, p: PlayerState, card: Card, line: int) -> None:
-    owner = s._seen.get(id(card))
+    owner = s.card_owners.get(id(card))
     if owner is None:
-        s._seen[id(card)] = p.name
+        s.card_owners[id(card)] = p.name
     elif owner != p.name:
         s.report(CARDS_UNIQUE_TWO_OWNERS, line, card=card, owner=owner, player=p.name)
 
@@ -249,18 +249,18 @@ def _on_community(s: Table, e: DealCommunity) -> None:
     elif s.community is not None:
         s.report(CARDS_COMMUNITY_SECOND, e.line)
     elif not s.needs_community_card():
-        s.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=s._deck_left(), live=s._live_count())
-    owner = s._seen.get(id(e.card))
+        s.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=s.deck_left(), live=s.live_count())
+    owner = s.card_owners.get(id(e.card))
     if owner is not None and owner != "community":
         s.report(CARDS_UNIQUE_COMMUNITY, e.line, card=e.card, owner=owner)
-    s._seen[id(e.card)] = "community"
+    s.card_owners[id(e.card)] = "community"
     s.community = e.card
 
 
 def _on_seat_summary(s: Table, e: SeatSummary) -> None:
     if not e.cards:
         return
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     if p is None or e.cards == p.shown:
         return
     _check_shown(s, p, e.cards, e.line)
@@ -294,11 +294,11 @@ def _check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -
         if len(own) >= len(known) and missing:
             s.report(CARDS_CONSISTENT_MISSING, line, player=p.name, shown=own, missing=missing)
             return
-    seen = s._seen
+    owners = s.card_owners
     name = p.name
-    if not set(map(seen.get, map(id, own))).issubset((None, name)):  # someone else's card
+    if not set(map(owners.get, map(id, own))).issubset((None, name)):  # someone else's card
         for card in own:
-            owner = seen.get(id(card))
+            owner = owners.get(id(card))
             if owner is not None and owner != name:
                 s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
     _learn(s, p, own, line, known)
@@ -311,7 +311,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
     mine = set(map(id, known))
     if mine.issuperset(map(id, cards)):
         return  # nothing new
-    seen = s._seen
+    owners = s.card_owners
     name = p.name
     if not p.up and all(c is None for c in p.down):
         # the log never showed this player's deals: take the cards in dealing order
@@ -319,7 +319,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
         p.up = list(cards[2:6])
         p.up_ranks = _rank_sum(p.up)
         for card in cards[:7]:
-            seen.setdefault(id(card), name)
+            owners.setdefault(id(card), name)
         return
     down = p.down
     if len(cards) == len(known):
@@ -330,7 +330,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
             if k is None:
                 card = cards[i]
                 down[i if i < 2 else i - n_up] = card
-                seen.setdefault(id(card), name)
+                owners.setdefault(id(card), name)
         return
     for card in cards:
         if id(card) in mine:
@@ -339,5 +339,5 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
         if i < 0:
             return
         down[i] = card
-        seen.setdefault(id(card), name)
+        owners.setdefault(id(card), name)
 

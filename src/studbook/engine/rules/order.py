@@ -43,15 +43,15 @@ def _on_street(s: Table, e: StreetStart) -> None:
             expected = Street(s.street + 1).label if s.street < _SEVENTH else "the showdown"
             s.report(ORDER_STREETS_NEXT, e.line, street=s.street, expected=expected, new=new)
     s.street = new
-    s._river_due = new is _SEVENTH and not s._river_done
+    s.implicit_river_due = new is _SEVENTH and not s.implicit_river_done
     if new is _SEVENTH:
-        s._deck_at_river = 52 - s._cards_dealt()
+        s.deck_at_river = 52 - s.cards_dealt()
     for p in s.order:
         p.street_in = ZERO
         p.acted = False
         p.acted_level = ZERO
     s.round.reset()  # a new round: the ledger starts again
-    s._reported.discard(Reported.TURN)  # a new round: its own order faults
+    s.reported.discard(Reported.TURN)  # a new round: its own order faults
 
 
 def _close_round(s: Table, line: int, until: Street | str) -> None:
@@ -59,23 +59,23 @@ def _close_round(s: Table, line: int, until: Street | str) -> None:
     r = s.round
     if s.street is None or s.hand_over:
         return
-    if s._river_due:
+    if s.implicit_river_due:
         _implicit_river(s, line)
     if not r.deals_verified:
         _check_missing_deals(s, line)
     if not r.started:
         _ensure_round(s)
     p = r.to_act
-    if p is not None and not s.reported(Reported.TURN):
+    if p is not None and Reported.TURN not in s.reported:
         if r.first is None:
             s.report(ORDER_STREETS_NO_BETTING, line, street=s.street, until=until, player=p.name)
         else:
             s.report(ORDER_STREETS_UNFINISHED, line, street=s.street, until=until, player=p.name)
     if r.first is not None:
-        s._last_action_street = s.street
-        s._final_aggressor = r.aggressor
-        s._final_first = r.first
-        s._final_first_bettor = r.first_bettor
+        s.last_action_street = s.street
+        s.final_aggressor = r.aggressor
+        s.final_first = r.first
+        s.final_first_bettor = r.first_bettor
 
 
 def _ensure_round(s: Table, line: int = 0) -> None:
@@ -93,7 +93,7 @@ def _ensure_round(s: Table, line: int = 0) -> None:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
     # (_opening, without its call: this runs for every street)
     opening = _opening_third(s) if s.street is _THIRD else _opening_later(s)
-    r.to_act, r.first_ok, s._bring_in_player, s._bring_in_optional = opening
+    r.to_act, r.first_ok, s.bring_in_player, s.bring_in_optional = opening
 
 
 def _opening(s: Table) -> Opening:
@@ -121,13 +121,13 @@ def _opening_third(s: Table) -> Opening:
                 low, low_key = p, key
     if able < 2:
         # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
-        return None, s.round.first_ok, s._bring_in_player, s._bring_in_optional
+        return None, s.round.first_ok, s.bring_in_player, s.bring_in_optional
     if doors < len(dealt) or low is None:
         # door cards unknown: accept whoever the log has bring in
         first_ok = tuple(p for p in dealt if p.can_act)
-        return (first_ok[0] if first_ok else None), first_ok, None, s._bring_in_optional
+        return (first_ok[0] if first_ok else None), first_ok, None, s.bring_in_optional
     if not low.all_in:  # (low is dealt in and live: it can act unless all-in)
-        return low, (low,), low, s._bring_in_optional
+        return low, (low,), low, s.bring_in_optional
     # rule bringin.allin: all-in from the ante; the player to their left acts first
     nxt = _next_from(s, low.pos)
     return nxt, ((nxt,) if nxt is not None else ()), low, True
@@ -146,7 +146,7 @@ def _opening_later(s: Table) -> Opening:
             able += 1
         if len(p.up) < expected_up:
             short = True
-    bring_in_player, optional = s._bring_in_player, s._bring_in_optional  # (3rd street's, unchanged)
+    bring_in_player, optional = s.bring_in_player, s.bring_in_optional  # (3rd street's, unchanged)
     if len(live) < 2 or able < 2:
         return None, s.round.first_ok, bring_in_player, optional  # at most one player can bet: no betting round
     if short:
@@ -222,7 +222,7 @@ def _misplaced_action(s: Table, p: PlayerState | None, e: Action) -> None:
 def _start_turn(s: Table, p: PlayerState, e: Action) -> None:
     """An action by someone other than the known player to act, or the first of a round
     (the player to act is only known once the round has started)."""
-    if s._river_due:
+    if s.implicit_river_due:
         _implicit_river(s, e.line)
     if not s.round.started:
         _ensure_round(s, e.line)
@@ -235,22 +235,22 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
     first = s.round.first is None
     if p.folded:
         s.report(ORDER_TURN_FOLDED, e.line, player=p.name)
-        s._report_fault(Reported.TURN)
+        s.reported.add(Reported.TURN)
         return
     if not p.in_hand:
         s.report(ORDER_TURN_NOT_DEALT_IN, e.line, player=p.name)
-        s._deal_in(p)
-        s._report_fault(Reported.TURN)
+        s.deal_in(p)
+        s.reported.add(Reported.TURN)
         return
     if p.all_in:
         s.report(ORDER_TURN_ALL_IN, e.line, player=p.name)
-        s._report_fault(Reported.TURN)
+        s.reported.add(Reported.TURN)
         return
     if expected is p:
         return
     if first and p in s.round.first_ok:
         return
-    s._report_fault(Reported.TURN)
+    s.reported.add(Reported.TURN)
     street = s.street
     if expected is None:
         able = sum(1 for q in s.order if q.can_act)
@@ -260,16 +260,16 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
             s.report(ORDER_TURN_ROUND_COMPLETE, e.line, player=p.name, street=street)
         return
     if first and street is _THIRD:
-        if s._bring_in_optional:
-            low = s._bring_in_player
+        if s.bring_in_optional:
+            low = s.bring_in_player
             s.report(BRINGIN_ALLIN_LEFT_ACTS_FIRST, e.line,
                         all_in=low.name if low else "?", expected=expected.name, player=p.name)
         else:
             _report_bring_in_player(s, e.line, expected, p)
         return
     if first:
-        s.report(ORDER_FIRST_BOARD, e.line, expected=expected.name, expected_board=s._board(expected),
-                    street=street, player=p.name, board=s._board(p),
+        s.report(ORDER_FIRST_BOARD, e.line, expected=expected.name, expected_board=s.board(expected),
+                    street=street, player=p.name, board=s.board(p),
                     which=s.variant_rules.first_board)
         return
     s.report(ORDER_THIRD_OUT_OF_TURN if street is _THIRD else ORDER_TURN_OUT_OF_TURN, e.line,
@@ -302,7 +302,7 @@ def _advance(s: Table, p: PlayerState) -> None:
     # p can still act and owes nothing (a check, call or raise): the first such player
     # after them who owes or has not acted is next (with p, two can act); else nobody
     others_live = False
-    for q in s._others[p.pos]:
+    for q in s.clockwise_after[p.pos]:
         if q.folded or not q.in_hand:
             continue
         others_live = True
@@ -329,7 +329,7 @@ def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
             p_owes = p.street_in < current
     found: PlayerState | None = None  # the first who owes or has not acted
     owes: PlayerState | None = None  # the first who owes
-    for q in s._others[p.pos]:
+    for q in s.clockwise_after[p.pos]:
         if q.folded or not q.in_hand:
             continue
         if q.all_in:
@@ -360,21 +360,21 @@ def _win_by_folds(s: Table) -> None:
     r = s.round
     s.hand_over = True
     r.to_act = None
-    s._last_action_street = s.street
-    s._final_aggressor = r.aggressor
-    s._final_first = r.first
-    s._final_first_bettor = r.first_bettor
+    s.last_action_street = s.street
+    s.final_aggressor = r.aggressor
+    s.final_first = r.first
+    s.final_first_bettor = r.first_bettor
 
 
 def end_betting(s: Table, end_line: int) -> None:
     """The hand's log ended (rule order.streets: no betting round is skipped while
     two or more players can still bet)."""
-    if s.street is None or s.hand_over or s._showdown:
+    if s.street is None or s.hand_over or s.at_showdown:
         return
     street = s.street
     _close_round(s, end_line, "the end of the hand")
     live = [p for p in s.order if p.in_hand and not p.folded]
-    if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and not s.reported(Reported.TURN):
+    if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and Reported.TURN not in s.reported:
         s.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 
 

@@ -28,7 +28,7 @@ _TOTAL = attrgetter("total")
 
 
 def _on_uncalled(s: Table, e: UncalledReturned) -> None:
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     if p is None:
         s.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
         return
@@ -44,7 +44,6 @@ def _on_uncalled(s: Table, e: UncalledReturned) -> None:
     s.pot -= e.amount
     p.street_in = max(p.street_in - e.amount, ZERO)
     p.returned += e.amount
-    s._returned_line = e.line
     if p.stack > ZERO and p.all_in and not p.folded:
         p.all_in = False
 
@@ -81,7 +80,7 @@ def unmatched_bet(s: Table) -> tuple[PlayerState | None, Decimal]:
 
 def _on_showdown(s: Table, e: ShowdownStart) -> None:
     _close_round(s, e.line, "the showdown")
-    s._showdown = True
+    s.at_showdown = True
     s.showdown_line = e.line
     live = [p for p in s.order if p.in_hand and not p.folded]
     if s.street is not _SEVENTH and not s.hand_over:
@@ -97,45 +96,45 @@ def showdown_order(s: Table) -> list[str]:
     live = [p for p in s.order if p.in_hand and not p.folded]
     if not live:
         return []
-    first = s._final_aggressor if s._final_aggressor in live else live[0]
+    first = s.final_aggressor if s.final_aggressor in live else live[0]
     rest = sorted((p for p in live if p is not first), key=lambda q: _show_key(s, first, q))
     return [first.name] + [p.name for p in rest]
 
 
 def _check_show_order(s: Table, p: PlayerState, line: int) -> None:
-    if not s._showdown or not s.profile.logs_show_order:
+    if not s.at_showdown or not s.profile.logs_show_order:
         return
-    first = s._shown_first
+    first = s.shown_first
     if first is not None:
         _check_show_next(s, first, p, line)
         return
-    s._shown_first = s._shown_last = p
+    s.shown_first = s.shown_last = p
     live = [q for q in s.order if q.in_hand and not q.folded]
     if len(live) < 2 or not p.live:
         return
-    street = s._last_action_street
+    street = s.last_action_street
     if s.profile.show_order_all_in == "deal_order" and _ran_out(s, live):
-        s._show_base = live[0]
+        s.should_show_first = live[0]
         if p is not live[0]:
             s.report(SHOWDOWN_ORDER_RUN_OUT, line, first=live[0].name, player=p.name)
         return
     first_bettor = s.profile.show_order_bet == "first_bettor"
-    aggressor = s._final_first_bettor if first_bettor else s._final_aggressor
+    aggressor = s.final_first_bettor if first_bettor else s.final_aggressor
     if aggressor is not None and aggressor.live:
-        s._show_base = aggressor
+        s.should_show_first = aggressor
         if p is not aggressor:
             s.report(SHOWDOWN_ORDER_FIRST_BETTOR if first_bettor else SHOWDOWN_ORDER_LAST_AGGRESSOR, line,
                         first=aggressor.name, street=street or "", player=p.name)
         return
     mode = s.profile.show_order_no_bet
     if mode == "deal_order":
-        s._show_base = live[0]
+        s.should_show_first = live[0]
     if mode == "deal_order" and p is not live[0]:
         s.report(SHOWDOWN_ORDER_NO_BET, line, first=live[0].name, player=p.name)
     elif mode == "first_to_act":
-        expected = s._final_first
+        expected = s.final_first
         if expected is not None and expected.live:
-            s._show_base = expected
+            s.should_show_first = expected
         if expected is not None and expected.live and p is not expected:
             s.report(SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT, line, first=expected.name, player=p.name)
 
@@ -145,11 +144,11 @@ def _check_show_next(s: Table, first: PlayerState, p: PlayerState, line: int) ->
     whoever should have shown first, where known, so that one hand out of turn is
     one violation); with the profile's shows_side_pots_first, pot by pot from the
     last side pot."""
-    last = s._shown_last
-    base = s._show_base or first
+    last = s.shown_last
+    base = s.should_show_first or first
     if last is None or p is last or p is base or not p.live:
         return  # (the one who should have shown first, showing later: flagged already)
-    s._shown_last = p  # judged against the latest: one hand out of turn is one violation
+    s.shown_last = p  # judged against the latest: one hand out of turn is one violation
     if last is first or _show_key(s, base, p) > _show_key(s, base, last):
         return
     if s.profile.shows_side_pots_first and p.total > last.total:
@@ -167,13 +166,13 @@ def _show_key(s: Table, first: PlayerState, q: PlayerState) -> tuple[Decimal, in
 def _ran_out(s: Table, live: list[PlayerState]) -> bool:
     """Cards were dealt with no betting: at most one live player could bet, and the
     last betting action came before 7th street."""
-    street = s._last_action_street
+    street = s.last_action_street
     return (able_count(live) < 2
             and (street is None or street is not _SEVENTH))
 
 
 def _on_show(s: Table, e: Show) -> None:
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     if p is None:
         s.report(CARDS_CONSISTENT_NO_SEAT, e.line, player=e.player)
         return
@@ -185,7 +184,7 @@ def _on_show(s: Table, e: Show) -> None:
 
 
 def _on_muck(s: Table, e: Muck) -> None:
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     if p is None:
         return
     _check_show_order(s, p, e.line)
@@ -195,7 +194,7 @@ def _on_muck(s: Table, e: Muck) -> None:
 
 
 def _on_collect(s: Table, e: Collect) -> None:
-    p = s._by_name.get(e.player)
+    p = s.by_name.get(e.player)
     if p is None:
         s.report(SHOWDOWN_AWARD_NO_SEAT, e.line, player=e.player)
         return
