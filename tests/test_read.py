@@ -318,6 +318,32 @@ def test_grammars_ship_inside_the_package() -> None:
     assert (grammar_dir() / "common.lark").is_file()
 
 
+def test_larks_tokens_are_read_through_a_rule_the_grammar_keeps(tmp_path: Path) -> None:
+    """The reference path reads the tokens of Lark's whole tree, in text order: a rule a
+    grammar keeps (no ``_``) nests its lines one level down, where the tree's children
+    alone held a subtree and not a token (issue 34: the children were passed on as
+    tokens behind a ``type: ignore``)."""
+    from studbook.read.grammar import LineGrammar
+
+    path = tmp_path / "kept.lark"
+    path.write_text("start: HEADER body FOOTER\nbody: LINE+\n"
+                    "HEADER: /Header (\\d+)\\n/\nLINE: /line (\\w+)\\n/\nFOOTER: /end\\n/\n")  # fmt: skip
+    rules = LineGrammar(path)
+    text = "Header 7\nline a\nline b\nend\n"
+    assert rules.reference_lines(text) == rules.lines(text) == [
+        ("HEADER", ("7",), 1, 0, 9), ("LINE", ("a",), 2, 9, 16), ("LINE", ("b",), 3, 16, 23), ("FOOTER", (), 4, 23, 27),
+    ]
+    with pytest.raises(LineGrammarError):
+        rules.lines("Header 7\nend\n")  # the fast path refuses, Lark's own parse says why
+
+
+def test_the_reading_package_is_typed_without_ignores() -> None:
+    """Issue 34's typed line fields: ``studbook.read`` needs no ``type: ignore`` (mypy
+    runs with ``--warn-unused-ignores``, so one left in would also be flagged unused)."""
+    read = Path(__file__).resolve().parents[1] / "src" / "studbook" / "read"
+    assert [p.name for p in sorted(read.glob("*.py")) if "type: ignore" in p.read_text(encoding="utf-8")] == []
+
+
 def test_two_grammar_folders_never_share_a_compiled_grammar(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """Lark's cache (in the shared temp folder) is keyed by a grammar's own text: two

@@ -366,20 +366,40 @@ def test_violation_marked_at_its_step(driver: Any, built: tuple[Path, dict[str, 
     assert message in driver.find_element(By.ID, "violations").text
 
 
+# Every delay the page asks of setTimeout, noted before its own script runs: what a speed
+# is (ms a step), read without timing the browser, whose timers run late on a loaded machine
+TIMER_SPY = """
+window.studbookDelays = [];
+var setTimeoutOfThePage = window.setTimeout;
+window.setTimeout = function (handler, delay) {
+  window.studbookDelays.push(delay);
+  return setTimeoutOfThePage.apply(window, arguments);
+};
+"""
+
+
 def test_play_pause_and_speed(driver: Any, built: tuple[Path, dict[str, Any]]) -> None:
     import time
 
+    from selenium.webdriver.support.ui import WebDriverWait
+
     path, _ = built
-    open_page(driver, path)
+    spy = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TIMER_SPY})["identifier"]
+    try:
+        open_page(driver, path)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": spy})
     keys(driver, "+", "+", "+")  # fastest
     assert text_of(driver, "speed") == "speed 6"
     keys(driver, " ")
-    time.sleep(0.9)
+    WebDriverWait(driver, 120, poll_frequency=0.05).until(lambda d: step_now(d) >= 2)  # playing: it steps
     keys(driver, " ")
     moved = step_now(driver)
-    assert moved >= 2
-    time.sleep(0.5)
+    delays = driver.execute_script("return window.studbookDelays")
+    assert len(delays) >= moved and set(delays) == {200}  # a step every 200 ms: speed 6's
+    time.sleep(0.5)  # two and a half steps at that speed
     assert step_now(driver) == moved  # paused
+    assert driver.execute_script("return window.studbookDelays.length") == len(delays)  # no step to come
 
 
 def test_corpus_stud8_side_pot_halves(driver: Any, corpus: Path, tmp_path: Path) -> None:

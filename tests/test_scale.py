@@ -636,7 +636,9 @@ def test_workers_end_at_once_while_their_results_are_being_sent() -> None:
     pool = scale._Workers(2)
     for _ in range(4):
         pool.submit(_sized, (48 << 20,))
-    time.sleep(1.0)  # both are sending their first result: nobody reads it
+    # both are sending their first result, which nobody reads: the first bytes of a
+    # 48 MB message are in each pipe (a second's sleep stood for this, too short under load)
+    assert all(pipe.poll(120) for pipe in pool.pipes)
     started = time.monotonic()
     pool.terminate()
     assert time.monotonic() - started < 10

@@ -148,7 +148,7 @@ def test_writer_process_rotation_kill_and_restart(tmp_path: Path,
         for go in ("go10", "go20"):
             watcher = subprocess.Popen(watch, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             assert watcher.stdout is not None
-            select.select([watcher.stdout], [], [], 30)  # its first hand announced (or 30 s)
+            select.select([watcher.stdout], [], [], 120)  # its first hand announced (or 2 min: a busy machine)
             time.sleep(0.3)
             watcher.send_signal(signal.SIGKILL)  # killed mid-work, wherever it is
             out, _ = watcher.communicate(timeout=30)

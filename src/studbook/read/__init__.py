@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable, Iterator, TypeVar
+from typing import Iterable, Iterator, Protocol, TypeVar
 
 from studbook.read.decode import Decoded, decode, normalise_newlines
 from studbook.read.split import split_at_headers, split_at_starts, split_blank_lines
@@ -58,7 +58,13 @@ def blank_collapsed_head(text: str) -> str:
         size *= 4  # blank runs took the first try's text: read more
     return collapse_blank_runs(text)[:HEAD_CHARS]
 
-F = TypeVar("F")
+class Detects(Protocol):
+    """What :func:`detect_format` needs of a format: whether a file's head is its."""
+
+    def detect(self, head: str) -> bool: ...
+
+
+F = TypeVar("F", bound=Detects)
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -86,12 +92,12 @@ def detect_format(text: str, formats: Iterable[F]) -> F | None:
     out of the head."""
     head = blank_collapsed_head(text.lstrip()[: HEAD_CHARS * 64])
     for fmt in formats:
-        if fmt.detect(head):  # type: ignore[attr-defined]
+        if fmt.detect(head):
             return fmt
     return None
 
 
 __all__ = [
-    "Decoded", "HEAD_CHARS", "decode", "detect_format", "files_in", "normalise_newlines", "read_bytes",
+    "Decoded", "Detects", "HEAD_CHARS", "decode", "detect_format", "files_in", "normalise_newlines", "read_bytes",
     "split_at_headers", "split_at_starts", "split_blank_lines",
 ]

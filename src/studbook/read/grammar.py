@@ -31,9 +31,9 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.load_grammar import eval_escaping
 from lark.parsers.lalr_analysis import Shift
@@ -147,7 +147,8 @@ class _Scanner:
             length = stop - pos
             if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
-            name: str = m.lastgroup  # type: ignore[assignment]
+            name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
+            assert name is not None
             token = (name, m.group(*self._args[name])[2:], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
@@ -573,7 +574,7 @@ class LineGrammar:
             tree = self.lark.parse(text)
         except UnexpectedInput as error:
             raise LineGrammarError(error) from None
-        return self.from_tokens(tree.children, text)  # type: ignore[arg-type]
+        return self.from_tokens(_tokens(tree), text)
 
     def from_tokens(self, tokens: Iterable[Token], text: str) -> list[Line]:
         """Lines from Lark's own tokens (used by the reference path and tests)."""
@@ -589,7 +590,18 @@ class LineGrammar:
 
     def reference_lines(self, text: str) -> list[Line]:
         """The tokens as Lark's own parser produces them."""
-        return self.from_tokens(self.lark.parse(text).children, text)  # type: ignore[arg-type]
+        return self.from_tokens(_tokens(self.lark.parse(text)), text)
+
+
+def _tokens(tree: Tree[Token]) -> Iterator[Token]:
+    """The tokens of Lark's parse tree in text order: what :meth:`LineGrammar.lines`
+    reads. The site grammars inline their rules (``_rule``), so these are the
+    tree's children; a rule a grammar kept would add a level, read through here."""
+    return tree.scan_values(_is_token)
+
+
+def _is_token(value: object) -> bool:
+    return isinstance(value, Token)
 
 
 def grammar_dir() -> Path:
