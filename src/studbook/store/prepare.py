@@ -62,6 +62,17 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+def flat_values(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """The values of ``rows``, row after row: the parameters of one multi-row INSERT.
+    ``list.extend`` takes each row (a tuple) in one step, where ``itertools.chain`` stepped
+    through it value by value (the rows of an import's statements: a fifth of the time)."""
+    values: list[Any] = []
+    extend = values.extend
+    for row in rows:
+        extend(row)
+    return values
+
+
 NULL = float("nan")
 """A missing value as the store binds it. Python's sqlite3 binds an int, float or str as it
 is, but looks every other value up in its adapters first, None too (six times the cost of
@@ -253,5 +264,5 @@ def unpack(data: bytes | None) -> str | None:
     return decompressor.decompress(data).decode("utf-8")
 
 
-__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
+__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_keys", "insert_sql", "iso_utc", "pack",
            "prepare_rows", "sql_rows", "unpack"]
