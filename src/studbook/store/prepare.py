@@ -5,7 +5,7 @@ order), each hand's original text packed (:func:`pack`), and the bookkeeping
 that lets the write path leave out the hands stored already
 (:class:`PreparedRows`). ``studbook import --jobs`` makes them in its workers
 (:func:`prepare_rows`); :meth:`studbook.store.Store.add` makes them as each
-result comes (:class:`RowsMaker`). :func:`sql_rows` and :func:`insert_sql`
+result comes (:class:`RowsMaker`). :func:`sql_rows`, :func:`insert_sql` and :func:`flat_values`
 give them to SQLite.
 """
 
