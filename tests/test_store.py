@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import sqlite3
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Iterator
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studbook import frames as frames_module
 from studbook import store as store_module
@@ -484,3 +487,33 @@ def test_hands_stored_before_get_no_rows_made(tmp_path: Path, monkeypatch: pytes
     assert again.duplicate == 5 and again.new == first.new - 5
     assert again.violations == sum(len(r.violations) for r, _ in sourced[5:] if isinstance(r, HandCheck))
     assert _table_rows(grown) == _table_rows(whole)
+
+
+def test_each_multi_row_insert_takes_its_rows_values_flattened_by_extending_a_list(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of a multi-row INSERT go to SQLite as one list of their values, row after
+    row, made by ``flat_values`` (a list extended by each row: ``itertools.chain`` stepped
+    through every value, a fifth of the time): each such statement's parameters are its
+    rows' values in order, and the store reads back as the checker's frames."""
+    from studbook.check import check_paths
+    from studbook.store import db as store_db
+
+    flattened: list[list[tuple[object, ...]]] = []
+    real = store_prepare.flat_values
+    monkeypatch.setattr(store_db, "flat_values", lambda rows: (flattened.append(list(rows)), real(rows))[1])
+    histories = Path(__file__).resolve().parents[1] / "histories"
+    results = [r for file in check_paths([str(histories / "planted-violations.txt")]) for r in file.results]
+    db = tmp_path / "hands.db"
+    import_results(db, results)
+    assert flattened and all(len(rows) == store_prepare.INSERT_ROWS for rows in flattened)
+    actions = sum(len(rows) for rows in flattened if len(rows[0]) == len(store_prepare.SCHEMA["actions"]))
+    assert actions == len(frames_from_checks(results).actions) // store_prepare.INSERT_ROWS * store_prepare.INSERT_ROWS
+    assert_frames_equal(read_frames(db), frames_from_checks(results))
+
+
+@given(st.lists(st.tuples(st.integers(), st.text(max_size=3), st.none() | st.floats(allow_nan=True)), max_size=70))
+def test_flat_values_are_the_rows_values_in_order(rows: list[tuple[object, ...]]) -> None:
+    flat = store_prepare.flat_values(rows)
+    assert isinstance(flat, list)
+    assert len(flat) == 3 * len(rows)
+    assert all(a is b for a, b in zip(flat, itertools.chain.from_iterable(rows)))

@@ -15,7 +15,6 @@ it inserts (:mod:`~studbook.store.prepare`) and reading it (:mod:`~studbook.stor
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import sqlite3
 import time
@@ -32,7 +31,7 @@ from studbook.printable import printable_path
 from studbook.rows import MONEY_SCALE, SCHEMA, TABLES, CheckResult
 from studbook.store import read
 from studbook.store.faults import READONLY_DIRECTORY, DamagedStore, ReadOnlyStore, StoreError, busy, explain, read_only_uri
-from studbook.store.prepare import INSERT_ROWS, PreparedRows, RowsMaker, hand_keys, insert_sql, sql_rows
+from studbook.store.prepare import INSERT_ROWS, PreparedRows, RowsMaker, flat_values, hand_keys, insert_sql, sql_rows
 from studbook.store.read import Original
 from studbook.store.schema import (
     SCHEMA_VERSION, add_columns, added_since, create_store, is_store, remove_unmade, sweep, writable_companions, write_schema,
@@ -519,9 +518,9 @@ class Store:
         many = max(1, min(INSERT_ROWS, self.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
         whole = len(values) - len(values) % many if many > 1 else 0
         if whole:
-            statement, execute, flat = insert_sql(table, many), self.conn.execute, itertools.chain.from_iterable
+            statement, execute = insert_sql(table, many), self.conn.execute
             for start in range(0, whole, many):
-                execute(statement, list(flat(values[start : start + many])))
+                execute(statement, flat_values(values[start : start + many]))
         if whole < len(values):
             self.conn.executemany(insert_sql(table, 1), values[whole:])
 

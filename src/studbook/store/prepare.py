@@ -5,7 +5,7 @@ order), each hand's original text packed (:func:`pack`), and the bookkeeping
 that lets the write path leave out the hands stored already
 (:class:`PreparedRows`). ``studbook import --jobs`` makes them in its workers
 (:func:`prepare_rows`); :meth:`studbook.store.Store.add` makes them as each
-result comes (:class:`RowsMaker`). :func:`sql_rows` and :func:`insert_sql`
+result comes (:class:`RowsMaker`). :func:`sql_rows`, :func:`insert_sql` and :func:`flat_values`
 give them to SQLite.
 """
 
@@ -60,6 +60,17 @@ def insert_sql(table: str, rows: int) -> str:
     row = "(" + ", ".join("?" * len(SCHEMA[table])) + ")"
     verb = "INSERT OR IGNORE" if table == "rejects" else "INSERT"
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
+
+
+def flat_values(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """The values of ``rows``, row after row: the parameters of one multi-row INSERT.
+    ``list.extend`` takes each row (a tuple) in one step, where ``itertools.chain`` stepped
+    through it value by value (the rows of an import's statements: a fifth of the time)."""
+    values: list[Any] = []
+    extend = values.extend
+    for row in rows:
+        extend(row)
+    return values
 
 
 NULL = float("nan")
@@ -253,5 +264,5 @@ def unpack(data: bytes | None) -> str | None:
     return decompressor.decompress(data).decode("utf-8")
 
 
-__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "hand_keys", "insert_sql", "iso_utc", "pack",
+__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_keys", "insert_sql", "iso_utc", "pack",
            "prepare_rows", "sql_rows", "unpack"]
