@@ -496,3 +496,22 @@ def test_the_decoder_leaves_the_lines_of_a_file_uncounted_until_asked() -> None:
     text = decoder.feed(("Seat 1: Bob (10 in chips)\n" * 400).encode(), final=True)
     assert decoder._counted == 1 and decoder._uncounted == [text]  # nothing counted yet
     assert decoder.line == 401 and not decoder._uncounted
+
+
+def test_a_tokens_fields_are_read_without_the_whole_match() -> None:
+    """A line read for the first time gives its terminal's fields from their own groups,
+    never from group 0, the whole match (issue 34: ``group(0, 0, ...)``, the whole line copied
+    out twice, was a third of such a read; deal and seat lines are new every hand): a
+    terminal of no field, one field and several reads each as its own groups say."""
+    scanner = _Scanner([TerminalDef("NONE", PatternRE("x[ \t]*\n")), TerminalDef("ONE", PatternRE("(a+)b\n")),
+                        TerminalDef("TWO", PatternRE(r"(c)(d)?e\n"))])  # fmt: skip
+    for text, token in (("x \n", ("NONE", (), 3, True)), ("aab\n", ("ONE", ("aa",), 4, True)),
+                        ("ce\n", ("TWO", ("c", None), 3, True)), ("cde\n", ("TWO", ("c", "d"), 4, True))):  # fmt: skip
+        for _ in range(3):  # read, noted, remembered
+            assert scanner.read(text, 0, text[:-1]) == token
+    for name in TEXT_SITES:
+        terminals = list(get_site(name).grammar().terminals.values())  # type: ignore[attr-defined]
+        every = _Scanner(terminals)
+        for terminal in terminals:
+            args, count = every._args[terminal.name]
+            assert 0 not in args and count == len(every.groups[terminal.name]), (name, terminal.name)

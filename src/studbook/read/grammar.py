@@ -97,17 +97,22 @@ class _Scanner:
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
+        # What ``match.group`` is asked for a terminal's fields, and how many there are: its
+        # groups, or for 0 or 1 field (where ``group`` gives a str) padded to two with its
+        # own empty group, the padding sliced off. Never group 0, the whole match: copying
+        # the line out twice more was a third of the cost of a line read for the first
+        # time (issue 34: deal and seat lines, new every hand, 20 a simulated hand).
+        self._args: dict[str, tuple[tuple[int, ...], int]] = {}
         used = 0
         reach = _IN_LINE
         for t in terminals:
             part, count, stays = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
             reach = min(reach, stays)
-            self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
-            used += count + 1
+            self.groups[t.name] = fields = tuple(range(used + 1, used + 1 + count))
+            used += count + 1  # (``used`` now numbers the terminal's own empty group, its alternative's last)
+            self._args[t.name] = (fields if count > 1 else (*fields, used, used)[:2], count)
         self.match = compiled("|".join(parts)).match
-        # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
-        self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
         # is remembered. The key of a remembered token is all it depends on.
@@ -143,13 +148,13 @@ class _Scanner:
             m = self.match(text, pos)
             if m is None:
                 return None  # no token: a case for Lark's own parser
-            stop = m.end()
-            length = stop - pos
+            length = m.end() - pos
             if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
             name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
             assert name is not None
-            token = (name, m.group(*self._args[name])[2:], length, length > len(rest))  # (past the rest: its newline)
+            args, count = self._args[name]
+            token = (name, m.group(*args)[:count], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered
