@@ -101,8 +101,8 @@ class _Scanner:
         # What ``match.group`` is asked for a terminal's fields, and how many there are: its
         # groups, or for 0 or 1 field (where ``group`` gives a str) padded to two with its
         # own empty group, the padding sliced off. Never group 0, the whole match: copying
-        # the line out twice more was a third of the cost of a line read for the first
-        # time (issue 34: deal and seat lines, new every hand, 20 a simulated hand).
+        # the line out twice more cost some 1.6 k instructions a line read for the first
+        # time (issue 34: deal and seat lines, new every hand, some 20 a simulated hand).
         self._args: dict[str, tuple[tuple[int, ...], int]] = {}
         used = 0
         reach = _IN_LINE

@@ -498,7 +498,7 @@ class LineBuilder:
                             return None
                         sid, handler, index, memo, read, steps = step
                     # a name read lazily that is no seated name, or one that starts another: read again
-                    # (once names are seated: before, ``unique`` is empty too, and a line rarely names anyone)
+                    # (``names`` tested last: it is empty only before the seat lines, where ``unique`` is too)
                     if index >= 0 and f[index] not in unique and names:
                         f = self._resplit(kind, text[pos : pos + length], index) or f
                     try:
@@ -700,12 +700,13 @@ class LineBuilder:
     def line_text(self, line: int) -> str:
         """The text of the hand's line ``line`` (a file line, as handlers are given it),
         without its newline. Handlers that read their line's text are few (chatter, a
-        few sites' summary lines): they ask with their line, where the scan kept each
-        line's offset on the builder for them (issue 34: a store a line, every line)."""
+        few sites' summary lines): they ask with their line, so that the scan need not
+        store each line's offset on the builder (issue 34: a store a line, every line)."""
         return self._text_lines[line - self.chunk.first_line]
 
     @functools.cached_property
     def _text_lines(self) -> list[str]:
+        """The hand's lines, split when a handler first asks for one."""
         return self.text.split("\n")
 
     # -- hooks -----------------------------------------------------------------
