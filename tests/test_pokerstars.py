@@ -617,3 +617,34 @@ def test_a_hand_or_a_skipped_hand_is_not_named_again_by_parse(monkeypatch: pytes
     garbled = other.replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
     (rejected,) = studbook.parse_text(garbled, file="mix.txt")
     assert isinstance(rejected, Rejected) and rejected.site == "pokerstars" and named == [replace(rejected, site=None)]
+
+
+def test_a_scan_keeps_no_offset_a_line_and_a_handler_reads_its_own_line() -> None:
+    """The scan stores nothing on the builder a line for the few handlers that read their
+    line's text (issue 34: ``self.start``, stored on every line): they ask with their line
+    (``line_text(line)``), so table messages carry their own lines wherever they come, and a
+    line whose handler raises is still the line a rejection names."""
+    from studbook.sites.base import HandText
+    from studbook.sites.pokerstars import FORMAT
+
+    stored: list[str] = []
+
+    class Spy(FORMAT.builder):  # type: ignore[name-defined,misc]
+        def __setattr__(self, name: str, value: object) -> None:
+            stored.append(name)
+            super().__setattr__(name, value)
+
+    lines = SMALL.splitlines()
+    messages = {5: "a: b leaves the table", 13: "drachensüss has timed out", 23: "PC [Mittel] joins the table at seat #5"}
+    for at in sorted(messages, reverse=True):
+        lines.insert(at, messages[at])
+    text = "\n".join(lines) + "\n"
+    hand = Spy("t.txt", HandText(7, text), text, FORMAT.grammar()).build()
+    assert isinstance(hand, Hand)
+    assert stored.count("start") == 1, stored.count("start")  # its starting value, none a line
+    chatter = [(e.line, e.text) for e in hand.events if isinstance(e, Chatter) and e.kind is not ChatterKind.SAID]
+    assert chatter == [(7 + lines.index(message), message) for message in messages.values()]
+    board = lines.index("Total pot 88 | Rake 0") + 1
+    [rejected] = studbook.parse_text("\n".join(lines[:board] + ["Board [Ah]"] + lines[board:]) + "\n", file="t.txt")
+    assert isinstance(rejected, Rejected) and rejected.line == board + 1, rejected
+    assert "does not match the river's community card" in rejected.reason

@@ -496,3 +496,40 @@ def test_the_decoder_leaves_the_lines_of_a_file_uncounted_until_asked() -> None:
     text = decoder.feed(("Seat 1: Bob (10 in chips)\n" * 400).encode(), final=True)
     assert decoder._counted == 1 and decoder._uncounted == [text]  # nothing counted yet
     assert decoder.line == 401 and not decoder._uncounted
+
+
+def test_a_tokens_fields_are_read_without_the_whole_match() -> None:
+    """A line read for the first time gives its terminal's fields from their own groups,
+    never from group 0, the whole match (issue 34: ``group(0, 0, ...)``, the whole line copied
+    out twice, was a third of such a read; deal and seat lines are new every hand): a
+    terminal of no field, one field and several reads each as its own groups say."""
+    scanner = _Scanner([TerminalDef("NONE", PatternRE("x[ \t]*\n")), TerminalDef("ONE", PatternRE("(a+)b\n")),
+                        TerminalDef("TWO", PatternRE(r"(c)(d)?e\n"))])  # fmt: skip
+    for text, token in (("x \n", ("NONE", (), 3, True)), ("aab\n", ("ONE", ("aa",), 4, True)),
+                        ("ce\n", ("TWO", ("c", None), 3, True)), ("cde\n", ("TWO", ("c", "d"), 4, True))):  # fmt: skip
+        for _ in range(3):  # read, noted, remembered
+            assert scanner.read(text, 0, text[:-1]) == token
+    for name in TEXT_SITES:
+        terminals = list(get_site(name).grammar().terminals.values())  # type: ignore[attr-defined]
+        every = _Scanner(terminals)
+        for terminal in terminals:
+            args, count = every._args[terminal.name]
+            assert 0 not in args and count == len(every.groups[terminal.name]), (name, terminal.name)
+
+
+def test_a_line_of_the_first_alternative_is_read_by_it_alone() -> None:
+    """Where a scanner's first alternative matches, the alternation's match is its own (the
+    first alternative that matches wins): a line read for the first time tries it alone, with
+    its own few groups, before the whole alternation and all its groups (issue 34: deal and
+    seat lines, new every hand, are the first alternatives where they are read). A line of
+    another alternative, or of none, is read as the whole alternation reads it."""
+    scanner = _Scanner([TerminalDef("DEAL", PatternRE(r"Dealt to ([^\n]+?) \[([^\]\n]*)\]\n")),
+                        TerminalDef("CALL", PatternRE(r"([^\n]+?): calls ([0-9]+)\n"))])  # fmt: skip
+    whole = scanner.match
+    tried: list[str] = []
+    scanner.match = lambda text, pos: tried.append(text[pos:]) or whole(text, pos)  # type: ignore[assignment]
+    assert scanner.read("Dealt to a: b [Kd]\n", 0, "Dealt to a: b [Kd]") == ("DEAL", ("a: b", "Kd"), 19, True)
+    assert tried == []
+    assert scanner.read("x\na b: calls 5\n", 2, "a b: calls 5") == ("CALL", ("a b", "5"), 13, True)
+    assert scanner.read("Dealt to\n", 0, "Dealt to") is None
+    assert tried == ["a b: calls 5\n", "Dealt to\n"]

@@ -92,22 +92,36 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
+                 "_first", "_first_match")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
+        # What ``match.group`` is asked for a terminal's fields, and how many there are: its
+        # groups, or for 0 or 1 field (where ``group`` gives a str) padded to two with its
+        # own empty group, the padding sliced off. Never group 0, the whole match: copying
+        # the line out twice more cost some 1.6 k instructions a line read for the first
+        # time (issue 34: deal and seat lines, new every hand, some 20 a simulated hand).
+        self._args: dict[str, tuple[tuple[int, ...], int]] = {}
         used = 0
         reach = _IN_LINE
         for t in terminals:
             part, count, stays = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
             reach = min(reach, stays)
-            self.groups[t.name] = tuple(range(used + 1, used + 1 + count))
-            used += count + 1
+            self.groups[t.name] = fields = tuple(range(used + 1, used + 1 + count))
+            used += count + 1  # (``used`` now numbers the terminal's own empty group, its alternative's last)
+            self._args[t.name] = (fields if count > 1 else (*fields, used, used)[:2], count)
         self.match = compiled("|".join(parts)).match
-        # group(0, 0, ...) is a tuple even for 0 or 1 field; the two 0s are dropped
-        self._args = {name: (0, 0, *index) for name, index in self.groups.items()}
+        # The first alternative alone: where it matches, the alternation's match is its
+        # (the first alternative that matches wins), read with its own few groups rather
+        # than all the scanner's (issue 34: a match object, and the matcher's state, hold
+        # every group of the alternation: 79 where deal lines are read, new every hand)
+        first = terminals[0].name if terminals else ""
+        count = len(self.groups.get(first, ()))
+        self._first_match = compiled(parts[0]).match if parts else self.match
+        self._first = (first, (*range(1, count + 1), count + 1, count + 1)[: max(count, 2)], count)
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
         # is remembered. The key of a remembered token is all it depends on.
@@ -140,16 +154,20 @@ class _Scanner:
             key = (text[pos - 1 : pos], rest)
             token = self._keyed.get(key) or self._older.get(key)
         if token is None:
-            m = self.match(text, pos)
-            if m is None:
-                return None  # no token: a case for Lark's own parser
-            stop = m.end()
-            length = stop - pos
+            m = self._first_match(text, pos)
+            if m is not None:
+                name, args, count = self._first
+            else:
+                m = self.match(text, pos)
+                if m is None:
+                    return None  # no token: a case for Lark's own parser
+                name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
+                assert name is not None
+                args, count = self._args[name]
+            length = m.end() - pos
             if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
-            name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
-            assert name is not None
-            token = (name, m.group(*self._args[name])[2:], length, length > len(rest))  # (past the rest: its newline)
+            token = (name, m.group(*args)[:count], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered

@@ -420,7 +420,7 @@ class LineBuilder:
         self.text = text
         self.grammar = grammar
         self.newlines: int | None = None  # the text's lines, once the scan has split it (see _hand)
-        self.start = 0  # offset of the line being read
+        self.start = 0  # offset of the token whose handler raised (its line is the error's)
         self.stopped_at: tuple[int, int] | None = None  # parser stack and offset after the line whose handler raised
         self.events: list[Event] = []
         self.seats: list[Seat] = []
@@ -497,14 +497,14 @@ class LineBuilder:
                         if step is None:
                             return None
                         sid, handler, index, memo, read, steps = step
-                    self.start = pos
                     # a name read lazily that is no seated name, or one that starts another: read again
-                    if index >= 0 and names and f[index] not in unique:
+                    # (``names`` tested last: it is empty only before the seat lines, where ``unique`` is too)
+                    if index >= 0 and f[index] not in unique and names:
                         f = self._resplit(kind, text[pos : pos + length], index) or f
                     try:
                         handler(self, kind, f, line)
                     except Exception:
-                        self.stopped_at = (sid, pos + length)
+                        self.stopped_at, self.start = (sid, pos + length), pos
                         raise
                     pos += length
                     if newline:
@@ -637,7 +637,6 @@ class LineBuilder:
                 handler, index = self._dispatch[kind], self._player_field(kind)
                 if index >= 0 and self.names and f[index] not in self.unique_names:
                     f = self._resplit(kind, self.text[start:end], index) or f
-                self.start = start
                 handler(self, kind, f, line)
         except SkipHand as skip:
             return self._skipped(skip)
@@ -698,10 +697,17 @@ class LineBuilder:
         named = self.head.get("hand_id")
         return named is None or f[0] is None or f[0] == named
 
-    def line_text(self) -> str:
-        """The text of the line being read, without its newline."""
-        end = self.text.find("\n", self.start)
-        return self.text[self.start : end if end >= 0 else len(self.text)]
+    def line_text(self, line: int) -> str:
+        """The text of the hand's line ``line`` (a file line, as handlers are given it),
+        without its newline. Handlers that read their line's text are few (chatter, a
+        few sites' summary lines): they ask with their line, so that the scan need not
+        store each line's offset on the builder (issue 34: a store a line, every line)."""
+        return self._text_lines[line - self.chunk.first_line]
+
+    @functools.cached_property
+    def _text_lines(self) -> list[str]:
+        """The hand's lines, split when a handler first asks for one."""
+        return self.text.split("\n")
 
     # -- hooks -----------------------------------------------------------------
     def final_header(self) -> HandHeader:
@@ -946,12 +952,12 @@ class LineBuilder:
         sitting out before the deal marks the seat sitting out, as the line policy's does."""
         if kind is ChatterKind.SIT_OUT and player is not None and self.street is None:
             self.sitting_out.add(player)
-        written = text if text is not None else self.line_text().rstrip()
+        written = text if text is not None else self.line_text(line).rstrip()
         self.emit(make_chatter(self.file, line, kind, written, player))
 
     def add_finish(self, line: int, player: str, place: str | None, prize: str | None) -> None:
         """A tournament finish as the line states it (no place written: the winner's, 1)."""
-        self.emit(TournamentFinish(file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text().rstrip(),
+        self.emit(TournamentFinish(file=self.file, line=line, kind=ChatterKind.OTHER, text=self.line_text(line).rstrip(),
                                    player=player, place=within_count(int(place), "tournament place", MAX_PLACE) if place else 1,
                                    prize=amount(prize) if prize else None))  # fmt: skip
 

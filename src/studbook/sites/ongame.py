@@ -162,7 +162,7 @@ class OnGameBuilder(LineBuilder):
         name = str(player)
         if shown:
             self.add_show(line, name, cards(shown.replace(",", "")), description)
-        outcome = self.line_text().split(": ", 1)[1].rstrip()[len(name) + 1 :]
+        outcome = self.line_text(line).split(": ", 1)[1].rstrip()[len(name) + 1 :]
         self.add_seat_summary(line, int(seat), name, outcome,
                               cards(shown.replace(",", "")) if shown else ())  # fmt: skip
 

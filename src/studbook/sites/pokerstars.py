@@ -308,7 +308,7 @@ class _Builder(LineBuilder):
         self.events.append(make_chatter(self.file, line, ChatterKind.SAID, message or "", player))
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
-        self.events.append(make_chatter(self.file, line, _CHATTER_OF[kind], self.line_text().rstrip(), f[0]))
+        self.events.append(make_chatter(self.file, line, _CHATTER_OF[kind], self.line_text(line).rstrip(), f[0]))
 
     def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
         player, place, received, receives = f

@@ -179,7 +179,7 @@ class WinningBuilder(LineBuilder):
         seat = next((s.seat for s in self.seats if s.player == player), None)
         if seat is None:
             raise ValueError(f"summary line for {player!r}, who has no seat line")
-        self.add_seat_summary(line, seat, player, self.line_text().strip(), cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
+        self.add_seat_summary(line, seat, player, self.line_text(line).strip(), cards(shown) if shown else (), got if got > 0 else None)  # fmt: skip
 
     def old_ended(self, kind: str, f: Fields, line: int) -> None:
         pass
