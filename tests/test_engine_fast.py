@@ -216,3 +216,52 @@ def test_a_collection_from_a_pot_the_hand_does_not_have_is_one_violation_at_its_
     assert [(v.line, v.actual) for v in side] == [(last.line, 3)]
     assert "but there is only 1 side pot" in side[0].message
     assert [p.amount for p in checked.pots] == [p.amount for p in check_hand(hand).pots]
+
+
+def _calls_in(run: Any) -> list[tuple[str, str]]:
+    """The Python functions ``run()`` calls, as (module file, name), in order."""
+    import sys
+
+    calls: list[tuple[str, str]] = []
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        if what == "call":
+            calls.append((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_a_clean_hands_settlement_asks_each_question_once() -> None:
+    """finish() on a hand with nothing wrong: the uncalled bet is worked out once (no
+    wrapper over the rule's function), the checks whose facts rule them out are not
+    called (the uncalled bet's return or check when nothing is unmatched; a pot's name,
+    made only for a message), and the gathered collections make no object call; the
+    pots, results and rake are check_hand's (main before: 3 calls for the uncalled
+    bet, the two uncalled checks and pot_name on every hand)."""
+    from studbook.engine.settle import finish
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    clean = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        if checked.violations:
+            continue
+        state, _ = _settled(hand)
+        out: list[Any] = []
+        calls = _calls_in(lambda: out.append(finish(state, hand.end_line)))
+        pots, players, rake, _ = out[0]
+        assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
+        names = [name for _, name in calls]
+        assert [c for c in calls if c[0] == "showdown.py"] == [("showdown.py", "unmatched_bet"),
+                                                                 ("showdown.py", "_unmatched")], hand.hand_id
+        top, unmatched = state.unmatched_bet()
+        if top is None or unmatched <= 0:
+            assert "_check_unreturned" not in names and "_return_unlogged" not in names, hand.hand_id
+        assert "pot_name" not in names and "__init__" not in names, (hand.hand_id, names)
+        clean += 1
+    assert clean > 100

@@ -38,10 +38,14 @@ def _units(s: Table) -> tuple[Decimal, ...]:
 def _has_open_pair(s: Table) -> bool:
     """4th street: a live board shows an open pair, or the log hides a live board
     (rule bet.open_pair is not judged on boards the engine cannot see)."""
-    if s.round.open_pair is None:
-        s.round.open_pair = any(
-            len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in s.order if p.in_hand and not p.folded)
-    return s.round.open_pair
+    r = s.round
+    if r.open_pair is None:
+        r.open_pair = False
+        for p in s.order:
+            if p.in_hand and not p.folded and (len(p.up) < 2 or p.up[0].rank == p.up[1].rank):
+                r.open_pair = True
+                break
+    return r.open_pair
 
 
 def _capped(s: Table) -> bool:
