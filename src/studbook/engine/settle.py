@@ -8,14 +8,13 @@ the pots and the per-player results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from studbook.betting import after_rake
 from studbook.cards import Card
 from studbook.events import Collect, Half, Variant
-from studbook.records import maker
 
 from .messages import (
     pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_POT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS,
@@ -84,12 +83,12 @@ def _contributions(state: StudState) -> list[tuple[str, Decimal, bool]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
 class _Collected:
     """What the log says was collected, gathered in one pass over the hand's collections
     by :func:`_gather`: every money check of :func:`finish` reads it (before, each walked
     the collections again: the total, the sums per pot, each pot's first line and halves)."""
 
+    __slots__ = ("total", "by_player", "by_pot", "first_line", "halves", "numbered", "top_pot")
     total: Decimal  # every collection
     by_player: dict[str, Decimal]  # each player's, over all pots
     by_pot: dict[int, dict[str, Decimal]]  # each pot's, by player
@@ -99,17 +98,19 @@ class _Collected:
     top_pot: int  # the highest pot number named (-1: none)
 
 
-# (made by its positional maker: a class's own __init__ costs what the gathering does)
-_new_collected: Callable[[Decimal, dict[str, Decimal], dict[int, dict[str, Decimal]], dict[int, int],
-                          dict[int, dict[str, Half]], bool, int], _Collected] = maker(_Collected)
+_new_object = object.__new__
 
 
 def _gather(collects: Sequence[Collect]) -> _Collected:
-    total = ZERO
+    # (no __init__: its fields are set here, where they are worked out; a class call with
+    # an __init__, or a positional maker's draft, costs more than the whole pass on most hands)
+    got = _new_object(_Collected)
     by_player: dict[str, Decimal] = {}
     by_pot: dict[int, dict[str, Decimal]] = {}
     first_line: dict[int, int] = {}
     halves: dict[int, dict[str, Half]] = {}
+    got.by_player, got.by_pot, got.first_line, got.halves = by_player, by_pot, first_line, halves
+    total = ZERO
     numbered = False
     top_pot = -1
     for c in collects:
@@ -127,7 +128,8 @@ def _gather(collects: Sequence[Collect]) -> _Collected:
         row[player] = row.get(player, ZERO) + amount
         if c.half is not None:
             halves.setdefault(pot, {})[player] = c.half
-    return _new_collected(total, by_player, by_pot, first_line, halves, numbered, top_pot)
+    got.total, got.numbered, got.top_pot = total, numbered, top_pot
+    return got
 
 
 def _return_unlogged(state: StudState, top: PlayerState, amount: Decimal) -> None:
