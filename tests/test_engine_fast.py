@@ -350,3 +350,27 @@ def _card(text: str) -> Any:
     from studbook.cards import Card
 
     return Card.parse(text)
+
+
+def test_a_fixed_limit_raise_asks_whether_it_completes_once() -> None:
+    """A bet or raise checked against the sizes legal_actions() offers asks
+    :func:`studbook.betting.completes` once: ``_aggress`` hands its answer to the sizes
+    (main: twice, once more in ``_raise_targets``); the raise is still the one offered."""
+    from studbook.events import ActionKind
+
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D(100)), (3, "cy", D(100))])
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    for name, door in zip(state.dealing_order(), ("2c", "Kd", "Qh")):
+        state.deal(name, up=[_card(door)])
+    for kind in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+        options = state.legal_actions()
+        assert options is not None
+        state.act(options.find(kind))  # type: ignore[arg-type]
+    options = state.legal_actions()
+    assert options is not None and options.find(ActionKind.RAISE) is not None
+    event = options.find(ActionKind.RAISE).to_event(options.player)  # type: ignore[union-attr]
+    calls = _calls_in(lambda: state.apply(event))
+    assert [name for _, name in calls].count("completes") == 1, calls
+    assert not state.violations and state.round.current_bet == D(4)
