@@ -216,3 +216,161 @@ def test_a_collection_from_a_pot_the_hand_does_not_have_is_one_violation_at_its_
     assert [(v.line, v.actual) for v in side] == [(last.line, 3)]
     assert "but there is only 1 side pot" in side[0].message
     assert [p.amount for p in checked.pots] == [p.amount for p in check_hand(hand).pots]
+
+
+def _calls_in(run: Any) -> list[tuple[str, str]]:
+    """The Python functions ``run()`` calls, as (module file, name), in order."""
+    import sys
+
+    calls: list[tuple[str, str]] = []
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        if what == "call":
+            calls.append((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_a_clean_hands_settlement_asks_each_question_once() -> None:
+    """finish() on a hand with nothing wrong: the uncalled bet is worked out once (no
+    wrapper over the rule's function), the checks whose facts rule them out are not
+    called (the uncalled bet's return or check when nothing is unmatched; a pot's name,
+    made only for a message), and the gathered collections make no object call; the
+    pots, results and rake are check_hand's (main before: 3 calls for the uncalled
+    bet, the two uncalled checks and pot_name on every hand)."""
+    from studbook.engine.settle import finish
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    clean = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        if checked.violations:
+            continue
+        state, _ = _settled(hand)
+        out: list[Any] = []
+        calls = _calls_in(lambda: out.append(finish(state, hand.end_line)))
+        pots, players, rake, _ = out[0]
+        assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
+        names = [name for _, name in calls]
+        assert [c for c in calls if c[0] == "showdown.py"] == [("showdown.py", "unmatched_bet"),
+                                                                 ("showdown.py", "_unmatched")], hand.hand_id
+        top, unmatched = state.unmatched_bet()
+        if top is None or unmatched <= 0:
+            assert "_check_unreturned" not in names and "_return_unlogged" not in names, hand.hand_id
+        assert "pot_name" not in names and "__init__" not in names, (hand.hand_id, names)
+        clean += 1
+    assert clean > 100
+
+
+# the comprehensions left on purpose: side pots (betting._layers, the reference the pots are
+# built against, and more than one pot), split pots and several collectors (settle._ordered),
+# a shown hand that leaves cards out (deal._check_shown), and the rarer openings and sizes
+_RARE_COMPREHENSIONS = {
+    ("betting.py", "_layers"), ("pots.py", "build_pots"), ("settle.py", "finish"), ("settle.py", "_ordered"),
+    ("deal.py", "_check_shown"), ("order.py", "_opening_later"), ("bets.py", "_raise_targets"),
+}
+
+
+def test_a_clean_hands_common_path_makes_no_comprehension() -> None:
+    """Python 3.11 makes a function object and a frame for each comprehension and generator
+    expression, the cost of a call or more: the engine's path through an ordinary hand (the
+    deals, the hero's cards shown again, the openings, the open pair, settlement's pots and
+    expected winners) is written with loops. Over the clean sample hands, most make none and
+    the rest only on the side-pot and split-pot paths (main before: every hand, 19 a hand)."""
+    import sys
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    for hand in hands:
+        check_hand(hand)  # (the board keys' memo warm, as in a long run)
+    made: list[tuple[str, str]] = []
+    without = clean = 0
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        code = frame.f_code
+        if what == "call" and code.co_name.startswith("<") and "studbook" in code.co_filename:
+            made.append((Path(code.co_filename).name, frame.f_back.f_code.co_name))
+
+    for hand in hands:
+        if check_hand(hand).violations:
+            continue
+        before = len(made)
+        sys.setprofile(profile)
+        try:
+            check_hand(hand)
+        finally:
+            sys.setprofile(None)
+        clean += 1
+        without += len(made) == before
+    assert clean > 1000 and set(made) <= _RARE_COMPREHENSIONS, set(made) - _RARE_COMPREHENSIONS
+    assert without >= 0.8 * clean, (without, clean)
+
+
+def test_a_new_street_leaves_acted_level_which_is_read_only_while_acted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new street sets each player's street total and ``acted`` again, not ``acted_level``
+    (the bet level when they last acted), which the rules read only while ``acted`` holds:
+    the sample hands check the same as with it reset at every street (main: reset)."""
+    from studbook.engine import state as state_module
+    from studbook.events import StreetStart
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    plain = [check_hand(h) for h in hands]
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), [(1, "ann", D(100)), (2, "bob", D(100))])
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    for name, door in zip(state.dealing_order(), ("2c", "Kd")):
+        state.deal(name, up=[_card(door)])
+    while not state.is_betting_over:
+        options = state.legal_actions()
+        assert options is not None
+        state.act(options.actions[-1] if options.player == "bob" and state.round.bets < 1 else options.actions[0])
+    levels = {p.name: p.acted_level for p in state.players}
+    state.start_street(Street.FOURTH)
+    kept = sum(p.acted_level == levels[p.name] and p.acted_level > 0 and not p.acted for p in state.players)
+    assert kept >= 1, levels
+
+    handler = state_module._HANDLERS[StreetStart]
+
+    def resetting(s: Any, e: Any) -> None:
+        handler(s, e)
+        for p in s.order:
+            p.acted_level = D(0)
+
+    monkeypatch.setitem(state_module._HANDLERS, StreetStart, resetting)
+    again = [check_hand(h) for h in hands]
+    for a, b in zip(plain, again):
+        assert (a.violations, a.players, a.pots, a.actions) == (b.violations, b.players, b.pots, b.actions)
+
+
+def _card(text: str) -> Any:
+    from studbook.cards import Card
+
+    return Card.parse(text)
+
+
+def test_a_fixed_limit_raise_asks_whether_it_completes_once() -> None:
+    """A bet or raise checked against the sizes legal_actions() offers asks
+    :func:`studbook.betting.completes` once: ``_aggress`` hands its answer to the sizes
+    (main: twice, once more in ``_raise_targets``); the raise is still the one offered."""
+    from studbook.events import ActionKind
+
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D(100)), (3, "cy", D(100))])
+    state.post_antes()
+    state.start_street(Street.THIRD)
+    for name, door in zip(state.dealing_order(), ("2c", "Kd", "Qh")):
+        state.deal(name, up=[_card(door)])
+    for kind in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+        options = state.legal_actions()
+        assert options is not None
+        state.act(options.find(kind))  # type: ignore[arg-type]
+    options = state.legal_actions()
+    assert options is not None and options.find(ActionKind.RAISE) is not None
+    event = options.find(ActionKind.RAISE).to_event(options.player)  # type: ignore[union-attr]
+    calls = _calls_in(lambda: state.apply(event))
+    assert [name for _, name in calls].count("completes") == 1, calls
+    assert not state.violations and state.round.current_bet == D(4)

@@ -34,7 +34,11 @@ def build_pots(contributions: Sequence[tuple[str, Decimal, bool]]) -> list[Pot]:
     chips stay in the layers they reached. Layers end at each live all-in
     player's total; layers with the same eligible players merge.
     """
-    return [new_pot(i, amount, eligible) for i, (amount, eligible) in enumerate(pot_layers(contributions))]
+    layers = pot_layers(contributions)
+    if len(layers) == 1:  # (most hands: one pot, made without a comprehension's call)
+        amount, eligible = layers[0]
+        return [new_pot(0, amount, eligible)]
+    return [new_pot(i, amount, eligible) for i, (amount, eligible) in enumerate(layers)]
 
 
 def _even_share(amount: Decimal, count: int, unit: Decimal) -> tuple[Decimal, Decimal]:
@@ -51,7 +55,7 @@ def split(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, t
         return {}
     base, odd = _even_share(amount, len(winners), unit)
     most = base + unit if odd > ZERO else base
-    return {w: (base, most) for w in winners}
+    return dict.fromkeys(winners, (base, most))  # (no comprehension's function and frame)
 
 
 def split_exact(amount: Decimal, winners: Sequence[str], unit: Decimal) -> dict[str, Decimal]:

@@ -34,25 +34,37 @@ Ranges = dict[str, tuple[Decimal, Decimal]]
 
 
 def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
-    """Close the hand; returns (pots, players, rake, went_to_showdown)."""
+    """Close the hand; returns (pots, players, rake, went_to_showdown).
+
+    Each question is asked once and its answer shared: the uncalled bet (returned
+    here or checked returned), the pots' total, what was collected (:func:`_gather`);
+    a check whose facts rule it out is not called (a clean hand's settlement is its
+    fixed cost: every hand pays it)."""
     state.end_betting(end_line)
-    money_line = _money_line(state, end_line)
-    _return_unlogged(state)
-    if not state.profile.logs_collections and not state.collects:
+    collects = state.collects
+    money_line = collects[0].line if collects else state.summary.line if state.summary is not None else end_line
+    profile = state.profile
+    top, unmatched = state.unmatched_bet()
+    if top is not None and unmatched > ZERO and state.betting_closed:
+        if profile.logs_uncalled:
+            _check_unreturned(state, top, unmatched, money_line)
+        else:
+            _return_unlogged(state, top, unmatched)
+    if not profile.logs_collections and not collects:
         _award_unlogged(state, end_line)
-    _check_unreturned(state, money_line)
-    pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
+    pots = build_pots(_contributions(state))
+    computed = pots[0].amount if len(pots) == 1 else total([p.amount for p in pots])
     got = _gather(state.collects)  # (the collections are final from here)
-    rake = _rake(state, pots, got)
+    rake = _rake(state, computed, got)
     nets = _net_pots(state, pots, rake)
-    totals_ok = _check_totals(state, pots, rake, nets, got, money_line)
+    totals_ok = _check_totals(state, pots, computed, rake, nets, got, money_line)
     by_pot = _collections_by_pot(state, len(pots), got)
     awards: list[PotAward] = []
     for pot in pots:
         net = nets[pot.index] if nets is not None else None
         collected = by_pot.get(pot.index, {}) if by_pot is not None else None
-        expected = _expected(state, pot, net) if net is not None else None
         if collected is not None and totals_ok:
+            expected = _expected(state, pot, net) if net is not None else None
             _check_award(state, pot, len(pots), net, expected, collected, got.first_line.get(pot.index, money_line))
         awards.append(_award(state, pot, collected, got))
     if by_pot is None and totals_ok:
@@ -61,27 +73,46 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     return awards, _results(state, showdown), rake, showdown
 
 
+def _contributions(state: StudState) -> list[tuple[str, Decimal, bool]]:
+    """(name, total put in, live) of each player dealt in, in dealing order: what
+    :func:`~studbook.engine.pots.build_pots` takes."""
+    out = []
+    for p in state.order:  # (a loop: a comprehension makes a function and a frame each hand)
+        if p.in_hand:
+            out.append((p.name, p.total, not p.folded))
+    return out
+
+
 class _Collected:
-    """What the log says was collected, gathered in one pass over the hand's collections:
-    every money check of :func:`finish` reads it (before, each walked the collections
-    again: the total, the sums per pot, each pot's first line and halves)."""
+    """What the log says was collected, gathered in one pass over the hand's collections
+    by :func:`_gather`: every money check of :func:`finish` reads it (before, each walked
+    the collections again: the total, the sums per pot, each pot's first line and halves)."""
 
     __slots__ = ("total", "by_player", "by_pot", "first_line", "halves", "numbered", "top_pot")
+    total: Decimal  # every collection
+    by_player: dict[str, Decimal]  # each player's, over all pots
+    by_pot: dict[int, dict[str, Decimal]]  # each pot's, by player
+    first_line: dict[int, int]  # each pot's first collection line
+    halves: dict[int, dict[str, Half]]  # each pot's halves named (stud8), by player
+    numbered: bool  # some collection names a side pot
+    top_pot: int  # the highest pot number named (-1: none)
 
-    def __init__(self) -> None:
-        self.total = ZERO  # every collection
-        self.by_player: dict[str, Decimal] = {}  # each player's, over all pots
-        self.by_pot: dict[int, dict[str, Decimal]] = {}  # each pot's, by player
-        self.first_line: dict[int, int] = {}  # each pot's first collection line
-        self.halves: dict[int, dict[str, Half]] = {}  # each pot's halves named (stud8), by player
-        self.numbered = False  # some collection names a side pot
-        self.top_pot = -1  # the highest pot number named
+
+_new_object = object.__new__
 
 
 def _gather(collects: Sequence[Collect]) -> _Collected:
-    got = _Collected()
+    # (no __init__: its fields are set here, where they are worked out; a class call with
+    # an __init__, or a positional maker's draft, costs more than the whole pass on most hands)
+    got = _new_object(_Collected)
+    by_player: dict[str, Decimal] = {}
+    by_pot: dict[int, dict[str, Decimal]] = {}
+    first_line: dict[int, int] = {}
+    halves: dict[int, dict[str, Half]] = {}
+    got.by_player, got.by_pot, got.first_line, got.halves = by_player, by_pot, first_line, halves
     total = ZERO
-    by_player, by_pot, first_line = got.by_player, got.by_pot, got.first_line
+    numbered = False
+    top_pot = -1
     for c in collects:
         player, amount, pot = c.player, c.amount, c.pot
         total += amount
@@ -90,37 +121,24 @@ def _gather(collects: Sequence[Collect]) -> _Collected:
         if row is None:
             row = by_pot[pot] = {}
             first_line[pot] = c.line
-            if pot > got.top_pot:
-                got.top_pot = pot
+            if pot > top_pot:
+                top_pot = pot
             if pot:
-                got.numbered = True
+                numbered = True
         row[player] = row.get(player, ZERO) + amount
         if c.half is not None:
-            got.halves.setdefault(pot, {})[player] = c.half
-    got.total = total
+            halves.setdefault(pot, {})[player] = c.half
+    got.total, got.numbered, got.top_pot = total, numbered, top_pot
     return got
 
 
-def _money_line(state: StudState, end_line: int) -> int:
-    if state.collects:
-        return state.collects[0].line
-    if state.summary is not None:
-        return state.summary.line
-    return end_line
-
-
-def _return_unlogged(state: StudState) -> None:
-    """Profile logs_uncalled=False: the site returns an uncalled bet without a line; do it here."""
-    profile = state.profile
-    if profile.logs_uncalled:
-        return
-    top, amount = state.unmatched_bet()
-    if top is None or amount <= ZERO or not state.betting_closed:
-        return
+def _return_unlogged(state: StudState, top: PlayerState, amount: Decimal) -> None:
+    """Profile logs_uncalled=False: the site returns an uncalled bet (``top``'s ``amount``,
+    the betting closed) without a line; do it here."""
     top.stack += amount
     top.total -= amount
     top.returned += amount
-    if profile.uncalled_in_pot:
+    if state.profile.uncalled_in_pot:
         _take_from_collections(state, top, amount)
         summary = state.summary
         if summary is not None:
@@ -149,38 +167,34 @@ def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) ->
     state.collects[:] = out
 
 
-def _rake(state: StudState, pots: list[Pot], got: _Collected) -> Decimal:
+def _rake(state: StudState, computed: Decimal, got: _Collected) -> Decimal:
     """The stated rake; with profile states_rake=False, or a summary with no
-    rake field, what the pot holds beyond the collections (for the latter at
-    most the profile's unstated_rake_share of the pot: more is left to pot.total)."""
+    rake field, what the pot (``computed``) holds beyond the collections (for the
+    latter at most the profile's unstated_rake_share of the pot: more is left to pot.total)."""
     summary = state.summary
     if summary is not None and summary.rake is not None:
         return summary.rake
     if (summary is None and state.profile.states_rake) or not state.collects:
         return ZERO
-    pot = total([p.amount for p in pots])
-    left = max(pot - got.total, ZERO)
-    return left if summary is None else min(left, pot * state.profile.unstated_rake_share)
+    left = max(computed - got.total, ZERO)
+    return left if summary is None else min(left, computed * state.profile.unstated_rake_share)
 
 
-def _check_unreturned(state: StudState, line: int) -> None:
-    if not state.profile.logs_uncalled:
-        return
-    top, amount = state.unmatched_bet()
-    if top is None or amount <= ZERO or any(v.rule == POT_UNCALLED for v in state.violations):
-        return
-    if state.betting_closed:
+def _check_unreturned(state: StudState, top: PlayerState, amount: Decimal, line: int) -> None:
+    """Rule pot.uncalled: ``top``'s ``amount`` nobody matched was not returned (the
+    betting closed), unless a return was already found wrong."""
+    if not any(v.rule == POT_UNCALLED for v in state.violations):
         state.report(POT_UNCALLED_NOT_RETURNED, line, player=top.name, amount=amount)
 
 
-def _check_totals(state: StudState, pots: list[Pot], rake: Decimal, nets: list[Decimal] | None, got: _Collected,
-                  line: int) -> bool:
+def _check_totals(state: StudState, pots: list[Pot], computed: Decimal, rake: Decimal, nets: list[Decimal] | None,
+                  got: _Collected, line: int) -> bool:
     """pot.total and the stated side pots; False when the totals are off.
 
     A wrong collection is blamed on its own line where the shown hands tell
     who should have collected what (``line``, the first collection, otherwise).
+    ``computed``: the pots' total.
     """
-    computed = total([p.amount for p in pots])
     collected = got.total
     summary = state.summary
     ok = True
@@ -295,23 +309,27 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
 
 def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
     """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
-    players = [p for n in pot.eligible if (p := state.player(n)) is not None]
-    if len(players) == 1:
-        return {players[0].name: (net, net)}
-    contenders = [p for p in players if p.showed]
-    if not contenders:
+    eligible = pot.eligible
+    if len(eligible) == 1:  # (the pots' players are the hand's: build_pots takes them from state.order)
+        return {eligible[0]: (net, net)}
+    hands: dict[str, list[Card]] = {}  # the contenders': those who showed, in dealing order
+    by_name = state.by_name
+    for n in eligible:  # (one walk)
+        p = by_name.get(n)
+        if p is None:
+            continue
+        if p.showed:
+            cards = _full_hand(state, p)
+            if cards is None:
+                return None
+            hands[n] = cards
+        elif p.collected > ZERO and not p.mucked:
+            return None  # a collector whose hand we never saw
+    if not hands:
         return None
-    if any(not p.showed and not p.mucked for p in players if p.collected > ZERO):
-        return None  # a collector whose hand we never saw
-    hands: dict[str, list[Card]] = {}
-    for p in contenders:
-        cards = _full_hand(state, p)
-        if cards is None:
-            return None
-        hands[p.name] = cards
     try:
         return _split_pot(state.variant, state.chip, state.profile.odd_chip_tie == "deal_order",
-                          hands, net, [p.name for p in contenders])
+                          hands, net, list(hands))
     except ValueError:
         return None
 
@@ -358,20 +376,23 @@ def _check_award(
     collected: dict[str, Decimal], where: int,
 ) -> None:
     """Rule showdown.award and pot.side for one pot; ``where``: its first collection line."""
-    name = pot_name(pot.index, count)
+    by_name = state.by_name
     for player in collected:
-        p = state.player(player)
+        p = by_name.get(player)
         if p is not None and p.folded:
-            state.report(SHOWDOWN_AWARD_FOLDED, where, player=player, pot=name)
+            state.report(SHOWDOWN_AWARD_FOLDED, where, player=player, pot=pot_name(pot.index, count))
             return
         if player not in pot.eligible:
-            state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=name, eligible=pot.eligible)
+            state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=pot_name(pot.index, count),
+                         eligible=pot.eligible)
             return
     if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
-        state.report(POT_SIDE_COLLECTED, where, pot=name, net=net, collected=sum(collected.values(), ZERO))
+        state.report(POT_SIDE_COLLECTED, where, pot=pot_name(pot.index, count), net=net,
+                     collected=sum(collected.values(), ZERO))
         return
     if expected is None or not _misawarded(expected, collected):
         return
+    name = pot_name(pot.index, count)
     want = _shares(state, expected)
     where = _off_line([c for c in state.collects if c.pot == pot.index], expected, where)
     if collected:
@@ -464,7 +485,7 @@ def expected_collections(state: StudState, rake: Decimal = ZERO, *, halves: bool
     cannot win a contested pot. With ``halves`` a split pot's high and low halves are
     separate collections (a player who scoops has two), as PokerStars writes them.
     """
-    pots = build_pots([(p.name, p.total, not p.folded) for p in state.order if p.in_hand])
+    pots = build_pots(_contributions(state))
     nets = after_rake([pot.amount for pot in pots], rake, state.chip, state.profile.rake_from)
     out: list[tuple[str, Decimal, int]] = []
     for pot, net in zip(pots, nets):

@@ -74,7 +74,7 @@ class PlayerState:
         self.folded = False
         self.all_in = False
         self.acted = False  # acted in this betting round
-        self.acted_level = ZERO  # the full bet level when they last acted
+        self.acted_level = ZERO  # the full bet level when they last acted (read only while acted)
         self.up: list[Card] = []
         self.up_ranks = 0  # _rank_sum(up), kept as up grows (order.first)
         self.down: list[Card | None] = []  # None: a down card the log did not show
@@ -353,12 +353,14 @@ class Table:
         """Set the dealing order: the players by seat, clockwise from index ``start``
         (``order``, each player's ``pos`` and ``clockwise_after``)."""
         self.order: list[PlayerState] = self.players[start:] + self.players[:start]
-        for i, q in enumerate(self.order):
-            q.pos = i
         # each position's view of the table: the other players, clockwise from the next
         n = len(self.order)
         ring = self.order + self.order
-        self.clockwise_after = [ring[i + 1:i + n] for i in range(n)]
+        after: list[list[PlayerState]] = []
+        self.clockwise_after = after
+        for i, q in enumerate(self.order):
+            q.pos = i
+            after.append(ring[i + 1:i + n])
 
     @property
     def chip(self) -> Decimal:
@@ -406,7 +408,11 @@ class Table:
     @property
     def live_players(self) -> list[PlayerState]:
         """Players dealt in and not folded, in dealing order."""
-        return [p for p in self.order if p.in_hand and not p.folded]
+        live = []
+        for p in self.order:  # (a loop: a comprehension makes a function and a frame at each ask)
+            if p.in_hand and not p.folded:
+                live.append(p)
+        return live
 
     def dealing_order(self) -> list[str]:
         """Who receives cards on the current street, in dealing order."""
@@ -553,7 +559,8 @@ def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -
     """The smallest chip: from the decimal places of the stakes and stacks."""
     places = 0
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
-    values.extend([s.stack if isinstance(s, Seat) else s[2] for s in seats])
+    for s in seats:
+        values.append(s.stack if isinstance(s, Seat) else s[2])
     for value in values:
         if value is None:
             continue

@@ -83,19 +83,37 @@ def showdown_winners(rules: VariantRules, hands: Mapping[str, Sequence[Card]],
     (the hands that take the pot or its high half; the qualifying lows that take
     the low half, empty when the pot is not split). Rule showdown.award;
     ValueError on impossible hands."""
+    # (loops, not comprehensions: each comprehension makes a function and a frame, and
+    # every contested pot asks)
     high, low = rules.high, rules.low
-    lows: dict[str, int | None] = {n: low(hands[n]) for n in order} if low is not None else {}
+    lows: dict[str, int | None] = {}
+    if low is not None:
+        for n in order:
+            lows[n] = low(hands[n])
     if high is None:
         return _lowest(lows, order), []
-    highs = {n: high(hands[n]) for n in order}
-    top = max(highs.values())
-    return [n for n in order if highs[n] == top], _lowest(lows, order)
+    winners: list[str] = []
+    top: int | None = None
+    for n in order:  # the highest value, ties in dealing order
+        value = high(hands[n])
+        if top is None or value > top:
+            top, winners = value, [n]
+        elif value == top:
+            winners.append(n)
+    return winners, _lowest(lows, order)
 
 
 def _lowest(values: Mapping[str, int | None], order: Sequence[str]) -> list[str]:
-    """The players with the smallest qualifying value (none when nobody qualifies)."""
-    qualified = [v for v in values.values() if v is not None]
-    if not qualified:
-        return []
-    best = min(qualified)
-    return [n for n in order if values[n] == best]
+    """The players of ``order`` with the smallest qualifying value in ``values`` (none
+    when nobody qualifies), in dealing order."""
+    best: int | None = None
+    lowest: list[str] = []
+    for n in order:
+        value = values.get(n)
+        if value is None:
+            continue
+        if best is None or value < best:
+            best, lowest = value, [n]
+        elif value == best:
+            lowest.append(n)
+    return lowest

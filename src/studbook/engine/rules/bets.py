@@ -38,10 +38,14 @@ def _units(s: Table) -> tuple[Decimal, ...]:
 def _has_open_pair(s: Table) -> bool:
     """4th street: a live board shows an open pair, or the log hides a live board
     (rule bet.open_pair is not judged on boards the engine cannot see)."""
-    if s.round.open_pair is None:
-        s.round.open_pair = any(
-            len(p.up) < 2 or p.up[0].rank == p.up[1].rank for p in s.order if p.in_hand and not p.folded)
-    return s.round.open_pair
+    r = s.round
+    if r.open_pair is None:
+        r.open_pair = False
+        for p in s.order:
+            if p.in_hand and not p.folded and (len(p.up) < 2 or p.up[0].rank == p.up[1].rank):
+                r.open_pair = True
+                break
+    return r.open_pair
 
 
 def _capped(s: Table) -> bool:
@@ -86,13 +90,14 @@ def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, opti
     return out
 
 
-def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
+def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> tuple[Decimal, ...]:
     """The street totals ``p`` may bet, raise or complete to: the one definition of
     legal sizes, which legal_actions() offers and the checker accepts (rules
     bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
     each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
     check or fold. A player may also go all-in for less (legal_actions() offers
-    the size capped at their stack)."""
+    the size capped at their stack). ``third_open``: whether a bet now completes
+    (:func:`~studbook.betting.completes`), where the caller knows it already."""
     r = s.round
     stack = p.stack
     current = r.current_bet
@@ -103,7 +108,8 @@ def _raise_targets(s: Table, p: PlayerState) -> tuple[Decimal, ...]:
             break
     else:
         return ()  # everyone else is all-in: a raise could not be called
-    third_open = completes(s.street, r.bets > 0)
+    if third_open is None:
+        third_open = completes(s.street, r.bets > 0)
     if not third_open and p.acted and p.acted_level == r.bet_level and p.street_in < current:
         return ()  # rule bet.allin: a short all-in raise does not reopen the betting
     most = p.street_in + stack
@@ -242,7 +248,7 @@ def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: 
     if e.kind is _COMPLETE and not third_open:
         s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
         return
-    offered = _raise_targets(s, p)
+    offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
     if to in offered or (all_in and offered and to < max(offered)):
         return
     if third_open:

@@ -70,9 +70,12 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
 
 
 def _begin_hand(s: Table, line: int) -> None:
-    dealt = [p for p in s.order if p.in_hand]
-    if not 2 <= len(dealt) <= 8:
-        s.report(DEAL_PLAYERS_COUNT, line, count=len(dealt))
+    dealt = 0
+    for p in s.order:
+        if p.in_hand:
+            dealt += 1
+    if not 2 <= dealt <= 8:
+        s.report(DEAL_PLAYERS_COUNT, line, count=dealt)
 
 
 def _implicit_river(s: Table, line: int) -> None:
@@ -223,10 +226,13 @@ def _check_before(s: Table, p: PlayerState, e: Deal) -> None:
     if before == p.up:
         return
     known = p.cards()
-    if len(before) == len(known) and all(k is None or k is b for k, b in zip(known, before)):
-        # the hero's hole cards, shown again: learn any we did not know
-        _learn(s, p, before, e.line, known)
-        return
+    if len(before) == len(known):
+        for k, b in zip(known, before):  # (a loop, not all() over a generator: the hero's every deal)
+            if k is not None and k is not b:
+                break
+        else:  # the hero's hole cards, shown again: learn any we did not know
+            _learn(s, p, before, e.line, known)
+            return
     s.report(CARDS_CONSISTENT_EARLIER, e.line, player=p.name, known=known, before=before)
 
 

@@ -46,10 +46,9 @@ def _on_street(s: Table, e: StreetStart) -> None:
     s.implicit_river_due = new is _SEVENTH and not s.implicit_river_done
     if new is _SEVENTH:
         s.deck_at_river = 52 - s.cards_dealt()
-    for p in s.order:
+    for p in s.order:  # (acted_level is read only while acted: not set again)
         p.street_in = ZERO
         p.acted = False
-        p.acted_level = ZERO
     s.round.reset()  # a new round: the ledger starts again
     s.reported.discard(Reported.TURN)  # a new round: its own order faults
 
@@ -105,13 +104,15 @@ def _opening(s: Table) -> Opening:
 
 
 def _opening_third(s: Table) -> Opening:
-    dealt = [p for p in s.order if p.in_hand and not p.folded]
     keys = s.variant_rules.bring_in_keys
-    able = 0
+    dealt = able = 0
     low: PlayerState | None = None  # the door card that brings in (the smallest key)
     low_key = (99, 99)
     doors = 0
-    for p in dealt:
+    for p in s.order:  # (one walk, no list: every hand's 3rd street)
+        if not p.in_hand or p.folded:
+            continue
+        dealt += 1
         if not p.all_in:
             able += 1
         if p.up:
@@ -122,9 +123,9 @@ def _opening_third(s: Table) -> Opening:
     if able < 2:
         # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
         return None, s.round.first_ok, s.bring_in_player, s.bring_in_optional
-    if doors < len(dealt) or low is None:
+    if doors < dealt or low is None:
         # door cards unknown: accept whoever the log has bring in
-        first_ok = tuple(p for p in dealt if p.can_act)
+        first_ok = tuple(p for p in s.order if p.can_act)
         return (first_ok[0] if first_ok else None), first_ok, None, s.bring_in_optional
     if not low.all_in:  # (low is dealt in and live: it can act unless all-in)
         return low, (low,), low, s.bring_in_optional
@@ -373,7 +374,7 @@ def end_betting(s: Table, end_line: int) -> None:
         return
     street = s.street
     _close_round(s, end_line, "the end of the hand")
-    live = [p for p in s.order if p.in_hand and not p.folded]
+    live = s.live_players
     if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and Reported.TURN not in s.reported:
         s.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 

@@ -48,12 +48,6 @@ def _on_uncalled(s: Table, e: UncalledReturned) -> None:
         p.all_in = False
 
 
-def _uncalled(s: Table) -> tuple[PlayerState | None, Decimal]:
-    """The player whose bet nobody matched, and the unmatched part (street bets only)."""
-    top, street_part, _ = _unmatched(s)
-    return top, street_part
-
-
 def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
     """The top contributor, the unmatched part of their street bets, and the whole
     unmatched part (an ante nobody could match included: rule pot.uncalled)."""
@@ -66,7 +60,7 @@ def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
 
 def uncalled(s: Table) -> tuple[str, Decimal] | None:
     """The uncalled bet to return now, as (player, amount), or None."""
-    top, amount = _uncalled(s)
+    top, amount, _ = _unmatched(s)
     if top is None or amount <= ZERO or not (s.hand_over or _betting_done(s)):
         return None
     return top.name, amount
@@ -74,17 +68,17 @@ def uncalled(s: Table) -> tuple[str, Decimal] | None:
 
 def unmatched_bet(s: Table) -> tuple[PlayerState | None, Decimal]:
     """The player whose bet nobody matched and by how much (None, 0 when none),
-    whether or not the betting is over."""
-    return _uncalled(s)
+    whether or not the betting is over (street bets only: an ante is not a bet)."""
+    top, amount, _ = _unmatched(s)
+    return top, amount
 
 
 def _on_showdown(s: Table, e: ShowdownStart) -> None:
     _close_round(s, e.line, "the showdown")
     s.at_showdown = True
     s.showdown_line = e.line
-    live = [p for p in s.order if p.in_hand and not p.folded]
     if s.street is not _SEVENTH and not s.hand_over:
-        able = able_count(live)
+        able = able_count(p for p in s.order if p.in_hand and not p.folded)
         if able >= 2:
             s.report(ORDER_STREETS_SHOWDOWN_EARLY, e.line, street=s.street or "no", able=able)
 
@@ -93,7 +87,7 @@ def showdown_order(s: Table) -> list[str]:
     """Live players in the order they show: the last aggressor of the final round
     first (else the first in dealing order), then clockwise (with the profile's
     shows_side_pots_first, pot by pot from the last side pot)."""
-    live = [p for p in s.order if p.in_hand and not p.folded]
+    live = s.live_players
     if not live:
         return []
     first = s.final_aggressor if s.final_aggressor in live else live[0]
@@ -109,7 +103,7 @@ def _check_show_order(s: Table, p: PlayerState, line: int) -> None:
         _check_show_next(s, first, p, line)
         return
     s.shown_first = s.shown_last = p
-    live = [q for q in s.order if q.in_hand and not q.folded]
+    live = s.live_players
     if len(live) < 2 or not p.live:
         return
     street = s.last_action_street
