@@ -40,7 +40,9 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Fields, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
+from studbook.read.grammar import (
+    Fields, FirstLinePass, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar,
+)
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, within_count
@@ -358,6 +360,30 @@ class HandCancelled(SkipHand):
         super().__init__(game, CANCELLED_REASON)
 
 
+@dataclass(frozen=True)
+class OtherGame:
+    """How a site's header line names another game, for a grammar that reads the
+    body of such a hand as any lines (``_OTHER_LINE*``): the terminal that names
+    the game, its fields that may (the first written one does), and the
+    (terminal, field) that gives the hand's id. The builder's ``other_game``
+    handler skips the hand at that terminal; :class:`LineFormat` skips it from
+    one match of its first line (:meth:`LineGrammar.first_line_pass`), no
+    builder made (issue 34: a mixed log's other games, read by the hundred)."""
+
+    terminal: str
+    game_fields: tuple[int, ...]
+    hand_id: tuple[str, int]
+
+    def game(self, fields: Fields) -> str:
+        """The game the header names: the first of ``fields`` written."""
+        return next(str(field) for field in fields if field)
+
+    def skip(self, fields: Fields) -> SkipHand:
+        """The skip of a hand whose game the terminal's ``fields`` name."""
+        game = self.game(tuple(fields[index] for index in self.game_fields))
+        return SkipHand(game, skip_reason(game))
+
+
 # Errors in a handler that mean "this line makes no sense": reported at the line.
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
@@ -405,6 +431,7 @@ class LineBuilder:
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
     NO_HEADER: ClassVar[str] = "no header"
     FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
+    OTHER_GAME: ClassVar[OtherGame | None] = None  # how the header names another game, when one terminal does
     _dispatch: ClassVar[dict[str, Handler]] = {}
     _plans: ClassVar[dict[LineGrammar, _Start]] = {}  # each class its own: the steps fold its handlers in
 
@@ -720,6 +747,11 @@ class LineBuilder:
     def skip(self, kind: str, f: Fields, line: int) -> None:
         pass
 
+    def other_game(self, kind: str, f: Fields, line: int) -> None:
+        """The header's game is another game (:attr:`OTHER_GAME`): the hand is skipped."""
+        assert self.OTHER_GAME is not None
+        raise self.OTHER_GAME.skip(f)
+
     def hand_number(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["hand_id"] = f[0]
 
@@ -1014,6 +1046,11 @@ class LineFormat:
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
                                site=self.name)
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
+        # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
+        other_game = self._other_game
+        found = other_game[0].match(text) if other_game is not None else None
+        if found is not None:
+            return self._skipped_at_header(found, chunk.first_line, file)
         try:
             return self.builder(file, chunk, text, self.grammar()).build()
         except LineGrammarError as failure:
@@ -1024,6 +1061,31 @@ class LineFormat:
             return self.reject(chunk, file, int(where), reason)
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
+
+    def _skipped_at_header(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
+        """The hand whose first line ``found`` read (its first token's fields and
+        the rest's groups), skipped as the builder would skip it (see :class:`OtherGame`)."""
+        assert self._other_game is not None
+        _, other, hand_id, games = self._other_game
+        first, groups = found
+        game = other.game(tuple(groups[index] for index in games))
+        return make_skipped(file, line, first[hand_id], game, skip_reason(game), self.builder.SITE or None)
+
+    @functools.cached_property
+    def _other_game(self) -> tuple[FirstLinePass, OtherGame, int, tuple[int, ...]] | None:
+        """The builder's :class:`OtherGame` read from a first line: (the pass, the
+        data, the hand id's field in the first token, the indexes of the rest's
+        groups that may name the game, in order), or None when the site has none,
+        its hand id is not in a first line's first token or its grammar cannot say."""
+        other = self.builder.OTHER_GAME
+        if other is None:
+            return None
+        terminal, field = other.hand_id
+        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
+        if found is None or found.first != terminal:
+            return None
+        games = tuple(place[index] - 1 for place in found.fields[other.terminal] for index in other.game_fields)
+        return found, other, field, games
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
@@ -1109,7 +1171,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
-    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]
