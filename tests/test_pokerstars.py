@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from budget import examples
 from mutations import mutate
@@ -21,6 +21,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
+from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
 
 D = Decimal
@@ -617,3 +618,42 @@ def test_a_hand_or_a_skipped_hand_is_not_named_again_by_parse(monkeypatch: pytes
     garbled = other.replace("2013/06/05 23:40:34 ET", "2013/06/05 at noon")
     (rejected,) = studbook.parse_text(garbled, file="mix.txt")
     assert isinstance(rejected, Rejected) and rejected.site == "pokerstars" and named == [replace(rejected, site=None)]
+
+
+_HEADERS = (
+    OTHER_GAME_HAND.split("\n", 1)[0], SMALL.split("\n", 1)[0],
+    "PokerStars Hand #2: Tournament #3, $10+$1 USD HORSE (Razz Limit) - Level V (200/400) - 2023/02/05 10:25:51 PT [2023/02/05 13:25:51 ET]",
+    "PokerStars Game #35874676388:  Omaha Hi/Lo Limit ($0.04/$0.08 USD) - 2009/11/26 10:27:46 ET",
+    "PokerStars Hand #7: Mixed Hold'em/Stud (Razz Limit) - 2013/06/05 23:40:34 ET",
+    "PokerStars Zoom Hand #9: 8-Game (5 Card Draw Limit, $400/$800 USD) [ADM ID: 0D6C4B] - 2013/06/05 23:40:34 ET",
+)
+_PIECES = ("Hold'em", "Razz", "7 Card Stud", "Omaha", " - ", " (", ")", ", ", "{Club} ", "Tournament #1, ", "Level I (1/2)",
+           "2-7", "Five Card", "Badugi", " [AAMS ID: 1F]", "\n", "ET", "2013/06/05 1:02:03")
+
+
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_header_read_in_one_match_reads_as_the_builder_reads_it(data: st.DataObject) -> None:
+    """A hand skipped from its first line alone (``LineFormat`` with the builder's
+    ``OTHER_GAME``, issue 34) comes out as its builder makes it, and any other hand
+    as before: headers of stud and other games, their pieces cut, doubled, moved or
+    replaced by pieces that change what the grammar reads (a stud game in a mix
+    named like another game, two games, a missing " - ", a line cut in two)."""
+    from unittest import mock
+
+    from studbook.sites.pokerstars import FORMAT
+
+    header = data.draw(st.sampled_from(_HEADERS))
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(header)))
+        j = data.draw(st.integers(i, min(len(header), i + 12)))
+        piece = data.draw(st.sampled_from(_PIECES) | st.text(max_size=4) | st.just(header[i:j]))
+        header = header[:i] + piece + header[j if data.draw(st.booleans()) else i:]
+    body = data.draw(st.sampled_from([OTHER_GAME_HAND.replace("{body}", ""), SMALL])).split("\n", 1)[1]
+    chunk = HandText(3, header + "\n" + body)
+    result = FORMAT.parse_hand(chunk, "h.txt")
+    reader = FORMAT._other_game
+    assert reader is not None
+    event("skipped from its first line" if reader[0].match(chunk.text) else f"read by the builder: {type(result).__name__}")
+    with mock.patch.dict(FORMAT.__dict__, {"_other_game": None}):
+        assert result == FORMAT.parse_hand(chunk, "h.txt")

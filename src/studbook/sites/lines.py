@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import operator
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -376,7 +377,10 @@ class OtherGame:
 
     def game(self, fields: Fields) -> str:
         """The game the header names: the first of ``fields`` written."""
-        return next(str(field) for field in fields if field)
+        for field in fields:  # (a loop: a generator's steps are a call each, issue 34)
+            if field:
+                return field
+        raise ValueError("the header names no game")
 
     def skip(self, fields: Fields) -> SkipHand:
         """The skip of a hand whose game the terminal's ``fields`` name."""
@@ -1068,15 +1072,15 @@ class LineFormat:
         assert self._other_game is not None
         _, other, hand_id, games = self._other_game
         first, groups = found
-        game = other.game(tuple(groups[index] for index in games))
+        game = other.game(games(groups))
         return make_skipped(file, line, first[hand_id], game, skip_reason(game), self.builder.SITE or None)
 
     @functools.cached_property
-    def _other_game(self) -> tuple[FirstLinePass, OtherGame, int, tuple[int, ...]] | None:
+    def _other_game(self) -> tuple[FirstLinePass, OtherGame, int, Callable[[Fields], Fields]] | None:
         """The builder's :class:`OtherGame` read from a first line: (the pass, the
-        data, the hand id's field in the first token, the indexes of the rest's
-        groups that may name the game, in order), or None when the site has none,
-        its hand id is not in a first line's first token or its grammar cannot say."""
+        data, the hand id's field in the first token, what takes the rest's groups
+        that may name the game, in order), or None when the site has none, its
+        hand id is not in a first line's first token or its grammar cannot say."""
         other = self.builder.OTHER_GAME
         if other is None:
             return None
@@ -1084,8 +1088,8 @@ class LineFormat:
         found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
         if found is None or found.first != terminal:
             return None
-        games = tuple(place[index] - 1 for place in found.fields[other.terminal] for index in other.game_fields)
-        return found, other, field, games
+        games = [place[index] - 1 for place in found.fields[other.terminal] for index in other.game_fields]
+        return found, other, field, operator.itemgetter(*games, *games[:1])  # (two at least: a tuple)
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
