@@ -29,6 +29,7 @@ result wins). ``tests/test_read.py`` checks both give the same tokens.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass
@@ -171,6 +172,9 @@ class _Scanner:
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)
 _ALTERNATIVES = DiskMemo("alternatives", Path(__file__), Path(regex_module.__file__))
+# Each grammar's first-line passes (LineGrammar.first_line_pass), kept between processes: deriving
+# one reads every header terminal's regex (a tenth of a second), a one-hand check's start-up
+_FIRST_LINES = DiskMemo("first-lines", Path(__file__), Path(regex_module.__file__))
 
 
 @functools.cache
@@ -491,6 +495,7 @@ class LineGrammar:
         # Lark's cache is keyed by the grammar's text, not by the files it imports: the
         # grammar's path in the key keeps two installs (or source trees) whose common.lark
         # differ from reading each other's compiled grammar out of the shared temp folder
+        self._path = Path(path)
         self.lark = Lark.open(str(path), parser="lalr", lexer="contextual", cache=True, start=start,
                               source_path=str(Path(path).resolve()))  # fmt: skip
         table = self.lark.parser.parser._parse_table  # Lark's LALR tables (stable since 1.0)
@@ -619,6 +624,31 @@ class LineGrammar:
         group's marks as it tries alternatives.
         """
         start = self._scanner(0)
+        key = (self._source_digest(), through, tuple(sorted(kept)))
+        derived = _FIRST_LINES.get(key, lambda: self._derive_first_line_pass(through, kept))
+        if derived is None:
+            return None
+        first, body, tags = derived
+        pattern = compiled(body)
+        fields: dict[str, list[tuple[int, ...]]] = {}
+        for terminal, tag, count in tags:
+            at = pattern.groupindex[tag]
+            if count:
+                fields.setdefault(terminal, []).append(tuple(range(at - count, at)))
+        places = {name: tuple(at) for name, at in fields.items()}
+        return FirstLinePass(first, start.match, (0, 0, *start.groups[first]), pattern, places, {})
+
+    def _source_digest(self) -> str:
+        """A digest of the grammar's text and of the grammars beside it (what it imports)."""
+        digest = hashlib.sha256(self._path.read_bytes())
+        for imported in sorted(self._path.parent.glob("*.lark")):
+            digest.update(imported.read_bytes())
+        return digest.hexdigest()
+
+    def _derive_first_line_pass(self, through: str, kept: Collection[str]) -> tuple[str, str, list[tuple[str, str, int]]] | None:
+        """What :meth:`first_line_pass` makes, as kept between processes: (the first
+        terminal, the rest's regex, its tags), or None."""
+        start = self._scanner(0)
         if len(start.groups) != 1:
             return None
         (first,) = start.groups
@@ -633,14 +663,7 @@ class LineGrammar:
             return None
         if body is None or min(reach) == _OUT_OF_LINE:
             return None
-        pattern = compiled(body)
-        fields: dict[str, list[tuple[int, ...]]] = {}
-        for terminal, tag, count in tags:
-            at = pattern.groupindex[tag]
-            if count:
-                fields.setdefault(terminal, []).append(tuple(range(at - count, at)))
-        places = {name: tuple(at) for name, at in fields.items()}
-        return FirstLinePass(first, start.match, (0, 0, *start.groups[first]), pattern, places, {})
+        return first, body, tags
 
     def _line_pass(self, sid: int, through: str, seen: bool, depth: int,
                    made: _Made) -> str | None:  # fmt: skip
