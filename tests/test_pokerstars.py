@@ -651,9 +651,41 @@ def test_a_header_read_in_one_match_reads_as_the_builder_reads_it(data: st.DataO
         header = header[:i] + piece + header[j if data.draw(st.booleans()) else i:]
     body = data.draw(st.sampled_from([OTHER_GAME_HAND.replace("{body}", ""), SMALL])).split("\n", 1)[1]
     chunk = HandText(3, header + "\n" + body)
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    other_games.running = True  # tried from its first line, as in a run of skipped hands
     result = FORMAT.parse_hand(chunk, "h.txt")
-    reader = FORMAT._other_game
-    assert reader is not None
-    event("skipped from its first line" if reader[0].match(chunk.text) else f"read by the builder: {type(result).__name__}")
-    with mock.patch.dict(FORMAT.__dict__, {"_other_game": None}):
+    event("skipped from its first line" if other_games.first_line.match(chunk.text)
+          else f"read by the builder: {type(result).__name__}")  # fmt: skip
+    with mock.patch.dict(FORMAT.__dict__, {"_other_games": None}):
         assert result == FORMAT.parse_hand(chunk, "h.txt")
+
+
+def test_hands_of_another_game_are_tried_from_their_header_while_they_come_in_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand is tried from its first line only after a skipped hand (other games come in
+    runs: a mix's rotation): a log of stud hands is not read twice at each header, and a
+    run of other games is read by a builder at its first hand only (issue 34)."""
+    from studbook.read.grammar import FirstLinePass
+    from studbook.sites.pokerstars import FORMAT
+
+    tried: list[int] = []
+    match = FirstLinePass.match
+    monkeypatch.setattr(FirstLinePass, "match", lambda self, text: tried.append(1) or match(self, text))
+    built: list[int] = []
+    init = FORMAT.builder.__init__
+    monkeypatch.setattr(FORMAT.builder, "__init__", lambda self, *a: built.append(a[1].first_line) or init(self, *a))
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    monkeypatch.setattr(other_games, "running", False)
+    other = OTHER_GAME_HAND.replace("{body}", "")
+    hands = [other, other, other, SMALL, SMALL, other, other]
+    log = "\n\n".join(hand.replace("#", f"#{n}", 1) for n, hand in enumerate(hands, 1))
+    results = list(studbook.parse_text(log, file="mix.txt"))
+    assert [type(r) for r in results] == [Skipped] * 3 + [Hand] * 2 + [Skipped] * 2
+    firsts = [r.line for r in results]
+    assert built == [firsts[0], firsts[3], firsts[4], firsts[5]]  # a run's first hand, the stud hands
+    assert len(tried) == 4  # the second and third hands, the first stud hand, the last hand
+    monkeypatch.setattr(other_games, "running", False)
+    tried.clear()
+    assert all(isinstance(r, Hand) for r in studbook.parse_text("\n\n".join([SMALL] * 5), file="stud.txt"))
+    assert not tried

@@ -996,6 +996,40 @@ class LineBuilder:
 # The format object and error messages
 
 
+class _OtherGames:
+    """A site's hands of another game (:class:`OtherGame`) skipped from their first
+    line (issue 34: a mixed log's other games are read by the hundred): the pass
+    that reads a first line (:meth:`LineGrammar.first_line_pass`), the hand id's
+    field in its first token, what takes the groups that may name the game (in
+    order; two at least, so a tuple), the site.
+
+    Other games come in runs (a mix's rotation, a log of one game): a hand is tried
+    from its first line while ``running``, that is while the hands read before it
+    were skipped; after a hand the builder read, the next one is read by the builder
+    until it skips one. Either way a hand comes out the same (the builder's result):
+    a log of stud games alone is not read twice at each header, a mix's other games
+    made by a builder once a run."""
+
+    __slots__ = ("first_line", "other", "hand_id", "games", "site", "running")
+
+    def __init__(self, first_line: FirstLinePass, other: OtherGame, hand_id: int,
+                 games: Callable[[Fields], Fields], site: str | None) -> None:  # fmt: skip
+        self.first_line = first_line
+        self.other = other
+        self.hand_id = hand_id
+        self.games = games
+        self.site = site
+        self.running = False
+
+    def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
+        """The hand whose first line ``found`` read (its first token's fields and the
+        rest's groups), skipped as the builder would skip it."""
+        first, groups = found
+        game = self.other.game(self.games(groups))
+        return make_skipped(file, line, first[self.hand_id], game, skip_reason(game), self.site)
+
+
+
 @dataclass(frozen=True)
 class LineFormat:
     """A :class:`~studbook.sites.base.SiteFormat` read with a line grammar and a :class:`LineBuilder`."""
@@ -1051,12 +1085,13 @@ class LineFormat:
                                site=self.name)
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
         # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
-        other_game = self._other_game
-        found = other_game[0].match(text) if other_game is not None else None
-        if found is not None:
-            return self._skipped_at_header(found, chunk.first_line, file)
+        other_games = self._other_games
+        if other_games is not None and other_games.running:
+            found = other_games.first_line.match(text)
+            if found is not None:
+                return other_games.skipped(found, chunk.first_line, file)
         try:
-            return self.builder(file, chunk, text, self.grammar()).build()
+            result = self.builder(file, chunk, text, self.grammar()).build()
         except LineGrammarError as failure:
             line, reason = self.explain(failure.error, chunk, text, failure)
             return self.reject(chunk, file, line, reason)
@@ -1065,22 +1100,15 @@ class LineFormat:
             return self.reject(chunk, file, int(where), reason)
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
-
-    def _skipped_at_header(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
-        """The hand whose first line ``found`` read (its first token's fields and
-        the rest's groups), skipped as the builder would skip it (see :class:`OtherGame`)."""
-        assert self._other_game is not None
-        _, other, hand_id, games = self._other_game
-        first, groups = found
-        game = other.game(games(groups))
-        return make_skipped(file, line, first[hand_id], game, skip_reason(game), self.builder.SITE or None)
+        if other_games is not None:
+            other_games.running = type(result) is Skipped
+        return result
 
     @functools.cached_property
-    def _other_game(self) -> tuple[FirstLinePass, OtherGame, int, Callable[[Fields], Fields]] | None:
-        """The builder's :class:`OtherGame` read from a first line: (the pass, the
-        data, the hand id's field in the first token, what takes the rest's groups
-        that may name the game, in order), or None when the site has none, its
-        hand id is not in a first line's first token or its grammar cannot say."""
+    def _other_games(self) -> _OtherGames | None:
+        """The builder's :class:`OtherGame` read from a first line, or None when the
+        site has none, its hand id is not in a first line's first token or its
+        grammar cannot say."""
         other = self.builder.OTHER_GAME
         if other is None:
             return None
@@ -1089,7 +1117,7 @@ class LineFormat:
         if found is None or found.first != terminal:
             return None
         games = [place[index] - 1 for place in found.fields[other.terminal] for index in other.game_fields]
-        return found, other, field, operator.itemgetter(*games, *games[:1])  # (two at least: a tuple)
+        return _OtherGames(found, other, field, operator.itemgetter(*games, *games[:1]), self.builder.SITE or None)
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
