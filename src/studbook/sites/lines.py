@@ -996,6 +996,7 @@ class LineBuilder:
 # The format object and error messages
 
 
+@dataclass(slots=True, eq=False)
 class _OtherGames:
     """A site's hands of another game (:class:`OtherGame`) skipped from their first
     line (issue 34: a mixed log's other games are read by the hundred): the pass
@@ -1010,16 +1011,12 @@ class _OtherGames:
     a log of stud games alone is not read twice at each header, a mix's other games
     made by a builder once a run."""
 
-    __slots__ = ("first_line", "other", "hand_id", "games", "site", "running")
-
-    def __init__(self, first_line: FirstLinePass, other: OtherGame, hand_id: int,
-                 games: Callable[[Fields], Fields], site: str | None) -> None:  # fmt: skip
-        self.first_line = first_line
-        self.other = other
-        self.hand_id = hand_id
-        self.games = games
-        self.site = site
-        self.running = False
+    first_line: FirstLinePass
+    other: OtherGame
+    hand_id: int
+    games: Callable[[Fields], Fields]
+    site: str | None
+    running: bool = False
 
     def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
         """The hand whose first line ``found`` read (its first token's fields and the
