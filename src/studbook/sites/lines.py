@@ -996,35 +996,47 @@ class LineBuilder:
 # The format object and error messages
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(eq=False)
 class _OtherGames:
-    """A site's hands of another game (:class:`OtherGame`) skipped from their first
-    line (issue 34: a mixed log's other games are read by the hundred): the pass
-    that reads a first line (:meth:`LineGrammar.first_line_pass`), the hand id's
-    field in its first token, what takes the groups that may name the game (in
-    order; two at least, so a tuple), the site.
+    """A site's hands of another game (:class:`OtherGame`, its builder's) skipped from
+    their first line (issue 34: a mixed log's other games are read by the hundred)
+    by the pass that reads it (:meth:`LineGrammar.first_line_pass`, made when first
+    needed: a log of stud hands never needs it, nor a one-hand check's start-up).
 
     Other games come in runs (a mix's rotation, a log of one game): a hand is tried
     from its first line while ``running``, that is while the hands read before it
     were skipped; after a hand the builder read, the next one is read by the builder
     until it skips one. Either way a hand comes out the same (the builder's result):
-    a log of stud games alone is not read twice at each header, a mix's other games
-    made by a builder once a run."""
+    a log of stud hands is not read twice at each header, a mix's other games made
+    by a builder once a run."""
 
-    first_line: FirstLinePass
     other: OtherGame
-    hand_id: int
-    games: Callable[[Fields], Fields]
+    grammar: Callable[[], LineGrammar]
     site: str | None
     running: bool = False
+
+    @functools.cached_property
+    def first_line(self) -> FirstLinePass | None:
+        """The pass, or None when the hand id is not in a first line's first token
+        or the grammar cannot make one."""
+        other = self.other
+        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
+        return found if found is not None and found.first == other.hand_id[0] else None
+
+    @functools.cached_property
+    def _games(self) -> Callable[[Fields], Fields]:
+        """What takes the pass's groups that may name the game, in order (two at least: a tuple)."""
+        assert self.first_line is not None
+        other = self.other
+        games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
+        return operator.itemgetter(*games, *games[:1])
 
     def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
         """The hand whose first line ``found`` read (its first token's fields and the
         rest's groups), skipped as the builder would skip it."""
         first, groups = found
-        game = self.other.game(self.games(groups))
-        return make_skipped(file, line, first[self.hand_id], game, skip_reason(game), self.site)
-
+        game = self.other.game(self._games(groups))
+        return make_skipped(file, line, first[self.other.hand_id[1]], game, skip_reason(game), self.site)
 
 
 @dataclass(frozen=True)
@@ -1083,8 +1095,8 @@ class LineFormat:
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
         # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
         other_games = self._other_games
-        if other_games is not None and other_games.running:
-            found = other_games.first_line.match(text)
+        if other_games is not None and other_games.running and (first_line := other_games.first_line) is not None:
+            found = first_line.match(text)
             if found is not None:
                 return other_games.skipped(found, chunk.first_line, file)
         try:
@@ -1103,18 +1115,9 @@ class LineFormat:
 
     @functools.cached_property
     def _other_games(self) -> _OtherGames | None:
-        """The builder's :class:`OtherGame` read from a first line, or None when the
-        site has none, its hand id is not in a first line's first token or its
-        grammar cannot say."""
+        """The builder's :class:`OtherGame`, to skip hands from their first line, or None."""
         other = self.builder.OTHER_GAME
-        if other is None:
-            return None
-        terminal, field = other.hand_id
-        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
-        if found is None or found.first != terminal:
-            return None
-        games = [place[index] - 1 for place in found.fields[other.terminal] for index in other.game_fields]
-        return _OtherGames(found, other, field, operator.itemgetter(*games, *games[:1]), self.builder.SITE or None)
+        return _OtherGames(other, self.grammar, self.builder.SITE or None) if other is not None else None
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
