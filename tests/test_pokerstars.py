@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from budget import examples
 from mutations import mutate
@@ -21,6 +21,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
+from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
 
 D = Decimal
@@ -648,3 +649,73 @@ def test_a_scan_keeps_no_offset_a_line_and_a_handler_reads_its_own_line() -> Non
     [rejected] = studbook.parse_text("\n".join(lines[:board] + ["Board [Ah]"] + lines[board:]) + "\n", file="t.txt")
     assert isinstance(rejected, Rejected) and rejected.line == board + 1, rejected
     assert "does not match the river's community card" in rejected.reason
+
+_HEADERS = (
+    OTHER_GAME_HAND.split("\n", 1)[0], SMALL.split("\n", 1)[0],
+    "PokerStars Hand #2: Tournament #3, $10+$1 USD HORSE (Razz Limit) - Level V (200/400) - 2023/02/05 10:25:51 PT [2023/02/05 13:25:51 ET]",
+    "PokerStars Game #35874676388:  Omaha Hi/Lo Limit ($0.04/$0.08 USD) - 2009/11/26 10:27:46 ET",
+    "PokerStars Hand #7: Mixed Hold'em/Stud (Razz Limit) - 2013/06/05 23:40:34 ET",
+    "PokerStars Zoom Hand #9: 8-Game (5 Card Draw Limit, $400/$800 USD) [ADM ID: 0D6C4B] - 2013/06/05 23:40:34 ET",
+)
+_PIECES = ("Hold'em", "Razz", "7 Card Stud", "Omaha", " - ", " (", ")", ", ", "{Club} ", "Tournament #1, ", "Level I (1/2)",
+           "2-7", "Five Card", "Badugi", " [AAMS ID: 1F]", "\n", "ET", "2013/06/05 1:02:03")
+
+
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_header_read_in_one_match_reads_as_the_builder_reads_it(data: st.DataObject) -> None:
+    """A hand skipped from its first line alone (``LineFormat`` with the builder's
+    ``OTHER_GAME``, issue 34) comes out as its builder makes it, and any other hand
+    as before: headers of stud and other games, their pieces cut, doubled, moved or
+    replaced by pieces that change what the grammar reads (a stud game in a mix
+    named like another game, two games, a missing " - ", a line cut in two)."""
+    from unittest import mock
+
+    from studbook.sites.pokerstars import FORMAT
+
+    header = data.draw(st.sampled_from(_HEADERS))
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(header)))
+        j = data.draw(st.integers(i, min(len(header), i + 12)))
+        piece = data.draw(st.sampled_from(_PIECES) | st.text(max_size=4) | st.just(header[i:j]))
+        header = header[:i] + piece + header[j if data.draw(st.booleans()) else i:]
+    body = data.draw(st.sampled_from([OTHER_GAME_HAND.replace("{body}", ""), SMALL])).split("\n", 1)[1]
+    chunk = HandText(3, header + "\n" + body)
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    other_games.running = True  # tried from its first line, as in a run of skipped hands
+    result = FORMAT.parse_hand(chunk, "h.txt")
+    event("skipped from its first line" if other_games.first_line.match(chunk.text)
+          else f"read by the builder: {type(result).__name__}")  # fmt: skip
+    with mock.patch.dict(FORMAT.__dict__, {"_other_games": None}):
+        assert result == FORMAT.parse_hand(chunk, "h.txt")
+
+
+def test_hands_of_another_game_are_tried_from_their_header_while_they_come_in_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand is tried from its first line only after a skipped hand (other games come in
+    runs: a mix's rotation): a log of stud hands is not read twice at each header, and a
+    run of other games is read by a builder at its first hand only (issue 34)."""
+    from studbook.read.grammar import FirstLinePass
+    from studbook.sites.pokerstars import FORMAT
+
+    tried: list[int] = []
+    match = FirstLinePass.match
+    monkeypatch.setattr(FirstLinePass, "match", lambda self, text: tried.append(1) or match(self, text))
+    built: list[int] = []
+    init = FORMAT.builder.__init__
+    monkeypatch.setattr(FORMAT.builder, "__init__", lambda self, *a: built.append(a[1].first_line) or init(self, *a))
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    monkeypatch.setattr(other_games, "running", False)
+    other = OTHER_GAME_HAND.replace("{body}", "")
+    hands = [other, other, other, SMALL, SMALL, other, other]
+    log = "\n\n".join(hand.replace("#", f"#{n}", 1) for n, hand in enumerate(hands, 1))
+    results = list(studbook.parse_text(log, file="mix.txt"))
+    assert [type(r) for r in results] == [Skipped] * 3 + [Hand] * 2 + [Skipped] * 2
+    firsts = [r.line for r in results]
+    assert built == [firsts[0], firsts[3], firsts[4], firsts[5]]  # a run's first hand, the stud hands
+    assert len(tried) == 4  # the second and third hands, the first stud hand, the last hand
+    monkeypatch.setattr(other_games, "running", False)
+    tried.clear()
+    assert all(isinstance(r, Hand) for r in studbook.parse_text("\n\n".join([SMALL] * 5), file="stud.txt"))
+    assert not tried

@@ -211,3 +211,74 @@ def test_a_scan_starts_from_its_builders_plan_once_made(monkeypatch: pytest.Monk
         HANDLERS = builder.HANDLERS
 
     assert Other._plans == {} and Other._plans is not builder._plans
+
+
+def _general(fmt: LineFormat, chunk: HandText, file: str) -> object:
+    """What the format's builder makes of ``chunk``: parse_hand with no hand skipped
+    from its first line alone (its reading of other games' headers left out)."""
+    from unittest import mock
+
+    with mock.patch.dict(fmt.__dict__, {"_other_games": None}):
+        return fmt.parse_hand(chunk, file)
+
+
+@pytest.mark.parametrize("name", TEXT_SITES)
+def test_a_hand_skipped_from_its_header_is_skipped_as_the_builder_skips_it(name: str, corpus: Path) -> None:
+    """Every hand of every text site's logs in the corpus comes out of ``parse_hand`` as
+    its builder makes it; and every hand of another game a site declares (its builder's
+    ``OTHER_GAME``) is skipped from its first line, no builder made (issue 34)."""
+    from studbook.parse import _unindented
+
+    fmt = line_format(name)
+    fast = 0
+    for path in sorted(corpus.rglob("*")):
+        if not path.is_file():
+            continue
+        text = decode(read_bytes(path)).text
+        if not text.strip() or not fmt.detect(_unindented(text)[:HEAD_CHARS]):
+            continue
+        for chunk in fmt.split(text):
+            other = fmt._other_games
+            if other is not None:
+                other.running = True  # every hand tried from its first line, not only in a run of skipped ones
+            result = fmt.parse_hand(chunk, path.name)
+            assert result == _general(fmt, chunk, path.name), (path, chunk.first_line)
+            if other is not None and other.first_line.match(chunk.text) is not None:
+                fast += 1
+            elif other is not None and isinstance(result, Skipped) and result.reason != "the hand was cancelled":
+                pytest.fail(f"{path}:{chunk.first_line}: a hand of another game read by its builder")
+    assert (fast > 0) == (name == "pokerstars")  # the one site that declares its other games so far
+
+
+def test_a_hand_of_another_game_makes_no_builder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand of another game is skipped from its header line: no builder is made for it
+    but for the first of a run (issue 34: a mixed log's other games are read by the
+    hundred), and its read takes a few Python calls (34 a hand before)."""
+    import sys
+
+    from studbook.parse import parse_text
+    from studbook.sites.pokerstars import FORMAT
+
+    header = ("PokerStars Home Game Hand #{n}: {{Dazzle's Room}} Tournament #743144019, 100+9 8-Game (Hold'em Limit)"
+              " - Match Round I, Level II (20/40) - 2013/06/05 23:40:{n:02d} ET\nTable '743144019 1' 2-max\n"
+              "Seat 1: Player0 (890 in chips)\nPlayer0: posts small blind 10\n\n\n")
+    log = "".join(header.format(n=n) for n in range(1, 41))
+    list(parse_text(log))  # warm: the grammar, its first line's regex
+    made: list[object] = []
+    init = FORMAT.builder.__init__
+    monkeypatch.setattr(FORMAT.builder, "__init__", lambda self, *a: made.append(self) or init(self, *a))
+    calls = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        calls += event == "call"
+
+    sys.setprofile(profile)
+    try:
+        results = list(parse_text(log, file="mix.txt"))
+    finally:
+        sys.setprofile(None)
+    assert [(r.hand_id, r.game, r.site) for r in results if isinstance(r, Skipped)] == [
+        (str(n), "Hold'em Limit", "pokerstars") for n in range(1, 41)]
+    assert len(made) <= 1  # the run's first, when the hand read before it was not skipped
+    assert calls < 40 * 16, calls  # some 14 a hand (34 before), the split's and parse.py's generators among them

@@ -29,9 +29,12 @@ result wins). ``tests/test_read.py`` checks both give the same tokens.
 from __future__ import annotations
 
 import functools
+import hashlib
+import itertools
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Optional
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -42,7 +45,7 @@ from studbook.diskmemo import DiskMemo
 from studbook.read import regex as regex_module
 from studbook.read.memo import TextMemo
 from studbook.read.regex import OPS as _c
-from studbook.read.regex import compiled, regex_items
+from studbook.read.regex import compiled, min_width, regex_items
 
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
@@ -53,6 +56,7 @@ _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
 # A terminal that reads any line, or the rest of one (as Lark writes /[^\n]*\n/, or escaped)
 _ANY_LINE = frozenset({"[^\n]*\n", r"[^\n]*\n"})
+_PASS_DEPTH = 16  # tokens a first line is read in, at most, by LineGrammar.first_line_pass
 
 Fields = tuple[Optional[str], ...]
 # One token as a scanner reads it: (terminal name, its regex groups, its
@@ -186,6 +190,9 @@ class _Scanner:
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)
 _ALTERNATIVES = DiskMemo("alternatives", Path(__file__), Path(regex_module.__file__))
+# Each grammar's first-line passes (LineGrammar.first_line_pass), kept between processes: deriving
+# one reads every header terminal's regex (a tenth of a second), a one-hand check's start-up
+_FIRST_LINES = DiskMemo("first-lines", Path(__file__), Path(regex_module.__file__))
 
 
 @functools.cache
@@ -361,6 +368,46 @@ def _no_newline(op: Any, arg: Any) -> bool:
     return False
 
 
+def _uncaptured(regexp: str) -> str:
+    """``regexp`` with its groups made non-capturing (a group's name dropped);
+    ValueError when one is referred to."""
+    out: list[str] = []
+    i, n = 0, len(regexp)
+    while i < n:
+        ch = regexp[i]
+        if ch == "\\":
+            if regexp[i + 1 : i + 2].isdigit():
+                raise ValueError(f"a back-reference in {regexp!r}")
+            out.append(regexp[i : i + 2])
+            i += 2
+        elif ch == "[":
+            end = _class_end(regexp, i)
+            out.append(regexp[i:end])
+            i = end
+        elif regexp.startswith("(?P=", i) or regexp.startswith("(?(", i):
+            raise ValueError(f"a group referred to in {regexp!r}")
+        elif regexp.startswith("(?P<", i):
+            out.append("(?:")
+            i = regexp.index(">", i) + 1
+        elif ch == "(" and not regexp.startswith("(?", i):
+            out.append("(?:")
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    uncaptured = "".join(out)
+    if compiled(uncaptured).groups:
+        raise ValueError(f"groups left in {uncaptured!r}")
+    return uncaptured
+
+
+def _ends_line(regexp: str) -> bool:
+    """True when every match of ``regexp`` ends with a newline (its last item is one)."""
+    parsed = regex_items(regexp)
+    items = _flatten(parsed) if parsed is not None else []
+    return bool(items) and items[-1] == (_c.LITERAL, 10)
+
+
 def _in_line(regexp: str) -> int:
     """How far a match of ``regexp`` at any offset looks: :data:`_IN_LINE`
     when it depends only on the text from there to the end of that line (no
@@ -407,6 +454,53 @@ def _stays_in_line(op: Any, arg: Any, boundaries: bool) -> bool:
     return _no_newline(op, arg)
 
 
+@dataclass(frozen=True)
+class FirstLinePass:
+    """A text's first line read as the fast scan reads it token by token (see
+    :meth:`LineGrammar.first_line_pass`): its first token by the start stack's
+    scanner, the rest of the line in one match of ``pattern``, whose groups
+    ``fields`` gives, per terminal kept, at each place the line may read it (one
+    place at most takes part in a match). What the rest reads depends on the
+    rest of the line and the character before it alone, so it is remembered
+    by those: a log's headers differ in their hand numbers, and the rest of a
+    header repeats (the same game, table and level, hand after hand)."""
+
+    first: str  # the terminal every first line starts with
+    first_match: Callable[[str], Optional[re.Match[str]]]  # the start stack's scanner's regex
+    first_fields: tuple[int, ...]  # the first terminal's groups in it, twice 0 before (as ``group`` takes them)
+    pattern: re.Pattern[str]
+    fields: Mapping[str, tuple[tuple[int, ...], ...]]
+    remembered: dict[tuple[str, str], Optional[tuple[Optional[str], ...]]]
+
+    def match(self, text: str) -> tuple[Fields, tuple[Optional[str], ...]] | None:
+        """The first token's fields and the groups of the rest's match (group
+        ``n`` at index ``n - 1``), when the scan reads ``text``'s first line so:
+        the rest's match ends just past the line's newline (a token holds no
+        newline but the one that ends it, as the scanners read them)."""
+        end = text.find("\n")
+        token = self.first_match(text)  # matched, not remembered: a first line is read once
+        if token is None or token.lastgroup != self.first or not 0 < token.end() <= end:
+            return None
+        start = token.end()
+        key = (text[start - 1], text[start:end])
+        groups = self.remembered.get(key, _UNREAD)
+        if groups is _UNREAD:
+            found = self.pattern.match(text, start)
+            groups = found.groups() if found is not None and found.end() == end + 1 else None
+            if len(self.remembered) >= _MEMO_LIMIT:
+                self.remembered.clear()
+            self.remembered[key] = groups
+        return (token.group(*self.first_fields)[2:], groups) if groups is not None else None
+
+
+_UNREAD: Any = object()  # a rest of a line not read yet
+
+
+# What LineGrammar._line_pass makes as it goes: the terminals whose fields are kept, the tags
+# made (terminal, tag group's name, fields kept), numbers for the tags' names, how far each
+# alternative looks (see _in_line)
+_Made = tuple[frozenset[str], list[tuple[str, str, int]], Iterator[int], list[int]]
+
 # What reading a terminal on a parser stack does: (the next stack, whether
 # the token is kept, the next stack's scanner and its steps).
 Step = tuple[int, bool, _Scanner, dict[str, Any]]
@@ -419,6 +513,7 @@ class LineGrammar:
         # Lark's cache is keyed by the grammar's text, not by the files it imports: the
         # grammar's path in the key keeps two installs (or source trees) whose common.lark
         # differ from reading each other's compiled grammar out of the shared temp folder
+        self._path = Path(path)
         self.lark = Lark.open(str(path), parser="lalr", lexer="contextual", cache=True, start=start,
                               source_path=str(Path(path).resolve()))  # fmt: skip
         table = self.lark.parser.parser._parse_table  # Lark's LALR tables (stable since 1.0)
@@ -527,6 +622,114 @@ class LineGrammar:
                 and self.terminals[names[0]].pattern.to_regexp() in _ANY_LINE and self._any_rest(step[0])
             )  # fmt: skip
         return known
+
+    def first_line_pass(self, through: str, kept: Collection[str]) -> FirstLinePass | None:
+        """The fast scan's reading of a text's first line from the start stack,
+        when it reads the terminal ``through`` on the way and the line ends on a
+        stack that accepts any rest (:meth:`_any_rest`): the header of a hand of
+        another game, whose body the grammar reads as any lines. The fields of the
+        terminals in ``kept`` are the rest's groups. None when the grammar has no
+        such path, its first line may start with more than one terminal, its
+        regexes cannot be read or may look past their line.
+
+        The rest of the line after the first token is one regex: each stack's
+        scanner one atomic group, its terminals in the scanner's order, so it
+        reads the one token the scanner would (a backtracking match cannot pick
+        another); a conditional on the terminal read takes the step the grammar's
+        table takes, or fails where the scan would stop or cannot end so. A text
+        it does not match may still read (a caller takes the general path). Only
+        the groups asked for are kept: the regex engine saves and restores every
+        group's marks as it tries alternatives.
+        """
+        start = self._scanner(0)
+        key = (self._source_digest(), through, tuple(sorted(kept)))
+        derived = _FIRST_LINES.get(key, lambda: self._derive_first_line_pass(through, kept))
+        if derived is None:
+            return None
+        first, body, tags = derived
+        pattern = compiled(body)
+        fields: dict[str, list[tuple[int, ...]]] = {}
+        for terminal, tag, count in tags:
+            at = pattern.groupindex[tag]
+            if count:
+                fields.setdefault(terminal, []).append(tuple(range(at - count, at)))
+        places = {name: tuple(at) for name, at in fields.items()}
+        return FirstLinePass(first, start.match, (0, 0, *start.groups[first]), pattern, places, {})
+
+    def _source_digest(self) -> str:
+        """A digest of the grammar's text and of the grammars beside it (what it imports)."""
+        digest = hashlib.sha256(self._path.read_bytes())
+        for imported in sorted(self._path.parent.glob("*.lark")):
+            digest.update(imported.read_bytes())
+        return digest.hexdigest()
+
+    def _derive_first_line_pass(self, through: str, kept: Collection[str]) -> tuple[str, str, list[tuple[str, str, int]]] | None:
+        """What :meth:`first_line_pass` makes, as kept between processes: (the first
+        terminal, the rest's regex, its tags), or None."""
+        start = self._scanner(0)
+        if len(start.groups) != 1:
+            return None
+        (first,) = start.groups
+        step = self._step(0, first)
+        if step is None or step[0] == _ACCEPT or _ends_line(self.terminals[first].pattern.to_regexp()):
+            return None
+        tags: list[tuple[str, str, int]] = []  # (terminal, its tag group's name, its fields kept)
+        reach = [_IN_LINE]  # how far the alternatives look: the rest is remembered only if within the line
+        try:
+            body = self._line_pass(step[0], through, first == through, 0, (frozenset(kept), tags, itertools.count(), reach))
+        except ValueError:  # a terminal whose groups cannot be left out
+            return None
+        if body is None or min(reach) == _OUT_OF_LINE:
+            return None
+        return first, body, tags
+
+    def _line_pass(self, sid: int, through: str, seen: bool, depth: int,
+                   made: _Made) -> str | None:  # fmt: skip
+        """The regex of the rest of the first line from a token's start on stack
+        ``sid`` (``seen``: ``through`` read already), or None when no reading of it
+        can end as :meth:`first_line_pass` asks. ``made``: the terminals whose
+        fields are kept, the tags made so far, numbers for the tags' names, how
+        far the alternatives look."""
+        kept, tags, numbers, reach = made
+        if depth > _PASS_DEPTH:
+            return None
+        steps: list[str] = []
+        alternatives: list[str] = []
+        for name in self._scanner(sid).groups:
+            regexp = self.terminals[name].pattern.to_regexp()
+            part, count, looks = _alternative(name, regexp)
+            reach.append(looks)
+            part = part[: -len(f"(?P<{name}>)")]
+            way = self._line_step(sid, name, regexp, through, seen, depth, made)
+            if way is None:  # read here, the scan stops or cannot end as asked: its fields are not needed
+                alternatives.append(_uncaptured(part))
+                continue
+            tag = f"_{name}_{next(numbers)}"  # a group's name is the pattern's once
+            if name not in kept:
+                part, count = _uncaptured(part), 0
+            alternatives.append(f"{part}(?P<{tag}>)")
+            tags.append((name, tag, count))
+            steps.append(f"(?({tag}){way}|")
+        if not steps:
+            return None
+        return f"(?>{'|'.join(alternatives)})" + "".join(steps) + "(?!)" + ")" * len(steps)
+
+    def _line_step(self, sid: int, name: str, regexp: str, through: str, seen: bool, depth: int,
+                   made: _Made) -> str | None:  # fmt: skip
+        """The regex of the rest of the first line once ``name`` is read on stack
+        ``sid``: the line ends there (its token took the newline) on a stack that
+        accepts any rest, ``through`` read, or goes on to the next token."""
+        step = self._step(sid, name)
+        # an empty token stops the scan (see _Scanner.read): such a terminal's step is not taken here
+        if step is None or step[0] == _ACCEPT or not min_width(regexp):
+            return None
+        nxt, read_it = step[0], seen or name == through
+        ways = ["(?<=\n)"] if read_it and self._any_rest(nxt) else []
+        # a terminal whose every match ends its line goes on to no other token of it
+        more = None if _ends_line(regexp) else self._line_pass(nxt, through, read_it, depth + 1, made)
+        if more is not None:
+            ways.append(f"(?<!\n){more}")
+        return f"(?:{'|'.join(ways)})" if ways else None
 
     def _scanner(self, sid: int) -> _Scanner:
         """The scanner of a parser stack: the terminals its top state accepts."""
@@ -657,6 +860,6 @@ def _line_offsets(text: str) -> list[int]:
 
 
 __all__ = [
-    "Fields", "Line", "LineGrammar", "LineGrammarError", "Scanned", "Step", "common_piece", "grammar_dir", "load_grammar",
+    "Fields", "FirstLinePass", "Line", "LineGrammar", "LineGrammarError", "Scanned", "Step", "common_piece", "grammar_dir", "load_grammar",
     "required_text",
 ]

@@ -43,6 +43,16 @@ def regex_items(pattern: str, flags: int = 0) -> list[tuple[Any, Any]] | None:
         return None
 
 
+def min_width(pattern: str) -> int | None:
+    """The fewest characters a match of ``pattern`` takes, or None when unknown."""
+    if _parser is None:
+        return None
+    try:
+        return int(_parser.parse(pattern, 0).getwidth()[0])
+    except Exception:  # noqa: BLE001 - an optimisation only
+        return None
+
+
 def compiled(pattern: str) -> re.Pattern[str]:
     """``re.compile(pattern)``, from the code kept by an earlier process when
     there is one (as ``re.compile`` makes it: parse, code, ``_sre.compile``)."""
@@ -67,4 +77,4 @@ def _code_of(pattern: str) -> tuple[int, list[int], int, dict[str, int], tuple[s
     return int(state.flags), code, state.groups - 1, dict(state.groupdict), tuple(indexgroup)
 
 
-__all__ = ["OPS", "compiled", "regex_items"]
+__all__ = ["OPS", "compiled", "min_width", "regex_items"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import operator
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -40,7 +41,9 @@ from studbook.events import (
 )
 from studbook.money import parse_amount
 from studbook.read import split_at_headers
-from studbook.read.grammar import Fields, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar
+from studbook.read.grammar import (
+    Fields, FirstLinePass, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar,
+)
 from studbook.read.memo import TextMemo
 from studbook.read.split import header_starts
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, within_count
@@ -358,6 +361,33 @@ class HandCancelled(SkipHand):
         super().__init__(game, CANCELLED_REASON)
 
 
+@dataclass(frozen=True)
+class OtherGame:
+    """How a site's header line names another game, for a grammar that reads the
+    body of such a hand as any lines (``_OTHER_LINE*``): the terminal that names
+    the game, its fields that may (the first written one does), and the
+    (terminal, field) that gives the hand's id. The builder's ``other_game``
+    handler skips the hand at that terminal; :class:`LineFormat` skips it from
+    one match of its first line (:meth:`LineGrammar.first_line_pass`), no
+    builder made (issue 34: a mixed log's other games, read by the hundred)."""
+
+    terminal: str
+    game_fields: tuple[int, ...]
+    hand_id: tuple[str, int]
+
+    def game(self, fields: Fields) -> str:
+        """The game the header names: the first of ``fields`` written."""
+        for field in fields:  # (a loop: a generator's steps are a call each, issue 34)
+            if field:
+                return field
+        raise ValueError("the header names no game")
+
+    def skip(self, fields: Fields) -> SkipHand:
+        """The skip of a hand whose game the terminal's ``fields`` name."""
+        game = self.game(tuple(fields[index] for index in self.game_fields))
+        return SkipHand(game, skip_reason(game))
+
+
 # Errors in a handler that mean "this line makes no sense": reported at the line.
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
@@ -405,6 +435,7 @@ class LineBuilder:
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
     NO_HEADER: ClassVar[str] = "no header"
     FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
+    OTHER_GAME: ClassVar[OtherGame | None] = None  # how the header names another game, when one terminal does
     _dispatch: ClassVar[dict[str, Handler]] = {}
     _plans: ClassVar[dict[LineGrammar, _Start]] = {}  # each class its own: the steps fold its handlers in
 
@@ -726,6 +757,11 @@ class LineBuilder:
     def skip(self, kind: str, f: Fields, line: int) -> None:
         pass
 
+    def other_game(self, kind: str, f: Fields, line: int) -> None:
+        """The header's game is another game (:attr:`OTHER_GAME`): the hand is skipped."""
+        assert self.OTHER_GAME is not None
+        raise self.OTHER_GAME.skip(f)
+
     def hand_number(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["hand_id"] = f[0]
 
@@ -966,6 +1002,49 @@ class LineBuilder:
 # The format object and error messages
 
 
+@dataclass(eq=False)
+class _OtherGames:
+    """A site's hands of another game (:class:`OtherGame`, its builder's) skipped from
+    their first line (issue 34: a mixed log's other games are read by the hundred)
+    by the pass that reads it (:meth:`LineGrammar.first_line_pass`, made when first
+    needed: a log of stud hands never needs it, nor a one-hand check's start-up).
+
+    Other games come in runs (a mix's rotation, a log of one game): a hand is tried
+    from its first line while ``running``, that is while the hands read before it
+    were skipped; after a hand the builder read, the next one is read by the builder
+    until it skips one. Either way a hand comes out the same (the builder's result):
+    a log of stud hands is not read twice at each header, a mix's other games made
+    by a builder once a run."""
+
+    other: OtherGame
+    grammar: Callable[[], LineGrammar]
+    site: str | None
+    running: bool = False
+
+    @functools.cached_property
+    def first_line(self) -> FirstLinePass | None:
+        """The pass, or None when the hand id is not in a first line's first token
+        or the grammar cannot make one."""
+        other = self.other
+        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
+        return found if found is not None and found.first == other.hand_id[0] else None
+
+    @functools.cached_property
+    def _games(self) -> Callable[[Fields], Fields]:
+        """What takes the pass's groups that may name the game, in order (two at least: a tuple)."""
+        assert self.first_line is not None
+        other = self.other
+        games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
+        return operator.itemgetter(*games, *games[:1])
+
+    def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
+        """The hand whose first line ``found`` read (its first token's fields and the
+        rest's groups), skipped as the builder would skip it."""
+        first, groups = found
+        game = self.other.game(self._games(groups))
+        return make_skipped(file, line, first[self.other.hand_id[1]], game, skip_reason(game), self.site)
+
+
 @dataclass(frozen=True)
 class LineFormat:
     """A :class:`~studbook.sites.base.SiteFormat` read with a line grammar and a :class:`LineBuilder`."""
@@ -1020,8 +1099,14 @@ class LineFormat:
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
                                site=self.name)
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
+        # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
+        other_games = self._other_games
+        if other_games is not None and other_games.running and (first_line := other_games.first_line) is not None:
+            found = first_line.match(text)
+            if found is not None:
+                return other_games.skipped(found, chunk.first_line, file)
         try:
-            return self.builder(file, chunk, text, self.grammar()).build()
+            result = self.builder(file, chunk, text, self.grammar()).build()
         except LineGrammarError as failure:
             line, reason = self.explain(failure.error, chunk, text, failure)
             return self.reject(chunk, file, line, reason)
@@ -1030,6 +1115,15 @@ class LineFormat:
             return self.reject(chunk, file, int(where), reason)
         except Exception as error:  # noqa: BLE001 - a parser never raises on input
             return self.reject(chunk, file, chunk.first_line, f"internal error: {error!r}")
+        if other_games is not None:
+            other_games.running = type(result) is Skipped
+        return result
+
+    @functools.cached_property
+    def _other_games(self) -> _OtherGames | None:
+        """The builder's :class:`OtherGame`, to skip hands from their first line, or None."""
+        other = self.builder.OTHER_GAME
+        return _OtherGames(other, self.grammar, self.builder.SITE or None) if other is not None else None
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
@@ -1115,7 +1209,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 __all__ = [
     "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
-    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]

@@ -24,8 +24,8 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
-    PlayerAmount, PlayerOnly, SkipHand,
-    amount, cards, pot_number, skip_reason, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
+    OtherGame, PlayerAmount, PlayerOnly,
+    amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
@@ -117,6 +117,10 @@ class _Builder(LineBuilder):
     }  # fmt: skip
 
     FIRST_STREET = Street.THIRD
+    # "8-Game (Hold'em No Limit)", "Omaha Pot Limit": OTHER_GAME's fields are the mix, the game in the
+    # mix, the game (not in a mix). Skipped at its game, the level and time not made (a skipped hand
+    # records neither); a header read in one match is skipped so with no builder made (LineFormat).
+    OTHER_GAME = OtherGame("OTHER_GAME", (1, 2), ("HAND_NO", 1))
     head: _Head
     street: Street  # never None here: a hand starts on 3rd street
     # (a class default, not set in an __init__ of this class's own: one Python call less a hand,
@@ -150,17 +154,6 @@ class _Builder(LineBuilder):
 
     def stud_tourney(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["game"] = f[0]
-
-    def other_game(self, kind: str, f: Fields, line: int) -> None:
-        mix, game_in_mix, game = f  # the game is one of the two
-        head = self.head
-        head["mix"] = mix
-        head["game"] = name = str(game_in_mix or game)
-        # Skipped at its game: the grammar still reads the rest of the header first
-        # (LineBuilder.build's check from here), but its level and time are not made
-        # (issue 34: a mixed log's other games, read by the hundred, are skipped hands
-        # that record neither; their times cost a tenth of such a hand's read).
-        raise SkipHand(name, skip_reason(name))
 
     def level(self, kind: str, f: _Level, line: int) -> None:
         _round, level, small, big, code = f
