@@ -34,7 +34,7 @@ __all__ = [
 
 ZERO = Decimal(0)
 _K = ActionKind
-# Shortcuts the rule sections compare with ``is`` on every event: a module global is one
+# Shortcuts the rule sections compare with ``is`` on most events: a module global is one
 # load, ``Street.THIRD`` two (the global, then the enum's attribute). Kept for speed only;
 # they are the enum members themselves.
 THIRD, FOURTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
