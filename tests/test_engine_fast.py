@@ -109,7 +109,7 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
             q.street_in = min(rng.choice(levels), current)
         p = rng.choice(state.order)
         want = _reference_next(state.order, p, current)
-        order._advance(state, p)
+        order.advance(state, p)
         assert (state.round.to_act, state.hand_over) == want
 
 
@@ -269,10 +269,10 @@ def test_a_clean_hands_settlement_asks_each_question_once() -> None:
 
 # the comprehensions left on purpose: side pots (betting._layers, the reference the pots are
 # built against, and more than one pot), split pots and several collectors (settle._ordered),
-# a shown hand that leaves cards out (deal._check_shown), and the rarer openings and sizes
+# a shown hand that leaves cards out (deal.check_shown), and the rarer openings and sizes
 _RARE_COMPREHENSIONS = {
     ("betting.py", "_layers"), ("pots.py", "build_pots"), ("settle.py", "finish"), ("settle.py", "_ordered"),
-    ("deal.py", "_check_shown"), ("order.py", "_opening_later"), ("bets.py", "_raise_targets"),
+    ("deal.py", "check_shown"), ("order.py", "_opening_later"), ("bets.py", "_raise_targets"),
 }
 
 

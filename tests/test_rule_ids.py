@@ -161,3 +161,127 @@ def test_the_code_cites_the_rule_book_in_the_docs() -> None:
     assert stale == []
     assert cited["plots.py"] >= 1 and cited["engine/rules/__init__.py"] >= 1
     assert RULE_BOOK.is_file()
+
+
+def private_imports(source: str) -> list[str]:
+    """Each ``_name`` (dunders aside) a module takes from another: ``from x import _y``
+    (relative or absolute), and ``m._y`` on a name bound by an import (a module, or a
+    class taken from one), as "line: x._y"."""
+    tree = ast.parse(source)
+    imported: set[str] = set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if _private(alias.name):
+                    found.add(f"{node.lineno}: {module}.{alias.name}")
+                imported.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr)
+                and isinstance(node.value, ast.Name) and node.value.id in imported):
+            found.add(f"{node.lineno}: {node.value.id}.{node.attr}")
+    return sorted(found)
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def test_private_imports_finds_both_forms() -> None:
+    source = ("from a.b import _x, y, __version__\nfrom . import c\nfrom .d import _e as e\nimport f.g\n"
+              "c._h(y._i, f._j, s._not_a_module, __k.__l)\n")
+    assert private_imports(source) == [
+        "1: a.b._x", "3: .d._e", "5: c._h", "5: f._j", "5: y._i",
+    ]
+
+
+ENGINE_MODULES = sorted(p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_no_engine_module_imports_anothers_private_names(module: str) -> None:
+    """A module's ``_names`` are its insides: what another module of the engine calls or
+    reads is its public surface (named without an underscore, in its ``__all__``).
+    (On cbf4535: 50 places in 6 modules: the rule sections took table.py's street and
+    kind shortcuts and board keys and each other's functions, state.py the handlers.)"""
+    assert private_imports((ENGINE / module).read_text(encoding="utf-8")) == []
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """What the modules of the engine take from each engine module, by that module's file."""
+    taken: dict[str, set[str]] = {}
+    for path in ENGINE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("studbook.engine."):
+                target = node.module.removeprefix("studbook.engine.").replace(".", "/") + ".py"
+                taken.setdefault(target, set()).update(alias.name for alias in node.names)
+    return taken
+
+
+SHARED = ["table.py", *sorted(p.relative_to(ENGINE).as_posix() for p in (ENGINE / "rules").glob("[!_]*.py"))]
+"""The modules whose functions the rule sections share: the table and each section."""
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_the_shared_modules_list_their_public_surface(module: str) -> None:
+    """Each rule section and the table say what they offer in ``__all__``: every name the
+    other engine modules import from them, and every public function, each with a
+    docstring (which, for a section's, names the rule ids it may report, or says it
+    reports nothing)."""
+    import importlib
+
+    mod = importlib.import_module("studbook.engine." + module.removesuffix(".py").replace("/", "."))
+    public = set(mod.__all__)
+    assert len(public) == len(mod.__all__)
+    assert sorted(_engine_imports().get(module, set()) - public) == []
+    tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and not _private(n.name)}
+    assert sorted(set(functions) - public) == []
+    for name, node in functions.items():
+        doc = ast.get_docstring(node) or ""
+        assert doc, name
+        if module.startswith("rules/"):
+            said = set(re.findall(r"\b[a-z]+\.[a-z_]+\b", doc.split("May report:")[-1])) if "May report:" in doc else set()
+            assert "May report:" in doc or "Reports nothing" in doc, name
+            assert (name, sorted(said)) == (name, sorted(may_report(name))), "the docstring's rule ids"
+    for name in public:
+        assert hasattr(mod, name), name
+
+
+def _functions_of_the_rules() -> dict[str, list[ast.FunctionDef]]:
+    """The functions of the rule sections and of table.py (its methods too), by name."""
+    found: dict[str, list[ast.FunctionDef]] = {}
+    for path in [ENGINE / "table.py", *sorted((ENGINE / "rules").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                found.setdefault(node.name, []).append(node)
+    return found
+
+
+def may_report(function: str) -> set[str]:
+    """The rule ids ``function`` may report: those of the messages it names, and of the
+    functions it calls, transitively. By name, over the rule sections and table.py (so a
+    name two modules both define counts for both: an over-estimate, never an omission)."""
+    functions = _functions_of_the_rules()
+    rule_of = {name: message.rule for name, message in messages.MESSAGES.items()}
+    found: set[str] = set()
+    seen, todo = {function}, [function]
+    while todo:
+        for node in functions.get(todo.pop(), []):
+            for sub in ast.walk(node):
+                name = sub.id if isinstance(sub, ast.Name) else sub.attr if isinstance(sub, ast.Attribute) else None
+                if name in rule_of:
+                    found.add(rule_of[name])
+                elif name in functions and name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+    return found
+
+
+def test_may_report_follows_calls() -> None:
+    assert may_report("close_round") >= {"deal.pattern", "cards.community", "order.streets"}  # via other sections
+    assert "chips.stack" in may_report("post_bring_in")  # via Table.put
+    assert may_report("round_opening") == set()

@@ -54,7 +54,7 @@ from studbook.events import (
     UncalledReturned, Variant,
 )
 from studbook.engine.profiles import RuleProfile
-from studbook.engine.table import _SEVENTH, _THIRD, ZERO
+from studbook.engine.table import SEVENTH, THIRD, ZERO
 from studbook.engine.table import LegalAction, LegalActions, PlayerState  # public: re-exported
 from studbook.engine.rules import bets, deal, order, showdown
 from studbook.engine.table import Table, TableOptions
@@ -95,7 +95,7 @@ class StudState(Table):
     def to_act(self) -> str | None:
         """The player due to act now, or None when nobody can act on this street.
         A query: the betting round starts with the next event, at its line."""
-        p = order._player_to_act(self)
+        p = order.player_to_act(self)
         return p.name if p is not None else None
 
     @property
@@ -108,15 +108,15 @@ class StudState(Table):
         """The hand is decided: one live player left, or 7th-street betting is over."""
         if self.hand_over:
             return True
-        return self.street is _SEVENTH and self.is_betting_over
+        return self.street is SEVENTH and self.is_betting_over
 
     @property
     def next_street(self) -> Street | None:
         if self.hand_over:
             return None
         if self.street is None:
-            return _THIRD
-        return None if self.street is _SEVENTH else Street(self.street + 1)
+            return THIRD
+        return None if self.street is SEVENTH else Street(self.street + 1)
 
     def legal_actions(self) -> LegalActions | None:
         """The player to act and their options; None when nobody is to act.
@@ -128,10 +128,10 @@ class StudState(Table):
         if self.round.started:
             p, bring_in_player, optional = self.round.to_act, self.bring_in_player, self.bring_in_optional
         else:
-            p, _, bring_in_player, optional = order._opening(self)
+            p, _, bring_in_player, optional = order.round_opening(self)
         if p is None:
             return None
-        return LegalActions(p.name, tuple(bets._options(self, p, bring_in_player, optional)),
+        return LegalActions(p.name, tuple(bets.legal_options(self, p, bring_in_player, optional)),
                             owed(self.round.current_bet, p.street_in), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
@@ -209,21 +209,21 @@ def _ignore(state: StudState, event: Event) -> None:
 _HANDLERS: dict[type, Callable[[StudState, Any], None]] = dict.fromkeys(
     (kind for kind in vars(events).values() if isinstance(kind, type) and issubclass(kind, Event)), _ignore)
 _HANDLERS.update({
-    Action: bets._on_action,
-    Deal: deal._on_deal,
-    StreetStart: order._on_street,
-    PostAnte: deal._on_ante,
-    DealCommunity: deal._on_community,
-    UncalledReturned: showdown._on_uncalled,
-    ShowdownStart: showdown._on_showdown,
-    Show: showdown._on_show,
-    Muck: showdown._on_muck,
-    Collect: showdown._on_collect,
-    PotSummary: showdown._on_summary,
-    SeatSummary: deal._on_seat_summary,
-    BettingCapped: bets._on_capped,
-    OpenPairNotice: bets._on_open_pair_notice,
-    NoLowHand: showdown._on_no_low,
+    Action: bets.on_action,
+    Deal: deal.on_deal,
+    StreetStart: order.on_street,
+    PostAnte: deal.on_ante,
+    DealCommunity: deal.on_community,
+    UncalledReturned: showdown.on_uncalled,
+    ShowdownStart: showdown.on_showdown,
+    Show: showdown.on_show,
+    Muck: showdown.on_muck,
+    Collect: showdown.on_collect,
+    PotSummary: showdown.on_summary,
+    SeatSummary: deal.on_seat_summary,
+    BettingCapped: bets.on_capped,
+    OpenPairNotice: bets.on_open_pair_notice,
+    NoLowHand: showdown.on_no_low,
 })
 """Each event type's rule: a function of the state and the event."""
 

@@ -26,11 +26,19 @@ from studbook.engine.profiles import DEFAULT, RuleProfile
 from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
+__all__ = [
+    "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FOLD", "FOURTH", "LegalAction", "LegalActions",
+    "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "Table", "TableOptions", "ZERO",
+    "able_count", "board_key", "rank_sum",
+]
+
 ZERO = Decimal(0)
 _K = ActionKind
-_THIRD, _FOURTH, _SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
-_FOLD, _CHECK, _CALL, _BRING_IN = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN
-_RAISE, _COMPLETE = _K.RAISE, _K.COMPLETE
+# Shortcuts the rule sections compare with ``is`` on most events: a module global is one
+# load, ``Street.THIRD`` two (the global, then the enum's attribute). Kept for speed only;
+# they are the enum members themselves.
+THIRD, FOURTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
+FOLD, CHECK, CALL, BRING_IN, COMPLETE = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN, _K.COMPLETE
 
 
 _SEAT = attrgetter("seat")
@@ -76,11 +84,11 @@ class PlayerState:
         self.acted = False  # acted in this betting round
         self.acted_level = ZERO  # the full bet level when they last acted (read only while acted)
         self.up: list[Card] = []
-        self.up_ranks = 0  # _rank_sum(up), kept as up grows (order.first)
+        self.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
         self.down: list[Card | None] = []  # None: a down card the log did not show
         self.dealt = 0  # bit per street dealt (1 << street)
         self.deal_line = 0  # line of the 3rd-street deal
-        self.last_street = _THIRD
+        self.last_street = THIRD
         self.showed = False
         self.mucked = False
         self.shown: tuple[Card, ...] = ()
@@ -181,7 +189,7 @@ class Round:
         self.first: PlayerState | None = None  # who acted first (None: nobody yet)
         self.first_bettor: PlayerState | None = None  # the first bet or completion
         self.last_deal_pos = -1  # dealing position of the latest deal (rule deal.order)
-        self.deals_verified = False  # _check_missing_deals found every deal of this street
+        self.deals_verified = False  # check_missing_deals found every deal of this street
 
 
 class TableOptions(TypedDict, total=False):
@@ -343,7 +351,7 @@ class Table:
         self.summary: PotSummary | None = None
         self.no_low_noted = False
         self.hand_over = False  # one live player left
-        # 7th street's down cards the log does not print (opponents'): deal._implicit_river
+        # 7th street's down cards the log does not print (opponents'): deal.implicit_river
         # gives each live player an unknown one once betting starts
         self.implicit_river_done: bool = False
         self.implicit_river_due: bool = False  # 7th street, and not yet given
@@ -512,32 +520,34 @@ def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(-k for k in key)
 
 
-# order.first: board keys by the ranks showing (_rank_sum), for razz (low) and the others
-_RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
-_BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
+# order.first's board keys, shared by the deal (which keeps ``PlayerState.up_ranks``, the
+# ranks showing, as cards arrive) and the order of action (which sorts boards by them).
+RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
+"""A rank's count in :func:`rank_sum`'s int: ``ranks += RANK_NIBBLE[card.rank]`` adds one card."""
+BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
+""":func:`board_key`'s memo, by low (razz) or not, then by :func:`rank_sum`: the order.first
+sort key of a board with those ranks (read directly by the order of action's hot path)."""
 
-def _rank_sum(cards: Sequence[Card]) -> int:
-    """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards)."""
+def rank_sum(cards: Sequence[Card]) -> int:
+    """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards):
+    the key of :data:`BOARD_KEYS` and the value ``PlayerState.up_ranks`` keeps."""
     ranks = 0
     for card in cards:
-        ranks += _RANK_NIBBLE[card.rank]
+        ranks += RANK_NIBBLE[card.rank]
     return ranks
 
 
-def _board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
-    """The order.first sort key of a board (smallest acts first), memoised by ranks."""
+def board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
+    """The order.first sort key of a board (smallest acts first; ``low`` for razz's lowest
+    board), memoised by ranks in :data:`BOARD_KEYS`. Reports nothing."""
     if len(up) > 15:  # only ever in a broken log
         return board_low_key(up) if low else _neg(board_high_key(up))
-    ranks = _rank_sum(up)
-    known = _BOARD_KEYS[low]
+    ranks = rank_sum(up)
+    known = BOARD_KEYS[low]
     key = known.get(ranks)
     if key is None:
         key = known[ranks] = board_low_key(up) if low else _neg(board_high_key(up))
     return key
-
-
-def _default_bring_in(small: Decimal) -> Decimal:
-    return small / 2
 
 
 _PLACES: dict[Decimal, int] = {}  # amount -> its decimal places, trailing zeros aside

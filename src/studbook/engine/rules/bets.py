@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from studbook.betting import AGGRESSIVE, call_chips, completes, owed, street_bet, street_total
-from studbook.events import Action, BettingCapped, OpenPairNotice
+from studbook.events import Action, ActionKind, BettingCapped, OpenPairNotice
 from studbook.engine.messages import (
     BET_ALLIN_NOT_REOPENED, BET_ALLIN_SHORT_CALL, BET_CAP_NOTICE, BET_CAP_RAISE, BET_CHECK_CALLS_NOTHING,
     BET_CHECK_FACING, BET_CHECK_MUST_BRING_IN, BET_OPEN_PAIR_NO_PAIR, BET_OPEN_PAIR_NOTICE_NO_PAIR,
@@ -20,17 +20,21 @@ from studbook.engine.messages import (
     BRINGIN_COMPLETE_NOT_FACING, BRINGIN_COMPLETE_SIZE, BRINGIN_PLAYER_CALLS_FIRST, BRINGIN_PLAYER_FOLDS,
 )
 from studbook.engine.table import (
-    Table, _BRING_IN, _CALL, _CHECK, _COMPLETE, _default_bring_in, _FOLD, _FOURTH, _K, LegalAction,
-    PlayerState, _THIRD, ZERO,
+    Table, BRING_IN, CALL, CHECK, COMPLETE, FOLD, FOURTH, LegalAction, PlayerState, THIRD, ZERO,
 )
-from studbook.engine.rules.order import _advance, _misplaced_action, _start_turn
-from studbook.engine.rules.bringin import _bring_in, _short_bring_in_unknown
+from studbook.engine.rules.order import advance, misplaced_action, start_turn
+from studbook.engine.rules.bringin import post_bring_in, short_bring_in_unknown
+
+__all__ = [
+    "legal_options", "on_action", "on_capped", "on_open_pair_notice"
+]
+"""This section's public surface: what the other sections and ``StudState`` may call."""
 
 
 def _units(s: Table) -> tuple[Decimal, ...]:
     """The bet sizes of this street: its :func:`~studbook.betting.street_bet`, or on
     4th street with an open pair the small and the double bet (rule bet.open_pair)."""
-    if s.street is _FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
+    if s.street is FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
         return (s.big,) if s.round.big_bet_made else (s.small, s.big)
     return (street_bet(s.street, s.small, s.big),)
 
@@ -56,36 +60,43 @@ def _capped(s: Table) -> bool:
     return True
 
 
-def _options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
-    """What ``p``, to act, may do (``bring_in_player`` and ``optional``: the round's opening)."""
+def _default_bring_in(small: Decimal) -> Decimal:
+    """The bring-in offered when neither the stakes nor an earlier post set it: half the small bet."""
+    return small / 2
+
+
+def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
+    """What ``p``, to act, may do (``bring_in_player`` and ``optional``: the round's opening,
+    :func:`~studbook.engine.rules.order.round_opening`'s): the one definition of the legal actions,
+    which the checks of every action follow. A query. Reports nothing."""
     stack = p.stack
     to_call = owed(s.round.current_bet, p.street_in)
     out: list[LegalAction] = []
-    unopened = s.street is _THIRD and not s.opened
+    unopened = s.street is THIRD and not s.opened
     if unopened and bring_in_player is not None:
         bring_in = s.bring_in if s.bring_in is not None else _default_bring_in(s.small)
         if optional:
-            out.append(LegalAction(_K.FOLD))
+            out.append(LegalAction(FOLD))
         chips = min(bring_in, stack)
-        out.append(LegalAction(_K.BRING_IN, chips, p.street_in + chips, chips, chips == stack))
+        out.append(LegalAction(BRING_IN, chips, p.street_in + chips, chips, chips == stack))
         if stack > bring_in:
             to = p.street_in + min(s.small, stack)
-            out.append(LegalAction(_K.COMPLETE, to - p.street_in, to, to, stack <= s.small))
+            out.append(LegalAction(COMPLETE, to - p.street_in, to, to, stack <= s.small))
         return out
     if to_call > ZERO:
-        out.append(LegalAction(_K.FOLD))
+        out.append(LegalAction(FOLD))
         chips = min(to_call, stack)
-        out.append(LegalAction(_K.CALL, chips, p.street_in + chips, chips, chips == stack))
+        out.append(LegalAction(CALL, chips, p.street_in + chips, chips, chips == stack))
     else:
-        out.append(LegalAction(_K.CHECK))
+        out.append(LegalAction(CHECK))
     if s.fixed and completes(s.street, s.round.bets > 0):
-        kind = _K.COMPLETE
+        kind = COMPLETE
     else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
-        kind = _K.BET if s.round.current_bet == ZERO else _K.RAISE
+        kind = ActionKind.BET if s.round.current_bet == ZERO else ActionKind.RAISE
     most = p.street_in + stack
     for size in _raise_targets(s, p):
         to = min(size, most)
-        amount = to if kind is _K.COMPLETE else to - p.street_in if kind is _K.BET else to - s.round.current_bet
+        amount = to if kind is COMPLETE else to - p.street_in if kind is ActionKind.BET else to - s.round.current_bet
         out.append(LegalAction(kind, to - p.street_in, to, amount, to == most))
     return out
 
@@ -115,7 +126,7 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
     most = p.street_in + stack
     if not s.fixed:
         step = max(current - r.bet_level, s.small) if current else s.small
-        if s.street is _THIRD and not s.opened:
+        if s.street is THIRD and not s.opened:
             step = s.small
         return (current + step,)
     if _capped(s):
@@ -131,37 +142,42 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
     return tuple([level + unit for unit in units])
 
 
-def _on_action(s: Table, e: Action) -> None:
+def on_action(s: Table, e: Action) -> None:
+    """Apply and check one action (``StudState.apply``'s handler for :class:`~studbook.events.Action`):
+    whose turn it is, then the bring-in, fold, check, call, bet, raise or completion, then who acts next.
+    May report: bet.allin, bet.cap, bet.check, bet.open_pair, bet.size, bringin.allin, bringin.amount,
+    bringin.complete, bringin.player, cards.community, chips.stack, deal.ante, deal.pattern, order.first,
+    order.streets, order.third, order.turn."""
     r = s.round
     p = s.by_name.get(e.player)
     street = s.street
     if p is None or street is None:
-        _misplaced_action(s, p, e)
+        misplaced_action(s, p, e)
         _misplaced_facts(s, e)
         return
     if p is not r.to_act or s.implicit_river_due:
-        _start_turn(s, p, e)
+        start_turn(s, p, e)
     # what the action finds (noted on the result, which turns it into ActionFacts)
     bets, pot, level, street_in, before = r.aggressions, s.pot, r.current_bet, p.street_in, p.total
     if r.first is None:
         r.first = p
     s.last_action_street = street
     kind = e.kind
-    if kind is _CHECK:
+    if kind is CHECK:
         _check(s, p, e)
-    elif kind is _CALL:
+    elif kind is CALL:
         _call(s, p, e)
-    elif kind is _FOLD:
+    elif kind is FOLD:
         _fold(s, p, e)
-    elif kind is _BRING_IN:
-        _bring_in(s, p, e)
+    elif kind is BRING_IN:
+        post_bring_in(s, p, e)
     else:
         _aggress(s, p, e)
     p.acted = True
     p.acted_level = r.bet_level
     p.last_street = street
     s.action_log.append((e, street, bets, pot, level, street_in, before, p.total))
-    _advance(s, p)
+    advance(s, p)
 
 
 def _misplaced_facts(s: Table, e: Action) -> None:
@@ -172,7 +188,7 @@ def _misplaced_facts(s: Table, e: Action) -> None:
 
 
 def _fold(s: Table, p: PlayerState, e: Action) -> None:
-    if s.street is _THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
+    if s.street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
         s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
         s.opened = True
     p.folded = True
@@ -180,7 +196,7 @@ def _fold(s: Table, p: PlayerState, e: Action) -> None:
 
 def _check(s: Table, p: PlayerState, e: Action) -> None:
     r = s.round
-    if s.street is _THIRD and not s.opened and s.bring_in_player is not None:
+    if s.street is THIRD and not s.opened and s.bring_in_player is not None:
         if s.bring_in_optional:
             s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
         else:
@@ -204,11 +220,11 @@ def _call(s: Table, p: PlayerState, e: Action) -> None:
 def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decimal) -> None:
     """A call of other than exactly what is due (or of nothing)."""
     if due <= ZERO:
-        if s.street is _THIRD and not s.opened and s.bring_in_player is not None:
+        if s.street is THIRD and not s.opened and s.bring_in_player is not None:
             s.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
         else:
             s.report(BET_CHECK_CALLS_NOTHING, e.line, player=p.name, amount=amount)
-    elif amount > due and _short_bring_in_unknown(s):
+    elif amount > due and short_bring_in_unknown(s):
         # a bring-in all-in for less at a table whose bring-in we do not know yet:
         # the first caller shows the normal amount (rule bringin.allin)
         s.bring_in = s.round.current_bet = s.round.bet_level = p.street_in + amount
@@ -245,7 +261,7 @@ def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: 
     """A bet, raise or completion is legal when legal_actions() offers its size
     (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
     otherwise the violation names the rule it breaks and what was legal."""
-    if e.kind is _COMPLETE and not third_open:
+    if e.kind is COMPLETE and not third_open:
         s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
         return
     offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
@@ -271,7 +287,7 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
     if not offered:
         s.report(BET_SIZE_UNCALLABLE, e.line, player=p.name, what=what, to=to)
         return
-    if s.street is _FOURTH:
+    if s.street is FOURTH:
         big_to = (current + s.big) if current else s.big
         if to == big_to or to == r.bet_level + s.big:
             if not s.variant_rules.open_pair_double:
@@ -300,7 +316,7 @@ def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> No
         r.aggressor = p
         return
     increment = to - level
-    if s.street is _FOURTH and len(_units(s)) > 1 or r.big_bet_made:
+    if s.street is FOURTH and len(_units(s)) > 1 or r.big_bet_made:
         if increment >= s.big:
             r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
         unit = s.big if r.big_bet_made else s.small
@@ -313,15 +329,19 @@ def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> No
     r.aggressor = p
 
 
-def _on_capped(s: Table, e: BettingCapped) -> None:
+def on_capped(s: Table, e: BettingCapped) -> None:
+    """The log says the betting is capped (:class:`~studbook.events.BettingCapped`): is it?
+    May report: bet.cap."""
     if s.fixed and s.round.bets < s.profile.cap_bets:
         s.report(BET_CAP_NOTICE, e.line, bets=s.round.bets, cap=s.profile.cap_bets)
 
 
-def _on_open_pair_notice(s: Table, e: OpenPairNotice) -> None:
+def on_open_pair_notice(s: Table, e: OpenPairNotice) -> None:
+    """The log announces the open pair's double bet (:class:`~studbook.events.OpenPairNotice`):
+    is there one? May report: bet.open_pair."""
     if not s.variant_rules.open_pair_double:
         s.report(BET_OPEN_PAIR_NOTICE_NO_DOUBLE, e.line)
-    elif s.street is not _FOURTH:
+    elif s.street is not FOURTH:
         s.report(BET_OPEN_PAIR_NOTICE_STREET, e.line)
     elif not _has_open_pair(s):
         s.report(BET_OPEN_PAIR_NOTICE_NO_PAIR, e.line)

@@ -14,7 +14,12 @@ from studbook.events import Action
 from studbook.engine.messages import (
     BRINGIN_AMOUNT_AS_IN_HAND, BRINGIN_AMOUNT_AT_TABLE, BRINGIN_AMOUNT_RANGE, BRINGIN_PLAYER_AFTER_OPENING,
 )
-from studbook.engine.table import Table, PlayerState, Reported, _THIRD, ZERO
+from studbook.engine.table import Table, PlayerState, Reported, THIRD, ZERO
+
+__all__ = [
+    "post_bring_in", "short_bring_in_unknown"
+]
+"""This section's public surface: what the other sections and ``StudState`` may call."""
 
 
 def _report_bring_in_amount(s: Table, line: int, expected: Decimal, amount: Decimal) -> None:
@@ -25,10 +30,12 @@ def _report_bring_in_amount(s: Table, line: int, expected: Decimal, amount: Deci
         s.report(BRINGIN_AMOUNT_AT_TABLE, line, expected=expected, amount=amount)
 
 
-def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
+def post_bring_in(s: Table, p: PlayerState, e: Action) -> None:
+    """``p`` posts the bring-in (``e``, a ``BRING_IN`` action): its chips go in, and the round's
+    level is set. May report: bringin.amount, bringin.player, chips.stack."""
     r = s.round
     amount = e.amount if e.amount is not None else (e.to or ZERO)
-    if s.street is not _THIRD or s.opened:
+    if s.street is not THIRD or s.opened:
         if Reported.TURN not in s.reported:
             s.report(BRINGIN_PLAYER_AFTER_OPENING, e.line, player=p.name)
     s.bring_in_posted = (amount, e.line, amount >= p.stack)
@@ -49,8 +56,10 @@ def _bring_in(s: Table, p: PlayerState, e: Action) -> None:
         r.bet_level = level
 
 
-def _short_bring_in_unknown(s: Table) -> bool:
+def short_bring_in_unknown(s: Table) -> bool:
+    """3rd street, unopened, the bring-in player all-in for less and the stakes silent on the
+    bring-in: its full amount is unknown (rule bringin.allin). A query. Reports nothing."""
     b = s.bring_in_player
-    return (s.street is _THIRD and s.round.bets == 0 and s.bring_in is None
+    return (s.street is THIRD and s.round.bets == 0 and s.bring_in is None
             and b is not None and b.all_in and s.round.current_bet == b.street_in)
 

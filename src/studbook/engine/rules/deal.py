@@ -22,11 +22,19 @@ from studbook.engine.messages import (
     DEAL_PLAYERS_COUNT, ORDER_STREETS_CARDS_BEFORE_THIRD,
 )
 from studbook.engine.table import (
-    PlayerState, _RANK_NIBBLE, _rank_sum, Reported, _SEVENTH, Table, _THIRD, ZERO,
+    PlayerState, RANK_NIBBLE, rank_sum, Reported, SEVENTH, Table, THIRD, ZERO,
 )
 
+__all__ = [
+    "begin_hand", "check_missing_deals", "check_shown", "implicit_river", "on_ante", "on_community",
+    "on_deal", "on_seat_summary"
+]
+"""This section's public surface: what the other sections and ``StudState`` may call."""
 
-def _on_ante(s: Table, e: PostAnte) -> None:
+
+def on_ante(s: Table, e: PostAnte) -> None:
+    """A player posts the ante (:class:`~studbook.events.PostAnte`): chips go in, the player is
+    dealt in. May report: chips.stack, deal.ante."""
     p = s.by_name.get(e.player)
     amount = e.amount
     posted = s.ante_posted
@@ -69,7 +77,8 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
     p.street_in = ZERO  # antes do not count toward bets
 
 
-def _begin_hand(s: Table, line: int) -> None:
+def begin_hand(s: Table, line: int) -> None:
+    """The hand's first street starts: are 2 to 8 players dealt in? May report: deal.players."""
     dealt = 0
     for p in s.order:
         if p.in_hand:
@@ -78,24 +87,28 @@ def _begin_hand(s: Table, line: int) -> None:
         s.report(DEAL_PLAYERS_COUNT, line, count=dealt)
 
 
-def _implicit_river(s: Table, line: int) -> None:
-    """7th-street down cards the log does not print (opponents'), once betting starts."""
+def implicit_river(s: Table, line: int) -> None:
+    """7th-street down cards the log does not print (opponents'), once betting starts: each
+    live player is dealt one, or, when the deck cannot cover them, the community card is due.
+    May report: cards.community."""
     s.implicit_river_done = True
     s.implicit_river_due = False
     if s.community is None and Reported.COMMUNITY not in s.reported and s.needs_community_card():
         s.reported.add(Reported.COMMUNITY)
         s.report(CARDS_COMMUNITY_DUE, line, left=s.deck_left(), live=s.live_count())
         return
-    bit = 1 << _SEVENTH
+    bit = 1 << SEVENTH
     for p in s.order:
         if p.in_hand and not p.folded and not p.dealt & bit and s.community is None:
             p.dealt |= bit
             p.down.append(None)
 
 
-def _check_missing_deals(s: Table, line: int) -> None:
+def check_missing_deals(s: Table, line: int) -> None:
+    """A live player missing this street's card, where the profile logs every up card (once a
+    street). May report: deal.pattern."""
     street = s.street
-    if s.round.deals_verified or not s.profile.logs_every_up_card or street is None or street is _SEVENTH:
+    if s.round.deals_verified or not s.profile.logs_every_up_card or street is None or street is SEVENTH:
         return
     bit = 1 << street
     for p in s.order:
@@ -107,14 +120,17 @@ def _check_missing_deals(s: Table, line: int) -> None:
     s.round.deals_verified = True
 
 
-def _on_deal(s: Table, e: Deal) -> None:
+def on_deal(s: Table, e: Deal) -> None:
+    """Cards dealt to a player (:class:`~studbook.events.Deal`): each card seen once, the street's
+    pattern, the dealing order. May report: cards.community, cards.consistent, cards.unique,
+    deal.order, deal.pattern, order.streets."""
     r = s.round
     p: PlayerState | None = s.by_name.get(e.player)
     if p is None:
         _deal_checked(s, p, e)
         return
     street = e.street
-    if s.order_from_deal and s.street is _THIRD:
+    if s.order_from_deal and s.street is THIRD:
         s.order_from_deal = False
         s.set_order(s.players.index(p))
     up = e.up
@@ -123,17 +139,17 @@ def _on_deal(s: Table, e: Deal) -> None:
     if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
             and p.pos > r.last_deal_pos and id(up[0]) not in s.card_owners):
         card = up[0]
-        if street is _THIRD:
+        if street is THIRD:
             if _deal_third(s, p, e, card):
                 return
-        elif street is not _SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
+        elif street is not SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
             before = e.before
             if not before or list(before) == p.up or list(before) == p.cards():
                 r.last_deal_pos = p.pos
                 p.dealt |= bit
                 s.card_owners[id(card)] = p.name
                 p.up.append(card)
-                p.up_ranks += _RANK_NIBBLE[card.rank]
+                p.up_ranks += RANK_NIBBLE[card.rank]
                 p.last_street = street
                 return
     _deal_checked(s, p, e)
@@ -143,7 +159,7 @@ def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
     """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
     down = e.down
     owners = s.card_owners
-    if e.before or p.dealt & 8:  # 8: 1 << _THIRD
+    if e.before or p.dealt & 8:  # 8: 1 << THIRD
         return False
     if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
                  or id(down[0]) in owners or id(down[1]) in owners):
@@ -156,7 +172,7 @@ def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
     for c in down:
         owners[id(c)] = name
     p.up.append(card)
-    p.up_ranks += _RANK_NIBBLE[card.rank]
+    p.up_ranks += RANK_NIBBLE[card.rank]
     p.down[:0] = down or (None, None)
     return True
 
@@ -172,7 +188,7 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
     if e.street is not street:
         s.report(DEAL_PATTERN_WRONG_STREET, e.line, dealt=e.street, street=street)
     if not p.in_hand:
-        if street is _THIRD:
+        if street is THIRD:
             s.deal_in(p)  # a player marked sitting out but dealt in
         else:
             s.report(DEAL_ORDER_NOT_DEALT_IN, e.line, player=p.name)
@@ -190,14 +206,14 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
         _see_all(s, p, e.down, e.line)
         return
     p.dealt |= bit
-    if street is _THIRD:
+    if street is THIRD:
         p.deal_line = e.line
     _check_before(s, p, e)
-    want_up, want_down = (1, 2) if street is _THIRD else ((0, 1) if street is _SEVENTH else (1, 0))
+    want_up, want_down = (1, 2) if street is THIRD else ((0, 1) if street is SEVENTH else (1, 0))
     up, down = e.up, e.down
-    if street is _SEVENTH and s.community is not None:
+    if street is SEVENTH and s.community is not None:
         s.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=s.community)
-    elif street is _SEVENTH and Reported.COMMUNITY not in s.reported and s.needs_community_card():
+    elif street is SEVENTH and Reported.COMMUNITY not in s.reported and s.needs_community_card():
         s.reported.add(Reported.COMMUNITY)
         s.report(CARDS_COMMUNITY_DUE, e.line, left=s.deck_left(), live=s.live_count())
     if len(up) > want_up or len(down) > want_down:
@@ -208,8 +224,8 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
     _see_all(s, p, up, e.line)
     _see_all(s, p, down, e.line)
     p.up.extend(up)
-    p.up_ranks = _rank_sum(p.up)
-    if street is _THIRD:
+    p.up_ranks = rank_sum(p.up)
+    if street is THIRD:
         known = list(down[:2])
         p.down[:0] = known + [None] * (2 - len(known))
         if len(down) > 2:
@@ -249,8 +265,10 @@ def _see_all(s: Table, p: PlayerState, cards: Iterable[Card], line: int) -> None
         _see(s, p, card, line)
 
 
-def _on_community(s: Table, e: DealCommunity) -> None:
-    if s.street is not _SEVENTH:
+def on_community(s: Table, e: DealCommunity) -> None:
+    """The 7th-street community card (:class:`~studbook.events.DealCommunity`): due, and new?
+    May report: cards.community, cards.unique."""
+    if s.street is not SEVENTH:
         s.report(CARDS_COMMUNITY_NOT_SEVENTH, e.line)
     elif s.community is not None:
         s.report(CARDS_COMMUNITY_SECOND, e.line)
@@ -263,19 +281,22 @@ def _on_community(s: Table, e: DealCommunity) -> None:
     s.community = e.card
 
 
-def _on_seat_summary(s: Table, e: SeatSummary) -> None:
+def on_seat_summary(s: Table, e: SeatSummary) -> None:
+    """The summary's cards of a seat (:class:`~studbook.events.SeatSummary`), checked as shown
+    cards. May report: cards.consistent, cards.count, cards.unique."""
     if not e.cards:
         return
     p = s.by_name.get(e.player)
     if p is None or e.cards == p.shown:
         return
-    _check_shown(s, p, e.cards, e.line)
+    check_shown(s, p, e.cards, e.line)
     if not p.shown and "showed" in e.outcome:
         p.shown = e.cards
 
 
-def _check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
-    """cards.unique, cards.consistent and cards.count for cards a player shows."""
+def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
+    """Cards a player shows (at the showdown, a muck or the summary) against what they were
+    dealt and what others hold. May report: cards.consistent, cards.count, cards.unique."""
     own_ids = set(map(id, shown))  # cards are interned: identity is equality
     if len(own_ids) != len(shown):
         s.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
@@ -323,7 +344,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
         # the log never showed this player's deals: take the cards in dealing order
         p.down = [*cards[:2], *cards[6:7]]
         p.up = list(cards[2:6])
-        p.up_ranks = _rank_sum(p.up)
+        p.up_ranks = rank_sum(p.up)
         for card in cards[:7]:
             owners.setdefault(id(card), name)
         return

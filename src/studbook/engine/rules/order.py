@@ -19,32 +19,41 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Table, able_count, _board_key, _BOARD_KEYS, PlayerState, Reported, _SEVENTH, _THIRD, ZERO,
+    Table, able_count, board_key, BOARD_KEYS, PlayerState, Reported, SEVENTH, THIRD, ZERO,
 )
 
 
 Opening = tuple[PlayerState | None, tuple[PlayerState, ...], PlayerState | None, bool]
 """Who opens a betting round: (the player to act, the acceptable first actors,
 the bring-in player, whether the bring-in is optional: rule bringin.allin)."""
-from studbook.engine.rules.deal import _begin_hand, _check_missing_deals, _implicit_river
+from studbook.engine.rules.deal import begin_hand, check_missing_deals, implicit_river
+
+__all__ = [
+    "Opening", "advance", "betting_done", "close_round", "end_betting", "misplaced_action", "on_street",
+    "player_to_act", "round_opening", "start_turn"
+]
+"""This section's public surface: what the other sections and ``StudState`` may call."""
 
 
-def _on_street(s: Table, e: StreetStart) -> None:
+def on_street(s: Table, e: StreetStart) -> None:
+    """A new street starts (:class:`~studbook.events.StreetStart`): the last round is closed and
+    the next one begins. May report: cards.community, deal.ante, deal.pattern, deal.players,
+    order.streets."""
     new = e.street
     if s.hand_over:
         s.report(ORDER_STREETS_AFTER_WON, e.line, street=new)
     if s.street is None:
-        _begin_hand(s, e.line)
-        if new is not _THIRD:
+        begin_hand(s, e.line)
+        if new is not THIRD:
             s.report(ORDER_STREETS_START, e.line, street=new)
     else:
-        _close_round(s, e.line, new)
+        close_round(s, e.line, new)
         if new != s.street + 1:
-            expected = Street(s.street + 1).label if s.street < _SEVENTH else "the showdown"
+            expected = Street(s.street + 1).label if s.street < SEVENTH else "the showdown"
             s.report(ORDER_STREETS_NEXT, e.line, street=s.street, expected=expected, new=new)
     s.street = new
-    s.implicit_river_due = new is _SEVENTH and not s.implicit_river_done
-    if new is _SEVENTH:
+    s.implicit_river_due = new is SEVENTH and not s.implicit_river_done
+    if new is SEVENTH:
         s.deck_at_river = 52 - s.cards_dealt()
     for p in s.order:  # (acted_level is read only while acted: not set again)
         p.street_in = ZERO
@@ -53,15 +62,17 @@ def _on_street(s: Table, e: StreetStart) -> None:
     s.reported.discard(Reported.TURN)  # a new round: its own order faults
 
 
-def _close_round(s: Table, line: int, until: Street | str) -> None:
-    """Checks when a betting round ends: at ``until``, a new street, the showdown or the end."""
+def close_round(s: Table, line: int, until: Street | str) -> None:
+    """Checks when a betting round ends: at ``until``, a new street, the showdown or the end
+    (the river's unprinted cards, missing deals, an unfinished round), and the last round's
+    facts kept. May report: cards.community, deal.ante, deal.pattern, order.streets."""
     r = s.round
     if s.street is None or s.hand_over:
         return
     if s.implicit_river_due:
-        _implicit_river(s, line)
+        implicit_river(s, line)
     if not r.deals_verified:
-        _check_missing_deals(s, line)
+        check_missing_deals(s, line)
     if not r.started:
         _ensure_round(s)
     p = r.to_act
@@ -79,26 +90,27 @@ def _close_round(s: Table, line: int, until: Street | str) -> None:
 
 def _ensure_round(s: Table, line: int = 0) -> None:
     """Start the street's betting round (once): missing deals and antes are
-    reported, and the first to act is the :meth:`_opening`'s."""
+    reported, and the first to act is the :meth:`round_opening`'s."""
     r = s.round
     if r.started or s.street is None or s.hand_over:
         return
     r.started = True
     if line:
-        _check_missing_deals(s, line)
-    if s.street is _THIRD and (s.ante or s.ante_posted):
+        check_missing_deals(s, line)
+    if s.street is THIRD and (s.ante or s.ante_posted):
         for p in s.order:
             if p.in_hand and not p.folded and not p.ante and p.start > ZERO:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
-    # (_opening, without its call: this runs for every street)
-    opening = _opening_third(s) if s.street is _THIRD else _opening_later(s)
+    # (round_opening, without its call: this runs for every street)
+    opening = _opening_third(s) if s.street is THIRD else _opening_later(s)
     r.to_act, r.first_ok, s.bring_in_player, s.bring_in_optional = opening
 
 
-def _opening(s: Table) -> Opening:
+def round_opening(s: Table) -> Opening:
     """Who opens this street's betting: a query, the state unchanged (rules
-    order.third, order.first, bringin.player, bringin.allin)."""
-    if s.street is _THIRD:
+    order.third, order.first, bringin.player, bringin.allin are checked against it).
+    Reports nothing."""
+    if s.street is THIRD:
         return _opening_third(s)
     return _opening_later(s)
 
@@ -138,7 +150,7 @@ def _opening_later(s: Table) -> Opening:
     live: list[PlayerState] = []
     able = 0
     short = False  # a live board with fewer up cards than the street deals
-    expected_up = 4 if s.street is _SEVENTH else (s.street or 3) - 2
+    expected_up = 4 if s.street is SEVENTH else (s.street or 3) - 2
     for p in s.order:
         if p.folded or not p.in_hand:
             continue
@@ -168,25 +180,25 @@ def _opening_later(s: Table) -> Opening:
     return (first_ok[0] if first_ok else None), first_ok, bring_in_player, optional
 
 
-def _player_to_act(s: Table) -> PlayerState | None:
+def player_to_act(s: Table) -> PlayerState | None:
     """The player due to act now, None when nobody is: a query (a round not yet
-    started is not started by asking)."""
+    started is not started by asking). Reports nothing."""
     if s.round.started or s.street is None or s.hand_over:
         return s.round.to_act
-    return _opening(s)[0]
+    return round_opening(s)[0]
 
 
 def _best_board(s: Table, players: list[PlayerState]) -> PlayerState:
     """The best board showing (``players`` in dealing order, so ties go to the first)."""
     low = s.variant_rules.low_board_first
     community = s.community
-    known = _BOARD_KEYS[low]
+    known = BOARD_KEYS[low]
     best = players[0]
     best_key: tuple[int, ...] | None = None
     for q in players:
         key = known.get(q.up_ranks) if community is None and len(q.up) <= 15 else None
         if key is None:
-            key = _board_key(q.up if community is None else [*q.up, community], low)
+            key = board_key(q.up if community is None else [*q.up, community], low)
         if best_key is None or key < best_key:
             best, best_key = q, key
     return best
@@ -213,18 +225,21 @@ def _next_from(s: Table, pos: int, able: int = -1) -> PlayerState | None:
     return None
 
 
-def _misplaced_action(s: Table, p: PlayerState | None, e: Action) -> None:
+def misplaced_action(s: Table, p: PlayerState | None, e: Action) -> None:
+    """An action from no seat, or before 3rd street. May report: order.streets, order.turn."""
     if p is None:
         s.report(ORDER_TURN_NO_SEAT, e.line, player=e.player)
     else:
         s.report(ORDER_STREETS_ACTS_BEFORE_THIRD, e.line, player=p.name)
 
 
-def _start_turn(s: Table, p: PlayerState, e: Action) -> None:
+def start_turn(s: Table, p: PlayerState, e: Action) -> None:
     """An action by someone other than the known player to act, or the first of a round
-    (the player to act is only known once the round has started)."""
+    (the player to act is only known once the round has started): starts the round and
+    checks the turn. May report: bringin.allin, bringin.player, cards.community, deal.ante,
+    deal.pattern, order.first, order.streets, order.third, order.turn."""
     if s.implicit_river_due:
-        _implicit_river(s, e.line)
+        implicit_river(s, e.line)
     if not s.round.started:
         _ensure_round(s, e.line)
     if s.round.to_act is not p:
@@ -260,7 +275,7 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
         else:
             s.report(ORDER_TURN_ROUND_COMPLETE, e.line, player=p.name, street=street)
         return
-    if first and street is _THIRD:
+    if first and street is THIRD:
         if s.bring_in_optional:
             low = s.bring_in_player
             s.report(BRINGIN_ALLIN_LEFT_ACTS_FIRST, e.line,
@@ -273,7 +288,7 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
                     street=street, player=p.name, board=s.board(p),
                     which=s.variant_rules.first_board)
         return
-    s.report(ORDER_THIRD_OUT_OF_TURN if street is _THIRD else ORDER_TURN_OUT_OF_TURN, e.line,
+    s.report(ORDER_THIRD_OUT_OF_TURN if street is THIRD else ORDER_TURN_OUT_OF_TURN, e.line,
                 expected=expected.name, player=p.name)
 
 
@@ -288,12 +303,12 @@ def _report_bring_in_player(s: Table, line: int, expected: PlayerState, p: Playe
                     player=p.name)
 
 
-def _advance(s: Table, p: PlayerState) -> None:
+def advance(s: Table, p: PlayerState) -> None:
     """After ``p`` acted: is the hand won, and who acts next?
 
     Next is the first player after ``p`` (clockwise) who can act and owes chips or
     has not acted this round; ``p`` again only when they still owe and nobody else
-    does; with fewer than two able players, only someone who owes acts.
+    does; with fewer than two able players, only someone who owes acts. Reports nothing.
     """
     r = s.round
     current = r.current_bet
@@ -317,7 +332,7 @@ def _advance(s: Table, p: PlayerState) -> None:
 
 
 def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
-    """_advance in general (``p`` folded, all-in or still owing); the scan stops as
+    """advance in general (``p`` folded, all-in or still owing); the scan stops as
     soon as later players cannot change the answer."""
     r = s.round
     able = stuck = 0  # live players who can act, and who are all-in
@@ -369,16 +384,19 @@ def _win_by_folds(s: Table) -> None:
 
 def end_betting(s: Table, end_line: int) -> None:
     """The hand's log ended (rule order.streets: no betting round is skipped while
-    two or more players can still bet)."""
+    two or more players can still bet), once the last round is closed. May report:
+    cards.community, deal.ante, deal.pattern, order.streets."""
     if s.street is None or s.hand_over or s.at_showdown:
         return
     street = s.street
-    _close_round(s, end_line, "the end of the hand")
+    close_round(s, end_line, "the end of the hand")
     live = s.live_players
-    if street is not _SEVENTH and len(live) >= 2 and able_count(live) >= 2 and Reported.TURN not in s.reported:
+    if street is not SEVENTH and len(live) >= 2 and able_count(live) >= 2 and Reported.TURN not in s.reported:
         s.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 
 
-def _betting_done(s: Table) -> bool:
-    return _player_to_act(s) is None
+def betting_done(s: Table) -> bool:
+    """Nobody is due to act on this street (the round is over, or the hand). A query.
+    Reports nothing."""
+    return player_to_act(s) is None
 

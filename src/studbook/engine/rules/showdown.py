@@ -19,15 +19,23 @@ from studbook.engine.messages import (
     SHOWDOWN_ORDER_LAST_AGGRESSOR, SHOWDOWN_ORDER_NO_BET, SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT, SHOWDOWN_ORDER_RUN_OUT,
     SHOWDOWN_ORDER_SIDE_POTS,
 )
-from studbook.engine.table import Table, able_count, PlayerState, _SEVENTH, ZERO
-from studbook.engine.rules.deal import _check_shown
-from studbook.engine.rules.order import _betting_done, _close_round
+from studbook.engine.table import Table, able_count, PlayerState, SEVENTH, ZERO
+from studbook.engine.rules.deal import check_shown
+from studbook.engine.rules.order import betting_done, close_round
+
+__all__ = [
+    "on_collect", "on_muck", "on_no_low", "on_show", "on_showdown", "on_summary", "on_uncalled",
+    "showdown_order", "uncalled", "unmatched_bet"
+]
+"""This section's public surface: what the other sections and ``StudState`` may call."""
 
 
 _TOTAL = attrgetter("total")
 
 
-def _on_uncalled(s: Table, e: UncalledReturned) -> None:
+def on_uncalled(s: Table, e: UncalledReturned) -> None:
+    """An uncalled bet returned (:class:`~studbook.events.UncalledReturned`): to whom, and how
+    much. May report: pot.uncalled."""
     p = s.by_name.get(e.player)
     if p is None:
         s.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
@@ -59,25 +67,28 @@ def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
 
 
 def uncalled(s: Table) -> tuple[str, Decimal] | None:
-    """The uncalled bet to return now, as (player, amount), or None."""
+    """The uncalled bet to return now, as (player, amount), or None. Reports nothing."""
     top, amount, _ = _unmatched(s)
-    if top is None or amount <= ZERO or not (s.hand_over or _betting_done(s)):
+    if top is None or amount <= ZERO or not (s.hand_over or betting_done(s)):
         return None
     return top.name, amount
 
 
 def unmatched_bet(s: Table) -> tuple[PlayerState | None, Decimal]:
     """The player whose bet nobody matched and by how much (None, 0 when none),
-    whether or not the betting is over (street bets only: an ante is not a bet)."""
+    whether or not the betting is over (street bets only: an ante is not a bet). Reports nothing."""
     top, amount, _ = _unmatched(s)
     return top, amount
 
 
-def _on_showdown(s: Table, e: ShowdownStart) -> None:
-    _close_round(s, e.line, "the showdown")
+def on_showdown(s: Table, e: ShowdownStart) -> None:
+    """The showdown starts (:class:`~studbook.events.ShowdownStart`): the last round is closed,
+    and no betting round was skipped. May report: cards.community, deal.ante, deal.pattern,
+    order.streets."""
+    close_round(s, e.line, "the showdown")
     s.at_showdown = True
     s.showdown_line = e.line
-    if s.street is not _SEVENTH and not s.hand_over:
+    if s.street is not SEVENTH and not s.hand_over:
         able = able_count(p for p in s.order if p.in_hand and not p.folded)
         if able >= 2:
             s.report(ORDER_STREETS_SHOWDOWN_EARLY, e.line, street=s.street or "no", able=able)
@@ -86,7 +97,7 @@ def _on_showdown(s: Table, e: ShowdownStart) -> None:
 def showdown_order(s: Table) -> list[str]:
     """Live players in the order they show: the last aggressor of the final round
     first (else the first in dealing order), then clockwise (with the profile's
-    shows_side_pots_first, pot by pot from the last side pot)."""
+    shows_side_pots_first, pot by pot from the last side pot). A query. Reports nothing."""
     live = s.live_players
     if not live:
         return []
@@ -162,32 +173,38 @@ def _ran_out(s: Table, live: list[PlayerState]) -> bool:
     last betting action came before 7th street."""
     street = s.last_action_street
     return (able_count(live) < 2
-            and (street is None or street is not _SEVENTH))
+            and (street is None or street is not SEVENTH))
 
 
-def _on_show(s: Table, e: Show) -> None:
+def on_show(s: Table, e: Show) -> None:
+    """A player shows (:class:`~studbook.events.Show`): in turn, and the cards theirs.
+    May report: cards.consistent, cards.count, cards.unique, showdown.order."""
     p = s.by_name.get(e.player)
     if p is None:
         s.report(CARDS_CONSISTENT_NO_SEAT, e.line, player=e.player)
         return
     _check_show_order(s, p, e.line)
-    _check_shown(s, p, e.cards, e.line)
+    check_shown(s, p, e.cards, e.line)
     p.showed = True
     if len(e.cards) >= len(p.shown):
         p.shown = e.cards
 
 
-def _on_muck(s: Table, e: Muck) -> None:
+def on_muck(s: Table, e: Muck) -> None:
+    """A player mucks (:class:`~studbook.events.Muck`): in turn, and any cards named theirs.
+    May report: cards.consistent, cards.count, cards.unique, showdown.order."""
     p = s.by_name.get(e.player)
     if p is None:
         return
     _check_show_order(s, p, e.line)
     p.mucked = True
     if e.cards:
-        _check_shown(s, p, e.cards, e.line)
+        check_shown(s, p, e.cards, e.line)
 
 
-def _on_collect(s: Table, e: Collect) -> None:
+def on_collect(s: Table, e: Collect) -> None:
+    """A player collects from a pot (:class:`~studbook.events.Collect`), kept for settlement,
+    which judges it. May report: showdown.award."""
     p = s.by_name.get(e.player)
     if p is None:
         s.report(SHOWDOWN_AWARD_NO_SEAT, e.line, player=e.player)
@@ -196,11 +213,15 @@ def _on_collect(s: Table, e: Collect) -> None:
     s.collects.append(e)
 
 
-def _on_summary(s: Table, e: PotSummary) -> None:
+def on_summary(s: Table, e: PotSummary) -> None:
+    """The summary's pot line (:class:`~studbook.events.PotSummary`), kept for settlement.
+    Reports nothing."""
     if s.summary is None:
         s.summary = e
 
 
-def _on_no_low(s: Table, e: NoLowHand) -> None:
+def on_no_low(s: Table, e: NoLowHand) -> None:
+    """The log says no low hand qualified (:class:`~studbook.events.NoLowHand`), kept for
+    settlement. Reports nothing."""
     s.no_low_noted = True
 
