@@ -18,7 +18,8 @@ from lark.lexer import PatternRE, TerminalDef
 
 from studbook.events import Action, ActionKind, Deal, Hand, HandHeader, Rejected, Stakes, Street
 from studbook.cards import Card, parse_cards
-from studbook.money import _parse_written, parse_amount
+from studbook import cards as cards_module, money
+from studbook.money import _parse_checked, _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
 from studbook.read.grammar import (
     _IN_LINE,
@@ -236,6 +237,83 @@ def test_parse_amount_fast_path_reads_like_the_written_forms(text: str) -> None:
     assert got == expected and type(got) is type(expected)
     if isinstance(got, Decimal):
         assert str(got) == str(expected)
+
+
+def _read(parse: object, text: str) -> object:
+    """What a parse gives: the Decimal as written (its exponent kept: "0.50" is not "0.5"), or its error."""
+    try:
+        return str(parse(text))  # type: ignore[operator]
+    except ValueError as error:
+        return ("ValueError", str(error))
+
+
+_FIGURES = st.text("0123456789", min_size=0, max_size=15)
+_AMOUNT_TEXTS = st.one_of(
+    # plain forms and their near misses: a sign, figures, a point, figures (too many of either too)
+    st.builds(lambda sign, whole, point, cents: sign + whole + point + cents,
+              st.sampled_from(["", "$", "€", "£", "-", "+", "$-", " ", "USD ", "¥"]), _FIGURES,
+              st.sampled_from(["", ".", ","]), st.text("0123456789", max_size=4)),
+    # around the limit: 12 figures and 13, with leading zeros
+    st.builds(lambda zeros, whole, cents: "0" * zeros + whole + cents, st.integers(0, 3),
+              st.sampled_from(["999999999999", "1000000000000", "1"]), st.sampled_from(["", ".5", ".50", ".005"])),
+    # the written forms and garbage: codes, separators, suffixes, other scripts' digits, blanks
+    st.text("0123456789.,$€£ -+eEKMUSDnaNIf_\u00a0\u0663\uff15x\n", max_size=12),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_AMOUNT_TEXTS)
+def test_parse_amount_reads_every_text_as_the_checked_parse_does(text: str) -> None:
+    """The plain forms' short way gives the same Decimal (exponent and all) and the
+    same errors as reading and checking every text (main's parse_amount)."""
+    assert _read(parse_amount, text) == _read(_parse_checked, text)
+
+
+@pytest.mark.parametrize("text", ["$60.13", "40", "€1250.5", "£0.04", "999999999999.99", "$000000000001"])
+def test_a_plain_amount_is_not_checked_after_it_is_read(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain amount (a sign or none, up to 12 figures, up to 2 decimals) is within
+    the limits by its form: parse_amount makes its Decimal without the checks
+    (on main every amount went through within_limits: a Decimal negation, two
+    comparisons and a quantize a new amount, some 1.5 k instructions)."""
+
+    def refuse(value: Decimal, written: object) -> Decimal:
+        raise AssertionError(f"{written!r} checked")
+
+    monkeypatch.setattr(money, "within_limits", refuse)
+    assert str(parse_amount(text)) == str(Decimal(text.lstrip("$€£")))
+    with pytest.raises(AssertionError):  # the other forms are still checked
+        parse_amount("1,250 USD")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["Th", "2c", "As", "10h", "th", "Xx", "", "  ", "10", "T"]), max_size=8))
+def test_parse_cards_reads_as_card_parse(parts: list[str]) -> None:
+    text = " ".join(parts)
+    try:
+        expected: object = tuple(Card.parse(part) for part in text.split())
+    except ValueError as error:
+        expected = str(error)
+    try:
+        got: object = parse_cards(text)
+    except ValueError as error:
+        got = str(error)
+    assert got == expected
+
+
+def test_parse_cards_binds_the_lookup_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of "Th"-form cards is read through the table's lookup bound at import, not
+    one looked up (a new bound method) on each call, as main did."""
+
+    class Counting(dict[str, Card]):
+        lookups = 0
+
+        def __getattribute__(self, name: str) -> object:
+            Counting.lookups += 1
+            return super().__getattribute__(name)
+
+    monkeypatch.setattr(cards_module, "_BY_TEXT", Counting(cards_module._BY_TEXT))
+    assert parse_cards("Th 2c As") == (Card(10, "h"), Card(2, "c"), Card(14, "s"))
+    assert Counting.lookups == 0
 
 
 def test_parse_cards_reads_every_form() -> None:

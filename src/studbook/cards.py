@@ -58,12 +58,13 @@ class Card:
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUITS)
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_CARD = _BY_TEXT.__getitem__  # bound once: parse_cards runs on every new run of cards
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Parse space-separated cards, e.g. ``"3d Th As"``."""
     try:  # the usual case: every card written as "Th"
-        return tuple(map(_BY_TEXT.__getitem__, text.split()))
+        return tuple(map(_CARD, text.split()))
     except KeyError:
         return tuple(Card.parse(part) for part in text.split())
 

@@ -8,6 +8,7 @@ write: ``$0.04``, ``€1,250.50``, ``1.250,50`` is *not* accepted (ambiguous),
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from typing import cast
 
@@ -27,6 +28,14 @@ MAX_AMOUNT = Decimal(10) ** 12
 or pot, and low enough that sums of millions of them in minor units fit the store's
 64-bit integers (2^63 is about 9.2e18). Past it, the hand is rejected when read."""
 _CENT = Decimal(1).scaleb(-MONEY_DIGITS)
+# The plain forms ("$0.04", "40", "€1250.50"): a sign or none, then figures no finer than
+# MONEY_DIGITS and below MAX_AMOUNT by their length alone, so that the Decimal they make
+# needs no check. ASCII digits only: Decimal, str.isdigit and \d read other scripts' too,
+# and those go the long way, as before.
+_WHOLE_DIGITS = len(str(MAX_AMOUNT)) - 1
+_PLAIN = re.compile(
+    f"[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
+).fullmatch
 
 
 def exponent(value: Decimal) -> int:
@@ -37,6 +46,14 @@ def exponent(value: Decimal) -> int:
 
 def parse_amount(text: str) -> Decimal:
     """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
+    plain = _PLAIN(text)
+    if plain is not None:  # the Decimal _parse_checked makes of it, within the limits by its form
+        return Decimal(plain[1])
+    return _parse_checked(text)
+
+
+def _parse_checked(text: str) -> Decimal:
+    """Any written amount, read and then checked against the limits."""
     try:  # the usual forms, "$0.04" or "40": a decimal literal, maybe after a symbol
         value = Decimal(text[1:] if text[:1] in _CURRENCY_SYMBOLS else text)
     except InvalidOperation:
