@@ -195,9 +195,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                 elif before is not None:
                     report.warnings.append(before)
             result = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+            if previous is not None and isinstance(result, Rejected) and _rejected_again(previous[0], result):
+                continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:
-                if isinstance(result, Rejected) and _rejected_again(previous[0], result):
-                    continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
                 yield previous
             previous = result, sources.of(chunk.text, text) if sources is not None else None
         end = text

@@ -477,12 +477,11 @@ class FirstLinePass:
         ``n`` at index ``n - 1``), when the scan reads ``text``'s first line so:
         the rest's match ends just past the line's newline (a token holds no
         newline but the one that ends it, as the scanners read them)."""
+        end = text.find("\n")
         token = self.first_match(text)  # matched, not remembered: a first line is read once
-        if token is None or token.lastgroup != self.first:
+        if token is None or token.lastgroup != self.first or not 0 < token.end() <= end:
             return None
-        start, end = token.end(), text.find("\n")
-        if not 0 < start <= end:
-            return None
+        start = token.end()
         key = (text[start - 1], text[start:end])
         groups = self.remembered.get(key, _UNREAD)
         if groups is _UNREAD:

@@ -1113,7 +1113,7 @@ class LineFormat:
 
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
         text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
-        if not self._starts(text):
+        if not (self.starts or self.header).match(text):
             if self.plays_nothing(text):  # a table notice, chat or a timer between two hands
                 first = text.lstrip().split("\n", 1)[0]
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
@@ -1138,11 +1138,6 @@ class LineFormat:
         if other_games is not None:
             other_games.running = type(result) is Skipped
         return result
-
-    @functools.cached_property
-    def _starts(self) -> Callable[[str], re.Match[str] | None]:
-        """Whether a hand's text starts as a hand of this site's does (``starts``, else ``header``)."""
-        return (self.starts or self.header).match
 
     @functools.cached_property
     def _other_games(self) -> _OtherGames | None:
