@@ -375,6 +375,20 @@ def test_header_starts_match_finditer() -> None:
         assert find(text) == [m.start() for m in HEADER_START.finditer(text)], text
 
 
+def test_header_starts_match_finditer_and_search_for_headers_of_several_lines() -> None:
+    """The offsets ``finditer`` gives (a match resumed from where the last one ended, one
+    ending past a newline too), and with ``first_only`` what ``search`` finds."""
+    rng = random.Random(5)
+    pieces = ["A", "AB", "B", "x", "\n", "\n\n", " \n", "A\nB\n"]
+    for header in (re.compile(r"^A\n", re.M), re.compile(r"^AB(?:\nAB)*", re.M),
+                   re.compile(r"^A[^\n]*\n(?:[^\n]*\n){0,2}?B", re.M)):  # fmt: skip
+        find, first = header_starts(header), header_starts(header, first_only=True)
+        for _ in range(2000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+            assert find(text) == [m.start() for m in header.finditer(text)], (header, text)
+            assert first(text) == ([m.start()] if (m := header.search(text)) else []), (header, text)
+
+
 def test_grammars_ship_inside_the_package() -> None:
     """A wheel maps grammars/ to studbook/grammars; the package list covers every folder
     under src/ that holds files, data-only ones too (a folder Python can import but the

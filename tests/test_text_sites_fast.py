@@ -282,3 +282,48 @@ def test_a_hand_of_another_game_makes_no_builder(monkeypatch: pytest.MonkeyPatch
         (str(n), "Hold'em Limit", "pokerstars") for n in range(1, 41)]
     assert len(made) <= 1  # the run's first, when the hand read before it was not skipped
     assert calls < 40 * 16, calls  # some 14 a hand (34 before), the split's and parse.py's generators among them
+
+
+def test_a_skipped_hand_read_as_check_reads_it_takes_few_python_steps(tmp_path: Path) -> None:
+    """A hand of another game read from a file as ``studbook check`` reads it
+    (:func:`~studbook.parse.stream_file`): some 10 Python calls a hand (12 before: a
+    generator step to take each result out of its pair, a call to name the game),
+    and the split's loops some 90 steps a hand (116 before). Issue 34: a mixed log's
+    other games are read by the hundred, each costs its checked hands."""
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    from studbook.parse import stream_file
+
+    header = ("PokerStars Home Game Hand #{n}: {{Dazzle's Room}} Tournament #743144019, 100+9 8-Game (Hold'em Limit)"
+              " - Match Round I, Level II (20/40) - 2013/06/05 23:40:{s:02d} ET\nTable '743144019 1' 2-max\n"
+              "Seat 1: Player0 (890 in chips)\nPlayer0: posts small blind 10\n\n\n")
+
+    def steps(hands: int) -> tuple[int, int, list[tuple[str | None, str]]]:
+        path = tmp_path / f"mix{hands}.txt"
+        path.write_text("".join(header.format(n=1000 + n, s=n % 60) for n in range(hands)), encoding="utf-8")
+        list(stream_file(path)[1])  # warm: the grammar, its first line's regex, the games named
+        calls = split = 0
+
+        def trace(frame: FrameType, event: str, arg: Any) -> Any:
+            nonlocal calls, split
+            if event == "call":
+                calls += 1
+                frame.f_trace_opcodes = frame.f_code.co_filename.endswith("split.py")
+            elif event == "opcode":
+                split += 1
+            return trace
+
+        sys.settrace(trace)
+        try:
+            results = list(stream_file(path)[1])
+        finally:
+            sys.settrace(None)
+        return calls, split, [(r.hand_id, r.game) for r in results if isinstance(r, Skipped)]
+
+    calls20, split20, skipped = steps(20)
+    calls60, split60, skipped60 = steps(60)
+    assert skipped60 == [(str(1000 + n), "Hold'em Limit") for n in range(60)]
+    assert (calls60 - calls20) / 40 <= 10.5, (calls60 - calls20) / 40
+    assert (split60 - split20) / 40 <= 100, (split60 - split20) / 40

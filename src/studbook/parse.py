@@ -14,6 +14,7 @@ still come through. ``strict=True`` turns the first problem into a
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import re
 from collections import Counter
@@ -120,12 +121,20 @@ def _parse_decoded(text: str, file: str, site: SiteFormat | None, report: FileRe
 def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
                   report: FileResult) -> Iterator[ParseResult]:  # fmt: skip
     """Detect, split and parse decoded text arriving in pieces of whole lines."""
-    for result, _ in _sourced_pieces(pieces, file, site, report, None):
-        yield result
+    return _results(_sourced_pieces(pieces, file, site, report, None))
 
 
 Sourced = tuple[ParseResult, HandSource | None]
 """A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
+
+
+def _results(sourced: Iterator[Sourced]) -> Iterator[ParseResult]:
+    """The results of ``sourced``, as lazily: taken by ``map`` in C, no Python
+    step a hand (issue 34: a mixed log's skipped hands cost little else)."""
+    return map(_RESULT, sourced)
+
+
+_RESULT: Callable[[Sourced], ParseResult] = operator.itemgetter(0)
 
 
 def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, report: FileResult,
@@ -400,7 +409,7 @@ def stream_file(path: str | os.PathLike[str], *, site: str | None = None) -> tup
     are exhausted; nothing raises (an unreadable file is a report with
     ``unreadable`` set and no results)."""
     report, sourced = _open_stream(path, site, None)
-    return report, (result for result, _ in sourced)
+    return report, _results(sourced)
 
 
 def stream_sourced(path: str | os.PathLike[str], *,
@@ -426,8 +435,7 @@ def _open_stream(path: str | os.PathLike[str], site: str | None,
 
 
 def _stream(handle: BinaryIO, site: str | None, report: FileResult) -> Iterator[ParseResult]:
-    for result, _ in _stream_sourced(handle, site, report, None):
-        yield result
+    return _results(_stream_sourced(handle, site, report, None))
 
 
 def _stream_sourced(handle: BinaryIO, site: str | None, report: FileResult,
@@ -469,7 +477,7 @@ def stream_data(handle: BinaryIO, name: str, *, site: str | None = None) -> tupl
     ``name``: read, decoded and split a block at a time (the stream is closed
     when the results are exhausted)."""
     report = FileResult(name)
-    return report, (result for result, _ in _stream_sourced(handle, site, report, None))
+    return report, _results(_stream_sourced(handle, site, report, None))
 
 
 def read_data(data: bytes, name: str, *, site: str | None = None) -> FileResult:

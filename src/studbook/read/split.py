@@ -8,7 +8,12 @@ from typing import Callable, Iterator
 
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import regex_items
+from studbook.records import maker
 from studbook.sites.base import HandText
+
+# A hand's text made by its positional maker (every hand is one: fewer steps than the
+# frozen class's __init__, issue 34)
+_hand_text: Callable[[int, str], HandText] = maker(HandText)
 
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 # In a detector that reads a hand's first lines (a regex): the end of a line, then up to
@@ -43,18 +48,20 @@ def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
     can tell from the first hand's line number.
     """
     starts = header_starts(header)(text)
-    line = 1 + text.count("\n", 0, starts[0]) if starts else 1
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else len(text)
-        blank = text.find("\n\n", start, end)
+    if not starts:
+        return
+    line = 1 + text.count("\n", 0, starts[0])
+    find, count = text.find, text.count  # (bound once: a mixed log's skipped hands cost little else, issue 34)
+    for start, end in zip(starts, starts[1:] + [len(text)]):
+        blank = find("\n\n", start, end)
         # the usual case: one hand, then blank lines (the hand is copied out of the text once)
         if blank != -1 and text[blank:end].isspace():
-            yield HandText(line, text[start : blank + 1])
+            yield _hand_text(line, text[start : blank + 1])
         elif blank == -1:
-            yield HandText(line, text[start:end].rstrip(" \t\n") + "\n")
+            yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n")
         else:
             yield from split_blank_lines(text[start:end], line)
-        line += text.count("\n", start, end)
+        line += count("\n", start, end)
 
 
 def _leading_blank_lines(block: str) -> int:
@@ -97,16 +104,15 @@ def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable
     def starts(text: str) -> list[int]:
         found: list[int] = []
         done = 0  # finditer resumes where the previous match ended
-        at = 0 if text.startswith(prefix) else text.find(needle) + 1
-        while at >= 0 and (at > 0 or not found):
-            if at >= done:
-                m = match(text, at)
-                if m is not None:
-                    found.append(at)
-                    if first_only:
-                        break
-                    done = max(m.end(), at + 1)
-            at = text.find(needle, at) + 1 or -1
+        find = text.find
+        at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
+        while at >= 0:  # (a few steps a hand: a mixed log's skipped hands cost little else, issue 34)
+            if at >= done and (m := match(text, at)) is not None:
+                found.append(at)
+                if first_only:
+                    break
+                done = m.end()  # past ``at``: a match holds the prefix
+            at = find(needle, at) + 1 or -1
         return found
 
     return starts
