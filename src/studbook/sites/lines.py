@@ -1020,6 +1020,9 @@ class _OtherGames:
     grammar: Callable[[], LineGrammar]
     site: str | None
     running: bool = False
+    # (game, why skipped) by the pass's groups that may name the game: a log's few other
+    # games, their hands skipped by the hundred (no call a hand, issue 34)
+    _named: dict[Fields, tuple[str, str]] = dataclasses.field(default_factory=dict, repr=False)
 
     @functools.cached_property
     def first_line(self) -> FirstLinePass | None:
@@ -1037,17 +1040,6 @@ class _OtherGames:
         games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
         return operator.itemgetter(*games, *games[:1])
 
-    @functools.cached_property
-    def _hand_id(self) -> int:
-        """Where the hand id is among the first token's fields."""
-        return self.other.hand_id[1]
-
-    @functools.cached_property
-    def _named(self) -> dict[Fields, tuple[str, str]]:
-        """(game, why skipped) by the pass's groups that may name the game: a log's
-        few other games, their hands skipped by the hundred (no call a hand, issue 34)."""
-        return {}
-
     def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
         """The hand whose first line ``found`` read (its first token's fields and the
         rest's groups), skipped as the builder would skip it."""
@@ -1059,7 +1051,7 @@ class _OtherGames:
             named = self._named[names] = game, skip_reason(game)
             if len(self._named) > _NAMED_LIMIT:  # a bound however many games a file names
                 self._named.clear()
-        return make_skipped(file, line, first[self._hand_id], named[0], named[1], self.site)
+        return make_skipped(file, line, first[self.other.hand_id[1]], named[0], named[1], self.site)
 
 
 _NAMED_LIMIT = 256
