@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import random
 import re
 import tomllib
@@ -29,9 +30,11 @@ from studbook.read.grammar import (
     _in_line,
     _Scanner,
     _stepped_names,
+    common_piece,
     grammar_dir,
 )
 from studbook.read.memo import TextMemo
+from studbook.read.regex import regex_items
 from studbook.records import maker
 from studbook.read.split import header_starts
 from samples import sample_files
@@ -625,3 +628,67 @@ def test_a_line_of_the_first_alternative_is_read_by_it_alone() -> None:
     assert scanner.read("x\na b: calls 5\n", 2, "a b: calls 5") == ("CALL", ("a b", "5"), 13, True)
     assert scanner.read("Dealt to\n", 0, "Dealt to") is None
     assert tried == ["a b: calls 5\n", "Dealt to\n"]
+
+
+# ---------------------------------------------------------------------------
+# Runs of cards read without backtracking into them (issue 34)
+
+_CARD_PIECES = ("CARDS", "CARDS1", "CARDS_OR_HIDDEN")
+
+
+@functools.cache
+def _card_terminals() -> list[tuple[str, str, str]]:
+    """(site, terminal, regex) of every text site's terminal that reads a run of cards."""
+    return [(site, name, t.pattern.to_regexp()) for site in sorted(site_names())
+            if isinstance(format_ := get_site(site), LineFormat)
+            for name, t in format_.grammar().terminals.items() if "[cdhs])*+" in t.pattern.to_regexp()]  # fmt: skip
+
+
+def _as_main_wrote_it(regexp: str) -> str:
+    """A terminal's regex with common.lark's runs of cards as main (418d17b) wrote them:
+    the repeat greedy, "10" tried before the other ranks."""
+    return regexp.replace("[cdhs])*+", "[cdhs])*").replace("(?:[2-9TJQKAtjqka]|10)", "(?:10|[2-9TJQKAtjqka])")
+
+
+def test_a_run_of_cards_is_matched_without_backtracking_into_it() -> None:
+    """common.lark's runs of cards repeat possessively (issue 34: a deal line read for the
+    first time, new every hand, went back over its run's cards when the greedy repeat ended,
+    some 0.75 k instructions a card): every place a run is read, what follows it ("]", the
+    line's end) cannot start with a space and a rank, where a card of the run begins, so
+    no match gives a card back. Main's repeats were greedy."""
+    for piece in _CARD_PIECES:
+        assert "POSSESSIVE_REPEAT" in repr(regex_items(common_piece(piece))), piece
+    assert {site for site, _, _ in _card_terminals()} >= {"pokerstars", "fulltilt", "winning"}
+
+
+_RUN_PIECES = ["Ah", "Kd", "10c", "Tc", "9s", "th", "1", "0", "x", "of", "xx", "??", " ", "  ", "[", "]", "\t", "X"]
+_LINE_PIECES = ["Dealt to ", "Bob", "Bob [Ah]", ": shows [", ": mucks [", " [", "] [", "]", " (a pair)", "Board [",
+                "*** RIVER *** [", "*** 7th STREET *** [", "Player ", " received card: [", " shows", "Bets: $1",
+                ". Collects: $0.", " is low with [", "\n"]  # fmt: skip
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_LINE_PIECES), st.lists(st.sampled_from(_RUN_PIECES), max_size=9).map("".join)),
+                max_size=10).map("".join))  # fmt: skip
+def test_a_run_of_cards_reads_as_the_greedy_run_read(text: str) -> None:
+    """Every terminal of every text site that reads a run of cards matches any line as its
+    form with main's greedy runs matches it: the same span and fields (hypothesis: lines of
+    the terminals' words, runs of cards well and badly written, brackets and blanks)."""
+    line = text if text.endswith("\n") else text + "\n"
+    for site, name, regexp in _card_terminals():
+        for start in range(0, len(line), 7):
+            now, then = re.match(regexp, line[start:]), re.match(_as_main_wrote_it(regexp), line[start:])
+            assert (now and (now.span(), now.groups())) == (then and (then.span(), then.groups())), (site, name, line)
+
+
+def test_a_deal_line_of_every_form_reads_as_the_greedy_run_read() -> None:
+    """PokerStars' deal lines of each form (3rd street, later streets, hidden cards, bare
+    cards, a run left open) read the same tokens by the possessive and the greedy runs."""
+    deal = grammar().terminals["DEAL"].pattern.to_regexp()
+    lines = ["Dealt to Bob [Ah Kd 10c]\n", "Dealt to Bob [Ah Kd] [10c]\n", "Dealt to Bob [Ah Kd 5c] [7s]\n",
+             "Dealt to Bob [of]\n", "Dealt to Bob [Ah Kd] [of]\n", "Dealt to Bob [Ah] [xx] 7s 8s\n",
+             "Dealt to Bob [Ah Kd 5c 7s] [Qs] \n", "Dealt to Bob [Ah Kd 5c\n", "Dealt to Bob [Ah Kd] Qs Js 10h  \n",
+             "Dealt to Bob [Ah Kd ] [Qs]\n", "Dealt to A [Bb] [Ah Kd] [Qs]\n"]  # fmt: skip
+    for line in lines:
+        now, then = re.match(deal, line), re.match(_as_main_wrote_it(deal), line)
+        assert (now and (now.span(), now.groups())) == (then and (then.span(), then.groups())), line

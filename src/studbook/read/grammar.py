@@ -359,7 +359,7 @@ def _no_newline(op: Any, arg: Any) -> bool:
             or (kind is _c.CATEGORY and value in (_c.CATEGORY_DIGIT, _c.CATEGORY_WORD))
             for kind, value in arg
         )
-    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT):
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
         return all(_no_newline(o, a) for o, a in arg[2])
     if op is _c.SUBPATTERN:
         return not arg[1] and not arg[2] and all(_no_newline(o, a) for o, a in arg[3])
