@@ -791,8 +791,8 @@ def test_a_log_read_with_its_runs_of_skipped_hands_reads_as_hand_by_hand(tmp_pat
     offered: list[bool] = []  # whether each hand the split offered was read
     run_read = type(other_games).read
 
-    def spy(self: Any, context: Any, text: str, start: int, stop: int, line: int) -> Any:
-        result = run_read(self, context, text, start, stop, line)
+    def spy(self: Any, context: Any, hand: str, line: int) -> Any:
+        result = run_read(self, context, hand, line)
         offered.append(result is not None)
         return result
 

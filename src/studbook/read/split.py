@@ -46,9 +46,10 @@ class HandReader(Protocol[R]):
 
     running: bool  # whether it reads hands now (a run of the hands it reads): the split offers none else
 
-    def read(self, context: Any, text: str, start: int, stop: int, line: int) -> R | None:
-        """The hand ``text[start:stop]``, starting on ``text``'s line ``line``, read (what
-        the split was given as ``context`` passed on), or None: the split splits it out."""
+    def read(self, context: Any, hand: str, line: int) -> R | None:
+        """The text of a hand, starting on the split text's line ``line``, read (with
+        what the split was given as ``context``), or None: the split yields it as a
+        :class:`HandText`."""
         ...
 
 
@@ -57,7 +58,7 @@ class _NotReading:
 
     running = False
 
-    def read(self, context: Any, text: str, start: int, stop: int, line: int) -> None:
+    def read(self, context: Any, hand: str, line: int) -> None:
         return None
 
 
@@ -98,8 +99,9 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
         blank = find("\n\n", start, end)
         # the usual case: one hand, then blank lines (the hand is copied out of the text once)
         if blank != -1 and text[blank:end].isspace():
-            if not offer.running or (result := offer.read(context, text, start, blank + 1, line)) is None:
-                yield _hand_text(line, text[start : blank + 1])
+            hand = text[start : blank + 1]
+            if not offer.running or (result := offer.read(context, hand, line)) is None:
+                yield _hand_text(line, hand)
             else:
                 yield result
         elif blank == -1:
@@ -149,19 +151,27 @@ def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable
 
     def starts(text: str) -> list[int]:
         found: list[int] = []
+        add = found.append
         done = 0  # finditer resumes where the previous match ended
         find = text.find
         at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
         while at >= 0:  # (a few steps a hand: a mixed log's skipped hands cost little else, issue 34)
             if at >= done and (m := match(text, at)) is not None:
-                found.append(at)
-                if first_only:
-                    break
+                add(at)
                 done = m.end()  # past ``at``: a match holds the prefix
             at = find(needle, at) + 1 or -1
         return found
 
-    return starts
+    def first(text: str) -> list[int]:
+        find = text.find
+        at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
+        while at >= 0:
+            if match(text, at) is not None:
+                return [at]
+            at = find(needle, at) + 1 or -1
+        return []
+
+    return first if first_only else starts
 
 
 def _literal_prefix(header: re.Pattern[str]) -> str:

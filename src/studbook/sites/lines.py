@@ -1043,21 +1043,20 @@ class _OtherGames:
         games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
         return operator.itemgetter(*games, *games[:1])
 
-    def read(self, context: tuple[str, int, bool], text: str, start: int, stop: int, line: int) -> Skipped | None:
-        """The hand ``text[start:stop]`` (the whole hand, starting on ``text``'s line
-        ``line``) skipped from its first line, as the builder would skip it, or None:
+    def read(self, context: tuple[str, int, bool], hand: str, line: int) -> Skipped | None:
+        """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
+        split from) skipped from its first line, as the builder would skip it, or None:
         the hand over the size limit (rejected unread), not starting as a hand must
         (not a hand), a first line the pass does not read (then the run ends: the
         builder reads the hand), or, with ``whole``, a game whose name is damaged
-        (rejected by the screen). ``context``: (the file, how many lines ``text``'s
-        are past the file's, ``whole``). Asked while running.
+        (rejected by the screen). ``context``: (the file, how many lines the split
+        text's are past the file's, ``whole``). Asked while running.
 
         :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
         of a text but the first (:meth:`LineFormat.hands`), so a run of other games is
         read in the split's loop, with no hand's text, no ``parse_hand``, no screen."""
-        if stop - start > limits.MAX_HAND_CHARS:
+        if len(hand) > limits.MAX_HAND_CHARS:
             return None
-        hand = text[start:stop]  # (the text itself when whole: a str's full slice is the str)
         first_line = self.first_line
         if first_line is None or not self.starts.match(hand):
             return None
@@ -1149,7 +1148,7 @@ class LineFormat:
         # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
         other_games = self._other_games
         if other_games is not None and other_games.running and (
-                skipped := other_games.read((file, 0, False), text, 0, len(text), chunk.first_line)) is not None:
+                skipped := other_games.read((file, 0, False), text, chunk.first_line)) is not None:
             return skipped
         try:
             result = self.builder(file, chunk, text, self.grammar()).build()
