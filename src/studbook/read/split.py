@@ -84,8 +84,8 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
     is offered to it while it is running, and what it reads takes the hand's
     place: a site's format reads a run of hands of another game on the split's
     way, each skipped from its first line, with no :class:`HandText` made and
-    no call a hand between the split and the format (issue 34: a mixed log's
-    other games are read by the hundred). The first hand is always split out,
+    no ``parse_hand`` a hand (issue 34: a mixed log's other games are read by
+    the hundred). The first hand is always split out,
     so what comes before it is its caller's to judge.
     """
     starts = header_starts(header)(text)

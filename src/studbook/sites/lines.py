@@ -1054,7 +1054,7 @@ class _OtherGames:
 
         :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
         of a text but the first (:meth:`LineFormat.hands`), so a run of other games is
-        read in the split's loop, with no hand's text, no ``parse_hand``, no screen."""
+        read in the split's loop, with no ``HandText``, no ``parse_hand``, no screen."""
         if len(hand) > limits.MAX_HAND_CHARS:
             return None
         first_line = self.first_line
