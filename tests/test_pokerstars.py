@@ -21,6 +21,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
+from studbook.events import ParseResult
 from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
 
@@ -719,3 +720,106 @@ def test_hands_of_another_game_are_tried_from_their_header_while_they_come_in_a_
     tried.clear()
     assert all(isinstance(r, Hand) for r in studbook.parse_text("\n\n".join([SMALL] * 5), file="stud.txt"))
     assert not tried
+
+
+def test_a_run_of_skipped_hands_is_read_in_the_splits_loop(tmp_path: Path) -> None:
+    """A run of hands of another game, read from a file as ``studbook check`` reads it
+    (:func:`~studbook.parse.stream_file`), is read in the split's loop (issue 34: the
+    format's reader offered each hand, ``LineFormat.hands``): some 6 Python calls a hand
+    (the split's and parse.py's generators, the format's read, the pass's match, the
+    ``Skipped`` made), where each hand went through a ``HandText``, ``_parse_hand``,
+    ``parse_hand``, ``screen`` and the naming before (10 calls a hand). Counted with
+    ``sys.setprofile``: Python calls only, the difference of two files over their hands."""
+    import sys
+
+    from studbook.parse import stream_file
+
+    other = OTHER_GAME_HAND.replace("{body}", "")
+
+    def calls(hands: int) -> tuple[int, list[ParseResult]]:
+        path = tmp_path / f"run{hands}.txt"
+        path.write_text("\n\n".join(other.replace("#99631934052", f"#{1000 + n}") for n in range(hands)), encoding="utf-8")
+        list(stream_file(path)[1])  # warm: the grammar, its first line's regex, the game named
+        events: list[str] = []
+        sys.setprofile(lambda frame, event, arg: events.append(event))
+        try:
+            results = list(stream_file(path)[1])
+        finally:
+            sys.setprofile(None)
+        return events.count("call"), results
+
+    calls20, _ = calls(20)
+    calls60, results = calls(60)
+    assert [(r.hand_id, r.game, r.line) for r in results if isinstance(r, Skipped)] == [
+        (str(1000 + n), "Hold'em Limit", 1 + 11 * n) for n in range(60)]
+    assert (calls60 - calls20) / 40 <= 6.5, (calls60 - calls20) / 40
+
+
+_RUN_GAMES = ("Hold'em Limit", "Omaha Hi/Lo Limit", "Triple Draw 2-7 Lowball Limit", "Hold'em No Limit",
+              "Hold\ufffdem Limit", "Razz Limit")
+
+
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_a_log_read_with_its_runs_of_skipped_hands_reads_as_hand_by_hand(tmp_path: Path, data: st.DataObject) -> None:
+    """A log of runs of hands of another game (damaged game names among them: rejected),
+    stud hands, headers the pass does not read, notices between hands and hands over a
+    (lowered) size limit reads as each hand read by itself by the builder (no pass, no
+    run, the format's ``_other_games`` None, each hand's text taken): every result the
+    same, with its reason, file and line, in the same order (issue 34: the split's loop
+    reads a run of skipped hands)."""
+    from typing import Any
+    from unittest import mock
+
+    from studbook.parse import stream_file, stream_sourced
+    from studbook.read import limits
+    from studbook.sites.pokerstars import FORMAT
+
+    kinds = data.draw(st.lists(st.sampled_from(["other"] * 4 + ["stud", "garbled", "long", "notice"]), min_size=1, max_size=14))
+    hands = []
+    for n, kind in enumerate(kinds, 1):
+        game = data.draw(st.sampled_from(_RUN_GAMES))
+        other = OTHER_GAME_HAND.replace("Hold'em Limit", game).replace("#", f"#{n}", 1)
+        hand = {"other": other.replace("{body}", ""), "stud": SMALL.replace("#1001", f"#{n}", 1),
+                "garbled": other.replace("{body}", "").replace("2013/06/05", "2013/06"),
+                "long": other.replace("{body}", "x" * 700), "notice": "Player0 has timed out\n"}[kind]
+        hands.append(hand + "\n" * data.draw(st.integers(1, 3)))
+    path = tmp_path / "log.txt"
+    path.write_text("".join(hands).rstrip("\n") + "\n" * data.draw(st.integers(0, 2)), encoding="utf-8")
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    offered: list[bool] = []  # whether each hand the split offered was read
+    run_read = type(other_games).read
+
+    def spy(self: Any, context: Any, hand: str, line: int) -> Any:
+        result = run_read(self, context, hand, line)
+        offered.append(result is not None)
+        return result
+
+    with mock.patch.object(limits, "MAX_HAND_CHARS", 1000), mock.patch.object(type(other_games), "read", spy):
+        other_games.running = data.draw(st.booleans())  # as a file read before may have left it
+        report, results = stream_file(path)
+        read = list(results)
+        event(f"read in a run: {min(sum(offered), 3)}+")
+        with mock.patch.dict(FORMAT.__dict__, {"_other_games": None}):
+            base_report, sourced = stream_sourced(path)
+            by_hand = [result for result, _ in sourced]
+    assert read == by_hand
+    assert (report.warnings, report.error) == (base_report.warnings, base_report.error)
+    event(f"{sum(isinstance(r, Skipped) for r in read)} skipped, {sum(isinstance(r, Rejected) for r in read)} rejected")
+
+
+def test_a_first_lines_rest_is_remembered_by_one_string() -> None:
+    """The pass remembers what the rest of a first line reads by one string, the rest
+    with the character before it (issue 34: a tuple of the two made, hashed and
+    compared a hand cost a skipped hand some 1 k instructions of its 50 k)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    other_games = FORMAT._other_games
+    assert other_games is not None and other_games.first_line is not None
+    first_line = other_games.first_line
+    header = OTHER_GAME_HAND.replace("{body}", "").replace("23:40:34", "23:41:17")
+    found = first_line.match(header)
+    assert found is not None and found[0][-1] == "99631934052"
+    rest = header[header.index(": ") + 1 : header.index("\n")]  # the first token, "...#99631934052: ", read
+    assert first_line.remembered[rest] == found[1]

@@ -175,6 +175,10 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         windows = _windows(head, pieces, header, line_after)
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
+    # the format's split, with the hands it reads on its way (a run of skipped hands, issue 34); not when
+    # each hand's text is asked for
+    hands: Callable[[str, str, int], Iterator[HandText | ParseResult]] | None = (
+        getattr(fmt, "hands", None) if sources is None else None)  # fmt: skip
     first = True
     previous: Sourced | None = None  # held back: the last hand may have been cut (studbook.complete)
     end = ""  # the file's last window, to see whether the file stops inside a line
@@ -186,7 +190,12 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
             previous = overlong_hand(HandText(first_line, text), overlong, file), None  # not held: no text
             continue
         shift = first_line - 1
-        for chunk in fmt.split(text):
+        for chunk in fmt.split(text) if hands is None else hands(text, file, shift):
+            if not isinstance(chunk, HandText):  # read by the format, as _parse_hand reads a hand (never a file's first)
+                if previous is not None:
+                    yield previous
+                previous = chunk, None
+                continue
             if first:
                 first = False
                 before = _before_first_hand(text, chunk.first_line, file, fmt) if text_format else None

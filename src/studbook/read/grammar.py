@@ -470,7 +470,9 @@ class FirstLinePass:
     first_fields: tuple[int, ...]  # the first terminal's groups in it, twice 0 before (as ``group`` takes them)
     pattern: re.Pattern[str]
     fields: Mapping[str, tuple[tuple[int, ...], ...]]
-    remembered: dict[tuple[str, str], Optional[tuple[Optional[str], ...]]]
+    # by the rest of the line with the character before it (one string: no tuple a line to make,
+    # hash and compare, issue 34)
+    remembered: dict[str, Optional[tuple[Optional[str], ...]]]
 
     def match(self, text: str) -> tuple[Fields, tuple[Optional[str], ...]] | None:
         """The first token's fields and the groups of the rest's match (group
@@ -482,7 +484,7 @@ class FirstLinePass:
         if token is None or token.lastgroup != self.first or not 0 < token.end() <= end:
             return None
         start = token.end()
-        key = (text[start - 1], text[start:end])
+        key = text[start - 1 : end]
         groups = self.remembered.get(key, _UNREAD)
         if groups is _UNREAD:
             found = self.pattern.match(text, start)

@@ -52,10 +52,16 @@ def screen(result: ParseResult, chunk: HandText, file: str) -> ParseResult:
             return Rejected(result.file, result.line, result.hand_line, result.reason, capped(result.text),
                             result.hand_id)  # fmt: skip
         return result
-    if REPLACED in result.game:
+    if damaged(result.game):
         return Rejected(file, result.line, chunk.first_line, _DAMAGED.format(what="game name"), capped(result.game),
                         result.hand_id)  # fmt: skip
     return result
+
+
+def damaged(name: str) -> bool:
+    """Whether ``name`` (a game's, as a header writes it) holds bytes the decoder had to
+    replace: a hand skipped as of another game by such a name is damaged (:func:`screen`)."""
+    return REPLACED in name
 
 
 def capped(text: str) -> str:
@@ -134,5 +140,5 @@ def _reject(hand: Hand, line: int, what: str, value: str, limit: int) -> Rejecte
 
 __all__ = [
     "MAX_HAND_CHARS", "MAX_NAME_CHARS", "MAX_PLACE", "MAX_SEAT", "MAX_TABLE_CHARS", "MAX_TEXT_SHOWN", "capped",
-    "overlong_hand", "screen", "within_count",
+    "damaged", "overlong_hand", "screen", "within_count",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol, TypeVar, overload
 
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import regex_items
@@ -14,6 +14,8 @@ from studbook.sites.base import HandText
 # A hand's text made by its positional maker (every hand is one: fewer steps than the
 # frozen class's __init__, issue 34)
 _hand_text: Callable[[int, str], HandText] = maker(HandText)
+
+R = TypeVar("R", covariant=True)
 
 _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n)+")
 # In a detector that reads a hand's first lines (a regex): the end of a line, then up to
@@ -39,29 +41,75 @@ def split_blank_lines(text: str, first_line: int = 1) -> Iterator[HandText]:
         yield HandText(line + _leading_blank_lines(block), block.lstrip("\n"))
 
 
-def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
+class HandReader(Protocol[R]):
+    """What may read a hand where the split finds it, while ``running``."""
+
+    running: bool  # whether it reads hands now (a run of the hands it reads): the split offers none else
+
+    def read(self, context: Any, hand: str, line: int) -> R | None:
+        """The text of a hand, starting on the split text's line ``line``, read (with
+        what the split was given as ``context``), or None: the split yields it as a
+        :class:`HandText`."""
+        ...
+
+
+class _NotReading:
+    """The reader of a split given none, and of a text's first hand: it reads no hand."""
+
+    running = False
+
+    def read(self, context: Any, hand: str, line: int) -> None:
+        return None
+
+
+_NOT_READING = _NotReading()
+
+
+@overload
+def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]: ...
+@overload
+def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R], context: Any) -> Iterator[HandText | R]: ...
+
+
+def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] | None = None,
+                     context: Any = None) -> Iterator[HandText | R]:  # fmt: skip
     """Hands that start with a line matching ``header`` (a ``re.M`` pattern).
 
     A hand runs to its first blank line; anything after that and before the
     next header is yielded as a block of its own (the site parser rejects it
     as text outside a hand). Text before the first header is dropped: callers
     can tell from the first hand's line number.
+
+    With a ``reader``, each hand after the first that runs to its blank line
+    is offered to it while it is running, and what it reads takes the hand's
+    place: a site's format reads a run of hands of another game on the split's
+    way, each skipped from its first line, with no :class:`HandText` made and
+    no ``parse_hand`` a hand (issue 34: a mixed log's other games are read by
+    the hundred). The first hand is always split out,
+    so what comes before it is its caller's to judge.
     """
     starts = header_starts(header)(text)
     if not starts:
         return
     line = 1 + text.count("\n", 0, starts[0])
     find, count = text.find, text.count  # (bound once: a mixed log's skipped hands cost little else, issue 34)
+    later: HandReader[R] = _NOT_READING if reader is None else reader
+    offer: HandReader[R] = _NOT_READING  # not the first hand
     for start, end in zip(starts, starts[1:] + [len(text)]):
         blank = find("\n\n", start, end)
         # the usual case: one hand, then blank lines (the hand is copied out of the text once)
         if blank != -1 and text[blank:end].isspace():
-            yield _hand_text(line, text[start : blank + 1])
+            hand = text[start : blank + 1]
+            if not offer.running or (result := offer.read(context, hand, line)) is None:
+                yield _hand_text(line, hand)
+            else:
+                yield result
         elif blank == -1:
             yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n")
         else:
             yield from split_blank_lines(text[start:end], line)
         line += count("\n", start, end)
+        offer = later
 
 
 def _leading_blank_lines(block: str) -> int:
@@ -103,19 +151,27 @@ def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable
 
     def starts(text: str) -> list[int]:
         found: list[int] = []
+        add = found.append
         done = 0  # finditer resumes where the previous match ended
         find = text.find
         at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
         while at >= 0:  # (a few steps a hand: a mixed log's skipped hands cost little else, issue 34)
             if at >= done and (m := match(text, at)) is not None:
-                found.append(at)
-                if first_only:
-                    break
+                add(at)
                 done = m.end()  # past ``at``: a match holds the prefix
             at = find(needle, at) + 1 or -1
         return found
 
-    return starts
+    def first(text: str) -> list[int]:
+        find = text.find
+        at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
+        while at >= 0:
+            if match(text, at) is not None:
+                return [at]
+            at = find(needle, at) + 1 or -1
+        return []
+
+    return first if first_only else starts
 
 
 def _literal_prefix(header: re.Pattern[str]) -> str:

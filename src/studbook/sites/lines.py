@@ -45,8 +45,9 @@ from studbook.read.grammar import (
     Fields, FirstLinePass, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar,
 )
 from studbook.read.memo import TextMemo
+from studbook.read import limits
 from studbook.read.split import header_starts
-from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, within_count
+from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, damaged, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
 )
@@ -1014,15 +1015,17 @@ class _OtherGames:
     were skipped; after a hand the builder read, the next one is read by the builder
     until it skips one. Either way a hand comes out the same (the builder's result):
     a log of stud hands is not read twice at each header, a mix's other games made
-    by a builder once a run."""
+    by a builder once a run. While running, the split offers it each hand
+    (:meth:`LineFormat.hands`), so a run is read in the split's loop."""
 
     other: OtherGame
     grammar: Callable[[], LineGrammar]
     site: str | None
+    starts: re.Pattern[str]  # what a hand's text must start with (the format's)
     running: bool = False
-    # (game, why skipped) by the pass's groups that may name the game: a log's few other
-    # games, their hands skipped by the hundred (no call a hand, issue 34)
-    _named: dict[Fields, tuple[str, str]] = dataclasses.field(default_factory=dict, repr=False)
+    # (game, why skipped, whether the game's name is damaged) by the pass's groups that may name
+    # the game: a log's few other games, their hands skipped by the hundred (no call a hand, issue 34)
+    _named: dict[Fields, tuple[str, str, bool]] = dataclasses.field(default_factory=dict, repr=False)
 
     @functools.cached_property
     def first_line(self) -> FirstLinePass | None:
@@ -1040,18 +1043,39 @@ class _OtherGames:
         games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
         return operator.itemgetter(*games, *games[:1])
 
-    def skipped(self, found: tuple[Fields, Fields], line: int, file: str) -> Skipped:
-        """The hand whose first line ``found`` read (its first token's fields and the
-        rest's groups), skipped as the builder would skip it."""
+    def read(self, context: tuple[str, int, bool], hand: str, line: int) -> Skipped | None:
+        """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
+        split from) skipped from its first line, as the builder would skip it, or None:
+        the hand over the size limit (rejected unread), not starting as a hand must
+        (not a hand), a first line the pass does not read (then the run ends: the
+        builder reads the hand), or, with ``whole``, a game whose name is damaged
+        (rejected by the screen). ``context``: (the file, how many lines the split
+        text's are past the file's, ``whole``). Asked while running.
+
+        :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
+        of a text but the first (:meth:`LineFormat.hands`), so a run of other games is
+        read in the split's loop, with no ``HandText``, no ``parse_hand``, no screen."""
+        if len(hand) > limits.MAX_HAND_CHARS:
+            return None
+        first_line = self.first_line
+        if first_line is None or not self.starts.match(hand):
+            return None
+        found = first_line.match(hand)
+        if found is None:
+            self.running = False
+            return None
         first, groups = found
         names = self._games(groups)
         named = self._named.get(names)
         if named is None:
             game = self.other.game(names)
-            named = self._named[names] = game, skip_reason(game)
+            named = self._named[names] = game, skip_reason(game), damaged(game)
             if len(self._named) > _NAMED_LIMIT:  # a bound however many games a file names
                 self._named.clear()
-        return make_skipped(file, line, first[self.other.hand_id[1]], named[0], named[1], self.site)
+        file, shift, whole = context
+        if whole and named[2]:
+            return None
+        return make_skipped(file, line + shift, first[self.other.hand_id[1]], named[0], named[1], self.site)
 
 
 _NAMED_LIMIT = 256
@@ -1100,6 +1124,16 @@ class LineFormat:
     def split(self, text: str) -> Iterator[HandText]:
         return self.splitter(text, self.header)
 
+    def hands(self, text: str, file: str, shift: int) -> Iterator[HandText | ParseResult]:
+        """:meth:`split`, with the hands of a run of another game's read on the split's
+        way (:meth:`_OtherGames.read`): each such hand's result, as parse.py would
+        have it from :meth:`parse_hand`, in its place (lines ``shift`` past ``text``'s)."""
+        other_games = self._other_games
+        if other_games is None or self.splitter is not split_at_headers:
+            return self.split(text)
+        # a hand whose game's name is damaged is left to the general way (parse.py's screen rejects it)
+        return split_at_headers(text, self.header, other_games, (file, shift, True))
+
     def grammar(self) -> LineGrammar:
         return load_grammar(self.grammar_name)
 
@@ -1113,10 +1147,9 @@ class LineFormat:
             return self.reject(chunk, file, chunk.first_line, f"text outside any hand (no {self.title or self.name} hand header)")
         # a hand of another game is skipped from its first line, as the builder would skip it (OtherGame)
         other_games = self._other_games
-        if other_games is not None and other_games.running and (first_line := other_games.first_line) is not None:
-            found = first_line.match(text)
-            if found is not None:
-                return other_games.skipped(found, chunk.first_line, file)
+        if other_games is not None and other_games.running and (
+                skipped := other_games.read((file, 0, False), text, chunk.first_line)) is not None:
+            return skipped
         try:
             result = self.builder(file, chunk, text, self.grammar()).build()
         except LineGrammarError as failure:
@@ -1135,7 +1168,9 @@ class LineFormat:
     def _other_games(self) -> _OtherGames | None:
         """The builder's :class:`OtherGame`, to skip hands from their first line, or None."""
         other = self.builder.OTHER_GAME
-        return _OtherGames(other, self.grammar, self.builder.SITE or None) if other is not None else None
+        if other is None:
+            return None
+        return _OtherGames(other, self.grammar, self.builder.SITE or self.name, self.starts or self.header)
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
