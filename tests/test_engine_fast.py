@@ -218,15 +218,16 @@ def test_a_collection_from_a_pot_the_hand_does_not_have_is_one_violation_at_its_
     assert [p.amount for p in checked.pots] == [p.amount for p in check_hand(hand).pots]
 
 
-def _calls_in(run: Any) -> list[tuple[str, str]]:
-    """The Python functions ``run()`` calls, as (module file, name), in order."""
+def _traced_calls(run: Any) -> list[tuple[str, str, str]]:
+    """The Python functions ``run()`` calls, as (module file, caller's name, name), in order."""
     import sys
 
-    calls: list[tuple[str, str]] = []
+    calls: list[tuple[str, str, str]] = []
 
     def profile(frame: Any, what: str, arg: Any) -> None:
         if what == "call":
-            calls.append((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
+            caller = frame.f_back.f_code.co_name if frame.f_back is not None else ""
+            calls.append((Path(frame.f_code.co_filename).name, caller, frame.f_code.co_name))
 
     sys.setprofile(profile)
     try:
@@ -234,6 +235,11 @@ def _calls_in(run: Any) -> list[tuple[str, str]]:
     finally:
         sys.setprofile(None)
     return calls
+
+
+def _calls_in(run: Any) -> list[tuple[str, str]]:
+    """The Python functions ``run()`` calls, as (module file, name), in order."""
+    return [(module, name) for module, _, name in _traced_calls(run)]
 
 
 def test_a_clean_hands_settlement_asks_each_question_once() -> None:
@@ -374,3 +380,79 @@ def test_a_fixed_limit_raise_asks_whether_it_completes_once() -> None:
     calls = _calls_in(lambda: state.apply(event))
     assert [name for _, name in calls].count("completes") == 1, calls
     assert not state.violations and state.round.current_bet == D(4)
+
+
+def _callees_of(callers: set[str], run: Any) -> list[tuple[str, str]]:
+    """The Python functions that functions named in ``callers`` call while ``run()`` runs,
+    as (caller, callee)."""
+    return [(caller, name) for _, caller, name in _traced_calls(run) if caller in callers]
+
+
+def test_an_ordinary_deal_is_one_python_call() -> None:
+    """A deal that breaks no rule (3rd street's too) is applied in ``on_deal``'s frame: it
+    calls no Python function but the hero's ``cards()`` (a later street repeating the hero's
+    cards); the deals that break a rule still go to ``_deal_checked``, and the sample hands
+    check the same (main: a second call, ``_deal_third``, for every 3rd-street deal)."""
+    from studbook.check import start_state
+    from studbook.events import Deal
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    deals = fast = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        if checked.violations:
+            continue
+        state = start_state(hand)
+        calls = _callees_of({"on_deal"}, lambda: state.apply_all(hand.events))
+        assert {callee for _, callee in calls} <= {"cards", "_deal_checked", "set_order"}, (hand.hand_id, calls)
+        assert state.violations == list(checked.violations)
+        n = sum(isinstance(e, Deal) for e in hand.events)
+        deals += n
+        fast += n - sum(callee == "_deal_checked" for _, callee in calls)
+    assert deals > 5000 and fast > 0.9 * deals, (fast, deals)
+
+
+def test_a_shown_hand_fills_its_unknown_down_cards_walking_the_down_slots() -> None:
+    """``_learn`` fills each unknown down card from the card shown in its place (down 0-1,
+    the up cards, then later down cards), walking the player's two or three down slots, not
+    the seven known places again (main: ``known`` walked twice); the sample hands check
+    the same."""
+    from studbook.engine.rules import deal
+
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D(100))])
+    p = state.player("bob")
+    assert p is not None
+    p.down = [None, _card("Kd"), None]
+    p.up = [_card(c) for c in ("2c", "3c", "4c", "5c")]
+    shown = tuple(_card(c) for c in ("Ah", "Kd", "2c", "3c", "4c", "5c", "9s"))
+    known = _CountedWalks(p.cards())
+    deal._learn(state, p, shown, 1, known)
+    assert p.down == [_card("Ah"), _card("Kd"), _card("9s")]
+    assert p.cards() == list(shown) and known.walks == 1
+    for hand in [h for f in parse_paths([ROOT / "histories"]) for h in f.hands][:300]:
+        state, _ = _settled(hand)
+        assert state.violations == list(check_hand(hand).violations)
+
+
+def test_a_contested_pots_winners_are_asked_of_the_variant_once_without_wrappers() -> None:
+    """A contested pot's shares: ``_halves`` asks the variant's ``showdown_winners`` itself
+    and ``_split_pot`` adds each part's shares (main: through ``pot_winners`` and ``_share``,
+    two calls more a contested pot); the awards and results are check_hand's."""
+    from studbook.engine.settle import finish
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    contested = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        if checked.violations or not checked.went_to_showdown:
+            continue
+        state, _ = _settled(hand)
+        out: list[Any] = []
+        calls = _callees_of({"_split_pot", "_halves"}, lambda: out.append(finish(state, hand.end_line)))
+        pots, players, rake, _ = out[0]
+        assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
+        callees = {callee for _, callee in calls}
+        assert "pot_winners" not in callees and "_share" not in callees, calls
+        contested += ("_halves", "showdown_winners") in calls
+    assert contested > 100

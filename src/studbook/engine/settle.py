@@ -349,7 +349,10 @@ def _split_pot(
     """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
     out: Ranges = {}
     for amount, winners in _halves(variant, chip, hands, net, order):
-        _share(out, amount, winners, chip, exact)
+        if exact:
+            add_ranges(out, {n: (v, v) for n, v in split_exact(amount, winners, chip).items()})
+        else:
+            add_ranges(out, split(amount, winners, chip))
     return out
 
 
@@ -357,18 +360,11 @@ def _halves(variant: Variant, chip: Decimal, hands: dict[str, list[Card]], net: 
             order: list[str]) -> list[tuple[Decimal, list[str]]]:
     """A pot's parts and who wins each: (the high half, its winners) and (the low half,
     its winners) when the pot splits, else (the pot, its winners)."""
-    high_winners, low_winners = pot_winners(variant, hands, order)
+    high_winners, low_winners = showdown_winners(VARIANT_RULES[variant], hands, order)
     if low_winners:
         high_part = high_half(net, chip)
         return [(high_part, high_winners), (net - high_part, low_winners)]
     return [(net, high_winners)]
-
-
-def _share(out: Ranges, amount: Decimal, winners: list[str], chip: Decimal, exact: bool) -> None:
-    if exact:
-        add_ranges(out, {n: (v, v) for n, v in split_exact(amount, winners, chip).items()})
-    else:
-        add_ranges(out, split(amount, winners, chip))
 
 
 def _check_award(

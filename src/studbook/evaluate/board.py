@@ -10,7 +10,6 @@ so a board of five or more (a community card) is handled too.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 from ..cards import Card
@@ -26,18 +25,32 @@ def board_high_key(up: Sequence[Card]) -> tuple[int, ...]:
     trips from five cards on); straights and flushes do not count. The key is the
     high-value category (``values.PAIR`` etc.), then ranks 2..14 by significance.
     """
-    counts = Counter(card.rank for card in up)
+    # (loops: a Counter over a generator and a comprehension for each group made a frame
+    # apiece, more than the counting; order.first asks for every new board it sees)
+    counts: dict[int, int] = {}
+    for card in up:
+        rank = card.rank
+        counts[rank] = counts.get(rank, 0) + 1
     size = min(len(up), 5)
     by_rank = sorted(counts, reverse=True)
-    quads = [r for r in by_rank if counts[r] >= 4]
-    trips = [r for r in by_rank if counts[r] >= 3]
-    pairs = [r for r in by_rank if counts[r] >= 2]
+    if len(by_rank) == len(up):  # no rank twice: most boards
+        return (v.HIGH_CARD, *by_rank[:size])
+    quads = trips = 0  # the highest rank showing four (three) times or more
+    pairs: list[int] = []  # the ranks showing twice or more, highest first
+    for rank in by_rank:
+        count = counts[rank]
+        if count >= 2:
+            pairs.append(rank)
+            if count >= 3 and not trips:
+                trips = rank
+            if count >= 4 and not quads:
+                quads = rank
     if quads:
-        return (v.QUADS, *_with_kickers((quads[0],), 4, by_rank, size))
+        return (v.QUADS, *_with_kickers((quads,), 4, by_rank, size))
     if trips and len(pairs) >= 2:
-        return (v.FULL_HOUSE, trips[0], next(p for p in pairs if p != trips[0]))
+        return (v.FULL_HOUSE, trips, pairs[1] if pairs[0] == trips else pairs[0])
     if trips:
-        return (v.TRIPS, *_with_kickers((trips[0],), 3, by_rank, size))
+        return (v.TRIPS, *_with_kickers((trips,), 3, by_rank, size))
     if len(pairs) >= 2:
         return (v.TWO_PAIR, *_with_kickers((pairs[0], pairs[1]), 4, by_rank, size))
     if pairs:
@@ -53,7 +66,10 @@ def board_low_key(up: Sequence[Card]) -> tuple[int, ...]:
     """
     # Using every distinct rank always leaves the fewest paired cards; what is
     # left to choose is which ranks to pair: the lowest that can be.
-    counts = Counter(card.low_rank for card in up)
+    counts: dict[int, int] = {}
+    for card in up:  # (a loop, not a Counter over a generator: see board_high_key)
+        rank = card.low_rank
+        counts[rank] = counts.get(rank, 0) + 1
     size = min(len(up), 5)
     by_rank = sorted(counts)
     if len(by_rank) >= size:
@@ -93,8 +109,17 @@ def bring_in_key(card: Card, variant: str) -> tuple[int, int]:
 def _with_kickers(
     made: tuple[int, ...], used: int, by_rank: list[int], size: int
 ) -> tuple[int, ...]:
-    kickers = [r for r in by_rank if r not in made][: max(size - used, 0)]
-    return made + tuple(kickers)
+    wanted = size - used
+    if wanted <= 0:
+        return made
+    kickers = list(made)
+    for r in by_rank:  # (a loop: the best kickers, highest first, beside the made ranks)
+        if r not in made:
+            kickers.append(r)
+            wanted -= 1
+            if not wanted:
+                break
+    return tuple(kickers)
 
 
 def _with_low_kickers(made: tuple[int, ...], by_rank: list[int]) -> tuple[int, ...]:

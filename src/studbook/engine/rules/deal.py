@@ -124,7 +124,6 @@ def on_deal(s: Table, e: Deal) -> None:
     """Cards dealt to a player (:class:`~studbook.events.Deal`): each card seen once, the street's
     pattern, the dealing order. May report: cards.community, cards.consistent, cards.unique,
     deal.order, deal.pattern, order.streets."""
-    r = s.round
     p: PlayerState | None = s.by_name.get(e.player)
     if p is None:
         _deal_checked(s, p, e)
@@ -134,47 +133,43 @@ def on_deal(s: Table, e: Deal) -> None:
         s.order_from_deal = False
         s.set_order(s.players.index(p))
     up = e.up
-    # fast paths: the one up card (3rd street: and the hero's two down cards) to a
-    # live player, in dealing order, on the street in play, cards not seen before
+    r = s.round
+    owners = s.card_owners
+    # The fast paths: the one up card (3rd street: and the hero's two down cards) to a live
+    # player, in dealing order, on the street in play, cards not seen before; anything else
+    # goes to _deal_checked, which names what is wrong. (Written in this one frame: a hand
+    # has some 16 deals, and a call for 3rd street's cost about what its work did.)
     if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
-            and p.pos > r.last_deal_pos and id(up[0]) not in s.card_owners):
-        card = up[0]
+            and p.pos > r.last_deal_pos and id(card := up[0]) not in owners):
+        down = e.down
         if street is THIRD:
-            if _deal_third(s, p, e, card):
+            if not e.before and not p.dealt & 8 and (  # 8: 1 << THIRD
+                    not down or (len(down) == 2 and down[0] is not down[1] and card is not down[0]
+                                 and card is not down[1] and id(down[0]) not in owners
+                                 and id(down[1]) not in owners)):
+                r.last_deal_pos = p.pos
+                p.dealt |= 8
+                p.deal_line = e.line
+                name = owners[id(card)] = p.name
+                p.up.append(card)
+                p.up_ranks += RANK_NIBBLE[card.rank]
+                if down:
+                    owners[id(down[0])] = owners[id(down[1])] = name
+                    p.down[:0] = down
+                else:
+                    p.down[:0] = (None, None)
                 return
-        elif street is not SEVENTH and not e.down and not p.dealt & (bit := 1 << street):
+        elif street is not SEVENTH and not down and not p.dealt & (bit := 1 << street):
             before = e.before
-            if not before or list(before) == p.up or list(before) == p.cards():
+            if not before or (held := [*before]) == p.up or held == p.cards():
                 r.last_deal_pos = p.pos
                 p.dealt |= bit
-                s.card_owners[id(card)] = p.name
+                owners[id(card)] = p.name
                 p.up.append(card)
                 p.up_ranks += RANK_NIBBLE[card.rank]
                 p.last_street = street
                 return
     _deal_checked(s, p, e)
-
-
-def _deal_third(s: Table, p: PlayerState, e: Deal, card: Card) -> bool:
-    """The fast path's 3rd-street deal; False (nothing done) when it needs the checks."""
-    down = e.down
-    owners = s.card_owners
-    if e.before or p.dealt & 8:  # 8: 1 << THIRD
-        return False
-    if down and (len(down) != 2 or down[0] is down[1] or card is down[0] or card is down[1]
-                 or id(down[0]) in owners or id(down[1]) in owners):
-        return False
-    s.round.last_deal_pos = p.pos
-    p.dealt |= 8
-    p.deal_line = e.line
-    name = p.name
-    owners[id(card)] = name
-    for c in down:
-        owners[id(c)] = name
-    p.up.append(card)
-    p.up_ranks += RANK_NIBBLE[card.rank]
-    p.down[:0] = down or (None, None)
-    return True
 
 
 def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
@@ -350,13 +345,14 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
         return
     down = p.down
     if len(cards) == len(known):
-        # the same count as dealt: each unknown slot takes the card shown in its place
-        # (index in cards() order: down 0-1, then the up cards, then later down cards)
+        # the same count as dealt: each unknown slot takes the card shown in its place (only
+        # down cards are unknown; in cards() order: down 0-1, then the up cards, then later
+        # down cards)
         n_up = len(p.up)
-        for i, k in enumerate(known):
+        for i, k in enumerate(down):
             if k is None:
-                card = cards[i]
-                down[i if i < 2 else i - n_up] = card
+                card = cards[i if i < 2 else i + n_up]
+                down[i] = card
                 owners.setdefault(id(card), name)
         return
     for card in cards:
