@@ -189,20 +189,27 @@ def _opening_later(s: Table) -> Opening:
     if mode == "next_clockwise":
         first_ok = (nxt,) if nxt else ()
     elif mode == "best_active":
-        first_ok = (_best_able(s),)
+        able_best = _best_able(s)
+        first_ok = (able_best,) if able_best is not None else ()
     else:
         first_ok = tuple(dict.fromkeys(q for q in (nxt, _best_able(s)) if q is not None))
     return (first_ok[0] if first_ok else None), first_ok, bring_in_player, optional
 
 
-def _best_able(s: Table) -> PlayerState:
+def _best_able(s: Table) -> PlayerState | None:
     """The best board showing among the players who can act (dealing order, so ties go to
     the first): who opens past an all-in best board, by some profiles (the rarer path,
-    asked only then). There are two or more: the caller's opening found them."""
+    asked only then)."""
     low = s.variant_rules.low_board_first
-    able = [p for p in s.order if p.in_hand and not p.folded and not p.all_in]
-    keys = [board_key(p.up if s.community is None else [*p.up, s.community], low) for p in able]
-    return able[keys.index(min(keys))]
+    community = s.community
+    best: PlayerState | None = None
+    best_key: tuple[int, ...] | None = None
+    for p in s.order:  # (a loop: no comprehension on an engine path, rare or not)
+        if p.in_hand and not p.folded and not p.all_in:
+            key = board_key(p.up if community is None else [*p.up, community], low)
+            if best_key is None or key < best_key:
+                best, best_key = p, key
+    return best
 
 
 def player_to_act(s: Table) -> PlayerState | None:
