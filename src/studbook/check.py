@@ -117,8 +117,8 @@ def start_state(hand: Hand, profile: RuleProfile | None = None, memory: TableMem
     bring-in an earlier hand at the table used): what :func:`check_hand` and replayers feed."""
     header = hand.header
     profile = profile or get_profile(header.site)
-    # only the options the hand has: a keyword given costs the class call a dict (some
-    # 2,000 instructions a hand for four), and most hands have none or one
+    # only the options the hand has: keywords cost the class call a dict (some 2,000
+    # instructions a hand for four); a real log's hands have none or two
     options: TableOptions = {}
     if header.button is not None:
         options["button"] = header.button
