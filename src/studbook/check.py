@@ -19,6 +19,7 @@ from studbook.engine.profiles import RuleProfile, get_profile
 from studbook.engine.result import HandCheck, Violation, new_hand_check
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
+from studbook.engine.table import TableOptions
 from studbook.events import Hand, ParseResult, Rejected, Skipped
 from studbook.originals import HandSource
 from studbook.perfile import within_file
@@ -116,13 +117,18 @@ def start_state(hand: Hand, profile: RuleProfile | None = None, memory: TableMem
     bring-in an earlier hand at the table used): what :func:`check_hand` and replayers feed."""
     header = hand.header
     profile = profile or get_profile(header.site)
+    # only the options the hand has: keywords cost the class call a dict (some 2,000
+    # instructions a hand for four); a real log's hands have none or two
+    options: TableOptions = {}
+    if header.button is not None:
+        options["button"] = header.button
+    chip = _chip(hand)
+    if chip is not None:
+        options["chip"] = chip
     known = memory.bring_in_for(hand) if memory is not None else None
-    state = StudState(
-        header.variant, header.stakes, hand.seats, profile, header.structure,
-        button=header.button, chip=_chip(hand), bring_in=known[0] if known else None,
-        bring_in_hand=known[1] if known else None,
-    )
-    return state
+    if known is not None:
+        options["bring_in"], options["bring_in_hand"] = known
+    return StudState(header.variant, header.stakes, hand.seats, profile, header.structure, **options)
 
 
 def check_hand(hand: Hand, profile: RuleProfile | None = None, memory: TableMemory | None = None) -> HandCheck:

@@ -63,10 +63,10 @@ class PlayerState:
     __slots__ = (
         "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
         "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
-        "dealt", "last_street", "showed", "mucked", "shown", "sitting_out", "deal_line", "up_ranks",
+        "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
-    def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool, sitting_out: bool) -> None:
+    def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool) -> None:
         self.name = name
         self.seat = seat
         self.pos = 0  # index in dealing order
@@ -77,8 +77,7 @@ class PlayerState:
         self.street_in = ZERO  # put in on this street (antes excluded)
         self.returned = ZERO
         self.collected = ZERO
-        self.in_hand = in_hand
-        self.sitting_out = sitting_out
+        self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
         self.folded = False
         self.all_in = False
         self.acted = False  # acted in this betting round
@@ -303,16 +302,16 @@ class Table:
         # seats and stacks
         self.players: list[PlayerState] = []
         self.by_name: dict[str, PlayerState] = {}
+        players, by_name = self.players, self.by_name
         for seat in seats:
             if isinstance(seat, Seat):
-                out = seat.sitting_out or seat.out_of_hand
-                p = PlayerState(seat.player, seat.seat, seat.stack, not out, out)
+                p = PlayerState(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand))
             else:
-                p = PlayerState(seat[1], seat[0], seat[2], True, False)
-            if p.name not in self.by_name:
-                self.players.append(p)
-                self.by_name[p.name] = p
-        self.players.sort(key=_SEAT)
+                p = PlayerState(seat[1], seat[0], seat[2], True)
+            if p.name not in by_name:
+                players.append(p)
+                by_name[p.name] = p
+        players.sort(key=_SEAT)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
@@ -360,15 +359,19 @@ class Table:
     def set_order(self, start: int) -> None:
         """Set the dealing order: the players by seat, clockwise from index ``start``
         (``order``, each player's ``pos`` and ``clockwise_after``)."""
-        self.order: list[PlayerState] = self.players[start:] + self.players[:start]
+        players = self.players
+        # (every hand: one copy where dealing starts with the first seat, a counter, not enumerate)
+        order = self.order = players[start:] + players[:start] if start else players[:]
         # each position's view of the table: the other players, clockwise from the next
-        n = len(self.order)
-        ring = self.order + self.order
+        others = len(order) - 1
+        ring = order * 2
         after: list[list[PlayerState]] = []
         self.clockwise_after = after
-        for i, q in enumerate(self.order):
+        i = 0
+        for q in order:
             q.pos = i
-            after.append(ring[i + 1:i + n])
+            i += 1
+            after.append(ring[i:i + others])
 
     @property
     def chip(self) -> Decimal:

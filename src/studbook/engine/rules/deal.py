@@ -108,16 +108,18 @@ def check_missing_deals(s: Table, line: int) -> None:
     """A live player missing this street's card, where the profile logs every up card (once a
     street). May report: deal.pattern."""
     street = s.street
-    if s.round.deals_verified or not s.profile.logs_every_up_card or street is None or street is SEVENTH:
+    r = s.round
+    if r.deals_verified or street is None:
         return
-    bit = 1 << street
-    for p in s.order:
-        if not p.dealt & bit and p.in_hand and not p.folded:
-            p.dealt |= bit  # one report per street
-            s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
-    # every live player now has this street's bit: until someone else is dealt in
-    # (deal_in), checking again would find nothing
-    s.round.deals_verified = True
+    if s.profile.logs_every_up_card and street is not SEVENTH:  # (7th street's card is down)
+        bit = 1 << street
+        for p in s.order:
+            if not p.dealt & bit and p.in_hand and not p.folded:
+                p.dealt |= bit  # one report per street
+                s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
+    # every live player now has this street's bit (or the rule does not apply): until
+    # someone else is dealt in (deal_in), asking again would find nothing
+    r.deals_verified = True
 
 
 def on_deal(s: Table, e: Deal) -> None:

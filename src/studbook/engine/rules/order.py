@@ -59,7 +59,8 @@ def on_street(s: Table, e: StreetStart) -> None:
         p.street_in = ZERO
         p.acted = False
     s.round.reset()  # a new round: the ledger starts again
-    s.reported.discard(Reported.TURN)  # a new round: its own order faults
+    if s.reported:  # (mostly empty: no method call then)
+        s.reported.discard(Reported.TURN)  # a new round: its own order faults
 
 
 def close_round(s: Table, line: int, until: Street | str) -> None:
@@ -147,37 +148,68 @@ def _opening_third(s: Table) -> Opening:
 
 
 def _opening_later(s: Table) -> Opening:
-    live: list[PlayerState] = []
-    able = 0
-    short = False  # a live board with fewer up cards than the street deals
+    # one walk (every later street): who is live and able, whether a board is short, and
+    # the best board showing (rule order.first; dealing order, so ties go to the first)
+    low = s.variant_rules.low_board_first
+    community = s.community
+    known = BOARD_KEYS[low]
     expected_up = 4 if s.street is SEVENTH else (s.street or 3) - 2
+    live = able = 0
+    short = False  # a live board with fewer up cards than the street deals
+    best: PlayerState | None = None
+    best_key: tuple[int, ...] | None = None
     for p in s.order:
         if p.folded or not p.in_hand:
             continue
-        live.append(p)
+        live += 1
         if not p.all_in:
             able += 1
-        if len(p.up) < expected_up:
-            short = True
+        if short:
+            continue
+        up = p.up
+        if len(up) < expected_up:
+            short = True  # (boards unknown: no key asked from here on)
+            continue
+        key = known.get(p.up_ranks) if community is None and len(up) <= 15 else None
+        if key is None:
+            key = board_key(up if community is None else [*up, community], low)
+        if best_key is None or key < best_key:
+            best, best_key = p, key
     bring_in_player, optional = s.bring_in_player, s.bring_in_optional  # (3rd street's, unchanged)
-    if len(live) < 2 or able < 2:
+    if live < 2 or able < 2:
         return None, s.round.first_ok, bring_in_player, optional  # at most one player can bet: no betting round
-    if short:
-        first_ok = tuple([p for p in live if not p.all_in])  # boards unknown: any able player may start
+    if short or best is None:
+        # boards unknown: any able player may start
+        first_ok = tuple([p for p in s.order if p.in_hand and not p.folded and not p.all_in])
         return first_ok[0], first_ok, bring_in_player, optional
-    best = _best_board(s, live)
     if not best.all_in:  # (best is live: it can act unless all-in)
         return best, (best,), bring_in_player, optional
     nxt = _next_from(s, best.pos)
-    best_able = _best_board(s, [p for p in live if not p.all_in])
     mode = s.profile.first_skip_all_in
     if mode == "next_clockwise":
         first_ok = (nxt,) if nxt else ()
     elif mode == "best_active":
-        first_ok = (best_able,)
+        able_best = _best_able(s)
+        first_ok = (able_best,) if able_best is not None else ()
     else:
-        first_ok = tuple(dict.fromkeys(q for q in (nxt, best_able) if q is not None))
+        first_ok = tuple(dict.fromkeys(q for q in (nxt, _best_able(s)) if q is not None))
     return (first_ok[0] if first_ok else None), first_ok, bring_in_player, optional
+
+
+def _best_able(s: Table) -> PlayerState | None:
+    """The best board showing among the players who can act (dealing order, so ties go to
+    the first): who opens past an all-in best board, by some profiles (the rarer path,
+    asked only then)."""
+    low = s.variant_rules.low_board_first
+    community = s.community
+    best: PlayerState | None = None
+    best_key: tuple[int, ...] | None = None
+    for p in s.order:  # (a loop: no comprehension on an engine path, rare or not)
+        if p.in_hand and not p.folded and not p.all_in:
+            key = board_key(p.up if community is None else [*p.up, community], low)
+            if best_key is None or key < best_key:
+                best, best_key = p, key
+    return best
 
 
 def player_to_act(s: Table) -> PlayerState | None:
@@ -186,22 +218,6 @@ def player_to_act(s: Table) -> PlayerState | None:
     if s.round.started or s.street is None or s.hand_over:
         return s.round.to_act
     return round_opening(s)[0]
-
-
-def _best_board(s: Table, players: list[PlayerState]) -> PlayerState:
-    """The best board showing (``players`` in dealing order, so ties go to the first)."""
-    low = s.variant_rules.low_board_first
-    community = s.community
-    known = BOARD_KEYS[low]
-    best = players[0]
-    best_key: tuple[int, ...] | None = None
-    for q in players:
-        key = known.get(q.up_ranks) if community is None and len(q.up) <= 15 else None
-        if key is None:
-            key = board_key(q.up if community is None else [*q.up, community], low)
-        if best_key is None or key < best_key:
-            best, best_key = q, key
-    return best
 
 
 def _next_from(s: Table, pos: int, able: int = -1) -> PlayerState | None:
