@@ -19,7 +19,7 @@ from studbook.engine.result import (
 )
 from studbook.engine.rules import order
 from studbook.engine.state import PlayerState, StudState
-from studbook.engine.table import _chip_of
+from studbook.engine.table import smallest_chip
 from studbook.events import Stakes, Street
 
 D = Decimal
@@ -62,10 +62,10 @@ def test_positional_makers_build_equal_objects() -> None:
 
 def test_chip_of_equal_amounts_written_differently() -> None:
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
-    assert _chip_of(stakes, [(1, "a", D("1.50"))]) == D("0.1")
-    assert _chip_of(stakes, [(1, "a", D("1.5"))]) == D("0.1")
-    assert _chip_of(stakes, [(1, "a", D("1.25")), (2, "b", D("100"))]) == D("0.01")
-    assert str(_chip_of(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
+    assert smallest_chip(stakes, [(1, "a", D("1.50"))]) == D("0.1")
+    assert smallest_chip(stakes, [(1, "a", D("1.5"))]) == D("0.1")
+    assert smallest_chip(stakes, [(1, "a", D("1.25")), (2, "b", D("100"))]) == D("0.01")
+    assert str(smallest_chip(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
 
 
 def _reference_next(order: list[PlayerState], p: PlayerState, current: Decimal) -> tuple[PlayerState | None, bool]:
@@ -149,13 +149,13 @@ def test_the_chip_is_worked_out_only_when_a_pot_is_split(monkeypatch: pytest.Mon
     seats = [(1, "ann", D("1.25")), (2, "bob", D(100))]
     stakes = Stakes(D(2), D(4), D("0.5"), D(1))
     asked: list[object] = []
-    real = table._chip_of
+    real = table.smallest_chip
 
     def counted(*args: Any) -> Decimal:
         asked.append(args)
         return real(*args)
 
-    monkeypatch.setattr(table, "_chip_of", counted)
+    monkeypatch.setattr(table, "smallest_chip", counted)
     state = StudState.new("stud", stakes, seats)
     seats.append((3, "cy", D("0.001")))
     assert asked == []

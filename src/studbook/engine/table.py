@@ -29,7 +29,7 @@ from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Viol
 __all__ = [
     "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FOLD", "FOURTH", "LegalAction", "LegalActions",
     "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "Table", "TableOptions", "ZERO",
-    "able_count", "board_key", "rank_sum",
+    "able_count", "board_key", "rank_sum", "smallest_chip",
 ]
 
 ZERO = Decimal(0)
@@ -379,7 +379,7 @@ class Table:
         and the stacks (e.g. Decimal("0.01"))."""
         chip = self._chip
         if chip is None:
-            chip = self._chip = _chip_of(self.stakes, self._seats_given)
+            chip = self._chip = smallest_chip(self.stakes, self._seats_given)
         return chip
 
     # the street's betting ledger, read from its part (``round``) by callers of old
@@ -568,8 +568,9 @@ def _places(value: Decimal) -> int:
     return places
 
 
-def _chip_of(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
-    """The smallest chip: from the decimal places of the stakes and stacks."""
+def smallest_chip(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
+    """The smallest chip of a table whose site did not say it: one unit of the most decimal
+    places among the stakes and the stacks (``1.50`` and ``1.5`` alike: one place)."""
     places = 0
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
     for s in seats:
