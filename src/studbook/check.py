@@ -47,6 +47,10 @@ class TableMemory:
     """
 
     bring_ins: dict[TableKey, dict[Decimal | None, tuple[Decimal, str]]] = field(default_factory=dict)
+    # the key of the hand last asked about (the hand kept beside it): remember, at the hand's
+    # end, reuses what bring_in_for built at its start (some 600 instructions a build)
+    _hand: Hand | None = field(default=None, init=False, repr=False, compare=False)
+    _key: TableKey | None = field(default=None, init=False, repr=False, compare=False)
 
     @staticmethod
     def key(hand: Hand) -> TableKey:
@@ -56,7 +60,9 @@ class TableMemory:
 
     def bring_in_for(self, hand: Hand) -> tuple[Decimal, str] | None:
         """(bring-in, hand id) an earlier hand at this table and stakes used, if one ante was seen."""
-        by_ante = self.bring_ins.get(self.key(hand))
+        self._hand = hand
+        key = self._key = self.key(hand)
+        by_ante = self.bring_ins.get(key)
         if not by_ante:
             return None
         ante = hand.header.stakes.ante
@@ -65,11 +71,16 @@ class TableMemory:
         return next(iter(by_ante.values())) if len(by_ante) == 1 else None
 
     def remember(self, hand: Hand, ante: Decimal | None, amount: Decimal) -> None:
-        key = self.key(hand)
+        key = self._key if self._hand is hand and self._key is not None else self.key(hand)
         bring_ins = self.bring_ins
-        if key not in bring_ins and len(bring_ins) >= MAX_TABLES:  # bounded: the first remembered goes
-            del bring_ins[next(iter(bring_ins))]
-        bring_ins.setdefault(key, {}).setdefault(ante, (amount, hand.hand_id))
+        # (a table met before, most hands: one look-up, no dict or tuple made for nothing)
+        by_ante = bring_ins.get(key)
+        if by_ante is None:
+            if len(bring_ins) >= MAX_TABLES:  # bounded: the first remembered goes
+                del bring_ins[next(iter(bring_ins))]
+            by_ante = bring_ins[key] = {}
+        if ante not in by_ante:
+            by_ante[ante] = (amount, hand.hand_id)
 
 
 MAX_SEEN = 200_000  # hand ids remembered to find repeats; some 150 bytes each

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from operator import attrgetter
+from operator import attrgetter, neg
 from typing import Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
@@ -520,7 +520,8 @@ def able_count(players: Iterable[PlayerState]) -> int:
 
 
 def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(-k for k in key)
+    # (map over operator.neg: a generator expression made a frame for every new board)
+    return tuple(map(neg, key))
 
 
 # order.first's board keys, shared by the deal (which keeps ``PlayerState.up_ranks``, the

@@ -1,0 +1,148 @@
+"""The engine's small fixed costs a hand (issue 34, round i34e8): each asks its question
+once, and the answers are what the general definitions give."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from studbook.cards import DECK, Card
+from studbook.check import TableKey, TableMemory, check_file_result
+from studbook.evaluate import board_high_key, board_low_key
+from studbook.events import Hand
+from studbook.parse import parse_paths
+from studbook.engine.table import BOARD_KEYS, board_key
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Rebuilding(TableMemory):
+    """A memory that builds the key again to remember a hand, as main did (the reference)."""
+
+    __slots__ = ()
+
+    def remember(self, hand: Hand, ante: Decimal | None, amount: Decimal) -> None:
+        self.bring_ins.setdefault(TableMemory.key(hand), {}).setdefault(ante, (amount, hand.hand_id))
+
+
+def test_a_hands_table_key_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TableMemory`` builds a hand's table key once: ``bring_in_for`` at the hand's start
+    and ``remember`` at its end ask the same key (main: built twice for every hand whose
+    bring-in is remembered). The bring-ins remembered and every result are the reference's."""
+    files = list(parse_paths([ROOT / "histories"]))
+    reference = _Rebuilding()
+    expected = [check_file_result(f, reference).results for f in files]
+    built: Counter[tuple[str, int]] = Counter()
+    key = TableMemory.key
+
+    def counting(hand: Hand) -> TableKey:
+        built[hand.file, hand.line] += 1
+        return key(hand)
+
+    monkeypatch.setattr(TableMemory, "key", staticmethod(counting))
+    memory = TableMemory()
+    assert [check_file_result(f, memory).results for f in files] == expected
+    assert memory.bring_ins == reference.bring_ins and memory.bring_ins
+    hands = sum(len(f.hands) for f in files)
+    assert len(built) == hands and set(built.values()) == {1}, Counter(built.values())
+
+
+def test_a_hand_remembered_without_being_asked_about_uses_its_own_key() -> None:
+    """``remember`` for another hand than the one last asked about builds that hand's key."""
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    first = hands[0]
+    other = next(h for h in hands if TableMemory.key(h) != TableMemory.key(first))
+    memory = TableMemory()
+    assert memory.bring_in_for(first) is None
+    memory.remember(other, None, Decimal(1))
+    assert list(memory.bring_ins) == [TableMemory.key(other)]
+    memory.remember(first, None, Decimal(2))
+    assert list(memory.bring_ins) == [TableMemory.key(other), TableMemory.key(first)]
+
+
+def _generator_frames(boards: list[list[Card]], low: bool) -> tuple[list[tuple[int, ...]], int]:
+    made = 0
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal made
+        if event == "call" and frame.f_code.co_name == "<genexpr>":
+            made += 1
+
+    sys.setprofile(profile)
+    try:
+        keys = [board_key(up, low) for up in boards]
+    finally:
+        sys.setprofile(None)
+    return keys, made
+
+
+@pytest.mark.parametrize("low", [False, True])
+def test_a_new_boards_key_makes_no_generator_and_is_the_evaluators(low: bool) -> None:
+    """A high board met for the first time is keyed without a generator expression's frame
+    (main: ``_neg``'s, every new high board; razz's paired low boards keep the evaluator's
+    own); the key is the evaluator's, negated for the high boards (smallest acts first),
+    whatever the memo held."""
+    rng = random.Random(34)
+    boards = [rng.sample(DECK, rng.randint(1, 5)) for _ in range(2000)]
+    saved = BOARD_KEYS[low].copy()
+    BOARD_KEYS[low].clear()
+    try:
+        keys, made = _generator_frames(boards, low)
+        again, _ = _generator_frames(boards, low)
+    finally:
+        BOARD_KEYS[low].clear()
+        BOARD_KEYS[low].update(saved)
+    if not low:
+        assert made == 0
+    expected = [board_low_key(up) if low else tuple(-k for k in board_high_key(up)) for up in boards]
+    assert keys == expected and again == expected
+
+
+class _Counting(dict[Any, Any]):
+    """The memory's tables, counting the look-ups by key."""
+
+    asked = 0
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.asked += 1
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.asked += 1
+        return super().__contains__(key)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        self.asked += 1
+        return super().setdefault(key, default)
+
+
+def test_remember_looks_a_table_up_once_keeps_the_first_bring_in_and_stays_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``remember`` looks the hand's table up once (main: twice, ``in`` and ``setdefault``,
+    and a new dict made each time); the first bring-in remembered for an ante stays, and at
+    :data:`MAX_TABLES` tables a new table pushes out the first remembered, a known one nothing."""
+    monkeypatch.setattr("studbook.check.MAX_TABLES", 2)
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    tables: dict[TableKey, Hand] = {}
+    for h in hands:
+        tables.setdefault(TableMemory.key(h), h)
+    first, second, third = list(tables.values())[:3]
+    memory = TableMemory(_Counting())
+    counting = memory.bring_ins
+    assert isinstance(counting, _Counting)
+    for hand, ante, amount in ((first, None, "1"), (first, None, "2"), (first, Decimal("0.5"), "3"),
+                               (second, None, "4"), (first, None, "5"), (third, None, "6")):
+        asked = counting.asked
+        memory.remember(hand, ante, Decimal(amount))
+        assert counting.asked - asked == 1
+    assert memory.bring_ins == {
+        TableMemory.key(second): {None: (Decimal(4), second.hand_id)},
+        TableMemory.key(third): {None: (Decimal(6), third.hand_id)},
+    }
