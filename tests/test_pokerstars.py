@@ -823,3 +823,50 @@ def test_a_first_lines_rest_is_remembered_by_one_string() -> None:
     assert found is not None and found[0][-1] == "99631934052"
     rest = header[header.index(": ") + 1 : header.index("\n")]  # the first token, "...#99631934052: ", read
     assert first_line.remembered[rest] == found[1]
+
+
+def _mixed_logs(corpus: Path) -> list[tuple[str, list[str]]]:
+    """Every PokerStars corpus log holding hands of another game: (its name, its hands' texts)."""
+    from studbook.parse import read_file
+
+    logs = []
+    for path in sorted((corpus / "PokerStars").glob("*.txt")):
+        if any(isinstance(r, Skipped) for r in read_file(path).results):
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+            logs.append((path.name, [h for h in text.split("\n\n") if h.strip()]))
+    return logs
+
+
+@settings(max_examples=examples(120), suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_real_mixed_logs_mutated_read_with_their_runs_as_hand_by_hand(corpus: Path, tmp_path: Path,
+                                                                       data: st.DataObject) -> None:
+    """The class behind the split's run of skipped hands, on real logs: a stretch of
+    consecutive hands of every PokerStars corpus log that mixes in other games, with
+    lines dropped, doubled, swapped, garbled, inserted or cut (``mutations.mutate``),
+    reads through the split's run exactly as each hand read by itself by the builder
+    (no first-line pass, no run): every result, its reason, file and line, in order."""
+    from unittest import mock
+
+    from studbook.parse import stream_file, stream_sourced
+    from studbook.sites.pokerstars import FORMAT
+
+    logs = _mixed_logs(corpus)
+    if not logs:
+        pytest.skip(f"no PokerStars log with hands of another game in {corpus}")
+    name, hands = data.draw(st.sampled_from(logs), label="log")
+    start = data.draw(st.integers(0, len(hands) - 1))
+    stretch = "\n\n".join(hands[start : start + data.draw(st.integers(1, 12))])
+    path = tmp_path / name
+    path.write_text(mutate(stretch, data) + "\n", encoding="utf-8")
+    other_games = FORMAT._other_games
+    assert other_games is not None
+    other_games.running = data.draw(st.booleans())  # as a file read before may have left it
+    report, results = stream_file(path)
+    read = list(results)
+    with mock.patch.dict(FORMAT.__dict__, {"_other_games": None}):
+        base_report, sourced = stream_sourced(path)
+        by_hand = [result for result, _ in sourced]
+    event(f"{min(sum(isinstance(r, Skipped) for r in read), 4)}+ skipped")
+    assert read == by_hand
+    assert (report.warnings, report.error) == (base_report.warnings, base_report.error)
