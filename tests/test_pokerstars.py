@@ -722,28 +722,36 @@ def test_hands_of_another_game_are_tried_from_their_header_while_they_come_in_a_
     assert not tried
 
 
-def test_a_run_of_skipped_hands_is_read_in_the_splits_loop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reader", ["stream_file", "stream_sourced"])
+def test_a_run_of_skipped_hands_is_read_in_the_splits_loop(tmp_path: Path, reader: str) -> None:
     """A run of hands of another game, read from a file as ``studbook check`` reads it
-    (:func:`~studbook.parse.stream_file`), is read in the split's loop (issue 34: the
-    format's reader offered each hand, ``LineFormat.hands``): some 6 Python calls a hand
-    (the split's and parse.py's generators, the format's read, the pass's match, the
-    ``Skipped`` made), where each hand went through a ``HandText``, ``_parse_hand``,
-    ``parse_hand``, ``screen`` and the naming before (10 calls a hand). Counted with
-    ``sys.setprofile``: Python calls only, the difference of two files over their hands."""
+    (:func:`~studbook.parse.stream_file`) and as ``studbook import`` reads it
+    (:func:`~studbook.parse.stream_sourced`, each hand beside its text), is read in the
+    split's loop (issue 34: the format's reader offered each hand, ``LineFormat.hands``):
+    some 6 Python calls a hand (the split's and parse.py's generators, the format's read,
+    the pass's match, the ``Skipped`` made), where each hand went through a ``HandText``,
+    ``_parse_hand``, ``parse_hand``, ``screen`` and the naming before (10 calls a hand;
+    the import's reading 12, with each hand's text taken). Counted with ``sys.setprofile``:
+    Python calls only, the difference of two files over their hands."""
     import sys
 
-    from studbook.parse import stream_file
+    from studbook import parse
 
     other = OTHER_GAME_HAND.replace("{body}", "")
+
+    def read(path: Path) -> list[ParseResult]:
+        if reader == "stream_file":
+            return list(parse.stream_file(path)[1])
+        return [result for result, _ in parse.stream_sourced(path)[1]]
 
     def calls(hands: int) -> tuple[int, list[ParseResult]]:
         path = tmp_path / f"run{hands}.txt"
         path.write_text("\n\n".join(other.replace("#99631934052", f"#{1000 + n}") for n in range(hands)), encoding="utf-8")
-        list(stream_file(path)[1])  # warm: the grammar, its first line's regex, the game named
+        read(path)  # warm: the grammar, its first line's regex, the game named
         events: list[str] = []
         sys.setprofile(lambda frame, event, arg: events.append(event))
         try:
-            results = list(stream_file(path)[1])
+            results = read(path)
         finally:
             sys.setprofile(None)
         return events.count("call"), results
@@ -870,3 +878,35 @@ def test_real_mixed_logs_mutated_read_with_their_runs_as_hand_by_hand(corpus: Pa
     event(f"{min(sum(isinstance(r, Skipped) for r in read), 4)}+ skipped")
     assert read == by_hand
     assert (report.warnings, report.error) == (base_report.warnings, base_report.error)
+
+
+def test_an_import_reads_real_mixed_logs_runs_in_the_split_with_each_hands_text(corpus: Path) -> None:
+    """``studbook import``'s reading (:func:`~studbook.parse.stream_sourced`, each result
+    beside its original text) of every PokerStars corpus log that mixes in other games,
+    with the split's runs of skipped hands, gives what reading each hand by itself gives
+    (no run): every result in order, and every hand's and rejection's text; a skipped
+    hand comes without a text, which nothing stores (issue 34: the import read each
+    skipped hand through its text, ``parse_hand`` and the screen)."""
+    from unittest import mock
+
+    from studbook.parse import stream_sourced
+    from studbook.sites.pokerstars import FORMAT
+
+    logs = [name for name, _ in _mixed_logs(corpus)]
+    if not logs:
+        pytest.skip(f"no PokerStars log with hands of another game in {corpus}")
+    for name in logs:
+        path = corpus / "PokerStars" / name
+        report, sourced = stream_sourced(path)
+        read = list(sourced)
+        with mock.patch.dict(FORMAT.__dict__, {"_other_games": None}):
+            base_report, base = stream_sourced(path)
+            by_hand = list(base)
+        assert [r for r, _ in read] == [r for r, _ in by_hand], name
+        assert (report.warnings, report.error) == (base_report.warnings, base_report.error), name
+        skipped = [isinstance(r, Skipped) for r, _ in read]
+        assert sum(skipped) > 1, name
+        assert all(source is None for (_, source), skip in zip(read, skipped) if skip), name
+        assert [s for (_, s), skip in zip(read, skipped) if not skip] == [
+            s for (_, s), skip in zip(by_hand, skipped) if not skip], name
+        assert any(s is not None for (_, s), skip in zip(read, skipped) if not skip), name

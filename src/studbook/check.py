@@ -262,7 +262,7 @@ def stream_file(path: str | os.PathLike[str], site: str | None = None,
 @dataclass(slots=True)
 class SourcedStream(_OfFile):
     """A :class:`FileStream` whose results come each beside its hand's original
-    text (None for a hand too big to hold, and for a file's rejection), read in
+    text (None for a hand too big to hold, a skipped hand and a file's rejection), read in
     the same pass: what :func:`stream_sourced` yields and ``studbook import`` stores."""
 
     parsed: FileResult

@@ -175,10 +175,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         windows = _windows(head, pieces, header, line_after)
     else:
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
-    # the format's split, with the hands it reads on its way (a run of skipped hands, issue 34); not when
-    # each hand's text is asked for
-    hands: Callable[[str, str, int], Iterator[HandText | ParseResult]] | None = (
-        getattr(fmt, "hands", None) if sources is None else None)  # fmt: skip
+    # the format's split, with the hands it reads on its way (a run of skipped hands, issue 34); a hand
+    # so read is skipped, and a skipped hand's text is not asked for (below)
+    hands: Callable[[str, str, int], Iterator[HandText | ParseResult]] | None = getattr(fmt, "hands", None)
     first = True
     previous: Sourced | None = None  # held back: the last hand may have been cut (studbook.complete)
     end = ""  # the file's last window, to see whether the file stops inside a line
@@ -208,7 +207,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                 continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:
                 yield previous
-            previous = result, sources.of(chunk.text, text) if sources is not None else None
+            source = sources.of(chunk.text, text) if sources is not None else None  # (an XML head found once)
+            # no original of a skipped hand, as of one read in a run: nothing stores one
+            previous = result, None if isinstance(result, Skipped) else source
         end = text
     if previous is not None:
         yield whole_last_hand(previous[0], end[-4096:]), previous[1]
@@ -426,8 +427,10 @@ def stream_sourced(path: str | os.PathLike[str], *,
     """:func:`stream_file`, each result beside its hand's original text (a
     :class:`~studbook.originals.HandSource`: the chunk the site's split gave
     the parser, for an XML site with the file's head; None for a hand too
-    big to hold). The file is read once, one hand in flight: what
-    ``studbook import`` stores as the originals."""
+    big to hold and for a skipped hand, a hand of another game, which is
+    read from its first line, as :func:`stream_file` reads it). The file is
+    read once, one hand in flight: what ``studbook import`` stores as the
+    originals."""
     return _open_stream(path, site, Sources())
 
 
