@@ -46,18 +46,21 @@ def on_street(s: Table, e: StreetStart) -> None:
         begin_hand(s, e.line)
         if new is not THIRD:
             s.report(ORDER_STREETS_START, e.line, street=new)
+        # (the street figures are still the players' start's: before the first street
+        # nothing sets them, an ante's chips and an uncalled return leave street_in at 0
+        # and an action without a street is not applied; so no walk resets them)
     else:
         close_round(s, e.line, new)
         if new != s.street + 1:
             expected = Street(s.street + 1).label if s.street < SEVENTH else "the showdown"
             s.report(ORDER_STREETS_NEXT, e.line, street=s.street, expected=expected, new=new)
+        for p in s.order:  # (acted_level is read only while acted: not set again)
+            p.street_in = ZERO
+            p.acted = False
     s.street = new
     s.implicit_river_due = new is SEVENTH and not s.implicit_river_done
     if new is SEVENTH:
         s.deck_at_river = 52 - s.cards_dealt()
-    for p in s.order:  # (acted_level is read only while acted: not set again)
-        p.street_in = ZERO
-        p.acted = False
     s.round.reset()  # a new round: the ledger starts again
     if s.reported:  # (mostly empty: no method call then)
         s.reported.discard(Reported.TURN)  # a new round: its own order faults
@@ -152,7 +155,9 @@ def _opening_later(s: Table) -> Opening:
     # the best board showing (rule order.first; dealing order, so ties go to the first)
     low = s.variant_rules.low_board_first
     community = s.community
-    known = BOARD_KEYS[low]
+    # the board keys' memo, read in the walk where up_ranks is the board's key (no
+    # community card; up_ranks is exact up to 15 cards): else None, and board_key asked
+    known = BOARD_KEYS[low] if community is None else None
     expected_up = 4 if s.street is SEVENTH else (s.street or 3) - 2
     live = able = 0
     short = False  # a live board with fewer up cards than the street deals
@@ -166,13 +171,13 @@ def _opening_later(s: Table) -> Opening:
             able += 1
         if short:
             continue
-        up = p.up
-        if len(up) < expected_up:
+        n = len(p.up)
+        if n < expected_up:
             short = True  # (boards unknown: no key asked from here on)
             continue
-        key = known.get(p.up_ranks) if community is None and len(up) <= 15 else None
+        key = known.get(p.up_ranks) if known is not None and n <= 15 else None
         if key is None:
-            key = board_key(up if community is None else [*up, community], low)
+            key = board_key(p.up if community is None else [*p.up, community], low)
         if best_key is None or key < best_key:
             best, best_key = p, key
     bring_in_player, optional = s.bring_in_player, s.bring_in_optional  # (3rd street's, unchanged)
