@@ -223,7 +223,7 @@ def _call(s: Table, p: PlayerState, e: Action) -> None:
     amount = e.amount
     if amount is None:
         amount = call_chips(r.current_bet, p.street_in, p.stack)
-    if amount != due or due <= ZERO:
+    if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
         _check_call(s, p, e, due, amount)
     s.put(p, amount, e.line, e.all_in)
 
@@ -250,10 +250,9 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     kind = e.kind
     r.aggressions += 1
     before = p.street_in
-    to = street_total(kind, e.amount, e.to, before, r.current_bet)
     current = r.current_bet
+    to = street_total(kind, e.amount, e.to, before, current)
     chips = to - before
-    all_in = chips >= p.stack
     if to <= current:
         s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
         s.put(p, chips, e.line, e.all_in)
@@ -265,8 +264,10 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
             s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
         else:
             offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
-            if to not in offered and not (all_in and offered and to < max(offered)):
-                _not_offered(s, p, e, to, all_in, offered, third_open)
+            if to not in offered:  # (else legal: whether it is all-in is asked only here)
+                all_in = chips >= p.stack
+                if not (all_in and offered and to < max(offered)):
+                    _not_offered(s, p, e, to, all_in, offered, third_open)
     s.opened = True
     if r.first_bettor is None:
         r.first_bettor = p
