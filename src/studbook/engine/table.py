@@ -180,7 +180,7 @@ class Round:
         self.aggressions = 0  # bets, raises and completions, short all-ins included
         self.big_bet_made = False  # 4th street open-pair double bet made
         self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
-        self.units: tuple[Decimal, ...] | None = None  # fixed limit: the bet sizes in force (None: not asked yet)
+        self.units: tuple[Decimal, ...] | None = None  # the bet sizes in force (bets._units; None: not asked yet)
         self.to_act: PlayerState | None = None  # once started
         self.started = False  # the first actor chosen (by the first event of the round)
         # first_ok, the acceptable first actors once started, is carried from the last
