@@ -164,7 +164,7 @@ class Round:
     and who is to act. Read it; the rules change it."""
 
     __slots__ = (
-        "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "to_act", "started",
+        "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "units", "to_act", "started",
         "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified",
     )
 
@@ -180,6 +180,7 @@ class Round:
         self.aggressions = 0  # bets, raises and completions, short all-ins included
         self.big_bet_made = False  # 4th street open-pair double bet made
         self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
+        self.units: tuple[Decimal, ...] | None = None  # the bet sizes in force (bets._units; None: not asked yet)
         self.to_act: PlayerState | None = None  # once started
         self.started = False  # the first actor chosen (by the first event of the round)
         # first_ok, the acceptable first actors once started, is carried from the last

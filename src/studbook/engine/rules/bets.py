@@ -32,11 +32,18 @@ __all__ = [
 
 
 def _units(s: Table) -> tuple[Decimal, ...]:
-    """The bet sizes of this street: its :func:`~studbook.betting.street_bet`, or on
-    4th street with an open pair the small and the double bet (rule bet.open_pair)."""
+    """The bet sizes in force on this street: its :func:`~studbook.betting.street_bet`, or on
+    4th street with an open pair the small and the double bet, the double alone once it is
+    made (rule bet.open_pair). Worked out once a round and kept on it (``Round.units``:
+    every bet and raise asks it twice, for its sizes and for its level); the double bet
+    made sets it again (:func:`_raise_levels`). Callers read ``r.units or _units(s)``."""
+    r = s.round
     if s.street is FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
-        return (s.big,) if s.round.big_bet_made else (s.small, s.big)
-    return (street_bet(s.street, s.small, s.big),)
+        units = (s.big,) if r.big_bet_made else (s.small, s.big)
+    else:
+        units = (street_bet(s.street, s.small, s.big),)
+    r.units = units
+    return units
 
 
 def _has_open_pair(s: Table) -> bool:
@@ -114,8 +121,8 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
     current = r.current_bet
     if stack <= current - p.street_in:
         return ()
-    for q in s.order:  # (a loop, not any(... q.can_act): this runs for every bet)
-        if q is not p and q.in_hand and not q.folded and not q.all_in:
+    for q in s.clockwise_after[p.pos]:  # (a loop, not any(... q.can_act): this runs for every bet)
+        if q.in_hand and not q.folded and not q.all_in:
             break
     else:
         return ()  # everyone else is all-in: a raise could not be called
@@ -123,7 +130,6 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
         third_open = completes(s.street, r.bets > 0)
     if not third_open and p.acted and p.acted_level == r.bet_level and p.street_in < current:
         return ()  # rule bet.allin: a short all-in raise does not reopen the betting
-    most = p.street_in + stack
     if not s.fixed:
         step = max(current - r.bet_level, s.small) if current else s.small
         if s.street is THIRD and not s.opened:
@@ -131,12 +137,12 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
         return (current + step,)
     if _capped(s):
         return ()
-    if third_open:
-        return (s.small,) if min(s.small, most) > current else ()
-    if current == ZERO:
-        return _units(s)
+    if third_open:  # (the most p can reach, a sum, made only here: this runs for every bet)
+        return (s.small,) if min(s.small, p.street_in + stack) > current else ()
+    units = r.units or _units(s)
+    if not current:  # (nothing bet yet; a Decimal's truth is cheaper than == ZERO)
+        return units
     level = r.bet_level if current > r.bet_level else current
-    units = _units(s)
     if len(units) == 1:  # (no generator: this runs for every bet and raise)
         return (level + units[0],)
     return tuple([level + unit for unit in units])
@@ -157,8 +163,13 @@ def on_action(s: Table, e: Action) -> None:
         return
     if p is not r.to_act or s.implicit_river_due:
         start_turn(s, p, e)
-    # what the action finds (noted on the result, which turns it into ActionFacts)
-    bets, pot, level, street_in, before = r.aggressions, s.pot, r.current_bet, p.street_in, p.total
+    # what the action finds (noted on the result, which turns it into ActionFacts); one
+    # statement each: a five-name assignment builds and unpacks a tuple (some 500 instructions)
+    bets = r.aggressions
+    pot = s.pot
+    level = r.current_bet
+    street_in = p.street_in
+    before = p.total
     if r.first is None:
         r.first = p
     s.last_action_street = street
@@ -212,7 +223,7 @@ def _call(s: Table, p: PlayerState, e: Action) -> None:
     amount = e.amount
     if amount is None:
         amount = call_chips(r.current_bet, p.street_in, p.stack)
-    if amount != due or due <= ZERO:
+    if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
         _check_call(s, p, e, due, amount)
     s.put(p, amount, e.line, e.all_in)
 
@@ -239,17 +250,24 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     kind = e.kind
     r.aggressions += 1
     before = p.street_in
-    to = street_total(kind, e.amount, e.to, before, r.current_bet)
     current = r.current_bet
+    to = street_total(kind, e.amount, e.to, before, current)
     chips = to - before
-    all_in = chips >= p.stack
     if to <= current:
         s.report(BET_SIZE_NO_RAISE, e.line, player=p.name, kind=kind.value, to=to, current=current)
         s.put(p, chips, e.line, e.all_in)
         return
     third_open = completes(s.street, r.bets > 0)
     if s.fixed:
-        _check_aggression(s, p, e, to, all_in, third_open)
+        # (the common case, a size legal_actions() offers, costs the sizes' one call)
+        if kind is COMPLETE and not third_open:
+            s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
+        else:
+            offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
+            if to not in offered:  # (else legal: whether it is all-in is asked only here)
+                all_in = chips >= p.stack
+                if not (all_in and offered and to < max(offered)):
+                    _not_offered(s, p, e, to, all_in, offered, third_open)
     s.opened = True
     if r.first_bettor is None:
         r.first_bettor = p
@@ -257,24 +275,14 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     _raise_levels(s, p, to, third_open)
 
 
-def _check_aggression(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, third_open: bool) -> None:
-    """A bet, raise or completion is legal when legal_actions() offers its size
-    (:meth:`_raise_targets`), or it is an all-in for less than the size offered;
-    otherwise the violation names the rule it breaks and what was legal."""
-    if e.kind is COMPLETE and not third_open:
-        s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
-        return
-    offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
-    if to in offered or (all_in and offered and to < max(offered)):
-        return
+def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...],
+                 third_open: bool) -> None:
+    """A fixed-limit bet, raise or completion is legal when legal_actions() offers its size
+    (:func:`_raise_targets`), or it is an all-in for less than the size offered; this one
+    is neither (``_aggress`` asks): which rule it breaks, with what was legal."""
     if third_open:
         s.report(BRINGIN_COMPLETE_SIZE, e.line, small=s.small, to=to, player=p.name)
         return
-    _not_offered(s, p, e, to, all_in, offered)
-
-
-def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...]) -> None:
-    """Which rule a bet or raise the legal actions did not offer breaks."""
     r = s.round
     current = r.current_bet
     if current > ZERO and _capped(s):
@@ -316,13 +324,11 @@ def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> No
         r.aggressor = p
         return
     increment = to - level
-    if s.street is FOURTH and len(_units(s)) > 1 or r.big_bet_made:
-        if increment >= s.big:
-            r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
-        unit = s.big if r.big_bet_made else s.small
-    else:
-        unit = street_bet(s.street, s.small, s.big)
-    if not s.fixed or increment * 2 >= unit:
+    units = r.units or _units(s)
+    if len(units) > 1 and increment >= s.big:
+        r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+        r.units = units = (s.big,)
+    if not s.fixed or increment * 2 >= units[0]:
         r.bets += 1
         r.bet_level = to
     r.current_bet = to
