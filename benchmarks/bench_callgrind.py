@@ -60,20 +60,12 @@ PINNED = "0fda8f3"
 ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 PHASES = {
-    # The per-file loop as the commands run it, then one young collection: the
-    # loop's first collection (at its 16th file) traverses every object made
-    # since the collector was paused, the grammars and memos of the first file
-    # included (some 22 k objects on the real log's copies, 18 M instructions),
-    # once a run. Only the large set of ``--corpus`` reaches it; ended so, each
-    # set pays that traversal once and the difference is a hand's own cost.
     "check": (
-        "import gc\n"
         "from studbook.check import check_paths\n"
         "from studbook.gcpause import gc_between_files\n"
         "with gc_between_files() as next_file:\n"
         "    for checked in check_paths([{folder!r}]):\n"
         "        next_file()\n"
-        "    gc.collect(0)\n"
     ),
     "frames": (
         "from studbook.frames import check_results, rows_from_checks\n"
