@@ -243,8 +243,9 @@ def _calls_in(run: Any) -> list[tuple[str, str]]:
 
 
 def test_a_clean_hands_settlement_asks_each_question_once() -> None:
-    """finish() on a hand with nothing wrong: the uncalled bet is worked out once (no
-    wrapper over the rule's function), the checks whose facts rule them out are not
+    """finish() on a hand with nothing wrong: the uncalled bet is worked out once, by the
+    rule's own function (``showdown.unmatched``, no wrapper: main 85b491b asked it through
+    ``unmatched_bet``, a call more every hand), the checks whose facts rule them out are not
     called (the uncalled bet's return or check when nothing is unmatched; a pot's name,
     made only for a message), and the gathered collections make no object call; the
     pots, results and rake are check_hand's (main before: 3 calls for the uncalled
@@ -263,8 +264,7 @@ def test_a_clean_hands_settlement_asks_each_question_once() -> None:
         pots, players, rake, _ = out[0]
         assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
         names = [name for _, name in calls]
-        assert [c for c in calls if c[0] == "showdown.py"] == [("showdown.py", "unmatched_bet"),
-                                                                 ("showdown.py", "_unmatched")], hand.hand_id
+        assert [c for c in calls if c[0] == "showdown.py"] == [("showdown.py", "unmatched")], hand.hand_id
         top, unmatched = state.unmatched_bet()
         if top is None or unmatched <= 0:
             assert "_check_unreturned" not in names and "_return_unlogged" not in names, hand.hand_id
@@ -456,3 +456,75 @@ def test_a_contested_pots_winners_are_asked_of_the_variant_once_without_wrappers
         assert "pot_winners" not in callees and "_share" not in callees, calls
         contested += ("_halves", "showdown_winners") in calls
     assert contested > 100
+
+
+def test_settlement_reads_the_pot_layers_and_makes_no_pot() -> None:
+    """finish() works on the side-pot rule's layers (``betting.pot_layers``: amount and
+    eligible, the index their place) and makes no ``Pot`` (main 85b491b: one a pot, read
+    once and dropped); each award is the pot ``build_pots`` makes of the same contributions,
+    and every sample hand, clean or not, checks as ``check_hand`` does."""
+    import sys
+
+    from studbook.engine import settle
+    from studbook.engine.pots import Pot
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    made: list[type] = []
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        if what == "call" and frame.f_code.co_name == "make" and "_cls" in frame.f_globals:
+            made.append(frame.f_globals["_cls"])
+
+    side = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        state, _ = _settled(hand)
+        sys.setprofile(profile)
+        try:
+            pots, players, rake, _ = settle.finish(state, hand.end_line)
+        finally:
+            sys.setprofile(None)
+        assert Pot not in made, hand.hand_id
+        assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
+        assert set(state.violations) == set(checked.violations), hand.hand_id  # (check_hand drops repeats)
+        reference = build_pots(settle._contributions(state))
+        assert [(a.pot, a.amount, a.eligible) for a in pots] == [(p.index, p.amount, p.eligible) for p in reference]
+        side += len(pots) > 1
+    assert side > 20
+
+
+def test_a_pot_one_player_collected_whole_is_awarded_without_lists() -> None:
+    """A pot one player collected, no halves named (most pots), is awarded in one step:
+    its winner's line is the collection itself (main 85b491b: two lists made and filled a
+    pot, then copied to tuples); the awards are check_hand's, split pots and several
+    collectors among them."""
+    import sys
+
+    from studbook.engine.settle import finish
+
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    single = several = 0
+    for hand in hands:
+        checked = check_hand(hand)
+        state, _ = _settled(hand)
+        appended: list[int] = []
+
+        def profile(frame: Any, what: str, arg: Any) -> None:
+            if what == "c_call" and frame.f_code.co_name == "_award" and arg.__name__ == "append":
+                where = frame.f_locals
+                appended.append(where["index"] if "index" in where else where["pot"].index)
+
+        sys.setprofile(profile)
+        try:
+            pots, _, _, _ = finish(state, hand.end_line)
+        finally:
+            sys.setprofile(None)
+        assert tuple(pots) == checked.pots
+        halves = {c.pot for c in state.collects if c.half is not None}
+        for award in pots:
+            if len(award.high) == 1 and not award.low and award.pot not in halves:
+                assert award.pot not in appended, hand.hand_id
+                single += 1
+            elif len(award.high) + len(award.low) > 1:
+                several += 1
+    assert single > 1000 and several > 50, (single, several)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Mapping, Sequence
 
-from studbook.betting import after_rake
+from studbook.betting import after_rake, pot_layers
 from studbook.cards import Card
 from studbook.events import Collect, Half, Variant
 
@@ -23,14 +23,20 @@ from .messages import (
     POT_TOTAL_STATED, POT_UNCALLED_NOT_RETURNED, SHOWDOWN_AWARD_FOLDED, SHOWDOWN_AWARD_HAND, SHOWDOWN_AWARD_POT,
     SHOWDOWN_AWARD_POT_TO_NOBODY,
 )
-from .pots import Pot, add_ranges, build_pots, high_half, split, split_exact, total
+from .pots import add_ranges, build_pots, high_half, split, split_exact, total
 from .result import PlayerResult, PotAward, new_player_result, new_pot_award
 from .rules import POT_UNCALLED
+from .rules.showdown import unmatched
 from .state import PlayerState, StudState
 from .variants import showdown_winners, VARIANT_RULES
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Decimal, Decimal]]
+Layer = tuple[Decimal, tuple[str, ...]]
+"""A pot as :func:`~studbook.betting.pot_layers` gives it, (amount, eligible); its index is
+its place in the hand's list. Settlement reads the layers themselves: a
+:class:`~studbook.engine.pots.Pot` made of each (:func:`~studbook.engine.pots.build_pots`,
+for other callers) would be read once and dropped, an object made every hand for nothing."""
 
 
 def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
@@ -44,29 +50,30 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     collects = state.collects
     money_line = collects[0].line if collects else state.summary.line if state.summary is not None else end_line
     profile = state.profile
-    top, unmatched = state.unmatched_bet()
-    if top is not None and unmatched > ZERO and state.betting_closed:
+    top, bet, _ = unmatched(state)  # (the rule's own function, no wrapper: every hand asks)
+    if top is not None and bet > ZERO and state.betting_closed:
         if profile.logs_uncalled:
-            _check_unreturned(state, top, unmatched, money_line)
+            _check_unreturned(state, top, bet, money_line)
         else:
-            _return_unlogged(state, top, unmatched)
+            _return_unlogged(state, top, bet)
     if not profile.logs_collections and not collects:
         _award_unlogged(state, end_line)
-    pots = build_pots(_contributions(state))
-    computed = pots[0].amount if len(pots) == 1 else total([p.amount for p in pots])
+    pots = pot_layers(_contributions(state))
+    computed = pots[0][0] if len(pots) == 1 else total([amount for amount, _ in pots])
     got = _gather(state.collects)  # (the collections are final from here)
     rake = _rake(state, computed, got)
     nets = _net_pots(state, pots, rake)
     totals_ok = _check_totals(state, pots, computed, rake, nets, got, money_line)
     by_pot = _collections_by_pot(state, len(pots), got)
     awards: list[PotAward] = []
-    for pot in pots:
-        net = nets[pot.index] if nets is not None else None
-        collected = by_pot.get(pot.index, {}) if by_pot is not None else None
+    for index, (amount, eligible) in enumerate(pots):
+        net = nets[index] if nets is not None else None
+        collected = by_pot.get(index, {}) if by_pot is not None else None
         if collected is not None and totals_ok:
-            expected = _expected(state, pot, net) if net is not None else None
-            _check_award(state, pot, len(pots), net, expected, collected, got.first_line.get(pot.index, money_line))
-        awards.append(_award(state, pot, collected, got))
+            expected = _expected(state, eligible, net) if net is not None else None
+            _check_award(state, index, eligible, len(pots), net, expected, collected,
+                         got.first_line.get(index, money_line))
+        awards.append(_award(state, index, amount, eligible, collected, got))
     if by_pot is None and totals_ok:
         _check_aggregate(state, pots, nets, got, money_line)
     showdown = state.went_to_showdown
@@ -75,7 +82,7 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
 
 def _contributions(state: StudState) -> list[tuple[str, Decimal, bool]]:
     """(name, total put in, live) of each player dealt in, in dealing order: what
-    :func:`~studbook.engine.pots.build_pots` takes."""
+    :func:`~studbook.betting.pot_layers` and :func:`~studbook.engine.pots.build_pots` take."""
     out = []
     for p in state.order:  # (a loop: a comprehension makes a function and a frame each hand)
         if p.in_hand:
@@ -187,7 +194,7 @@ def _check_unreturned(state: StudState, top: PlayerState, amount: Decimal, line:
         state.report(POT_UNCALLED_NOT_RETURNED, line, player=top.name, amount=amount)
 
 
-def _check_totals(state: StudState, pots: list[Pot], computed: Decimal, rake: Decimal, nets: list[Decimal] | None,
+def _check_totals(state: StudState, pots: list[Layer], computed: Decimal, rake: Decimal, nets: list[Decimal] | None,
                   got: _Collected, line: int) -> bool:
     """pot.total and the stated side pots; False when the totals are off.
 
@@ -222,14 +229,14 @@ def _check_totals(state: StudState, pots: list[Pot], computed: Decimal, rake: De
     return ok
 
 
-def _wrong_collection(state: StudState, pots: list[Pot], nets: list[Decimal] | None, default: int) -> int:
+def _wrong_collection(state: StudState, pots: list[Layer], nets: list[Decimal] | None, default: int) -> int:
     """The line of the first collection outside what its player should collect over
     all pots; ``default`` when the log does not let us know who should collect what."""
     if nets is None:
         return default
     expected: Ranges = {}
-    for pot, net in zip(pots, nets):
-        shares = _expected(state, pot, net)
+    for (_, eligible), net in zip(pots, nets):
+        shares = _expected(state, eligible, net)
         if shares is None:
             return default
         add_ranges(expected, shares)
@@ -254,28 +261,28 @@ def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> in
     return default
 
 
-def _check_stated_pots(state: StudState, pots: list[Pot], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
+def _check_stated_pots(state: StudState, pots: list[Layer], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
     if len(stated) != len(pots):
         state.report(POT_SIDE_COUNT, line, count=len(stated), stated=stated, pots=len(pots),
-                     amounts=[p.amount for p in pots])
+                     amounts=[amount for amount, _ in pots])
         return False
-    for pot, amount in zip(pots, stated):
-        if not ZERO <= pot.amount - amount <= rake:
+    for index, ((ours, _), amount) in enumerate(zip(pots, stated)):
+        if not ZERO <= ours - amount <= rake:
             state.report(POT_SIDE_STATED_LESS_RAKE if rake else POT_SIDE_STATED, line,
-                         pot=pot_name(pot.index, len(pots)), amount=pot.amount, stated=amount)
+                         pot=pot_name(index, len(pots)), amount=ours, stated=amount)
             return False
     return True
 
 
-def _net_pots(state: StudState, pots: list[Pot], rake: Decimal) -> list[Decimal] | None:
+def _net_pots(state: StudState, pots: list[Layer], rake: Decimal) -> list[Decimal] | None:
     """Each pot after rake, where the log lets us know it."""
     summary = state.summary
     if summary is not None and summary.pots and len(summary.pots) == len(pots):
         return list(summary.pots)
     if len(pots) == 1:
-        return [pots[0].amount - rake]
+        return [pots[0][0] - rake]
     if not rake:
-        return [p.amount for p in pots]
+        return [amount for amount, _ in pots]
     return None
 
 
@@ -307,10 +314,9 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
     return cards if len(cards) == 7 else None
 
 
-def _expected(state: StudState, pot: Pot, net: Decimal) -> Ranges | None:
-    """Who should win ``pot`` (``net`` after rake), as ranges; None when the log cannot tell."""
-    eligible = pot.eligible
-    if len(eligible) == 1:  # (the pots' players are the hand's: build_pots takes them from state.order)
+def _expected(state: StudState, eligible: tuple[str, ...], net: Decimal) -> Ranges | None:
+    """Who should win the pot of ``eligible`` (``net`` after rake), as ranges; None when the log cannot tell."""
+    if len(eligible) == 1:  # (the pots' players are the hand's: the layers take them from state.order)
         return {eligible[0]: (net, net)}
     hands: dict[str, list[Card]] = {}  # the contenders': those who showed, in dealing order
     by_name = state.by_name
@@ -368,43 +374,44 @@ def _halves(variant: Variant, chip: Decimal, hands: dict[str, list[Card]], net: 
 
 
 def _check_award(
-    state: StudState, pot: Pot, count: int, net: Decimal | None, expected: Ranges | None,
-    collected: dict[str, Decimal], where: int,
+    state: StudState, index: int, eligible: tuple[str, ...], count: int, net: Decimal | None,
+    expected: Ranges | None, collected: dict[str, Decimal], where: int,
 ) -> None:
-    """Rule showdown.award and pot.side for one pot; ``where``: its first collection line."""
+    """Rule showdown.award and pot.side for pot ``index`` (of ``count``); ``where``: its first
+    collection line."""
     by_name = state.by_name
     for player in collected:
         p = by_name.get(player)
         if p is not None and p.folded:
-            state.report(SHOWDOWN_AWARD_FOLDED, where, player=player, pot=pot_name(pot.index, count))
+            state.report(SHOWDOWN_AWARD_FOLDED, where, player=player, pot=pot_name(index, count))
             return
-        if player not in pot.eligible:
-            state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=pot_name(pot.index, count),
-                         eligible=pot.eligible)
+        if player not in eligible:
+            state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=pot_name(index, count),
+                         eligible=eligible)
             return
     if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
-        state.report(POT_SIDE_COLLECTED, where, pot=pot_name(pot.index, count), net=net,
+        state.report(POT_SIDE_COLLECTED, where, pot=pot_name(index, count), net=net,
                      collected=sum(collected.values(), ZERO))
         return
     if expected is None or not _misawarded(expected, collected):
         return
-    name = pot_name(pot.index, count)
+    name = pot_name(index, count)
     want = _shares(state, expected)
-    where = _off_line([c for c in state.collects if c.pot == pot.index], expected, where)
+    where = _off_line([c for c in state.collects if c.pot == index], expected, where)
     if collected:
         state.report(SHOWDOWN_AWARD_POT, where, pot=name, want=want, got=_shares(state, collected))
     else:
         state.report(SHOWDOWN_AWARD_POT_TO_NOBODY, where, pot=name, want=want)
 
 
-def _check_aggregate(state: StudState, pots: list[Pot], nets: list[Decimal] | None, got: _Collected,
+def _check_aggregate(state: StudState, pots: list[Layer], nets: list[Decimal] | None, got: _Collected,
                      line: int) -> None:
     """Awards summed over all pots, when the log's pot numbers cannot be matched."""
     if nets is None:
         return
     total: Ranges = {}
-    for pot, net in zip(pots, nets):
-        expected = _expected(state, pot, net)
+    for (_, eligible), net in zip(pots, nets):
+        expected = _expected(state, eligible, net)
         if expected is None:
             return
         add_ranges(total, expected)
@@ -440,19 +447,22 @@ def _ordered(state: StudState, names: Mapping[str, object]) -> list[str]:
     return sorted(names, key=lambda n: pos.get(n, 99))
 
 
-def _award(state: StudState, pot: Pot, collected: dict[str, Decimal] | None, got: _Collected) -> PotAward:
+def _award(state: StudState, index: int, amount: Decimal, eligible: tuple[str, ...],
+           collected: dict[str, Decimal] | None, got: _Collected) -> PotAward:
+    if collected is None:  # the log's pot numbers do not fit: the main pot shows every collection
+        collected = got.by_player if index == 0 else {}
+    halves = got.halves.get(index)
+    if not halves and len(collected) < 2:  # (most pots: one collector, the whole pot, in one step)
+        return new_pot_award(index, amount, eligible, tuple(collected.items()), ())
     high: list[tuple[str, Decimal]] = []
     low: list[tuple[str, Decimal]] = []
-    if collected is None:  # the log's pot numbers do not fit: the main pot shows every collection
-        collected = got.by_player if pot.index == 0 else {}
-    halves = got.halves.get(pot.index)
     for player in (_ordered(state, collected) if len(collected) > 1 else collected):
-        amount = collected[player]
+        share = collected[player]
         if halves and halves.get(player) is Half.LOW:
-            low.append((player, amount))
+            low.append((player, share))
         else:
-            high.append((player, amount))
-    return new_pot_award(pot.index, pot.amount, pot.eligible, tuple(high), tuple(low))
+            high.append((player, share))
+    return new_pot_award(index, amount, eligible, tuple(high), tuple(low))
 
 
 def _results(state: StudState, showdown: bool) -> list[PlayerResult]:

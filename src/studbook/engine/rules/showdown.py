@@ -25,7 +25,7 @@ from studbook.engine.rules.order import betting_done, close_round
 
 __all__ = [
     "on_collect", "on_muck", "on_no_low", "on_show", "on_showdown", "on_summary", "on_uncalled",
-    "showdown_order", "uncalled", "unmatched_bet"
+    "showdown_order", "uncalled", "unmatched", "unmatched_bet"
 ]
 """This section's public surface: what the other sections and ``StudState`` may call."""
 
@@ -40,8 +40,8 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
     if p is None:
         s.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
         return
-    top, expected, unmatched = _unmatched(s)
-    if top is p and e.amount == unmatched > ZERO:
+    top, expected, whole = unmatched(s)
+    if top is p and e.amount == whole > ZERO:
         pass  # the whole unmatched part, an unmatched ante included, comes back exactly
     elif top is None or expected <= ZERO:
         s.report(POT_UNCALLED_NONE, e.line, amount=e.amount, player=p.name)
@@ -56,9 +56,9 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
         p.all_in = False
 
 
-def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
+def unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
     """The top contributor, the unmatched part of their street bets, and the whole
-    unmatched part (an ante nobody could match included: rule pot.uncalled)."""
+    unmatched part (an ante nobody could match included: rule pot.uncalled). Reports nothing."""
     order = s.order
     top, first, second = top_two(zip(order, map(_TOTAL, order)))  # (pairs made in C: this runs every hand)
     if top is None:
@@ -68,7 +68,7 @@ def _unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
 
 def uncalled(s: Table) -> tuple[str, Decimal] | None:
     """The uncalled bet to return now, as (player, amount), or None. Reports nothing."""
-    top, amount, _ = _unmatched(s)
+    top, amount, _ = unmatched(s)
     if top is None or amount <= ZERO or not (s.hand_over or betting_done(s)):
         return None
     return top.name, amount
@@ -77,7 +77,7 @@ def uncalled(s: Table) -> tuple[str, Decimal] | None:
 def unmatched_bet(s: Table) -> tuple[PlayerState | None, Decimal]:
     """The player whose bet nobody matched and by how much (None, 0 when none),
     whether or not the betting is over (street bets only: an ante is not a bet). Reports nothing."""
-    top, amount, _ = _unmatched(s)
+    top, amount, _ = unmatched(s)
     return top, amount
 
 
