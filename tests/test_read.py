@@ -361,11 +361,12 @@ def test_stepped_names_match_like_lazy_names() -> None:
     """A lazy name before a literal character matches exactly as the rewrite does."""
     rng = random.Random(3)
     for regexp in (r"([^\n]+?): calls ([0-9]+)( and is all-in)?\n", r"Seat ([0-9]): ([^\n]+?) \(([0-9]+)\)\n",
-                   r"([^\n]+?) said, \"([^\n]*)\"\n", r"Dealt to ([^\n]+?) \[([^\]]*)\]\n"):  # fmt: skip
+                   r"([^\n]+?) said, \"([^\n]*)\"\n", r"Dealt to ([^\n]+?) \[([^\]]*)\]\n",
+                   r"([^()\n]+?) \(([a-z ]+)\)(?= - )", "([^()\n]+?) \\((a)\\)\n"):  # fmt: skip
         lazy, stepped = re.compile(regexp), re.compile(_stepped_names(regexp))
         assert stepped.pattern != regexp
         pieces = ["a", " ", ":", ": ", ": calls 5", " (12)", "Seat 3: ", " said, \"x\"", "[Ah]", "Dealt to ",
-                  " and is all-in", "\n", "]", "("]  # fmt: skip
+                  " and is all-in", "\n", "]", "(", ")", " (a)", " (x y) - ", " - "]  # fmt: skip
         for _ in range(4000):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
             found, again = lazy.match(text), stepped.match(text)
@@ -717,13 +718,15 @@ def _scanned_terminals() -> list[tuple[str, str, str, str, tuple[str, ...]]]:
 
 
 _EOL, _MAINS_EOL = "[ \t]*+\n", "[ \t]*\n"
+_STUD_GUARD = "(?=[^()\nRSrs\u017f]*+(?:[RSrs\u017f][^()\nRSrs\u017f]*+)*?(?i:stud|razz))"
+_MAINS_STUD_GUARD = "(?=[^()\n]*?(?i:stud|razz))"
 
 
 def _as_main_read_it(regexp: str, name: str) -> str:
     """A terminal's own regex as main (85b491b) wrote it, its blanks at the line's end greedy,
     as one alternative: its names lazy and its optional groups repeats, what main's scanner
     alternative matched as (``test_stepped_names_match_like_lazy_names``)."""
-    return "(?:" + regexp.replace(_EOL, _MAINS_EOL) + f")(?P<{name}>)"
+    return "(?:" + regexp.replace(_EOL, _MAINS_EOL).replace(_STUD_GUARD, _MAINS_STUD_GUARD) + f")(?P<{name}>)"
 
 
 def _optional_repeats(items: list[tuple[object, object]]) -> list[str]:
@@ -820,3 +823,25 @@ def test_every_corpus_line_reads_as_mains_alternative_read_it(corpus: Path) -> N
             found, was = now(line), then(line)
             assert (found and (found.span(), found.groups()[:count])) == (was and (was.span(), was.groups()[:count])), (
                 site, name, line)  # fmt: skip
+
+
+def test_a_stud_games_look_ahead_steps_between_the_letters_that_start_its_words() -> None:
+    """common.lark's STUD_GAME_WRITTEN looks ahead for "stud" or "razz" from each letter that
+    may start one to the next, not at every character (issue 34: PokerStars' STUD_MIX tries
+    it on a cash header's stakes, "$0.50/$1 USD", new every hand: 4 k instructions). On main
+    the look-ahead was a lazy run of any character."""
+    assert common_piece("STUD_GAME_WRITTEN").startswith(_STUD_GUARD)
+    folded = {chr(c) for c in range(0x110000) if re.fullmatch("(?i:s|r)", chr(c))}
+    assert folded == set("RSrs\u017f")  # the letters (?i:stud|razz) may start with, and no other
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(st.sampled_from(["stud", "STUD", "Razz", "raz", "s", "r", "S", "R", "\u017ftud", "tud", "azz", "x", " ",
+                                 "(", ")", "\n", "7 Card ", "Hold'em", " - ", "é", "Limit"]), max_size=10).map("".join))  # fmt: skip
+def test_a_stud_games_look_ahead_holds_where_mains_held(text: str) -> None:
+    """The stepped look-ahead holds at every offset of any text exactly where main's lazy
+    one held (hypothesis: the words, their letters in both cases, the long s, parentheses,
+    newlines)."""
+    now, then = re.compile(_STUD_GUARD), re.compile(_MAINS_STUD_GUARD)
+    for start in range(len(text) + 1):
+        assert (now.match(text, start) is None) == (then.match(text, start) is None), (text, start)
