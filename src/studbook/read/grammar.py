@@ -252,8 +252,8 @@ def _longest_literal(items: list[tuple[Any, Any]]) -> str:
 
 
 _LAZY_NAME = ("([^\n]+?)", "([^\\n]+?)")  # common.lark's PLAYER, as Lark writes it
-# The lazy runs _stepped_names rewrites: by its text, the characters its class leaves out (a
-# class's text, and the characters themselves); a name, and a header's fields before " ("
+# The lazy runs _stepped_names rewrites, by their text: what the run's class leaves out, as
+# class text and as the characters (a player's name; a header's field before " (")
 _STEPPED_RUNS = {
     **{form: ("\\n", "\n") for form in _LAZY_NAME},
     **{form: ("()\\n", "()\n") for form in ("([^()\n]+?)", "([^()\\n]+?)")},
