@@ -290,16 +290,12 @@ def _stepped_names(regexp: str) -> str:
                 out.append(f"([^{left_out}][^{left_out}{c}]*+(?:{c}[^{left_out}{c}]*+)*?)")
                 i += len(lazy)
                 continue
-        ch = regexp[i]
-        if ch == "\\":
-            out.append(regexp[i : i + 2])
-            i += 2
-            continue
-        if ch == "[":
-            end = _class_end(regexp, i)
+        end = _atom_end(regexp, i)
+        if end is not None:
             out.append(regexp[i:end])
             i = end
             continue
+        ch = regexp[i]
         if ch == "|" and depth == 0:
             return regexp  # a top-level alternative: what follows a name is not known
         depth += (ch == "(") - (ch == ")")
@@ -354,13 +350,10 @@ def _optional_groups_as_branches(regexp: str) -> str:
     i, n = 0, len(regexp)
     while i < n:
         ch = regexp[i]
-        if ch == "\\":
-            out.append(regexp[i : i + 2])
-            i += 2
-        elif ch == "[":
-            end = _class_end(regexp, i)
-            out.append(regexp[i:end])
-            i = end
+        atom = _atom_end(regexp, i)
+        if atom is not None:
+            out.append(regexp[i:atom])
+            i = atom
         elif ch == "(":
             end = _group_end(regexp, i)
             opening = _GROUP_OPENING.match(regexp, i)
@@ -387,18 +380,27 @@ def _group_end(regexp: str, i: int) -> int:
     """The index after the group that opens at ``regexp[i]``."""
     depth, j, n = 0, i, len(regexp)
     while j < n:
+        atom = _atom_end(regexp, j)
+        if atom is not None:
+            j = atom
+            continue
         ch = regexp[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "[":
-            j = _class_end(regexp, j)
-            continue
         depth += (ch == "(") - (ch == ")")
         j += 1
         if depth == 0:
             return j
     raise ValueError(f"an unbalanced group in {regexp!r}")
+
+
+def _atom_end(regexp: str, i: int) -> int | None:
+    """The index after the escape or character class that starts at ``regexp[i]``
+    (read whole: no group opens or closes inside one); None at any other character."""
+    ch = regexp[i]
+    if ch == "\\":
+        return i + 2
+    if ch == "[":
+        return _class_end(regexp, i)
+    return None
 
 
 def _class_end(regexp: str, i: int) -> int:
@@ -458,15 +460,12 @@ def _uncaptured(regexp: str) -> str:
     i, n = 0, len(regexp)
     while i < n:
         ch = regexp[i]
-        if ch == "\\":
-            if regexp[i + 1 : i + 2].isdigit():
-                raise ValueError(f"a back-reference in {regexp!r}")
-            out.append(regexp[i : i + 2])
-            i += 2
-        elif ch == "[":
-            end = _class_end(regexp, i)
-            out.append(regexp[i:end])
-            i = end
+        if ch == "\\" and regexp[i + 1 : i + 2].isdigit():
+            raise ValueError(f"a back-reference in {regexp!r}")
+        atom = _atom_end(regexp, i)
+        if atom is not None:
+            out.append(regexp[i:atom])
+            i = atom
         elif regexp.startswith("(?P=", i) or regexp.startswith("(?(", i):
             raise ValueError(f"a group referred to in {regexp!r}")
         elif regexp.startswith("(?P<", i):
