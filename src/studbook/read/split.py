@@ -183,9 +183,27 @@ def _literal_prefix(header: re.Pattern[str]) -> str:
         return ""
     if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
         return ""
+    return _literal_run(items[1:])
+
+
+def _literal_run(items: list[tuple[Any, Any]]) -> str:
+    """The text of the literal items ``items`` start with."""
     prefix = ""
-    for op, arg in items[1:]:
+    for op, arg in items:
         if op is not _c.LITERAL:
             break
         prefix += chr(arg)
     return prefix
+
+
+def starts_every_match(header: re.Pattern[str], start: re.Pattern[str]) -> bool:
+    """Whether ``start`` matches at the start of every text ``header`` matches at its
+    start (``start`` literal text, which ``header``'s literal prefix starts with): then
+    a hand the split found there need not be matched with ``start`` again."""
+    if start.flags & re.I:
+        return False
+    items = regex_items(start.pattern, start.flags)
+    if items is None:
+        return False
+    literal = _literal_run(items)
+    return len(literal) == len(items) and _literal_prefix(header).startswith(literal)
