@@ -1049,9 +1049,9 @@ class _OtherGames:
         """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
         split from) skipped from its first line, as the builder would skip it, or None:
         the hand over the size limit (rejected unread), not starting as a hand must
-        (not a hand: tested unless every header starts so), a first line the pass does not read (then the run ends: the
-        builder reads the hand), or, with ``whole``, a game whose name is damaged
-        (rejected by the screen). ``context``: (the file, how many lines the split
+        (not a hand: tested unless every header starts so), a first line the pass
+        does not read (then the run ends: the builder reads the hand), or, with
+        ``whole``, a game whose name is damaged (rejected by the screen). ``context``: (the file, how many lines the split
         text's are past the file's, ``whole``). Asked while running.
 
         :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
@@ -1126,10 +1126,11 @@ class LineFormat:
     def split(self, text: str) -> Iterator[HandText]:
         return self.splitter(text, self.header)
 
-    def hands(self, text: str, file: str, shift: int) -> Iterator[HandText | ParseResult]:
+    def hands(self, text: str, file: str, shift: int) -> Iterator[HandText | list[Skipped]]:
         """:meth:`split`, with the hands of a run of another game's read on the split's
         way (:meth:`_OtherGames.read`): each such hand's result, as parse.py would
-        have it from :meth:`parse_hand`, in its place (lines ``shift`` past ``text``'s)."""
+        have it from :meth:`parse_hand`, in its place (lines ``shift`` past ``text``'s),
+        the results of hands read in a row in one list."""
         other_games = self._other_games
         if other_games is None or self.splitter is not split_at_headers:
             return self.split(text)
