@@ -1051,8 +1051,9 @@ class _OtherGames:
         the hand over the size limit (rejected unread), not starting as a hand must
         (not a hand: tested unless every header starts so), a first line the pass
         does not read (then the run ends: the builder reads the hand), or, with
-        ``whole``, a game whose name is damaged (rejected by the screen). ``context``: (the file, how many lines the split
-        text's are past the file's, ``whole``). Asked while running.
+        ``whole``, a game whose name is damaged (rejected by the screen). ``context``:
+        (the file, how many lines the split text's are past the file's, ``whole``).
+        Asked while running.
 
         :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
         of a text but the first (:meth:`LineFormat.hands`), so a run of other games is
