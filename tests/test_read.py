@@ -39,7 +39,7 @@ from studbook.read.memo import TextMemo
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import regex_items
 from studbook.records import maker
-from studbook.read.split import header_starts
+from studbook.read.split import header_starts, starts_every_match
 from samples import sample_files
 from studbook.sites import all_sites, get_site, site_names
 from studbook.sites.lines import LineFormat
@@ -394,6 +394,30 @@ def test_header_starts_match_finditer_and_search_for_headers_of_several_lines() 
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
             assert find(text) == [m.start() for m in header.finditer(text)], (header, text)
             assert first(text) == ([m.start()] if (m := header.search(text)) else []), (header, text)
+
+
+def test_starts_every_match_only_where_every_header_match_starts_so() -> None:
+    """``starts_every_match(header, start)`` (a hand the split found need not be matched
+    with the format's ``start`` again, issue 34) holds only where every text ``header``
+    matches at its start is matched by ``start`` too: a literal the header's literal
+    prefix starts with. Texts built from pieces near the header's own text."""
+    rng = random.Random(6)
+    pieces = ["PokerStars ", "Pokerstars ", "Home Game ", "Hand #", "Game #", "Zoom ", "12", "x", " ", "\n"]
+    headers = (HEADER_START, re.compile(r"^Poker(?:Stars|Star) #", re.M), re.compile(r"^PokerStars #", 0),
+               re.compile(r"^pokerstars ", re.M | re.I), re.compile(r"^(?:PokerStars|Full Tilt) ", re.M))
+    starts = [re.compile(p, f) for p, f in (("PokerStars ", 0), ("PokerStars", 0), ("Poker", 0), ("", 0),
+                                             ("PokerStars Hand", 0), ("Poker.", 0), ("poker", re.I),
+                                             ("PokerStars (?:Hand|Game)", 0), ("Full", 0))]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+    held = set()
+    for header in headers:
+        found = [text for text in texts if header.match(text)]
+        for start in starts:
+            if starts_every_match(header, start):
+                held.add((header.pattern, start.pattern))
+                assert all(start.match(text) for text in found), (header, start)
+    assert held == {(HEADER_START.pattern, p) for p in ("PokerStars ", "PokerStars", "Poker")} | {
+        (r"^Poker(?:Stars|Star) #", "Poker")} | {(header.pattern, "") for header in headers}
 
 
 def test_grammars_ship_inside_the_package() -> None:

@@ -177,7 +177,7 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
     # the format's split, with the hands it reads on its way (a run of skipped hands, issue 34); a hand
     # so read is skipped, and a skipped hand's text is not asked for (below)
-    hands: Callable[[str, str, int], Iterator[HandText | ParseResult]] | None = getattr(fmt, "hands", None)
+    hands: Callable[[str, str, int], Iterator[HandText | list[ParseResult]]] | None = getattr(fmt, "hands", None)
     first = True
     previous: Sourced | None = None  # held back: the last hand may have been cut (studbook.complete)
     end = ""  # the file's last window, to see whether the file stops inside a line
@@ -190,10 +190,11 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
             continue
         shift = first_line - 1
         for chunk in fmt.split(text) if hands is None else hands(text, file, shift):
-            if not isinstance(chunk, HandText):  # read by the format, as _parse_hand reads a hand (never a file's first)
+            if not isinstance(chunk, HandText):  # a run read by the format, as _parse_hand reads each (never a file's first)
                 if previous is not None:
                     yield previous
-                previous = chunk, None
+                yield from zip(chunk[:-1], _NO_SOURCES)  # (no step of this loop a hand)
+                previous = chunk[-1], None
                 continue
             if first:
                 first = False
@@ -215,6 +216,9 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
         yield whole_last_hand(previous[0], end[-4096:]), previous[1]
     if first:
         report.error = f"no {fmt.name} hand found"
+
+
+_NO_SOURCES = itertools.repeat(None)  # a run read by the format: no hand's text is asked for
 
 
 def _rejected_again(before: ParseResult, result: ParseResult) -> bool:

@@ -68,11 +68,12 @@ _NOT_READING = _NotReading()
 @overload
 def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]: ...
 @overload
-def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R], context: Any) -> Iterator[HandText | R]: ...
+def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R],
+                     context: Any) -> Iterator[HandText | list[R]]: ...  # fmt: skip
 
 
 def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] | None = None,
-                     context: Any = None) -> Iterator[HandText | R]:  # fmt: skip
+                     context: Any = None) -> Iterator[HandText | list[R]]:  # fmt: skip
     """Hands that start with a line matching ``header`` (a ``re.M`` pattern).
 
     A hand runs to its first blank line; anything after that and before the
@@ -82,10 +83,11 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
 
     With a ``reader``, each hand after the first that runs to its blank line
     is offered to it while it is running, and what it reads takes the hand's
-    place: a site's format reads a run of hands of another game on the split's
-    way, each skipped from its first line, with no :class:`HandText` made and
-    no ``parse_hand`` a hand (issue 34: a mixed log's other games are read by
-    the hundred). The first hand is always split out,
+    place, the hands it reads in a row yielded together, in a list (one step a
+    run for the split's callers, not one a hand): a site's format reads a run
+    of hands of another game on the split's way, each skipped from its first
+    line, with no :class:`HandText` made and no ``parse_hand`` a hand (issue
+    34: a mixed log's other games are read by the hundred). The first hand is always split out,
     so what comes before it is its caller's to judge.
     """
     starts = header_starts(header)(text)
@@ -95,21 +97,31 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
     find, count = text.find, text.count  # (bound once: a mixed log's skipped hands cost little else, issue 34)
     later: HandReader[R] = _NOT_READING if reader is None else reader
     offer: HandReader[R] = _NOT_READING  # not the first hand
+    run: list[R] = []  # what the reader read, since the last hand it did not
     for start, end in zip(starts, starts[1:] + [len(text)]):
         blank = find("\n\n", start, end)
         # the usual case: one hand, then blank lines (the hand is copied out of the text once)
         if blank != -1 and text[blank:end].isspace():
             hand = text[start : blank + 1]
-            if not offer.running or (result := offer.read(context, hand, line)) is None:
-                yield _hand_text(line, hand)
-            else:
-                yield result
+            if offer.running and (result := offer.read(context, hand, line)) is not None:
+                run.append(result)  # (the offer is the reader already: no hand of a text's first)
+                line += count("\n", start, end)
+                continue
+        else:
+            hand = ""  # not one hand (a hand's text is never empty): below
+        if run:
+            yield run
+            run = []
+        if hand:
+            yield _hand_text(line, hand)
         elif blank == -1:
             yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n")
         else:
             yield from split_blank_lines(text[start:end], line)
         line += count("\n", start, end)
         offer = later
+    if run:
+        yield run
 
 
 def _leading_blank_lines(block: str) -> int:
@@ -183,9 +195,27 @@ def _literal_prefix(header: re.Pattern[str]) -> str:
         return ""
     if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
         return ""
+    return _literal_run(items[1:])
+
+
+def _literal_run(items: list[tuple[Any, Any]]) -> str:
+    """The text of the literal items ``items`` start with."""
     prefix = ""
-    for op, arg in items[1:]:
+    for op, arg in items:
         if op is not _c.LITERAL:
             break
         prefix += chr(arg)
     return prefix
+
+
+def starts_every_match(header: re.Pattern[str], start: re.Pattern[str]) -> bool:
+    """Whether ``start`` matches at the start of every text ``header`` matches at its
+    start (``start`` literal text, which ``header``'s literal prefix starts with): then
+    a hand the split found there need not be matched with ``start`` again."""
+    if start.flags & re.I:
+        return False
+    items = regex_items(start.pattern, start.flags)
+    if items is None:
+        return False
+    literal = _literal_run(items)
+    return len(literal) == len(items) and _literal_prefix(header).startswith(literal)

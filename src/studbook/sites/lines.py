@@ -46,7 +46,7 @@ from studbook.read.grammar import (
 )
 from studbook.read.memo import TextMemo
 from studbook.read import limits
-from studbook.read.split import header_starts
+from studbook.read.split import header_starts, starts_every_match
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, damaged, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
@@ -1021,7 +1021,9 @@ class _OtherGames:
     other: OtherGame
     grammar: Callable[[], LineGrammar]
     site: str | None
-    starts: re.Pattern[str]  # what a hand's text must start with (the format's)
+    # what a hand's text must start with (the format's), or None when every header the split
+    # finds does (a skipped hand's regex match fewer, issue 34); parse_hand tests it before
+    starts: re.Pattern[str] | None
     running: bool = False
     # (game, why skipped, whether the game's name is damaged) by the pass's groups that may name
     # the game: a log's few other games, their hands skipped by the hundred (no call a hand, issue 34)
@@ -1047,10 +1049,11 @@ class _OtherGames:
         """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
         split from) skipped from its first line, as the builder would skip it, or None:
         the hand over the size limit (rejected unread), not starting as a hand must
-        (not a hand), a first line the pass does not read (then the run ends: the
-        builder reads the hand), or, with ``whole``, a game whose name is damaged
-        (rejected by the screen). ``context``: (the file, how many lines the split
-        text's are past the file's, ``whole``). Asked while running.
+        (not a hand: tested unless every header starts so), a first line the pass
+        does not read (then the run ends: the builder reads the hand), or, with
+        ``whole``, a game whose name is damaged (rejected by the screen). ``context``:
+        (the file, how many lines the split text's are past the file's, ``whole``).
+        Asked while running.
 
         :meth:`LineFormat.parse_hand` reads a hand so; the split offers it each hand
         of a text but the first (:meth:`LineFormat.hands`), so a run of other games is
@@ -1058,7 +1061,7 @@ class _OtherGames:
         if len(hand) > limits.MAX_HAND_CHARS:
             return None
         first_line = self.first_line
-        if first_line is None or not self.starts.match(hand):
+        if first_line is None or (self.starts is not None and not self.starts.match(hand)):
             return None
         found = first_line.match(hand)
         if found is None:
@@ -1124,10 +1127,11 @@ class LineFormat:
     def split(self, text: str) -> Iterator[HandText]:
         return self.splitter(text, self.header)
 
-    def hands(self, text: str, file: str, shift: int) -> Iterator[HandText | ParseResult]:
+    def hands(self, text: str, file: str, shift: int) -> Iterator[HandText | list[Skipped]]:
         """:meth:`split`, with the hands of a run of another game's read on the split's
         way (:meth:`_OtherGames.read`): each such hand's result, as parse.py would
-        have it from :meth:`parse_hand`, in its place (lines ``shift`` past ``text``'s)."""
+        have it from :meth:`parse_hand`, in its place (lines ``shift`` past ``text``'s),
+        the results of hands read in a row in one list."""
         other_games = self._other_games
         if other_games is None or self.splitter is not split_at_headers:
             return self.split(text)
@@ -1170,7 +1174,9 @@ class LineFormat:
         other = self.builder.OTHER_GAME
         if other is None:
             return None
-        return _OtherGames(other, self.grammar, self.builder.SITE or self.name, self.starts or self.header)
+        starts = self.starts or self.header
+        return _OtherGames(other, self.grammar, self.builder.SITE or self.name,
+                           None if starts_every_match(self.header, starts) else starts)
 
     def plays_nothing(self, text: str) -> bool:
         """Whether every line of ``text``, text outside any hand, is a note by the line
