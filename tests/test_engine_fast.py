@@ -104,6 +104,7 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
         for q in state.order:
             q.in_hand = rng.random() < 0.9
             q.folded = rng.random() < 0.3
+            q.live = q.in_hand and not q.folded  # (as the state keeps it)
             q.all_in = rng.random() < 0.15
             q.acted = rng.random() < 0.5
             q.street_in = min(rng.choice(levels), current)
