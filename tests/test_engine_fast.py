@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -66,6 +67,22 @@ def test_chip_of_equal_amounts_written_differently() -> None:
     assert smallest_chip(stakes, [(1, "a", D("1.5"))]) == D("0.1")
     assert smallest_chip(stakes, [(1, "a", D("1.25")), (2, "b", D("100"))]) == D("0.01")
     assert str(smallest_chip(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
+
+
+def test_a_tables_chip_calls_no_python_function_for_amounts_seen() -> None:
+    """The smallest chip reads each amount's places from the memo itself: a table whose
+    stakes and stacks were seen before (every hand of a table after its first) calls no
+    Python function (main called the memo's function once an amount: most of its cost)."""
+    stakes = Stakes(D(2), D(4), D("0.5"), D(1))
+    seats = [(1, "a", D("1.25")), (2, "b", D("100")), (3, "c", D("7.5"))]
+    assert smallest_chip(stakes, seats) == D("0.01")
+    calls: list[str] = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        chip = smallest_chip(stakes, seats)
+    finally:
+        sys.setprofile(None)
+    assert chip == D("0.01") and calls == ["smallest_chip"], calls
 
 
 def _reference_next(order: list[PlayerState], p: PlayerState, current: Decimal) -> tuple[PlayerState | None, bool]:

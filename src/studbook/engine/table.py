@@ -559,13 +559,13 @@ _CHIPS: dict[int, Decimal] = {}
 
 
 def _places(value: Decimal) -> int:
-    places = _PLACES.get(value)  # equal Decimals ("1.50", "1.5") have the same places
-    if places is None:
-        exponent = value.normalize().as_tuple().exponent
-        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-        if len(_PLACES) > 65536:
-            _PLACES.clear()
-        _PLACES[value] = places
+    """``value``'s decimal places, trailing zeros aside, worked out and kept in :data:`_PLACES`
+    (equal Decimals, "1.50" and "1.5", have the same places): the memo's miss."""
+    exponent = value.normalize().as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if len(_PLACES) > 65536:
+        _PLACES.clear()
+    _PLACES[value] = places
     return places
 
 
@@ -576,10 +576,15 @@ def smallest_chip(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Sea
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
     for s in seats:
         values.append(s.stack if isinstance(s, Seat) else s[2])
+    known = _PLACES
     for value in values:
         if value is None:
             continue
-        n = _places(value)
+        # (the memo read here, _places called only for a value not seen: a Python call
+        # a value was most of a table's cost, some 4,000 instructions a split pot)
+        n = known.get(value)
+        if n is None:
+            n = _places(value)
         if n > places:
             places = n
     chip = _CHIPS.get(places)
