@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -68,6 +69,22 @@ def test_chip_of_equal_amounts_written_differently() -> None:
     assert str(smallest_chip(Stakes(D(2), D(4)), [(1, "a", D("100"))])) == "1"
 
 
+def test_a_tables_chip_calls_no_python_function_for_amounts_seen() -> None:
+    """The smallest chip reads each amount's places from the memo itself: a table whose
+    stakes and stacks were seen before (every hand of a table after its first) calls no
+    Python function (main called the memo's function once an amount: most of its cost)."""
+    stakes = Stakes(D(2), D(4), D("0.5"), D(1))
+    seats = [(1, "a", D("1.25")), (2, "b", D("100")), (3, "c", D("7.5"))]
+    assert smallest_chip(stakes, seats) == D("0.01")
+    calls: list[str] = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        chip = smallest_chip(stakes, seats)
+    finally:
+        sys.setprofile(None)
+    assert chip == D("0.01") and calls == ["smallest_chip"], calls
+
+
 def _reference_next(order: list[PlayerState], p: PlayerState, current: Decimal) -> tuple[PlayerState | None, bool]:
     """StudState._advance before its fast path and early stop: (next to act, hand won),
     from one pass over the players after ``p`` clockwise, ``p`` last."""
@@ -104,6 +121,7 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
         for q in state.order:
             q.in_hand = rng.random() < 0.9
             q.folded = rng.random() < 0.3
+            q.live = q.in_hand and not q.folded  # (as the state keeps it)
             q.all_in = rng.random() < 0.15
             q.acted = rng.random() < 0.5
             q.street_in = min(rng.choice(levels), current)

@@ -69,7 +69,7 @@ def test_the_first_street_walks_no_player_and_later_streets_reset_every_one() ->
     ann.acted = False
     for p in state.players:
         p.street_in, p.acted = D(2), True
-    state.players[1].folded = True
+    state.players[1].folded, state.players[1].live = True, False
     state.start_street(Street.FOURTH)
     assert [(p.street_in, p.acted) for p in state.players] == [(ZERO, False)] * 3
 

@@ -86,7 +86,7 @@ def _contributions(state: StudState) -> list[tuple[str, Decimal, bool]]:
     out = []
     for p in state.order:  # (a loop: a comprehension makes a function and a frame each hand)
         if p.in_hand:
-            out.append((p.name, p.total, not p.folded))
+            out.append((p.name, p.total, p.live))
     return out
 
 

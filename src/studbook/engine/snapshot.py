@@ -153,7 +153,7 @@ def take(
               None if known is None else known.get(p.name, ()))
         for p in state.players
     )
-    in_middle = [(p.name, p.total if swept else p.total - p.street_in, p.in_hand and not p.folded)
+    in_middle = [(p.name, p.total if swept else p.total - p.street_in, p.live)
                  for p in state.order if p.in_hand]
     pots = tuple(PotView(p.index, p.amount, p.eligible) for p in build_pots(in_middle))
     put_in = sum((p.total for p in state.players), ZERO)
@@ -187,7 +187,7 @@ def _seat(
 ) -> SeatView:
     cards: list[CardView] = []
     down = list(p.down)
-    if (state.street is _SEVENTH and state.community is None and p.in_hand and not p.folded
+    if (state.street is _SEVENTH and state.community is None and p.live
             and not p.dealt & (1 << _SEVENTH) and len(down) == 2 and p.up):
         down.append(None)  # the river card the log does not print for opponents
     for j, card in enumerate(down):
@@ -304,7 +304,7 @@ def _to_act(state: StudState, event: Event) -> str | None:
         return None
     if street is not _SEVENTH:
         bit = 1 << street
-        if any(p.in_hand and not p.folded and not p.dealt & bit for p in state.order):
+        if any(p.live and not p.dealt & bit for p in state.order):
             return None  # still dealing
     return state.peek_to_act()
 

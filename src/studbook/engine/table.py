@@ -62,7 +62,7 @@ class PlayerState:
 
     __slots__ = (
         "name", "seat", "pos", "start", "stack", "ante", "total", "street_in", "returned",
-        "collected", "in_hand", "folded", "all_in", "acted", "acted_level", "up", "down",
+        "collected", "in_hand", "folded", "live", "all_in", "acted", "acted_level", "up", "down",
         "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
@@ -79,6 +79,9 @@ class PlayerState:
         self.collected = ZERO
         self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
         self.folded = False
+        # dealt in and not folded: kept where either changes (Table.deal_in, the fold), since
+        # the rules ask it of every player they walk (one read, not two)
+        self.live = in_hand
         self.all_in = False
         self.acted = False  # acted in this betting round
         self.acted_level = ZERO  # the full bet level when they last acted (read only while acted)
@@ -93,13 +96,8 @@ class PlayerState:
         self.shown: tuple[Card, ...] = ()
 
     @property
-    def live(self) -> bool:
-        """Dealt in and not folded."""
-        return self.in_hand and not self.folded
-
-    @property
     def can_act(self) -> bool:
-        return self.in_hand and not self.folded and not self.all_in
+        return self.live and not self.all_in
 
     def cards(self) -> list[Card | None]:
         """All cards in dealing order: down, down, up..., down (None where unknown)."""
@@ -422,13 +420,13 @@ class Table:
         """Players dealt in and not folded, in dealing order."""
         live = []
         for p in self.order:  # (a loop: a comprehension makes a function and a frame at each ask)
-            if p.in_hand and not p.folded:
+            if p.live:
                 live.append(p)
         return live
 
     def dealing_order(self) -> list[str]:
         """Who receives cards on the current street, in dealing order."""
-        return [p.name for p in self.order if p.in_hand and not p.folded]
+        return [p.name for p in self.order if p.live]
 
     def needs_community_card(self) -> bool:
         """True on 7th street when the deck cannot give every live player a card."""
@@ -438,7 +436,7 @@ class Table:
         """Players dealt in and not folded."""
         n = 0
         for p in self.order:
-            if p.in_hand and not p.folded:
+            if p.live:
                 n += 1
         return n
 
@@ -502,6 +500,7 @@ class Table:
     def deal_in(self, p: PlayerState) -> None:
         """``p`` takes part after all (they were marked out of the hand)."""
         p.in_hand = True
+        p.live = not p.folded
         self.round.deals_verified = False
 
     def board(self, p: PlayerState) -> list[Card]:
@@ -560,13 +559,13 @@ _CHIPS: dict[int, Decimal] = {}
 
 
 def _places(value: Decimal) -> int:
-    places = _PLACES.get(value)  # equal Decimals ("1.50", "1.5") have the same places
-    if places is None:
-        exponent = value.normalize().as_tuple().exponent
-        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-        if len(_PLACES) > 65536:
-            _PLACES.clear()
-        _PLACES[value] = places
+    """``value``'s decimal places, trailing zeros aside, worked out and kept in :data:`_PLACES`
+    (equal Decimals, "1.50" and "1.5", have the same places): the memo's miss."""
+    exponent = value.normalize().as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if len(_PLACES) > 65536:
+        _PLACES.clear()
+    _PLACES[value] = places
     return places
 
 
@@ -577,10 +576,15 @@ def smallest_chip(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Sea
     values = [stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in]
     for s in seats:
         values.append(s.stack if isinstance(s, Seat) else s[2])
+    known = _PLACES
     for value in values:
         if value is None:
             continue
-        n = _places(value)
+        # (the memo read here, _places called only for a value not seen: a Python call
+        # a value was most of a table's cost, some 4,000 instructions a split pot)
+        n = known.get(value)
+        if n is None:
+            n = _places(value)
         if n > places:
             places = n
     chip = _CHIPS.get(places)

@@ -53,7 +53,7 @@ def _has_open_pair(s: Table) -> bool:
     if r.open_pair is None:
         r.open_pair = False
         for p in s.order:
-            if p.in_hand and not p.folded and (len(p.up) < 2 or p.up[0].rank == p.up[1].rank):
+            if p.live and (len(p.up) < 2 or p.up[0].rank == p.up[1].rank):
                 r.open_pair = True
                 break
     return r.open_pair
@@ -122,7 +122,7 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
     if stack <= current - p.street_in:
         return ()
     for q in s.clockwise_after[p.pos]:  # (a loop, not any(... q.can_act): this runs for every bet)
-        if q.in_hand and not q.folded and not q.all_in:
+        if q.live and not q.all_in:
             break
     else:
         return ()  # everyone else is all-in: a raise could not be called
@@ -203,6 +203,7 @@ def _fold(s: Table, p: PlayerState, e: Action) -> None:
         s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
         s.opened = True
     p.folded = True
+    p.live = False
 
 
 def _check(s: Table, p: PlayerState, e: Action) -> None:

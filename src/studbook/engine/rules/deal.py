@@ -43,7 +43,8 @@ def on_ante(s: Table, e: PostAnte) -> None:
             and (expected is None or amount == expected)):
         # fast path: the ante in force (or the first one posted), once, before the deal,
         # with chips left behind
-        p.in_hand = True
+        if not p.in_hand:  # (a seat marked out of the hand)
+            s.deal_in(p)
         if posted is None:
             s.ante_posted = amount
         p.stack -= amount
@@ -99,7 +100,7 @@ def implicit_river(s: Table, line: int) -> None:
         return
     bit = 1 << SEVENTH
     for p in s.order:
-        if p.in_hand and not p.folded and not p.dealt & bit and s.community is None:
+        if p.live and not p.dealt & bit and s.community is None:
             p.dealt |= bit
             p.down.append(None)
 
@@ -114,7 +115,7 @@ def check_missing_deals(s: Table, line: int) -> None:
     if s.profile.logs_every_up_card and street is not SEVENTH:  # (7th street's card is down)
         bit = 1 << street
         for p in s.order:
-            if not p.dealt & bit and p.in_hand and not p.folded:
+            if not p.dealt & bit and p.live:
                 p.dealt |= bit  # one report per street
                 s.report(DEAL_PATTERN_NO_CARD, line, player=p.name, street=street)
     # every live player now has this street's bit (or the rule does not apply): until
@@ -141,7 +142,7 @@ def on_deal(s: Table, e: Deal) -> None:
     # player, in dealing order, on the street in play, cards not seen before; anything else
     # goes to _deal_checked, which names what is wrong. (Written in this one frame: a hand
     # has some 16 deals, and a call for 3rd street's cost about what its work did.)
-    if (street is s.street and len(up) == 1 and not p.folded and p.in_hand
+    if (street is s.street and len(up) == 1 and p.live
             and p.pos > r.last_deal_pos and id(card := up[0]) not in owners):
         down = e.down
         if street is THIRD:

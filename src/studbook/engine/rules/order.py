@@ -103,7 +103,7 @@ def _ensure_round(s: Table, line: int = 0) -> None:
         check_missing_deals(s, line)
     if s.street is THIRD and (s.ante or s.ante_posted):
         for p in s.order:
-            if p.in_hand and not p.folded and not p.ante and p.start > ZERO:
+            if p.live and not p.ante and p.start > ZERO:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
     # (round_opening, without its call: this runs for every street)
     opening = _opening_third(s) if s.street is THIRD else _opening_later(s)
@@ -126,7 +126,7 @@ def _opening_third(s: Table) -> Opening:
     low_key = (99, 99)
     doors = 0
     for p in s.order:  # (one walk, no list: every hand's 3rd street)
-        if not p.in_hand or p.folded:
+        if not p.live:
             continue
         dealt += 1
         if not p.all_in:
@@ -164,7 +164,7 @@ def _opening_later(s: Table) -> Opening:
     best: PlayerState | None = None
     best_key: tuple[int, ...] | None = None
     for p in s.order:
-        if p.folded or not p.in_hand:
+        if not p.live:
             continue
         live += 1
         if not p.all_in:
@@ -185,7 +185,7 @@ def _opening_later(s: Table) -> Opening:
         return None, s.round.first_ok, bring_in_player, optional  # at most one player can bet: no betting round
     if short or best is None:
         # boards unknown: any able player may start
-        first_ok = tuple([p for p in s.order if p.in_hand and not p.folded and not p.all_in])
+        first_ok = tuple([p for p in s.order if p.live and not p.all_in])
         return first_ok[0], first_ok, bring_in_player, optional
     if not best.all_in:  # (best is live: it can act unless all-in)
         return best, (best,), bring_in_player, optional
@@ -210,7 +210,7 @@ def _best_able(s: Table) -> PlayerState | None:
     best: PlayerState | None = None
     best_key: tuple[int, ...] | None = None
     for p in s.order:  # (a loop: no comprehension on an engine path, rare or not)
-        if p.in_hand and not p.folded and not p.all_in:
+        if p.live and not p.all_in:
             key = board_key(p.up if community is None else [*p.up, community], low)
             if best_key is None or key < best_key:
                 best, best_key = p, key
@@ -233,11 +233,11 @@ def _next_from(s: Table, pos: int, able: int = -1) -> PlayerState | None:
     if able < 0:
         able = 0
         for q in order:
-            if q.in_hand and not q.folded and not q.all_in:
+            if q.live and not q.all_in:
                 able += 1
     for k in range(1, n + 1):
         q = order[(pos + k) % n]
-        if not q.in_hand or q.folded or q.all_in:
+        if not q.live or q.all_in:
             continue
         if q.street_in < current:
             return q
@@ -333,14 +333,14 @@ def advance(s: Table, p: PlayerState) -> None:
     """
     r = s.round
     current = r.current_bet
-    if p.folded or p.all_in or not p.in_hand or p.street_in < current:
+    if not p.live or p.all_in or p.street_in < current:
         _advance_scan(s, p, current)
         return
     # p can still act and owes nothing (a check, call or raise): the first such player
     # after them who owes or has not acted is next (with p, two can act); else nobody
     others_live = False
     for q in s.clockwise_after[p.pos]:
-        if q.folded or not q.in_hand:
+        if not q.live:
             continue
         others_live = True
         if not q.all_in and (q.street_in < current or not q.acted):
@@ -358,7 +358,7 @@ def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
     r = s.round
     able = stuck = 0  # live players who can act, and who are all-in
     p_owes = False
-    if not p.folded and p.in_hand:
+    if p.live:
         if p.all_in:
             stuck = 1
         else:
@@ -367,7 +367,7 @@ def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
     found: PlayerState | None = None  # the first who owes or has not acted
     owes: PlayerState | None = None  # the first who owes
     for q in s.clockwise_after[p.pos]:
-        if q.folded or not q.in_hand:
+        if not q.live:
             continue
         if q.all_in:
             stuck += 1

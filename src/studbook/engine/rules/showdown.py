@@ -89,7 +89,7 @@ def on_showdown(s: Table, e: ShowdownStart) -> None:
     s.at_showdown = True
     s.showdown_line = e.line
     if s.street is not SEVENTH and not s.hand_over:
-        able = able_count(p for p in s.order if p.in_hand and not p.folded)
+        able = able_count(p for p in s.order if p.live)
         if able >= 2:
             s.report(ORDER_STREETS_SHOWDOWN_EARLY, e.line, street=s.street or "no", able=able)
 
