@@ -845,3 +845,81 @@ def test_a_stud_games_look_ahead_holds_where_mains_held(text: str) -> None:
     now, then = re.compile(_STUD_GUARD), re.compile(_MAINS_STUD_GUARD)
     for start in range(len(text) + 1):
         assert (now.match(text, start) is None) == (then.match(text, start) is None), (text, start)
+
+
+@functools.cache
+def _text_site_scanners() -> list[tuple[str, _Scanner]]:
+    """(site, scanner) for every LALR state of every text site's grammar, each scanner once."""
+    found: dict[int, tuple[str, _Scanner]] = {}
+    for site in TEXT_SITES:
+        grammar = get_site(site).grammar()
+        for state in grammar.states():
+            scanner = grammar.state_scanner(state)
+            found.setdefault(id(scanner), (site, scanner))
+    return list(found.values())
+
+
+def _read_by_whole_alternation(scanner: _Scanner, text: str, pos: int, rest: str) -> object:
+    """The token a scanner's whole alternation reads at ``pos`` (as main's scanner read it)."""
+    found = scanner.match(text, pos)
+    if found is None:
+        return None
+    name, length = found.lastgroup, found.end() - pos
+    if not 0 < length <= len(rest) + 1:
+        return None
+    assert name is not None
+    return name, tuple(found.group(at) for at in scanner.groups[name]), length, length > len(rest)
+
+
+def test_a_scanner_tries_the_lines_of_play_before_the_chatter() -> None:
+    """Where a scanner's first alternative fails, its other alternatives are tried in order in
+    two matches: the terminals of the lines of play (Lark's priority above 1), then those of
+    the chatter, so that a line of play is read without the chatter's groups (issue 34: the
+    scanners that read PokerStars' actions hold 79 groups, a third of them the lines of play's).
+    On main the alternation was tried whole."""
+    split = 0
+    for site, scanner in _text_site_scanners():
+        names = list(scanner.groups)
+        tries = [list(places) for _, places in scanner._later]
+        assert [name for names_ in tries for name in names_] == names[1:], (site, names)
+        priority = {name: get_site(site).grammar().terminals[name].priority for name in names}
+        assert all(len({priority[name] <= 1 for name in names_}) == 1 for names_ in tries), (site, tries)
+        split += len(tries) == 2
+    assert split > 50
+    # PokerStars' scanners after a deal line: their actions read without the chatter's 28 groups
+    for site, scanner in _text_site_scanners():
+        if site == "pokerstars" and list(scanner.groups)[:2] == ["DEAL", "UNCALLED"]:
+            (actions, _), (chatter, _) = scanner._later
+            assert chatter.__self__.groups == 28
+            assert actions.__self__.groups + 28 < scanner.match.__self__.groups < 85
+
+
+def test_a_scanner_reads_every_corpus_line_as_its_whole_alternation(corpus: Path) -> None:
+    """Every line of the real corpus, read by every scanner of every text site: the token
+    (terminal, fields, length, newline) the scanner's whole alternation reads."""
+    lines = sorted({line + "\n" for path in corpus.rglob("*.txt")
+                    for line in path.read_text(encoding="utf-8", errors="replace").splitlines()})  # fmt: skip
+    assert len(lines) > 1000
+    for site, scanner in _text_site_scanners():
+        for line in lines:
+            assert scanner.read(line, 0, line[:-1]) == _read_by_whole_alternation(scanner, line, 0, line[:-1]), (
+                site, list(scanner.groups)[:3], line)  # fmt: skip
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.integers(min_value=0), st.integers(min_value=0), st.data())
+def test_a_scanner_reads_a_line_as_its_whole_alternation(which: int, reader: int, data: st.DataObject) -> None:
+    """A line of any terminal of a text site (hypothesis, as in
+    ``test_a_scanners_alternative_reads_a_line_as_mains_read_it``: its own lines with a piece
+    put in, lines of its words), read by a scanner of that site that accepts it, after a line
+    before it: the token the scanner's whole alternation reads."""
+    terminals = _scanned_terminals()
+    site, name, regexp, _, words = terminals[which % len(terminals)]
+    readers = [scanner for at, scanner in _text_site_scanners() if at == site and name in scanner.groups]
+    scanner = readers[reader % len(readers)]
+    line = data.draw(_a_line_of(regexp, words))
+    at = data.draw(st.integers(0, len(line)))
+    line = line[:at] + data.draw(st.sampled_from(["", "", *_NAME_PIECES])) + line[at:]
+    text = "Seat 1: x\n" + line + ("" if line.endswith("\n") else "\n")
+    rest = text[10 : text.index("\n", 10)]
+    assert scanner.read(text, 10, rest) == _read_by_whole_alternation(scanner, text, 10, rest), (site, name, line)
