@@ -860,12 +860,7 @@ class LineGrammar:
         """The scanner of a parser stack: the terminals its top state accepts."""
         if sid in self._scanner_of:
             return self._scanner_of[sid]
-        scanner = self._scanner_of[sid] = self.state_scanner(self._stacks[sid][-1])
-        self._steps.setdefault(sid, {})
-        return scanner
-
-    def state_scanner(self, state: Any) -> _Scanner:
-        """The scanner of Lark's LALR state ``state``: the terminals it accepts."""
+        state = self._stacks[sid][-1]
         accepts = frozenset(name for name in self._states[state] if name in self.terminals)
         scanner = self._scanner_by_terms.get(accepts)
         if scanner is None:
@@ -874,11 +869,9 @@ class LineGrammar:
                 key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
             )
             scanner = self._scanner_by_terms[accepts] = _Scanner(ordered)
+        self._scanner_of[sid] = scanner
+        self._steps.setdefault(sid, {})
         return scanner
-
-    def states(self) -> Iterable[Any]:
-        """Lark's LALR states of the grammar (each has a scanner: :meth:`state_scanner`)."""
-        return self._states
 
     def _step(self, sid: int, terminal: str) -> Step | None:
         """What reading ``terminal`` on stack ``sid`` does: memoised."""
