@@ -96,33 +96,36 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_later")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
+                 "_first", "_first_match")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
-        counts: list[int] = []  # each alternative's fields
+        self.groups: dict[str, tuple[int, ...]] = {}
+        # What ``match.group`` is asked for a terminal's fields, and how many there are: its
+        # groups, or for 0 or 1 field (where ``group`` gives a str) padded to two with its
+        # own empty group, the padding sliced off. Never group 0, the whole match: copying
+        # the line out twice more cost some 1.6 k instructions a line read for the first
+        # time (issue 34: deal and seat lines, new every hand, some 20 a simulated hand).
+        self._args: dict[str, tuple[tuple[int, ...], int]] = {}
+        used = 0
         reach = _IN_LINE
         for t in terminals:
             part, count, stays = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
-            counts.append(count)
             reach = min(reach, stays)
-        names = [t.name for t in terminals]
-        self.groups: dict[str, tuple[int, ...]] = {
-            name: args[:count] for name, (args, count) in _places(names, counts).items()
-        }
+            self.groups[t.name] = fields = tuple(range(used + 1, used + 1 + count))
+            used += count + 1  # (``used`` now numbers the terminal's own empty group, its alternative's last)
+            self._args[t.name] = (fields if count > 1 else (*fields, used, used)[:2], count)
         self.match = compiled("|".join(parts)).match
         # The first alternative alone: where it matches, the alternation's match is its
         # (the first alternative that matches wins), read with its own few groups rather
         # than all the scanner's (issue 34: a match object, and the matcher's state, hold
         # every group of the alternation: 79 where deal lines are read, new every hand)
-        first = names[0] if names else ""
+        first = terminals[0].name if terminals else ""
+        count = len(self.groups.get(first, ()))
         self._first_match = compiled(parts[0]).match if parts else self.match
-        self._first = (first, *_places(names[:1], counts[:1]).get(first, ((1, 1), 0)))
-        # Where it fails, the others, in two matches of their own: the lines that carry
-        # play, then (once those fail) the chatter (see _later_tries)
-        self._later = _later_tries(terminals[1:], parts[1:], counts[1:])
+        self._first = (first, (*range(1, count + 1), count + 1, count + 1)[: max(count, 2)], count)
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
         # is remembered. The key of a remembered token is all it depends on.
@@ -159,15 +162,12 @@ class _Scanner:
             if m is not None:
                 name, args, count = self._first
             else:
-                for match, places in self._later:
-                    m = match(text, pos)
-                    if m is not None:
-                        break
-                else:
+                m = self.match(text, pos)
+                if m is None:
                     return None  # no token: a case for Lark's own parser
                 name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
                 assert name is not None
-                args, count = places[name]
+                args, count = self._args[name]
             length = m.end() - pos
             if not 0 < length <= len(rest) + 1:
                 return None  # a token past its line: Lark's parser too
@@ -186,47 +186,6 @@ class _Scanner:
             keyed.clear()
         keyed[key] = token
         return token
-
-
-# Lark's priority of the terminals of lines that carry no play (chatter, a hand of another game's
-# lines): every site grammar gives them 1 or less, and the lines of play more
-_CHATTER_PRIORITY = 1
-Tries = tuple[tuple[Callable[[str, int], Optional["re.Match[str]"]], dict[str, tuple[tuple[int, ...], int]]], ...]
-
-
-def _later_tries(terminals: list[Any], parts: list[str], counts: list[int]) -> Tries:
-    """The matches a scanner tries after its first alternative, each an alternation of
-    consecutive alternatives in the scanner's order with where each terminal's fields are
-    in it: the first that matches is the alternation's match (the alternatives before it
-    failed). The terminals of priority above :data:`_CHATTER_PRIORITY` (Lark's order puts
-    them first) apart from the rest: a match object, and the matcher's state, hold every
-    group of its alternation (the scanners that read actions have some 80, a chatter's
-    three dozen alternatives of them), and a line of play is read without them (issue 34:
-    some 9 lines a simulated hand read by the whole alternation)."""
-    cut = next((i for i, t in enumerate(terminals) if t.priority <= _CHATTER_PRIORITY), len(terminals))
-    names = [t.name for t in terminals]
-    return tuple(
-        (compiled("|".join(parts[start:end])).match, _places(names[start:end], counts[start:end]))
-        for start, end in ((0, cut), (cut, len(terminals)))
-        if start < end
-    )
-
-
-def _places(names: list[str], counts: list[int]) -> dict[str, tuple[tuple[int, ...], int]]:
-    """Where each terminal's fields are in the alternation of its alternatives (each its
-    fields' groups, then its terminal's own empty group: see _alternative): what
-    ``match.group`` is asked for them, and how many there are. Its groups, or for 0 or 1
-    field (where ``group`` gives a str) padded to two with its own empty group, the padding
-    sliced off. Never group 0, the whole match: copying the line out twice more cost some
-    1.6 k instructions a line read for the first time (issue 34: deal and seat lines, new
-    every hand, some 20 a simulated hand)."""
-    places: dict[str, tuple[tuple[int, ...], int]] = {}
-    used = 0
-    for name, count in zip(names, counts):
-        fields = tuple(range(used + 1, used + 1 + count))
-        used += count + 1  # (``used`` now numbers the terminal's own empty group, its alternative's last)
-        places[name] = (fields if count > 1 else (*fields, used, used)[:2], count)
-    return places
 
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)
