@@ -263,9 +263,7 @@ _QUANTIFIERS = "?*+{"
 
 def _stepped_names(regexp: str) -> str:
     """``regexp`` with each top-level lazy name ``([^\\n]+?)`` that a literal
-    character c follows rewritten as ``([^\\n][^\\nc]*+(?:c[^\\nc]*+)*?)``, or
-    where what follows starts with one of a few literal characters, those as a
-    class (:func:`_starts_with`: PokerStars' chatter, ":? has timed out"); the
+    character c follows rewritten as ``([^\\n][^\\nc]*+(?:c[^\\nc]*+)*?)``; the
     same for a lazy run of a class that leaves out more (:data:`_STEPPED_RUNS`),
     c not among what it leaves out: PokerStars' ``([^()\\n]+?)`` before " (" (a
     header's rest reads it on every hand, tried to its end: 1.7 k instructions).
@@ -285,12 +283,11 @@ def _stepped_names(regexp: str) -> str:
     while i < n:
         lazy = next((form for form in _STEPPED_RUNS if regexp.startswith(form, i)), None)
         if lazy is not None and depth == 0:
-            follow = _literal_at(regexp, i + len(lazy)) or _starts_with(regexp[i + len(lazy) :])
+            follow = _literal_at(regexp, i + len(lazy))
             left_out, chars = _STEPPED_RUNS[lazy]
-            if follow is not None and not set(follow) & set(chars):
-                c = "".join(re.escape(char) if char.isalnum() else "\\" + char for char in follow)
-                step = c if len(follow) == 1 else f"[{c}]"
-                out.append(f"([^{left_out}][^{left_out}{c}]*+(?:{step}[^{left_out}{c}]*+)*?)")
+            if follow is not None and follow not in chars:
+                c = re.escape(follow) if follow.isalnum() else "\\" + follow
+                out.append(f"([^{left_out}][^{left_out}{c}]*+(?:{c}[^{left_out}{c}]*+)*?)")
                 i += len(lazy)
                 continue
         end = _atom_end(regexp, i)
@@ -330,40 +327,6 @@ def _literal_at(regexp: str, i: int) -> str | None:
     if after < len(regexp) and regexp[after] in _QUANTIFIERS:
         return None
     return char
-
-
-def _starts_with(regexp: str) -> str | None:
-    """The literal characters every match of ``regexp`` starts with one of, when each of its
-    branches starts with a literal: PokerStars' chatter, a name then ":? " or one of a group
-    of phrases that start with a space (" was removed from the table", " re-buys and
-    receives", ...) or a comma; None where unsure or where a match may start with a newline."""
-    parsed = regex_items(regexp)
-    starts = None if parsed is None else _first_literals(_flatten(parsed))
-    return "".join(sorted(starts)) if starts and "\n" not in starts else None
-
-
-def _first_literals(items: list[tuple[Any, Any]]) -> set[str] | None:
-    """The characters the flattened items start every match with, when each branch starts
-    with a literal; None where unsure (classes, repeats, flags, look-arounds, an empty branch)."""
-    if not items:
-        return None
-    op, arg = items[0]
-    if op is _c.LITERAL:
-        return {chr(arg)}
-    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
-        # a repeat of what starts with a literal (so never empty): its first characters, and
-        # where it may be left out, those of what follows it ("(?:, [^\n]*?)? split the ...")
-        taken, after = _first_literals(_flatten(arg[2])), _first_literals(items[1:]) if arg[0] == 0 else set()
-        return None if taken is None or after is None else taken | after
-    if op is _c.BRANCH:
-        found: set[str] = set()
-        for branch in arg[1]:
-            starts = _first_literals(_flatten(branch))
-            if starts is None:
-                return None
-            found |= starts
-        return found
-    return None
 
 
 # How a group may open: lookarounds and conditionals are copied as they are
