@@ -869,3 +869,56 @@ def test_a_stud_games_look_ahead_holds_where_mains_held(text: str) -> None:
     now, then = re.compile(_STUD_GUARD), re.compile(_MAINS_STUD_GUARD)
     for start in range(len(text) + 1):
         assert (now.match(text, start) is None) == (then.match(text, start) is None), (text, start)
+
+
+# PokerStars' STUD_CASH: the game's words tried only where " (" ends the run of the line's characters
+# without " - " (what every name before the stakes is); main (fdbbd94) had no such look-ahead
+_STAKES_GUARD = "(?=(?:[^()\n ]++|\\ (?!-\\ |\\())*+\\ \\()"
+
+
+def _stud_cash_now_and_mains() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """STUD_CASH, and main's: whatever look-ahead stands between the client's own spelling and
+    the game's words left out (so that a look-ahead written otherwise is tested too)."""
+    regexp = grammar().terminals["STUD_CASH"].pattern.to_regexp()
+    words = regexp.index(_STUD_GUARD)
+    spelled = regexp.rindex(")|", 0, words) + 2
+    return re.compile(regexp), re.compile(regexp[:spelled] + regexp[words:])
+
+
+def test_a_cash_headers_game_words_are_tried_only_before_its_stakes() -> None:
+    """PokerStars' STUD_CASH reads the game by its words only where " (" ends the run of the
+    line's characters that holds no " - ": a tournament's header ("Razz Limit - Level IV
+    (50/100) - ...", read by STUD_TOURNEY after STUD_CASH fails) no longer tries the words'
+    run and its look-aheads at every character up to " - " (issue 34: 51 k instructions a
+    Razz header, 109 k a Stud Hi/Lo one, to 6 k and 9 k). On main the look-ahead was missing."""
+    regexp = grammar().terminals["STUD_CASH"].pattern.to_regexp()
+    assert "|" + _STAKES_GUARD + _STUD_GUARD in regexp  # after the client's own spelling, before the words
+    now, _ = _stud_cash_now_and_mains()
+    for header in ("Razz Limit - Level IV (50/100) - 2010/09/09 18:27:23 ET\n",
+                   "7 Card Stud Hi/Lo Limit - Level I (10/20) - 2023/02/05 10:25:51 ET\n"):  # fmt: skip
+        assert now.match(header) is None
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(st.sampled_from(["Razz", "razz", "Limit", "7 Card Stud", "Stud", " Hi/Lo", " - ", " (", "(", ")", " ", "  ", "Stud H/L (", "$1/$2) - ",
+                                 "-", "- ", "$0.50/$1 USD", "10/20", "Level IV", "x", "\n", "Hold'em", "\u00e9", "\u017ftud",
+                                 " [AAMS ID: 0D6C]"]), max_size=12).map("".join))  # fmt: skip
+def test_a_cash_headers_game_reads_as_mains_read_it(text: str) -> None:
+    """STUD_CASH with the look-ahead matches at every offset of any text as main's did: the same
+    span and fields (hypothesis: the header's words, spaces, dashes, parentheses, newlines)."""
+    now, then = _stud_cash_now_and_mains()
+    for start in range(len(text) + 1):
+        found, was = now.match(text, start), then.match(text, start)
+        assert (found and (found.span(), found.groups())) == (was and (was.span(), was.groups())), (text, start)
+
+
+def test_every_corpus_line_reads_as_mains_stud_cash_read_it(corpus: Path) -> None:
+    """Every line of the real corpus, from its start and after each space: STUD_CASH's match is main's."""
+    now, then = _stud_cash_now_and_mains()
+    lines = sorted({line + "\n" for path in corpus.rglob("*.txt")
+                    for line in path.read_text(encoding="utf-8", errors="replace").splitlines()})  # fmt: skip
+    assert len(lines) > 1000
+    for line in lines:
+        for start in [0, *(at + 1 for at, char in enumerate(line) if char == " ")]:
+            found, was = now.match(line, start), then.match(line, start)
+            assert (found and (found.span(), found.groups())) == (was and (was.span(), was.groups())), (line, start)
