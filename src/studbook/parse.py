@@ -208,9 +208,12 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                 continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:
                 yield previous
-            source = sources.of(chunk.text, text) if sources is not None else None  # (an XML head found once)
-            # no original of a skipped hand, as of one read in a run: nothing stores one
-            previous = result, None if isinstance(result, Skipped) else source
+            source = None
+            if sources is not None:  # (asked of every chunk: an XML file's head is found from its first)
+                source = sources.of(chunk.text, text)
+                if isinstance(result, Skipped):  # no original of a skipped hand, as of one read in a run
+                    source = None
+            previous = result, source
         end = text
     if previous is not None:
         yield whole_last_hand(previous[0], end[-4096:]), previous[1]
