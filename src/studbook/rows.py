@@ -277,11 +277,14 @@ def to_minor(amount: Decimal) -> int:
 
 
 def _exact_minor(amount: Decimal) -> int:
-    scaled = amount * MONEY_SCALE
-    integral = scaled.to_integral_value()
-    if scaled != integral:
+    """``amount`` in minor units, worked out (:func:`to_minor` remembers it by its text).
+    The amount as a fraction in lowest terms is exact and takes no decimal context: a
+    third of what scaling the Decimal, rounding it and comparing the two cost."""
+    numerator, denominator = amount.as_integer_ratio()
+    units, rest = divmod(numerator * MONEY_SCALE, denominator)
+    if rest:
         raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
-    return int(integral)
+    return units
 
 
 _MINOR: Memo[str, int] = Memo(lambda text: _exact_minor(Decimal(text)))
@@ -374,7 +377,8 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     seen = _scan(hand)
     variant = _VALUE[header.variant]
     pots, won = _pot_rows(check, key, null)
-    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won, null)
+    per_bb = _big_bets(big_bet)
+    players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, null)
     pot = sum([row[_CONTRIBUTED] for row in players])
     tournament = header.tournament
     hand_row = (
@@ -388,7 +392,7 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         tournament.level if tournament else None,
         header.table, header.max_seats, _aware(header.started_utc), header.started,
         len(players) or len(hand.players()),
-        pot, minor[str(check.rake)], _per_bb(pot, big_bet),
+        pot, minor[str(check.rake)], pot / per_bb,
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
@@ -421,12 +425,17 @@ _LABELS: Memo[tuple[str, str, str | None], str] = Memo(_label)
 of their own.)"""
 
 
-def _per_bb(amount: int, big_bet: int) -> float:
-    return amount / big_bet if big_bet else float("nan")
+def _big_bets(big_bet: int) -> float:
+    """What an amount is divided by to give it in big bets (``pot_bb``, ``net_bb``): the big
+    bet, or NaN when it is 0 (every such figure is then NaN). Worked out once a hand."""
+    return big_bet or _NAN
 
 
-def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[str, list[int]], null: Any) -> Rows:
+_NAN = float("nan")
+
+
+def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: float, check: HandCheck,
+                 seen: _Seen, won: dict[str, list[int]], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
@@ -440,29 +449,37 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
         player = result.player
         up = result.up_cards
         down = result.down_cards
+        up_text = format_cards(up) if up else ""
+        down_text = format_cards(down) if down else ""
         start = starts.get(player)
-        if start is None and len(down) >= 2 and up:
+        if start is not None:
+            start_cards = format_cards(start)
+        elif len(down) >= 2 and up:
             # the engine lists revealed down cards in deal order: the first two are 3rd street's
             start = (down[0], down[1], up[0])
-        start_cards = format_cards(start) if start else null
-        net = minor[text(result.net)]
+            start_cards = f"{down_text[:5]} {up_text[:2]}"  # every card is written in two characters
+        else:
+            start_cards = null
+        contributed = minor[text(result.contributed)]
+        collected = minor[text(result.collected)]
+        net = collected - contributed  # the engine's net, exactly: both are whole minor units
         place = prize = null  # the tournament finish this hand states, rarely any
         if finishes and player in finishes:
             finish = finishes[player]
             place, prize = finish.place, null if finish.prize is None else to_minor(finish.prize)
-        up_text = format_cards(up) if up else ""
         high, low = won.get(player, _NOTHING_WON)
+        # the stack is worked out, not looked up: stacks are mostly amounts not met before
+        # (4.7 of a hand's 6 missed the memo), and a miss costs three conversions
         rows.append((
-            site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
+            site, hand_id, variant, player, result.seat, _exact_minor(result.stack), big_bet,
             up_text[:2] if up else null,  # the door: every card is written in two characters
-            up_text, format_cards(down) if down else "",
-            start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
+            up_text, down_text, start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
             streets[result.last_street], 1 if result.folded else 0, 1 if result.all_in else 0,
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
-            minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
+            contributed, collected, net, net / per_bb,
             high, low, place, prize,
         ))
     return rows
