@@ -581,8 +581,11 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     facts = list(map(fact_fields, check.action_log))
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
-    figures = sum(1 for f in facts for amount in (f[0].amount, f[0].to, f[3], f[4], f[6]) if amount is not None)
-    assert len(made) == len(facts) and len(written) == figures - zeros
+    figures = sum(1 for f in facts for amount in (f[3], f[4]) if amount is not None)  # the engine's
+    pots = [f[6] for f in facts]
+    new_pots = sum(1 for before, pot in zip([None, *pots], pots) if pot is not before)  # a pot unchanged: not again
+    assert 0 < new_pots < len(pots)
+    assert len(made) == len(facts) and len(written) == figures - zeros + new_pots
 
 
 def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_them(
@@ -649,7 +652,8 @@ def test_minor_units_are_the_amounts_the_decimal_scaled_and_rounded_gave(amount:
 
 def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: pytest.MonkeyPatch) -> None:
     # stacks are mostly amounts not met before (a miss cost three conversions) and the net
-    # is collected less contributed: only those two are looked up, and the rows are the same
+    # is collected less contributed: only those two are looked up (what was collected when
+    # it is not 0), and the rows are the same
     from studbook import rows
     from studbook.read.memo import Memo
 
@@ -666,7 +670,9 @@ def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: py
     _, won = rows._pot_rows(check, ("s", "1"), None)
     written.clear()  # the forced bets' and the pots'
     made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, won, None)
-    assert sorted(written) == sorted(str(amount) for p in check.players for amount in (p.contributed, p.collected))
+    assert sorted(written) == sorted(str(amount) for p in check.players for amount in (p.contributed, p.collected)
+                                     if amount)  # nothing collected: 0, not written out
+    assert any(not p.collected for p in check.players)
     columns = [c.name for c in SCHEMA["players"]]
     for row, result in zip(made, check.players):
         values = dict(zip(columns, row))
@@ -698,3 +704,43 @@ def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkey
     assert starts["A"] == "Kh 7c Ks" and starts["C"] is None
     ups_and_downs = sum(bool(p.up_cards) + bool(p.down_cards) for p in check.players)
     assert len(formatted) == ups_and_downs + 1  # A's start from its deal line
+
+
+def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reader makes one Decimal a written amount and its hash is kept: the actions' logged
+    # figures (amount, to) and the forced bets are looked up by it (rows._WRITTEN); only the
+    # engine's figures (new Decimals) are written out (rows._MINOR); the rows are the same
+    from studbook import rows
+    from studbook.read.memo import Memo
+
+    check = check_hand(showdown_hand().hand())
+    before = rows.rows_from_checks([check])
+    by_text: list[str] = []
+    by_decimal: list[Decimal] = []
+
+    class ByText(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            by_text.append(text)
+            return super().__getitem__(text)
+
+    class ByDecimal(Memo[Decimal, int]):
+        def __getitem__(self, amount: Decimal) -> int:
+            by_decimal.append(amount)
+            return super().__getitem__(amount)
+
+    monkeypatch.setattr(rows, "_MINOR", ByText(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_WRITTEN", ByDecimal(rows._exact_minor))
+    rows._action_rows(check, "s", "1", None)
+    logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
+    assert by_decimal == logged and len(by_decimal) >= 10
+    from studbook.engine.result import fact_fields
+    engine_figures = {str(f[i]) for f in map(fact_fields, check.action_log) for i in (3, 4, 6)}
+    assert by_text and set(by_text) <= engine_figures
+    by_text.clear()
+    by_decimal.clear()
+    seen = rows._scan(check.hand)
+    forced = [e.amount for e in check.hand.events
+              if isinstance(e, PostAnte) or (isinstance(e, Action) and e.kind is ActionKind.BRING_IN)]
+    assert by_decimal == forced and not by_text
+    assert seen.antes == [to_minor(a) for a in forced[:-1]] and seen.bring_in == to_minor(forced[-1])
+    assert rows.rows_from_checks([check]) == before

@@ -10,6 +10,7 @@ rows into DataFrames and re-exports these names.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
@@ -293,6 +294,13 @@ once. Keyed by ``str(amount)``, not the Decimal: most amounts the rows take are 
 the engine computed (totals, calls, pots), and hashing a new Decimal costs three times as
 much as writing it out (``str`` is exact, so equal texts are equal amounts)."""
 
+_WRITTEN: Memo[Decimal, int] = Memo(_exact_minor)
+"""The minor units of the amounts the log wrote (the events' figures: antes, bets, raises), by the
+Decimal. A reader makes one Decimal a written form (``sites.lines.AMOUNTS``) and Python keeps a
+Decimal's hash once worked out, so these are found without writing them out: a fifth of what
+:data:`_MINOR` costs. (Equal Decimals have equal minor units, whatever their exponents.) The
+engine's figures are new Decimals, whose hash would cost more than the text: :data:`_MINOR`."""
+
 
 def from_minor(value: int) -> Decimal:
     """The exact Decimal amount of a minor-units value."""
@@ -373,18 +381,19 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     site, hand_id = key = (header.site, header.hand_id)
     stakes = header.stakes
     minor = _MINOR
-    big_bet = minor[str(stakes.big_bet)]
+    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
+    big_bet = minor[big_text]
     seen = _scan(hand)
     variant = _VALUE[header.variant]
     pots, won = _pot_rows(check, key, null)
     per_bb = _big_bets(big_bet)
     players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, null)
-    pot = sum([row[_CONTRIBUTED] for row in players])
+    pot = sum(map(_CONTRIBUTED, players))
     tournament = header.tournament
     hand_row = (
         site, hand_id, variant, _VALUE[header.structure], header.game, header.mix,
-        header.currency, 1 if header.play_money else 0, _stakes_label(hand),
-        minor[str(stakes.small_bet)], big_bet,
+        header.currency, 1 if header.play_money else 0, _LABELS[(small_text, big_text, header.currency)],
+        minor[small_text], big_bet,
         seen.ante() if stakes.ante is None else minor[str(stakes.ante)],
         seen.bring_in if stakes.bring_in is None else minor[str(stakes.bring_in)],
         tournament.id if tournament else None,
@@ -404,12 +413,6 @@ def _aware(when: datetime | None) -> datetime | None:
     """A start time with a zone; one without is not taken as UTC but left unknown
     (NaT), the time as written staying in ``started``."""
     return when if when is not None and when.tzinfo is not None else None
-
-
-def _stakes_label(hand: Hand) -> str:
-    header = hand.header
-    stakes = header.stakes
-    return _LABELS[(str(stakes.small_bet), str(stakes.big_bet), header.currency)]
 
 
 def _label(key: tuple[str, str, str | None]) -> str:
@@ -461,7 +464,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
         else:
             start_cards = null
         contributed = minor[text(result.contributed)]
-        collected = minor[text(result.collected)]
+        collected = minor[text(result.collected)] if result.collected else 0  # most players take nothing
         net = collected - contributed  # the engine's net, exactly: both are whole minor units
         place = prize = null  # the tournament finish this hand states, rarely any
         if finishes and player in finishes:
@@ -486,27 +489,28 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
 
 
 _NOTHING_WON = (0, 0)
-_CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
+_CONTRIBUTED = itemgetter([c.name for c in SCHEMA["players"]].index("contributed"))  # a players row's
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
 
 def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
+    minor = _MINOR
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
-        base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
+        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[str(award.amount)],
                 ", ".join(award.eligible))
         halves = ((("high", award.high), ("low", award.low)) if award.low
                   else (("whole", award.high),))
         recorded = False
         for half, winners in halves:
             for winner, amount in winners:
-                minor = to_minor(amount)
-                rows.append((*base, half, winner, minor))
+                taken = minor[str(amount)]
+                rows.append((*base, half, winner, taken))
                 if winner not in won:
                     won[winner] = [0, 0]
-                won[winner][half == "low"] += minor
+                won[winner][half == "low"] += taken
                 recorded = True
         if not recorded:
             rows.append((*base, "whole", null, 0))
@@ -546,7 +550,12 @@ class _Seen:
     def ante(self) -> int | None:
         """The ante most players posted (the larger on a tie)."""
         antes = self.antes
-        return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
+        if not antes:
+            return None
+        first = antes[0]
+        if antes.count(first) == len(antes):  # the usual hand: everyone posted the same
+            return first
+        return max(set(antes), key=lambda a: (antes.count(a), a))
 
 
 _BRING_IN = ActionKind.BRING_IN
@@ -557,13 +566,13 @@ def _scan(hand: Hand) -> _Seen:
     """The hand's :class:`_Seen`, in one pass over its events. Events are told by
     their exact type (none of these has a subclass): cheaper than ``isinstance``."""
     seen = _Seen()
-    minor = _MINOR
+    written = _WRITTEN
     for event in hand.events:
         if type(event) is Action:
             if event.kind is _BRING_IN and seen.brought_in is None:
                 seen.brought_in = event.player
                 if not event.all_in and event.amount is not None:
-                    seen.bring_in = minor[str(event.amount)]
+                    seen.bring_in = written[event.amount]
         elif type(event) is Deal:
             if event.down:
                 seen.dealt.add(event.player)
@@ -571,7 +580,7 @@ def _scan(hand: Hand) -> _Seen:
                     seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
         elif type(event) is PostAnte:
             if not event.all_in:
-                seen.antes.append(minor[str(event.amount)])
+                seen.antes.append(written[event.amount])
         elif type(event) is Note:
             seen.notes.append(event)
         elif type(event) is TournamentFinish and event.player is not None:
@@ -582,18 +591,22 @@ def _scan(hand: Hand) -> _Seen:
 def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action). A check or a fold puts
-    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out."""
+    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out. After
+    such an action the pot is the engine's same Decimal as before it (8 of a hand's 18 pots):
+    its minor units are the last row's."""
     minor = _MINOR
+    written = _WRITTEN
     text = str
     value = _VALUE
     streets = _STREET
+    pot = last_pot = None  # the last row's pot, and the engine's Decimal it was written from
     return [
         (site, hand_id, number, event.line, streets[street], event.player, value[kind],
-         null if event.amount is None else minor[text(event.amount)],
-         null if event.to is None else minor[text(event.to)],
+         null if event.amount is None else written[event.amount],
+         null if event.to is None else written[event.to],
          minor[text(put_in)] if put_in else 0, 1 if event.all_in else 0,
          (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
-         bets_before, minor[text(pot_before)])
+         bets_before, pot if pot_before is last_pot else (pot := minor[text(last_pot := pot_before)]))
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
         in enumerate(map(fact_fields, check.action_log))
     ]
