@@ -744,3 +744,18 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
     assert by_decimal == forced and not by_text
     assert seen.antes == [to_minor(a) for a in forced[:-1]] and seen.bring_in == to_minor(forced[-1])
     assert rows.rows_from_checks([check]) == before
+
+
+def test_every_starting_class_key_is_classed_as_before_the_plain_comparisons() -> None:
+    # rows._class_of compares the three ranks directly (2026-12-04, i34m7: a new key 15 k to
+    # 9 k instructions); every key of every variant, impossible ones too, classed as the sets,
+    # sorts and generators of 5ed6d77 classed them (the digest of that tree's classes)
+    import hashlib
+    from itertools import product
+
+    from studbook import rows
+
+    classes = [f"{variant.value} {a} {b} {c} {suited} {rows._class_of((a, b, c, suited), variant)}"
+               for variant in Variant for a, b, c in product(range(2, 15), repeat=3) for suited in (False, True)]
+    assert len(classes) == 13182
+    assert hashlib.md5("\n".join(classes).encode()).hexdigest() == "77207e90c117b5bc584cbaf3a148f70b"

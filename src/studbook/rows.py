@@ -640,43 +640,37 @@ _ACE = 14
 
 
 def _class_of(key: ClassKey, variant: Variant) -> str:
-    """:func:`starting_class` of the cards ``key`` describes."""
-    ranks = key[:3]
+    """:func:`starting_class` of the cards ``key`` describes. Each new key of an import
+    comes here (about one a hand over the first 9,000 hands): plain comparisons of the
+    three ranks, no sets, generators or sorts but razz's."""
+    down1, down2, door, suited = key
     if variant is Variant.RAZZ:
-        lows = sorted(_LOW[rank] for rank in ranks)
-        if len(set(lows)) < 3:
+        lows = sorted((_LOW[down1], _LOW[down2], _LOW[door]))
+        if lows[0] == lows[1] or lows[1] == lows[2]:
             return "paired"
-        return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
-    down1, down2, door = ranks
-    if len(set(ranks)) == 1:
-        return "rolled-up trips"
+        return f"{'A23456789TJQK'[lows[2] - 1]}-low"
     if down1 == down2:
-        return "buried pair"
-    if door in (down1, down2):
+        return "rolled-up trips" if door == down1 else "buried pair"
+    if door == down1 or door == down2:
         return "split pair"
-    if key[3]:
+    if suited:
         return "three to a flush"
-    if _straight_span(ranks):
+    low1, low2, low3 = _LOW[down1], _LOW[down2], _LOW[door]
+    if (max(down1, down2, door) - min(down1, down2, door) <= 4
+            or max(low1, low2, low3) - min(low1, low2, low3) <= 4):  # a span of five, ace high or low
         return "three to a straight"
-    if variant is Variant.STUD8 and all(_LOW[rank] <= 8 for rank in ranks):
+    if variant is Variant.STUD8 and max(low1, low2, low3) <= 8:
         return "three low (8 or under)"
-    high = sum(rank >= 10 for rank in ranks)
+    high = (down1 >= 10) + (down2 >= 10) + (door >= 10)
     if high >= 2:
         return "high cards"
-    if _ACE in ranks:
+    if _ACE in key[:3]:
         return "ace and two small"
     return "one high card (T to K)" if high else "three small (9 or under)"
 
 
 _LOW = {card.rank: card.low_rank for card in DECK}
 """Each rank with the ace counted low (1), as :attr:`Card.low_rank` counts it."""
-
-
-def _straight_span(ranks: Sequence[int]) -> bool:
-    for values in (ranks, [_LOW[rank] for rank in ranks]):
-        if max(values) - min(values) <= 4:
-            return True
-    return False
 
 
 def _classes_of(variant: Variant) -> Memo[ClassKey, str]:
