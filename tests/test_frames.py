@@ -19,6 +19,8 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studbook.cards import Card, parse_cards
 from studbook.check import check_hand
@@ -28,6 +30,7 @@ from studbook.events import (
     Seat, Show, ShowdownStart, Skipped, Stakes, Street, StreetStart, Structure,
     UncalledReturned, Variant,
 )
+from studbook.money import parse_amount
 from studbook.frames import (
     MONEY_SCALE, SCHEMA, Column, Frames, frames_from_checks, from_minor, schema_markdown,
     starting_class, to_minor,
@@ -578,8 +581,11 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     facts = list(map(fact_fields, check.action_log))
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
-    figures = sum(1 for f in facts for amount in (f[0].amount, f[0].to, f[3], f[4], f[6]) if amount is not None)
-    assert len(made) == len(facts) and len(written) == figures - zeros
+    figures = sum(1 for f in facts for amount in (f[3], f[4]) if amount is not None)  # the engine's
+    pots = [f[6] for f in facts]
+    new_pots = sum(1 for before, pot in zip([None, *pots], pots) if pot is not before)  # a pot unchanged: not again
+    assert 0 < new_pots < len(pots)
+    assert len(made) == len(facts) and len(written) == figures - zeros + new_pots
 
 
 def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_them(
@@ -603,3 +609,153 @@ def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_th
     hands = frames_from_checks(checks).hands
     assert hands["stakes"].tolist() == ["$0.04/$0.08 USD"] * 5 + ["$0.040/$0.080 USD"]
     assert len(written) == 4
+
+
+def _scaled_and_rounded(amount: Decimal) -> int:
+    """Minor units as rows._exact_minor worked them out before 2026-12-04 (i34m7): the
+    Decimal scaled, rounded and compared; the reference for the fraction it takes now."""
+    scaled = amount * MONEY_SCALE
+    integral = scaled.to_integral_value()
+    if scaled != integral:
+        raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
+    return int(integral)
+
+
+_WRITTEN_AMOUNTS = st.one_of(
+    # as logs write them: "0.5", "1.50", "2", "-3.40", "0.00", finer ones ("0.005") refused
+    st.builds(lambda sign, whole, places, digits: D(f"{sign}{whole}" + (f".{digits:0{places}d}"[:places + 1] if places else "")),
+              st.sampled_from(["", "-"]), st.integers(0, 10**12), st.integers(0, 4), st.integers(0, 9999)),
+    # "1.5K", "2M": a positive exponent
+    st.builds(lambda figure, suffix: parse_amount(f"{figure}{suffix}"),
+              st.sampled_from(["1", "1.5", "2.25", "0.5", "10", "999.99"]), st.sampled_from(["K", "M"])),
+    # what the engine's arithmetic makes: sums and differences of mixed exponents
+    st.builds(lambda a, b: D(a) - D(b), st.sampled_from(["1.50", "2", "0.5", "1.5E+3", "0.00", "0.04"]),
+              st.sampled_from(["0.50", "3", "0.05", "2E+1", "0"])),
+)
+
+
+@given(_WRITTEN_AMOUNTS)
+def test_minor_units_are_the_amounts_the_decimal_scaled_and_rounded_gave(amount: Decimal) -> None:
+    from studbook import rows
+
+    def outcome(convert: Any) -> object:  # the minor units, or the refusal's message
+        try:
+            return convert(amount)
+        except ValueError as error:
+            return str(error)
+
+    expected, found = outcome(_scaled_and_rounded), outcome(rows._exact_minor)
+    assert found == expected and type(found) is type(expected)
+    if isinstance(expected, int):
+        assert to_minor(amount) == expected and rows._MINOR[str(amount)] == expected
+
+
+def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # stacks are mostly amounts not met before (a miss cost three conversions) and the net
+    # is collected less contributed: only those two are looked up (what was collected when
+    # it is not 0), and the rows are the same
+    from studbook import rows
+    from studbook.read.memo import Memo
+
+    check = showdown_hand().check()
+    written: list[str] = []
+
+    class Counting(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            written.append(text)
+            return super().__getitem__(text)
+
+    monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    seen = rows._scan(check.hand)
+    _, won = rows._pot_rows(check, ("s", "1"), None)
+    written.clear()  # the forced bets' and the pots'
+    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, won, None)
+    assert sorted(written) == sorted(str(amount) for p in check.players for amount in (p.contributed, p.collected)
+                                     if amount)  # nothing collected: 0, not written out
+    assert any(not p.collected for p in check.players)
+    columns = [c.name for c in SCHEMA["players"]]
+    for row, result in zip(made, check.players):
+        values = dict(zip(columns, row))
+        assert values["stack"] == to_minor(result.stack) and values["net"] == to_minor(result.net)
+        assert values["net_bb"] == to_minor(result.net) / 8
+
+
+def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # B's start is known only from the cards shown at the showdown: its text is cut from the
+    # down and up cards' texts, written once each; A's from its 3rd-street deal line
+    from studbook import rows
+    from studbook.cards import format_cards
+
+    check = check_hand(showdown_hand().hand())  # the engine's results: B's down cards from the showdown
+    formatted: list[tuple[Card, ...]] = []
+
+    def counting(cards: tuple[Card, ...]) -> str:
+        formatted.append(tuple(cards))
+        return format_cards(cards)
+
+    monkeypatch.setattr(rows, "format_cards", counting)
+    seen = rows._scan(check.hand)
+    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, {}, None)
+    start_at = [c.name for c in SCHEMA["players"]].index("start_cards")
+    starts = {row[3]: row[start_at] for row in made}
+    by_player = {p.player: p for p in check.players}
+    assert starts["B"] == format_cards(by_player["B"].down_cards[:2] + by_player["B"].up_cards[:1]) == "Jc Jh Jd"
+    assert [row[start_at + 1] for row in made if row[3] == "B"] == ["rolled-up trips"]
+    assert starts["A"] == "Kh 7c Ks" and starts["C"] is None
+    ups_and_downs = sum(bool(p.up_cards) + bool(p.down_cards) for p in check.players)
+    assert len(formatted) == ups_and_downs + 1  # A's start from its deal line
+
+
+def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reader makes one Decimal a written amount and its hash is kept: the actions' logged
+    # figures (amount, to) and the forced bets are looked up by it (rows._WRITTEN); only the
+    # engine's figures (new Decimals) are written out (rows._MINOR); the rows are the same
+    from studbook import rows
+    from studbook.read.memo import Memo
+
+    check = check_hand(showdown_hand().hand())
+    before = rows.rows_from_checks([check])
+    by_text: list[str] = []
+    by_decimal: list[Decimal] = []
+
+    class ByText(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            by_text.append(text)
+            return super().__getitem__(text)
+
+    class ByDecimal(Memo[Decimal, int]):
+        def __getitem__(self, amount: Decimal) -> int:
+            by_decimal.append(amount)
+            return super().__getitem__(amount)
+
+    monkeypatch.setattr(rows, "_MINOR", ByText(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_WRITTEN", ByDecimal(rows._exact_minor))
+    rows._action_rows(check, "s", "1", None)
+    logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
+    assert by_decimal == logged and len(by_decimal) >= 10
+    from studbook.engine.result import fact_fields
+    engine_figures = {str(f[i]) for f in map(fact_fields, check.action_log) for i in (3, 4, 6)}
+    assert by_text and set(by_text) <= engine_figures
+    by_text.clear()
+    by_decimal.clear()
+    seen = rows._scan(check.hand)
+    forced = [e.amount for e in check.hand.events
+              if isinstance(e, PostAnte) or (isinstance(e, Action) and e.kind is ActionKind.BRING_IN)]
+    assert by_decimal == forced and not by_text
+    assert seen.antes == [to_minor(a) for a in forced[:-1]] and seen.bring_in == to_minor(forced[-1])
+    assert rows.rows_from_checks([check]) == before
+
+
+def test_every_starting_class_key_is_classed_as_before_the_plain_comparisons() -> None:
+    # rows._class_of compares the three ranks directly (2026-12-04, i34m7: a new key 15 k to
+    # 9 k instructions); every key of every variant, impossible ones too, classed as the sets,
+    # sorts and generators of 5ed6d77 classed them (the digest of that tree's classes)
+    import hashlib
+    from itertools import product
+
+    from studbook import rows
+
+    classes = [f"{variant.value} {a} {b} {c} {suited} {rows._class_of((a, b, c, suited), variant)}"
+               for variant in Variant for a, b, c in product(range(2, 15), repeat=3) for suited in (False, True)]
+    assert len(classes) == 13182
+    assert hashlib.md5("\n".join(classes).encode()).hexdigest() == "77207e90c117b5bc584cbaf3a148f70b"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any, Iterable, Sequence
 
 from studbook.cards import DECK, RANKS, SUITS, Card, format_cards
@@ -277,11 +278,14 @@ def to_minor(amount: Decimal) -> int:
 
 
 def _exact_minor(amount: Decimal) -> int:
-    scaled = amount * MONEY_SCALE
-    integral = scaled.to_integral_value()
-    if scaled != integral:
+    """``amount`` in minor units, worked out (:func:`to_minor` remembers it by its text).
+    The amount as a fraction in lowest terms is exact and takes no decimal context: a
+    third of what scaling the Decimal, rounding it and comparing the two cost."""
+    numerator, denominator = amount.as_integer_ratio()
+    units, rest = divmod(numerator * MONEY_SCALE, denominator)
+    if rest:
         raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
-    return int(integral)
+    return units
 
 
 _MINOR: Memo[str, int] = Memo(lambda text: _exact_minor(Decimal(text)))
@@ -289,6 +293,13 @@ _MINOR: Memo[str, int] = Memo(lambda text: _exact_minor(Decimal(text)))
 once. Keyed by ``str(amount)``, not the Decimal: most amounts the rows take are new objects
 the engine computed (totals, calls, pots), and hashing a new Decimal costs three times as
 much as writing it out (``str`` is exact, so equal texts are equal amounts)."""
+
+_WRITTEN: Memo[Decimal, int] = Memo(_exact_minor)
+"""The minor units of the amounts the log wrote (the events' figures: antes, bets, raises), by the
+Decimal. A reader makes one Decimal a written form (``sites.lines.AMOUNTS``) and Python keeps a
+Decimal's hash once worked out, so these are found without writing them out (some 300
+instructions, where ``str`` and :data:`_MINOR` cost 2,000). (Equal Decimals have equal minor units, whatever their exponents.) The
+engine's figures are new Decimals, whose hash would cost more than the text: :data:`_MINOR`."""
 
 
 def from_minor(value: int) -> Decimal:
@@ -370,17 +381,19 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     site, hand_id = key = (header.site, header.hand_id)
     stakes = header.stakes
     minor = _MINOR
-    big_bet = minor[str(stakes.big_bet)]
+    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
+    big_bet = minor[big_text]
     seen = _scan(hand)
     variant = _VALUE[header.variant]
     pots, won = _pot_rows(check, key, null)
-    players = _player_rows(site, hand_id, variant, big_bet, check, seen, won, null)
-    pot = sum([row[_CONTRIBUTED] for row in players])
+    per_bb = _big_bets(big_bet)
+    players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, null)
+    pot = sum(map(_CONTRIBUTED, players))
     tournament = header.tournament
     hand_row = (
         site, hand_id, variant, _VALUE[header.structure], header.game, header.mix,
-        header.currency, 1 if header.play_money else 0, _stakes_label(hand),
-        minor[str(stakes.small_bet)], big_bet,
+        header.currency, 1 if header.play_money else 0, _LABELS[(small_text, big_text, header.currency)],
+        minor[small_text], big_bet,
         seen.ante() if stakes.ante is None else minor[str(stakes.ante)],
         seen.bring_in if stakes.bring_in is None else minor[str(stakes.bring_in)],
         tournament.id if tournament else None,
@@ -388,7 +401,7 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         tournament.level if tournament else None,
         header.table, header.max_seats, _aware(header.started_utc), header.started,
         len(players) or len(hand.players()),
-        pot, minor[str(check.rake)], _per_bb(pot, big_bet),
+        pot, minor[str(check.rake)], pot / per_bb,
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
@@ -400,12 +413,6 @@ def _aware(when: datetime | None) -> datetime | None:
     """A start time with a zone; one without is not taken as UTC but left unknown
     (NaT), the time as written staying in ``started``."""
     return when if when is not None and when.tzinfo is not None else None
-
-
-def _stakes_label(hand: Hand) -> str:
-    header = hand.header
-    stakes = header.stakes
-    return _LABELS[(str(stakes.small_bet), str(stakes.big_bet), header.currency)]
 
 
 def _label(key: tuple[str, str, str | None]) -> str:
@@ -421,12 +428,17 @@ _LABELS: Memo[tuple[str, str, str | None], str] = Memo(_label)
 of their own.)"""
 
 
-def _per_bb(amount: int, big_bet: int) -> float:
-    return amount / big_bet if big_bet else float("nan")
+def _big_bets(big_bet: int) -> float:
+    """What an amount is divided by to give it in big bets (``pot_bb``, ``net_bb``): the big
+    bet, or NaN when it is 0 (every such figure is then NaN). Worked out once a hand."""
+    return big_bet or _NAN
 
 
-def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: HandCheck, seen: _Seen,
-                 won: dict[str, list[int]], null: Any) -> Rows:
+_NAN = float("nan")
+
+
+def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: float, check: HandCheck,
+                 seen: _Seen, won: dict[str, list[int]], null: Any) -> Rows:
     minor = _MINOR
     text = str
     classes = _CLASSES[variant]  # starting classes, by ClassKey
@@ -440,56 +452,65 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, check: Han
         player = result.player
         up = result.up_cards
         down = result.down_cards
+        up_text = format_cards(up) if up else ""
+        down_text = format_cards(down) if down else ""
         start = starts.get(player)
-        if start is None and len(down) >= 2 and up:
+        if start is not None:
+            start_cards = format_cards(start)
+        elif len(down) >= 2 and up:
             # the engine lists revealed down cards in deal order: the first two are 3rd street's
             start = (down[0], down[1], up[0])
-        start_cards = format_cards(start) if start else null
-        net = minor[text(result.net)]
+            start_cards = f"{down_text[:5]} {up_text[:2]}"  # every card is written in two characters
+        else:
+            start_cards = null
+        contributed = minor[text(result.contributed)]
+        collected = minor[text(result.collected)] if result.collected else 0  # most players take nothing
+        net = collected - contributed  # the engine's net, exactly: both are whole minor units
         place = prize = null  # the tournament finish this hand states, rarely any
         if finishes and player in finishes:
             finish = finishes[player]
             place, prize = finish.place, null if finish.prize is None else to_minor(finish.prize)
-        up_text = format_cards(up) if up else ""
         high, low = won.get(player, _NOTHING_WON)
+        # the stack is worked out, not looked up: stacks are mostly amounts not met before
+        # (4.7 of a hand's 6 missed the memo), and a miss costs three conversions
         rows.append((
-            site, hand_id, variant, player, result.seat, minor[text(result.stack)], big_bet,
+            site, hand_id, variant, player, result.seat, _exact_minor(result.stack), big_bet,
             up_text[:2] if up else null,  # the door: every card is written in two characters
-            up_text, format_cards(down) if down else "",
-            start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
+            up_text, down_text, start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
             streets[result.last_street], 1 if result.folded else 0, 1 if result.all_in else 0,
             1 if showdown and not result.folded else 0,
             1 if result.showed else 0, 1 if result.won_at_showdown else 0,
-            minor[text(result.contributed)], minor[text(result.collected)], net, _per_bb(net, big_bet),
+            contributed, collected, net, net / per_bb,
             high, low, place, prize,
         ))
     return rows
 
 
 _NOTHING_WON = (0, 0)
-_CONTRIBUTED = [c.name for c in SCHEMA["players"]].index("contributed")
+_CONTRIBUTED = itemgetter([c.name for c in SCHEMA["players"]].index("contributed"))  # a players row's
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
 
 def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
+    minor = _MINOR
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
-        base = (*key, award.pot, "main" if award.pot == 0 else "side", to_minor(award.amount),
+        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[str(award.amount)],
                 ", ".join(award.eligible))
         halves = ((("high", award.high), ("low", award.low)) if award.low
                   else (("whole", award.high),))
         recorded = False
         for half, winners in halves:
             for winner, amount in winners:
-                minor = to_minor(amount)
-                rows.append((*base, half, winner, minor))
+                taken = minor[str(amount)]
+                rows.append((*base, half, winner, taken))
                 if winner not in won:
                     won[winner] = [0, 0]
-                won[winner][half == "low"] += minor
+                won[winner][half == "low"] += taken
                 recorded = True
         if not recorded:
             rows.append((*base, "whole", null, 0))
@@ -529,7 +550,12 @@ class _Seen:
     def ante(self) -> int | None:
         """The ante most players posted (the larger on a tie)."""
         antes = self.antes
-        return max(set(antes), key=lambda a: (antes.count(a), a)) if antes else None
+        if not antes:
+            return None
+        first = antes[0]
+        if antes.count(first) == len(antes):  # the usual hand: everyone posted the same
+            return first
+        return max(set(antes), key=lambda a: (antes.count(a), a))
 
 
 _BRING_IN = ActionKind.BRING_IN
@@ -540,13 +566,13 @@ def _scan(hand: Hand) -> _Seen:
     """The hand's :class:`_Seen`, in one pass over its events. Events are told by
     their exact type (none of these has a subclass): cheaper than ``isinstance``."""
     seen = _Seen()
-    minor = _MINOR
+    written = _WRITTEN
     for event in hand.events:
         if type(event) is Action:
             if event.kind is _BRING_IN and seen.brought_in is None:
                 seen.brought_in = event.player
                 if not event.all_in and event.amount is not None:
-                    seen.bring_in = minor[str(event.amount)]
+                    seen.bring_in = written[event.amount]
         elif type(event) is Deal:
             if event.down:
                 seen.dealt.add(event.player)
@@ -554,7 +580,7 @@ def _scan(hand: Hand) -> _Seen:
                     seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
         elif type(event) is PostAnte:
             if not event.all_in:
-                seen.antes.append(minor[str(event.amount)])
+                seen.antes.append(written[event.amount])
         elif type(event) is Note:
             seen.notes.append(event)
         elif type(event) is TournamentFinish and event.player is not None:
@@ -565,18 +591,22 @@ def _scan(hand: Hand) -> _Seen:
 def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action). A check or a fold puts
-    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out."""
+    nothing in, and most actions owe nothing: a zero amount is 0 without writing it out. After
+    such an action the pot is the engine's same Decimal as before it (8 of a hand's 18 pots):
+    its minor units are the last row's."""
     minor = _MINOR
+    written = _WRITTEN
     text = str
     value = _VALUE
     streets = _STREET
+    pot = last_pot = None  # the last row's pot, and the engine's Decimal it was written from
     return [
         (site, hand_id, number, event.line, streets[street], event.player, value[kind],
-         null if event.amount is None else minor[text(event.amount)],
-         null if event.to is None else minor[text(event.to)],
+         null if event.amount is None else written[event.amount],
+         null if event.to is None else written[event.to],
          minor[text(put_in)] if put_in else 0, 1 if event.all_in else 0,
          (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
-         bets_before, minor[text(pot_before)])
+         bets_before, pot if pot_before is last_pot else (pot := minor[text(last_pot := pot_before)]))
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
         in enumerate(map(fact_fields, check.action_log))
     ]
@@ -610,43 +640,37 @@ _ACE = 14
 
 
 def _class_of(key: ClassKey, variant: Variant) -> str:
-    """:func:`starting_class` of the cards ``key`` describes."""
-    ranks = key[:3]
+    """:func:`starting_class` of the cards ``key`` describes. Each new key of an import
+    comes here (about one a hand over the first 9,000 hands): plain comparisons of the
+    three ranks, no sets, generators or sorts but razz's."""
+    down1, down2, door, suited = key
     if variant is Variant.RAZZ:
-        lows = sorted(_LOW[rank] for rank in ranks)
-        if len(set(lows)) < 3:
+        lows = sorted((_LOW[down1], _LOW[down2], _LOW[door]))
+        if lows[0] == lows[1] or lows[1] == lows[2]:
             return "paired"
-        return f"{'A23456789TJQK'[lows[-1] - 1]}-low"
-    down1, down2, door = ranks
-    if len(set(ranks)) == 1:
-        return "rolled-up trips"
+        return f"{'A23456789TJQK'[lows[2] - 1]}-low"
     if down1 == down2:
-        return "buried pair"
-    if door in (down1, down2):
+        return "rolled-up trips" if door == down1 else "buried pair"
+    if door == down1 or door == down2:
         return "split pair"
-    if key[3]:
+    if suited:
         return "three to a flush"
-    if _straight_span(ranks):
+    low1, low2, low3 = _LOW[down1], _LOW[down2], _LOW[door]
+    if (max(down1, down2, door) - min(down1, down2, door) <= 4
+            or max(low1, low2, low3) - min(low1, low2, low3) <= 4):  # a span of five, ace high or low
         return "three to a straight"
-    if variant is Variant.STUD8 and all(_LOW[rank] <= 8 for rank in ranks):
+    if variant is Variant.STUD8 and max(low1, low2, low3) <= 8:
         return "three low (8 or under)"
-    high = sum(rank >= 10 for rank in ranks)
+    high = (down1 >= 10) + (down2 >= 10) + (door >= 10)
     if high >= 2:
         return "high cards"
-    if _ACE in ranks:
+    if _ACE in key[:3]:
         return "ace and two small"
     return "one high card (T to K)" if high else "three small (9 or under)"
 
 
 _LOW = {card.rank: card.low_rank for card in DECK}
 """Each rank with the ace counted low (1), as :attr:`Card.low_rank` counts it."""
-
-
-def _straight_span(ranks: Sequence[int]) -> bool:
-    for values in (ranks, [_LOW[rank] for rank in ranks]):
-        if max(values) - min(values) <= 4:
-            return True
-    return False
 
 
 def _classes_of(variant: Variant) -> Memo[ClassKey, str]:
