@@ -1025,16 +1025,15 @@ class _OtherGames:
     # finds does (a skipped hand's regex match fewer, issue 34); parse_hand tests it before
     starts: re.Pattern[str] | None
     running: bool = False
-    # (game, why skipped, whether the game's name is damaged) by the pass's groups that may name
-    # the game: a log's few other games, their hands skipped by the hundred (no call a hand, issue 34)
-    _named: dict[Fields, tuple[str, str, bool]] = dataclasses.field(default_factory=dict, repr=False)
 
     @functools.cached_property
-    def first_line(self) -> FirstLinePass | None:
+    def first_line(self) -> FirstLinePass[_Named] | None:
         """The pass, or None when the hand id is not in a first line's first token
-        or the grammar cannot make one."""
+        or the grammar cannot make one. It remembers, by a header's rest, the game
+        it names (:meth:`_named`): a log's few other games, their hands skipped by
+        the hundred (no call a hand, issue 34)."""
         other = self.other
-        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
+        found = self.grammar().first_line_pass(other.terminal, (other.terminal,), self._named)
         return found if found is not None and found.first == other.hand_id[0] else None
 
     @functools.cached_property
@@ -1044,6 +1043,12 @@ class _OtherGames:
         other = self.other
         games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
         return operator.itemgetter(*games, *games[:1])
+
+    def _named(self, groups: Fields) -> _Named:
+        """The game the pass's ``groups`` name, why such a hand is skipped, and
+        whether the game's name is damaged."""
+        game = self.other.game(self._games(groups))
+        return game, skip_reason(game), damaged(game)
 
     def read(self, context: tuple[str, int, bool], hand: str, line: int) -> Skipped | None:
         """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
@@ -1067,21 +1072,15 @@ class _OtherGames:
         if found is None:
             self.running = False
             return None
-        first, groups = found
-        names = self._games(groups)
-        named = self._named.get(names)
-        if named is None:
-            game = self.other.game(names)
-            named = self._named[names] = game, skip_reason(game), damaged(game)
-            if len(self._named) > _NAMED_LIMIT:  # a bound however many games a file names
-                self._named.clear()
+        first, (game, reason, damaged_name) = found
         file, shift, whole = context
-        if whole and named[2]:
+        if whole and damaged_name:
             return None
-        return make_skipped(file, line + shift, first[self.other.hand_id[1]], named[0], named[1], self.site)
+        return make_skipped(file, line + shift, first[self.other.hand_id[1]], game, reason, self.site)
 
 
-_NAMED_LIMIT = 256
+# (game, why skipped, whether the game's name is damaged), as _OtherGames reads a header's rest
+_Named = tuple[str, str, bool]
 
 
 @dataclass(frozen=True)
