@@ -764,22 +764,22 @@ def test_a_run_of_skipped_hands_is_read_in_the_splits_loop(tmp_path: Path, reade
     assert (calls60 - calls20) / 40 <= 5.5, (calls60 - calls20) / 40
 
 
-def _c_calls_a_skipped_hand_in_a_run(tmp_path: Path) -> dict[str, float]:
-    """The C calls a hand of another game in a run makes, read as ``studbook check`` reads
-    it, by the called method's qualified name ("Pattern.match", "dict.get"): counted with
-    ``sys.setprofile``, the difference of two files over their hands (the grammar, its first
-    line's regex and the game named made before)."""
+def _c_calls_a_hand(tmp_path: Path, hand: str, number: str) -> tuple[dict[str, float], list[ParseResult]]:
+    """The C calls a hand makes in a file of such hands (``hand`` with its hand number
+    ``number`` made distinct), read as ``studbook check`` reads it, by the called
+    method's qualified name ("Pattern.match", "dict.get"): counted with ``sys.setprofile``,
+    the difference of two files over their hands, each read once before (the grammar, its
+    regexes and memos made); and the larger file's results."""
     import collections
     import sys
 
     from studbook import parse
 
-    other = OTHER_GAME_HAND.replace("{body}", "")
-
-    def calls(hands: int) -> collections.Counter[str]:
+    def calls(hands: int) -> tuple[collections.Counter[str], list[ParseResult]]:
         path = tmp_path / f"run{hands}.txt"
-        path.write_text("\n\n".join(other.replace("#99631934052", f"#{1000 + n}") for n in range(hands)), encoding="utf-8")
-        list(parse.stream_file(path)[1])  # warm: the grammar, its first line's regex, the game named
+        path.write_text("\n\n".join(hand.replace(number, f"{number}{hands}{1000 + n}") for n in range(hands)),
+                        encoding="utf-8")  # (no hand of the file read twice before: its first line is new)
+        list(parse.stream_file(path)[1])  # warm: the grammar, its regexes, the memos
         called: collections.Counter[str] = collections.Counter()
         sys.setprofile(lambda frame, event, arg: called.update([getattr(arg, "__qualname__", "?")])
                        if event == "c_call" else None)  # fmt: skip
@@ -787,12 +787,32 @@ def _c_calls_a_skipped_hand_in_a_run(tmp_path: Path) -> dict[str, float]:
             results = list(parse.stream_file(path)[1])
         finally:
             sys.setprofile(None)
-        assert [(r.hand_id, r.game) for r in results if isinstance(r, Skipped)] == [
-            (str(1000 + n), "Hold'em Limit") for n in range(hands)]
-        return called
+        return called, results
 
-    calls20, calls60 = calls(20), calls(60)
-    return {name: (calls60[name] - calls20[name]) / 40 for name in calls60}
+    (calls20, _), (calls60, results) = calls(20), calls(60)
+    return {name: (calls60[name] - calls20[name]) / 40 for name in calls60}, results
+
+
+def _c_calls_a_skipped_hand_in_a_run(tmp_path: Path) -> dict[str, float]:
+    """:func:`_c_calls_a_hand` of a hand of another game, in a run of them."""
+    called, results = _c_calls_a_hand(tmp_path, OTHER_GAME_HAND.replace("{body}", ""), "#99631934052")
+    assert [(r.hand_id, r.game) for r in results if isinstance(r, Skipped)] == [
+        (f"99631934052{60}{1000 + n}", "Hold'em Limit") for n in range(60)]
+    return called
+
+
+def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Path) -> None:
+    """A PokerStars stud hand of a log whose lines repeat is matched by two regexes: the
+    header where the split finds it and its first token (the hand number: new every hand).
+    Its text is tested for the format's start, "PokerStars ", with ``str.startswith``, and
+    whether its tournament's buy-in is real money is remembered by the buy-in's text
+    (issue 34: a regex's match and a search, some 3 k instructions, every hand)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    called, results = _c_calls_a_hand(tmp_path, SMALL, "#1001")
+    assert [type(r) for r in results] == [Hand] * 60
+    assert (called.get("Pattern.match"), called.get("Pattern.search", 0)) == (2, 0), called
+    assert FORMAT._literal_start == "PokerStars "
 
 
 def test_a_skipped_hand_in_a_run_is_matched_by_two_regexes(tmp_path: Path) -> None:

@@ -157,7 +157,10 @@ class _Scanner:
             token = self._older.get(key)
         else:
             key = (text[pos - 1 : pos], rest)
-            token = self._keyed.get(key) or self._older.get(key)
+            token = self._keyed.get(key)
+            if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
+                return token  # after its first are read so, the rest of the line their key, every hand)
+            token = self._older.get(key)
         if token is None:
             m = self._first_match(text, pos)
             if m is not None:

@@ -46,7 +46,7 @@ from studbook.read.grammar import (
 )
 from studbook.read.memo import TextMemo
 from studbook.read import limits
-from studbook.read.split import header_starts, starts_every_match
+from studbook.read.split import header_starts, literal_text, starts_every_match
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, damaged, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
@@ -1142,7 +1142,8 @@ class LineFormat:
 
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
         text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
-        if not (self.starts or self.header).match(text):
+        literal = self._literal_start
+        if not (text.startswith(literal) if literal is not None else (self.starts or self.header).match(text)):
             if self.plays_nothing(text):  # a table notice, chat or a timer between two hands
                 first = text.lstrip().split("\n", 1)[0]
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
@@ -1166,6 +1167,12 @@ class LineFormat:
         if other_games is not None:
             other_games.running = type(result) is Skipped
         return result
+
+    @functools.cached_property
+    def _literal_start(self) -> str | None:
+        """What a hand's text must start with (``starts``, else ``header``) when that is
+        literal text alone: tested with ``str.startswith``, not a regex's match, on every hand."""
+        return literal_text(self.starts or self.header)
 
     @functools.cached_property
     def _other_games(self) -> _OtherGames | None:

@@ -22,6 +22,7 @@ from studbook.events import ActionKind, ChatterKind, HandHeader, Street
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
+from studbook.read.memo import TextMemo
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     OtherGame, PlayerAmount, PlayerOnly,
@@ -62,6 +63,9 @@ _BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal 
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
+# whether a buy-in is real money (a currency named, or a freeroll), by its text: a log's hands repeat
+# their tournament's buy-in (issue 34: a regex's search was some 2.5 k instructions every hand)
+_REAL_BUY_INS: TextMemo[bool] = TextMemo(lambda buy_in: _REAL_BUY_IN.search(buy_in) is not None, 256)
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -323,7 +327,7 @@ def _header(head: _Head, table: str, max_seats: str | None, play_money: bool, bu
     if level is None:  # chips in tournaments, money at cash tables
         currency = code or currency_of(small[0])
     is_play = play_money or (level is None and currency is None)
-    if buy_in is not None and not _REAL_BUY_IN.search(buy_in):
+    if buy_in is not None and not _REAL_BUY_INS[buy_in]:
         is_play = True  # a buy-in without a currency: play-money chips
     tournament = None
     if tournament_id is not None or level is not None or club is not None:
