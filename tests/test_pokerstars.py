@@ -21,7 +21,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
-from studbook.events import ParseResult
+from studbook.events import ParseResult, Stakes, Tournament
 from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
 
@@ -806,13 +806,20 @@ def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Pat
     header where the split finds it and its first token (the hand number: new every hand).
     Its text is tested for the format's start, "PokerStars ", with ``str.startswith``, and
     whether its tournament's buy-in is real money is remembered by the buy-in's text
-    (issue 34: a regex's match and a search, some 3 k instructions, every hand)."""
+    (issue 34: a regex's match and a search, some 3 k instructions, every hand). The
+    header's tournament and stakes, the same every hand, are made once (two objects and
+    two amounts a hand)."""
     from studbook.sites.pokerstars import FORMAT
 
     called, results = _c_calls_a_hand(tmp_path, SMALL, "#1001")
-    assert [type(r) for r in results] == [Hand] * 60
+    hands = [r for r in results if isinstance(r, Hand)]
+    assert len(hands) == len(results) == 60
     assert (called.get("Pattern.match"), called.get("Pattern.search", 0)) == (2, 0), called
     assert FORMAT._literal_start == "PokerStars "
+    first, last = hands[0].header, hands[-1].header
+    assert first.tournament is last.tournament and first.stakes is last.stakes
+    assert first.tournament == Tournament("77", "€5+€0.50 EUR", "II", None)
+    assert first.stakes == Stakes(Decimal(20), Decimal(40))
 
 
 def test_a_skipped_hand_in_a_run_is_matched_by_two_regexes(tmp_path: Path) -> None:
