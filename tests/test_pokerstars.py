@@ -822,6 +822,18 @@ def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Pat
     assert first.stakes == Stakes(Decimal(20), Decimal(40))
 
 
+def test_a_pokerstars_hand_makes_none_of_the_builders_rare_containers() -> None:
+    """The players who anted, those marked sitting out, the cards seen per player and the
+    noted lines are made when a handler first asks for them: PokerStars' handlers never
+    do on a hand of plain lines (issue 34: four containers made and freed every hand)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    builder = FORMAT.builder("h.txt", HandText(3, SMALL), SMALL, FORMAT.grammar())
+    assert isinstance(builder.build(), Hand)
+    assert not {"anted", "sitting_out", "known", "noted"} & vars(builder).keys()
+    assert builder.noted == [] and builder.anted == set()  # made when asked for
+
+
 def test_a_skipped_hand_in_a_run_is_matched_by_two_regexes(tmp_path: Path) -> None:
     """A hand of another game in a run, read as ``studbook check`` reads it, is matched by
     two regexes: the header where the split finds it and the first-line pass. The format's

@@ -464,10 +464,28 @@ class LineBuilder:
         self.header: HandHeader | None = None
         self.street: Street | None = self.FIRST_STREET
         self.at_showdown = False
-        self.anted: set[str] = set()
-        self.sitting_out: set[str] = set()
-        self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order
-        self.noted: list[int] = []  # file lines the line policy noted (see _note)
+
+    # What few hands need, made when first asked for (issue 34: four containers made and
+    # freed a hand, PokerStars' handlers never asking for them)
+    @functools.cached_property
+    def anted(self) -> set[str]:
+        """The players who posted an ante (:meth:`add_ante`)."""
+        return set()
+
+    @functools.cached_property
+    def sitting_out(self) -> set[str]:
+        """The players a line marks sitting out (:meth:`settle_seats`)."""
+        return set()
+
+    @functools.cached_property
+    def known(self) -> dict[str, list[Card | None]]:
+        """The cards seen per player, in deal order (:meth:`add_deal`)."""
+        return {}
+
+    @functools.cached_property
+    def noted(self) -> list[int]:
+        """The file lines the line policy noted (see :meth:`_note`)."""
+        return []
 
     @functools.cached_property
     def ledger(self) -> Ledger:
