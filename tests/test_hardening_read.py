@@ -232,6 +232,25 @@ def test_the_screen_finds_the_first_field_past_its_limit_as_field_by_field(
     assert isinstance(screened, Rejected) == bool(over)
 
 
+def test_the_screen_tells_a_hand_within_its_limits_with_no_call_but_len() -> None:
+    """A hand within every limit is told so by a loop over its seats and the header's
+    lengths added, calling no builtin but ``len`` (issue 34: ``min`` and ``max`` over
+    ``map``s, each call's arguments parsed, cost some 13 k instructions a two-seat hand,
+    every hand read; the loop some 4 k)."""
+    import sys
+
+    hand = _first_hand()
+    called: list[str] = []
+    sys.setprofile(lambda frame, event, arg: called.append(getattr(arg, "__qualname__", "?"))
+                   if event == "c_call" else None)  # fmt: skip
+    try:
+        screened = limits.screen(hand, HandText(hand.line, ""), hand.file)
+    finally:
+        sys.setprofile(None)
+    assert screened is hand
+    assert set(called) - {"setprofile"} <= {"len", "isinstance"}, called
+
+
 def test_a_hand_over_the_size_limit_is_rejected_unread(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     hands = _hands(HISTORY)
     sizes = [h.end_line - h.line for h in hands]

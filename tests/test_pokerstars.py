@@ -21,7 +21,7 @@ from studbook import (
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
 from studbook.cards import parse_cards
-from studbook.events import ParseResult
+from studbook.events import ParseResult, Stakes, Tournament
 from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
 
@@ -764,38 +764,98 @@ def test_a_run_of_skipped_hands_is_read_in_the_splits_loop(tmp_path: Path, reade
     assert (calls60 - calls20) / 40 <= 5.5, (calls60 - calls20) / 40
 
 
-def test_a_skipped_hand_in_a_run_is_matched_by_two_regexes(tmp_path: Path) -> None:
-    """A hand of another game in a run, read as ``studbook check`` reads it, is matched by
-    two regexes: the header where the split finds it and the first-line pass. The format's
-    ``starts`` ("PokerStars ") is the header's literal prefix, so the reader does not match
-    it again (issue 34; three a hand before i34r15). Counted with ``sys.setprofile``: the
-    C calls of a pattern's ``match``, the difference of two files over their hands."""
-    import re
+def _c_calls_a_hand(tmp_path: Path, hand: str, number: str) -> tuple[dict[str, float], list[ParseResult]]:
+    """The C calls a hand makes in a file of such hands (``hand`` with its hand number
+    ``number`` made distinct), read as ``studbook check`` reads it, by the called
+    method's qualified name ("Pattern.match", "dict.get"): counted with ``sys.setprofile``,
+    the difference of two files over their hands, each read once before (the grammar, its
+    regexes and memos made); and the larger file's results."""
+    import collections
     import sys
-    from typing import Any
 
     from studbook import parse
 
-    other = OTHER_GAME_HAND.replace("{body}", "")
-
-    def matches(hands: int) -> tuple[int, list[ParseResult]]:
+    def calls(hands: int) -> tuple[collections.Counter[str], list[ParseResult]]:
         path = tmp_path / f"run{hands}.txt"
-        path.write_text("\n\n".join(other.replace("#99631934052", f"#{1000 + n}") for n in range(hands)), encoding="utf-8")
-        list(parse.stream_file(path)[1])  # warm: the grammar, its first line's regex, the game named
-        calls: list[Any] = []
-        sys.setprofile(lambda frame, event, arg: calls.append(arg) if event == "c_call" else None)
+        path.write_text("\n\n".join(hand.replace(number, f"{number}{hands}{1000 + n}") for n in range(hands)),
+                        encoding="utf-8")  # (no hand of the file read twice before: its first line is new)
+        list(parse.stream_file(path)[1])  # warm: the grammar, its regexes, the memos
+        called: collections.Counter[str] = collections.Counter()
+        sys.setprofile(lambda frame, event, arg: called.update([getattr(arg, "__qualname__", "?")])
+                       if event == "c_call" else None)  # fmt: skip
         try:
             results = list(parse.stream_file(path)[1])
         finally:
             sys.setprofile(None)
-        return sum(1 for c in calls if getattr(c, "__name__", "") == "match"
-                   and isinstance(getattr(c, "__self__", None), re.Pattern)), results
+        return called, results
 
-    matches20, _ = matches(20)
-    matches60, results = matches(60)
+    (calls20, _), (calls60, results) = calls(20), calls(60)
+    return {name: (calls60[name] - calls20[name]) / 40 for name in calls60}, results
+
+
+def _c_calls_a_skipped_hand_in_a_run(tmp_path: Path) -> dict[str, float]:
+    """:func:`_c_calls_a_hand` of a hand of another game, in a run of them."""
+    called, results = _c_calls_a_hand(tmp_path, OTHER_GAME_HAND.replace("{body}", ""), "#99631934052")
     assert [(r.hand_id, r.game) for r in results if isinstance(r, Skipped)] == [
-        (str(1000 + n), "Hold'em Limit") for n in range(60)]
-    assert (matches60 - matches20) / 40 == 2, (matches60 - matches20) / 40
+        (f"99631934052{60}{1000 + n}", "Hold'em Limit") for n in range(60)]
+    return called
+
+
+def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Path) -> None:
+    """A PokerStars stud hand of a log whose lines repeat is matched by two regexes: the
+    header where the split finds it and its first token (the hand number: new every hand).
+    Its text is tested for the format's start, "PokerStars ", with ``str.startswith``, and
+    whether its tournament's buy-in is real money is remembered by the buy-in's text
+    (issue 34: a regex's match and a search, some 3 k instructions, every hand). The
+    header's tournament and stakes, the same every hand, are made once (two objects and
+    two amounts a hand)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    called, results = _c_calls_a_hand(tmp_path, SMALL, "#1001")
+    hands = [r for r in results if isinstance(r, Hand)]
+    assert len(hands) == len(results) == 60
+    assert (called.get("Pattern.match"), called.get("Pattern.search", 0)) == (2, 0), called
+    assert FORMAT._literal_start == "PokerStars "
+    first, last = hands[0].header, hands[-1].header
+    assert first.tournament is last.tournament and first.stakes is last.stakes
+    assert first.tournament == Tournament("77", "€5+€0.50 EUR", "II", None)
+    assert first.stakes == Stakes(Decimal(20), Decimal(40))
+
+
+def test_a_pokerstars_hand_makes_none_of_the_builders_rare_containers() -> None:
+    """The players who anted, those marked sitting out, the cards seen per player and the
+    noted lines are made when a handler first asks for them: PokerStars' handlers never
+    do on a hand of plain lines (issue 34: four containers made and freed every hand)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    builder = FORMAT.builder("h.txt", HandText(3, SMALL), SMALL, FORMAT.grammar())
+    assert isinstance(builder.build(), Hand)
+    assert not {"anted", "sitting_out", "known", "noted"} & vars(builder).keys()
+    assert builder.noted == [] and builder.anted == set()  # made when asked for
+
+
+def test_a_skipped_hand_in_a_run_is_matched_by_two_regexes(tmp_path: Path) -> None:
+    """A hand of another game in a run, read as ``studbook check`` reads it, is matched by
+    two regexes: the header where the split finds it and the first-line pass. The format's
+    ``starts`` ("PokerStars ") is the header's literal prefix, so the reader does not match
+    it again (issue 34; three a hand before i34r15)."""
+    assert _c_calls_a_skipped_hand_in_a_run(tmp_path)["Pattern.match"] == 2
+
+
+def test_a_skipped_hands_repeated_header_rest_costs_one_lookup(tmp_path: Path) -> None:
+    """A hand of another game in a run whose header's rest (the game, the table, the level)
+    was read before costs one lookup: the first-line pass remembers what the reader makes of
+    the rest, the game it names, not the rest's groups to look the game up by again; and the
+    first token's match is asked for its fields alone, as the scanners ask theirs (issue 34:
+    a tuple of the game's groups made, hashed and looked up, a tuple of four fields sliced to
+    two, and a third ``end`` a hand cost a skipped hand some 5 k instructions of its 46 k)."""
+    from studbook.sites.pokerstars import FORMAT
+
+    called = _c_calls_a_skipped_hand_in_a_run(tmp_path)
+    assert (called["dict.get"], called["Match.end"], called["Match.group"]) == (1, 2, 1), called
+    other_games = FORMAT._other_games
+    assert other_games is not None and other_games.first_line is not None
+    assert 0 not in other_games.first_line.first_args[0]  # never the whole match: no copy of it
 
 
 _RUN_GAMES = ("Hold'em Limit", "Omaha Hi/Lo Limit", "Triple Draw 2-7 Lowball Limit", "Hold'em No Limit",

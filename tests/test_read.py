@@ -39,7 +39,7 @@ from studbook.read.memo import TextMemo
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import regex_items
 from studbook.records import maker
-from studbook.read.split import header_starts, starts_every_match
+from studbook.read.split import header_starts, literal_text, starts_every_match
 from samples import sample_files
 from studbook.sites import all_sites, get_site, site_names
 from studbook.sites.lines import LineFormat
@@ -209,6 +209,28 @@ def test_a_scanner_with_word_boundaries_remembers_tokens_by_the_character_before
         assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
         assert scanner.read(glued, 1, "omaha hi") == ("WORD", (), 5, False)
     assert scanner.memo == {} and scanner._keyed  # remembered, by the character before
+
+
+def test_a_token_remembered_by_the_character_before_is_not_stored_again_when_read() -> None:
+    """A scanner that remembers by the character before (a word boundary) gives a token it
+    remembers from its memo and stores nothing (issue 34: a header's tokens after its first,
+    read so every hand, were stored again each time)."""
+
+    scanner = _Scanner([TerminalDef("OTHER", PatternRE(r"\bomaha[^\n]*\n")), TerminalDef("WORD", PatternRE("[a-z]+"))])
+    spaced = "x omaha hi\n"
+    for _ in range(2):  # the first sight noted, the second remembered
+        assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
+    stored: list[object] = []
+
+    class Spy(dict[object, object]):
+        def __setitem__(self, key: object, value: object) -> None:
+            stored.append(key)
+            super().__setitem__(key, value)
+
+    scanner._keyed = Spy(scanner._keyed)
+    for _ in range(3):
+        assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
+    assert stored == []
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:
@@ -394,6 +416,27 @@ def test_header_starts_match_finditer_and_search_for_headers_of_several_lines() 
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
             assert find(text) == [m.start() for m in header.finditer(text)], (header, text)
             assert first(text) == ([m.start()] if (m := header.search(text)) else []), (header, text)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(st.sampled_from(["Poker", "Stars", " ", "#", "(", ")", "\\(", "[a-z]", "?", "*", "+", "a", "A", "\\n", ".",
+                                 "|", "\\d", "\\.", "é", "{2}", "ſ", "K"]), max_size=6),
+       st.sampled_from([0, re.I, re.M, re.S, re.X]),
+       st.lists(st.text(alphabet="PokerStas #()aAé.\nſKk2", max_size=14), min_size=1, max_size=8))
+def test_a_literal_patterns_match_at_a_texts_start_is_startswith(pieces: list[str], flags: int, texts: list[str]) -> None:
+    """``literal_text`` gives a pattern's text only when the pattern is that text alone, with
+    no flag changing what it matches: then its match at a text's start is ``str.startswith``'s
+    test (``LineFormat.parse_hand`` tests a hand's start so, issue 34). Patterns of literal
+    text, escapes, classes, repeats and alternatives, with flags, on texts near their own."""
+    try:
+        pattern = re.compile("".join(pieces), flags)
+    except re.error:
+        return
+    literal = literal_text(pattern)
+    if literal is None:
+        return
+    for text in [*texts, literal, literal + texts[0], literal[:-1]]:
+        assert bool(pattern.match(text)) == text.startswith(literal), (pattern, text)
 
 
 def test_starts_every_match_only_where_every_header_match_starts_so() -> None:

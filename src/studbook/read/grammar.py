@@ -34,7 +34,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Optional
+from typing import Any, Callable, Collection, Generic, Iterable, Iterator, Mapping, Optional, TypeVar
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -65,6 +65,7 @@ Scanned = tuple[str, Fields, int, bool]
 # One token of a parsed text: (terminal name, its regex groups, 1-based line
 # in the parsed text, start and end offsets). A plain tuple: thousands are made per second.
 Line = tuple[str, Fields, int, int, int]
+_Read = TypeVar("_Read")
 
 
 class LineGrammarError(ValueError):
@@ -156,7 +157,10 @@ class _Scanner:
             token = self._older.get(key)
         else:
             key = (text[pos - 1 : pos], rest)
-            token = self._keyed.get(key) or self._older.get(key)
+            token = self._keyed.get(key)
+            if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
+                return token  # after its first are read so, the rest of the line their key, every hand)
+            token = self._older.get(key)
         if token is None:
             m = self._first_match(text, pos)
             if m is not None:
@@ -537,7 +541,7 @@ def _stays_in_line(op: Any, arg: Any, boundaries: bool) -> bool:
 
 
 @dataclass(frozen=True)
-class FirstLinePass:
+class FirstLinePass(Generic[_Read]):
     """A text's first line read as the fast scan reads it token by token (see
     :meth:`LineGrammar.first_line_pass`): its first token by the start stack's
     scanner, the rest of the line in one match of ``pattern``, whose groups
@@ -545,36 +549,47 @@ class FirstLinePass:
     place at most takes part in a match). What the rest reads depends on the
     rest of the line and the character before it alone, so it is remembered
     by those: a log's headers differ in their hand numbers, and the rest of a
-    header repeats (the same game, table and level, hand after hand)."""
+    header repeats (the same game, table and level, hand after hand). What is
+    remembered is what the caller makes of the rest's groups (``then``): a
+    repeated rest costs the caller nothing more either."""
 
     first: str  # the terminal every first line starts with
     first_match: Callable[[str], Optional[re.Match[str]]]  # the start stack's scanner's regex
-    first_fields: tuple[int, ...]  # the first terminal's groups in it, twice 0 before (as ``group`` takes them)
+    # what the first token's match is asked for its fields, and how many there are (the
+    # scanner's own: see _Scanner._args)
+    first_args: tuple[tuple[int, ...], int]
     pattern: re.Pattern[str]
     fields: Mapping[str, tuple[tuple[int, ...], ...]]
     # by the rest of the line with the character before it (one string: no tuple a line to make,
     # hash and compare, issue 34)
-    remembered: dict[str, Optional[tuple[Optional[str], ...]]]
+    remembered: dict[str, Optional[_Read]]
+    # what the caller makes of the rest's groups (group ``n`` at index ``n - 1``), never None
+    then: Callable[[tuple[Optional[str], ...]], _Read]
 
-    def match(self, text: str) -> tuple[Fields, tuple[Optional[str], ...]] | None:
-        """The first token's fields and the groups of the rest's match (group
-        ``n`` at index ``n - 1``), when the scan reads ``text``'s first line so:
-        the rest's match ends just past the line's newline (a token holds no
-        newline but the one that ends it, as the scanners read them)."""
+    def match(self, text: str) -> tuple[Fields, _Read] | None:
+        """The first token's fields and what ``then`` made of the groups of the
+        rest's match, when the scan reads ``text``'s first line so: the rest's
+        match ends just past the line's newline (a token holds no newline but
+        the one that ends it, as the scanners read them)."""
         end = text.find("\n")
         token = self.first_match(text)  # matched, not remembered: a first line is read once
-        if token is None or token.lastgroup != self.first or not 0 < token.end() <= end:
+        if token is None or token.lastgroup != self.first:
             return None
         start = token.end()
+        if not 0 < start <= end:
+            return None
         key = text[start - 1 : end]
-        groups = self.remembered.get(key, _UNREAD)
-        if groups is _UNREAD:
+        read = self.remembered.get(key, _UNREAD)
+        if read is _UNREAD:
             found = self.pattern.match(text, start)
-            groups = found.groups() if found is not None and found.end() == end + 1 else None
+            read = self.then(found.groups()) if found is not None and found.end() == end + 1 else None
             if len(self.remembered) >= _MEMO_LIMIT:
                 self.remembered.clear()
-            self.remembered[key] = groups
-        return (token.group(*self.first_fields)[2:], groups) if groups is not None else None
+            self.remembered[key] = read
+        if read is None:
+            return None
+        args, count = self.first_args
+        return token.group(*args)[:count], read
 
 
 _UNREAD: Any = object()  # a rest of a line not read yet
@@ -707,7 +722,8 @@ class LineGrammar:
             )  # fmt: skip
         return known
 
-    def first_line_pass(self, through: str, kept: Collection[str]) -> FirstLinePass | None:
+    def first_line_pass(self, through: str, kept: Collection[str],
+                        then: Callable[[tuple[Optional[str], ...]], _Read]) -> FirstLinePass[_Read] | None:  # fmt: skip
         """The fast scan's reading of a text's first line from the start stack,
         when it reads the terminal ``through`` on the way and the line ends on a
         stack that accepts any rest (:meth:`_any_rest`): the header of a hand of
@@ -723,7 +739,8 @@ class LineGrammar:
         table takes, or fails where the scan would stop or cannot end so. A text
         it does not match may still read (a caller takes the general path). Only
         the groups asked for are kept: the regex engine saves and restores every
-        group's marks as it tries alternatives.
+        group's marks as it tries alternatives. ``then`` makes of the rest's groups
+        what the caller reads from them, remembered with the rest.
         """
         start = self._scanner(0)
         key = (self._source_digest(), through, tuple(sorted(kept)))
@@ -738,7 +755,7 @@ class LineGrammar:
             if count:
                 fields.setdefault(terminal, []).append(tuple(range(at - count, at)))
         places = {name: tuple(at) for name, at in fields.items()}
-        return FirstLinePass(first, start.match, (0, 0, *start.groups[first]), pattern, places, {})
+        return FirstLinePass(first, start.match, start._args[first], pattern, places, {}, then)
 
     def _source_digest(self) -> str:
         """A digest of the grammar's text and of the grammars beside it (what it imports)."""

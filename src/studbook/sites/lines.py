@@ -46,7 +46,7 @@ from studbook.read.grammar import (
 )
 from studbook.read.memo import TextMemo
 from studbook.read import limits
-from studbook.read.split import header_starts, starts_every_match
+from studbook.read.split import header_starts, literal_text, starts_every_match
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, damaged, within_count
 from studbook.sites.base import (
     CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
@@ -464,10 +464,28 @@ class LineBuilder:
         self.header: HandHeader | None = None
         self.street: Street | None = self.FIRST_STREET
         self.at_showdown = False
-        self.anted: set[str] = set()
-        self.sitting_out: set[str] = set()
-        self.known: dict[str, list[Card | None]] = {}  # cards seen per player, in deal order
-        self.noted: list[int] = []  # file lines the line policy noted (see _note)
+
+    # What few hands need, made when first asked for (issue 34: four containers made and
+    # freed a hand, PokerStars' handlers never asking for them)
+    @functools.cached_property
+    def anted(self) -> set[str]:
+        """The players who posted an ante (:meth:`add_ante`)."""
+        return set()
+
+    @functools.cached_property
+    def sitting_out(self) -> set[str]:
+        """The players a line marks sitting out (:meth:`settle_seats`)."""
+        return set()
+
+    @functools.cached_property
+    def known(self) -> dict[str, list[Card | None]]:
+        """The cards seen per player, in deal order (:meth:`add_deal`)."""
+        return {}
+
+    @functools.cached_property
+    def noted(self) -> list[int]:
+        """The file lines the line policy noted (see :meth:`_note`)."""
+        return []
 
     @functools.cached_property
     def ledger(self) -> Ledger:
@@ -1025,16 +1043,15 @@ class _OtherGames:
     # finds does (a skipped hand's regex match fewer, issue 34); parse_hand tests it before
     starts: re.Pattern[str] | None
     running: bool = False
-    # (game, why skipped, whether the game's name is damaged) by the pass's groups that may name
-    # the game: a log's few other games, their hands skipped by the hundred (no call a hand, issue 34)
-    _named: dict[Fields, tuple[str, str, bool]] = dataclasses.field(default_factory=dict, repr=False)
 
     @functools.cached_property
-    def first_line(self) -> FirstLinePass | None:
+    def first_line(self) -> FirstLinePass[_Named] | None:
         """The pass, or None when the hand id is not in a first line's first token
-        or the grammar cannot make one."""
+        or the grammar cannot make one. It remembers, by a header's rest, the game
+        it names (:meth:`_named`): a log's few other games, their hands skipped by
+        the hundred (no call a hand, issue 34)."""
         other = self.other
-        found = self.grammar().first_line_pass(other.terminal, (other.terminal,))
+        found = self.grammar().first_line_pass(other.terminal, (other.terminal,), self._named)
         return found if found is not None and found.first == other.hand_id[0] else None
 
     @functools.cached_property
@@ -1044,6 +1061,12 @@ class _OtherGames:
         other = self.other
         games = [place[index] - 1 for place in self.first_line.fields[other.terminal] for index in other.game_fields]
         return operator.itemgetter(*games, *games[:1])
+
+    def _named(self, groups: Fields) -> _Named:
+        """The game the pass's ``groups`` name, why such a hand is skipped, and
+        whether the game's name is damaged."""
+        game = self.other.game(self._games(groups))
+        return game, skip_reason(game), damaged(game)
 
     def read(self, context: tuple[str, int, bool], hand: str, line: int) -> Skipped | None:
         """The hand whose text is ``hand`` (starting on line ``line`` of the text it was
@@ -1067,21 +1090,15 @@ class _OtherGames:
         if found is None:
             self.running = False
             return None
-        first, groups = found
-        names = self._games(groups)
-        named = self._named.get(names)
-        if named is None:
-            game = self.other.game(names)
-            named = self._named[names] = game, skip_reason(game), damaged(game)
-            if len(self._named) > _NAMED_LIMIT:  # a bound however many games a file names
-                self._named.clear()
+        first, (game, reason, damaged_name) = found
         file, shift, whole = context
-        if whole and named[2]:
+        if whole and damaged_name:
             return None
-        return make_skipped(file, line + shift, first[self.other.hand_id[1]], named[0], named[1], self.site)
+        return make_skipped(file, line + shift, first[self.other.hand_id[1]], game, reason, self.site)
 
 
-_NAMED_LIMIT = 256
+# (game, why skipped, whether the game's name is damaged), as _OtherGames reads a header's rest
+_Named = tuple[str, str, bool]
 
 
 @dataclass(frozen=True)
@@ -1143,7 +1160,8 @@ class LineFormat:
 
     def parse_hand(self, chunk: HandText, file: str) -> ParseResult:
         text = chunk.text if chunk.text.endswith("\n") else chunk.text + "\n"
-        if not (self.starts or self.header).match(text):
+        literal = self._literal_start
+        if not (text.startswith(literal) if literal is not None else (self.starts or self.header).match(text)):
             if self.plays_nothing(text):  # a table notice, chat or a timer between two hands
                 first = text.lstrip().split("\n", 1)[0]
                 return Skipped(file, chunk.first_line, None, repr(first[:MAX_TEXT_SHOWN]), NO_PLAY_BETWEEN_HANDS,
@@ -1167,6 +1185,12 @@ class LineFormat:
         if other_games is not None:
             other_games.running = type(result) is Skipped
         return result
+
+    @functools.cached_property
+    def _literal_start(self) -> str | None:
+        """What a hand's text must start with (``starts``, else ``header``) when that is
+        literal text alone: tested with ``str.startswith``, not a regex's match, on every hand."""
+        return literal_text(self.starts or self.header)
 
     @functools.cached_property
     def _other_games(self) -> _OtherGames | None:

@@ -18,10 +18,11 @@ import re
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, HandHeader, Street
+from studbook.events import ActionKind, ChatterKind, HandHeader, Stakes, Street, Tournament
 from studbook.money import currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
+from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
     OtherGame, PlayerAmount, PlayerOnly,
@@ -62,6 +63,15 @@ _BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal 
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
+# whether a buy-in is real money (a currency named, or a freeroll), by its text: a log's hands repeat
+# their tournament's buy-in (issue 34: a regex's search was some 2.5 k instructions every hand)
+_REAL_BUY_INS: TextMemo[bool] = TextMemo(lambda buy_in: _REAL_BUY_IN.search(buy_in) is not None, 256)
+# a header's tournament and stakes, by what the header writes of them: a log's hands repeat
+# them, read once each (issue 34: two objects and two amounts made every hand)
+_TOURNAMENTS: Memo[tuple[str, str | None, str | None, str | None], Tournament] = Memo(
+    lambda written: make_tournament(*written), 256)
+_STAKES: Memo[tuple[str, str, str | None], Stakes] = Memo(
+    lambda written: make_stakes(amount(written[0]), amount(written[1]), None, None), 256)
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -323,14 +333,14 @@ def _header(head: _Head, table: str, max_seats: str | None, play_money: bool, bu
     if level is None:  # chips in tournaments, money at cash tables
         currency = code or currency_of(small[0])
     is_play = play_money or (level is None and currency is None)
-    if buy_in is not None and not _REAL_BUY_IN.search(buy_in):
+    if buy_in is not None and not _REAL_BUY_INS[buy_in]:
         is_play = True  # a buy-in without a currency: play-money chips
     tournament = None
     if tournament_id is not None or level is not None or club is not None:
-        tournament = make_tournament(tournament_id or "", buy_in, level, club)
+        tournament = _TOURNAMENTS[(tournament_id or "", buy_in, level, club)]
     return make_header(
         "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,
-        make_stakes(amount(small), amount(big), None, None), currency, is_play, tournament,
+        _STAKES[stakes], currency, is_play, tournament,
         head.get("mix"), table, int(max_seats) if max_seats else None,
         int(button) if button else None, head["started"], head["started_utc"],
     )
