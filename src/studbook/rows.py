@@ -31,7 +31,7 @@ from studbook.events import (
     TournamentFinish,
     Variant,
 )
-from studbook.money import MONEY_DIGITS, format_amount
+from studbook.money import MONEY_DIGITS, Money, format_amount
 from studbook.read.memo import Memo
 
 MONEY_SCALE = 10**MONEY_DIGITS
@@ -271,7 +271,7 @@ def table_columns(table: str, names: Iterable[str] | None = None) -> list[Column
 
 
 
-def to_minor(amount: Decimal) -> int:
+def to_minor(amount: Money) -> int:
     """``amount`` in minor units; ValueError when that would round."""
     return _MINOR[str(amount)]
 
