@@ -16,7 +16,7 @@ from studbook.check import check_hand
 from studbook.engine.messages import violation_record
 from studbook.engine.result import HandCheck, fact_fields
 from studbook.events import Action, Hand, money_fields
-from studbook.money import ZERO, exact, format_amount, money_text, parse_amount, zero_of
+from studbook.money import ZERO, ZEROS, exact, format_amount, money_text, parse_amount
 from studbook.simulate import simulate_hands
 from studbook.write.jsonl import hand_record
 
@@ -32,8 +32,8 @@ def test_whole_chips_are_ints_and_other_amounts_decimals() -> None:
 
 
 def test_the_zero_and_the_edges_follow_the_amount() -> None:
-    assert zero_of(40) == 0 and type(zero_of(40)) is int
-    assert zero_of(Decimal("0.50")) is ZERO and str(zero_of(Decimal("0.50"))) == "0"
+    assert ZEROS[int] == 0 and type(ZEROS[int]) is int
+    assert ZEROS[Decimal("0.50").__class__] is ZERO and str(ZERO) == "0"
     assert exact(25) / 2 == Decimal("12.5") and type(exact(25) / 2) is Decimal  # never a float
     assert format_amount(1500) == format_amount(Decimal(1500)) == "1500"
     assert format_amount(-7, "$") == "$-7" == format_amount(Decimal(-7), "$")

@@ -38,19 +38,17 @@ _CENT = Decimal(1).scaleb(-MONEY_DIGITS)
 # needs no check. ASCII digits only: Decimal, str.isdigit and \d read other scripts' too,
 # and those go the long way, as before.
 _WHOLE_DIGITS = len(str(MAX_AMOUNT)) - 1
+# Its first group is a whole number of chips (plain digits: an int), its second any other.
 _PLAIN = re.compile(
-    f"[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
+    f"([0-9]{{1,{_WHOLE_DIGITS}}})"
+    f"|[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
 ).fullmatch
 
 
 ZEROS: dict[type, Money] = {int: 0, Decimal: ZERO}
-"""The zero of each kind of amount, by its type: what a hand of such amounts counts from."""
-
-
-def zero_of(value: Money) -> Money:
-    """The zero of ``value``'s kind (:data:`ZEROS`): ``0`` for an int, ``Decimal(0)`` for a
-    Decimal whatever its exponent (the hand's zero: :attr:`~studbook.engine.table.Table.zero`)."""
-    return ZEROS[value.__class__]
+"""The zero of each kind of amount, by its type (``ZEROS[value.__class__]``): ``0`` for an int,
+``Decimal(0)`` for a Decimal whatever its exponent; what a hand of such amounts counts from
+(:attr:`~studbook.engine.table.Table.zero`)."""
 
 
 def exact(value: Money) -> Decimal:
@@ -70,11 +68,11 @@ def parse_amount(text: str) -> Money:
     plain = _PLAIN(text)
     if plain is None:
         return _parse_checked(text)
-    figure = plain[1]  # the Decimal _parse_checked makes of it, within the limits by its form
     # Chips (plain digits, no currency, no point) as an int: "$1" stays a Decimal, so a cash
     # hand ("$0.10" beside "$1") is all Decimals and never mixes (mixing costs a conversion
-    # an operation); "1.5K" comes the long way, a Decimal.
-    return int(figure) if len(figure) == len(text) and "." not in figure else Decimal(figure)
+    # an operation); "1.5K" comes the long way, a Decimal. Either is what _parse_checked
+    # makes of it (as an int or a Decimal), within the limits by its form.
+    return int(chips) if (chips := plain[1]) else Decimal(plain[2])
 
 
 def _parse_checked(text: str) -> Decimal:

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence, TypedDict
 from studbook.betting import owed
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
-from studbook.money import Money, exact, zero_of
+from studbook.money import ZEROS, Money, exact
 from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
@@ -174,8 +174,8 @@ class Round:
 
     def reset(self) -> None:
         """A new street's round (in place: a new object each street costs more)."""
-        self.current_bet = self.zero  # the highest street total
-        self.bet_level = self.zero  # the street total of the last full bet or raise
+        # the highest street total, and the street total of the last full bet or raise
+        self.current_bet = self.bet_level = self.zero
         self.bets = 0  # bets and raises (the completion counts; the bring-in does not)
         self.aggressions = 0  # bets, raises and completions, short all-ins included
         self.big_bet_made = False  # 4th street open-pair double bet made
@@ -289,10 +289,10 @@ class Table:
         self.small = stakes.small_bet
         self.big = stakes.big_bet
         self.ante = stakes.ante
-        # the hand's zero, of its amounts' kind: ints for chips, Decimals else (money.zero_of):
+        # the hand's zero, of its amounts' kind: ints for chips, Decimals else (money.ZEROS):
         # every zero the engine starts a figure from or compares with is this one, since an
         # int meeting a Decimal costs a conversion an operation
-        self.zero = zero = zero_of(stakes.small_bet)
+        self.zero = zero = ZEROS[stakes.small_bet.__class__]
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Money | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         # the smallest chip: given, else worked out from the stakes and stacks when first
@@ -497,12 +497,11 @@ class Table:
         p.street_in += chips
         p.total += chips
         self.pot += chips
-        zero = self.zero
-        if stack > zero:
+        if stack > self.zero:
             if all_in_flag:
                 self.report(CHIPS_STACK_ALL_IN_WITH_CHIPS, line, player=p.name, behind=stack)
             return
-        if stack < zero:  # more than they had
+        if stack < self.zero:  # more than they had
             self.report(CHIPS_STACK_MORE_THAN_STACK, line, player=p.name, chips=chips, behind=before)
         p.all_in = True
 
