@@ -38,10 +38,8 @@ _CENT = Decimal(1).scaleb(-MONEY_DIGITS)
 # needs no check. ASCII digits only: Decimal, str.isdigit and \d read other scripts' too,
 # and those go the long way, as before.
 _WHOLE_DIGITS = len(str(MAX_AMOUNT)) - 1
-# Its first group is a whole number of chips (plain digits: an int), its second any other.
 _PLAIN = re.compile(
-    f"([0-9]{{1,{_WHOLE_DIGITS}}})"
-    f"|[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
+    f"[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
 ).fullmatch
 
 
@@ -68,11 +66,15 @@ def parse_amount(text: str) -> Money:
     plain = _PLAIN(text)
     if plain is None:
         return _parse_checked(text)
+    figure = plain[1]  # what _parse_checked makes of it, within the limits by its form
     # Chips (plain digits, no currency, no point) as an int: "$1" stays a Decimal, so a cash
     # hand ("$0.10" beside "$1") is all Decimals and never mixes (mixing costs a conversion
-    # an operation); "1.5K" comes the long way, a Decimal. Either is what _parse_checked
-    # makes of it (as an int or a Decimal), within the limits by its form.
-    return int(chips) if (chips := plain[1]) else Decimal(plain[2])
+    # an operation); "1.5K" comes the long way, a Decimal. (No sign: the group is the text
+    # itself, the same object in CPython, so a cash amount pays one identity test; where a
+    # Python copies it, chips stay Decimals, as exact.)
+    if figure is text and "." not in figure:
+        return int(figure)
+    return Decimal(figure)
 
 
 def _parse_checked(text: str) -> Decimal:
