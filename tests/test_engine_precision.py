@@ -14,7 +14,7 @@ import pytest
 
 from studbook.check import check_hand
 from studbook.events import Collect, Hand, PotSummary, Variant
-from studbook.money import format_amount
+from studbook.money import exponent, format_amount
 from studbook.parse import parse_text
 from studbook.read import decode, files_in, normalise_newlines, read_bytes
 
@@ -50,7 +50,7 @@ def _changed_total(path: Path, hand: Hand) -> tuple[Hand, int]:
     summary = next(e for e in hand.events if isinstance(e, PotSummary))
     lines = _text(path).split("\n")
     old = format_amount(summary.total)
-    unit = Decimal(1).scaleb(summary.total.as_tuple().exponent)  # type: ignore[arg-type]
+    unit = Decimal(1).scaleb(exponent(summary.total))  # (chips: an int, exponent 0)
     text = lines[summary.line - 1]
     assert old in text, text
     lines[summary.line - 1] = text.replace(old, format_amount(summary.total + unit), 1)

@@ -43,7 +43,7 @@ through the engine's published facts.
 The engine applies them to a hand's actions and publishes each action's facts
 (:class:`studbook.engine.result.ActionFacts`: chips put in, chips to call, pot
 and bets before it), which the frames' ``actions`` rows read.
-Amounts are ``Decimal`` or ``int`` (minor units).
+Amounts are ``Decimal`` or ``int`` (minor units); a hand's amounts are :data:`~studbook.money.Money`.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ from decimal import Decimal
 from typing import Collection, Iterable, Literal, Mapping, Sequence, TypeVar
 
 from studbook.events import ActionKind, Street
+from studbook.money import Money, exact
 
-N = TypeVar("N", int, Decimal)
+N = TypeVar("N", int, Decimal, Money)
 P = TypeVar("P")  # whoever a contribution belongs to: a name, a player's state
 
 _ZERO = Decimal(0)
@@ -103,8 +104,8 @@ def street_total(kind: ActionKind, amount: N | None, to: N | None, before: N, le
     return to if to is not None else before
 
 
-def written_total(before: Decimal, level: Decimal, *, chips: Decimal | None = None, to: Decimal | None = None,
-                  by: Decimal | None = None) -> Decimal:
+def written_total(before: Money, level: Money, *, chips: Money | None = None, to: Money | None = None,
+                  by: Money | None = None) -> Money:
     """A player's street total from what a site wrote: the new total ``to``, a raise's
     increment ``by`` over the bet to call (``level``), or the ``chips`` put in."""
     if to is not None:
@@ -138,24 +139,25 @@ def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | Non
     return total - before, None
 
 
-def owed(level: Decimal, before: Decimal) -> Decimal:
-    """The chips to call: the bet ``level`` less the player's street total ``before``."""
+def owed(level: Money, before: Money, zero: Money = _ZERO) -> Money:
+    """The chips to call: the bet ``level`` less the player's street total ``before``
+    (``zero`` when nothing is owed: the hand's, :attr:`~studbook.engine.table.Table.zero`)."""
     due = level - before
-    return due if due > _ZERO else _ZERO  # (not max(): this runs for every call and check)
+    return due if due > zero else zero  # (not max(): this runs for every call and check)
 
 
-def call_chips(level: Decimal, before: Decimal, stack: Decimal) -> Decimal:
+def call_chips(level: Money, before: Money, stack: Money, zero: Money = _ZERO) -> Money:
     """The chips a call puts in: what is owed, or the whole ``stack`` when that
     is less (an all-in call for less)."""
-    return min(owed(level, before), stack)
+    return min(owed(level, before, zero), stack)
 
 
-def top_two(totals: Iterable[tuple[P, Decimal]]) -> tuple[P | None, Decimal, Decimal]:
+def top_two(totals: Iterable[tuple[P, Money]], zero: Money = _ZERO) -> tuple[P | None, Money, Money]:
     """The top contributor (the first listed among equals), their total and the
     second-highest total (nothing when alone); ``(None, 0, 0)`` when nobody put
     anything in. The difference is the part of the top bet nobody matched."""
     top: P | None = None
-    first = second = _ZERO
+    first = second = zero
     for who, total in totals:
         if total > first:
             second = first
@@ -166,41 +168,41 @@ def top_two(totals: Iterable[tuple[P, Decimal]]) -> tuple[P | None, Decimal, Dec
     return top, first, second
 
 
-def uncalled_part(first: Decimal, second: Decimal, ante: Decimal) -> Decimal:
+def uncalled_part(first: Money, second: Money, ante: Money) -> Money:
     """The uncalled bet of the top contributor (total ``first``, ``ante`` of it
     their ante) over the second-highest total: what nobody matched, less any
     part of the ante (an ante is not a bet; rule ``pot.uncalled``)."""
     return min(first - second, first - ante)
 
 
-def pot_layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Decimal, tuple[P, ...]]]:
+def pot_layers(contributions: Sequence[tuple[P, Money, bool]], zero: Money = _ZERO) -> list[tuple[Money, tuple[P, ...]]]:
     """Main pot then side pots (rule ``pot.side``), each as (amount, eligible).
 
     ``contributions`` lists ``(player, total put in, live)`` in dealing order,
     after uncalled bets were returned; folded players are not live but their
     chips stay in the layers they reached. Layers end at each live player's
     total; layers with the same eligible players merge; the pots add up to the
-    contributions. The eligible keep the order of ``contributions``.
+    contributions. The eligible keep the order of ``contributions``. ``zero``: the hand's.
     """
-    level: Decimal | None = None  # the one live total, if there is one
+    level: Money | None = None  # the one live total, if there is one
     for _, t, live in contributions:
-        if live and t > _ZERO:
+        if live and t > zero:
             if level is None:
                 level = t
             elif t != level:
-                return _layers(contributions)
+                return _layers(contributions, zero)
     if level is None:
-        return _layers(contributions)
+        return _layers(contributions, zero)
     # the common case: one pot, every live player put in the same (nobody all-in for less);
     # the sums are the layered ones, term for term (so the Decimal exponents are too)
-    amount = excess = _ZERO
+    amount = excess = zero
     eligible: list[P] = []
     for name, t, live in contributions:
         if t > level:
-            amount += level - _ZERO
+            amount += level - zero
             excess += t - level
-        elif t > _ZERO:
-            amount += t - _ZERO
+        elif t > zero:
+            amount += t - zero
         if live and t >= level:
             eligible.append(name)
     if excess:
@@ -208,15 +210,15 @@ def pot_layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[D
     return [(amount, tuple(eligible))]
 
 
-def _layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Decimal, tuple[P, ...]]]:
-    levels = sorted({total for _, total, live in contributions if live and total > _ZERO})
+def _layers(contributions: Sequence[tuple[P, Money, bool]], zero: Money = _ZERO) -> list[tuple[Money, tuple[P, ...]]]:
+    levels = sorted({total for _, total, live in contributions if live and total > zero})
     if not levels:
-        total = sum((t for _, t, _ in contributions), _ZERO)
+        total = sum((t for _, t, _ in contributions), zero)
         return [(total, ())] if total else []
-    layers: list[tuple[Decimal, tuple[P, ...]]] = []
-    floor = _ZERO
+    layers: list[tuple[Money, tuple[P, ...]]] = []
+    floor = zero
     for level in levels:
-        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), _ZERO)
+        amount = sum((min(t, level) - min(t, floor) for _, t, _ in contributions if t > floor), zero)
         eligible = tuple(name for name, t, live in contributions if live and t >= level)
         if layers and layers[-1][1] == eligible:
             layers[-1] = (layers[-1][0] + amount, eligible)
@@ -224,15 +226,15 @@ def _layers(contributions: Sequence[tuple[P, Decimal, bool]]) -> list[tuple[Deci
             layers.append((amount, eligible))
         floor = level
     # chips above the highest live total (folded players who put in more) join the top pot
-    excess = sum((t - floor for _, t, _ in contributions if t > floor), _ZERO)
+    excess = sum((t - floor for _, t, _ in contributions if t > floor), zero)
     if excess:
         amount, eligible = layers[-1]
         layers[-1] = (amount + excess, eligible)
     return layers
 
 
-def split_winnings(wins: Mapping[P, Decimal],
-                   pots: Sequence[tuple[Decimal, Collection[P]]]) -> list[tuple[P, Decimal, int]]:
+def split_winnings(wins: Mapping[P, Money],
+                   pots: Sequence[tuple[Money, Collection[P]]]) -> list[tuple[P, Money, int]]:
     """Each player's total winnings as (player, amount, pot index) collections.
 
     For logs that give only a total per player: with side pots, the last
@@ -243,13 +245,13 @@ def split_winnings(wins: Mapping[P, Decimal],
     remaining = {player: amount for player, amount in wins.items() if amount > 0}
     if len(pots) <= 1:
         return [(player, amount, 0) for player, amount in remaining.items()]
-    shares: dict[tuple[P, int], Decimal] = {}
+    shares: dict[tuple[P, int], Money] = {}
     for index in range(len(pots) - 1, 0, -1):
         amount, eligible = pots[index]
         takers = [p for p in remaining if p in eligible and remaining[p] > 0]
         left = amount
         for n, player in enumerate(takers):
-            share = min(remaining[player], left if n == len(takers) - 1 else amount / len(takers))
+            share = min(remaining[player], left if n == len(takers) - 1 else exact(amount) / len(takers))
             if share > 0:
                 shares[(player, index)] = share
                 remaining[player] -= share
@@ -266,37 +268,37 @@ every pot in proportion to its size, in whole chips, the chips left over going t
 the pots with the largest remainders (the first of equals)."""
 
 
-def after_rake(pots: Sequence[Decimal], rake: Decimal, chip: Decimal, rake_from: RakeFrom) -> list[Decimal]:
+def after_rake(pots: Sequence[Money], rake: Money, chip: Money, rake_from: RakeFrom) -> list[Money]:
     """Each pot of ``pots`` (main pot first) less its part of ``rake``; the parts add up to
     the rake (never more than a pot holds)."""
     if len(pots) <= 1:
         return [pot - rake for pot in pots]
     if rake_from == "main_pot":
-        out = []
+        out: list[Money] = []
         left = rake
         for amount in pots:
             taken = min(left, amount)
             left -= taken
             out.append(amount - taken)
         return out
-    whole = sum(pots, _ZERO)
-    exact = [rake * amount / whole for amount in pots]
-    parts = [(share // chip) * chip for share in exact]
+    whole = exact(sum(pots, _ZERO))  # (a Decimal: the division below is exact, never a float's)
+    ideal = [rake * amount / whole for amount in pots]
+    parts = [(share // chip) * chip for share in ideal]
     spare = int((rake - sum(parts, _ZERO)) / chip)
-    by_remainder = sorted(range(len(pots)), key=lambda i: parts[i] - exact[i])  # stable: the first of equals
+    by_remainder = sorted(range(len(pots)), key=lambda i: parts[i] - ideal[i])  # stable: the first of equals
     for i in by_remainder[:spare]:
         parts[i] += chip
     return [amount - part for amount, part in zip(pots, parts)]
 
 
-def fixed_stakes(small: Decimal | None, big: Decimal | None) -> tuple[Decimal, Decimal] | None:
+def fixed_stakes(small: Money | None, big: Money | None) -> tuple[Money, Money] | None:
     """Fixed-limit stakes (small bet, big bet) from one known figure: the big bet
     is twice the small; None when neither is known."""
     if small is None and big is None:
         return None
     if small is None:
         assert big is not None
-        return big / 2, big
+        return exact(big) / 2, big
     return small, big if big is not None else small * 2
 
 

@@ -21,6 +21,7 @@ from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.engine.table import TableOptions
 from studbook.events import Hand, ParseResult, Rejected, Skipped
+from studbook.money import Money
 from studbook.originals import HandSource
 from studbook.perfile import within_file
 from studbook.parse import FileResult, parse_paths
@@ -31,7 +32,7 @@ from studbook.read import files_in
 CheckResult = Union[HandCheck, Rejected, Skipped]
 SourcedCheck = tuple[CheckResult, Union[HandSource, None]]
 """A checked result beside its hand's original text (:func:`studbook.parse.stream_sourced`)."""
-TableKey = tuple[str, str, str, Decimal, Decimal]
+TableKey = tuple[str, str, str, Money, Money]
 
 
 MAX_TABLES = 50_000  # tables (with stakes) remembered; some 200 bytes each
@@ -46,7 +47,7 @@ class TableMemory:
     so a run over any number of files holds bounded memory.
     """
 
-    bring_ins: dict[TableKey, dict[Decimal | None, tuple[Decimal, str]]] = field(default_factory=dict)
+    bring_ins: dict[TableKey, dict[Money | None, tuple[Money, str]]] = field(default_factory=dict)
     # the key of the hand last asked about (the hand kept beside it): remember, at the hand's
     # end, reuses what bring_in_for built at its start (some 600 instructions a build)
     _hand: Hand | None = field(default=None, init=False, repr=False, compare=False)
@@ -58,7 +59,7 @@ class TableMemory:
         tournament = header.tournament.id if header.tournament else ""
         return (header.site, header.table, tournament, header.stakes.small_bet, header.stakes.big_bet)
 
-    def bring_in_for(self, hand: Hand) -> tuple[Decimal, str] | None:
+    def bring_in_for(self, hand: Hand) -> tuple[Money, str] | None:
         """(bring-in, hand id) an earlier hand at this table and stakes used, if one ante was seen."""
         self._hand = hand
         key = self._key = self.key(hand)
@@ -70,7 +71,7 @@ class TableMemory:
             return by_ante[ante]
         return next(iter(by_ante.values())) if len(by_ante) == 1 else None
 
-    def remember(self, hand: Hand, ante: Decimal | None, amount: Decimal) -> None:
+    def remember(self, hand: Hand, ante: Money | None, amount: Money) -> None:
         key = self._key if self._hand is hand and self._key is not None else self.key(hand)
         bring_ins = self.bring_ins
         # (a table met before, most hands: one look-up, no dict or tuple made for nothing)

@@ -3,7 +3,8 @@
 A site's parser turns each hand of a log into a :class:`Hand`: a header, the
 seats, and a tuple of events in the order the log wrote them. Every event is
 a frozen dataclass that carries the file and the 1-based line it came from.
-Amounts are exact :class:`~decimal.Decimal` values as the log wrote them.
+Amounts are exact values as the log wrote them (:data:`~studbook.money.Money`: an int for a
+whole number of chips, else a :class:`~decimal.Decimal`).
 
 Hands that cannot be read become :class:`Rejected`, hands of other games
 (hold'em in a mixed rotation, ...) become :class:`Skipped`; a parser yields
@@ -12,13 +13,13 @@ exactly one of the three for every hand of a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from decimal import Decimal
 from enum import Enum, IntEnum
 from typing import Union
 
 from studbook.cards import Card
+from studbook.money import Money
 
 
 class Variant(str, Enum):
@@ -82,10 +83,10 @@ class ChatterKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    small_bet: Decimal
-    big_bet: Decimal
-    ante: Decimal | None = None  # None when the header does not say
-    bring_in: Decimal | None = None  # None when the header does not say
+    small_bet: Money
+    big_bet: Money
+    ante: Money | None = None  # None when the header does not say
+    bring_in: Money | None = None  # None when the header does not say
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +134,7 @@ class Event:
 class Seat(Event):
     seat: int
     player: str
-    stack: Decimal
+    stack: Money
     sitting_out: bool = False
     out_of_hand: bool = False
 
@@ -141,7 +142,7 @@ class Seat(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PostAnte(Event):
     player: str
-    amount: Decimal
+    amount: Money
     all_in: bool = False
 
 
@@ -189,8 +190,8 @@ class Action(Event):
 
     player: str
     kind: ActionKind
-    amount: Decimal | None = None
-    to: Decimal | None = None
+    amount: Money | None = None
+    to: Money | None = None
     all_in: bool = False
 
 
@@ -207,7 +208,7 @@ class OpenPairNotice(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UncalledReturned(Event):
     player: str
-    amount: Decimal
+    amount: Money
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -249,7 +250,7 @@ class Collect(Event):
     """
 
     player: str
-    amount: Decimal
+    amount: Money
     pot: int = 0
     half: Half | None = None
 
@@ -262,9 +263,9 @@ class PotSummary(Event):
     ``rake`` is None where the log's format has no rake field (``Total Pot($150)``).
     """
 
-    total: Decimal
-    rake: Decimal | None
-    pots: tuple[Decimal, ...] = ()
+    total: Money
+    rake: Money | None
+    pots: tuple[Money, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -275,7 +276,7 @@ class SeatSummary(Event):
     player: str
     outcome: str  # the text after the name, as written
     cards: tuple[Card, ...] = ()
-    won: Decimal | None = None
+    won: Money | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -295,7 +296,7 @@ class TournamentFinish(Chatter):
     (it changes no chips of the hand); the frames keep it on the player's row."""
 
     place: int
-    prize: Decimal | None = None  # as the log states it, in the tournament's money
+    prize: Money | None = None  # as the log states it, in the tournament's money
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -404,8 +405,21 @@ class Skipped:
 
 ParseResult = Union[Hand, Rejected, Skipped]
 
+_MONEY_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def money_fields(cls: type) -> frozenset[str]:
+    """The fields of one of these dataclasses that hold amounts (typed :data:`~studbook.money.Money`):
+    an int there is a whole number of chips, written as an amount (as the Decimal it stands
+    for), where an int elsewhere is a count, a seat or a line. (Kept by class.)"""
+    names = _MONEY_FIELDS.get(cls)
+    if names is None:
+        names = _MONEY_FIELDS[cls] = frozenset(f.name for f in fields(cls) if "Money" in str(f.type))
+    return names
+
+
 __all__ = [
-    "Action", "ActionKind", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
+    "Action", "ActionKind", "money_fields", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",
     "SeatSummary", "Show", "ShowdownStart", "Skipped", "Stakes", "Street", "StreetStart",

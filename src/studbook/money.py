@@ -1,7 +1,11 @@
 """Exact money.
 
-Amounts are :class:`decimal.Decimal` everywhere in events and the engine:
-what the log wrote, never a float. ``parse_amount`` accepts the forms sites
+Amounts are exact everywhere in events and the engine: what the log wrote,
+never a float. An amount written as a whole number without a currency (tournament
+chips, ``1500``) is an :class:`int`, every other one a :class:`decimal.Decimal`
+(:data:`Money`): an int is exactly the Decimal of exponent 0 in every operation the
+engine does but true division (``+ - < min max hash str``, and mixed with Decimals),
+and int arithmetic costs a sixth of Decimal's, so a chip hand runs on ints. ``parse_amount`` accepts the forms sites
 write: ``$0.04``, ``€1,250.50``, ``1.250,50`` is *not* accepted (ambiguous),
 ``1,250``, ``0.04 USD``, ``40``, ``1.5K`` (1500), ``2M``.
 """
@@ -12,7 +16,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import cast
 
-Money = Decimal
+Money = Decimal | int
+"""An amount: an int for one written as a whole number of chips, else a Decimal."""
 ZERO = Decimal(0)
 
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -38,18 +43,38 @@ _PLAIN = re.compile(
 ).fullmatch
 
 
-def exponent(value: Decimal) -> int:
-    """The power of ten of a finite Decimal's last digit (``as_tuple``'s exponent,
-    which is a letter only for NaN and the infinities)."""
-    return cast(int, value.as_tuple().exponent)
+ZEROS: dict[type, Money] = {int: 0, Decimal: ZERO}
+"""The zero of each kind of amount, by its type (``ZEROS[value.__class__]``): ``0`` for an int,
+``Decimal(0)`` for a Decimal whatever its exponent; what a hand of such amounts counts from
+(:attr:`~studbook.engine.table.Table.zero`)."""
 
 
-def parse_amount(text: str) -> Decimal:
-    """Parse an amount as written in a log into an exact Decimal; raise ValueError."""
+def exact(value: Money) -> Decimal:
+    """``value`` as a Decimal, for a true division (an int's ``/`` is a float's): the same
+    Decimal, or the int's of exponent 0."""
+    return value if value.__class__ is Decimal else Decimal(value)
+
+
+def exponent(value: Money) -> int:
+    """The power of ten of a finite amount's last digit (``as_tuple``'s exponent,
+    which is a letter only for NaN and the infinities; an int's is 0)."""
+    return cast(int, exact(value).as_tuple().exponent)
+
+
+def parse_amount(text: str) -> Money:
+    """Parse an amount as written in a log into an exact amount (:data:`Money`); raise ValueError."""
     plain = _PLAIN(text)
-    if plain is not None:  # the Decimal _parse_checked makes of it, within the limits by its form
-        return Decimal(plain[1])
-    return _parse_checked(text)
+    if plain is None:
+        return _parse_checked(text)
+    figure = plain[1]  # what _parse_checked makes of it, within the limits by its form
+    # Chips (plain digits, no currency, no point) as an int: "$1" stays a Decimal, so a cash
+    # hand ("$0.10" beside "$1") is all Decimals and never mixes (mixing costs a conversion
+    # an operation); "1.5K" comes the long way, a Decimal. (No sign: the group is the text
+    # itself, the same object in CPython, so a cash amount pays one identity test; where a
+    # Python copies it, chips stay Decimals, as exact.)
+    if figure is text and "." not in figure:
+        return int(figure)
+    return Decimal(figure)
 
 
 def _parse_checked(text: str) -> Decimal:
@@ -119,14 +144,15 @@ def currency_in(written: str) -> str | None:
     return next((code for code in _CODES if code in written), None)
 
 
-def format_amount(value: Decimal, symbol: str = "") -> str:
+def format_amount(value: Money, symbol: str = "") -> str:
     """Write an amount the way PokerStars does: ``$0.04``, ``$1``, ``40``."""
-    if value == value.to_integral_value():
-        text = str(int(value))
-    elif exponent(value) >= -2:
-        text = format(value.quantize(Decimal("0.01")), "f")
+    amount = exact(value)  # (an int: chips, written as they are)
+    if amount == amount.to_integral_value():
+        text = str(int(amount))
+    elif exponent(amount) >= -2:
+        text = format(amount.quantize(Decimal("0.01")), "f")
     else:
-        text = format(value, "f")
+        text = format(amount, "f")
     return f"{symbol}{text}"
 
 
@@ -176,9 +202,10 @@ def money_label(kind: str, currency: str | None) -> str:
     return currency or "unknown currency"
 
 
-def money_text(value: Decimal, kind: str, currency: str | None) -> str:
+def money_text(value: Money, kind: str, currency: str | None) -> str:
     """A money figure with what it is in: ``27.44 USD``, ``35020 tournament chips``
     (chips whole where they are whole), ``-0.02 unknown currency``."""
+    value = exact(value)
     if kind != CASH and value == value.to_integral_value():
         figure = str(int(value))
     elif kind != CASH:

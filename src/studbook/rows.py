@@ -32,7 +32,7 @@ from studbook.events import (
     TournamentFinish,
     Variant,
 )
-from studbook.money import MONEY_DIGITS, format_amount
+from studbook.money import MONEY_DIGITS, Money, format_amount
 from studbook.read.memo import Memo
 
 MONEY_SCALE = 10**MONEY_DIGITS
@@ -272,12 +272,12 @@ def table_columns(table: str, names: Iterable[str] | None = None) -> list[Column
 
 
 
-def to_minor(amount: Decimal) -> int:
+def to_minor(amount: Money) -> int:
     """``amount`` in minor units; ValueError when that would round."""
     return _MINOR[str(amount)]
 
 
-def _exact_minor(amount: Decimal) -> int:
+def _exact_minor(amount: Money) -> int:
     """``amount`` in minor units, worked out (:func:`to_minor` remembers it by its text).
     The amount as a fraction in lowest terms is exact and takes no decimal context: a
     third of what scaling the Decimal, rounding it and comparing the two cost."""
@@ -294,11 +294,12 @@ once. Keyed by ``str(amount)``, not the Decimal: most amounts the rows take are 
 the engine computed (totals, calls, pots), and hashing a new Decimal costs three times as
 much as writing it out (``str`` is exact, so equal texts are equal amounts)."""
 
-_WRITTEN: Memo[Decimal, int] = Memo(_exact_minor)
+_WRITTEN: Memo[Money, int] = Memo(_exact_minor)
 """The minor units of the amounts the log wrote (the events' figures: antes, bets, raises), by the
 Decimal. A reader makes one Decimal a written form (``sites.lines.AMOUNTS``) and Python keeps a
 Decimal's hash once worked out, so these are found without writing them out (some 300
-instructions, where ``str`` and :data:`_MINOR` cost 2,000). (Equal Decimals have equal minor units, whatever their exponents.) The
+instructions, where ``str`` and :data:`_MINOR` cost 2,000). (Equal amounts have equal minor units, whatever their exponents,
+and a chip amount read as an int meets its equal Decimal's entry.) The
 engine's figures are new Decimals, whose hash would cost more than the text: :data:`_MINOR`."""
 
 

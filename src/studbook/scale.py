@@ -85,6 +85,7 @@ from studbook.check import (
 )
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
+from studbook.money import Money
 from studbook.parse import FileResult, not_a_hand_history, read_file
 from studbook.parse import stream_file as parse_stream
 from studbook.jobs import AUTO_BYTES, AUTO_PREPARED_FREE_CORES, PathLike, auto_jobs, resolve_jobs
@@ -97,9 +98,9 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 HandKey = tuple[str, int]
-Known = tuple[Decimal, str] | None
-Told = tuple[Decimal | None, Decimal]
-BringIns = dict[Any, dict[Decimal | None, tuple[Decimal, str]]]
+Known = tuple[Money, str] | None
+Told = tuple[Money | None, Money]
+BringIns = dict[Any, dict[Money | None, tuple[Money, str]]]
 
 DASK_MISSING = "Dask is not installed; install it with: pip install 'studbook[dask]'"
 FILES_PER_PARTITION = 16
@@ -169,7 +170,7 @@ class _Recorder(TableMemory):
         self.asked.setdefault((hand.file, hand.line), known)
         return known
 
-    def remember(self, hand: Hand, ante: Decimal | None, amount: Decimal) -> None:
+    def remember(self, hand: Hand, ante: Money | None, amount: Money) -> None:
         self.told.setdefault((hand.file, hand.line), (ante, amount))
         super().remember(hand, ante, amount)
 

@@ -80,7 +80,7 @@ from studbook.events import (
     UncalledReturned,
     Variant,
 )
-from studbook.money import format_amount
+from studbook.money import Money, format_amount
 from studbook.sites.pokerstars import to_utc
 from studbook.words import ordinal
 
@@ -166,10 +166,10 @@ class SimulatedHand:
     hand: Hand
     cards: dict[str, tuple[Card, ...]]
     community: Card | None
-    net: dict[str, Decimal]
-    rake: Decimal
+    net: dict[str, Money]
+    rake: Money
     features: frozenset[str]
-    stacks_after: dict[str, Decimal]
+    stacks_after: dict[str, Money]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +204,7 @@ class _Style:
 class _Sitter:
     name: str
     seat: int
-    stack: Decimal
+    stack: Money
     style: _Style
 
 
@@ -420,13 +420,13 @@ class _HandPlay:
 
     # -- the end of the hand ------------------------------------------------------------
 
-    def settle(self) -> tuple[dict[str, Decimal], Decimal, list[Pot], dict[str, tuple[Card, ...]]]:
+    def settle(self) -> tuple[dict[str, Money], Money, list[Pot], dict[str, tuple[Card, ...]]]:
         state, log = self.state, self.log
         pots = build_pots([(p.name, p.total, p.live) for p in state.order if p.in_hand])
         total = sum((pot.amount for pot in pots), ZERO)
         rake = self._rake(total)
         nets = after_rake([pot.amount for pot in pots], rake, self.chip, state.profile.rake_from)
-        collected: dict[str, Decimal] = {p.name: ZERO for p in state.order}
+        collected: dict[str, Money] = {p.name: ZERO for p in state.order}
         shown: dict[str, tuple[Card, ...]] = {}
         mucked: dict[str, tuple[Card, ...]] = {}
         descriptions: dict[str, str] = {}
@@ -448,14 +448,14 @@ class _HandPlay:
         self._seat_summaries(collected, shown, mucked, descriptions)
         return collected, rake, pots, shown
 
-    def _collect(self, rake: Decimal, count: int, index: int | None, collected: dict[str, Decimal]) -> None:
+    def _collect(self, rake: Money, count: int, index: int | None, collected: dict[str, Money]) -> None:
         """Log what the engine says each player collects from pot ``index`` (every pot when None)."""
         for name, amount, pot in expected_collections(self.state, rake, halves=True):
             if index is None or pot == index:
                 self.log.add(Collect, player=name, amount=amount, pot=pot if count > 1 else 0)
                 collected[name] += amount
 
-    def _rake(self, total: Decimal) -> Decimal:
+    def _rake(self, total: Money) -> Money:
         if not self.cash or self.state.street is None or self.state.street < Street.FOURTH:
             return ZERO
         rake = (total * self.config.rake_percent).quantize(CENT, rounding=ROUND_FLOOR)
@@ -464,7 +464,7 @@ class _HandPlay:
     def _full(self, name: str) -> list[Card]:
         return self.cards[name] + ([self.community] if self.community else [])
 
-    def _winners(self, pot: Pot, net: Decimal) -> tuple[list[str], bool]:
+    def _winners(self, pot: Pot, net: Money) -> tuple[list[str], bool]:
         """Who wins ``pot`` (``net`` after rake) on the cards the simulator knows, before
         anyone shows (a beaten hand may muck), and whether a low half qualified; notes
         the pot's features. What each collects is the engine's (:meth:`_collect`)."""
@@ -484,13 +484,13 @@ class _HandPlay:
         self._note_shares(net, high_winners)
         return high_winners, False
 
-    def _note_shares(self, amount: Decimal, winners: list[str]) -> None:
+    def _note_shares(self, amount: Money, winners: list[str]) -> None:
         if len(winners) > 1:
             self.features.add("split")
             if (amount / self.chip) % len(winners):
                 self.features.add("odd_chip")  # the shares differ by a chip
 
-    def _showdown(self, pots: list[Pot], nets: list[Decimal], rake: Decimal, collected: dict[str, Decimal],
+    def _showdown(self, pots: list[Pot], nets: list[Money], rake: Money, collected: dict[str, Money],
                   shown: dict[str, tuple[Card, ...]], mucked: dict[str, tuple[Card, ...]],
                   descriptions: dict[str, str]) -> None:
         state, log = self.state, self.log
@@ -536,7 +536,7 @@ class _HandPlay:
         low = low8_value(cards)
         return f"HI: {high}" + (f"; LO: {describe_low(low)}" if low is not None else "")
 
-    def _tournament_notes(self, collected: dict[str, Decimal]) -> None:
+    def _tournament_notes(self, collected: dict[str, Money]) -> None:
         if self.cash:
             return
         seated = [p for p in self.state.order if p.in_hand]
@@ -551,15 +551,15 @@ class _HandPlay:
             self.log.add(Chatter, kind=ChatterKind.OTHER, player=winner,
                          text=f"{winner} wins the tournament and receives {self.config.prize} - congratulations!")
 
-    def _seat_summaries(self, collected: dict[str, Decimal], shown: dict[str, tuple[Card, ...]],
+    def _seat_summaries(self, collected: dict[str, Money], shown: dict[str, tuple[Card, ...]],
                         mucked: dict[str, tuple[Card, ...]], descriptions: dict[str, str]) -> None:
         for p in self.state.players:
             outcome, cards, won = self._outcome(p, collected, shown, mucked, descriptions)
             self.log.add(SeatSummary, seat=p.seat, player=p.name, outcome=outcome, cards=cards, won=won)
 
-    def _outcome(self, p: PlayerState, collected: dict[str, Decimal], shown: dict[str, tuple[Card, ...]],
+    def _outcome(self, p: PlayerState, collected: dict[str, Money], shown: dict[str, tuple[Card, ...]],
                  mucked: dict[str, tuple[Card, ...]], descriptions: dict[str, str],
-                 ) -> tuple[str, tuple[Card, ...], Decimal | None]:
+                 ) -> tuple[str, tuple[Card, ...], Money | None]:
         won = collected[p.name]
         money = format_amount(won, self.symbol)
         if p.folded:
@@ -672,7 +672,7 @@ class _Table:
         self._after_hand(after)
         return result
 
-    def _after_hand(self, after: dict[str, Decimal]) -> None:
+    def _after_hand(self, after: dict[str, Money]) -> None:
         rng = self.rng
         self.played += 1
         self.hand_id += rng.randrange(1, 40)

@@ -22,7 +22,7 @@ from typing import Any, Callable, TextIO
 
 from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
-from studbook.events import Event, Hand
+from studbook.events import Event, Hand, money_fields
 from studbook.perfile import per_file, within_file
 from studbook.parse import FileResult, stream_file, tally
 from studbook.sites import site_names
@@ -121,8 +121,11 @@ def _progress(count: int) -> Any:
 # Output formats
 
 
-def plain(value: Any) -> Any:
-    """A JSON-ready value: Decimals and cards as strings, enums as values."""
+def plain(value: Any, money: bool = False) -> Any:
+    """A JSON-ready value: Decimals and cards as strings, enums as values (``money``: an int
+    is chips, written as an amount: :func:`~studbook.events.money_fields`)."""
+    if money and value.__class__ is int:
+        return str(value)
     if isinstance(value, (Decimal, Card)):
         return str(value)
     if isinstance(value, Enum):
@@ -130,9 +133,10 @@ def plain(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, tuple):
-        return [plain(item) for item in value]
+        return [plain(item, money) for item in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        amounts = money_fields(type(value))
+        return {f.name: plain(getattr(value, f.name), f.name in amounts) for f in dataclasses.fields(value)}
     return value
 
 
@@ -140,9 +144,10 @@ def event_record(hand: Hand, event: Event) -> dict[str, Any]:
     """One JSON object: hand id, file, line, event type, then the fields."""
     record: dict[str, Any] = {"hand_id": hand.hand_id, "file": event.file, "line": event.line,
                               "event": type(event).__name__}  # fmt: skip
+    amounts = money_fields(type(event))
     for field in dataclasses.fields(event):
         if field.name not in ("file", "line"):
-            record[field.name] = plain(getattr(event, field.name))
+            record[field.name] = plain(getattr(event, field.name), field.name in amounts)
     return record
 
 

@@ -11,7 +11,7 @@ table and the call sites in step: each call gives exactly its template's fields,
 and every message is reported somewhere.
 
 Templates are :meth:`str.format` strings over named fields. A field's value is
-written as an amount when it is a Decimal (:func:`~studbook.money.format_amount`),
+written as an amount when it is a Decimal or an int amount (:func:`~studbook.money.format_amount`),
 as its label when it is a Street, and with ``str`` otherwise; a format spec names
 how a sequence is written: ``cards`` (space separated, ``??`` for an unknown card),
 ``list`` (comma separated), ``or`` (``a or b``), ``shares`` (``name amount`` pairs,
@@ -35,7 +35,7 @@ from typing import Any, Callable, Final, Iterable, Mapping, cast
 
 from studbook.cards import Card
 from studbook.events import Street
-from studbook.money import format_amount
+from studbook.money import Money, format_amount
 from studbook.engine.result import Party, Value, Violation, new_violation
 from studbook.engine.rules import (
     BET_ALLIN, BET_CAP, BET_CHECK, BET_OPEN_PAIR, BET_SIZE, BRINGIN_ALLIN, BRINGIN_AMOUNT, BRINGIN_COMPLETE,
@@ -66,7 +66,7 @@ def _cards(cards: Iterable[Card | None]) -> str:
     return " ".join("??" if c is None else str(c) for c in cards)
 
 
-_Share = tuple[str, Decimal | tuple[Decimal, Decimal]]
+_Share = tuple[str, Money | tuple[Money, Money]]
 """A player's share of a pot: an amount, or a (least, most) range."""
 
 
@@ -137,18 +137,28 @@ class Message:
                              _value(self.expected, fields), _value(self.actual, fields))
 
 
+_COUNTS: Final = frozenset({"able", "bets", "cap", "count", "down", "left", "limit", "live", "pot", "side_pots", "up",
+                            "want_down", "want_up"})
+"""The fields a violation names whose ints are counts (players, cards, bets, a pot's number).
+Any other int among its values is an amount of chips (:data:`~studbook.money.Money`), kept
+as the Decimal it stands for, so a violation's values are amounts whatever the hand's kind."""
+
+
 def _value(names: str | tuple[str, ...] | None, fields: Mapping[str, object]) -> Value:
     if names is None:
         return None
     if isinstance(names, tuple):
-        return tuple(_frozen(fields[n]) for n in names)
-    return _frozen(fields[names])
+        return tuple(_frozen(fields[n], n in _COUNTS) for n in names)
+    return _frozen(fields[names], names in _COUNTS)
 
 
-def _frozen(value: object) -> Value:
-    """A field's value as a Violation keeps it (a list or a set becomes a tuple)."""
+def _frozen(value: object, count: bool) -> Value:
+    """A field's value as a Violation keeps it (a list or a set becomes a tuple, an int
+    amount a Decimal: ``count`` says its ints are counts)."""
     if isinstance(value, (list, tuple, frozenset, set)):
-        return tuple(map(_frozen, value))
+        return tuple(_frozen(v, count) for v in value)
+    if value.__class__ is int and not count:
+        return Decimal(cast(int, value))
     return cast(Value, value)  # the template fields are Values
 
 

@@ -14,6 +14,7 @@ from typing import Callable, TypeAlias
 from studbook.betting import named
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Hand, Street
+from studbook.money import Money, ZEROS
 from studbook.records import maker
 
 
@@ -24,7 +25,7 @@ class Party(Enum):
     SITE = "site"  # the site or dealer: money (antes, stacks, pots, returns), cards, streets and awards
 
 
-Value: TypeAlias = "str | int | Decimal | Street | Card | None | tuple[Value, ...]"
+Value: TypeAlias = "str | int | Money | Street | Card | None | tuple[Value, ...]"
 """A value a rule compared: an amount (Decimal), a player (str), a count (int), a
 street, a card (None inside a sequence: a card the log does not show), or a
 tuple of these: cards, amounts, names, or ``(player, amount)`` shares (an
@@ -52,20 +53,20 @@ class PotAward:
     """One pot as the engine built it, and who the log says took it."""
 
     pot: int  # 0 main (or the only pot), k >= 1 side pot k
-    amount: Decimal
+    amount: Money
     eligible: tuple[str, ...]
-    high: tuple[tuple[str, Decimal], ...] = ()  # winners of the high half (or the whole pot)
-    low: tuple[tuple[str, Decimal], ...] = ()  # winners of the low half (stud8)
+    high: tuple[tuple[str, Money], ...] = ()  # winners of the high half (or the whole pot)
+    low: tuple[tuple[str, Money], ...] = ()  # winners of the low half (stud8)
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
     player: str
     seat: int
-    stack: Decimal  # at the start of the hand
-    contributed: Decimal  # antes and bets, less uncalled bets returned
-    collected: Decimal
-    net: Decimal  # collected - contributed
+    stack: Money  # at the start of the hand
+    contributed: Money  # antes and bets, less uncalled bets returned
+    collected: Money
+    net: Money  # collected - contributed
     last_street: Street  # the last street the player was live on
     folded: bool
     all_in: bool
@@ -82,19 +83,17 @@ class ActionFacts:
     action: Action  # the event as logged (player, figures, line)
     street: Street | None  # the street in play (None: an action before 3rd street)
     kind: ActionKind  # the logged kind, a bet or raise that completes named ``complete``
-    put_in: Decimal  # chips the action added to the pot
-    to_call: Decimal  # chips the player needed to call before acting
+    put_in: Money  # chips the action added to the pot
+    to_call: Money  # chips the player needed to call before acting
     bets_before: int  # bets and raises this round before the action (the bring-in is not one)
-    pot_before: Decimal  # antes and bets so far, less uncalled bets returned
+    pot_before: Money  # antes and bets so far, less uncalled bets returned
 
 
-ActionRecord = tuple[Action, Street | None, int, Decimal, Decimal, Decimal, Decimal, Decimal]
+ActionRecord = tuple[Action, Street | None, int, Money, Money, Money, Money, Money]
 """What the engine notes as it applies an action, cheaply (a hand has dozens):
 the event, the street, the bets made this round, the pot, the bet to match, the
 player's street total before, and their hand total before and after it.
 :func:`action_facts` turns it into the action's :class:`ActionFacts`."""
-
-_ZERO = Decimal(0)
 
 
 def action_facts(record: ActionRecord) -> ActionFacts:
@@ -102,13 +101,13 @@ def action_facts(record: ActionRecord) -> ActionFacts:
     return new_action_facts(*fact_fields(record))
 
 
-def fact_fields(record: ActionRecord) -> tuple[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal]:
+def fact_fields(record: ActionRecord) -> tuple[Action, Street | None, ActionKind, Money, Money, int, Money]:
     """The fields of :func:`action_facts`' ActionFacts, in order, with no object made
     (the frames' actions rows take them so, a few dozen a hand)."""
     action, street, bets, pot, level, street_in, before, after = record
-    owed = level - street_in
+    # (the bet to match, the action's own kind of zero when nothing was: money.ZEROS)
     return (action, street, named(action.kind, street, bets > 0), after - before,
-            owed if owed > _ZERO else _ZERO, bets, pot)
+            level - street_in if level > street_in else ZEROS[level.__class__], bets, pot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +116,7 @@ class HandCheck:
     violations: tuple[Violation, ...]
     players: tuple[PlayerResult, ...]
     pots: tuple[PotAward, ...]
-    rake: Decimal
+    rake: Money
     went_to_showdown: bool
     action_log: tuple[ActionRecord, ...]  # one per Action event, in log order (see actions)
 
@@ -126,7 +125,7 @@ class HandCheck:
         return "violations" if self.violations else "ok"
 
     @property
-    def net(self) -> dict[str, Decimal]:
+    def net(self) -> dict[str, Money]:
         return {p.player: p.net for p in self.players}
 
     @property
@@ -137,13 +136,13 @@ class HandCheck:
 
 # positional constructors (every field, in declaration order) for the engine's hot path
 # (each typed with its class's fields in order, so mypy checks the calls: tests/test_records.py)
-new_player_result: Callable[[str, int, Decimal, Decimal, Decimal, Decimal, Street, bool, bool, bool, bool,
+new_player_result: Callable[[str, int, Money, Money, Money, Money, Street, bool, bool, bool, bool,
                              tuple[Card, ...], tuple[Card, ...]], PlayerResult] = maker(PlayerResult)
-new_pot_award: Callable[[int, Decimal, tuple[str, ...], tuple[tuple[str, Decimal], ...],
-                         tuple[tuple[str, Decimal], ...]], PotAward] = maker(PotAward)
-new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Decimal, bool,
+new_pot_award: Callable[[int, Money, tuple[str, ...], tuple[tuple[str, Money], ...],
+                         tuple[tuple[str, Money], ...]], PotAward] = maker(PotAward)
+new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Money, bool,
                           tuple[ActionRecord, ...]], HandCheck] = maker(HandCheck)
 new_violation: Callable[[str, int, str, Street | None, Party, str | None, int | None, Value, Value],
                         Violation] = maker(Violation)
-new_action_facts: Callable[[Action, Street | None, ActionKind, Decimal, Decimal, int, Decimal],
+new_action_facts: Callable[[Action, Street | None, ActionKind, Money, Money, int, Money],
                            ActionFacts] = maker(ActionFacts)

@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 from studbook.betting import after_rake, pot_layers
 from studbook.cards import Card
 from studbook.events import Collect, Half, Variant
+from studbook.money import Money
 
 from .messages import (
     pot_name, POT_SIDE_COLLECTED, POT_SIDE_COUNT, POT_SIDE_NO_POT, POT_SIDE_NO_SUCH_POT, POT_SIDE_NO_SUCH_POTS,
@@ -31,15 +32,15 @@ from .state import PlayerState, StudState
 from .variants import showdown_winners, VARIANT_RULES
 
 ZERO = Decimal(0)
-Ranges = dict[str, tuple[Decimal, Decimal]]
-Layer = tuple[Decimal, tuple[str, ...]]
+Ranges = dict[str, tuple[Money, Money]]
+Layer = tuple[Money, tuple[str, ...]]
 """A pot as :func:`~studbook.betting.pot_layers` gives it, (amount, eligible); its index is
 its place in the hand's list. Settlement reads the layers themselves: a
 :class:`~studbook.engine.pots.Pot` made of each (:func:`~studbook.engine.pots.build_pots`,
 for other callers) would be read once and dropped, an object made every hand for nothing."""
 
 
-def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Decimal, bool]:
+def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[PlayerResult], Money, bool]:
     """Close the hand; returns (pots, players, rake, went_to_showdown).
 
     Each question is asked once and its answer shared: the uncalled bet (returned
@@ -51,16 +52,16 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     money_line = collects[0].line if collects else state.summary.line if state.summary is not None else end_line
     profile = state.profile
     top, bet, _ = unmatched(state)  # (the rule's own function, no wrapper: every hand asks)
-    if top is not None and bet > ZERO and state.betting_closed:
+    if top is not None and bet > state.zero and state.betting_closed:
         if profile.logs_uncalled:
             _check_unreturned(state, top, bet, money_line)
         else:
             _return_unlogged(state, top, bet)
     if not profile.logs_collections and not collects:
         _award_unlogged(state, end_line)
-    pots = pot_layers(_contributions(state))
+    pots = pot_layers(_contributions(state), state.zero)
     computed = pots[0][0] if len(pots) == 1 else total([amount for amount, _ in pots])
-    got = _gather(state.collects)  # (the collections are final from here)
+    got = _gather(state.collects, state.zero)  # (the collections are final from here)
     rake = _rake(state, computed, got)
     nets = _net_pots(state, pots, rake)
     totals_ok = _check_totals(state, pots, computed, rake, nets, got, money_line)
@@ -80,7 +81,7 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     return awards, _results(state, showdown), rake, showdown
 
 
-def _contributions(state: StudState) -> list[tuple[str, Decimal, bool]]:
+def _contributions(state: StudState) -> list[tuple[str, Money, bool]]:
     """(name, total put in, live) of each player dealt in, in dealing order: what
     :func:`~studbook.betting.pot_layers` and :func:`~studbook.engine.pots.build_pots` take."""
     out = []
@@ -96,9 +97,9 @@ class _Collected:
     the collections again: the total, the sums per pot, each pot's first line and halves)."""
 
     __slots__ = ("total", "by_player", "by_pot", "first_line", "halves", "numbered", "top_pot")
-    total: Decimal  # every collection
-    by_player: dict[str, Decimal]  # each player's, over all pots
-    by_pot: dict[int, dict[str, Decimal]]  # each pot's, by player
+    total: Money  # every collection
+    by_player: dict[str, Money]  # each player's, over all pots
+    by_pot: dict[int, dict[str, Money]]  # each pot's, by player
     first_line: dict[int, int]  # each pot's first collection line
     halves: dict[int, dict[str, Half]]  # each pot's halves named (stud8), by player
     numbered: bool  # some collection names a side pot
@@ -108,22 +109,22 @@ class _Collected:
 _new_object = object.__new__
 
 
-def _gather(collects: Sequence[Collect]) -> _Collected:
+def _gather(collects: Sequence[Collect], zero: Money) -> _Collected:
     # (no __init__: its fields are set here, where they are worked out; a class call with
     # an __init__, or a positional maker's draft, costs more than the whole pass on most hands)
     got = _new_object(_Collected)
-    by_player: dict[str, Decimal] = {}
-    by_pot: dict[int, dict[str, Decimal]] = {}
+    by_player: dict[str, Money] = {}
+    by_pot: dict[int, dict[str, Money]] = {}
     first_line: dict[int, int] = {}
     halves: dict[int, dict[str, Half]] = {}
     got.by_player, got.by_pot, got.first_line, got.halves = by_player, by_pot, first_line, halves
-    total = ZERO
+    total = zero
     numbered = False
     top_pot = -1
     for c in collects:
         player, amount, pot = c.player, c.amount, c.pot
         total += amount
-        by_player[player] = by_player.get(player, ZERO) + amount
+        by_player[player] = by_player.get(player, zero) + amount
         row = by_pot.get(pot)
         if row is None:
             row = by_pot[pot] = {}
@@ -132,14 +133,14 @@ def _gather(collects: Sequence[Collect]) -> _Collected:
                 top_pot = pot
             if pot:
                 numbered = True
-        row[player] = row.get(player, ZERO) + amount
+        row[player] = row.get(player, zero) + amount
         if c.half is not None:
             halves.setdefault(pot, {})[player] = c.half
     got.total, got.numbered, got.top_pot = total, numbered, top_pot
     return got
 
 
-def _return_unlogged(state: StudState, top: PlayerState, amount: Decimal) -> None:
+def _return_unlogged(state: StudState, top: PlayerState, amount: Money) -> None:
     """Profile logs_uncalled=False: the site returns an uncalled bet (``top``'s ``amount``,
     the betting closed) without a line; do it here."""
     top.stack += amount
@@ -160,12 +161,12 @@ def _award_unlogged(state: StudState, line: int) -> None:
         state.apply(Collect(file="", line=line, player=player, amount=amount, pot=pot))
 
 
-def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) -> None:
+def _take_from_collections(state: StudState, p: PlayerState, amount: Money) -> None:
     """Count ``amount`` of ``p``'s collections as their returned bet, not as winnings."""
     left = amount
     out = []
     for c in state.collects:
-        if c.player == p.name and left > ZERO:
+        if c.player == p.name and left > state.zero:
             taken = min(c.amount, left)
             left -= taken
             p.collected -= taken
@@ -174,7 +175,7 @@ def _take_from_collections(state: StudState, p: PlayerState, amount: Decimal) ->
     state.collects[:] = out
 
 
-def _rake(state: StudState, computed: Decimal, got: _Collected) -> Decimal:
+def _rake(state: StudState, computed: Money, got: _Collected) -> Money:
     """The stated rake; with profile states_rake=False, or a summary with no
     rake field, what the pot (``computed``) holds beyond the collections (for the
     latter at most the profile's unstated_rake_share of the pot: more is left to pot.total)."""
@@ -182,19 +183,19 @@ def _rake(state: StudState, computed: Decimal, got: _Collected) -> Decimal:
     if summary is not None and summary.rake is not None:
         return summary.rake
     if (summary is None and state.profile.states_rake) or not state.collects:
-        return ZERO
-    left = max(computed - got.total, ZERO)
+        return state.zero
+    left = max(computed - got.total, state.zero)
     return left if summary is None else min(left, computed * state.profile.unstated_rake_share)
 
 
-def _check_unreturned(state: StudState, top: PlayerState, amount: Decimal, line: int) -> None:
+def _check_unreturned(state: StudState, top: PlayerState, amount: Money, line: int) -> None:
     """Rule pot.uncalled: ``top``'s ``amount`` nobody matched was not returned (the
     betting closed), unless a return was already found wrong."""
     if not any(v.rule == POT_UNCALLED for v in state.violations):
         state.report(POT_UNCALLED_NOT_RETURNED, line, player=top.name, amount=amount)
 
 
-def _check_totals(state: StudState, pots: list[Layer], computed: Decimal, rake: Decimal, nets: list[Decimal] | None,
+def _check_totals(state: StudState, pots: list[Layer], computed: Money, rake: Money, nets: list[Money] | None,
                   got: _Collected, line: int) -> bool:
     """pot.total and the stated side pots; False when the totals are off.
 
@@ -205,7 +206,7 @@ def _check_totals(state: StudState, pots: list[Layer], computed: Decimal, rake: 
     collected = got.total
     summary = state.summary
     ok = True
-    if not state.collects and computed > ZERO and state.profile.logs_collections:
+    if not state.collects and computed > state.zero and state.profile.logs_collections:
         # every chip put in is collected by someone or returned, whatever the site: a hand
         # whose pot goes to nobody was cut before its end (or its award lines lost)
         state.report(POT_TOTAL_NOT_COLLECTED, line, computed=computed)
@@ -229,7 +230,7 @@ def _check_totals(state: StudState, pots: list[Layer], computed: Decimal, rake: 
     return ok
 
 
-def _wrong_collection(state: StudState, pots: list[Layer], nets: list[Decimal] | None, default: int) -> int:
+def _wrong_collection(state: StudState, pots: list[Layer], nets: list[Money] | None, default: int) -> int:
     """The line of the first collection outside what its player should collect over
     all pots; ``default`` when the log does not let us know who should collect what."""
     if nets is None:
@@ -247,12 +248,12 @@ def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> in
     """The first line at which ``collects`` are known to be wrong: one that takes its
     player past their share, or a player's last one that leaves them short;
     ``default`` when none is (a player who should collect has no line at all)."""
-    total: dict[str, Decimal] = {}
+    total: dict[str, Money] = {}
     last: dict[str, int] = {}
     for c in collects:
         total[c.player] = total.get(c.player, ZERO) + c.amount
         last[c.player] = c.line
-    running: dict[str, Decimal] = {}
+    running: dict[str, Money] = {}
     for c in collects:
         least, most = expected.get(c.player, (ZERO, ZERO))
         running[c.player] = amount = running.get(c.player, ZERO) + c.amount
@@ -261,20 +262,20 @@ def _off_line(collects: Sequence[Collect], expected: Ranges, default: int) -> in
     return default
 
 
-def _check_stated_pots(state: StudState, pots: list[Layer], stated: Sequence[Decimal], rake: Decimal, line: int) -> bool:
+def _check_stated_pots(state: StudState, pots: list[Layer], stated: Sequence[Money], rake: Money, line: int) -> bool:
     if len(stated) != len(pots):
         state.report(POT_SIDE_COUNT, line, count=len(stated), stated=stated, pots=len(pots),
                      amounts=[amount for amount, _ in pots])
         return False
     for index, ((ours, _), amount) in enumerate(zip(pots, stated)):
-        if not ZERO <= ours - amount <= rake:
+        if not state.zero <= ours - amount <= rake:
             state.report(POT_SIDE_STATED_LESS_RAKE if rake else POT_SIDE_STATED, line,
                          pot=pot_name(index, len(pots)), amount=ours, stated=amount)
             return False
     return True
 
 
-def _net_pots(state: StudState, pots: list[Layer], rake: Decimal) -> list[Decimal] | None:
+def _net_pots(state: StudState, pots: list[Layer], rake: Money) -> list[Money] | None:
     """Each pot after rake, where the log lets us know it."""
     summary = state.summary
     if summary is not None and summary.pots and len(summary.pots) == len(pots):
@@ -286,7 +287,7 @@ def _net_pots(state: StudState, pots: list[Layer], rake: Decimal) -> list[Decima
     return None
 
 
-def _collections_by_pot(state: StudState, count: int, got: _Collected) -> dict[int, dict[str, Decimal]] | None:
+def _collections_by_pot(state: StudState, count: int, got: _Collected) -> dict[int, dict[str, Money]] | None:
     """Collections per pot, or None when the log's pot numbers do not fit our pots."""
     stated = state.summary is not None and bool(state.summary.pots)
     if count > 1 and not stated and not got.numbered:
@@ -314,7 +315,7 @@ def _full_hand(state: StudState, p: PlayerState) -> list[Card] | None:
     return cards if len(cards) == 7 else None
 
 
-def _expected(state: StudState, eligible: tuple[str, ...], net: Decimal) -> Ranges | None:
+def _expected(state: StudState, eligible: tuple[str, ...], net: Money) -> Ranges | None:
     """Who should win the pot of ``eligible`` (``net`` after rake), as ranges; None when the log cannot tell."""
     if len(eligible) == 1:  # (the pots' players are the hand's: the layers take them from state.order)
         return {eligible[0]: (net, net)}
@@ -329,7 +330,7 @@ def _expected(state: StudState, eligible: tuple[str, ...], net: Decimal) -> Rang
             if cards is None:
                 return None
             hands[n] = cards
-        elif p.collected > ZERO and not p.mucked:
+        elif p.collected > state.zero and not p.mucked:
             return None  # a collector whose hand we never saw
     if not hands:
         return None
@@ -350,7 +351,7 @@ def pot_winners(variant: Variant, hands: Mapping[str, Sequence[Card]], order: Se
 
 
 def _split_pot(
-    variant: Variant, chip: Decimal, exact: bool, hands: dict[str, list[Card]], net: Decimal, order: list[str]
+    variant: Variant, chip: Money, exact: bool, hands: dict[str, list[Card]], net: Money, order: list[str]
 ) -> Ranges:
     """Shares of a pot among shown hands (``order``: dealing order); ValueError on impossible hands."""
     out: Ranges = {}
@@ -362,8 +363,8 @@ def _split_pot(
     return out
 
 
-def _halves(variant: Variant, chip: Decimal, hands: dict[str, list[Card]], net: Decimal,
-            order: list[str]) -> list[tuple[Decimal, list[str]]]:
+def _halves(variant: Variant, chip: Money, hands: dict[str, list[Card]], net: Money,
+            order: list[str]) -> list[tuple[Money, list[str]]]:
     """A pot's parts and who wins each: (the high half, its winners) and (the low half,
     its winners) when the pot splits, else (the pot, its winners)."""
     high_winners, low_winners = showdown_winners(VARIANT_RULES[variant], hands, order)
@@ -374,8 +375,8 @@ def _halves(variant: Variant, chip: Decimal, hands: dict[str, list[Card]], net: 
 
 
 def _check_award(
-    state: StudState, index: int, eligible: tuple[str, ...], count: int, net: Decimal | None,
-    expected: Ranges | None, collected: dict[str, Decimal], where: int,
+    state: StudState, index: int, eligible: tuple[str, ...], count: int, net: Money | None,
+    expected: Ranges | None, collected: dict[str, Money], where: int,
 ) -> None:
     """Rule showdown.award and pot.side for pot ``index`` (of ``count``); ``where``: its first
     collection line."""
@@ -389,9 +390,9 @@ def _check_award(
             state.report(POT_SIDE_NOT_ELIGIBLE, where, player=player, pot=pot_name(index, count),
                          eligible=eligible)
             return
-    if count > 1 and net is not None and collected and sum(collected.values(), ZERO) != net:
+    if count > 1 and net is not None and collected and sum(collected.values(), state.zero) != net:
         state.report(POT_SIDE_COLLECTED, where, pot=pot_name(index, count), net=net,
-                     collected=sum(collected.values(), ZERO))
+                     collected=sum(collected.values(), state.zero))
         return
     if expected is None or not _misawarded(expected, collected):
         return
@@ -404,7 +405,7 @@ def _check_award(
         state.report(SHOWDOWN_AWARD_POT_TO_NOBODY, where, pot=name, want=want)
 
 
-def _check_aggregate(state: StudState, pots: list[Layer], nets: list[Decimal] | None, got: _Collected,
+def _check_aggregate(state: StudState, pots: list[Layer], nets: list[Money] | None, got: _Collected,
                      line: int) -> None:
     """Awards summed over all pots, when the log's pot numbers cannot be matched."""
     if nets is None:
@@ -423,7 +424,7 @@ def _check_aggregate(state: StudState, pots: list[Layer], nets: list[Decimal] | 
                      want=_shares(state, total), got=_shares(state, collected))
 
 
-def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
+def _misawarded(expected: Ranges, collected: Mapping[str, Money]) -> bool:
     """Someone collected outside their expected range (zero for those not expected)."""
     for name, (least, most) in expected.items():
         if not least <= collected.get(name, ZERO) <= most:
@@ -434,10 +435,10 @@ def _misawarded(expected: Ranges, collected: Mapping[str, Decimal]) -> bool:
     return False
 
 
-_Share = tuple[str, Decimal | tuple[Decimal, Decimal]]
+_Share = tuple[str, Money | tuple[Money, Money]]
 
 
-def _shares(state: StudState, amounts: Mapping[str, Decimal] | Ranges) -> list[_Share]:
+def _shares(state: StudState, amounts: Mapping[str, Money] | Ranges) -> list[_Share]:
     """Each player's amount or range, in dealing order (a message's ``shares`` field)."""
     return [(n, amounts[n]) for n in _ordered(state, amounts)]
 
@@ -447,15 +448,15 @@ def _ordered(state: StudState, names: Mapping[str, object]) -> list[str]:
     return sorted(names, key=lambda n: pos.get(n, 99))
 
 
-def _award(state: StudState, index: int, amount: Decimal, eligible: tuple[str, ...],
-           collected: dict[str, Decimal] | None, got: _Collected) -> PotAward:
+def _award(state: StudState, index: int, amount: Money, eligible: tuple[str, ...],
+           collected: dict[str, Money] | None, got: _Collected) -> PotAward:
     if collected is None:  # the log's pot numbers do not fit: the main pot shows every collection
         collected = got.by_player if index == 0 else {}
     halves = got.halves.get(index)
     if not halves and len(collected) < 2:  # (most pots: one collector, the whole pot, in one step)
         return new_pot_award(index, amount, eligible, tuple(collected.items()), ())
-    high: list[tuple[str, Decimal]] = []
-    low: list[tuple[str, Decimal]] = []
+    high: list[tuple[str, Money]] = []
+    low: list[tuple[str, Money]] = []
     for player in (_ordered(state, collected) if len(collected) > 1 else collected):
         share = collected[player]
         if halves and halves.get(player) is Half.LOW:
@@ -477,12 +478,12 @@ def _results(state: StudState, showdown: bool) -> list[PlayerResult]:
         folded = p.folded
         out.append(make(
             p.name, p.seat, p.start, total, collected, collected - total, p.last_street, folded, p.all_in,
-            p.showed, showdown and not folded and collected > ZERO, tuple(p.up), known_down,
+            p.showed, showdown and not folded and collected > state.zero, tuple(p.up), known_down,
         ))
     return out
 
 
-def expected_collections(state: StudState, rake: Decimal = ZERO, *, halves: bool = False) -> list[tuple[str, Decimal, int]]:
+def expected_collections(state: StudState, rake: Money = ZERO, *, halves: bool = False) -> list[tuple[str, Money, int]]:
     """What each player should collect, as (player, amount, pot index), for a hand
     whose betting is over and whose live hands are all known (a simulator's view).
 
@@ -491,9 +492,9 @@ def expected_collections(state: StudState, rake: Decimal = ZERO, *, halves: bool
     cannot win a contested pot. With ``halves`` a split pot's high and low halves are
     separate collections (a player who scoops has two), as PokerStars writes them.
     """
-    pots = build_pots(_contributions(state))
+    pots = build_pots(_contributions(state), state.zero)
     nets = after_rake([pot.amount for pot in pots], rake, state.chip, state.profile.rake_from)
-    out: list[tuple[str, Decimal, int]] = []
+    out: list[tuple[str, Money, int]] = []
     for pot, net in zip(pots, nets):
         live = [state.player(n) for n in pot.eligible]
         hands = {p.name: c for p in live

@@ -32,7 +32,7 @@ from studbook.events import (
     Action, ActionKind, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, NoShow,
     Note, OpenPairNotice, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart, Street, StreetStart, UncalledReturned,
 )
-from studbook.money import format_amount
+from studbook.money import Money, format_amount
 from studbook.records import maker
 
 from .pots import build_pots
@@ -44,7 +44,7 @@ _SEVENTH = Street.SEVENTH
 # the street each card of a full stud hand is dealt on, in dealing order (down, down, up x4, down)
 _UP_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH)
 
-Words = tuple[str | Decimal, ...]
+Words = tuple[str | Money, ...]
 """An event in words: text and amounts, so a view can write the amounts its own way (big bets)."""
 
 
@@ -68,10 +68,10 @@ class SeatView:
 
     seat: int
     name: str
-    stack: Decimal  # chips behind, plus chips collected from pots
-    in_front: Decimal  # put in on this street, while its betting is open
-    put_in: Decimal  # this hand so far, antes included, less uncalled bets returned
-    collected: Decimal
+    stack: Money  # chips behind, plus chips collected from pots
+    in_front: Money  # put in on this street, while its betting is open
+    put_in: Money  # this hand so far, antes included, less uncalled bets returned
+    collected: Money
     cards: tuple[CardView, ...]  # in dealing order: down, down, up..., down
     dealt_in: bool
     folded: bool
@@ -94,7 +94,7 @@ class PotView:
     """A pot (0 main, k side pot k) and the live players who can win it."""
 
     index: int
-    amount: Decimal
+    amount: Money
     eligible: tuple[str, ...]
 
 
@@ -107,13 +107,13 @@ class Snapshot:
     street: Street | None
     seats: tuple[SeatView, ...]  # by seat number
     community: Card | None
-    pot: Decimal
+    pot: Money
     pots: tuple[PotView, ...]
     to_act: str | None  # who the engine expects to act next (None: nobody, or not yet known)
     actor: str | None  # the player of ``event``, if it has one
     action: str  # ``event`` in words: "raises 0.04 to 0.08", "shows [Ah Kd ...]"
     words: Words  # the same, its amounts apart: ("raises ", Decimal("0.04"), " to ", Decimal("0.08"))
-    amount: Decimal | None  # the chips ``event`` moved, where it moved any
+    amount: Money | None  # the chips ``event`` moved, where it moved any
     violations: tuple[Violation, ...]  # raised by this event
     reveal: bool
 
@@ -155,9 +155,9 @@ def take(
     )
     in_middle = [(p.name, p.total if swept else p.total - p.street_in, p.live)
                  for p in state.order if p.in_hand]
-    pots = tuple(PotView(p.index, p.amount, p.eligible) for p in build_pots(in_middle))
-    put_in = sum((p.total for p in state.players), ZERO)
-    collected = sum((p.collected for p in state.players), ZERO)
+    pots = tuple(PotView(p.index, p.amount, p.eligible) for p in build_pots(in_middle, state.zero))
+    put_in = sum((p.total for p in state.players), state.zero)
+    collected = sum((p.collected for p in state.players), state.zero)
     actor = getattr(event, "player", None)
     said = words(event) if event is not None else ()
     return Snapshot(
@@ -168,7 +168,7 @@ def take(
     )
 
 
-_new_seat: Callable[[int, str, Decimal, Decimal, Decimal, Decimal, tuple[CardView, ...], bool, bool, bool, bool,
+_new_seat: Callable[[int, str, Money, Money, Money, Money, tuple[CardView, ...], bool, bool, bool, bool,
                      bool, bool], SeatView] = maker(SeatView)
 _CARD_VIEWS: dict[tuple[Card | None, bool, Street], CardView] = {}  # frozen, so shared between snapshots
 
@@ -205,7 +205,7 @@ def _seat(
     )
 
 
-def _chips(event: Event | None) -> Decimal | None:
+def _chips(event: Event | None) -> Money | None:
     if isinstance(event, (PostAnte, Collect, UncalledReturned)):
         return event.amount
     if isinstance(event, Action):
@@ -278,9 +278,9 @@ def words(event: Event) -> Words:
     return make(event) if make is not None else (type(event).__name__,)
 
 
-def written(parts: Words, money: Callable[[Decimal], str] = format_amount) -> str:
+def written(parts: Words, money: Callable[[Money], str] = format_amount) -> str:
     """Words as text, each amount written by ``money``."""
-    return "".join(money(p) if isinstance(p, Decimal) else p for p in parts)
+    return "".join(p if isinstance(p, str) else money(p) for p in parts)
 
 
 def describe(event: Event) -> str:

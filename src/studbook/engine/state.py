@@ -45,6 +45,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence, Unpack
 
+from studbook.money import Money
 from studbook.betting import owed
 from studbook import events
 from studbook.cards import Card
@@ -54,7 +55,7 @@ from studbook.events import (
     UncalledReturned, Variant,
 )
 from studbook.engine.profiles import RuleProfile
-from studbook.engine.table import SEVENTH, THIRD, ZERO
+from studbook.engine.table import SEVENTH, THIRD
 from studbook.engine.table import LegalAction, LegalActions, PlayerState  # public: re-exported
 from studbook.engine.rules import bets, deal, order, showdown
 from studbook.engine.table import Table, TableOptions
@@ -73,7 +74,7 @@ class StudState(Table):
         cls,
         variant: Variant | str,
         stakes: Stakes,
-        seats: Sequence[tuple[int, str, Decimal] | Seat],
+        seats: Sequence[tuple[int, str, Money] | Seat],
         profile: RuleProfile | None = None,
         structure: Structure = Structure.FIXED,
         **options: Unpack[TableOptions],
@@ -132,7 +133,7 @@ class StudState(Table):
         if p is None:
             return None
         return LegalActions(p.name, tuple(bets.legal_options(self, p, bring_in_player, optional)),
-                            owed(self.round.current_bet, p.street_in), street, p.street_in + p.stack)
+                            owed(self.round.current_bet, p.street_in, self.zero), street, p.street_in + p.stack)
 
     def apply(self, event: Event) -> None:
         """Apply one event; violations found are appended to ``self.violations``."""
@@ -153,7 +154,7 @@ class StudState(Table):
         """Everyone dealt in posts the ante (all-in for less on a short stack), in seat
         order, one a line from ``line`` (every one on line 0 when not given); returns
         the events applied (a simulator writes them)."""
-        ante = self.ante or ZERO
+        ante = self.ante or self.zero
         posted: list[PostAnte] = []
         if not ante:
             return posted

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence, TypedDict
 from studbook.betting import owed
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
+from studbook.money import ZEROS, Money, exact
 from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
@@ -66,17 +67,17 @@ class PlayerState:
         "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
-    def __init__(self, name: str, seat: int, stack: Decimal, in_hand: bool) -> None:
+    def __init__(self, name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> None:
         self.name = name
         self.seat = seat
         self.pos = 0  # index in dealing order
         self.start = stack
         self.stack = stack  # chips behind
-        self.ante = ZERO
-        self.total = ZERO  # put in this hand (antes included), less uncalled bets returned
-        self.street_in = ZERO  # put in on this street (antes excluded)
-        self.returned = ZERO
-        self.collected = ZERO
+        self.ante = zero  # (the hand's zero: Table.zero)
+        self.total = zero  # put in this hand (antes included), less uncalled bets returned
+        self.street_in = zero  # put in on this street (antes excluded)
+        self.returned = zero
+        self.collected = zero
         self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
         self.folded = False
         # dealt in and not folded: kept where either changes (Table.deal_in, the fold), since
@@ -84,7 +85,7 @@ class PlayerState:
         self.live = in_hand
         self.all_in = False
         self.acted = False  # acted in this betting round
-        self.acted_level = ZERO  # the full bet level when they last acted (read only while acted)
+        self.acted_level = zero  # the full bet level when they last acted (read only while acted)
         self.up: list[Card] = []
         self.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
         self.down: list[Card | None] = []  # None: a down card the log did not show
@@ -119,9 +120,9 @@ class LegalAction:
     """
 
     kind: ActionKind
-    chips: Decimal = ZERO
-    to: Decimal = ZERO
-    amount: Decimal | None = None
+    chips: Money = ZERO
+    to: Money = ZERO
+    amount: Money | None = None
     all_in: bool = False
 
     def to_event(self, player: str, *, file: str = "", line: int = 0) -> Action:
@@ -142,9 +143,9 @@ class LegalActions:
 
     player: str
     actions: tuple[LegalAction, ...]
-    to_call: Decimal
+    to_call: Money
     street: Street
-    max_to: Decimal
+    max_to: Money
 
     def kinds(self) -> tuple[ActionKind, ...]:
         return tuple(a.kind for a in self.actions)
@@ -163,22 +164,23 @@ class Round:
 
     __slots__ = (
         "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "units", "to_act", "started",
-        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified",
+        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified", "zero",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, zero: Money) -> None:
+        self.zero = zero  # the hand's (Table.zero)
         self.first_ok: tuple[PlayerState, ...] = ()
         self.reset()
 
     def reset(self) -> None:
         """A new street's round (in place: a new object each street costs more)."""
-        self.current_bet = ZERO  # the highest street total
-        self.bet_level = ZERO  # the street total of the last full bet or raise
+        # the highest street total, and the street total of the last full bet or raise
+        self.current_bet = self.bet_level = self.zero
         self.bets = 0  # bets and raises (the completion counts; the bring-in does not)
         self.aggressions = 0  # bets, raises and completions, short all-ins included
         self.big_bet_made = False  # 4th street open-pair double bet made
         self.open_pair: bool | None = None  # 4th street: a live board shows a pair (None: not asked yet)
-        self.units: tuple[Decimal, ...] | None = None  # the bet sizes in force (bets._units; None: not asked yet)
+        self.units: tuple[Money, ...] | None = None  # the bet sizes in force (bets._units; None: not asked yet)
         self.to_act: PlayerState | None = None  # once started
         self.started = False  # the first actor chosen (by the first event of the round)
         # first_ok, the acceptable first actors once started, is carried from the last
@@ -195,9 +197,9 @@ class TableOptions(TypedDict, total=False):
 
     button: int | None
     """The button's seat (profile ``deal_start="after_button"``: dealing starts after it)."""
-    chip: Decimal | None
+    chip: Money | None
     """The smallest chip, e.g. Decimal("0.01") (else worked out from the stakes and stacks)."""
-    bring_in: Decimal | None
+    bring_in: Money | None
     """The table's bring-in, where the stakes do not say."""
     bring_in_hand: str | None
     """The earlier hand at this table the bring-in comes from (named in messages)."""
@@ -253,7 +255,7 @@ class Table:
 
     # slots: a hand's state has too many attributes for a fast instance dict
     __slots__ = (
-        "variant", "variant_rules", "structure", "fixed", "stakes", "small", "big", "ante", "profile", "_chip",
+        "variant", "variant_rules", "structure", "fixed", "stakes", "small", "big", "ante", "profile", "_chip", "zero",
         "_seats_given",
         "players", "order", "by_name", "clockwise_after", "order_from_deal",
         "street", "round", "pot", "hand_over", "action_log",
@@ -269,13 +271,13 @@ class Table:
         self,
         variant: Variant,
         stakes: Stakes,
-        seats: Sequence[tuple[int, str, Decimal] | Seat],
+        seats: Sequence[tuple[int, str, Money] | Seat],
         profile: RuleProfile | None = None,
         structure: Structure = Structure.FIXED,
         *,
         button: int | None = None,
-        chip: Decimal | None = None,
-        bring_in: Decimal | None = None,
+        chip: Money | None = None,
+        bring_in: Money | None = None,
         bring_in_hand: str | None = None,
     ) -> None:
         # the game
@@ -287,8 +289,12 @@ class Table:
         self.small = stakes.small_bet
         self.big = stakes.big_bet
         self.ante = stakes.ante
+        # the hand's zero, of its amounts' kind: ints for chips, Decimals else (money.ZEROS):
+        # every zero the engine starts a figure from or compares with is this one, since an
+        # int meeting a Decimal costs a conversion an operation
+        self.zero = zero = ZEROS[stakes.small_bet.__class__]
         # the bring-in in force: the header's, else one remembered from the table
-        self.bring_in: Decimal | None = stakes.bring_in if stakes.bring_in is not None else bring_in
+        self.bring_in: Money | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         # the smallest chip: given, else worked out from the stakes and stacks when first
         # asked (the chip property: only a split pot asks, most hands never do)
         self._chip = chip
@@ -304,9 +310,9 @@ class Table:
         players, by_name = self.players, self.by_name
         for seat in seats:
             if isinstance(seat, Seat):
-                p = PlayerState(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand))
+                p = PlayerState(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
             else:
-                p = PlayerState(seat[1], seat[0], seat[2], True)
+                p = PlayerState(seat[1], seat[0], seat[2], True, zero)
             if p.name not in by_name:
                 players.append(p)
                 by_name[p.name] = p
@@ -319,7 +325,7 @@ class Table:
         self.order_from_deal: bool = self.profile.deal_start == "first_dealt"
         # the street and its betting
         self.street: Street | None = None
-        self.round = Round()  # the street's betting and who is to act
+        self.round = Round(zero)  # the street's betting and who is to act
         # the bring-in
         self.opened: bool = False  # 3rd street: the bring-in or a completion made
         self.bring_in_player: PlayerState | None = None  # who brings in (None: unknown, or nobody)
@@ -341,10 +347,10 @@ class Table:
         # who should have shown first, where known: later hands are judged clockwise from them
         self.should_show_first: PlayerState | None = None
         self.showdown_line = 0
-        self.bring_in_posted: tuple[Decimal, int, bool] | None = None  # amount, line, all-in
-        self.ante_posted: Decimal | None = None  # the ante in force: the first one posted, where the stakes say none
+        self.bring_in_posted: tuple[Money, int, bool] | None = None  # amount, line, all-in
+        self.ante_posted: Money | None = None  # the ante in force: the first one posted, where the stakes say none
         self.collects: list[Collect] = []
-        self.pot = ZERO
+        self.pot = zero
         self.action_log: list[ActionRecord] = []
         self.summary: PotSummary | None = None
         self.no_low_noted = False
@@ -373,26 +379,28 @@ class Table:
             after.append(ring[i:i + others])
 
     @property
-    def chip(self) -> Decimal:
+    def chip(self) -> Money:
         """The smallest chip: the one given, else from the decimal places of the stakes
         and the stacks (e.g. Decimal("0.01"))."""
         chip = self._chip
         if chip is None:
-            chip = self._chip = smallest_chip(self.stakes, self._seats_given)
+            chip = smallest_chip(self.stakes, self._seats_given)
+            # a whole chip of a hand of ints (chips) an int, as its other figures
+            chip = self._chip = 1 if chip == 1 and self.zero.__class__ is int else chip
         return chip
 
     # the street's betting ledger, read from its part (``round``) by callers of old
     @property
-    def current_bet(self) -> Decimal:
+    def current_bet(self) -> Money:
         """The highest street total (:attr:`Round.current_bet`)."""
         return self.round.current_bet
 
     @current_bet.setter
-    def current_bet(self, value: Decimal) -> None:
+    def current_bet(self, value: Money) -> None:
         self.round.current_bet = value
 
     @property
-    def bet_level(self) -> Decimal:
+    def bet_level(self) -> Money:
         """The street total of the last full bet or raise (:attr:`Round.bet_level`)."""
         return self.round.bet_level
 
@@ -454,10 +462,10 @@ class Table:
                 n += len(p.up) + len(p.down)
         return n
 
-    def to_call(self, name: str) -> Decimal:
+    def to_call(self, name: str) -> Money:
         """What ``name`` must put in to call (:func:`studbook.betting.owed`)."""
         p = self.by_name[name]
-        return owed(self.round.current_bet, p.street_in)
+        return owed(self.round.current_bet, p.street_in, self.zero)
 
     @property
     def went_to_showdown(self) -> bool:
@@ -480,7 +488,7 @@ class Table:
         """Each player's seat (made only when a violation is reported)."""
         return {name: p.seat for name, p in self.by_name.items()}
 
-    def put(self, p: PlayerState, chips: Decimal, line: int, all_in_flag: bool = False) -> None:
+    def put(self, p: PlayerState, chips: Money, line: int, all_in_flag: bool = False) -> None:
         """``p`` puts ``chips`` in at ``line``: their stack, street and hand totals and
         the pot move together, and rule chips.stack is checked (``all_in_flag``: the
         log says all-in). Every bet goes in here (an ordinary ante has a fast path)."""
@@ -489,11 +497,11 @@ class Table:
         p.street_in += chips
         p.total += chips
         self.pot += chips
-        if stack > ZERO:
+        if stack > self.zero:
             if all_in_flag:
                 self.report(CHIPS_STACK_ALL_IN_WITH_CHIPS, line, player=p.name, behind=stack)
             return
-        if stack < ZERO:  # more than they had
+        if stack < self.zero:  # more than they had
             self.report(CHIPS_STACK_MORE_THAN_STACK, line, player=p.name, chips=chips, behind=before)
         p.all_in = True
 
@@ -554,14 +562,14 @@ def board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
     return key
 
 
-_PLACES: dict[Decimal, int] = {}  # amount -> its decimal places, trailing zeros aside
-_CHIPS: dict[int, Decimal] = {}
+_PLACES: dict[Money, int] = {}  # amount -> its decimal places, trailing zeros aside
+_CHIPS: dict[int, Money] = {}
 
 
-def _places(value: Decimal) -> int:
+def _places(value: Money) -> int:
     """``value``'s decimal places, trailing zeros aside, worked out and kept in :data:`_PLACES`
     (equal Decimals, "1.50" and "1.5", have the same places): the memo's miss."""
-    exponent = value.normalize().as_tuple().exponent
+    exponent = exact(value).normalize().as_tuple().exponent
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     if len(_PLACES) > 65536:
         _PLACES.clear()
@@ -569,7 +577,7 @@ def _places(value: Decimal) -> int:
     return places
 
 
-def smallest_chip(stakes: Stakes, seats: Sequence[tuple[int, str, Decimal] | Seat]) -> Decimal:
+def smallest_chip(stakes: Stakes, seats: Sequence[tuple[int, str, Money] | Seat]) -> Money:
     """The smallest chip of a table whose site did not say it: one unit of the most decimal
     places among the stakes and the stacks (``1.50`` and ``1.5`` alike: one place)."""
     places = 0

@@ -23,7 +23,7 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
     Tournament, Variant,
 )
-from studbook.money import currency_in
+from studbook.money import Money, currency_in, exact
 from studbook.sites.lines import (
     ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
 )
@@ -163,8 +163,8 @@ class BovadaBuilder(LineBuilder):
         self.add_new_cards(line, player, cards(shown))
 
     # -- betting ---------------------------------------------------------------
-    def _act(self, f: Fields, line: int, kind: ActionKind, *, chips: Decimal | None = None,
-             to: Decimal | None = None, all_in: bool = False) -> None:
+    def _act(self, f: Fields, line: int, kind: ActionKind, *, chips: Money | None = None,
+             to: Money | None = None, all_in: bool = False) -> None:
         self.betting = True
         self.add_action(line, _bovada_player(f[0]), kind, chips=chips, to=to, all_in=all_in)
 
@@ -177,7 +177,7 @@ class BovadaBuilder(LineBuilder):
         if verb == "Double bets":
             units = self.ledger.units  # a double bet (4th street, an open pair) is two small bets
             if Street.FOURTH in units:
-                units[Street.FOURTH] /= 2
+                units[Street.FOURTH] = exact(units[Street.FOURTH]) / 2  # (an int's / is a float's)
 
     def call(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.CALL, chips=amount(f[2]))
@@ -232,7 +232,7 @@ class BovadaBuilder(LineBuilder):
         player = self.seat_names.get(int(seat), _bovada_player(seat))
         text = str(outcome)
         shown = _SUMMARY_CARDS.search(text)
-        won: Decimal | None = None
+        won: Money | None = None
         hi = _SUMMARY_HI.match(text)
         lo = _SUMMARY_LO.search(text)
         if hi or lo:
@@ -242,7 +242,7 @@ class BovadaBuilder(LineBuilder):
         self.add_seat_summary(line, int(seat), player, text.strip(),
                               cards(shown.group(1).strip()) if shown else (), won)  # fmt: skip
 
-    def _halves(self, player: str, hi: Decimal | None, lo: Decimal | None) -> None:
+    def _halves(self, player: str, hi: Money | None, lo: Money | None) -> None:
         """Mark the player's collections high or low, as the summary says."""
         for index, event in enumerate(self.events):
             if isinstance(event, Collect) and event.player == player and event.half is None:

@@ -26,7 +26,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from studbook.events import ActionKind, ChatterKind, Half, Tournament
-from studbook.money import currency_of
+from studbook.money import Money, currency_of
 from studbook.sites.lines import (
     ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder,
     LineFormat, PlayerOnly, SkipHand, amount, cards, skip_reason, summary_outcome, to_utc, WRITTEN_AMOUNT,
@@ -152,7 +152,7 @@ class FullTiltBuilder(LineBuilder):
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, main, sides, rake = f
-        pots: tuple[Decimal, ...] = ()
+        pots: tuple[Money, ...] = ()
         if main is not None:
             pots = (amount(main), *(amount(side) for side in _SIDE_POT.findall(sides or "")))
             # Full Tilt states the pots before rake (they add up to the total) and

@@ -35,7 +35,7 @@ from studbook.events import (
     Chatter, ChatterKind, Event, HandHeader, Muck, ParseResult, PotSummary, Rejected, Seat,
     ShowdownStart, Skipped, Stakes, Street, Structure, Tournament, TournamentFinish, UncalledReturned, Variant,
 )
-from studbook.money import currency_of, parse_amount
+from studbook.money import Money, currency_of, parse_amount
 from studbook.read.limits import MAX_PLACE, within_count
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Figure, Intent, Ledger
@@ -148,7 +148,7 @@ _GROUPING_SPACE = re.compile(r"(?<=[0-9])[ \u00a0](?=[0-9]{3}(?![0-9]))")
 
 
 @functools.lru_cache(maxsize=4096)
-def money(text: str) -> Decimal:
+def money(text: str) -> Money:
     if not text:
         return ZERO
     try:
@@ -167,8 +167,8 @@ class Session:
     game: str  # <gametype> as written
     name: str | None  # the game without limit and stakes
     structure: Structure
-    small: Decimal | None
-    big: Decimal | None
+    small: Money | None
+    big: Money | None
     table: str
     currency: str | None
     play_money: bool
@@ -270,8 +270,8 @@ class _Builder(RecordBuilder):
         return make_hand(self.file, self.chunk.first_line, last, header, tuple(self.seats), tuple(self.events))
 
     # -- seats ---------------------------------------------------------------
-    def _seat_players(self, players: Element) -> dict[str, tuple[Decimal, Decimal, int]]:
-        wins: dict[str, tuple[Decimal, Decimal, int]] = {}
+    def _seat_players(self, players: Element) -> dict[str, tuple[Money, Money, int]]:
+        wins: dict[str, tuple[Money, Money, int]] = {}
         self.button: int | None = None
         for player in players.findall("player"):
             self.at = player
@@ -380,7 +380,7 @@ class _Builder(RecordBuilder):
             else:
                 self.events.append(Muck(file=self.file, line=line, player=player))
 
-    def _award(self, wins: dict[str, tuple[Decimal, Decimal, int]], game: Element) -> None:
+    def _award(self, wins: dict[str, tuple[Money, Money, int]], game: Element) -> None:
         ledger = self.ledger
         for player, (_win, bet, line) in wins.items():
             put_in = ledger.put_in.get(player, ZERO)
@@ -401,7 +401,7 @@ class _Builder(RecordBuilder):
         if self.session.currency is not None and self.session.tournament is None:
             self._rake(pots, sum(won.values(), ZERO), game)
 
-    def _rake(self, pots: list[tuple[Decimal, frozenset[str]]], collected: Decimal, game: Element) -> None:
+    def _rake(self, pots: list[tuple[Money, frozenset[str]]], collected: Money, game: Element) -> None:
         """Cash games: the log states no total pot; its ``win`` figures imply the rake."""
         total = sum((amount for amount, _eligible in pots), ZERO)
         rake = total - collected

@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Collect, Event, Street
+from studbook.money import Money
 from studbook.read.split import NEXT_LINES
 from studbook.sites.base import HandText
 from studbook.read.grammar import LineGrammar
@@ -74,7 +75,7 @@ class KingsClubBuilder(LineBuilder):
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         super().__init__(file, chunk, text, grammar)
         self.shift = 0  # 1 when the labels are one street off
-        self.rake = ZERO
+        self.rake: Money = ZERO
         self.summary_line = 0
 
     def stud_header(self, kind: str, f: tuple[str, str, str, str], line: int) -> None:

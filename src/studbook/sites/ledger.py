@@ -29,6 +29,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal, Mapping, Optional
 
+from studbook.money import Money
 from studbook.betting import (
     call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
 )
@@ -60,7 +61,7 @@ _INTENT_KINDS: dict[str, ActionKind] = {
 # first four events.py's Action fields. A plain tuple: one is built for every
 # action of every hand, and a NamedTuple (its ``__new__`` is Python code) costs
 # several times as much to make, a frozen dataclass more.
-Normalised = tuple[ActionKind, Optional[Decimal], Optional[Decimal], bool, Decimal]
+Normalised = tuple[ActionKind, Optional[Money], Optional[Money], bool, Money]
 
 _FOLDED: Normalised = (FOLD, None, None, False, ZERO)
 _CHECKED: Normalised = (CHECK, None, None, False, ZERO)
@@ -104,36 +105,36 @@ class Ledger:
         "bring_in", "ante", "posts_as_due", "small_bet",
     )
 
-    def __init__(self, stacks: Mapping[str, Decimal] | None = None, *, stacks_tell_all_in: bool = True,
+    def __init__(self, stacks: Mapping[str, Money] | None = None, *, stacks_tell_all_in: bool = True,
                  all_in_takes_chips: bool = False, kinds_as_written: bool = False,
-                 posts_as_due: bool = False, small_bet: Decimal | None = None) -> None:  # fmt: skip
+                 posts_as_due: bool = False, small_bet: Money | None = None) -> None:  # fmt: skip
         self.stacks_tell_all_in = stacks_tell_all_in
         self.all_in_takes_chips = all_in_takes_chips
         self.kinds_as_written = kinds_as_written
         self.posts_as_due = posts_as_due
         self.small_bet = small_bet
-        self.stacks: dict[str, Decimal] = {}
-        self.street_in: dict[str, Decimal] = {}  # this street's chips, per player who put any in
-        self.put_in: dict[str, Decimal] = {}  # the whole hand's, antes included, in first-contribution order
-        self.antes: dict[str, Decimal] = {}
+        self.stacks: dict[str, Money] = {}
+        self.street_in: dict[str, Money] = {}  # this street's chips, per player who put any in
+        self.put_in: dict[str, Money] = {}  # the whole hand's, antes included, in first-contribution order
+        self.antes: dict[str, Money] = {}
         self.in_hand: dict[str, None] = {}  # ordered set: posted, dealt or acted
         self.folded: set[str] = set()
         self.street: Street | None = None
-        self.level = ZERO  # the bet to match on this street
+        self.level: Money = ZERO  # the bet to match on this street
         self.opened = False  # a bet or completion made on this street (a bring-in is not one; see small_bet)
         self.fresh = False  # no action yet on this street
         self.aggressor: str | None = None  # the last bet or raise of the latest street with any action
-        self.units: dict[Street, Decimal] = {}  # per street, the first bet size not all-in (see stakes())
-        self.bring_in: Decimal | None = None  # the first bring-in and ante that are not 0 (0 if all are)
-        self.ante: Decimal | None = None
+        self.units: dict[Street, Money] = {}  # per street, the first bet size not all-in (see stakes())
+        self.bring_in: Money | None = None  # the first bring-in and ante that are not 0 (0 if all are)
+        self.ante: Money | None = None
         if stacks:
             self.stacks.update(stacks)
 
     # -- seats, antes, streets ------------------------------------------------------------
-    def seat(self, player: str, stack: Decimal) -> None:
+    def seat(self, player: str, stack: Money) -> None:
         self.stacks[player] = stack
 
-    def post_ante(self, player: str, chips: Decimal) -> bool:
+    def post_ante(self, player: str, chips: Money) -> bool:
         """Take an ante (``antes[player]``: what it took); True when it leaves the player all-in."""
         self.in_hand[player] = None
         if self.posts_as_due:
@@ -156,8 +157,8 @@ class Ledger:
         return [p for p in self.in_hand if p not in self.folded]
 
     # -- actions ----------------------------------------------------------------------------
-    def act(self, player: str, kind: ActionKind, chips: Decimal | None = None, to: Decimal | None = None,
-            by: Decimal | None = None, all_in: bool = False) -> Normalised:  # fmt: skip
+    def act(self, player: str, kind: ActionKind, chips: Money | None = None, to: Money | None = None,
+            by: Money | None = None, all_in: bool = False) -> Normalised:  # fmt: skip
         """The event's figures for what a site wrote: the ``chips`` put in, the
         street total ``to`` or, for a raise, the increment ``by``; ``all_in`` when
         the log says so. A bring-in or call is that; a bet, raise or completion
@@ -204,7 +205,7 @@ class Ledger:
         chips = call_chips(self.level, self.street_in.get(player, ZERO), self.stacks.get(player, ZERO))
         return self.act(player, CALL, chips) if chips > 0 else self.act(player, CHECK)
 
-    def act_as(self, player: str, intent: Intent, figure: Decimal | None, means: Figure) -> Normalised:
+    def act_as(self, player: str, intent: Intent, figure: Money | None, means: Figure) -> Normalised:
         """:meth:`act` for an XML site's action: its ``intent`` and the one
         ``figure`` it writes (none is 0), meaning ``means``."""
         value = figure if figure is not None else ZERO
@@ -212,13 +213,13 @@ class Ledger:
             return self.act(player, _INTENT_KINDS[intent], None, value, None, intent == "all_in")
         return self.act(player, _INTENT_KINDS[intent], value, None, None, intent == "all_in")
 
-    def _as_written(self, player: str, kind: ActionKind, before: Decimal, chips: Decimal | None,
-                    to: Decimal | None, by: Decimal | None, all_in: bool) -> Normalised:  # fmt: skip
+    def _as_written(self, player: str, kind: ActionKind, before: Money, chips: Money | None,
+                    to: Money | None, by: Money | None, all_in: bool) -> Normalised:  # fmt: skip
         """The log's own action kind, with the figures it lacks from the ledger;
         only a bet or raise that opens 3rd street is a completion."""
-        value: Decimal | None = None
-        shown_to: Decimal | None = None
-        total: Decimal | None = None
+        value: Money | None = None
+        shown_to: Money | None = None
+        total: Money | None = None
         if kind is BRING_IN or kind is BET or kind is CALL:
             value = chips if chips is not None else (to - before if to is not None else None)  # as written
             total = before + (value or ZERO)
@@ -243,11 +244,11 @@ class Ledger:
             self.level = total
         return (kind, value, shown_to, all_in, chips)
 
-    def _postable(self, player: str, due: Decimal) -> Decimal:
+    def _postable(self, player: str, due: Money) -> Money:
         """What a post of ``due`` takes: all of a shorter stack."""
         return min(due, self.stacks.get(player, ZERO))
 
-    def _put(self, player: str, chips: Decimal) -> bool:
+    def _put(self, player: str, chips: Money) -> bool:
         """Take ``chips`` from the player into the pot; True when that tells an all-in."""
         stack = self.stacks.get(player, ZERO)
         left = self.stacks[player] = stack - chips
@@ -255,7 +256,7 @@ class Ledger:
         self.put_in[player] = self.put_in.get(player, ZERO) + chips
         return self.stacks_tell_all_in and left <= 0 and (stack > 0 or not self.all_in_takes_chips)
 
-    def _raised(self, player: str, kind: ActionKind, total: Decimal, all_in: bool) -> None:
+    def _raised(self, player: str, kind: ActionKind, total: Money, all_in: bool) -> None:
         """A bet, completion or raise to ``total``: the new bet to match; its
         size (a completion's total, else the increment) shows the stakes
         unless all-in (it may be short)."""
@@ -265,16 +266,16 @@ class Ledger:
         self.opened = self.opened or self.small_bet is None or total >= self.small_bet
         self.aggressor = player
 
-    def returned(self, player: str, chips: Decimal) -> None:
+    def returned(self, player: str, chips: Money) -> None:
         """An uncalled bet the log returns (``put_in`` keeps what was put in)."""
         self.stacks[player] = self.stacks.get(player, ZERO) + chips
         self.street_in[player] = self.street_in.get(player, ZERO) - chips
 
-    def won(self, player: str, chips: Decimal) -> None:
+    def won(self, player: str, chips: Money) -> None:
         self.stacks[player] = self.stacks.get(player, ZERO) + chips
 
     # -- what the hand's figures show ---------------------------------------------------------
-    def uncalled(self) -> tuple[str, Decimal] | None:
+    def uncalled(self) -> tuple[str, Money] | None:
         """The bet nobody matched at the end of the hand, as (player, amount)."""
         top, first, second = top_two(self.put_in.items())
         if top is None:
@@ -282,7 +283,7 @@ class Ledger:
         amount = uncalled_part(first, second, self.antes.get(top, ZERO))
         return (top, amount) if amount > 0 else None
 
-    def pots(self) -> list[tuple[Decimal, frozenset[str]]]:
+    def pots(self) -> list[tuple[Money, frozenset[str]]]:
         """Main pot then side pots, each with the live players eligible for it
         (contributions after any uncalled bet was returned)."""
         totals = dict(self.put_in)
@@ -292,7 +293,7 @@ class Ledger:
         layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()])
         return [(amount, frozenset(eligible)) for amount, eligible in layers]
 
-    def stakes(self) -> tuple[Decimal | None, Decimal | None]:
+    def stakes(self) -> tuple[Money | None, Money | None]:
         """(small bet, big bet) as the bets of this hand show them, where they do:
         the completion or 4th street's bet, and the first bet of 5th street on."""
         units = self.units
@@ -302,7 +303,7 @@ class Ledger:
             small = min(small, units[FOURTH])  # a 4th-street open-pair double bet
         return small, big
 
-    def shown_stakes(self) -> tuple[Decimal, Decimal] | None:
+    def shown_stakes(self) -> tuple[Money, Money] | None:
         """Fixed-limit (small bet, big bet) from :meth:`stakes`; None when the bets
         show neither (a reader then falls back on what it has: the bring-in, other
         hands of the file)."""

@@ -39,7 +39,7 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
     Skipped, Street, Structure, Tournament, TournamentFinish, Variant,
 )
-from studbook.money import parse_amount
+from studbook.money import Money, parse_amount
 from studbook.read import split_at_headers
 from studbook.read.grammar import (
     Fields, FirstLinePass, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar,
@@ -101,11 +101,11 @@ Head = TypedDict("Head", {
 
 # Amounts and card runs repeat a lot: parse each written form once
 # (``AMOUNTS[text]`` or ``amount(text)``, ``CARDS[text]`` or ``cards(text)``).
-AMOUNTS: TextMemo[Decimal] = TextMemo(parse_amount)
+AMOUNTS: TextMemo[Money] = TextMemo(parse_amount)
 CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # (typed to take Any, as the lru_cache wrappers they replace did: handlers pass
 # regex groups, str | None, that their terminal always fills)
-amount: Callable[[Any], Decimal] = AMOUNTS.__getitem__
+amount: Callable[[Any], Money] = AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
 
 
@@ -210,7 +210,7 @@ _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 
 @functools.lru_cache(maxsize=4096)
-def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Decimal | None]:
+def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
     """The cards shown and the chips won that a PokerStars-like summary seat line states
     ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
     shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
@@ -839,7 +839,7 @@ class LineBuilder:
         self.header = make_header(self.SITE, hand_id, variant, stud_structure(game), game, stakes, currency,
                               play_money, tournament, mix, table, max_seats, button, started, started_utc)  # fmt: skip
 
-    def stakes_from_betting(self) -> tuple[Decimal, Decimal]:
+    def stakes_from_betting(self) -> tuple[Money, Money]:
         """Small and big bet read off the betting, for headers that do not give them:
         the bets' (:meth:`Ledger.stakes`), else twice the bring-in as the small bet."""
         ledger = self.ledger
@@ -874,14 +874,14 @@ class LineBuilder:
         ordered.insert(at, player)
         self.names.add(player)
 
-    def add_seat(self, line: int, seat: int, player: str, stack: Decimal, sitting_out: bool = False) -> None:
+    def add_seat(self, line: int, seat: int, player: str, stack: Money, sitting_out: bool = False) -> None:
         self.seat_name(player)
         if sitting_out:
             self.sitting_out.add(player)
         self.ledger.seat(player, stack)
         self.seats.append(make_seat(self.file, line, seat, player, stack, sitting_out, False))
 
-    def add_ante(self, line: int, player: str, chips: Decimal, all_in: bool = False) -> None:
+    def add_ante(self, line: int, player: str, chips: Money, all_in: bool = False) -> None:
         self.anted.add(player)
         all_in = self.ledger.post_ante(player, chips) or all_in
         self.emit(make_ante(self.file, line, player, chips, all_in))
@@ -952,8 +952,8 @@ class LineBuilder:
             self.add_deal(line, player, up=shown, before=before)
 
     # -- betting -----------------------------------------------------------------------
-    def add_action(self, line: int, player: str, kind: ActionKind, *, chips: Decimal | None = None,
-                   to: Decimal | None = None, by: Decimal | None = None, all_in: bool = False) -> None:  # fmt: skip
+    def add_action(self, line: int, player: str, kind: ActionKind, *, chips: Money | None = None,
+                   to: Money | None = None, by: Money | None = None, all_in: bool = False) -> None:  # fmt: skip
         """An action from what the site wrote: ``chips`` put in, street total ``to``
         or raise increment ``by`` (see :meth:`Ledger.act`)."""
         if self.street is None:
@@ -961,7 +961,7 @@ class LineBuilder:
         kind, value, total, all_in, _put = self.ledger.act(player, kind, chips, to, by, all_in)
         self.emit(make_action(self.file, line, player, kind, value, total, all_in))
 
-    def add_uncalled(self, line: int, player: str, chips: Decimal) -> None:
+    def add_uncalled(self, line: int, player: str, chips: Money) -> None:
         self.ledger.returned(player, chips)
         self.emit(make_uncalled(self.file, line, player, chips))
 
@@ -988,18 +988,18 @@ class LineBuilder:
     def add_noshow(self, line: int, player: str) -> None:
         self.emit(make_no_show(self.file, line, player))
 
-    def add_collect(self, line: int, player: str, chips: Decimal, pot: int = 0, half: Half | None = None) -> None:
+    def add_collect(self, line: int, player: str, chips: Money, pot: int = 0, half: Half | None = None) -> None:
         self.ledger.won(player, chips)
         self.emit(make_collect(self.file, line, player, chips, pot, half))
 
     def add_no_low(self, line: int) -> None:
         self.emit(make_no_low(self.file, line))
 
-    def add_total(self, line: int, total: Decimal, rake: Decimal | None, pots: tuple[Decimal, ...] = ()) -> None:
+    def add_total(self, line: int, total: Money, rake: Money | None, pots: tuple[Money, ...] = ()) -> None:
         self.emit(make_pot_summary(self.file, line, total, rake, pots))
 
     def add_seat_summary(self, line: int, seat: int, player: str, outcome: str,
-                         shown: tuple[Card, ...] = (), won: Decimal | None = None) -> None:  # fmt: skip
+                         shown: tuple[Card, ...] = (), won: Money | None = None) -> None:  # fmt: skip
         self.emit(make_seat_summary(self.file, line, within_count(seat, "seat number"), player, outcome, shown, won))
 
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:

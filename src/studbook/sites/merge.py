@@ -38,7 +38,7 @@ from studbook.events import (
     PotSummary, Rejected, Seat, ShowdownStart, Skipped, Stakes, Street, Structure, Tournament,
     UncalledReturned, Variant,
 )
-from studbook.money import parse_amount
+from studbook.money import Money, parse_amount
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Figure, Intent, Ledger
 from studbook.sites.xml_common import (
@@ -131,7 +131,7 @@ MAX_RAKE = Decimal("0.10")
 
 
 @functools.lru_cache(maxsize=4096)
-def money(text: str) -> Decimal:
+def money(text: str) -> Money:
     return parse_amount(text) if text else ZERO
 
 
@@ -162,9 +162,9 @@ class Description:
     mix: str | None
     tournament: bool
     structure: Structure
-    stakes: tuple[Decimal, Decimal] | None
-    ante: Decimal | None
-    bring_in: Decimal | None
+    stakes: tuple[Money, Money] | None
+    ante: Money | None
+    bring_in: Money | None
     written: str
     problem: str | None = None  # why the games it describes cannot be read
 
@@ -403,7 +403,7 @@ class _Builder(RecordBuilder):
 
     def _award(self) -> None:
         ledger = self.ledger
-        won: dict[tuple[str, int, Half | None], Decimal] = {}
+        won: dict[tuple[str, int, Half | None], Money] = {}
         lines: dict[str, int] = {}
         returned = False
         for element in self.winners:

@@ -21,7 +21,7 @@ from studbook.events import (
     Structure, Tournament, Variant,
 )
 from studbook.sites.bovada import FIRST_NUMBER
-from studbook.money import currency_in
+from studbook.money import Money, currency_in
 from studbook.sites.lines import (
     ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, local_to_utc, WRITTEN_AMOUNT,
 )
@@ -69,7 +69,7 @@ class OnGameBuilder(LineBuilder):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.pots: list[Decimal] = []
+        self.pots: list[Money] = []
 
 
     # -- header ------------------------------------------------------------

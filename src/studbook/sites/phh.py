@@ -37,7 +37,7 @@ from studbook.cards import Card
 from studbook.events import (
     ActionKind, Event, ParseResult, Rejected, Street, Structure, Variant,
 )
-from studbook.money import within_limits
+from studbook.money import Money, within_limits
 from studbook.read import split_at_starts
 from studbook.sites.base import HandText
 from studbook.sites.ledger import Ledger, Normalised
@@ -140,7 +140,9 @@ class _Reader:
         self.showdown = False
         self.keys: dict[str, int] = {}
         self.players: list[_Player] = []
-        self.bring_in = self.small = self.big = Decimal(0)
+        self.bring_in: Money = Decimal(0)
+        self.small: Money = Decimal(0)
+        self.big: Money = Decimal(0)
 
     def hand(self) -> ParseResult:
         chunk, file = self.chunk, self.file
@@ -208,16 +210,16 @@ class _Reader:
     def line(self, key: str) -> int:
         return self.keys.get(key, self.chunk.first_line)
 
-    def amount(self, data: dict[str, Any], key: str) -> Decimal:
+    def amount(self, data: dict[str, Any], key: str) -> Money:
         return self.number(data[key], key)
 
-    def amounts(self, data: dict[str, Any], key: str) -> list[Decimal]:
+    def amounts(self, data: dict[str, Any], key: str) -> list[Money]:
         values = data[key]
         if not isinstance(values, list):
             raise BadPhh(self.line(key), f"{key} is not a list")
         return [self.number(v, key) for v in values]
 
-    def number(self, value: Any, key: str) -> Decimal:
+    def number(self, value: Any, key: str) -> Money:
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or not Decimal(value).is_finite() \
                 or value < 0:
             raise BadPhh(self.line(key), f"{key}: not an amount: {value!r}")

@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, HandHeader, Stakes, Street, Tournament
-from studbook.money import currency_of
+from studbook.money import Money, currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
@@ -290,7 +290,7 @@ class _Builder(LineBuilder):
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, main, sides, rake, _extra = f
-        pots: tuple[Decimal, ...] = ()
+        pots: tuple[Money, ...] = ()
         if main is not None:
             pots = (amount(main), *(amount(side) for side in _SIDE_POT.findall(sides or "")))
         self.events.append(make_pot_summary(self.file, line, amount(total), amount(rake), pots))

@@ -25,7 +25,7 @@ from decimal import Decimal
 
 from studbook.cards import Card
 from studbook.events import ActionKind, ChatterKind, Street, Tournament
-from studbook.money import currency_in, currency_of
+from studbook.money import Money, currency_in, currency_of
 from studbook.read.split import NEXT_LINES
 from studbook.sites.base import HandText
 from studbook.read.grammar import LineGrammar
@@ -83,7 +83,7 @@ class WinningBuilder(LineBuilder):
     def __init__(self, file: str, chunk: HandText, text: str, grammar: LineGrammar) -> None:
         super().__init__(file, chunk, text, grammar)
         self.pending: dict[str, tuple[int, list[Card | None]]] = {}
-        self.total_after_rake: Decimal | None = None
+        self.total_after_rake: Money | None = None
         self.collected = False  # a "collected" line in the stream (else the summary's wins are the collections)
 
     # -- the older client --------------------------------------------------

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Generator, Iterable, Iterator, Literal, Mapping
 
+from studbook.money import Money
 from studbook.events import Event, Hand, ParseResult, Seat
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped
 from studbook.sites.base import HandText
@@ -512,7 +513,7 @@ def _shift_lines(element: Element, shift: int) -> None:
         _shift_lines(child, shift)
 
 
-Level = tuple[Decimal, tuple[Decimal, Decimal]]  # ante -> (small bet, big bet)
+Level = tuple[Money, tuple[Money, Money]]  # ante -> (small bet, big bet)
 
 
 Measure = Callable[[], "Level | None"]  # builds one record on its own: the ante level it shows
@@ -535,7 +536,7 @@ class StakesLevels:
         self._ahead = iter(ahead)
         self._through = -1  # records up to this number are accounted for in _levels
         self._noted: dict[int, Level | None] = {}  # noted out of order, past _through
-        self._levels: dict[Decimal, tuple[Decimal, Decimal]] = {}
+        self._levels: dict[Money, tuple[Money, Money]] = {}
 
     def note(self, record: int, level: Level | None) -> None:
         """What the parse found building record number ``record``: its ante level, or None."""
@@ -551,7 +552,7 @@ class StakesLevels:
         if level is not None:
             self._levels.setdefault(level[0], level[1])
 
-    def get(self, ante: Decimal) -> tuple[Decimal, Decimal] | None:
+    def get(self, ante: Money) -> tuple[Money, Money] | None:
         """The stakes of the first record at ``ante`` that shows them."""
         levels = self._levels
         while ante not in levels:

@@ -33,6 +33,7 @@ from studbook.engine.snapshot import CardView, PotView, Recorder, SeatView, Snap
 from studbook.engine.state import StudState
 from studbook.evaluate import describe_high, describe_low, high_value, low8_value, low_a5_value
 from studbook.events import Chatter, Collect, Deal, Hand, PotSummary, Variant
+from studbook.money import Money
 
 from .steps import Step, StepKind, group
 
@@ -57,10 +58,10 @@ class PotResult:
     the best shown high and low hands among those who could win it."""
 
     index: int
-    amount: Decimal
+    amount: Money
     eligible: tuple[str, ...]
-    high: tuple[tuple[str, Decimal], ...]  # the high half, or the whole pot
-    low: tuple[tuple[str, Decimal], ...]  # the low half (stud8, where the log says)
+    high: tuple[tuple[str, Money], ...]  # the high half, or the whole pot
+    low: tuple[tuple[str, Money], ...]  # the low half (stud8, where the log says)
     best_high: tuple[str, ...]
     best_low: tuple[str, ...]
 

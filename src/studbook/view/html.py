@@ -14,6 +14,7 @@ from importlib.resources import files
 from typing import Any, Iterable
 
 from studbook.cards import Card
+from studbook.money import Money, exact
 from studbook.engine.messages import violation_record
 from studbook.engine.snapshot import SeatView, Snapshot, Words, written
 from studbook.events import (
@@ -31,9 +32,9 @@ def _text(name: str) -> str:
     return files("studbook.view").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def _dec(value: Decimal) -> str:
-    """An exact amount as plain decimal text ("10", not "1E+1")."""
-    return format(value, "f")
+def _dec(value: Money) -> str:
+    """An exact amount as plain decimal text ("10", not "1E+1"; an int's as a Decimal's)."""
+    return format(exact(value), "f")
 
 
 def _card(card: Card | None) -> str | None:
@@ -46,7 +47,7 @@ def _cards(seat: SeatView) -> list[dict[str, Any]]:
 
 def words_data(words: Words) -> list[Any]:
     """Words for the page: text as strings, each amount as ``[amount]`` (the page writes it in big bets or not)."""
-    return [[_dec(w)] if isinstance(w, Decimal) else w for w in words]
+    return [[_dec(w)] if isinstance(w, (Decimal, int)) else w for w in words]
 
 
 _LOG_CLASS = {StreetStart: "street", ShowdownStart: "street", SeatSummary: "summary", PotSummary: "summary",

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Sequence
 
 from studbook.engine.result import Violation
+from studbook.money import Money
 from studbook.engine.snapshot import Snapshot, Words
 from studbook.events import (
     Action, Collect, Deal, DealCommunity, Muck, NoShow, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart,
@@ -90,7 +91,7 @@ class Step:
             isinstance(s.event, ShowdownStart) for s in self.events)
 
 
-def group(snapshots: Sequence[Snapshot], stated_rake: Decimal | None = None) -> tuple[Step, ...]:
+def group(snapshots: Sequence[Snapshot], stated_rake: Money | None = None) -> tuple[Step, ...]:
     """The steps of a replay's ``snapshots`` (the first: before any event)."""
     groups: list[tuple[StepKind, list[Snapshot]]] = [(StepKind.START, [])]
     summary: list[Snapshot] = []
@@ -117,7 +118,7 @@ def group(snapshots: Sequence[Snapshot], stated_rake: Decimal | None = None) -> 
 
 
 def _steps(groups: list[tuple[StepKind, list[Snapshot]]], snapshots: Sequence[Snapshot],
-           stated_rake: Decimal | None) -> tuple[Step, ...]:
+           stated_rake: Money | None) -> tuple[Step, ...]:
     actions: dict[Street | None, int] = {}
     for kind, events in groups:
         if kind is StepKind.ACTION:
@@ -167,7 +168,7 @@ def street_name(street: Street | None) -> str:
     return f"{street.label} street" + (" (river)" if street is Street.SEVENTH else "")
 
 
-def _pot_label(pot: Decimal, after_award: bool, stated_rake: Decimal | None) -> str:
+def _pot_label(pot: Money, after_award: bool, stated_rake: Money | None) -> str:
     """What the chips in the middle are: the pot, or once every pot is collected, the rake."""
     if not after_award or pot <= ZERO:
         return "pot"

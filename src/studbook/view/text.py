@@ -12,7 +12,7 @@ from studbook.events import (
     Action, BettingCapped, Collect, Deal, DealCommunity, Hand, Muck, NoLowHand, NoShow, Note, OpenPairNotice, PostAnte,
     Show, ShowdownStart, StreetStart, UncalledReturned,
 )
-from studbook.money import format_amount, hand_money, money_label
+from studbook.money import Money, exact, format_amount, hand_money, money_label
 
 from . import PotResult, Replay
 from .steps import Step, StepKind
@@ -20,10 +20,10 @@ from .steps import Step, StepKind
 ZERO = Decimal(0)
 
 
-def money(value: Decimal, big_bet: Decimal | None = None) -> str:
+def money(value: Money, big_bet: Money | None = None) -> str:
     """An amount, or in big bets (``2.5 BB``) when ``big_bet`` is given."""
     if big_bet:
-        return f"{(value / big_bet).quantize(Decimal('0.01')).normalize():f} BB"
+        return f"{(exact(value) / big_bet).quantize(Decimal('0.01')).normalize():f} BB"
     return format_amount(value)
 
 
@@ -102,7 +102,7 @@ def show_lines(replay: Replay, big_bets: bool = False) -> list[str]:
     return out
 
 
-def _boards(snap: Snapshot, width: int, unit: Decimal | None) -> list[str]:
+def _boards(snap: Snapshot, width: int, unit: Money | None) -> list[str]:
     lines = []
     for seat in snap.seats:
         if seat.live:
@@ -112,7 +112,7 @@ def _boards(snap: Snapshot, width: int, unit: Decimal | None) -> list[str]:
     return lines
 
 
-def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
+def _showdown_lines(replay: Replay, unit: Money | None) -> list[str]:
     out: list[str] = []
     if replay.shown:
         out.append("")
@@ -142,7 +142,7 @@ def _showdown_lines(replay: Replay, unit: Decimal | None) -> list[str]:
     return out
 
 
-def _signed(value: Decimal, unit: Decimal | None) -> str:
+def _signed(value: Money, unit: Money | None) -> str:
     return ("+" if value > ZERO else "") + money(value, unit)
 
 
@@ -152,7 +152,7 @@ def pot_name(index: int, count: int) -> str:
     return "main pot" if index == 0 else f"side pot {index}"
 
 
-def pot_line(pot: PotResult, count: int, unit: Decimal | None = None) -> str:
+def pot_line(pot: PotResult, count: int, unit: Money | None = None) -> str:
     """``main pot 0.44 (a, b, c): high a 0.42; low b 0.20``."""
     won = []
     if pot.high and not pot.low and pot.best_low:
@@ -209,7 +209,7 @@ def _where(step: Step) -> str:
     return f", line {lines[0]}" if len(lines) == 1 else f", lines {lines[0]}-{lines[-1]}"
 
 
-def _said(step: Step, unit: Decimal | None) -> list[str]:
+def _said(step: Step, unit: Money | None) -> list[str]:
     """The step's events as log lines: ``> Bob calls 0.04``; a deal as one line, notes in brackets."""
     out: list[str] = []
     def said(snap_words: Words) -> str:

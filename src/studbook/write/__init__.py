@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, Union
 
 from studbook.events import Hand
+from studbook.money import Money
 from studbook.write.pokerstars import write_hand, write_hands
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ class HandOut:
     hand_id: str
     hand: Hand | None  # the parsed hand; None where the writer wants the text alone
     text: str | None  # its original text, where the writer wants it (None: not kept)
-    collected: Mapping[str, Decimal] = field(default_factory=dict)  # by player: what the checker settled
-    net: Mapping[str, Decimal] = field(default_factory=dict)  # by player: won less put in
+    collected: Mapping[str, Money] = field(default_factory=dict)  # by player: what the checker settled
+    net: Mapping[str, Money] = field(default_factory=dict)  # by player: won less put in
 
 
 def _as_is(number: int, text: str) -> str:

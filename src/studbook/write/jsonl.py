@@ -12,12 +12,15 @@ from enum import Enum
 from typing import Any
 
 from studbook.cards import Card
-from studbook.events import Hand
+from studbook.events import Hand, money_fields
 from studbook.write import HandOut, HandWriter, register
 
 
-def _plain(value: Any) -> Any:
-    """A value as JSON holds it: amounts as exact decimal strings, cards as text."""
+def _plain(value: Any, money: bool = False) -> Any:
+    """A value as JSON holds it: amounts as exact decimal strings (``money``: an int is chips,
+    :func:`~studbook.events.money_fields`), cards as text."""
+    if money and value.__class__ is int:
+        return str(value)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (Decimal, Card)):
@@ -25,9 +28,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return [_plain(v, money) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        amounts = money_fields(type(value))
+        return {f.name: _plain(getattr(value, f.name), f.name in amounts) for f in fields(value)}
     return value
 
 

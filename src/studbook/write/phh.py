@@ -32,7 +32,7 @@ from studbook.events import (
     Action, ActionKind, Deal, DealCommunity, Event, Hand, Muck, PostAnte, Show, Street, StreetStart, Structure,
     UncalledReturned, Variant,
 )
-from studbook.money import exponent
+from studbook.money import Money, exact, exponent
 from studbook.write import HandOut, HandWriter, NotWritten, register
 
 PHH_VARIANTS: dict[Variant, str] = {Variant.STUD: "F7S", Variant.STUD8: "F7S/8", Variant.RAZZ: "FR"}
@@ -42,8 +42,9 @@ _DOWN_UP = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1), S
 _RAISES = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
 
 
-def phh_number(value: Decimal) -> str:
+def phh_number(value: Money) -> str:
     """An exact TOML number: an integer when whole, else a decimal as written."""
+    value = exact(value)
     if value == value.to_integral_value():
         return str(int(value))
     return format(value, "f")
@@ -68,8 +69,8 @@ class _Actions:
     pending: dict[str, list[Deal]] = field(default_factory=dict)
     street: Street | None = None
     written: bool = True  # the current street's deals are written
-    street_in: dict[str, Decimal] = field(default_factory=dict)
-    top: Decimal = Decimal(0)
+    street_in: dict[str, Money] = field(default_factory=dict)
+    top: Money = Decimal(0)
     shows: list[tuple[str, tuple[Card, ...] | None]] = field(default_factory=list)  # None: a muck
     dealt: dict[str, list[Card | None]] = field(default_factory=dict)  # as written, ?? as None
 
@@ -169,7 +170,7 @@ def phh_actions(hand: Hand) -> list[str]:
     return builder.finish()
 
 
-def _bring_in(hand: Hand) -> Decimal:
+def _bring_in(hand: Hand) -> Money:
     stakes = hand.header.stakes
     if stakes.bring_in is not None:
         return stakes.bring_in
@@ -179,8 +180,8 @@ def _bring_in(hand: Hand) -> Decimal:
     # the bring-in player completed, so the log never shows the figure PHH requires: half the
     # small bet, in the small bet's units (0.25 -> 0.12), never played
     unit = Decimal(1).scaleb(exponent(stakes.small_bet))
-    half = (stakes.small_bet / 2).quantize(unit, rounding=ROUND_DOWN)
-    return half if 0 < half < stakes.small_bet else stakes.small_bet / 2
+    half = (exact(stakes.small_bet) / 2).quantize(unit, rounding=ROUND_DOWN)
+    return half if 0 < half < stakes.small_bet else exact(stakes.small_bet) / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +189,8 @@ class PhhResult:
     """What the engine found a hand's players collected and won (net), for ``winnings``
     and ``finishing_stacks`` (the stack at the start plus the net)."""
 
-    collected: Mapping[str, Decimal]
-    net: Mapping[str, Decimal]
+    collected: Mapping[str, Money]
+    net: Mapping[str, Money]
 
 
 def phh_fields(hand: Hand, result: PhhResult | None = None) -> list[tuple[str, str]]:

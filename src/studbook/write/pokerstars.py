@@ -43,7 +43,7 @@ from studbook.events import (
     Event, Hand, HandHeader, Muck, NoLowHand, NoShow, Note, OpenPairNotice, PostAnte, PotSummary,
     Seat, SeatSummary, Show, ShowdownStart, Street, StreetStart, Structure, Tournament, UncalledReturned, Variant,
 )
-from studbook.money import format_amount
+from studbook.money import Money, format_amount
 
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 _STREET_LINES = {
@@ -71,7 +71,7 @@ class _Writer:
         self.split_pots = _split_pots(hand.events)
         self.community = next((e for e in hand.events if isinstance(e, DealCommunity)), None)
 
-    def money(self, value: Decimal | None) -> str:
+    def money(self, value: Money | None) -> str:
         return format_amount(value if value is not None else Decimal(0), self.symbol)
 
     def lines(self) -> list[str]:
@@ -333,7 +333,7 @@ def _money_as_logged(hand: Hand) -> tuple[Event, ...]:
     return tuple(e for e in events if not isinstance(e, PotSummary)) + (summary,)
 
 
-def _collect_more(events: list[Event], hand: Hand, player: str, more: Decimal) -> list[Event]:
+def _collect_more(events: list[Event], hand: Hand, player: str, more: Money) -> list[Event]:
     """``player``'s collections changed by ``more`` (less when negative: from the last one back)."""
     if more > ZERO:
         return events + [Collect(file=hand.file, line=hand.end_line, player=player, amount=more)]

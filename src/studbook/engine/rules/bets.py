@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from studbook.betting import AGGRESSIVE, call_chips, completes, owed, street_bet, street_total
 from studbook.events import Action, ActionKind, BettingCapped, OpenPairNotice
+from studbook.money import Money, exact
 from studbook.engine.messages import (
     BET_ALLIN_NOT_REOPENED, BET_ALLIN_SHORT_CALL, BET_CAP_NOTICE, BET_CAP_RAISE, BET_CHECK_CALLS_NOTHING,
     BET_CHECK_FACING, BET_CHECK_MUST_BRING_IN, BET_OPEN_PAIR_NO_PAIR, BET_OPEN_PAIR_NOTICE_NO_PAIR,
@@ -20,7 +21,7 @@ from studbook.engine.messages import (
     BRINGIN_COMPLETE_NOT_FACING, BRINGIN_COMPLETE_SIZE, BRINGIN_PLAYER_CALLS_FIRST, BRINGIN_PLAYER_FOLDS,
 )
 from studbook.engine.table import (
-    Table, BRING_IN, CALL, CHECK, COMPLETE, FOLD, FOURTH, LegalAction, PlayerState, THIRD, ZERO,
+    Table, BRING_IN, CALL, CHECK, COMPLETE, FOLD, FOURTH, LegalAction, PlayerState, THIRD,
 )
 from studbook.engine.rules.order import advance, misplaced_action, start_turn
 from studbook.engine.rules.bringin import post_bring_in, short_bring_in_unknown
@@ -31,7 +32,7 @@ __all__ = [
 """This section's public surface: what the other sections and ``StudState`` may call."""
 
 
-def _units(s: Table) -> tuple[Decimal, ...]:
+def _units(s: Table) -> tuple[Money, ...]:
     """The bet sizes in force on this street: its :func:`~studbook.betting.street_bet`, or on
     4th street with an open pair the small and the double bet, the double alone once it is
     made (rule bet.open_pair). Worked out once a round and kept on it (``Round.units``:
@@ -67,9 +68,9 @@ def _capped(s: Table) -> bool:
     return True
 
 
-def _default_bring_in(small: Decimal) -> Decimal:
+def _default_bring_in(small: Money) -> Money:
     """The bring-in offered when neither the stakes nor an earlier post set it: half the small bet."""
-    return small / 2
+    return exact(small) / 2
 
 
 def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None, optional: bool) -> list[LegalAction]:
@@ -77,7 +78,7 @@ def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None,
     :func:`~studbook.engine.rules.order.round_opening`'s): the one definition of the legal actions,
     which the checks of every action follow. A query. Reports nothing."""
     stack = p.stack
-    to_call = owed(s.round.current_bet, p.street_in)
+    to_call = owed(s.round.current_bet, p.street_in, s.zero)
     out: list[LegalAction] = []
     unopened = s.street is THIRD and not s.opened
     if unopened and bring_in_player is not None:
@@ -90,7 +91,7 @@ def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None,
             to = p.street_in + min(s.small, stack)
             out.append(LegalAction(COMPLETE, to - p.street_in, to, to, stack <= s.small))
         return out
-    if to_call > ZERO:
+    if to_call > s.zero:
         out.append(LegalAction(FOLD))
         chips = min(to_call, stack)
         out.append(LegalAction(CALL, chips, p.street_in + chips, chips, chips == stack))
@@ -99,7 +100,7 @@ def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None,
     if s.fixed and completes(s.street, s.round.bets > 0):
         kind = COMPLETE
     else:  # (pot- and no-limit hands offer a raise of the bring-in as a raise)
-        kind = ActionKind.BET if s.round.current_bet == ZERO else ActionKind.RAISE
+        kind = ActionKind.BET if s.round.current_bet == s.zero else ActionKind.RAISE
     most = p.street_in + stack
     for size in _raise_targets(s, p):
         to = min(size, most)
@@ -108,7 +109,7 @@ def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None,
     return out
 
 
-def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> tuple[Decimal, ...]:
+def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> tuple[Money, ...]:
     """The street totals ``p`` may bet, raise or complete to: the one definition of
     legal sizes, which legal_actions() offers and the checker accepts (rules
     bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
@@ -193,7 +194,7 @@ def on_action(s: Table, e: Action) -> None:
 
 def _misplaced_facts(s: Table, e: Action) -> None:
     """The note of an action the engine could not apply: it put nothing in."""
-    s.action_log.append((e, s.street, s.round.aggressions, s.pot, ZERO, ZERO, ZERO, ZERO))
+    s.action_log.append((e, s.street, s.round.aggressions, s.pot, s.zero, s.zero, s.zero, s.zero))
     if e.kind in AGGRESSIVE:
         s.round.aggressions += 1
 
@@ -215,23 +216,23 @@ def _check(s: Table, p: PlayerState, e: Action) -> None:
             s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
         return
     if r.current_bet > p.street_in:
-        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in))
+        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in, s.zero))
 
 
 def _call(s: Table, p: PlayerState, e: Action) -> None:
     r = s.round
-    due = owed(r.current_bet, p.street_in)
+    due = owed(r.current_bet, p.street_in, s.zero)
     amount = e.amount
     if amount is None:
-        amount = call_chips(r.current_bet, p.street_in, p.stack)
+        amount = call_chips(r.current_bet, p.street_in, p.stack, s.zero)
     if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
         _check_call(s, p, e, due, amount)
     s.put(p, amount, e.line, e.all_in)
 
 
-def _check_call(s: Table, p: PlayerState, e: Action, due: Decimal, amount: Decimal) -> None:
+def _check_call(s: Table, p: PlayerState, e: Action, due: Money, amount: Money) -> None:
     """A call of other than exactly what is due (or of nothing)."""
-    if due <= ZERO:
+    if due <= s.zero:
         if s.street is THIRD and not s.opened and s.bring_in_player is not None:
             s.report(BRINGIN_PLAYER_CALLS_FIRST, e.line, player=p.name)
         else:
@@ -276,7 +277,7 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     _raise_levels(s, p, to, third_open)
 
 
-def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool, offered: tuple[Decimal, ...],
+def _not_offered(s: Table, p: PlayerState, e: Action, to: Money, all_in: bool, offered: tuple[Money, ...],
                  third_open: bool) -> None:
     """A fixed-limit bet, raise or completion is legal when legal_actions() offers its size
     (:func:`_raise_targets`), or it is an all-in for less than the size offered; this one
@@ -286,13 +287,13 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
         return
     r = s.round
     current = r.current_bet
-    if current > ZERO and _capped(s):
+    if current > s.zero and _capped(s):
         s.report(BET_CAP_RAISE, e.line, player=p.name, bets=r.bets, cap=s.profile.cap_bets)
         return
-    if current > ZERO and p.acted and p.acted_level == r.bet_level and p.street_in < current:
+    if current > s.zero and p.acted and p.acted_level == r.bet_level and p.street_in < current:
         s.report(BET_ALLIN_NOT_REOPENED, e.line, player=p.name, current=current)
         return
-    what = "bet" if current == ZERO else "raise"
+    what = "bet" if current == s.zero else "raise"
     if not offered:
         s.report(BET_SIZE_UNCALLABLE, e.line, player=p.name, what=what, to=to)
         return
@@ -314,7 +315,7 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Decimal, all_in: bool,
     s.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
 
 
-def _raise_levels(s: Table, p: PlayerState, to: Decimal, third_open: bool) -> None:
+def _raise_levels(s: Table, p: PlayerState, to: Money, third_open: bool) -> None:
     r = s.round
     level = r.bet_level
     if third_open:

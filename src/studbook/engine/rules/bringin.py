@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from studbook.money import Money
 from studbook.events import Action
 from studbook.engine.messages import (
     BRINGIN_AMOUNT_AS_IN_HAND, BRINGIN_AMOUNT_AT_TABLE, BRINGIN_AMOUNT_RANGE, BRINGIN_PLAYER_AFTER_OPENING,
 )
-from studbook.engine.table import Table, PlayerState, Reported, THIRD, ZERO
+from studbook.engine.table import Table, PlayerState, Reported, THIRD
 
 __all__ = [
     "post_bring_in", "short_bring_in_unknown"
@@ -22,7 +23,7 @@ __all__ = [
 """This section's public surface: what the other sections and ``StudState`` may call."""
 
 
-def _report_bring_in_amount(s: Table, line: int, expected: Decimal, amount: Decimal) -> None:
+def _report_bring_in_amount(s: Table, line: int, expected: Money, amount: Money) -> None:
     """Rule bringin.amount: the message names where the expected bring-in came from."""
     if s.bring_in_hand is not None:
         s.report(BRINGIN_AMOUNT_AS_IN_HAND, line, expected=expected, hand=s.bring_in_hand, amount=amount)
@@ -34,7 +35,7 @@ def post_bring_in(s: Table, p: PlayerState, e: Action) -> None:
     """``p`` posts the bring-in (``e``, a ``BRING_IN`` action): its chips go in, and the round's
     level is set. May report: bringin.amount, bringin.player, chips.stack."""
     r = s.round
-    amount = e.amount if e.amount is not None else (e.to or ZERO)
+    amount = e.amount if e.amount is not None else (e.to or s.zero)
     if s.street is not THIRD or s.opened:
         if Reported.TURN not in s.reported:
             s.report(BRINGIN_PLAYER_AFTER_OPENING, e.line, player=p.name)
@@ -42,7 +43,7 @@ def post_bring_in(s: Table, p: PlayerState, e: Action) -> None:
     expected = s.bring_in
     all_in_short = amount >= p.stack and (expected is None or amount < expected)
     if s.fixed and not all_in_short:
-        if not ZERO < amount < s.small:
+        if not s.zero < amount < s.small:
             s.report(BRINGIN_AMOUNT_RANGE, e.line, amount=amount, small=s.small)
         elif expected is not None and amount != expected:
             _report_bring_in_amount(s, e.line, expected, amount)

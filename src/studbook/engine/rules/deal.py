@@ -22,7 +22,7 @@ from studbook.engine.messages import (
     DEAL_PLAYERS_COUNT, ORDER_STREETS_CARDS_BEFORE_THIRD,
 )
 from studbook.engine.table import (
-    PlayerState, RANK_NIBBLE, rank_sum, Reported, SEVENTH, Table, THIRD, ZERO,
+    PlayerState, RANK_NIBBLE, rank_sum, Reported, SEVENTH, Table, THIRD,
 )
 
 __all__ = [
@@ -51,7 +51,7 @@ def on_ante(s: Table, e: PostAnte) -> None:
         p.total += amount
         s.pot += amount
         p.ante += amount
-        p.street_in = ZERO  # antes do not count toward bets
+        p.street_in = s.zero  # antes do not count toward bets
         return
     _ante_checked(s, p, e)
 
@@ -75,7 +75,7 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
             s.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
     s.put(p, amount, e.line)
     p.ante += amount
-    p.street_in = ZERO  # antes do not count toward bets
+    p.street_in = s.zero  # antes do not count toward bets
 
 
 def begin_hand(s: Table, line: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from studbook.money import Money
 from studbook.events import Action, Street, StreetStart
 from studbook.engine.messages import (
     BRINGIN_ALLIN_LEFT_ACTS_FIRST, BRINGIN_PLAYER_WRONG, BRINGIN_PLAYER_WRONG_NO_DOOR, DEAL_ANTE_NOT_POSTED,
@@ -19,7 +20,7 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Table, able_count, board_key, BOARD_KEYS, PlayerState, Reported, SEVENTH, THIRD, ZERO,
+    Table, able_count, board_key, BOARD_KEYS, PlayerState, Reported, SEVENTH, THIRD,
 )
 
 
@@ -54,8 +55,9 @@ def on_street(s: Table, e: StreetStart) -> None:
         if new != s.street + 1:
             expected = Street(s.street + 1).label if s.street < SEVENTH else "the showdown"
             s.report(ORDER_STREETS_NEXT, e.line, street=s.street, expected=expected, new=new)
+        zero = s.zero
         for p in s.order:  # (acted_level is read only while acted: not set again)
-            p.street_in = ZERO
+            p.street_in = zero
             p.acted = False
     s.street = new
     s.implicit_river_due = new is SEVENTH and not s.implicit_river_done
@@ -103,7 +105,7 @@ def _ensure_round(s: Table, line: int = 0) -> None:
         check_missing_deals(s, line)
     if s.street is THIRD and (s.ante or s.ante_posted):
         for p in s.order:
-            if p.live and not p.ante and p.start > ZERO:
+            if p.live and not p.ante and p.start > s.zero:
                 s.report(DEAL_ANTE_NOT_POSTED, p.deal_line, player=p.name)
     # (round_opening, without its call: this runs for every street)
     opening = _opening_third(s) if s.street is THIRD else _opening_later(s)
@@ -352,7 +354,7 @@ def advance(s: Table, p: PlayerState) -> None:
         _win_by_folds(s)
 
 
-def _advance_scan(s: Table, p: PlayerState, current: Decimal) -> None:
+def _advance_scan(s: Table, p: PlayerState, current: Money) -> None:
     """advance in general (``p`` folded, all-in or still owing); the scan stops as
     soon as later players cannot change the answer."""
     r = s.round

@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from operator import attrgetter
 
+from studbook.money import Money
 from studbook.betting import top_two, uncalled_part
 from studbook.events import Collect, Muck, NoLowHand, PotSummary, Show, ShowdownStart, UncalledReturned
 from studbook.engine.messages import (
@@ -19,7 +20,7 @@ from studbook.engine.messages import (
     SHOWDOWN_ORDER_LAST_AGGRESSOR, SHOWDOWN_ORDER_NO_BET, SHOWDOWN_ORDER_NO_BET_FIRST_TO_ACT, SHOWDOWN_ORDER_RUN_OUT,
     SHOWDOWN_ORDER_SIDE_POTS,
 )
-from studbook.engine.table import Table, able_count, PlayerState, SEVENTH, ZERO
+from studbook.engine.table import Table, able_count, PlayerState, SEVENTH
 from studbook.engine.rules.deal import check_shown
 from studbook.engine.rules.order import betting_done, close_round
 
@@ -41,40 +42,40 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
         s.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
         return
     top, expected, whole = unmatched(s)
-    if top is p and e.amount == whole > ZERO:
+    if top is p and e.amount == whole > s.zero:
         pass  # the whole unmatched part, an unmatched ante included, comes back exactly
-    elif top is None or expected <= ZERO:
+    elif top is None or expected <= s.zero:
         s.report(POT_UNCALLED_NONE, e.line, amount=e.amount, player=p.name)
     elif top is not p or e.amount != expected:
         s.report(POT_UNCALLED_WRONG, e.line, expected=expected, top=top.name, amount=e.amount, player=p.name)
     p.stack += e.amount
     p.total -= e.amount
     s.pot -= e.amount
-    p.street_in = max(p.street_in - e.amount, ZERO)
+    p.street_in = max(p.street_in - e.amount, s.zero)
     p.returned += e.amount
-    if p.stack > ZERO and p.all_in and not p.folded:
+    if p.stack > s.zero and p.all_in and not p.folded:
         p.all_in = False
 
 
-def unmatched(s: Table) -> tuple[PlayerState | None, Decimal, Decimal]:
+def unmatched(s: Table) -> tuple[PlayerState | None, Money, Money]:
     """The top contributor, the unmatched part of their street bets, and the whole
     unmatched part (an ante nobody could match included: rule pot.uncalled). Reports nothing."""
     order = s.order
-    top, first, second = top_two(zip(order, map(_TOTAL, order)))  # (pairs made in C: this runs every hand)
+    top, first, second = top_two(zip(order, map(_TOTAL, order)), s.zero)  # (pairs made in C: this runs every hand)
     if top is None:
-        return None, ZERO, ZERO
+        return None, s.zero, s.zero
     return top, uncalled_part(first, second, top.ante), first - second
 
 
-def uncalled(s: Table) -> tuple[str, Decimal] | None:
+def uncalled(s: Table) -> tuple[str, Money] | None:
     """The uncalled bet to return now, as (player, amount), or None. Reports nothing."""
     top, amount, _ = unmatched(s)
-    if top is None or amount <= ZERO or not (s.hand_over or betting_done(s)):
+    if top is None or amount <= s.zero or not (s.hand_over or betting_done(s)):
         return None
     return top.name, amount
 
 
-def unmatched_bet(s: Table) -> tuple[PlayerState | None, Decimal]:
+def unmatched_bet(s: Table) -> tuple[PlayerState | None, Money]:
     """The player whose bet nobody matched and by how much (None, 0 when none),
     whether or not the betting is over (street bets only: an ante is not a bet). Reports nothing."""
     top, amount, _ = unmatched(s)
@@ -162,10 +163,10 @@ def _check_show_next(s: Table, first: PlayerState, p: PlayerState, line: int) ->
         s.report(SHOWDOWN_ORDER_CLOCKWISE, line, base=base.name, player=p.name, last=last.name)
 
 
-def _show_key(s: Table, first: PlayerState, q: PlayerState) -> tuple[Decimal, int]:
+def _show_key(s: Table, first: PlayerState, q: PlayerState) -> tuple[Money, int]:
     """Where ``q`` comes in the showing order after ``first``."""
     clockwise = (q.pos - first.pos) % len(s.order)
-    return (-q.total if s.profile.shows_side_pots_first else ZERO, clockwise)
+    return (-q.total if s.profile.shows_side_pots_first else s.zero, clockwise)
 
 
 def _ran_out(s: Table, live: list[PlayerState]) -> bool:
