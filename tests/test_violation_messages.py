@@ -230,3 +230,11 @@ def test_each_message_makes_a_violation_with_its_fields(name: str) -> None:
     assert v.street == (fields["street"] if isinstance(fields.get("street"), Street) else Street.FOURTH)
     assert (v.expected is None, v.actual is None) == (m.expected is None, m.actual is None)
     assert v.party in (Party.PLAYER, Party.SITE) and hash(v) == hash(v)  # frozen values: hashable
+
+
+def test_every_count_field_is_a_field_a_message_names() -> None:
+    """``messages._COUNTS`` says which fields' ints are counts (any other int a violation keeps
+    is an amount of chips, kept as its Decimal): a name there that no message's template
+    uses is a stale entry, or a misspelt one that leaves the real count field an amount."""
+    used = {name for m in MESSAGES.values() for name in m.fields}
+    assert sorted(messages._COUNTS - used) == []
