@@ -609,7 +609,7 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
          (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
          bets_before, pot if pot_before is last_pot else (pot := minor[text(last_pot := pot_before)]))
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
-        in enumerate(map(fact_fields, check.action_log))
+        in enumerate(fact_fields(check.action_log))
     ]
 
 
