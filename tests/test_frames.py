@@ -578,7 +578,7 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     check = showdown_hand().check()
     monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
     made = rows._action_rows(check, "s", "1", None)
-    facts = list(map(fact_fields, check.action_log))
+    facts = fact_fields(check.action_log)
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
     figures = sum(1 for f in facts for amount in (f[3], f[4]) if amount is not None)  # the engine's
@@ -734,7 +734,7 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
     logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
     assert by_decimal == logged and len(by_decimal) >= 10
     from studbook.engine.result import fact_fields
-    engine_figures = {str(f[i]) for f in map(fact_fields, check.action_log) for i in (3, 4, 6)}
+    engine_figures = {str(f[i]) for f in fact_fields(check.action_log) for i in (3, 4, 6)}
     assert by_text and set(by_text) <= engine_figures
     by_text.clear()
     by_decimal.clear()

@@ -91,9 +91,9 @@ def _written(check: HandCheck) -> Any:
     for p in check.players:
         for value in (p.contributed, p.collected, p.net):
             _no_float(value)
-    facts = [tuple(str(x) for x in fact_fields(r)[3:]) for r in check.action_log]
-    for r in check.action_log:
-        for value in fact_fields(r)[3:]:
+    facts = [tuple(str(x) for x in f[3:]) for f in fact_fields(check.action_log)]
+    for f in fact_fields(check.action_log):
+        for value in f[3:]:
             _no_float(value)
     return (check.status, [json.dumps(violation_record(v), sort_keys=True) for v in check.violations],
             [v.message for v in check.violations],
