@@ -128,3 +128,40 @@ def test_a_tournament_hand_of_ints_runs_on_ints() -> None:
     assert check.status == "ok"
     assert all(type(p.contributed) is int and type(p.collected) is int for p in check.players)
     assert type(check.pots[0].amount) is int
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(_HANDS)), st.integers(0, 11), st.integers(0, 40), st.integers(-2, 2), st.data())
+def test_a_hand_of_ints_gives_its_decimal_hands_rows(table: Any, number: int, action: int, by: int,
+                                                     data: st.DataObject) -> None:
+    # the rows find a chip hand's figures by their value (rows._BY_VALUE), a cash hand's by
+    # their text: the same minor units, whatever mix of ints and Decimals the hand holds
+    from studbook.rows import rows_from_checks
+
+    hand = _nudged(_HANDS[table][number], action, by)
+    mode = data.draw(st.sampled_from(("all", "some")))
+    pick = (lambda: True) if mode == "all" else (lambda: data.draw(st.booleans()))
+    ints = _with_ints(hand, pick)
+    assert rows_from_checks([check_hand(ints)]) == rows_from_checks([check_hand(hand)])
+
+
+def test_a_chip_hands_figures_are_not_written_out_for_their_minor_units(monkeypatch: Any) -> None:
+    # an int's minor units by the int itself (its hash is the int): str and the text memo are
+    # for a cash hand's new Decimals (rows._figure_keys)
+    from studbook import rows
+    from studbook.read.memo import Memo
+
+    class Refused(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            raise AssertionError(f"{text} written out")
+
+    hand = _with_ints(_HANDS[("stud", True)][0], lambda: True)
+    check = check_hand(hand)
+    before = rows.rows_from_checks([check])
+    monkeypatch.setattr(rows, "_BY_TEXT", (str, Refused(str)))
+    seen = rows._scan(hand)
+    pots, won = rows._pot_rows(check, ("s", "1"), None)
+    players = rows._player_rows(hand.site, hand.hand_id, "stud", 8, 8, check, seen, won, None)
+    actions = rows._action_rows(check, hand.site, hand.hand_id, None)
+    assert len(actions) == len(check.action_log) and len(players) == len(check.players) and pots
+    assert rows._action_rows(check, hand.site, hand.hand_id, None) == before["actions"]
