@@ -577,8 +577,9 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
 
     check = showdown_hand().check()
     monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     made = rows._action_rows(check, "s", "1", None)
-    facts = list(map(fact_fields, check.action_log))
+    facts = fact_fields(check.action_log)
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
     figures = sum(1 for f in facts for amount in (f[3], f[4]) if amount is not None)  # the engine's
@@ -666,6 +667,7 @@ def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: py
             return super().__getitem__(text)
 
     monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     seen = rows._scan(check.hand)
     _, won = rows._pot_rows(check, ("s", "1"), None)
     written.clear()  # the forced bets' and the pots'
@@ -729,12 +731,13 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
             return super().__getitem__(amount)
 
     monkeypatch.setattr(rows, "_MINOR", ByText(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     monkeypatch.setattr(rows, "_WRITTEN", ByDecimal(rows._exact_minor))
     rows._action_rows(check, "s", "1", None)
     logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
     assert by_decimal == logged and len(by_decimal) >= 10
     from studbook.engine.result import fact_fields
-    engine_figures = {str(f[i]) for f in map(fact_fields, check.action_log) for i in (3, 4, 6)}
+    engine_figures = {str(f[i]) for f in fact_fields(check.action_log) for i in (3, 4, 6)}
     assert by_text and set(by_text) <= engine_figures
     by_text.clear()
     by_decimal.clear()

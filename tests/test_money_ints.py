@@ -17,6 +17,7 @@ from studbook.engine.messages import violation_record
 from studbook.engine.result import HandCheck, fact_fields
 from studbook.events import Action, Hand, money_fields
 from studbook.money import ZERO, ZEROS, exact, format_amount, money_text, parse_amount
+from studbook.rows import rows_from_checks
 from studbook.simulate import simulate_hands
 from studbook.write.jsonl import hand_record
 
@@ -91,9 +92,9 @@ def _written(check: HandCheck) -> Any:
     for p in check.players:
         for value in (p.contributed, p.collected, p.net):
             _no_float(value)
-    facts = [tuple(str(x) for x in fact_fields(r)[3:]) for r in check.action_log]
-    for r in check.action_log:
-        for value in fact_fields(r)[3:]:
+    facts = [tuple(str(x) for x in f[3:]) for f in fact_fields(check.action_log)]
+    for f in fact_fields(check.action_log):
+        for value in f[3:]:
             _no_float(value)
     return (check.status, [json.dumps(violation_record(v), sort_keys=True) for v in check.violations],
             [v.message for v in check.violations],
@@ -117,8 +118,12 @@ def test_ints_and_decimals_give_the_same_check(table: Any, number: int, action: 
     mode = data.draw(st.sampled_from(("all", "some")))
     pick = (lambda: True) if mode == "all" else (lambda: data.draw(st.booleans()))
     ints = _with_ints(hand, pick)
-    assert _written(check_hand(ints)) == _written(check_hand(hand))
+    checked, as_decimals = check_hand(ints), check_hand(hand)
+    assert _written(checked) == _written(as_decimals)
     assert hand_record(ints) == hand_record(hand)  # (the export writes an int amount as the Decimal's text)
+    # the rows find a chip hand's figures by their value (rows._BY_VALUE), a cash hand's by their
+    # text: the same rows (the store's content), whatever mix of ints and Decimals the hand holds
+    assert rows_from_checks([checked]) == rows_from_checks([as_decimals])
 
 
 def test_a_tournament_hand_of_ints_runs_on_ints() -> None:
@@ -128,3 +133,25 @@ def test_a_tournament_hand_of_ints_runs_on_ints() -> None:
     assert check.status == "ok"
     assert all(type(p.contributed) is int and type(p.collected) is int for p in check.players)
     assert type(check.pots[0].amount) is int
+
+
+def test_a_chip_hands_figures_are_not_written_out_for_their_minor_units(monkeypatch: Any) -> None:
+    # an int's minor units by the int itself (its hash is the int): str and the text memo are
+    # for a cash hand's new Decimals (rows._figure_keys)
+    from studbook import rows
+    from studbook.read.memo import Memo
+
+    class Refused(Memo[str, int]):
+        def __getitem__(self, text: str) -> int:
+            raise AssertionError(f"{text} written out")
+
+    hand = _with_ints(_HANDS[("stud", True)][0], lambda: True)
+    check = check_hand(hand)
+    before = rows.rows_from_checks([check])
+    monkeypatch.setattr(rows, "_BY_TEXT", (str, Refused(str)))
+    seen = rows._scan(hand)
+    pots, won = rows._pot_rows(check, ("s", "1"), None)
+    players = rows._player_rows(hand.site, hand.hand_id, "stud", 8, 8, check, seen, won, None)
+    actions = rows._action_rows(check, hand.site, hand.hand_id, None)
+    assert len(actions) == len(check.action_log) and len(players) == len(check.players) and pots
+    assert rows._action_rows(check, hand.site, hand.hand_id, None) == before["actions"]

@@ -8,7 +8,8 @@ the order stud uses to break ties between equal door cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterable
 
 RANKS = "23456789TJQKA"
@@ -19,6 +20,10 @@ SUITS = "cdhs"  # bring-in tie-break order: clubs lowest, spades highest
 class Card:
     rank: int  # 2..14, ace high (14)
     suit: str  # one of "cdhs"
+    text: str = field(init=False, repr=False, compare=False)  # "Th": written once, as the card is made
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", RANKS[self.rank - 2] + self.suit)  # (frozen: no plain assignment)
 
     @property
     def index(self) -> int:
@@ -34,7 +39,7 @@ class Card:
         return 1 if self.rank == 14 else self.rank
 
     def __str__(self) -> str:
-        return RANKS[self.rank - 2] + self.suit
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -69,5 +74,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         return tuple(Card.parse(part) for part in text.split())
 
 
+_TEXT = attrgetter("text")
+
+
 def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join([RANKS[card.rank - 2] + card.suit for card in cards])  # str(card), inlined: frames call it a lot
+    """The cards' texts, space separated: ``"3d Th As"`` (each card's text kept on it, read
+    in C: no Python step a card; the rows call this some ten times a hand)."""
+    return " ".join(map(_TEXT, cards))

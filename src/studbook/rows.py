@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from operator import itemgetter
-from typing import Any, Iterable, Sequence
+from operator import itemgetter, pos
+from typing import Any, Callable, Iterable, Sequence
 
 from studbook.cards import DECK, RANKS, SUITS, Card, format_cards
 from studbook.engine.messages import value_text
@@ -303,6 +303,22 @@ and a chip amount read as an int meets its equal Decimal's entry.) The
 engine's figures are new Decimals, whose hash would cost more than the text: :data:`_MINOR`."""
 
 
+FigureKeys = tuple[Callable[[Money], Any], Memo[Any, int]]
+"""How a hand's engine figures (totals, calls, pots) find their minor units: ``memo[key(amount)]``."""
+_BY_TEXT: FigureKeys = (str, _MINOR)  # a cash hand's: new Decimals, by their text
+_BY_VALUE: FigureKeys = (pos, _WRITTEN)
+"""A chip hand's (i34e14: amounts written as whole chips are ints, and the engine counts from an int
+zero): by the amount itself, an int's hash being the int, where ``str`` writes it out (and its text
+is hashed anew). ``pos`` gives an int back as it is; a Decimal a chip hand may still hold comes as an
+equal Decimal, which :data:`_WRITTEN` converts by its value, exactly."""
+
+
+def _figure_keys(hand: Hand) -> FigureKeys:
+    """:data:`_BY_VALUE` for a hand of chips (its big bet an int: the engine's zero is then an int,
+    ``Table.zero``), else :data:`_BY_TEXT`."""
+    return _BY_VALUE if hand.header.stakes.big_bet.__class__ is int else _BY_TEXT
+
+
 def from_minor(value: int) -> Decimal:
     """The exact Decimal amount of a minor-units value."""
     return Decimal(int(value)).scaleb(-MONEY_DIGITS)
@@ -440,8 +456,7 @@ _NAN = float("nan")
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: float, check: HandCheck,
                  seen: _Seen, won: dict[str, list[int]], null: Any) -> Rows:
-    minor = _MINOR
-    text = str
+    text, minor = _figure_keys(check.hand)
     classes = _CLASSES[variant]  # starting classes, by ClassKey
     streets = _STREET
     showdown = check.went_to_showdown
@@ -496,18 +511,18 @@ _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks n
 
 def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
-    minor = _MINOR
+    text, minor = _figure_keys(check.hand)
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
-        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[str(award.amount)],
+        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[text(award.amount)],
                 ", ".join(award.eligible))
         halves = ((("high", award.high), ("low", award.low)) if award.low
                   else (("whole", award.high),))
         recorded = False
         for half, winners in halves:
             for winner, amount in winners:
-                taken = minor[str(amount)]
+                taken = minor[text(amount)]
                 rows.append((*base, half, winner, taken))
                 if winner not in won:
                     won[winner] = [0, 0]
@@ -594,10 +609,9 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     taken field by field from its records: no object an action). A check or a fold puts
     nothing in, and most actions owe nothing: a zero amount is 0 without writing it out. After
     such an action the pot is the engine's same Decimal as before it (8 of a hand's 18 pots):
-    its minor units are the last row's."""
-    minor = _MINOR
+    its minor units are the last row's. (The engine's figures by :func:`_figure_keys`.)"""
+    text, minor = _figure_keys(check.hand)
     written = _WRITTEN
-    text = str
     value = _VALUE
     streets = _STREET
     pot = last_pot = None  # the last row's pot, and the engine's Decimal it was written from
@@ -609,7 +623,7 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
          (owed := minor[text(to_call)] if to_call else 0), 1 if owed > 0 else 0,
          bets_before, pot if pot_before is last_pot else (pot := minor[text(last_pot := pot_before)]))
         for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
-        in enumerate(map(fact_fields, check.action_log))
+        in enumerate(fact_fields(check.action_log))
     ]
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
-from typing import Callable, TypeAlias
+from itertools import starmap
+from typing import Callable, Iterable, TypeAlias
 
 from studbook.betting import named
 from studbook.cards import Card
@@ -96,18 +97,31 @@ player's street total before, and their hand total before and after it.
 :func:`action_facts` turns it into the action's :class:`ActionFacts`."""
 
 
+FactFields = tuple[Action, Street | None, ActionKind, Money, Money, int, Money]
+"""An :class:`ActionFacts`' fields, in order (the frames' actions rows take them so)."""
+
+
 def action_facts(record: ActionRecord) -> ActionFacts:
     """The facts of one action the engine applied, from its note."""
-    return new_action_facts(*fact_fields(record))
+    return new_action_facts(*fact_fields((record,))[0])
 
 
-def fact_fields(record: ActionRecord) -> tuple[Action, Street | None, ActionKind, Money, Money, int, Money]:
-    """The fields of :func:`action_facts`' ActionFacts, in order, with no object made
-    (the frames' actions rows take them so, a few dozen a hand)."""
-    action, street, bets, pot, level, street_in, before, after = record
+def fact_fields(log: Iterable[ActionRecord]) -> list[FactFields]:
+    """The fields of each action's :class:`ActionFacts`, in order, with no object made
+    (the frames' actions rows take them so, a few dozen a hand): one comprehension a
+    hand, no call an action (the kind's name is :data:`_NAMED`'s)."""
+    names = _NAMED
+    zeros = ZEROS
     # (the bet to match, the action's own kind of zero when nothing was: money.ZEROS)
-    return (action, street, named(action.kind, street, bets > 0), after - before,
-            level - street_in if level > street_in else ZEROS[level.__class__], bets, pot)
+    return [(action, street, names[action.kind, street, bets > 0], after - before,
+             level - street_in if level > street_in else zeros[level.__class__], bets, pot)
+            for action, street, bets, pot, level, street_in, before, after in log]
+
+
+_NAMED: dict[tuple[ActionKind, Street | None, bool], ActionKind] = {
+    (kind, street, opened): named(kind, street, opened)
+    for kind in ActionKind for street in (None, *Street) for opened in (False, True)}
+""":func:`betting.named` of every kind, street and ``opened``: looked up, not called, an action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +145,7 @@ class HandCheck:
     @property
     def actions(self) -> tuple[ActionFacts, ...]:
         """Each Action event's facts as the engine applied it, in log order."""
-        return tuple(map(action_facts, self.action_log))
+        return tuple(starmap(new_action_facts, fact_fields(self.action_log)))
 
 
 # positional constructors (every field, in declaration order) for the engine's hot path
