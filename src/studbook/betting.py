@@ -112,7 +112,7 @@ def written_total(before: Money, level: Money, *, chips: Money | None = None, to
         return to
     if by is not None:
         return level + by
-    return before + (chips if chips is not None else Decimal(0))
+    return before + chips if chips is not None else before
 
 
 def kind_for(total: N, level: N, completing: bool) -> ActionKind:
