@@ -84,8 +84,10 @@ def test_the_ledger_counts_from_the_first_ante_s_kind() -> None:
         ledger.start(Street.THIRD)
         ledger.act("A", ActionKind.BET, chips=bet)
         called = ledger.check_or_call("B")
-        folded = ledger.act("A", ActionKind.FOLD)
-        assert type(called[1]) is type(bet) and type(folded[4]) is type(ante), (called, folded)
+        ledger.start(Street.FOURTH)
+        checked = ledger.check_or_call("B")  # nothing owed: a check, the bet to match the hand's zero
+        assert type(ledger.zero) is type(ledger.level) is type(ante), (ledger.zero, ledger.level)
+        assert type(called[1]) is type(bet) and checked[0] is ActionKind.CHECK, (called, checked)
         assert {type(v) for v in ledger.put_in.values()} == {type(bet)}
         assert {type(amount) for amount, _eligible in ledger.pots()} == {type(bet)}
 

@@ -2,7 +2,7 @@
 
 Amounts are exact everywhere in events and the engine: what the log wrote,
 never a float. An amount written as a whole number without a currency (tournament
-chips, ``1500``) is an :class:`int`, every other one a :class:`decimal.Decimal`
+chips, ``1500`` or ``1,500``) is an :class:`int`, every other one a :class:`decimal.Decimal`
 (:data:`Money`): an int is exactly the Decimal of exponent 0 in every operation the
 engine does but true division (``+ - < min max hash str``, and mixed with Decimals),
 and int arithmetic costs a sixth of Decimal's, so a chip hand runs on ints. ``parse_amount`` accepts the forms sites

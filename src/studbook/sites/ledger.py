@@ -63,9 +63,10 @@ _INTENT_KINDS: dict[str, ActionKind] = {
 # several times as much to make, a frozen dataclass more.
 Normalised = tuple[ActionKind, Optional[Money], Optional[Money], bool, Money]
 
-# A fold's and a check's figures, by the kind of the hand's amounts (its zero's type).
-_FOLDED: dict[type, Normalised] = {kind: (FOLD, None, None, False, zero) for kind, zero in ZEROS.items()}
-_CHECKED: dict[type, Normalised] = {kind: (CHECK, None, None, False, zero) for kind, zero in ZEROS.items()}
+# A fold's and a check's figures: no chips put in, ``0`` whatever the hand's kind (no reader adds
+# it to anything: the chips put in are the ledger's own figure; a constant costs no look-up)
+_FOLDED: Normalised = (FOLD, None, None, False, 0)
+_CHECKED: Normalised = (CHECK, None, None, False, 0)
 
 
 class Ledger:
@@ -174,9 +175,9 @@ class Ledger:
             self.fresh, self.aggressor = False, None
         if kind is FOLD:
             self.folded.add(player)
-            return (kind, None, None, True, self.zero) if all_in else _FOLDED[self.zero.__class__]
+            return (kind, None, None, True, 0) if all_in else _FOLDED
         if kind is CHECK:
-            return (kind, None, None, True, self.zero) if all_in else _CHECKED[self.zero.__class__]
+            return (kind, None, None, True, 0) if all_in else _CHECKED
         before = self.street_in.get(player, self.zero)
         if self.kinds_as_written:
             return self._as_written(player, kind, before, chips, to, by, all_in)
