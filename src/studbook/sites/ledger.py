@@ -143,10 +143,12 @@ class Ledger:
     def post_ante(self, player: str, chips: Money) -> bool:
         """Take an ante (``antes[player]``: what it took); True when it leaves the player all-in."""
         self.in_hand[player] = None
-        zero = self.zero = ZEROS[chips.__class__]  # the amount as written (not a short stack's)
         if self.posts_as_due:
             chips = self._postable(player, chips)
-        self.ante = self.ante or chips
+        if not self.ante:  # the first ante not 0: the kind of its chips is the hand's (looked up once)
+            self.ante = chips
+            self.zero = ZEROS[chips.__class__]
+        zero = self.zero
         self.antes[player] = self.antes.get(player, zero) + chips
         self.put_in[player] = self.put_in.get(player, zero) + chips
         left = self.stacks[player] = self.stacks.get(player, zero) - chips
