@@ -25,9 +25,12 @@ from studbook.write.jsonl import hand_record
 def test_whole_chips_are_ints_and_other_amounts_decimals() -> None:
     assert parse_amount("1500") == 1500 and type(parse_amount("1500")) is int
     assert type(parse_amount("0")) is int and type(parse_amount("007")) is int
-    # a currency, a point, a scale or a separator: the Decimal as before (a cash hand never mixes)
-    for text, value in (("$1", "1"), ("0.50", "0.50"), ("$0.10", "0.10"), ("1.5K", "1500"), ("1,250", "1250"),
-                        ("5 USD", "5"), ("2M", "2000000")):
+    # whole chips with their thousands grouped, or a comma the grammar took in: ints too (i34r18)
+    for text, value in (("1,500", 1500), ("12,345,678", 12345678), ("6,", 6)):
+        assert parse_amount(text) == value and type(parse_amount(text)) is int, text
+    # a currency, a point or a scale: the Decimal as before (a cash hand never mixes)
+    for text, value in (("$1", "1"), ("0.50", "0.50"), ("$0.10", "0.10"), ("1.5K", "1500"), ("$1,250", "1250"),
+                        ("1,250 USD", "1250"), ("1,250.50", "1250.50"), ("5 USD", "5"), ("2M", "2000000")):
         amount = parse_amount(text)
         assert type(amount) is Decimal and str(amount) == value, text
 

@@ -52,7 +52,7 @@ from decimal import Decimal
 from typing import Collection, Iterable, Literal, Mapping, Sequence, TypeVar
 
 from studbook.events import ActionKind, Street
-from studbook.money import Money, exact
+from studbook.money import Money, exact, half
 
 N = TypeVar("N", int, Decimal, Money)
 P = TypeVar("P")  # whoever a contribution belongs to: a name, a player's state
@@ -112,7 +112,7 @@ def written_total(before: Money, level: Money, *, chips: Money | None = None, to
         return to
     if by is not None:
         return level + by
-    return before + (chips if chips is not None else Decimal(0))
+    return before + chips if chips is not None else before
 
 
 def kind_for(total: N, level: N, completing: bool) -> ActionKind:
@@ -298,7 +298,7 @@ def fixed_stakes(small: Money | None, big: Money | None) -> tuple[Money, Money] 
         return None
     if small is None:
         assert big is not None
-        return exact(big) / 2, big
+        return half(big), big
     return small, big if big is not None else small * 2
 
 

@@ -2,7 +2,7 @@
 
 Amounts are exact everywhere in events and the engine: what the log wrote,
 never a float. An amount written as a whole number without a currency (tournament
-chips, ``1500``) is an :class:`int`, every other one a :class:`decimal.Decimal`
+chips, ``1500`` or ``1,500``) is an :class:`int`, every other one a :class:`decimal.Decimal`
 (:data:`Money`): an int is exactly the Decimal of exponent 0 in every operation the
 engine does but true division (``+ - < min max hash str``, and mixed with Decimals),
 and int arithmetic costs a sixth of Decimal's, so a chip hand runs on ints. ``parse_amount`` accepts the forms sites
@@ -42,6 +42,11 @@ _PLAIN = re.compile(
     f"[{re.escape(''.join(_CURRENCY_SYMBOLS))}]?([0-9]{{1,{_WHOLE_DIGITS}}}(?:\\.[0-9]{{1,{MONEY_DIGITS}}})?)"
 ).fullmatch
 
+# Whole chips in other forms than plain digits: thousands grouped ("1,500"), or a comma after
+# the figure that the grammar's amount took in (Full Tilt's "antes 6, and is all in"): no
+# currency, no point, no scale
+_GROUPED_CHIPS = re.compile("[0-9]{1,3}(?:,[0-9]{3})*,?").fullmatch
+
 
 ZEROS: dict[type, Money] = {int: 0, Decimal: ZERO}
 """The zero of each kind of amount, by its type (``ZEROS[value.__class__]``): ``0`` for an int,
@@ -55,6 +60,14 @@ def exact(value: Money) -> Decimal:
     return value if value.__class__ is Decimal else Decimal(value)
 
 
+def half(value: Money) -> Money:
+    """Half of an amount, exact: an int's when it is an even number of chips (so a chip
+    hand's figures stay ints), else the Decimal's (``exact(value) / 2``: never a float)."""
+    if value.__class__ is int and not value % 2:
+        return value // 2
+    return exact(value) / 2
+
+
 def exponent(value: Money) -> int:
     """The power of ten of a finite amount's last digit (``as_tuple``'s exponent,
     which is a letter only for NaN and the infinities; an int's is 0)."""
@@ -65,7 +78,10 @@ def parse_amount(text: str) -> Money:
     """Parse an amount as written in a log into an exact amount (:data:`Money`); raise ValueError."""
     plain = _PLAIN(text)
     if plain is None:
-        return _parse_checked(text)
+        value = _parse_checked(text)
+        # Chips with their thousands grouped ("1,500 in chips") are whole chips too, an int as
+        # the plain digits are: a hand of both would mix (i34r18)
+        return int(value) if _GROUPED_CHIPS(text) else value
     figure = plain[1]  # what _parse_checked makes of it, within the limits by its form
     # Chips (plain digits, no currency, no point) as an int: "$1" stays a Decimal, so a cash
     # hand ("$0.10" beside "$1") is all Decimals and never mixes (mixing costs a conversion

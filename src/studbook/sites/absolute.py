@@ -18,7 +18,7 @@ from studbook.events import ActionKind, ChatterKind, Street, Tournament
 from studbook.money import currency_in
 from studbook.read.split import NEXT_LINES
 from studbook.sites.lines import (
-    ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
+    ACTION_TERMINALS, COMMON_KINDS, STREET_TERMINALS, Fields, LineBuilder, LineFormat, SkipHand, amount, to_utc,
     cards, skip_reason, WRITTEN_AMOUNT,
 )
 
@@ -101,7 +101,7 @@ class AbsoluteBuilder(LineBuilder):
     def all_in(self, kind: str, f: Fields, line: int) -> None:
         player, put, to = str(f[0]), amount(f[1]), f[2]
         ledger = self.ledger
-        before = ledger.street_in.get(player, ZERO)
+        before = ledger.street_in.get(player, ledger.zero)
         total = written_total(before, ledger.level, chips=put, to=amount(to) if to else None)
         kind = kind_for(total, ledger.level, False)  # the ledger tells a completion
         if kind is ActionKind.RAISE:

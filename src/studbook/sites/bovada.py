@@ -23,9 +23,9 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Half, HandHeader, Stakes, Street, Structure,
     Tournament, Variant,
 )
-from studbook.money import Money, currency_in, exact
+from studbook.money import Money, currency_in, half
 from studbook.sites.lines import (
-    ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
+    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, dedupe, WRITTEN_AMOUNT,
 )
 
 # Sites of the Bovada batch name no hand id in a fixed place of a rejected hand's first line.
@@ -177,7 +177,7 @@ class BovadaBuilder(LineBuilder):
         if verb == "Double bets":
             units = self.ledger.units  # a double bet (4th street, an open pair) is two small bets
             if Street.FOURTH in units:
-                units[Street.FOURTH] = exact(units[Street.FOURTH]) / 2  # (an int's / is a float's)
+                units[Street.FOURTH] = half(units[Street.FOURTH])
 
     def call(self, kind: str, f: Fields, line: int) -> None:
         self._act(f, line, ActionKind.CALL, chips=amount(f[2]))
@@ -236,7 +236,9 @@ class BovadaBuilder(LineBuilder):
         hi = _SUMMARY_HI.match(text)
         lo = _SUMMARY_LO.search(text)
         if hi or lo:
-            won = (amount(hi.group(1)) if hi else ZERO) + (amount(lo.group(1)) if lo else ZERO)
+            won = amount(hi.group(1)) if hi else None  # (no zero added: a Decimal one would make chips Decimals)
+            if lo:
+                won = amount(lo.group(1)) if won is None else won + amount(lo.group(1))
         if hi and lo or (lo and not hi) or text.lstrip().startswith("HI "):
             self._halves(player, amount(hi.group(1)) if hi else None, amount(lo.group(1)) if lo else None)
         self.add_seat_summary(line, int(seat), player, text.strip(),

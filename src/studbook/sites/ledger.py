@@ -29,7 +29,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal, Mapping, Optional
 
-from studbook.money import Money
+from studbook.money import ZEROS, Money
 from studbook.betting import (
     call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
 )
@@ -63,8 +63,10 @@ _INTENT_KINDS: dict[str, ActionKind] = {
 # several times as much to make, a frozen dataclass more.
 Normalised = tuple[ActionKind, Optional[Money], Optional[Money], bool, Money]
 
-_FOLDED: Normalised = (FOLD, None, None, False, ZERO)
-_CHECKED: Normalised = (CHECK, None, None, False, ZERO)
+# A fold's and a check's figures: no chips put in, ``0`` whatever the hand's kind (no reader adds
+# it to anything: the chips put in are the ledger's own figure; a constant costs no look-up)
+_FOLDED: Normalised = (FOLD, None, None, False, 0)
+_CHECKED: Normalised = (CHECK, None, None, False, 0)
 
 
 class Ledger:
@@ -102,7 +104,7 @@ class Ledger:
     __slots__ = (
         "stacks_tell_all_in", "all_in_takes_chips", "kinds_as_written", "stacks", "street_in", "put_in",
         "antes", "in_hand", "folded", "street", "level", "opened", "fresh", "aggressor", "units",
-        "bring_in", "ante", "posts_as_due", "small_bet",
+        "bring_in", "ante", "posts_as_due", "small_bet", "zero",
     )
 
     def __init__(self, stacks: Mapping[str, Money] | None = None, *, stacks_tell_all_in: bool = True,
@@ -113,6 +115,10 @@ class Ledger:
         self.kinds_as_written = kinds_as_written
         self.posts_as_due = posts_as_due
         self.small_bet = small_bet
+        # What the hand's figures count from: a Decimal zero until the first ante tells the kind
+        # of the hand's amounts (money.ZEROS), so a chip hand's figures stay ints: an int meeting
+        # a Decimal zero becomes a Decimal, a conversion every operation after (i34r18).
+        self.zero: Money = ZERO
         self.stacks: dict[str, Money] = {}
         self.street_in: dict[str, Money] = {}  # this street's chips, per player who put any in
         self.put_in: dict[str, Money] = {}  # the whole hand's, antes included, in first-contribution order
@@ -139,15 +145,18 @@ class Ledger:
         self.in_hand[player] = None
         if self.posts_as_due:
             chips = self._postable(player, chips)
-        self.ante = self.ante or chips
-        self.antes[player] = self.antes.get(player, ZERO) + chips
-        self.put_in[player] = self.put_in.get(player, ZERO) + chips
-        left = self.stacks[player] = self.stacks.get(player, ZERO) - chips
+        if not self.ante:  # the first ante not 0: the kind of its chips is the hand's (looked up once)
+            self.ante = chips
+            self.zero = ZEROS[chips.__class__]
+        zero = self.zero
+        self.antes[player] = self.antes.get(player, zero) + chips
+        self.put_in[player] = self.put_in.get(player, zero) + chips
+        left = self.stacks[player] = self.stacks.get(player, zero) - chips
         return self.stacks_tell_all_in and left <= 0
 
     def start(self, street: Street) -> None:
         self.street = street
-        self.level = ZERO
+        self.level = self.zero
         self.opened = False
         self.fresh = True
         self.street_in = {}
@@ -168,15 +177,15 @@ class Ledger:
             self.fresh, self.aggressor = False, None
         if kind is FOLD:
             self.folded.add(player)
-            return (kind, None, None, True, ZERO) if all_in else _FOLDED
+            return (kind, None, None, True, 0) if all_in else _FOLDED
         if kind is CHECK:
-            return (kind, None, None, True, ZERO) if all_in else _CHECKED
-        before = self.street_in.get(player, ZERO)
+            return (kind, None, None, True, 0) if all_in else _CHECKED
+        before = self.street_in.get(player, self.zero)
         if self.kinds_as_written:
             return self._as_written(player, kind, before, chips, to, by, all_in)
         if kind is BRING_IN:
             if chips is None:
-                chips = to - before if to is not None else ZERO
+                chips = to - before if to is not None else self.zero
             if self.posts_as_due:
                 chips = self._postable(player, chips)
             self.bring_in = self.bring_in or chips
@@ -186,7 +195,8 @@ class Ledger:
             return (kind, chips, None, all_in, chips)
         if kind is CALL:  # never moves the bet to match, whatever it puts in
             if chips is None:
-                chips = call_chips(self.level, before, self.stacks.get(player, ZERO)) if to is None else to - before
+                zero = self.zero
+                chips = call_chips(self.level, before, self.stacks.get(player, zero), zero) if to is None else to - before
             all_in = self._put(player, chips) or all_in
             return (kind, chips, None, all_in, chips)
         level = self.level
@@ -202,13 +212,14 @@ class Ledger:
     def check_or_call(self, player: str) -> Normalised:
         """:meth:`act` for a log's one word for both: a call when the player owes
         chips and has any (an all-in call for less when short), else a check."""
-        chips = call_chips(self.level, self.street_in.get(player, ZERO), self.stacks.get(player, ZERO))
+        zero = self.zero
+        chips = call_chips(self.level, self.street_in.get(player, zero), self.stacks.get(player, zero), zero)
         return self.act(player, CALL, chips) if chips > 0 else self.act(player, CHECK)
 
     def act_as(self, player: str, intent: Intent, figure: Money | None, means: Figure) -> Normalised:
         """:meth:`act` for an XML site's action: its ``intent`` and the one
         ``figure`` it writes (none is 0), meaning ``means``."""
-        value = figure if figure is not None else ZERO
+        value = figure if figure is not None else self.zero
         if means == "to":  # (positional: a keyword call costs more, for every action)
             return self.act(player, _INTENT_KINDS[intent], None, value, None, intent == "all_in")
         return self.act(player, _INTENT_KINDS[intent], value, None, None, intent == "all_in")
@@ -222,16 +233,16 @@ class Ledger:
         total: Money | None = None
         if kind is BRING_IN or kind is BET or kind is CALL:
             value = chips if chips is not None else (to - before if to is not None else None)  # as written
-            total = before + (value or ZERO)
+            total = before + (value or self.zero)
             if kind is BRING_IN:
                 self.bring_in = self.bring_in or value
         elif kind is COMPLETE:
-            total = to if to is not None else before + (chips or ZERO)
+            total = to if to is not None else before + (chips or self.zero)
         elif kind is RAISE:
-            total = written_total(before, self.level, to=to, by=by or ZERO)
+            total = written_total(before, self.level, to=to, by=by or self.zero)
         kind = named(kind, self.street, self.opened)  # the first bet of 3rd street, or a raise of the bring-in
         if total is None:
-            return (kind, value, shown_to, all_in, ZERO)
+            return (kind, value, shown_to, all_in, self.zero)
         if kind is COMPLETE or kind is RAISE:
             value, shown_to = figures(kind, total, before, self.level)
         chips = total - before
@@ -246,14 +257,15 @@ class Ledger:
 
     def _postable(self, player: str, due: Money) -> Money:
         """What a post of ``due`` takes: all of a shorter stack."""
-        return min(due, self.stacks.get(player, ZERO))
+        return min(due, self.stacks.get(player, self.zero))
 
     def _put(self, player: str, chips: Money) -> bool:
         """Take ``chips`` from the player into the pot; True when that tells an all-in."""
-        stack = self.stacks.get(player, ZERO)
+        zero = self.zero
+        stack = self.stacks.get(player, zero)
         left = self.stacks[player] = stack - chips
-        self.street_in[player] = self.street_in.get(player, ZERO) + chips
-        self.put_in[player] = self.put_in.get(player, ZERO) + chips
+        self.street_in[player] = self.street_in.get(player, zero) + chips
+        self.put_in[player] = self.put_in.get(player, zero) + chips
         return self.stacks_tell_all_in and left <= 0 and (stack > 0 or not self.all_in_takes_chips)
 
     def _raised(self, player: str, kind: ActionKind, total: Money, all_in: bool) -> None:
@@ -268,19 +280,20 @@ class Ledger:
 
     def returned(self, player: str, chips: Money) -> None:
         """An uncalled bet the log returns (``put_in`` keeps what was put in)."""
-        self.stacks[player] = self.stacks.get(player, ZERO) + chips
-        self.street_in[player] = self.street_in.get(player, ZERO) - chips
+        self.stacks[player] = self.stacks.get(player, self.zero) + chips
+        self.street_in[player] = self.street_in.get(player, self.zero) - chips
 
     def won(self, player: str, chips: Money) -> None:
-        self.stacks[player] = self.stacks.get(player, ZERO) + chips
+        self.stacks[player] = self.stacks.get(player, self.zero) + chips
 
     # -- what the hand's figures show ---------------------------------------------------------
     def uncalled(self) -> tuple[str, Money] | None:
         """The bet nobody matched at the end of the hand, as (player, amount)."""
-        top, first, second = top_two(self.put_in.items())
+        zero = self.zero
+        top, first, second = top_two(self.put_in.items(), zero)
         if top is None:
             return None
-        amount = uncalled_part(first, second, self.antes.get(top, ZERO))
+        amount = uncalled_part(first, second, self.antes.get(top, zero))
         return (top, amount) if amount > 0 else None
 
     def pots(self) -> list[tuple[Money, frozenset[str]]]:
@@ -290,7 +303,7 @@ class Ledger:
         uncalled = self.uncalled()
         if uncalled is not None:
             totals[uncalled[0]] -= uncalled[1]
-        layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()])
+        layers = pot_layers([(p, total, p not in self.folded) for p, total in totals.items()], self.zero)
         return [(amount, frozenset(eligible)) for amount, eligible in layers]
 
     def stakes(self) -> tuple[Money | None, Money | None]:

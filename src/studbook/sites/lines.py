@@ -215,7 +215,7 @@ def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
     ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
     shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
     won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
-    return cards(shown.group(1)) if shown else (), sum(won, ZERO) if won else None
+    return cards(shown.group(1)) if shown else (), sum(won[1:], won[0]) if won else None  # (no Decimal zero: chips stay ints)
 
 
 def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:

@@ -56,7 +56,7 @@ CONTEXT = frozenset({"description"})
 _DETECT = re.compile(r"<game\s+id=\"[0-9]+-[0-9]+\"\s+starttime=")
 _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*"
-    r"(?:\(?\$?(?P<a>[0-9.,]+)/\$?(?P<b>[0-9.,]+)(?:/\$?(?P<c>[0-9.,]+))?\)?)?"
+    r"(?:\(?(?P<a>\$?[0-9.,]+)/(?P<b>\$?[0-9.,]+)(?:/(?P<c>\$?[0-9.,]+))?\)?)?"  # ("$1" a Decimal, "1" chips)
 )
 
 # Game names as <description type> writes them -> variant; other names are skipped.

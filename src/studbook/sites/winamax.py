@@ -137,7 +137,7 @@ class WinamaxBuilder(LineBuilder):
         player, _by, _e1, to, _e2 = f
         total = amount(str(to))
         ledger = self.ledger
-        before = ledger.street_in.get(str(player), ZERO)
+        before = ledger.street_in.get(str(player), ledger.zero)
         if total <= ledger.level and before > 0:  # the "negative bet" habit: chips added
             total += before
         self.add_action(line, str(player), ActionKind.RAISE, to=total)
