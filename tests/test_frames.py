@@ -37,6 +37,19 @@ from studbook.frames import (
 )
 from samples import CORPUS
 
+
+def _logging_memo(convert: Any, log: list[Any]) -> Any:
+    """A memo of ``convert`` that writes each key it is asked for into ``log`` (which
+    conversions the rows ask for, and by what: text or value)."""
+    from studbook.read.memo import Memo
+
+    class Logging(Memo[Any, int]):
+        def __getitem__(self, key: Any) -> int:
+            log.append(key)
+            return super().__getitem__(key)
+
+    return Logging(convert)
+
 D = Decimal
 
 
@@ -566,17 +579,10 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     # fold puts nothing in and most actions owe nothing, so those zeros are taken as 0
     from studbook import rows
     from studbook.engine.result import fact_fields
-    from studbook.read.memo import Memo
 
     written: list[str] = []
-
-    class Counting(Memo[str, int]):
-        def __getitem__(self, text: str) -> int:
-            written.append(text)
-            return super().__getitem__(text)
-
     check = showdown_hand().check()
-    monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, written))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     made = rows._action_rows(check, "s", "1", None)
     facts = fact_fields(check.action_log)
@@ -656,17 +662,10 @@ def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: py
     # is collected less contributed: only those two are looked up (what was collected when
     # it is not 0), and the rows are the same
     from studbook import rows
-    from studbook.read.memo import Memo
 
     check = showdown_hand().check()
     written: list[str] = []
-
-    class Counting(Memo[str, int]):
-        def __getitem__(self, text: str) -> int:
-            written.append(text)
-            return super().__getitem__(text)
-
-    monkeypatch.setattr(rows, "_MINOR", Counting(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, written))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     seen = rows._scan(check.hand)
     _, won = rows._pot_rows(check, ("s", "1"), None)
@@ -713,26 +712,15 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
     # figures (amount, to) and the forced bets are looked up by it (rows._WRITTEN); only the
     # engine's figures (new Decimals) are written out (rows._MINOR); the rows are the same
     from studbook import rows
-    from studbook.read.memo import Memo
 
     check = check_hand(showdown_hand().hand())
     before = rows.rows_from_checks([check])
     by_text: list[str] = []
     by_decimal: list[Decimal] = []
 
-    class ByText(Memo[str, int]):
-        def __getitem__(self, text: str) -> int:
-            by_text.append(text)
-            return super().__getitem__(text)
-
-    class ByDecimal(Memo[Decimal, int]):
-        def __getitem__(self, amount: Decimal) -> int:
-            by_decimal.append(amount)
-            return super().__getitem__(amount)
-
-    monkeypatch.setattr(rows, "_MINOR", ByText(rows._MINOR.convert))
+    monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, by_text))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
-    monkeypatch.setattr(rows, "_WRITTEN", ByDecimal(rows._exact_minor))
+    monkeypatch.setattr(rows, "_WRITTEN", _logging_memo(rows._exact_minor, by_decimal))
     rows._action_rows(check, "s", "1", None)
     logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
     assert by_decimal == logged and len(by_decimal) >= 10
