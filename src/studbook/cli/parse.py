@@ -15,17 +15,14 @@ import argparse
 import dataclasses
 import json
 import sys
-from datetime import datetime
-from decimal import Decimal
-from enum import Enum
 from typing import Any, Callable, TextIO
 
-from studbook.cards import Card
 from studbook.cli.common import expand_inputs, ignored_line, not_a_hand_history
 from studbook.events import Event, Hand, money_fields
 from studbook.perfile import per_file, within_file
 from studbook.parse import FileResult, stream_file, tally
 from studbook.sites import site_names
+from studbook.write.jsonl import plain  # (one JSON form of a value: the jsonl writer's)
 from studbook.words import counted
 
 PROGRESS_MIN_FILES = 10
@@ -119,25 +116,6 @@ def _progress(count: int) -> Any:
 
 # ---------------------------------------------------------------------------
 # Output formats
-
-
-def plain(value: Any, money: bool = False) -> Any:
-    """A JSON-ready value: Decimals and cards as strings, enums as values (``money``: an int
-    is chips, written as an amount: :func:`~studbook.events.money_fields`)."""
-    if money and value.__class__ is int:
-        return str(value)
-    if isinstance(value, (Decimal, Card)):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, tuple):
-        return [plain(item, money) for item in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        amounts = money_fields(type(value))
-        return {f.name: plain(getattr(value, f.name), f.name in amounts) for f in dataclasses.fields(value)}
-    return value
 
 
 def event_record(hand: Hand, event: Event) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from studbook.events import Hand, money_fields
 from studbook.write import HandOut, HandWriter, register
 
 
-def _plain(value: Any, money: bool = False) -> Any:
+def plain(value: Any, money: bool = False) -> Any:
     """A value as JSON holds it: amounts as exact decimal strings (``money``: an int is chips,
     :func:`~studbook.events.money_fields`), cards as text."""
     if money and value.__class__ is int:
@@ -28,10 +28,10 @@ def _plain(value: Any, money: bool = False) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     if isinstance(value, (tuple, list)):
-        return [_plain(v, money) for v in value]
+        return [plain(v, money) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
         amounts = money_fields(type(value))
-        return {f.name: _plain(getattr(value, f.name), f.name in amounts) for f in fields(value)}
+        return {f.name: plain(getattr(value, f.name), f.name in amounts) for f in fields(value)}
     return value
 
 
@@ -40,9 +40,9 @@ def hand_record(hand: Hand) -> dict[str, Any]:
     (each event with its ``type``, ``file`` and ``line``)."""
     return {
         "site": hand.site, "hand_id": hand.hand_id, "file": hand.file, "line": hand.line,
-        "end_line": hand.end_line, "header": _plain(hand.header),
-        "seats": [_plain(s) for s in hand.seats],
-        "events": [{"type": type(e).__name__, **_plain(e)} for e in hand.events],
+        "end_line": hand.end_line, "header": plain(hand.header),
+        "seats": [plain(s) for s in hand.seats],
+        "events": [{"type": type(e).__name__, **plain(e)} for e in hand.events],
     }
 
 
@@ -53,4 +53,4 @@ def render(hand: HandOut) -> str:
 
 WRITER = register(HandWriter("jsonl", "JSON lines", render))
 
-__all__ = ["WRITER", "hand_record"]
+__all__ = ["WRITER", "hand_record", "plain"]
