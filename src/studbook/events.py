@@ -19,7 +19,7 @@ from enum import Enum, IntEnum
 from typing import Union
 
 from studbook.cards import Card
-from studbook.money import Money
+from studbook.money import ZEROS, Money
 
 
 class Variant(str, Enum):
@@ -87,6 +87,12 @@ class Stakes:
     big_bet: Money
     ante: Money | None = None  # None when the header does not say
     bring_in: Money | None = None  # None when the header does not say
+
+    @property
+    def zero(self) -> Money:
+        """What a hand at these stakes counts from: ``0`` where its bets are whole chips
+        (ints), ``Decimal(0)`` else (:data:`~studbook.money.ZEROS`, by the small bet's kind)."""
+        return ZEROS[self.small_bet.__class__]
 
 
 @dataclass(frozen=True, slots=True)

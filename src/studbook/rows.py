@@ -314,9 +314,9 @@ equal Decimal, which :data:`_WRITTEN` converts by its value, exactly."""
 
 
 def _figure_keys(hand: Hand) -> FigureKeys:
-    """:data:`_BY_VALUE` for a hand of chips (its big bet an int: the engine's zero is then an int,
-    ``Table.zero``), else :data:`_BY_TEXT`."""
-    return _BY_VALUE if hand.header.stakes.big_bet.__class__ is int else _BY_TEXT
+    """:data:`_BY_VALUE` for a hand of chips (its stakes' zero an int, the engine's zero too:
+    ``Stakes.zero``, ``Table.zero``), else :data:`_BY_TEXT`."""
+    return _BY_VALUE if hand.header.stakes.zero.__class__ is int else _BY_TEXT
 
 
 def from_minor(value: int) -> Decimal:

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence, TypedDict
 from studbook.betting import owed
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
-from studbook.money import ZEROS, Money, exact
+from studbook.money import Money, exact
 from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
@@ -289,10 +289,10 @@ class Table:
         self.small = stakes.small_bet
         self.big = stakes.big_bet
         self.ante = stakes.ante
-        # the hand's zero, of its amounts' kind: ints for chips, Decimals else (money.ZEROS):
+        # the hand's zero, of its amounts' kind: ints for chips, Decimals else (Stakes.zero):
         # every zero the engine starts a figure from or compares with is this one, since an
         # int meeting a Decimal costs a conversion an operation
-        self.zero = zero = ZEROS[stakes.small_bet.__class__]
+        self.zero = zero = stakes.zero
         # the bring-in in force: the header's, else one remembered from the table
         self.bring_in: Money | None = stakes.bring_in if stakes.bring_in is not None else bring_in
         # the smallest chip: given, else worked out from the stakes and stacks when first
