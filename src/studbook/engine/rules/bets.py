@@ -203,8 +203,7 @@ def _fold(s: Table, p: PlayerState, e: Action) -> None:
     if s.street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
         s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
         s.opened = True
-    p.folded = True
-    p.live = False
+    s.fold(p)
 
 
 def _check(s: Table, p: PlayerState, e: Action) -> None:

@@ -112,7 +112,10 @@ def check_missing_deals(s: Table, line: int) -> None:
     r = s.round
     if r.deals_verified or street is None:
         return
-    if s.profile.logs_every_up_card and street is not SEVENTH:  # (7th street's card is down)
+    # (7th street's card is down; r.deals: live players the fast path dealt this street's
+    # card, each once, none folded since (a fold is an action, which asks this first) and
+    # none dealt in since (deal_in resets it): as many as live_left, nobody is missing)
+    if s.profile.logs_every_up_card and street is not SEVENTH and r.deals < s.live_left:
         bit = 1 << street
         for p in s.order:
             if not p.dealt & bit and p.live:
@@ -151,6 +154,7 @@ def on_deal(s: Table, e: Deal) -> None:
                                  and card is not down[1] and id(down[0]) not in owners
                                  and id(down[1]) not in owners)):
                 r.last_deal_pos = p.pos
+                r.deals += 1
                 p.dealt |= 8
                 p.deal_line = e.line
                 name = owners[id(card)] = p.name
@@ -166,6 +170,7 @@ def on_deal(s: Table, e: Deal) -> None:
             before = e.before
             if not before or (held := [*before]) == p.up or held == p.cards():
                 r.last_deal_pos = p.pos
+                r.deals += 1
                 p.dealt |= bit
                 owners[id(card)] = p.name
                 p.up.append(card)

@@ -345,7 +345,8 @@ def advance(s: Table, p: PlayerState) -> None:
         if not q.live:
             continue
         others_live = True
-        if not q.all_in and (q.street_in < current or not q.acted):
+        # (not acted first: a flag, where owing is a Decimal comparison on a cash table)
+        if not q.all_in and (not q.acted or q.street_in < current):
             r.to_act = q
             return
     if others_live:
