@@ -125,6 +125,7 @@ def test_next_to_act_matches_the_one_pass_reference() -> None:
             q.all_in = rng.random() < 0.15
             q.acted = rng.random() < 0.5
             q.street_in = min(rng.choice(levels), current)
+        state.live_left = sum(q.live for q in state.order)  # (as the table keeps it)
         p = rng.choice(state.order)
         want = _reference_next(state.order, p, current)
         order.advance(state, p)

@@ -448,7 +448,7 @@ class Table:
 
     def needs_community_card(self) -> bool:
         """True on 7th street when the deck cannot give every live player a card."""
-        return self.deck_left() < self.live_count()
+        return self.deck_left() < self.live_left
 
     def live_count(self) -> int:
         """Players dealt in and not folded (:attr:`live_left`, kept by deal_in and fold)."""
@@ -478,7 +478,7 @@ class Table:
         """Two or more players were live at the end: the pot was contested, whether
         or not the log marks a showdown (Full Tilt, for one, writes no marker when
         all-in hands are shown before the river)."""
-        return self.at_showdown or self.live_count() >= 2
+        return self.at_showdown or self.live_left >= 2
 
     def action_facts(self) -> list[ActionFacts]:
         """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""

@@ -65,7 +65,7 @@ def _has_open_pair(s: Table) -> bool:
 def _capped(s: Table) -> bool:
     if s.round.bets < s.profile.cap_bets:
         return False
-    if s.profile.uncapped_heads_up and s.live_count() == 2:
+    if s.profile.uncapped_heads_up and s.live_left == 2:
         return False
     return True
 
