@@ -80,9 +80,9 @@ class PlayerState:
         self.collected = zero
         self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
         self.folded = False
-        # dealt in and not folded: kept where either changes, by the table's two moves
-        # (Table.deal_in, Table.fold, which keep Table.live_left with it), since the rules
-        # ask it of every player they walk (one read, not two)
+        # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
+        # rules/bets.py, each with Table.live_left), since the rules ask it of every player
+        # they walk (one read, not two)
         self.live = in_hand
         self.all_in = False
         self.acted = False  # acted in this betting round
@@ -254,8 +254,7 @@ class Table:
     ``round``'s, for callers of old.
 
     **What a rule calls**: :meth:`report` (the one reporter), :meth:`put` (chips go in),
-    :meth:`deal_in` (a player takes part after all), :meth:`fold` (a player folds),
-    :meth:`set_order` (the dealing order).
+    :meth:`deal_in` (a player takes part after all), :meth:`set_order` (the dealing order).
     """
 
     # slots: a hand's state has too many attributes for a fast instance dict
@@ -324,7 +323,7 @@ class Table:
                 by_name[p.name] = p
                 live += p.live
         # the players live (dealt in and not folded), kept with each player's live by
-        # deal_in and fold: live_count() without a walk
+        # deal_in and the fold: live_count() without a walk
         self.live_left = live
         players.sort(key=_SEAT)
         start = 0
@@ -451,7 +450,7 @@ class Table:
         return self.deck_left() < self.live_left
 
     def live_count(self) -> int:
-        """Players dealt in and not folded (:attr:`live_left`, kept by deal_in and fold)."""
+        """Players dealt in and not folded (:attr:`live_left`, kept by deal_in and the fold)."""
         return self.live_left
 
     def deck_left(self) -> int:
@@ -521,14 +520,6 @@ class Table:
         # may have folded since the last ask)
         self.round.deals_verified = False
         self.round.deals = 0
-
-    def fold(self, p: PlayerState) -> None:
-        """``p`` folds (rule bet.* and bringin.player judge the fold: rules/bets.py)."""
-        if p.live:
-            p.live = False
-            self.live_left -= 1
-        p.folded = True
-
     def board(self, p: PlayerState) -> list[Card]:
         """The cards ``p`` shows: their up cards, and the community card once dealt."""
         if self.community is not None:
