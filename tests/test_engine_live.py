@@ -111,8 +111,8 @@ def test_the_walks_over_the_players_read_one_flag_for_live() -> None:
 
 def test_live_is_written_where_it_changes_with_the_count() -> None:
     """``PlayerState.live`` is written at the player's start and where it changes: a deal-in
-    (``Table.deal_in``) and a fold (``bets._fold``: a Table method for it cost a call a
-    fold, 4.3k instructions a simulated hand), each with ``live_left``; nowhere else."""
+    (``Table.deal_in``) and a fold (``bets.on_action``'s fold: a Table method for it cost a
+    call a fold, 4.3k instructions a simulated hand), each with ``live_left``; nowhere else."""
     import inspect
 
     from studbook.engine import settle, snapshot, state as state_module
@@ -120,7 +120,7 @@ def test_live_is_written_where_it_changes_with_the_count() -> None:
     for module in (deal, order, showdown, settle, snapshot, state_module):
         assert ".live = " not in inspect.getsource(module), module.__name__
     assert inspect.getsource(bets).count(".live = ") == 1
-    assert inspect.getsource(bets._fold).count("live_left -= 1") == 1
+    assert inspect.getsource(bets.on_action).count("live_left -= 1") == 1
     assert inspect.getsource(Table.deal_in).count("live_left += 1") == 1
 
 

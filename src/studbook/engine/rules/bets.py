@@ -180,12 +180,34 @@ def on_action(s: Table, e: Action) -> None:
         r.first = p
     s.last_action_street = street
     kind = e.kind
-    if kind is CHECK:
-        _check(s, p, e)
-    elif kind is CALL:
-        _call(s, p, e)
+    # The kinds' rules (bet.check, bet.size's calls, bringin.player's fold) are written in
+    # their branches, each once, not in functions of their own: a Python call costs some 770
+    # instructions, and a hand has some 18 calls, folds and checks (bets, raises and
+    # completions, fewer and longer, keep theirs: _aggress)
+    if kind is CALL:
+        due = owed(level, street_in, s.zero)
+        amount = e.amount
+        if amount is None:
+            amount = call_chips(level, street_in, p.stack, s.zero)
+        if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
+            _check_call(s, p, e, due, amount)
+        s.put(p, amount, e.line, e.all_in)
     elif kind is FOLD:
-        _fold(s, p, e)
+        if street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
+            s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
+            s.opened = True
+        # (live, and the table's count of live players, written here and by Table.deal_in:
+        # a Table method for the fold cost a call a fold, 4.3k instructions a simulated hand)
+        p.folded = True
+        if p.live:
+            p.live = False
+            s.live_left -= 1
+    elif kind is CHECK:
+        if street is THIRD and not s.opened and s.bring_in_player is not None:
+            s.report(BRINGIN_ALLIN_CHECKS if s.bring_in_optional else BET_CHECK_MUST_BRING_IN, e.line,
+                     player=p.name)
+        elif level > street_in:
+            s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(level, street_in, s.zero))
     elif kind is BRING_IN:
         post_bring_in(s, p, e)
     else:
@@ -202,41 +224,6 @@ def _misplaced_facts(s: Table, e: Action) -> None:
     s.action_log.append((e, s.street, s.round.aggressions, s.pot, s.zero, s.zero, s.zero, s.zero))
     if e.kind in AGGRESSIVE:
         s.round.aggressions += 1
-
-
-def _fold(s: Table, p: PlayerState, e: Action) -> None:
-    if s.street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
-        s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
-        s.opened = True
-    # (live and the table's count of live players written here, not by a Table method:
-    # a call a fold cost 4.3k instructions a simulated hand; deal_in is the other writer)
-    p.folded = True
-    if p.live:
-        p.live = False
-        s.live_left -= 1
-
-
-def _check(s: Table, p: PlayerState, e: Action) -> None:
-    r = s.round
-    if s.street is THIRD and not s.opened and s.bring_in_player is not None:
-        if s.bring_in_optional:
-            s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
-        else:
-            s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
-        return
-    if r.current_bet > p.street_in:
-        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in, s.zero))
-
-
-def _call(s: Table, p: PlayerState, e: Action) -> None:
-    r = s.round
-    due = owed(r.current_bet, p.street_in, s.zero)
-    amount = e.amount
-    if amount is None:
-        amount = call_chips(r.current_bet, p.street_in, p.stack, s.zero)
-    if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
-        _check_call(s, p, e, due, amount)
-    s.put(p, amount, e.line, e.all_in)
 
 
 def _check_call(s: Table, p: PlayerState, e: Action, due: Money, amount: Money) -> None:
