@@ -37,6 +37,8 @@ def _consistent(state: StudState) -> None:
     for p in state.players:
         assert p.live is (p.in_hand and not p.folded), (p.name, p.in_hand, p.folded, p.live)
     assert state.live_left == sum(p.live for p in state.players), state.live_left
+    if state.street is None:  # (deal.begin_hand counts the dealt in as live_left: nobody folded yet)
+        assert state.live_left == sum(p.in_hand for p in state.players)
 
 
 def test_live_is_dealt_in_and_not_folded_after_every_event() -> None:

@@ -80,10 +80,9 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
 
 def begin_hand(s: Table, line: int) -> None:
     """The hand's first street starts: are 2 to 8 players dealt in? May report: deal.players."""
-    dealt = 0
-    for p in s.order:
-        if p.in_hand:
-            dealt += 1
+    # (the table's count of live players: before the first street nobody has folded, since
+    # an action without a street is not applied, so the live are those dealt in)
+    dealt = s.live_left
     if not 2 <= dealt <= 8:
         s.report(DEAL_PLAYERS_COUNT, line, count=dealt)
 
