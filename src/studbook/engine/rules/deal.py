@@ -47,11 +47,19 @@ def on_ante(s: Table, e: PostAnte) -> None:
             s.deal_in(p)
         if posted is None:
             s.ante_posted = amount
+        zero = s.zero
         p.stack -= amount
-        p.total += amount
         s.pot += amount
-        p.ante += amount
-        p.street_in = s.zero  # antes do not count toward bets
+        total = p.total
+        if total is zero:
+            # (the player's start: the hand total and the ante are both still the hand's
+            # zero, since every ante and every chip put in makes a new total, so their sums
+            # are one, worked out once: an addition is some 425 instructions on a cash table)
+            p.total = p.ante = zero + amount
+        else:
+            p.total = total + amount
+            p.ante += amount
+        p.street_in = zero  # antes do not count toward bets
         return
     _ante_checked(s, p, e)
 
