@@ -249,3 +249,29 @@ def test_a_player_dealt_in_after_a_fold_is_missing_the_streets_deal() -> None:
     state.end_betting(9)
     missing = [v.message for v in state.violations if v.message.endswith("street card")]
     assert missing == ["dee received no 3rd-street card"], [v.message for v in state.violations]
+
+
+def test_players_counted_after_a_late_deal_in_who_fold_do_not_hide_a_missing_deal() -> None:
+    """3rd street: ann, bob and cy dealt; the round opens; dee, eve and fay (sitting out) act
+    and are dealt in, eve's and fay's cards dealt after; ann, bob, cy and eve fold: dee (live,
+    never dealt) is missing the street's card, as the walk finds, though the deals counted
+    since the last deal-in (eve, fay) are as many as the live players (dee, fay)."""
+    names = ("ann", "bob", "cy", "dee", "eve", "fay")
+    seats = [Seat(file="", line=i, seat=i, player=n, stack=D(50), sitting_out=i > 3) for i, n in enumerate(names, 1)]
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), seats, replace(DEFAULT, logs_every_up_card=True))
+    state.apply(StreetStart(file="", line=1, street=Street.THIRD))
+    for line, (name, card) in enumerate((("ann", "2c"), ("bob", "3d"), ("cy", "4h")), 2):
+        state.apply(Deal(file="", line=line, player=name, street=Street.THIRD, up=(Card.parse(card),)))
+    first = order.round_opening(state)[0]
+    assert first is not None
+    state.apply(Action(file="", line=5, player=first.name, kind=ActionKind.BRING_IN, amount=D("0.5")))
+    for line, name in enumerate(("dee", "eve", "fay"), 6):
+        state.apply(Action(file="", line=line, player=name, kind=ActionKind.CALL, amount=D("0.5")))
+    for line, (name, card) in enumerate((("eve", "5s"), ("fay", "6c")), 9):
+        state.apply(Deal(file="", line=line, player=name, street=Street.THIRD, up=(Card.parse(card),)))
+    for line, name in enumerate(("ann", "bob", "cy", "eve"), 11):
+        state.apply(Action(file="", line=line, player=name, kind=ActionKind.FOLD))
+    assert [p.name for p in state.order if p.live] == ["dee", "fay"] and not state.hand_over
+    state.end_betting(20)
+    missing = [v.message for v in state.violations if v.message.endswith("street card")]
+    assert missing == ["dee received no 3rd-street card"], [v.message for v in state.violations]

@@ -516,10 +516,11 @@ class Table:
         if not p.live and not p.folded:
             p.live = True
             self.live_left += 1
-        # this street's deals are asked again, by a walk (a player counted in Round.deals
-        # may have folded since the last ask)
+        # this street's deals are asked again, by a walk: the deal count is set where it
+        # cannot reach live_left this street (players counted after a late deal-in may fold
+        # before the ask, and each player is counted at most once a street)
         self.round.deals_verified = False
-        self.round.deals = 0
+        self.round.deals = -len(self.players)
     def board(self, p: PlayerState) -> list[Card]:
         """The cards ``p`` shows: their up cards, and the community card once dealt."""
         if self.community is not None:

@@ -120,8 +120,9 @@ def check_missing_deals(s: Table, line: int) -> None:
     if r.deals_verified or street is None:
         return
     # (7th street's card is down; r.deals: live players the fast path dealt this street's
-    # card, each once, none folded since (a fold is an action, which asks this first) and
-    # none dealt in since (deal_in resets it): as many as live_left, nobody is missing)
+    # card, each once, none folded since (a fold is an action, which asks this first; after
+    # a late deal-in the count cannot reach live_left: Table.deal_in): as many as
+    # live_left, nobody is missing)
     if s.profile.logs_every_up_card and street is not SEVENTH and r.deals < s.live_left:
         bit = 1 << street
         for p in s.order:
