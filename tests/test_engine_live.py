@@ -275,3 +275,20 @@ def test_players_counted_after_a_late_deal_in_who_fold_do_not_hide_a_missing_dea
     state.end_betting(20)
     missing = [v.message for v in state.violations if v.message.endswith("street card")]
     assert missing == ["dee received no 3rd-street card"], [v.message for v in state.violations]
+
+
+def test_a_fold_before_the_deals_are_asked_leaves_the_walk_to_find_the_missing_deal() -> None:
+    """Events without a line (line 0: a round's first action does not ask for the deals then,
+    the round's end does): ann and bob dealt, cy not; ann folds before the ask: cy is missing
+    the street's card, as the walk finds, though the deals counted (ann, bob) are as many as
+    the live players (bob, cy)."""
+    seats = [(i, n, D(50)) for i, n in enumerate(("ann", "bob", "cy"), 1)]
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), seats, replace(DEFAULT, logs_every_up_card=True))
+    state.apply(StreetStart(file="", line=0, street=Street.THIRD))
+    for name, card in (("ann", "2c"), ("bob", "3d")):
+        state.apply(Deal(file="", line=0, player=name, street=Street.THIRD, up=(Card.parse(card),)))
+    state.apply(Action(file="", line=0, player="ann", kind=ActionKind.FOLD))
+    assert state.round.deals == 2 == state.live_left and not state.round.deals_verified
+    state.end_betting(0)
+    missing = [v.message for v in state.violations if v.message.endswith("street card")]
+    assert missing == ["cy received no 3rd-street card"], [v.message for v in state.violations]

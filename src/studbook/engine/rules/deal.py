@@ -119,11 +119,13 @@ def check_missing_deals(s: Table, line: int) -> None:
     r = s.round
     if r.deals_verified or street is None:
         return
-    # (7th street's card is down; r.deals: live players the fast path dealt this street's
-    # card, each once, none folded since (a fold is an action, which asks this first; after
-    # a late deal-in the count cannot reach live_left: Table.deal_in): as many as
-    # live_left, nobody is missing)
-    if s.profile.logs_every_up_card and street is not SEVENTH and r.deals < s.live_left:
+    # (7th street's card is down. r.deals: live players the fast path dealt this street's
+    # card, each once; while no action of the round was applied (r.first), none has folded
+    # since, and after a late deal-in the count cannot reach live_left (Table.deal_in): so
+    # as many as live_left, nobody is missing. A round's first action asks this before it
+    # is applied, where its line is known; else the round's end does.)
+    if (s.profile.logs_every_up_card and street is not SEVENTH
+            and (r.deals < s.live_left or r.first is not None)):
         bit = 1 << street
         for p in s.order:
             if not p.dealt & bit and p.live:
