@@ -191,7 +191,8 @@ class Round:
         self.first_bettor: PlayerState | None = None  # the first bet or completion
         self.last_deal_pos = -1  # dealing position of the latest deal (rule deal.order)
         # live players dealt this street's card by the deal's fast path, each once (rule
-        # deal.pattern: check_missing_deals walks the players only when fewer than live_left)
+        # deal.pattern: check_missing_deals walks the players when fewer than live_left, or
+        # once an action of the round was applied)
         self.deals = 0
         self.deals_verified = False  # check_missing_deals found every deal of this street
 

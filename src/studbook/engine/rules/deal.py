@@ -53,8 +53,8 @@ def on_ante(s: Table, e: PostAnte) -> None:
         total = p.total
         if total is zero:
             # (the player's start: the hand total and the ante are both still the hand's
-            # zero, since every ante and every chip put in makes a new total, so their sums
-            # are one, worked out once: an addition is some 425 instructions on a cash table)
+            # zero, since any change of the total makes a new object, so their sums are one,
+            # worked out once: an addition is some 425 instructions on a cash table)
             p.total = p.ante = zero + amount
         else:
             p.total = total + amount
