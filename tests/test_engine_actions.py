@@ -65,15 +65,17 @@ def _hands() -> list[Any]:
 def test_a_rounds_bet_sizes_are_asked_once_and_stay_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bet sizes in force (rules bet.size, bet.open_pair) are worked out at most once a
     round and kept on it (``Round.units``): after every action of the sample, simulated and
-    edited hands they are the rules' (the double bet made included), and the round asks
-    ``_units`` at most once (main: at every bet and raise, twice on 4th street)."""
+    edited hands they are the rules' (the double bet made included), and the round works
+    them out at most once (``_units``, the one accessor, finds none kept; main before
+    i34e9: at every bet and raise, twice on 4th street)."""
     handler = state_module._HANDLERS[Action]
     asked: Counter[tuple[int, Street | None]] = Counter()
     kept = Counter[int]()
     units = bets._units
 
     def counting(s: Table) -> tuple[Decimal, ...]:
-        asked[(id(s.round), s.street)] += 1
+        if s.round.units is None:  # (worked out, not read from the round)
+            asked[(id(s.round), s.street)] += 1
         return units(s)
 
     def checking(s: Any, e: Any) -> None:
@@ -129,8 +131,9 @@ def test_the_double_bet_made_is_kept_as_the_rounds_one_size() -> None:
 
 def test_an_offered_raise_asks_only_its_sizes() -> None:
     """A fixed-limit raise to a size legal_actions() offers is checked with one call, the
-    sizes' (``_raise_targets``, whose only call is the cap's); the round's bet sizes are read
-    from it, not asked again (main: ``_check_aggression``, ``_units`` and ``street_bet``
+    sizes' (``_raise_targets``, whose only call is the cap's); the round's bet sizes are
+    asked once (``_units``, the one accessor, i34e15) and handed to the sizes and the level,
+    not asked again (before i34e9: ``_check_aggression``, ``_units`` and ``street_bet``
     twice besides). The raise is applied as before."""
     state = _third_street()
     for kind in (ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.RAISE):
@@ -144,7 +147,7 @@ def test_an_offered_raise_asks_only_its_sizes() -> None:
     calls = _traced_calls(lambda: state.apply(raise_.to_event(options.player)))
     under = {caller: [name for _, c, name in calls if c == caller] for caller in ("_aggress", "_raise_targets",
                                                                                    "_raise_levels")}
-    assert under == {"_aggress": ["street_total", "completes", "_raise_targets", "put", "_raise_levels"],
+    assert under == {"_aggress": ["street_total", "completes", "_units", "_raise_targets", "put", "_raise_levels"],
                      "_raise_targets": ["_capped"], "_raise_levels": []}, calls
     assert not state.violations and state.round.current_bet == D(6) and state.round.bets == 3
 

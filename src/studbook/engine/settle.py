@@ -367,7 +367,7 @@ def _halves(variant: Variant, chip: Money, hands: dict[str, list[Card]], net: Mo
             order: list[str]) -> list[tuple[Money, list[str]]]:
     """A pot's parts and who wins each: (the high half, its winners) and (the low half,
     its winners) when the pot splits, else (the pot, its winners)."""
-    high_winners, low_winners = showdown_winners(VARIANT_RULES[variant], hands, order)
+    high_winners, low_winners = pot_winners(variant, hands, order)
     if low_winners:
         high_part = high_half(net, chip)
         return [(high_part, high_winners), (net - high_part, low_winners)]

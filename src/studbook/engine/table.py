@@ -80,8 +80,9 @@ class PlayerState:
         self.collected = zero
         self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
         self.folded = False
-        # dealt in and not folded: kept where either changes (Table.deal_in, the fold), since
-        # the rules ask it of every player they walk (one read, not two)
+        # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
+        # rules/bets.py, each with Table.live_left), since the rules ask it of every player
+        # they walk (one read, not two)
         self.live = in_hand
         self.all_in = False
         self.acted = False  # acted in this betting round
@@ -164,7 +165,7 @@ class Round:
 
     __slots__ = (
         "current_bet", "bet_level", "bets", "aggressions", "big_bet_made", "open_pair", "units", "to_act", "started",
-        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals_verified", "zero",
+        "first_ok", "aggressor", "first", "first_bettor", "last_deal_pos", "deals", "deals_verified", "zero",
     )
 
     def __init__(self, zero: Money) -> None:
@@ -189,6 +190,10 @@ class Round:
         self.first: PlayerState | None = None  # who acted first (None: nobody yet)
         self.first_bettor: PlayerState | None = None  # the first bet or completion
         self.last_deal_pos = -1  # dealing position of the latest deal (rule deal.order)
+        # live players dealt this street's card by the deal's fast path, each once (rule
+        # deal.pattern: check_missing_deals walks the players when fewer than live_left, or
+        # once an action of the round was applied)
+        self.deals = 0
         self.deals_verified = False  # check_missing_deals found every deal of this street
 
 
@@ -222,7 +227,7 @@ class Table:
     * seats and stacks: ``players`` (:class:`PlayerState`, seat order), ``order`` (the
       same in dealing order, each with its ``pos``), ``by_name`` (each player by name),
       ``clockwise_after`` (for each dealing position, the other players clockwise from
-      the next), ``order_from_deal`` (the first 3rd-street deal is still to set the
+      the next), ``live_left`` (the players dealt in and not folded), ``order_from_deal`` (the first 3rd-street deal is still to set the
       dealing order: profile ``deal_start="first_dealt"``).
     * the street and its betting: ``street`` (None before 3rd street), ``round`` (the
       street's ledger and who is to act: :class:`Round`), ``pot`` (antes and bets, less
@@ -257,7 +262,7 @@ class Table:
     __slots__ = (
         "variant", "variant_rules", "structure", "fixed", "stakes", "small", "big", "ante", "profile", "_chip", "zero",
         "_seats_given",
-        "players", "order", "by_name", "clockwise_after", "order_from_deal",
+        "players", "order", "by_name", "clockwise_after", "order_from_deal", "live_left",
         "street", "round", "pot", "hand_over", "action_log",
         "bring_in", "bring_in_hand", "bring_in_posted", "bring_in_player", "bring_in_optional", "opened", "ante_posted",
         "card_owners", "community", "implicit_river_due", "implicit_river_done", "deck_at_river",
@@ -308,6 +313,7 @@ class Table:
         self.players: list[PlayerState] = []
         self.by_name: dict[str, PlayerState] = {}
         players, by_name = self.players, self.by_name
+        live = 0
         for seat in seats:
             if isinstance(seat, Seat):
                 p = PlayerState(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
@@ -316,6 +322,10 @@ class Table:
             if p.name not in by_name:
                 players.append(p)
                 by_name[p.name] = p
+                live += p.live
+        # the players live (dealt in and not folded), kept with each player's live by
+        # deal_in and the fold: live_count() without a walk
+        self.live_left = live
         players.sort(key=_SEAT)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
@@ -438,15 +448,11 @@ class Table:
 
     def needs_community_card(self) -> bool:
         """True on 7th street when the deck cannot give every live player a card."""
-        return self.deck_left() < self.live_count()
+        return self.deck_left() < self.live_left
 
     def live_count(self) -> int:
-        """Players dealt in and not folded."""
-        n = 0
-        for p in self.order:
-            if p.live:
-                n += 1
-        return n
+        """Players dealt in and not folded (:attr:`live_left`, kept by deal_in and the fold)."""
+        return self.live_left
 
     def deck_left(self) -> int:
         """Cards left in the deck before the 7th-street deal (no burns online)."""
@@ -472,7 +478,7 @@ class Table:
         """Two or more players were live at the end: the pot was contested, whether
         or not the log marks a showdown (Full Tilt, for one, writes no marker when
         all-in hands are shown before the river)."""
-        return self.at_showdown or self.live_count() >= 2
+        return self.at_showdown or self.live_left >= 2
 
     def action_facts(self) -> list[ActionFacts]:
         """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""
@@ -508,9 +514,14 @@ class Table:
     def deal_in(self, p: PlayerState) -> None:
         """``p`` takes part after all (they were marked out of the hand)."""
         p.in_hand = True
-        p.live = not p.folded
+        if not p.live and not p.folded:
+            p.live = True
+            self.live_left += 1
+        # this street's deals are asked again, by a walk: the deal count is set where it
+        # cannot reach live_left this street (players counted after a late deal-in may fold
+        # before the ask, and each player is counted at most once a street)
         self.round.deals_verified = False
-
+        self.round.deals = -len(self.players)
     def board(self, p: PlayerState) -> list[Card]:
         """The cards ``p`` shows: their up cards, and the community card once dealt."""
         if self.community is not None:

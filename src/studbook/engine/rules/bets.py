@@ -35,15 +35,17 @@ __all__ = [
 def _units(s: Table) -> tuple[Money, ...]:
     """The bet sizes in force on this street: its :func:`~studbook.betting.street_bet`, or on
     4th street with an open pair the small and the double bet, the double alone once it is
-    made (rule bet.open_pair). Worked out once a round and kept on it (``Round.units``:
-    every bet and raise asks it twice, for its sizes and for its level); the double bet
-    made sets it again (:func:`_raise_levels`). Callers read ``r.units or _units(s)``."""
+    made (rule bet.open_pair). The one accessor: worked out once a round and kept on it
+    (``Round.units``); the double bet made sets it again (:func:`_raise_levels`). A bet or
+    raise asks it once (``_aggress``) and hands it to its sizes and its level."""
     r = s.round
-    if s.street is FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
-        units = (s.big,) if r.big_bet_made else (s.small, s.big)
-    else:
-        units = (street_bet(s.street, s.small, s.big),)
-    r.units = units
+    units = r.units
+    if units is None:
+        if s.street is FOURTH and s.variant_rules.open_pair_double and _has_open_pair(s):
+            units = (s.big,) if r.big_bet_made else (s.small, s.big)
+        else:
+            units = (street_bet(s.street, s.small, s.big),)
+        r.units = units
     return units
 
 
@@ -63,7 +65,7 @@ def _has_open_pair(s: Table) -> bool:
 def _capped(s: Table) -> bool:
     if s.round.bets < s.profile.cap_bets:
         return False
-    if s.profile.uncapped_heads_up and s.live_count() == 2:
+    if s.profile.uncapped_heads_up and s.live_left == 2:
         return False
     return True
 
@@ -109,14 +111,16 @@ def legal_options(s: Table, p: PlayerState, bring_in_player: PlayerState | None,
     return out
 
 
-def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> tuple[Money, ...]:
+def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None,
+                   units: tuple[Money, ...] | None = None) -> tuple[Money, ...]:
     """The street totals ``p`` may bet, raise or complete to: the one definition of
     legal sizes, which legal_actions() offers and the checker accepts (rules
     bet.size, bet.open_pair, bet.cap, bet.allin, bringin.complete). Fixed limit:
     each legal size; pot- and no-limit: the smallest; () when ``p`` may only call,
     check or fold. A player may also go all-in for less (legal_actions() offers
     the size capped at their stack). ``third_open``: whether a bet now completes
-    (:func:`~studbook.betting.completes`), where the caller knows it already."""
+    (:func:`~studbook.betting.completes`), and ``units`` the sizes in force (:func:`_units`),
+    where the caller knows them already."""
     r = s.round
     stack = p.stack
     current = r.current_bet
@@ -140,7 +144,8 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None) -> 
         return ()
     if third_open:  # (the most p can reach, a sum, made only here: this runs for every bet)
         return (s.small,) if min(s.small, p.street_in + stack) > current else ()
-    units = r.units or _units(s)
+    if units is None:
+        units = _units(s)
     if not current:  # (nothing bet yet; a Decimal's truth is cheaper than == ZERO)
         return units
     level = r.bet_level if current > r.bet_level else current
@@ -175,12 +180,34 @@ def on_action(s: Table, e: Action) -> None:
         r.first = p
     s.last_action_street = street
     kind = e.kind
-    if kind is CHECK:
-        _check(s, p, e)
-    elif kind is CALL:
-        _call(s, p, e)
+    # The kinds' rules (bet.check, bet.size's calls, bringin.player's fold) are written in
+    # their branches, each once, not in functions of their own: a Python call costs some 550
+    # to 770 instructions, and a simulated hand has some 18 calls, folds and checks (9.6k
+    # a hand, measured; bets, raises and completions, fewer and longer, keep theirs: _aggress)
+    if kind is CALL:
+        due = owed(level, street_in, s.zero)
+        amount = e.amount
+        if amount is None:
+            amount = call_chips(level, street_in, p.stack, s.zero)
+        if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
+            _check_call(s, p, e, due, amount)
+        s.put(p, amount, e.line, e.all_in)
     elif kind is FOLD:
-        _fold(s, p, e)
+        if street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
+            s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
+            s.opened = True
+        # (live, and the table's count of live players, written here and by Table.deal_in:
+        # a Table method for the fold cost a call a fold, 4.3k instructions a simulated hand)
+        p.folded = True
+        if p.live:
+            p.live = False
+            s.live_left -= 1
+    elif kind is CHECK:
+        if street is THIRD and not s.opened and s.bring_in_player is not None:
+            s.report(BRINGIN_ALLIN_CHECKS if s.bring_in_optional else BET_CHECK_MUST_BRING_IN, e.line,
+                     player=p.name)
+        elif level > street_in:
+            s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(level, street_in, s.zero))
     elif kind is BRING_IN:
         post_bring_in(s, p, e)
     else:
@@ -197,37 +224,6 @@ def _misplaced_facts(s: Table, e: Action) -> None:
     s.action_log.append((e, s.street, s.round.aggressions, s.pot, s.zero, s.zero, s.zero, s.zero))
     if e.kind in AGGRESSIVE:
         s.round.aggressions += 1
-
-
-def _fold(s: Table, p: PlayerState, e: Action) -> None:
-    if s.street is THIRD and not s.opened and p is s.bring_in_player and not s.bring_in_optional:
-        s.report(BRINGIN_PLAYER_FOLDS, e.line, player=p.name)
-        s.opened = True
-    p.folded = True
-    p.live = False
-
-
-def _check(s: Table, p: PlayerState, e: Action) -> None:
-    r = s.round
-    if s.street is THIRD and not s.opened and s.bring_in_player is not None:
-        if s.bring_in_optional:
-            s.report(BRINGIN_ALLIN_CHECKS, e.line, player=p.name)
-        else:
-            s.report(BET_CHECK_MUST_BRING_IN, e.line, player=p.name)
-        return
-    if r.current_bet > p.street_in:
-        s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(r.current_bet, p.street_in, s.zero))
-
-
-def _call(s: Table, p: PlayerState, e: Action) -> None:
-    r = s.round
-    due = owed(r.current_bet, p.street_in, s.zero)
-    amount = e.amount
-    if amount is None:
-        amount = call_chips(r.current_bet, p.street_in, p.stack, s.zero)
-    if amount != due or not due:  # (owed() is never negative: its truth is the cheaper test)
-        _check_call(s, p, e, due, amount)
-    s.put(p, amount, e.line, e.all_in)
 
 
 def _check_call(s: Table, p: PlayerState, e: Action, due: Money, amount: Money) -> None:
@@ -260,12 +256,15 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
         s.put(p, chips, e.line, e.all_in)
         return
     third_open = completes(s.street, r.bets > 0)
+    # (a completion's sizes are the small bet's; else the sizes in force, asked once here
+    # for the offered sizes and the new level)
+    units = None if third_open else _units(s)
     if s.fixed:
         # (the common case, a size legal_actions() offers, costs the sizes' one call)
         if kind is COMPLETE and not third_open:
             s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
         else:
-            offered = _raise_targets(s, p, third_open)  # (completes() asked once an action)
+            offered = _raise_targets(s, p, third_open, units)  # (completes() asked once an action)
             if to not in offered:  # (else legal: whether it is all-in is asked only here)
                 all_in = chips >= p.stack
                 if not (all_in and offered and to < max(offered)):
@@ -274,7 +273,7 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     if r.first_bettor is None:
         r.first_bettor = p
     s.put(p, chips, e.line, e.all_in)
-    _raise_levels(s, p, to, third_open)
+    _raise_levels(s, p, to, units)
 
 
 def _not_offered(s: Table, p: PlayerState, e: Action, to: Money, all_in: bool, offered: tuple[Money, ...],
@@ -315,10 +314,12 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Money, all_in: bool, o
     s.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
 
 
-def _raise_levels(s: Table, p: PlayerState, to: Money, third_open: bool) -> None:
+def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] | None) -> None:
+    """The round's levels after a bet, raise or completion to ``to`` (``units``: the sizes
+    in force, :func:`_units`; None for a completion)."""
     r = s.round
     level = r.bet_level
-    if third_open:
+    if units is None:  # a completion
         if to >= s.small or not s.fixed:
             r.bets += 1
             r.bet_level = to
@@ -326,7 +327,6 @@ def _raise_levels(s: Table, p: PlayerState, to: Money, third_open: bool) -> None
         r.aggressor = p
         return
     increment = to - level
-    units = r.units or _units(s)
     if len(units) > 1 and increment >= s.big:
         r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
         r.units = units = (s.big,)

@@ -47,11 +47,19 @@ def on_ante(s: Table, e: PostAnte) -> None:
             s.deal_in(p)
         if posted is None:
             s.ante_posted = amount
+        zero = s.zero
         p.stack -= amount
-        p.total += amount
         s.pot += amount
-        p.ante += amount
-        p.street_in = s.zero  # antes do not count toward bets
+        total = p.total
+        if total is zero:
+            # (the player's start: the hand total and the ante are both still the hand's
+            # zero, since any change of the total makes a new object, so their sums are one,
+            # worked out once: an addition is some 425 instructions on a cash table)
+            p.total = p.ante = zero + amount
+        else:
+            p.total = total + amount
+            p.ante += amount
+        p.street_in = zero  # antes do not count toward bets
         return
     _ante_checked(s, p, e)
 
@@ -80,10 +88,9 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
 
 def begin_hand(s: Table, line: int) -> None:
     """The hand's first street starts: are 2 to 8 players dealt in? May report: deal.players."""
-    dealt = 0
-    for p in s.order:
-        if p.in_hand:
-            dealt += 1
+    # (the table's count of live players: before the first street nobody has folded, since
+    # an action without a street is not applied, so the live are those dealt in)
+    dealt = s.live_left
     if not 2 <= dealt <= 8:
         s.report(DEAL_PLAYERS_COUNT, line, count=dealt)
 
@@ -112,7 +119,13 @@ def check_missing_deals(s: Table, line: int) -> None:
     r = s.round
     if r.deals_verified or street is None:
         return
-    if s.profile.logs_every_up_card and street is not SEVENTH:  # (7th street's card is down)
+    # (7th street's card is down. r.deals: live players the fast path dealt this street's
+    # card, each once; while no action of the round was applied (r.first), none has folded
+    # since, and after a late deal-in the count cannot reach live_left (Table.deal_in): so
+    # as many as live_left, nobody is missing. A round's first action asks this before it
+    # is applied, where its line is known; else the round's end does.)
+    if (s.profile.logs_every_up_card and street is not SEVENTH
+            and (r.deals < s.live_left or r.first is not None)):
         bit = 1 << street
         for p in s.order:
             if not p.dealt & bit and p.live:
@@ -151,6 +164,7 @@ def on_deal(s: Table, e: Deal) -> None:
                                  and card is not down[1] and id(down[0]) not in owners
                                  and id(down[1]) not in owners)):
                 r.last_deal_pos = p.pos
+                r.deals += 1
                 p.dealt |= 8
                 p.deal_line = e.line
                 name = owners[id(card)] = p.name
@@ -166,6 +180,7 @@ def on_deal(s: Table, e: Deal) -> None:
             before = e.before
             if not before or (held := [*before]) == p.up or held == p.cards():
                 r.last_deal_pos = p.pos
+                r.deals += 1
                 p.dealt |= bit
                 owners[id(card)] = p.name
                 p.up.append(card)

@@ -161,14 +161,13 @@ def _opening_later(s: Table) -> Opening:
     # community card; up_ranks is exact up to 15 cards): else None, and board_key asked
     known = BOARD_KEYS[low] if community is None else None
     expected_up = 4 if s.street is SEVENTH else (s.street or 3) - 2
-    live = able = 0
+    able = 0
     short = False  # a live board with fewer up cards than the street deals
     best: PlayerState | None = None
     best_key: tuple[int, ...] | None = None
     for p in s.order:
         if not p.live:
             continue
-        live += 1
         if not p.all_in:
             able += 1
         if short:
@@ -183,7 +182,7 @@ def _opening_later(s: Table) -> Opening:
         if best_key is None or key < best_key:
             best, best_key = p, key
     bring_in_player, optional = s.bring_in_player, s.bring_in_optional  # (3rd street's, unchanged)
-    if live < 2 or able < 2:
+    if able < 2:  # (able players are live ones: two able, two live)
         return None, s.round.first_ok, bring_in_player, optional  # at most one player can bet: no betting round
     if short or best is None:
         # boards unknown: any able player may start
@@ -335,37 +334,31 @@ def advance(s: Table, p: PlayerState) -> None:
     """
     r = s.round
     current = r.current_bet
-    if not p.live or p.all_in or p.street_in < current:
-        _advance_scan(s, p, current)
-        return
-    # p can still act and owes nothing (a check, call or raise): the first such player
-    # after them who owes or has not acted is next (with p, two can act); else nobody
-    others_live = False
-    for q in s.clockwise_after[p.pos]:
-        if not q.live:
-            continue
-        others_live = True
-        if not q.all_in and (q.street_in < current or not q.acted):
-            r.to_act = q
-            return
-    if others_live:
-        r.to_act = None
-    else:
-        _win_by_folds(s)
-
-
-def _advance_scan(s: Table, p: PlayerState, current: Money) -> None:
-    """advance in general (``p`` folded, all-in or still owing); the scan stops as
-    soon as later players cannot change the answer."""
-    r = s.round
-    able = stuck = 0  # live players who can act, and who are all-in
+    able = stuck = 0  # live players who can act, and who are all-in (p among them)
     p_owes = False
     if p.live:
         if p.all_in:
             stuck = 1
-        else:
+        elif p.street_in < current:
             able = 1
-            p_owes = p.street_in < current
+            p_owes = True
+        else:
+            # p can still act and owes nothing (a check, call or raise): the first such
+            # player after them who owes or has not acted is next (with p, two can act);
+            # else nobody, or the hand is won where p is the one live player (live_left)
+            for q in s.clockwise_after[p.pos]:
+                # (not acted first: a flag, where owing is a Decimal comparison on a cash table)
+                if q.live and not q.all_in and (not q.acted or q.street_in < current):
+                    r.to_act = q
+                    return
+            if s.live_left > 1:
+                r.to_act = None
+            else:
+                _win_by_folds(s)
+            return
+    # in general (p folded, all-in or still owing), in the same frame (a call a fold cost
+    # more than the scan's own steps): the scan stops as soon as later players cannot
+    # change the answer
     found: PlayerState | None = None  # the first who owes or has not acted
     owes: PlayerState | None = None  # the first who owes
     for q in s.clockwise_after[p.pos]:

@@ -1,0 +1,44 @@
+"""An ante's figures (issue 34, round i34e15): at the player's start the fast path works out
+the sum once for the hand total and the ante (both the hand's zero); every ante, on any path
+and in any order, leaves each figure exactly the plain sum of the amounts posted (value,
+exponent and sign: the output prints them)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budget import examples
+from studbook.engine.state import StudState
+from studbook.events import PostAnte, Stakes, Street, StreetStart
+
+D = Decimal
+NAMES = ("ann", "bob", "cy", "nobody")
+# exponents below, at and above zero, a zero of another exponent and a negative zero, an int
+AMOUNTS = [D("0.5"), D("0.50"), D(1), D("1E+1"), D("0.00"), D("-0"), D(3), 2]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(NAMES), st.sampled_from(AMOUNTS), st.booleans(), st.booleans()),
+                max_size=12),
+       st.sampled_from([None, D("0.5"), D("1E+1")]))
+def test_an_antes_figures_are_the_plain_sums_of_the_amounts_posted(
+        posts: list[tuple[str, Decimal | int, bool, bool]], ante: Decimal | None) -> None:
+    state = StudState.new("stud", Stakes(D(2), D(4), ante, D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D("2.50")), (4, "cy", D(40))])
+    zero = state.zero
+    total = {name: zero for name in NAMES}
+    antes = dict(total)
+    for line, (name, amount, all_in, after_street) in enumerate(posts, 1):
+        if after_street and state.street is None:
+            state.apply(StreetStart(file="", line=line, street=Street.THIRD))
+        state.apply(PostAnte(file="", line=line, player=name, amount=amount, all_in=all_in))  # type: ignore[arg-type]
+        total[name] += amount
+        antes[name] += amount
+    for p in state.players:
+        for mine, want in ((p.total, total[p.name]), (p.ante, antes[p.name])):
+            assert (str(mine), type(mine)) == (str(want), type(want)), (p.name, mine, want)
+            if isinstance(want, Decimal):
+                assert mine.as_tuple() == want.as_tuple(), (p.name, mine, want)
