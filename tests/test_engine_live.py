@@ -92,7 +92,7 @@ def test_live_follows_folds_and_deal_ins_in_any_order(events: list[Event]) -> No
 
 
 WALKS: tuple[Callable[..., Any], ...] = (
-    order.advance, order._opening_later, order._opening_third, order._best_able,
+    order.advance, order._advance_scan, order._opening_later, order._opening_third, order._best_able,
     order._next_from, order._ensure_round, bets._raise_targets, bets._has_open_pair, deal.check_missing_deals,
     Table.dealing_order, PlayerState.can_act.fget,  # type: ignore[attr-defined]
 )

@@ -334,31 +334,35 @@ def advance(s: Table, p: PlayerState) -> None:
     """
     r = s.round
     current = r.current_bet
-    able = stuck = 0  # live players who can act, and who are all-in (p among them)
+    if not p.live or p.all_in or p.street_in < current:
+        _advance_scan(s, p, current)
+        return
+    # p can still act and owes nothing (a check, call or raise): the first such player
+    # after them who owes or has not acted is next (with p, two can act); else nobody,
+    # or the hand is won where p is the one live player (live_left: the table's count)
+    for q in s.clockwise_after[p.pos]:
+        # (not acted first: a flag, where owing is a Decimal comparison on a cash table)
+        if q.live and not q.all_in and (not q.acted or q.street_in < current):
+            r.to_act = q
+            return
+    if s.live_left > 1:
+        r.to_act = None
+    else:
+        _win_by_folds(s)
+
+
+def _advance_scan(s: Table, p: PlayerState, current: Money) -> None:
+    """advance in general (``p`` folded, all-in or still owing); the scan stops as
+    soon as later players cannot change the answer."""
+    r = s.round
+    able = stuck = 0  # live players who can act, and who are all-in
     p_owes = False
     if p.live:
         if p.all_in:
             stuck = 1
-        elif p.street_in < current:
-            able = 1
-            p_owes = True
         else:
-            # p can still act and owes nothing (a check, call or raise): the first such
-            # player after them who owes or has not acted is next (with p, two can act);
-            # else nobody, or the hand is won where p is the one live player (live_left)
-            for q in s.clockwise_after[p.pos]:
-                # (not acted first: a flag, where owing is a Decimal comparison on a cash table)
-                if q.live and not q.all_in and (not q.acted or q.street_in < current):
-                    r.to_act = q
-                    return
-            if s.live_left > 1:
-                r.to_act = None
-            else:
-                _win_by_folds(s)
-            return
-    # in general (p folded, all-in or still owing), in the same frame (a call a fold cost
-    # more than the scan's own steps): the scan stops as soon as later players cannot
-    # change the answer
+            able = 1
+            p_owes = p.street_in < current
     found: PlayerState | None = None  # the first who owes or has not acted
     owes: PlayerState | None = None  # the first who owes
     for q in s.clockwise_after[p.pos]:
