@@ -101,6 +101,23 @@ def test_the_ledger_counts_from_the_first_ante_s_kind() -> None:
 
 
 
+@pytest.mark.parametrize("as_written", [False, True], ids=["told-from-figures", "kinds-as-written"])
+def test_a_hand_without_antes_counts_from_the_bring_in_s_kind(as_written: bool) -> None:
+    """No ante tells the hand's kind: the bring-in does (a chip hand's figures stay ints; the
+    Ledger counted from a Decimal zero, so its figures came out Decimals, i34r18's "What is left")."""
+    for stack, bring_in, bet in ((1500, 10, 40), (Decimal("15.00"), Decimal("0.10"), Decimal("0.40"))):
+        ledger = Ledger({"A": stack, "B": stack}, kinds_as_written=as_written)
+        ledger.start(Street.THIRD)
+        brought = ledger.act("A", ActionKind.BRING_IN, chips=bring_in)
+        completed = ledger.act("B", ActionKind.COMPLETE if as_written else ActionKind.BET, to=bet)
+        called = ledger.act("A", ActionKind.CALL, chips=bet - bring_in)
+        ledger.start(Street.FOURTH)
+        assert type(ledger.zero) is type(ledger.level) is type(bring_in), (ledger.zero, ledger.level)
+        assert {type(v) for v in (*brought[1:2], *completed[1:3], called[1])} == {type(bet)}, (brought, completed, called)
+        assert {type(v) for v in (*ledger.put_in.values(), *ledger.street_in.values(), *ledger.stacks.values())} <= {type(bet)}
+        assert {type(amount) for amount, _eligible in ledger.pots()} == {type(bet)}
+
+
 # -- a figure written with its currency, wherever the sign stands: money (hypothesis) -------------
 
 _WINAMAX = """\\
