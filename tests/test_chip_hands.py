@@ -26,7 +26,7 @@ from studbook.money import parse_amount
 from studbook.parse import parse_text, read_file
 from studbook.sites.ledger import Ledger
 from studbook.sites.lines import cash_amount
-from samples import CORPUS
+from samples import CORPUS, HANDMADE
 
 _SKIP = (".gt", ".hands", ".hp", ".json", ".md", ".tsv")
 FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix not in _SKIP and "summaries" not in p.parts)
@@ -69,9 +69,16 @@ def test_the_corpus_s_whole_chip_hands_are_ints(corpus: Any) -> None:
 
 _CASES = FILES or [pytest.param(None, marks=pytest.mark.skip(  # (no corpus: say so, as the fixture does)
     reason=f"real hand-history corpus not found at {CORPUS}"))]
+# and the hand-made logs of a site the corpus lacks (BetOnline: a tournament's whole stakes,
+# "100/200", beside its body's "1500.00 in chips")
+_CASES += sorted(p for p in HANDMADE.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("path", _CASES, ids=lambda p: str(p.relative_to(CORPUS)) if p else "no-corpus")
+def _case_id(path: Any) -> str:
+    return "no-corpus" if path is None else str(path.relative_to(CORPUS if path.is_relative_to(CORPUS) else HANDMADE))
+
+
+@pytest.mark.parametrize("path", _CASES, ids=_case_id)
 def test_a_hand_s_amounts_are_of_one_kind(path: Any) -> None:
     """A chip hand's amounts are of one kind; a cash hand's (a currency named, or a site's cash
     table whose log names none: Kings Club, Winning's older client) all Decimals."""
