@@ -92,8 +92,9 @@ class WinamaxBuilder(LineBuilder):
         self.head.update({"kind": tourney or table_kind, "hand_id": hand_id, "game": game, "ante": ante,
                           "small": small, "big": big, "euro": in_euros,
                           "when": when, "zone": zone, "buy_in": buy_in, "level": level})  # fmt: skip
-        if in_euros:  # a cash game's: "5€" is money, as "€5" is
-            self.read = cash_amount
+        # a cash game's "5€" is money, as "€5" is (set on the builder itself: an instance's
+        # attribute reads faster than the class's)
+        self.read = cash_amount if in_euros else amount
 
     def other_header(self, kind: str, f: _OtherHeader, line: int) -> None:
         hand_id, game = f[-2:]
