@@ -93,6 +93,14 @@ def parse_amount(text: str) -> Money:
     return Decimal(figure)
 
 
+def parse_money(text: str) -> Decimal:
+    """Parse an amount of a cash game's money where its log names no currency (Kings Club's
+    "44" beside "33.16"): a Decimal whatever its form, as "$44" reads, never whole chips
+    (a cash hand's amounts are of one kind); raise ValueError as :func:`parse_amount` does."""
+    value = parse_amount(text)
+    return value if value.__class__ is Decimal else Decimal(value)
+
+
 def _parse_checked(text: str) -> Decimal:
     """Any written amount, read and then checked against the limits."""
     try:  # the usual forms, "$0.04" or "40": a decimal literal, maybe after a symbol

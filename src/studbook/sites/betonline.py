@@ -32,7 +32,7 @@ import re
 from datetime import datetime
 
 from studbook.events import ActionKind, Event, HandHeader, PotSummary
-from studbook.money import currency_in
+from studbook.money import Money, currency_in, exact
 from studbook.sites.base import HandText
 from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
@@ -111,8 +111,12 @@ class BetOnlineBuilder(LineBuilder):
     def final_header(self) -> HandHeader:
         h = self.head
         game, written_small = h["game"], h.get("small")
+        small: Money
+        big: Money
         if written_small is not None and amount(written_small) > 0:
-            small, big = amount(written_small), amount(h["big"])
+            # Decimals: every figure after the header is written with cents ("1500.00 in chips"),
+            # a tournament's whole stakes ("100/200") too, so the hand's amounts are of one kind
+            small, big = exact(amount(written_small)), exact(amount(h["big"]))
         else:
             small, big = self.stakes_from_betting()
         tournament = None

@@ -7,17 +7,24 @@ to $0.05."). Logs show no cards until the showdown, have no showdown marker
 and no summary; "does not show cards" is the uncontested winner's line, or a
 loser's at a showdown (a muck). Files are CRLF with the odd bare LF, which
 the decoder normalises.
+
+The grammar reads the figure apart from its sign and unit ("$ 0.01 USD" gives
+"0.01"): a hand is a cash game's unless its unit is tournament "Chips", and a
+cash game's figures read as money (``lines.cash_amount``, a Decimal: "$ 2" as
+"$2" reads), never a whole one as chips beside "$ 0.54".
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 from studbook.events import ActionKind, ChatterKind, Event, HandHeader, Stakes, Street
+from studbook.money import Money
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, not_shown_as_mucks, pot_number,
-    skip_reason, stud_structure,
+    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, cash_amount, game_variant, not_shown_as_mucks,
+    pot_number, skip_reason, stud_structure,
 )
 
 HAND_START = re.compile(r"^Everleaf Gaming Game #([0-9]+)", re.M)
@@ -31,6 +38,11 @@ _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": Ch
             " is disconnected": ChatterKind.DISCONNECT, " is connected": ChatterKind.RECONNECT}  # fmt: skip
 # The unit written after amounts, as a currency: "EURO" is the euro; tournament "Chips" are no money
 _CURRENCY: dict[str, str | None] = {"EURO": "EUR", "Chips": None}
+_CHIPS = "Chips"
+# The actions written as the chips put in: kind, all-in
+_CHIPS_PUT_IN = {"BRING_IN": (ActionKind.BRING_IN, False), "BET": (ActionKind.BET, False),
+                 "CALL": (ActionKind.CALL, False), "RAISE": (ActionKind.RAISE, False),
+                 "ALL_IN": (ActionKind.RAISE, True)}  # fmt: skip
 
 
 def _cards(written: str):
@@ -47,13 +59,15 @@ class EverleafBuilder(LineBuilder):
     STREETS = _STREETS
     HANDLERS = {
         "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game", "OTHER_GAME": "other_game",
-        "TABLE": "table", "PLAYERS": "skip", "SEAT": "seat", "ANTE": "player_ante", "DEALING": "third_street",
-        "STREET": "street_named", "DEAL": "deal", "BRING_IN": "player_bring_in", "COMPLETE": "complete",
-        "BET": "player_bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
+        "TABLE": "table", "PLAYERS": "skip", "SEAT": "seat", "ANTE": "ante", "DEALING": "third_street",
+        "STREET": "street_named", "DEAL": "deal", "BRING_IN": "chips_put_in", "COMPLETE": "complete",
+        "BET": "chips_put_in", "CALL": "chips_put_in", "RAISE": "chips_put_in", "ALL_IN": "chips_put_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "NOSHOW": "noshow", "COLLECT": "collect", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
     head: _Head
+    # How the hand's figures read: money unless the hand's unit is tournament chips
+    read: Callable[[Any], Money] = staticmethod(cash_amount)
 
 
     # -- header ------------------------------------------------------------
@@ -61,6 +75,12 @@ class EverleafBuilder(LineBuilder):
     def stud_game(self, kind: str, f: tuple[str, str | None, str, str | None, str, str, str], line: int) -> None:
         small, code, big, _code, game, day, clock = f
         self.head.update({"small": small, "big": big, "code": code, "game": game, "started": f"{day} - {clock}"})
+        self._unit_is(code)
+
+    def _unit_is(self, code: str | None) -> None:
+        """The hand's unit, where first written: tournament chips read as chips (ints where whole).
+        (Set on the builder itself: an instance's attribute reads faster than the class's.)"""
+        self.read = amount if code == _CHIPS else cash_amount
 
     def other_game(self, kind: str, f: Fields, line: int) -> None:
         game = str(f[0]).split(" - ")[0]
@@ -75,7 +95,7 @@ class EverleafBuilder(LineBuilder):
         return HandHeader(
             site=self.SITE, hand_id=h["hand_id"],
             variant=game_variant(game), structure=stud_structure(game), game=game,
-            stakes=Stakes(amount(h["small"]), amount(h["big"])),
+            stakes=Stakes(self.read(h["small"]), self.read(h["big"])),
             currency=_CURRENCY.get(code, code) if code else "USD", table=h["table"],
             started=h["started"], started_utc=None,  # Everleaf writes no time zone
         )  # fmt: skip
@@ -85,7 +105,11 @@ class EverleafBuilder(LineBuilder):
         seat, player, stack, code = f
         if code and not self.head.get("code"):
             self.head["code"] = code
-        self.add_seat(line, int(seat), str(player), amount(str(stack)))
+            self._unit_is(code)
+        self.add_seat(line, int(seat), str(player), self.read(stack))
+
+    def ante(self, kind: str, f: Fields, line: int) -> None:
+        self.add_ante(line, str(f[0]), self.read(f[1]))
 
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
@@ -94,8 +118,13 @@ class EverleafBuilder(LineBuilder):
 
     # -- betting ---------------------------------------------------------------
 
+    def chips_put_in(self, kind: str, f: Fields, line: int) -> None:
+        """A bring-in, bet, call, raise or all-in: the bracketed chips put in."""
+        what, all_in = _CHIPS_PUT_IN[kind]
+        self.add_action(line, str(f[0]), what, chips=self.read(f[1]), all_in=all_in)
+
     def complete(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.COMPLETE, to=amount(str(f[1])))
+        self.add_action(line, str(f[0]), ActionKind.COMPLETE, to=self.read(f[1]))
 
 
     # -- showdown and award ------------------------------------------------------
@@ -108,7 +137,7 @@ class EverleafBuilder(LineBuilder):
 
     def collect(self, kind: str, f: Fields, line: int) -> None:
         player, chips, _code, pot, _rest = f
-        self.add_collect(line, str(player), amount(str(chips)), pot_number(pot))
+        self.add_collect(line, str(player), self.read(chips), pot_number(pot))
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f

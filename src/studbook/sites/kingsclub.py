@@ -21,7 +21,10 @@ logs (each seat's final stack and net result) and normalised here:
   event carries collections plus rake;
 * 2-7 razz hands come back Skipped.
 
-The logs carry no currency; ``currency`` is None.
+The logs carry no currency; ``currency`` is None. A hand is read as a cash game's (FPDB's
+KingsClubToFpdb.py takes the tables as USD, ``money.SITE_CURRENCY``): its amounts are money,
+Decimals (``lines.cash_amount``), the whole ones too ("44" beside "33.16": whole dollars, not
+chips), so that a hand's amounts are of one kind.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from studbook.sites.base import HandText
 from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand,
-    amount, cards, skip_reason,
+    cards, cash_amount, skip_reason,
 )
 
 HAND_START = re.compile(r"^#(\d+): ", re.M)
@@ -102,13 +105,13 @@ class KingsClubBuilder(LineBuilder):
             return
         started = h["started"]
         self.make_header(hand_id=h["hand_id"], game=h["game"], small=h["small"], big=h["big"], table=h["table"],
-                         started=started, started_utc=_utc(started))  # fmt: skip
+                         started=started, started_utc=_utc(started), read=cash_amount)  # fmt: skip
 
     def seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
-        self.add_seat(line, int(f[0]), str(f[1]), amount(f[2]))
+        self.add_seat(line, int(f[0]), str(f[1]), cash_amount(f[2]))
 
     def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), amount(f[1]), all_in=bool(f[2]))
+        self.add_ante(line, str(f[0]), cash_amount(f[1]), all_in=bool(f[2]))
 
     def street_label(self, kind: str, f: Fields, line: int) -> None:
         street = LABELS[str(f[0])]
@@ -133,12 +136,12 @@ class KingsClubBuilder(LineBuilder):
         if len(f) == 1:
             self.add_action(line, player, what)
         elif what is ActionKind.BRING_IN:
-            self.add_action(line, player, what, chips=amount(f[1]), all_in=bool(f[2]))
+            self.add_action(line, player, what, chips=cash_amount(f[1]), all_in=bool(f[2]))
         else:  # bets, calls and raises: the street total
-            self.add_action(line, player, what, to=amount(f[1]), all_in=bool(f[2]))
+            self.add_action(line, player, what, to=cash_amount(f[1]), all_in=bool(f[2]))
 
     def uncalled_line(self, kind: str, f: Fields, line: int) -> None:
-        self.add_uncalled(line, str(f[1]), amount(f[0]))
+        self.add_uncalled(line, str(f[1]), cash_amount(f[0]))
 
     def show_line(self, kind: str, f: Fields, line: int) -> None:
         self.add_show(line, str(f[0]), cards(f[1] or ""))
@@ -154,14 +157,14 @@ class KingsClubBuilder(LineBuilder):
         self.add_seat_summary(line, int(seat), str(player), f"({stack}) {net}")
 
     def rake_line(self, kind: str, f: Fields, line: int) -> None:
-        self.rake = amount(f[0])
+        self.rake = cash_amount(f[0])
         self.summary_line = line
 
     def wins(self, kind: str, f: Fields, line: int) -> None:
         player, pot, value = f
         digits = re.sub(r"\D", "", pot or "")
         number = (int(digits) if digits else 1) if (pot or "").startswith("side") else 0
-        self.add_collect(line, str(player), amount(value), number)
+        self.add_collect(line, str(player), cash_amount(value), number)
 
     def tournament_finish(self, kind: str, f: Fields, line: int) -> None:
         player, place, received, receives = f

@@ -115,9 +115,10 @@ class Ledger:
         self.kinds_as_written = kinds_as_written
         self.posts_as_due = posts_as_due
         self.small_bet = small_bet
-        # What the hand's figures count from: a Decimal zero until the first ante tells the kind
-        # of the hand's amounts (money.ZEROS), so a chip hand's figures stay ints: an int meeting
-        # a Decimal zero becomes a Decimal, a conversion every operation after (i34r18).
+        # What the hand's figures count from: a Decimal zero until the first ante (in a hand
+        # without antes, the bring-in) tells the kind of the hand's amounts (money.ZEROS), so a
+        # chip hand's figures stay ints: an int meeting a Decimal zero becomes a Decimal, a
+        # conversion every operation after (i34r18).
         self.zero: Money = ZERO
         self.stacks: dict[str, Money] = {}
         self.street_in: dict[str, Money] = {}  # this street's chips, per player who put any in
@@ -184,6 +185,8 @@ class Ledger:
         if self.kinds_as_written:
             return self._as_written(player, kind, before, chips, to, by, all_in)
         if kind is BRING_IN:
+            if self.ante is None:  # no ante told the hand's kind: the bring-in does
+                before = self._zero_from(player, chips if chips is not None else to)
             if chips is None:
                 chips = to - before if to is not None else self.zero
             if self.posts_as_due:
@@ -232,6 +235,8 @@ class Ledger:
         shown_to: Money | None = None
         total: Money | None = None
         if kind is BRING_IN or kind is BET or kind is CALL:
+            if kind is BRING_IN and self.ante is None:  # no ante told the hand's kind: the bring-in does
+                before = self._zero_from(player, chips if chips is not None else to)
             value = chips if chips is not None else (to - before if to is not None else None)  # as written
             total = before + (value or self.zero)
             if kind is BRING_IN:
@@ -254,6 +259,17 @@ class Ledger:
         elif total > self.level:
             self.level = total
         return (kind, value, shown_to, all_in, chips)
+
+    def _zero_from(self, player: str, first: Money | None) -> Money:
+        """A hand without antes (none posted, or all 0): its bring-in is the first amount it
+        counts, and tells the kind of its figures as a first ante does (a chip hand's stay
+        ints); the bet to match and the player's street total, none yet, count from that
+        zero. What the player has in this street (the hand's zero)."""
+        if first is not None and first.__class__ is not self.zero.__class__:
+            self.zero = ZEROS[first.__class__]
+            if not self.level:
+                self.level = self.zero
+        return self.street_in.get(player, self.zero)
 
     def _postable(self, player: str, due: Money) -> Money:
         """What a post of ``due`` takes: all of a shorter stack."""

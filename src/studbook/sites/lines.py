@@ -39,7 +39,7 @@ from studbook.events import (
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
     Skipped, Street, Structure, Tournament, TournamentFinish, Variant,
 )
-from studbook.money import Money, parse_amount
+from studbook.money import Money, parse_amount, parse_money
 from studbook.read import split_at_headers
 from studbook.read.grammar import (
     Fields, FirstLinePass, Line, LineGrammar, LineGrammarError, Scanned, common_piece, load_grammar,
@@ -106,6 +106,10 @@ CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
 # (typed to take Any, as the lru_cache wrappers they replace did: handlers pass
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Money] = AMOUNTS.__getitem__
+# A cash game's amounts where its log names no currency (Kings Club, Winning's older client):
+# money, each a Decimal (money.parse_money), so that "44" does not read as chips beside "33.16"
+CASH_AMOUNTS: TextMemo[Decimal] = TextMemo(parse_money)
+cash_amount: Callable[[Any], Decimal] = CASH_AMOUNTS.__getitem__
 cards: Callable[[Any], tuple[Card, ...]] = CARDS.__getitem__
 
 
@@ -829,13 +833,15 @@ class LineBuilder:
                     bring_in: str | None = None, tournament: Tournament | None = None,
                     currency: str | None = None, play_money: bool = False, mix: str | None = None,
                     table: str = "", max_seats: int | None = None, button: int | None = None,
-                    started: str = "", started_utc: datetime | None = None) -> None:  # fmt: skip
-        """Set the header from written stakes; a game that is not stud skips the hand."""
+                    started: str = "", started_utc: datetime | None = None,
+                    read: Callable[[Any], Money] = amount) -> None:  # fmt: skip
+        """Set the header from written stakes, each figure read with ``read`` (:data:`cash_amount`
+        for a cash game whose log names no currency); a game that is not stud skips the hand."""
         variant = stud_variant(game)
         if variant is None:
             raise SkipHand(game, skip_reason(game))
-        stakes = make_stakes(amount(small), amount(big), amount(ante) if ante else None,
-                         amount(bring_in) if bring_in else None)  # fmt: skip
+        stakes = make_stakes(read(small), read(big), read(ante) if ante else None,
+                         read(bring_in) if bring_in else None)  # fmt: skip
         self.header = make_header(self.SITE, hand_id, variant, stud_structure(game), game, stakes, currency,
                               play_money, tournament, mix, table, max_seats, button, started, started_utc)  # fmt: skip
 
@@ -1284,9 +1290,9 @@ def _line_of(chunk: HandText, line: int) -> str:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
-    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards",
+    "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards", "cash_amount",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",
     "stud_variant", "summary_outcome", "third_street_deal", "to_utc",
 ]

@@ -1,7 +1,10 @@
 """Winamax: 7-Card Stud, Stud Hi/Lo and Razz hand histories (cash games, tournaments).
 
 Amounts carry a trailing euro sign ("5€") or none at play-money tables; the
-header gives ante, small and big bet ("(5€/25€/50€)"). Raises are written
+header gives ante, small and big bet ("(5€/25€/50€)"). The grammar keeps the
+figure apart from its sign: a hand whose header writes euros reads every figure
+as money (``lines.cash_amount``, a Decimal: "5€" as "€5" reads), never a whole
+one as chips beside "1749.22€"; a tournament's chips stay ints. Raises are written
 "raises X to Y" as on PokerStars, except that a player who already has chips
 in and raises all-in gets the chips added written after "to" (the
 "raises -6.10€ to 18.90€" hand): a "to" that does not exceed the bet to match
@@ -13,15 +16,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any, Callable
 
 from studbook.events import (
     ActionKind, ChatterKind, Half, HandHeader, Stakes, Street, Tournament,
 )
-from studbook.money import currency_in
+from studbook.money import Money, currency_in
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    ZERO, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, game_variant, local_to_utc, pot_number,
-    skip_reason, stud_structure,
+    ACTION_TERMINALS, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, cash_amount, game_variant,
+    local_to_utc, pot_number, skip_reason, stud_structure,
 )
 
 HAND_START = re.compile(r"^Winamax Poker - [^\n]*? - HandId: #([0-9-]+)", re.M)
@@ -69,22 +73,28 @@ class WinamaxBuilder(LineBuilder):
     STREETS = _STREETS
     HANDLERS = {
         "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "TABLE": "table",
-        "SEAT": "seat", "ANTES_MARK": "skip", "ANTE": "player_ante", "STREET": "street_named",
-        "DEAL": "deal", "BRING_IN": "player_bring_in", "BET": "player_bet", "CALL": "player_call", "RAISE": "raise_",
+        "SEAT": "seat", "ANTES_MARK": "skip", "ANTE": "ante", "STREET": "street_named",
+        "DEAL": "deal", "BRING_IN": "chips_put_in", "BET": "chips_put_in", "CALL": "chips_put_in", "RAISE": "raise_",
         "CHECK": "player_check", "FOLD": "player_fold", "UNCALLED": "uncalled", "SHOWDOWN": "showdown_mark",
         "SHOW": "show", "MUCK": "muck", "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total",
         "SEAT_SUMMARY": "seat_summary", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
     head: _Head
+    # How the hand's figures read: money where the header writes euros (set with the header)
+    read: Callable[[Any], Money] = staticmethod(amount)
 
 
     # -- header ------------------------------------------------------------
     def stud_header(self, kind: str, f: _StudHeader, line: int) -> None:
         tourney, _name, buy_in, level, table_kind, hand_id, game, ante, euro, small, _e2, big, _e3, when, zone = f
+        in_euros = currency_in(f"{ante}{euro or ''}") == "EUR"
         self.head.update({"kind": tourney or table_kind, "hand_id": hand_id, "game": game, "ante": ante,
-                          "small": small, "big": big, "euro": currency_in(f"{ante}{euro or ''}") == "EUR",
+                          "small": small, "big": big, "euro": in_euros,
                           "when": when, "zone": zone, "buy_in": buy_in, "level": level})  # fmt: skip
+        # a cash game's "5€" is money, as "€5" is (set on the builder itself: an instance's
+        # attribute reads faster than the class's)
+        self.read = cash_amount if in_euros else amount
 
     def other_header(self, kind: str, f: _OtherHeader, line: int) -> None:
         hand_id, game = f[-2:]
@@ -107,7 +117,7 @@ class WinamaxBuilder(LineBuilder):
         return HandHeader(
             site=self.SITE, hand_id=h["hand_id"],
             variant=game_variant(game), structure=stud_structure(game), game=game,
-            stakes=Stakes(amount(h["small"]), amount(h["big"]), ante=amount(h["ante"])),
+            stakes=Stakes(self.read(h["small"]), self.read(h["big"]), ante=self.read(h["ante"])),
             currency=None if play or tournament or not h["euro"] else "EUR", play_money=play,  # "5€": the log's euros
             tournament=tournament,
             table=h["table"], max_seats=h["max_seats"],
@@ -118,7 +128,10 @@ class WinamaxBuilder(LineBuilder):
     # -- seats, antes, cards -------------------------------------------------
     def seat(self, kind: str, f: tuple[str, str, str, str | None], line: int) -> None:
         seat, player, stack, _euro = f
-        self.add_seat(line, int(seat), str(player), amount(str(stack)))
+        self.add_seat(line, int(seat), str(player), self.read(stack))
+
+    def ante(self, kind: str, f: Fields, line: int) -> None:
+        self.add_ante(line, str(f[0]), self.read(f[1]))
 
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
@@ -131,11 +144,14 @@ class WinamaxBuilder(LineBuilder):
         self.add_new_cards(line, str(player), new, before=shown if not hidden else ())
 
     # -- betting ---------------------------------------------------------------
+    def chips_put_in(self, kind: str, f: Fields, line: int) -> None:
+        """A bring-in, bet or call: the chips put in."""
+        self.add_action(line, str(f[0]), ACTION_TERMINALS[kind], chips=self.read(f[1]))
 
 
     def raise_(self, kind: str, f: Fields, line: int) -> None:
         player, _by, _e1, to, _e2 = f
-        total = amount(str(to))
+        total = self.read(to)
         ledger = self.ledger
         before = ledger.street_in.get(str(player), ledger.zero)
         if total <= ledger.level and before > 0:  # the "negative bet" habit: chips added
@@ -145,7 +161,7 @@ class WinamaxBuilder(LineBuilder):
 
     def uncalled(self, kind: str, f: Fields, line: int) -> None:
         chips, _euro, player = f
-        self.add_uncalled(line, str(player), amount(str(chips)))
+        self.add_uncalled(line, str(player), self.read(chips))
 
     # -- showdown and award ------------------------------------------------------
     def showdown_mark(self, kind: str, f: Fields, line: int) -> None:
@@ -164,14 +180,14 @@ class WinamaxBuilder(LineBuilder):
         player, chips, _euro, pot, half = f
         number = pot_number(pot)
         which = {"HI": Half.HIGH, "LO": Half.LOW}.get(str(half))
-        self.add_collect(line, str(player), amount(str(chips)), number, which)
+        self.add_collect(line, str(player), self.read(chips), number, which)
 
     def total(self, kind: str, f: Fields, line: int) -> None:
         total, _e1, rake, _e2 = f
-        taken = amount(rake) if rake else ZERO
+        taken = self.read(rake) if rake else self.ledger.zero
         # Winamax's "Total pot" is what the winners share, net of the rake (every corpus hand):
         # events.py's PotSummary.total is the whole pot, rake included
-        self.add_total(line, amount(str(total)) + taken, taken)
+        self.add_total(line, self.read(total) + taken, taken)
 
     def seat_summary(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         seat, player, outcome = f
@@ -180,7 +196,7 @@ class WinamaxBuilder(LineBuilder):
         won = _OUTCOME_WON.search(text)
         shown_cards = cards(shown.group(1)) if shown else ()
         self.add_seat_summary(line, int(seat), str(player), text, shown_cards,
-                              amount(won.group(1)) if won else None)  # fmt: skip
+                              self.read(won.group(1)) if won else None)  # fmt: skip
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         player, what = f

@@ -15,7 +15,10 @@ Two text formats share ``grammars/winning.lark``, told apart by the first line:
 
 The newer format writes dollars (``$0.04/$0.08``): ``currency`` is "USD"; the
 older one writes no currency (``1/2 (PRR)``), so its ``currency`` is None, as
-for any log that names none.
+for any log that names none. Its hands are cash games' (FPDB's WinningToFpdb.py takes them
+as USD, ``money.SITE_CURRENCY``): their amounts are money, Decimals (``lines.cash_amount``),
+the whole ones too ("1" beside "0.15": a whole dollar, not chips), so that a hand's amounts
+are of one kind.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from studbook.sites.base import HandText
 from studbook.read.grammar import LineGrammar
 from studbook.sites.lines import (
     ACTION_TERMINALS, COMMON_KINDS, ZERO, Fields, LineBuilder, LineFormat, SkipHand, to_utc,
-    amount, cards, skip_reason, WRITTEN_AMOUNT,
+    amount, cards, cash_amount, skip_reason, WRITTEN_AMOUNT,
 )
 
 HAND_START = re.compile(r"^(?:Game started at: |(?:Game )?Hand #(\d+) - )", re.M)
@@ -99,14 +102,14 @@ class WinningBuilder(LineBuilder):
         self.head["hand_id"] = hand_id
         self.make_header(hand_id=hand_id, game=game, small=small, big=big, currency=currency_of(small[:1]),
                          table=table.strip(), started=self.head.get("started", ""),
-                         started_utc=None)  # fmt: skip
+                         started_utc=None, read=cash_amount)  # fmt: skip
 
     def old_seat(self, kind: str, f: tuple[str, str, str], line: int) -> None:
         seat, player, stack = f
-        self.add_seat(line, int(seat), player, amount(stack))
+        self.add_seat(line, int(seat), player, cash_amount(stack))
 
     def old_ante(self, kind: str, f: tuple[str, str], line: int) -> None:
-        self.add_ante(line, f[0], amount(f[1]))
+        self.add_ante(line, f[0], cash_amount(f[1]))
 
     def old_deal(self, kind: str, f: Fields, line: int) -> None:
         if self.street is None:
@@ -141,7 +144,7 @@ class WinningBuilder(LineBuilder):
         if len(f) == 1:
             self.add_action(line, player, what)
             return
-        value, all_in = amount(f[1]), bool(f[2])
+        value, all_in = cash_amount(f[1]), bool(f[2])
         if what is ActionKind.RAISE:
             self.add_action(line, player, what, to=value, all_in=all_in)
         else:
@@ -149,7 +152,7 @@ class WinningBuilder(LineBuilder):
 
     def old_uncalled(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
-        self.add_uncalled(line, str(f[1]), amount(f[0]))
+        self.add_uncalled(line, str(f[1]), cash_amount(f[0]))
 
     def old_muck(self, kind: str, f: Fields, line: int) -> None:
         self.flush_deals()
@@ -164,14 +167,14 @@ class WinningBuilder(LineBuilder):
 
     def old_pot(self, kind: str, f: Fields, line: int) -> None:
         pot, rake, fee = f
-        taken = (amount(rake) if rake else ZERO) + (amount(fee) if fee else ZERO)
+        taken = (cash_amount(rake) if rake else ZERO) + (cash_amount(fee) if fee else ZERO)
         # "Pot: 8.15. Rake 0.11. JP fee 0.04": the pot after rake and jackpot fee
-        self.add_total(line, amount(pot) + taken, taken)
+        self.add_total(line, cash_amount(pot) + taken, taken)
 
     def old_seat_summary(self, kind: str, f: Fields, line: int) -> None:
         _mark, player, what, shown, _bets, collects = f
         assert player and what is not None
-        got = amount(collects)
+        got = cash_amount(collects)
         if shown:
             self.add_show(line, player, cards(shown), what.removeprefix("shows").strip(" :.") or None)
         if got > 0:
