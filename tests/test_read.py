@@ -171,7 +171,7 @@ def test_fast_driver_agrees_with_lark_for_every_text_site(corpus: Path, name: st
 @pytest.mark.parametrize("name", TEXT_SITES)
 def test_remembered_lines_give_larks_tokens(corpus: Path, name: str) -> None:
     """Read three times, every line comes from the scanners' memos at the
-    end (a line is remembered the second time it comes): still Lark's tokens."""
+    end (a line is remembered the first time it is read): still Lark's tokens."""
     rules = get_site(name).grammar()  # type: ignore[attr-defined]
     hands = []
     for _, text in _site_hands(corpus, name):
@@ -231,6 +231,19 @@ def test_a_token_remembered_by_the_character_before_is_not_stored_again_when_rea
     for _ in range(3):
         assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
     assert stored == []
+
+
+def test_a_line_is_remembered_the_first_time_it_is_read() -> None:
+    """A scanner keeps a line's token the first time it reads the line: the callers' memo
+    gives it the next time, and no regex reads it again (issue 34: remembered from its
+    second sight, a simulated hand's deal lines and summary seats were read twice by regex)."""
+
+    scanner = _Scanner([TerminalDef("CALL", PatternRE(r"([^\n]+?): calls ([0-9]+)[ \t]*\n")),
+                        TerminalDef("FOLD", PatternRE(r"([^\n]+?): folds[ \t]*\n"))])  # fmt: skip
+    for text, rest in (("Bob: calls 10\n", "Bob: calls 10"), ("Bob: folds\n", "Bob: folds")):
+        token = scanner.read(text, 0, rest)
+        assert token is not None and scanner.memo.get(rest) is token, rest
+    assert scanner.memo == {"Bob: calls 10": ("CALL", ("Bob", "10"), 14, True), "Bob: folds": ("FOLD", ("Bob",), 11, True)}
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:

@@ -50,7 +50,6 @@ from studbook.read.regex import compiled, min_width, regex_items
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
-_SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
 # at the one character before it (word boundaries), or in its line only
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
@@ -97,7 +96,7 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
+    __slots__ = ("match", "groups", "memo", "_older", "_args", "_remembers", "_by_rest", "_keyed",
                  "_first", "_first_match")
 
     def __init__(self, terminals: list[Any]) -> None:
@@ -137,19 +136,21 @@ class _Scanner:
         # before, a memo by (that character, rest of line), ``memo`` staying empty
         self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
         self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
-        self._seen: set[Any] = set()  # keys read once, lately
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
         end of its line (without the newline that follows); None when no
         terminal matches, or when the match runs past the line.
 
-        Only lines met twice lately are remembered: most lines that hold
-        cards or stacks come once, and their tokens would only burden the
-        garbage collector. A full memo becomes the older one: the lines read
-        again before the new one fills up come back from there, the rest are
-        forgotten, so memory stays bounded. (One method, the match inline: a
-        line read for the first time comes here, tens of times a hand.)
+        A line is remembered the first time it is read (issue 34: remembered
+        only from its second sight, a simulated hand read some 6 lines a second
+        time by regex, deal lines and summary seats most; remembering every line
+        costs the collector more, the tokens kept being traversed, and a hand 14 k
+        instructions fewer in all, a real log's copies the same). A
+        full memo becomes the older one: the lines read again before the new one
+        fills up come back from there, the rest are forgotten, so memory stays
+        bounded. (One method, the match inline: a line read for the first time
+        comes here, tens of times a hand.)
         """
         key: Any
         if self._by_rest:
@@ -177,12 +178,6 @@ class _Scanner:
                 return None  # a token past its line: Lark's parser too
             token = (name, m.group(*args)[:count], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
-                return token
-            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
-            if key not in seen:
-                if len(seen) >= _SEEN_LIMIT:
-                    seen.clear()
-                seen.add(key)
                 return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
