@@ -99,14 +99,13 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
     offer: HandReader[R] = _NOT_READING  # not the first hand
     run: list[R] = []  # what the reader read, since the last hand it did not
     for start, end in zip(starts, starts[1:] + [len(text)]):
-        # the hand's first line, and the next one's (counted once, whatever the hand's text is read as)
-        first, line = line, line + count("\n", start, end)
         blank = find("\n\n", start, end)
         # the usual case: one hand, then blank lines (the hand is copied out of the text once)
         if blank != -1 and text[blank:end].isspace():
             hand = text[start : blank + 1]
-            if offer.running and (result := offer.read(context, hand, first)) is not None:
+            if offer.running and (result := offer.read(context, hand, line)) is not None:
                 run.append(result)  # (the offer is the reader already: no hand of a text's first)
+                line += count("\n", start, end)
                 continue
         else:
             hand = ""  # not one hand (a hand's text is never empty): below
@@ -114,11 +113,12 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
             yield run
             run = []
         if hand:
-            yield _hand_text(first, hand)
+            yield _hand_text(line, hand)
         elif blank == -1:
-            yield _hand_text(first, text[start:end].rstrip(" \t\n") + "\n")
+            yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n")
         else:
-            yield from split_blank_lines(text[start:end], first)
+            yield from split_blank_lines(text[start:end], line)
+        line += count("\n", start, end)
         offer = later
     if run:
         yield run
@@ -170,13 +170,20 @@ def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable
         while at >= 0:  # (a few steps a hand: a mixed log's skipped hands cost little else, issue 34)
             if at >= done and (m := match(text, at)) is not None:
                 add(at)
-                if first_only:
-                    break
                 done = m.end()  # past ``at``: a match holds the prefix
             at = find(needle, at) + 1 or -1
         return found
 
-    return starts
+    def first(text: str) -> list[int]:
+        find = text.find
+        at = 0 if text.startswith(prefix) else find(needle) + 1 or -1
+        while at >= 0:
+            if match(text, at) is not None:
+                return [at]
+            at = find(needle, at) + 1 or -1
+        return []
+
+    return first if first_only else starts
 
 
 def _literal_prefix(header: re.Pattern[str]) -> str:
