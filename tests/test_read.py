@@ -465,6 +465,33 @@ def test_header_starts_match_finditer_and_search_for_headers_of_several_lines() 
             assert first(text) == ([m.start()] if (m := header.search(text)) else []), (header, text)
 
 
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(["PokerStars Hand #1: x\n", "PokerStars Game #", "PokerStars Hand #9", "A", "AB",
+                                 "B", "x", "\n", "\n\n", " \n", "A\nB\n", "AB\nAB"]), max_size=14),  # fmt: skip
+       st.integers(-3, 90))
+def test_the_last_header_start_is_the_last_of_header_starts(pieces: list[str], limit: int) -> None:
+    """``last_header_start`` (where ``_windows`` cuts a long file) gives the last offset past 0
+    and at or before the limit among ``header_starts``', or 0: searched backwards for a header
+    within its line and starting with literal text (PokerStars'), through ``header_starts`` for
+    a header that may span lines or has no literal start."""
+    from studbook.read.split import last_header_start
+
+    text = "".join(pieces)
+    for header in (HEADER_START, re.compile(r"^A[^\n]*", re.M), re.compile(r"^AB(?:\nAB)*", re.M),
+                   re.compile(r"^A[^\n]*\n(?:[^\n]*\n){0,2}?B", re.M), re.compile(r"^(?:A|B)B", re.M)):  # fmt: skip
+        expected = next((at for at in reversed(header_starts(header)(text)) if 0 < at <= limit), 0)
+        assert last_header_start(header)(text, limit) == expected, (header, text, limit)
+
+
+def test_a_header_within_its_line_is_searched_backwards() -> None:
+    """PokerStars' header (a literal start, no newline) is found from the limit back, not
+    through every start of the text (issue 34: a 1 MB window's 490 headers matched to cut it)."""
+    from studbook.read.split import last_header_start
+
+    assert last_header_start(HEADER_START).__name__ == "last"
+    assert last_header_start(re.compile(r"^AB(?:\nAB)*", re.M)).__name__ == "<lambda>"
+
+
 @settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from(["Poker", "Stars", " ", "#", "(", ")", "\\(", "[a-z]", "?", "*", "+", "a", "A", "\\n", ".",
                                  "|", "\\d", "\\.", "é", "{2}", "ſ", "K"]), max_size=6),

@@ -28,7 +28,7 @@ from studbook.read import HEAD_CHARS, decode, detect_format, files_in, normalise
 from studbook.read import limits
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen
-from studbook.read.split import header_starts, split_at_headers, split_at_starts
+from studbook.read.split import header_starts, last_header_start, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
 from studbook.sites.makers import make_skipped
 from studbook.words import counted
@@ -241,7 +241,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
     :data:`~studbook.read.limits.MAX_HAND_CHARS` is passed over up to the
     next header without being held, and comes as (first line, its start,
     its size in characters)."""
-    find = header_starts(header)
+    find, last_start = header_starts(header), last_header_start(header)
     buffer, line = head, 1
     skipped: list[Any] = []  # [first line, start, size] of an overlong hand being passed over
     for piece in itertools.chain(("",), pieces):
@@ -258,8 +258,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
             skipped = []
         if len(buffer) < WINDOW:
             continue
-        starts = find(buffer)
-        cut = next((at for at in reversed(starts) if 0 < at <= len(buffer) - _MARGIN), 0)
+        cut = last_start(buffer, len(buffer) - _MARGIN)
         if not cut:
             if len(buffer) > MAX_HAND_CHARS + WINDOW:
                 skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]

@@ -45,7 +45,7 @@ from studbook.diskmemo import DiskMemo
 from studbook.read import regex as regex_module
 from studbook.read.memo import TextMemo
 from studbook.read.regex import OPS as _c
-from studbook.read.regex import compiled, min_width, regex_items
+from studbook.read.regex import compiled, min_width, no_newline, regex_items
 
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
@@ -263,7 +263,7 @@ def _longest_literal(items: list[tuple[Any, Any]]) -> str:
         if len(run) > len(best):
             best = run
         run = []
-        if not _no_newline(op, arg):
+        if not no_newline(op, arg):
             break  # later text may be on another line
     return "".join(map(chr, best))
 
@@ -443,33 +443,6 @@ def _flatten(parsed: Any) -> list[tuple[Any, Any]]:
     return out
 
 
-def _no_newline(op: Any, arg: Any) -> bool:
-    """True when the item can never match a newline (conservative)."""
-    if op is _c.LITERAL:
-        return bool(arg != 10)
-    if op is _c.NOT_LITERAL:
-        return bool(arg == 10)
-    if op is _c.ANY or op is _c.AT or op is _c.ASSERT or op is _c.ASSERT_NOT:
-        return True
-    if op is _c.IN:
-        negated = bool(arg) and arg[0][0] is _c.NEGATE
-        if negated:
-            return (_c.LITERAL, 10) in arg
-        return all(
-            (kind is _c.LITERAL and value != 10)
-            or (kind is _c.RANGE and not value[0] <= 10 <= value[1])
-            or (kind is _c.CATEGORY and value in (_c.CATEGORY_DIGIT, _c.CATEGORY_WORD))
-            for kind, value in arg
-        )
-    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT):
-        return all(_no_newline(o, a) for o, a in arg[2])
-    if op is _c.SUBPATTERN:
-        return not arg[1] and not arg[2] and all(_no_newline(o, a) for o, a in arg[3])
-    if op is _c.BRANCH:
-        return all(_no_newline(o, a) for branch in arg[1] for o, a in branch)
-    return False
-
-
 def _uncaptured(regexp: str) -> str:
     """``regexp`` with its groups made non-capturing (a group's name dropped);
     ValueError when one is referred to."""
@@ -550,7 +523,7 @@ def _stays_in_line(op: Any, arg: Any, boundaries: bool) -> bool:
         return not (added | removed) & (re.S | re.M) and all(_stays_in_line(o, a, boundaries) for o, a in items)
     if op is _c.BRANCH:
         return all(_stays_in_line(o, a, boundaries) for branch in arg[1] for o, a in branch)
-    return _no_newline(op, arg)
+    return no_newline(op, arg)
 
 
 @dataclass(frozen=True)
