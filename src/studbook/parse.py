@@ -241,7 +241,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
     :data:`~studbook.read.limits.MAX_HAND_CHARS` is passed over up to the
     next header without being held, and comes as (first line, its start,
     its size in characters)."""
-    find, last_start = header_starts(header), last_header_start(header)
+    find = header_starts(header)
     buffer, line = head, 1
     skipped: list[Any] = []  # [first line, start, size] of an overlong hand being passed over
     for piece in itertools.chain(("",), pieces):
@@ -258,7 +258,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
             skipped = []
         if len(buffer) < WINDOW:
             continue
-        cut = last_start(buffer, len(buffer) - _MARGIN)
+        cut = last_header_start(header)(buffer, len(buffer) - _MARGIN)  # (made when a file is long: not at start-up)
         if not cut:
             if len(buffer) > MAX_HAND_CHARS + WINDOW:
                 skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]
