@@ -258,7 +258,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
             skipped = []
         if len(buffer) < WINDOW:
             continue
-        cut = last_header_start(header)(buffer, len(buffer) - _MARGIN)  # (made when a file is long: not at start-up)
+        cut = last_header_start(header)(buffer, len(buffer) - _MARGIN)
         if not cut:
             if len(buffer) > MAX_HAND_CHARS + WINDOW:
                 skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]

@@ -198,7 +198,7 @@ def last_header_start(header: re.Pattern[str]) -> Callable[[str, int], int]:
     the last, some 490 matches, before the split finds them all again)."""
     starts = header_starts(header)
     prefix = _literal_prefix(header)
-    items = regex_items(header.pattern, header.flags) if prefix and not header.flags & re.S else None
+    items = _header_items(header) if prefix and not header.flags & re.S else None
     if items is None or not all(no_newline(op, arg) for op, arg in items):
         return lambda text, limit: next((at for at in reversed(starts(text)) if 0 < at <= limit), 0)
     needle = "\n" + prefix
@@ -218,11 +218,18 @@ def last_header_start(header: re.Pattern[str]) -> Callable[[str, int], int]:
     return last
 
 
+@functools.lru_cache(maxsize=64)
+def _header_items(header: re.Pattern[str]) -> list[tuple[Any, Any]] | None:
+    """``header``'s items (:func:`regex_items`), read once a process (a regex is read in Python:
+    the split and a long file's cut each ask)."""
+    return regex_items(header.pattern, header.flags)
+
+
 def _literal_prefix(header: re.Pattern[str]) -> str:
     """The literal text a multi-line ``^...`` pattern starts with, or ""."""
     if not header.flags & re.M or header.flags & re.I:
         return ""
-    items = regex_items(header.pattern, header.flags)
+    items = _header_items(header)
     if items is None:  # then every offset is tried
         return ""
     if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
