@@ -28,7 +28,7 @@ from studbook.read import HEAD_CHARS, decode, detect_format, files_in, normalise
 from studbook.read import limits
 from studbook.read.decode import Decoder
 from studbook.read.limits import MAX_HAND_CHARS, MAX_TEXT_SHOWN, capped, overlong_hand, screen
-from studbook.read.split import header_starts, split_at_headers, split_at_starts
+from studbook.read.split import header_starts, last_header_start, split_at_headers, split_at_starts
 from studbook.sites import HandText, SiteFormat, all_sites, get_site, sites_in_order
 from studbook.sites.makers import make_skipped
 from studbook.words import counted
@@ -258,8 +258,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
             skipped = []
         if len(buffer) < WINDOW:
             continue
-        starts = find(buffer)
-        cut = next((at for at in reversed(starts) if 0 < at <= len(buffer) - _MARGIN), 0)
+        cut = last_header_start(header)(buffer, len(buffer) - _MARGIN)
         if not cut:
             if len(buffer) > MAX_HAND_CHARS + WINDOW:
                 skipped = [line, buffer[: 2 * MAX_TEXT_SHOWN], len(buffer)]

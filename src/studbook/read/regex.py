@@ -53,6 +53,33 @@ def min_width(pattern: str) -> int | None:
         return None
 
 
+def no_newline(op: Any, arg: Any) -> bool:
+    """True when the item can never match a newline (conservative)."""
+    if op is OPS.LITERAL:
+        return bool(arg != 10)
+    if op is OPS.NOT_LITERAL:
+        return bool(arg == 10)
+    if op is OPS.ANY or op is OPS.AT or op is OPS.ASSERT or op is OPS.ASSERT_NOT:
+        return True
+    if op is OPS.IN:
+        negated = bool(arg) and arg[0][0] is OPS.NEGATE
+        if negated:
+            return (OPS.LITERAL, 10) in arg
+        return all(
+            (kind is OPS.LITERAL and value != 10)
+            or (kind is OPS.RANGE and not value[0] <= 10 <= value[1])
+            or (kind is OPS.CATEGORY and value in (OPS.CATEGORY_DIGIT, OPS.CATEGORY_WORD))
+            for kind, value in arg
+        )
+    if op in (OPS.MAX_REPEAT, OPS.MIN_REPEAT, OPS.POSSESSIVE_REPEAT):
+        return all(no_newline(o, a) for o, a in arg[2])
+    if op is OPS.SUBPATTERN:
+        return not arg[1] and not arg[2] and all(no_newline(o, a) for o, a in arg[3])
+    if op is OPS.BRANCH:
+        return all(no_newline(o, a) for branch in arg[1] for o, a in branch)
+    return False
+
+
 def compiled(pattern: str) -> re.Pattern[str]:
     """``re.compile(pattern)``, from the code kept by an earlier process when
     there is one (as ``re.compile`` makes it: parse, code, ``_sre.compile``)."""
@@ -77,4 +104,4 @@ def _code_of(pattern: str) -> tuple[int, list[int], int, dict[str, int], tuple[s
     return int(state.flags), code, state.groups - 1, dict(state.groupdict), tuple(indexgroup)
 
 
-__all__ = ["OPS", "compiled", "min_width", "regex_items"]
+__all__ = ["OPS", "compiled", "min_width", "no_newline", "regex_items"]

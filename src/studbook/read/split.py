@@ -7,7 +7,7 @@ import re
 from typing import Any, Callable, Iterator, Protocol, TypeVar, overload
 
 from studbook.read.regex import OPS as _c
-from studbook.read.regex import regex_items
+from studbook.read.regex import no_newline, regex_items
 from studbook.records import maker
 from studbook.sites.base import HandText
 
@@ -186,11 +186,50 @@ def header_starts(header: re.Pattern[str], first_only: bool = False) -> Callable
     return first if first_only else starts
 
 
+@functools.lru_cache(maxsize=64)
+def last_header_start(header: re.Pattern[str]) -> Callable[[str, int], int]:
+    """A function giving the last offset past 0 and at or before ``limit`` among those
+    :func:`header_starts` gives for ``text``, or 0: where a window of a long file is cut.
+
+    Where the header starts with literal text and no match of it holds a newline (so no
+    match reaches the next line's start, and every line where it matches is a start), the
+    text is searched backwards from ``limit`` for a line starting with the literal, and
+    only those are matched (issue 34: finding every header of a 1 MB window to cut it at
+    the last, some 490 matches, before the split finds them all again)."""
+    starts = header_starts(header)
+    prefix = _literal_prefix(header)
+    items = _header_items(header) if prefix and not header.flags & re.S else None
+    if items is None or not all(no_newline(op, arg) for op, arg in items):
+        return lambda text, limit: next((at for at in reversed(starts(text)) if 0 < at <= limit), 0)
+    needle = "\n" + prefix
+    match = header.match
+
+    def last(text: str, limit: int) -> int:
+        if limit < 1:
+            return 0
+        rfind = text.rfind
+        at = rfind(needle, 0, limit - 1 + len(needle))  # (a start past ``at``'s newline, at ``limit`` at most)
+        while at >= 0:
+            if match(text, at + 1) is not None:
+                return at + 1
+            at = rfind(needle, 0, at - 1 + len(needle))
+        return 0
+
+    return last
+
+
+@functools.lru_cache(maxsize=64)
+def _header_items(header: re.Pattern[str]) -> list[tuple[Any, Any]] | None:
+    """``header``'s items (:func:`regex_items`), read once a process (a regex is read in Python:
+    the split and a long file's cut each ask)."""
+    return regex_items(header.pattern, header.flags)
+
+
 def _literal_prefix(header: re.Pattern[str]) -> str:
     """The literal text a multi-line ``^...`` pattern starts with, or ""."""
     if not header.flags & re.M or header.flags & re.I:
         return ""
-    items = regex_items(header.pattern, header.flags)
+    items = _header_items(header)
     if items is None:  # then every offset is tried
         return ""
     if not items or items[0] != (_c.AT, _c.AT_BEGINNING):
