@@ -418,7 +418,7 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         tournament.level if tournament else None,
         header.table, header.max_seats, _aware(header.started_utc), header.started,
         len(players) or len(hand.players()),
-        pot, minor[str(check.rake)], pot / per_bb,
+        pot, minor[str(rake)] if (rake := check.rake) else 0, pot / per_bb,  # most hands' rake is 0
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
