@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 def iso_utc(value: Any) -> str | None:
     """A start time as ISO-8601 UTC text; None for a time without a zone (never taken as UTC)."""
     if value.__class__ is datetime:  # the rows' own start times: one a stored hand
-        return None if value.tzinfo is None else _utc_text(value.astimezone(timezone.utc))
+        zone = value.tzinfo
+        return None if zone is None else _utc_text(value if zone is timezone.utc else value.astimezone(timezone.utc))
     if isinstance(value, datetime):  # pandas' Timestamp is one too (its isoformat writes nanoseconds)
         if value.tzinfo is None or value != value:  # naive, or NaT
             return None
