@@ -573,7 +573,7 @@ def test_the_rows_find_the_hero_in_their_own_pass_over_the_events(folder: Path,
     assert {(row[0], row[1]): (row[hero_at], row[hero_at + 1]) for row in rows} == heroes
 
 
-def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
+def test_a_zero_or_logged_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # each amount the rows convert is written out with str (rows._MINOR): a check or a
     # fold puts nothing in and most actions owe nothing, so those zeros are taken as 0
@@ -589,10 +589,19 @@ def test_a_zero_amount_of_an_action_is_not_written_out_to_find_its_minor_units(
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
     figures = sum(1 for f in facts for amount in (f[3], f[4]) if amount is not None)  # the engine's
+    # what an action put in equal to an amount the log wrote, what it owed equal to what it put in:
+    # those minor units are the logged amount's (rows._WRITTEN), not written out again
+    logged = sum(1 for f in facts if f[3] and f[3] in (f[0].amount, f[0].to))
+    owed_put = sum(1 for f in facts if f[4] and f[4] == f[3])
+    assert logged >= 4 and owed_put >= 2  # calls, bets, the bring-in
     pots = [f[6] for f in facts]
     new_pots = sum(1 for before, pot in zip([None, *pots], pots) if pot is not before)  # a pot unchanged: not again
     assert 0 < new_pots < len(pots)
-    assert len(made) == len(facts) and len(written) == figures - zeros + new_pots
+    assert len(made) == len(facts) and len(written) == figures - zeros - logged - owed_put + new_pots
+    minor = [c.name for c in rows.SCHEMA["actions"]]
+    put_in, to_call = minor.index("put_in"), minor.index("to_call")
+    assert [(row[put_in], row[to_call]) for row in made] == [
+        (rows._exact_minor(f[3]), rows._exact_minor(f[4])) for f in facts]  # the same minor units
 
 
 def test_the_stakes_of_hands_alike_are_written_out_once_and_as_each_log_wrote_them(
@@ -722,9 +731,12 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     monkeypatch.setattr(rows, "_WRITTEN", _logging_memo(rows._exact_minor, by_decimal))
     rows._action_rows(check, "s", "1", None)
-    logged = [figure for record in check.action_log for figure in (record[0].amount, record[0].to) if figure is not None]
-    assert by_decimal == logged and len(by_decimal) >= 10
     from studbook.engine.result import fact_fields
+    # each logged figure, and the total again where what the action put in is it (a first raise)
+    logged = [figure for f in fact_fields(check.action_log)
+              for figure in (f[0].amount, f[0].to, f[0].to if f[3] and f[3] != f[0].amount and f[3] == f[0].to else None)
+              if figure is not None]
+    assert by_decimal == logged and len(by_decimal) >= 10
     engine_figures = {str(f[i]) for f in fact_fields(check.action_log) for i in (3, 4, 6)}
     assert by_text and set(by_text) <= engine_figures
     by_text.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import shutil
 import sqlite3
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
@@ -517,3 +518,14 @@ def test_flat_values_are_the_rows_values_in_order(rows: list[tuple[object, ...]]
     assert isinstance(flat, list)
     assert len(flat) == 3 * len(rows)
     assert all(a is b for a, b in zip(flat, itertools.chain.from_iterable(rows)))
+
+
+@given(st.datetimes(timezones=st.one_of(st.none(), st.just(timezone.utc), st.timezones())))
+def test_a_start_time_is_written_as_its_utc_isoformat(when: datetime) -> None:
+    # the store writes a start time from remembered pieces (store.prepare._utc_text), not
+    # isoformat: the same text, microseconds and zones other than UTC and all; no zone, None
+    try:
+        expected = None if when.tzinfo is None else when.astimezone(timezone.utc).isoformat()
+    except (OverflowError, ValueError):  # a time that has no UTC date (before year 1, after 9999)
+        return
+    assert store_prepare.iso_utc(when) == expected

@@ -499,7 +499,7 @@ class Store:
         import of its file made (the file cut in that hand, say) is stale."""
         if not hands:
             return
-        files = {printable_path(row[_HAND_FILE]) for row in hands}
+        files = set(map(printable_path, {row[_HAND_FILE] for row in hands}))  # each file's name escaped once
         if not any(self.conn.execute("SELECT 1 FROM rejects WHERE status = 'rejected' AND file = ? LIMIT 1",
                                      (file,)).fetchone() for file in files):
             return  # the usual case: nothing of these files was rejected before, so nothing to forget
