@@ -227,8 +227,9 @@ class Table:
     * seats and stacks: ``players`` (:class:`PlayerState`, seat order), ``order`` (the
       same in dealing order, each with its ``pos``), ``by_name`` (each player by name),
       ``clockwise_after`` (for each dealing position, the other players clockwise from
-      the next), ``live_left`` (the players dealt in and not folded), ``order_from_deal`` (the first 3rd-street deal is still to set the
-      dealing order: profile ``deal_start="first_dealt"``).
+      the next), ``live_left`` (the players dealt in and not folded), ``order_from_deal``
+      (the first 3rd-street deal is still to set the dealing order: profile
+      ``deal_start="first_dealt"``).
     * the street and its betting: ``street`` (None before 3rd street), ``round`` (the
       street's ledger and who is to act: :class:`Round`), ``pot`` (antes and bets, less
       uncalled bets returned), ``hand_over`` (one live player left), ``action_log``
@@ -522,6 +523,7 @@ class Table:
         # before the ask, and each player is counted at most once a street)
         self.round.deals_verified = False
         self.round.deals = -len(self.players)
+
     def board(self, p: PlayerState) -> list[Card]:
         """The cards ``p`` shows: their up cards, and the community card once dealt."""
         if self.community is not None:
