@@ -409,7 +409,7 @@ def test_a_scanner_that_remembers_reads_what_its_regex_reads(
         starts = [i for i in range(len(line)) if i == 0 or not line[i - 1].isalnum() and line[i].isalnum()]
         for rest in [line[i:] for i in starts] + [line[data.draw(st.integers(0, len(line))) :]]:
             for scanner in scanners:
-                for before in befores * 3:  # a rest of line is remembered when first read
+                for before in befores * 3:  # a rest of line is remembered on its second sight
                     text = f"{before}{rest}\nnext line\n"
                     assert scanner.read(text, len(before), rest) == _as_regex_reads(scanner, text, len(before), rest), (site, before, rest)
 

@@ -822,21 +822,6 @@ def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Pat
     assert first.stakes == Stakes(Decimal(20), Decimal(40))
 
 
-def test_a_hands_first_token_is_not_remembered() -> None:
-    """The start stack's scanner reads a hand's first token, its number, new every hand: it
-    keeps none (issue 34: a scanner remembers a line the first time it reads it, and a
-    log's hand numbers would only fill the memo), while the scanners after it keep theirs."""
-    from studbook.sites.pokerstars import FORMAT
-
-    grammar = FORMAT.grammar()
-    for _ in range(3):
-        builder = FORMAT.builder("h.txt", HandText(3, SMALL), SMALL, grammar)
-        assert isinstance(builder.build(), Hand)
-    start = grammar.begin()[1]
-    assert start.memo == {} and not start._keyed
-    assert any(scanner.memo for scanner in grammar._scanner_by_terms.values())
-
-
 def test_a_pokerstars_hand_makes_none_of_the_builders_rare_containers() -> None:
     """The players who anted, those marked sitting out, the cards seen per player and the
     noted lines are made when a handler first asks for them: PokerStars' handlers never

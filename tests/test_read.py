@@ -171,7 +171,7 @@ def test_fast_driver_agrees_with_lark_for_every_text_site(corpus: Path, name: st
 @pytest.mark.parametrize("name", TEXT_SITES)
 def test_remembered_lines_give_larks_tokens(corpus: Path, name: str) -> None:
     """Read three times, every line comes from the scanners' memos at the
-    end (a line is remembered the first time it is read): still Lark's tokens."""
+    end (a line is remembered the second time it comes): still Lark's tokens."""
     rules = get_site(name).grammar()  # type: ignore[attr-defined]
     hands = []
     for _, text in _site_hands(corpus, name):
@@ -231,50 +231,6 @@ def test_a_token_remembered_by_the_character_before_is_not_stored_again_when_rea
     for _ in range(3):
         assert scanner.read(spaced, 2, "omaha hi") == ("OTHER", (), 9, True)
     assert stored == []
-
-
-def test_a_line_is_remembered_the_first_time_it_is_read() -> None:
-    """A scanner keeps a line's token the first time it reads the line: the callers' memo
-    gives it the next time, and no regex reads it again (issue 34: remembered from its
-    second sight, a simulated hand's deal lines and summary seats were read twice by regex)."""
-
-    scanner = _Scanner([TerminalDef("CALL", PatternRE(r"([^\n]+?): calls ([0-9]+)[ \t]*\n")),
-                        TerminalDef("FOLD", PatternRE(r"([^\n]+?): folds[ \t]*\n"))])  # fmt: skip
-    for text, rest in (("Bob: calls 10\n", "Bob: calls 10"), ("Bob: folds\n", "Bob: folds")):
-        token = scanner.read(text, 0, rest)
-        assert token is not None and scanner.memo.get(rest) is token, rest
-    assert scanner.memo == {"Bob: calls 10": ("CALL", ("Bob", "10"), 14, True), "Bob: folds": ("FOLD", ("Bob",), 11, True)}
-
-
-def _spied_scanner() -> tuple[_Scanner, list[str]]:
-    """A scanner whose first terminal is a line of fixed text, the lines its first alternative
-    alone is tried on noted."""
-    scanner = _Scanner([TerminalDef("NO_LOW", PatternRE(r"No low hand qualified[ \t]*\n")),
-                        TerminalDef("SHOW", PatternRE(r"([^\n]+?): shows \[([^\]\n]*)\][ \t]*\n"))])  # fmt: skip
-    tried: list[str] = []
-    alone = scanner._first_match
-    assert alone is not None
-    scanner._first_match = lambda text, pos: tried.append(text) or alone(text, pos)
-    return scanner, tried
-
-
-def test_a_first_alternative_that_fails_on_most_lines_is_no_longer_tried_alone() -> None:
-    """Once the first alternative alone has failed on half the lines a scanner read (64 at
-    least), the scanner reads with the alternation alone, which gives the same tokens
-    (issue 34: a cash header's game and time, a showdown's shows, some 3 k instructions a
-    failed match); where it matches more often than not, it is still tried."""
-    scanner, tried = _spied_scanner()
-    for n in range(200):
-        rest = f"P{n}: shows [Ah {n}]"
-        assert scanner.read(rest + "\n", 0, rest) == ("SHOW", (f"P{n}", f"Ah {n}"), len(rest) + 1, True)
-    assert len(tried) == 64
-    assert scanner.read("No low hand qualified\n", 0, "No low hand qualified") == ("NO_LOW", (), 22, True)
-    scanner, tried = _spied_scanner()
-    for n in range(200):
-        rest = f"P{n}: shows [Ah {n}]" if n % 3 == 0 else "No low hand qualified" + " " * n
-        token = scanner.read(rest + "\n", 0, rest)
-        assert token is not None and token[0] == ("SHOW" if n % 3 == 0 else "NO_LOW")
-    assert len(tried) == 200
 
 
 def test_text_memo_is_bounded_and_does_not_remember_errors() -> None:

@@ -50,7 +50,7 @@ from studbook.read.regex import compiled, min_width, no_newline, regex_items
 _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
-_FIRST_TRIES = 64  # failed tries of a scanner's first alternative alone between its reviews
+_SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
 # at the one character before it (word boundaries), or in its line only
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
@@ -97,10 +97,10 @@ class _Scanner:
     it stays empty otherwise.
     """
 
-    __slots__ = ("match", "groups", "memo", "_older", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_first_fails")
+    __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
+                 "_first", "_first_match")
 
-    def __init__(self, terminals: list[Any], remember: bool = True) -> None:
+    def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
         self.groups: dict[str, tuple[int, ...]] = {}
         # What ``match.group`` is asked for a terminal's fields, and how many there are: its
@@ -125,35 +125,31 @@ class _Scanner:
         # every group of the alternation: 79 where deal lines are read, new every hand)
         first = terminals[0].name if terminals else ""
         count = len(self.groups.get(first, ()))
-        self._first_match: Callable[[str, int], Optional[re.Match[str]]] | None = (
-            compiled(parts[0]).match if parts else self.match)
+        self._first_match = compiled(parts[0]).match if parts else self.match
         self._first = (first, (*range(1, count + 1), count + 1, count + 1)[: max(count, 2)], count)
-        self._first_fails = 0  # the lines read that the first alternative alone did not match
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
         # is remembered. The key of a remembered token is all it depends on.
-        self._remembers = remember and reach != _OUT_OF_LINE
+        self._remembers = reach != _OUT_OF_LINE
         self._by_rest = reach == _IN_LINE
         self.memo: dict[str, Scanned] = {}  # by rest of line: what the callers look up first
         # where read remembers: ``memo``, or for a scanner that looks at the character
         # before, a memo by (that character, rest of line), ``memo`` staying empty
         self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
         self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
+        self._seen: set[Any] = set()  # keys read once, lately
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
         end of its line (without the newline that follows); None when no
         terminal matches, or when the match runs past the line.
 
-        A line is remembered the first time it is read (issue 34: remembered
-        only from its second sight, a simulated hand read some 6 lines a second
-        time by regex, deal lines and summary seats most; remembering every line
-        costs the collector more, the tokens kept being traversed, and a hand 14 k
-        instructions fewer in all, a real log's copies the same). A
-        full memo becomes the older one: the lines read again before the new one
-        fills up come back from there, the rest are forgotten, so memory stays
-        bounded. (One method, the match inline: a line read for the first time
-        comes here, tens of times a hand.)
+        Only lines met twice lately are remembered: most lines that hold
+        cards or stacks come once, and their tokens would only burden the
+        garbage collector. A full memo becomes the older one: the lines read
+        again before the new one fills up come back from there, the rest are
+        forgotten, so memory stays bounded. (One method, the match inline: a
+        line read for the first time comes here, tens of times a hand.)
         """
         key: Any
         if self._by_rest:
@@ -166,13 +162,10 @@ class _Scanner:
                 return token  # after its first are read so, the rest of the line their key, every hand)
             token = self._older.get(key)
         if token is None:
-            first_match = self._first_match
-            m = first_match(text, pos) if first_match is not None else None
+            m = self._first_match(text, pos)
             if m is not None:
                 name, args, count = self._first
             else:
-                if first_match is not None:
-                    self._first_tried_in_vain()
                 m = self.match(text, pos)
                 if m is None:
                     return None  # no token: a case for Lark's own parser
@@ -185,24 +178,18 @@ class _Scanner:
             token = (name, m.group(*args)[:count], length, length > len(rest))  # (past the rest: its newline)
             if not self._remembers:
                 return token
+            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
+            if key not in seen:
+                if len(seen) >= _SEEN_LIMIT:
+                    seen.clear()
+                seen.add(key)
+                return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
             self._older = keyed.copy()
             keyed.clear()
         keyed[key] = token
         return token
-
-    def _first_tried_in_vain(self) -> None:
-        """Note a line the first alternative alone did not match; once it has failed on
-        half the lines the scanner keeps, and on 64 at least, it is no longer tried alone
-        (the alternation tries it first anyway: the token is the same). A cash table's
-        header has no tournament or level, the first alternatives of the scanners that read
-        its game and its time; a showdown's shows and collects are read where "No low hand
-        qualified" comes first (issue 34: a failed match, some 3 k instructions, on 4 lines
-        a simulated hand)."""
-        fails = self._first_fails = self._first_fails + 1
-        if not fails % _FIRST_TRIES and self._remembers and 2 * fails > len(self._keyed) + len(self._older):
-            self._first_match = None
 
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)
@@ -824,16 +811,13 @@ class LineGrammar:
             return self._scanner_of[sid]
         state = self._stacks[sid][-1]
         accepts = frozenset(name for name in self._states[state] if name in self.terminals)
-        scanner = self._scanner_by_terms.get(accepts) if sid else None
+        scanner = self._scanner_by_terms.get(accepts)
         if scanner is None:
             ordered = sorted(
                 (self.terminals[name] for name in accepts),
                 key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
             )
-            if sid:
-                scanner = self._scanner_by_terms[accepts] = _Scanner(ordered)
-            else:  # the start stack's: a text's first token, a hand's number (new every hand), is not remembered
-                scanner = _Scanner(ordered, remember=False)
+            scanner = self._scanner_by_terms[accepts] = _Scanner(ordered)
         self._scanner_of[sid] = scanner
         self._steps.setdefault(sid, {})
         return scanner
