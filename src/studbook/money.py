@@ -97,8 +97,7 @@ def parse_money(text: str) -> Decimal:
     """Parse an amount of a cash game's money where its log names no currency (Kings Club's
     "44" beside "33.16"): a Decimal whatever its form, as "$44" reads, never whole chips
     (a cash hand's amounts are of one kind); raise ValueError as :func:`parse_amount` does."""
-    value = parse_amount(text)
-    return value if value.__class__ is Decimal else Decimal(value)
+    return exact(parse_amount(text))
 
 
 def _parse_checked(text: str) -> Decimal:
