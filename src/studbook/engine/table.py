@@ -68,7 +68,7 @@ class PlayerState:
         "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
-    # (made by seated_player, which sets every slot)
+    # (made by _seated_player, which sets every slot)
     name: str
     seat: int
     pos: int
@@ -109,7 +109,7 @@ class PlayerState:
         return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"
 
 
-def seated_player(name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> PlayerState:
+def _seated_player(name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> PlayerState:
     """A seat's state at the hand's start (``zero``: the hand's, :attr:`Table.zero`): the one
     place a :class:`PlayerState` is made (:class:`Table` seats its players with it). A function,
     not the class's ``__init__``: a class call with an ``__init__`` runs it in a new C-level
@@ -352,9 +352,9 @@ class Table:
         live = 0
         for seat in seats:
             if isinstance(seat, Seat):
-                p = seated_player(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
+                p = _seated_player(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
             else:
-                p = seated_player(seat[1], seat[0], seat[2], True, zero)
+                p = _seated_player(seat[1], seat[0], seat[2], True, zero)
             if p.name not in by_name:
                 players.append(p)
                 by_name[p.name] = p
