@@ -345,6 +345,35 @@ def test_pots_add_up_to_the_contributions(rows: list[tuple[Decimal, bool]]) -> N
         assert set(eligible) <= live and list(eligible) == sorted(eligible)  # in dealing order
 
 
+# amounts of several exponents (1E+1, 10, 10.0, 0.10), zeros of other exponents and negatives
+# (a broken log's returns): the sums' exponents are what tell a sum made otherwise
+SCALED = st.builds(lambda cents, places: D(cents).scaleb(-places), st.integers(-500, 5_000), st.integers(-1, 3))
+
+
+@SETTINGS
+@given(SCALED.filter(lambda level: level > 0), st.lists(st.tuples(st.booleans(), SCALED, st.integers(0, 3)), max_size=8),
+       st.booleans())
+def test_one_pots_sum_is_the_layers_term_for_term(level: Decimal, rows: list[tuple[bool, Decimal, int]],
+                                                  as_ints: bool) -> None:
+    """pot_layers' one-pot path (every live player's total the same) sums the contributions in
+    one walk: its pot is exactly the layered walk's (``_layers``), the value and the Decimal
+    exponent, and so are its players. Fails with a sum that adds a zero or a negative total,
+    or starts from other than the hand's zero."""
+    from studbook.betting import _layers
+    contributions: list[tuple[int, Decimal | int, bool]] = []
+    for n, (live, total, places) in enumerate(rows):
+        if live:  # the one live total, written with more or fewer places
+            written = level.quantize(D(1).scaleb(-places))
+            total = written if written == level else level
+        contributions.append((n, total, live))
+    if as_ints:  # a chip hand's whole amounts
+        contributions = [(n, int(t), live) for n, t, live in contributions if t == int(t)]
+    zero: Decimal | int = 0 if as_ints else D(0)
+    got, want = pot_layers(contributions, zero), _layers(contributions, zero)
+    assert got == want
+    assert [(str(amount), eligible) for amount, eligible in got] == [(str(amount), eligible) for amount, eligible in want]
+
+
 @SETTINGS
 @given(st.lists(st.tuples(CENTS, st.booleans()), min_size=2, max_size=6), st.data())
 def test_split_winnings_gives_each_winner_exactly_what_they_won(rows: list[tuple[Decimal, bool]],

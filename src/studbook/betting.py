@@ -184,29 +184,24 @@ def pot_layers(contributions: Sequence[tuple[P, Money, bool]], zero: Money = _ZE
     total; layers with the same eligible players merge; the pots add up to the
     contributions. The eligible keep the order of ``contributions``. ``zero``: the hand's.
     """
+    # the common case, one pot: every live player put in the same (nobody all-in for less),
+    # found in the one walk that sums the pot; else the layers. The pot is the sum of the
+    # contributions, which is the layers' sum term for term (the value, and the Decimal
+    # exponent: a sum's is its terms' least, and the one live total is one of the terms)
     level: Money | None = None  # the one live total, if there is one
-    for _, t, live in contributions:
-        if live and t > zero:
-            if level is None:
-                level = t
-            elif t != level:
-                return _layers(contributions, zero)
-    if level is None:
-        return _layers(contributions, zero)
-    # the common case: one pot, every live player put in the same (nobody all-in for less);
-    # the sums are the layered ones, term for term (so the Decimal exponents are too)
-    amount = excess = zero
+    amount = zero
     eligible: list[P] = []
     for name, t, live in contributions:
-        if t > level:
-            amount += level - zero
-            excess += t - level
-        elif t > zero:
-            amount += t - zero
-        if live and t >= level:
-            eligible.append(name)
-    if excess:
-        amount += excess
+        if t > zero:
+            amount += t
+            if live:
+                if level is None:
+                    level = t
+                elif t != level:
+                    return _layers(contributions, zero)
+                eligible.append(name)
+    if level is None:
+        return _layers(contributions, zero)
     return [(amount, tuple(eligible))]
 
 

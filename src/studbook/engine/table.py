@@ -43,6 +43,7 @@ FOLD, CHECK, CALL, BRING_IN, COMPLETE = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN,
 
 
 _SEAT = attrgetter("seat")
+_new_object = object.__new__
 
 
 class Reported(StrEnum):
@@ -67,35 +68,32 @@ class PlayerState:
         "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
-    def __init__(self, name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> None:
-        self.name = name
-        self.seat = seat
-        self.pos = 0  # index in dealing order
-        self.start = stack
-        self.stack = stack  # chips behind
-        self.ante = zero  # (the hand's zero: Table.zero)
-        self.total = zero  # put in this hand (antes included), less uncalled bets returned
-        self.street_in = zero  # put in on this street (antes excluded)
-        self.returned = zero
-        self.collected = zero
-        self.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
-        self.folded = False
-        # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
-        # rules/bets.py, each with Table.live_left), since the rules ask it of every player
-        # they walk (one read, not two)
-        self.live = in_hand
-        self.all_in = False
-        self.acted = False  # acted in this betting round
-        self.acted_level = zero  # the full bet level when they last acted (read only while acted)
-        self.up: list[Card] = []
-        self.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
-        self.down: list[Card | None] = []  # None: a down card the log did not show
-        self.dealt = 0  # bit per street dealt (1 << street)
-        self.deal_line = 0  # line of the 3rd-street deal
-        self.last_street = THIRD
-        self.showed = False
-        self.mucked = False
-        self.shown: tuple[Card, ...] = ()
+    # (made by _seated_player, which sets every slot)
+    name: str
+    seat: int
+    pos: int
+    start: Money
+    stack: Money
+    ante: Money
+    total: Money
+    street_in: Money
+    returned: Money
+    collected: Money
+    in_hand: bool
+    folded: bool
+    live: bool
+    all_in: bool
+    acted: bool
+    acted_level: Money
+    up: list[Card]
+    up_ranks: int
+    down: list[Card | None]
+    dealt: int
+    deal_line: int
+    last_street: Street
+    showed: bool
+    mucked: bool
+    shown: tuple[Card, ...]
 
     @property
     def can_act(self) -> bool:
@@ -109,6 +107,43 @@ class PlayerState:
 
     def __repr__(self) -> str:
         return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"
+
+
+def _seated_player(name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> PlayerState:
+    """A seat's state at the hand's start (``zero``: the hand's, :attr:`Table.zero`): the one
+    place a :class:`PlayerState` is made (:class:`Table` seats its players with it). A function,
+    not the class's ``__init__``: a class call with an ``__init__`` runs it in a new C-level
+    frame of the interpreter, a plain call does not (8 seats a hand)."""
+    p = _new_object(PlayerState)
+    p.name = name
+    p.seat = seat
+    p.pos = 0  # index in dealing order
+    p.start = stack
+    p.stack = stack  # chips behind
+    p.ante = zero  # (the hand's zero: Table.zero)
+    p.total = zero  # put in this hand (antes included), less uncalled bets returned
+    p.street_in = zero  # put in on this street (antes excluded)
+    p.returned = zero
+    p.collected = zero
+    p.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
+    p.folded = False
+    # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
+    # rules/bets.py, each with Table.live_left), since the rules ask it of every player
+    # they walk (one read, not two)
+    p.live = in_hand
+    p.all_in = False
+    p.acted = False  # acted in this betting round
+    p.acted_level = zero  # the full bet level when they last acted (read only while acted)
+    p.up = []
+    p.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
+    p.down = []  # None: a down card the log did not show
+    p.dealt = 0  # bit per street dealt (1 << street)
+    p.deal_line = 0  # line of the 3rd-street deal
+    p.last_street = THIRD
+    p.showed = False
+    p.mucked = False
+    p.shown = ()
+    return p
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,9 +352,9 @@ class Table:
         live = 0
         for seat in seats:
             if isinstance(seat, Seat):
-                p = PlayerState(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
+                p = _seated_player(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
             else:
-                p = PlayerState(seat[1], seat[0], seat[2], True, zero)
+                p = _seated_player(seat[1], seat[0], seat[2], True, zero)
             if p.name not in by_name:
                 players.append(p)
                 by_name[p.name] = p

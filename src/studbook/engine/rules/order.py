@@ -102,7 +102,13 @@ def _ensure_round(s: Table, line: int = 0) -> None:
         return
     r.started = True
     if line:
-        check_missing_deals(s, line)
+        # (the round's first action, before it is applied: no action of the round yet, so
+        # the deal count alone says whether the deals are all there, rule deal.pattern's
+        # check_missing_deals; asked here, not called, when it says so: every street asks)
+        if r.deals < s.live_left:
+            check_missing_deals(s, line)
+        else:
+            r.deals_verified = True
     if s.street is THIRD and (s.ante or s.ante_posted):
         for p in s.order:
             if p.live and not p.ante and p.start > s.zero:
