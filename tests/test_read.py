@@ -439,6 +439,40 @@ def test_the_last_header_start_is_the_last_of_header_starts(pieces: list[str], l
         assert last_header_start(header)(text, limit) == expected, (header, text, limit)
 
 
+@given(st.lists(st.sampled_from(["PokerStars Hand #1: x\n", "PokerStars Hand #9", "Seat 1: 北京\n", "€", "A", "\n",
+                                 "\n\n", " \n", "A\nB\n", "\t\n\n"]), max_size=16),  # fmt: skip
+       st.booleans())
+def test_the_split_returns_the_line_after_its_texts_last(pieces: list[str], reader: bool) -> None:
+    """``split_at_headers`` and ``split_at_starts`` return 1 + the text's newlines, counted hand
+    by hand (the next window's first line, ``parse._windows``), or None with no header. Texts
+    of headers, wide characters, blank lines and stray text; a reader that reads every hand it
+    is offered (a run) or none."""
+    from studbook.read.split import split_at_starts
+
+    class Reads:
+        running = True
+
+        def read(self, context: object, hand: str, line: int) -> int:
+            return line
+
+    text = "".join(pieces)
+    expected = 1 + text.count("\n") if header_starts(HEADER_START)(text) else None
+    results = split_at_headers(text, HEADER_START, Reads(), None) if reader else split_at_headers(text, HEADER_START)
+    while True:
+        try:
+            next(results)
+        except StopIteration as stop:
+            assert stop.value == expected, (text, stop.value)
+            break
+    starts = split_at_starts(text, HEADER_START)
+    while True:
+        try:
+            next(starts)
+        except StopIteration as stop:
+            assert stop.value == expected, (text, stop.value)
+            break
+
+
 def test_a_header_within_its_line_is_searched_backwards() -> None:
     """PokerStars' header (a literal start, no newline) is found from the limit back, not
     through every start of the text (issue 34: a 1 MB window's 490 headers matched to cut it)."""
