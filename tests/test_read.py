@@ -7,6 +7,7 @@ import functools
 import random
 import re
 import tomllib
+from collections.abc import Generator, Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -458,19 +459,20 @@ def test_the_split_returns_the_line_after_its_texts_last(pieces: list[str], read
     text = "".join(pieces)
     expected = 1 + text.count("\n") if header_starts(HEADER_START)(text) else None
     results = split_at_headers(text, HEADER_START, Reads(), None) if reader else split_at_headers(text, HEADER_START)
-    while True:
-        try:
-            next(results)
-        except StopIteration as stop:
-            assert stop.value == expected, (text, stop.value)
-            break
-    starts = split_at_starts(text, HEADER_START)
-    while True:
-        try:
-            next(starts)
-        except StopIteration as stop:
-            assert stop.value == expected, (text, stop.value)
-            break
+    assert _returned(results) == expected, text
+    assert _returned(split_at_starts(text, HEADER_START)) == expected, text
+
+
+def _returned(generator: Generator[object, None, int | None]) -> int | None:
+    """What ``generator`` returns once exhausted (what ``yield from`` gives)."""
+    returned: list[int | None] = []
+
+    def whole() -> Iterator[object]:
+        returned.append((yield from generator))
+
+    for _ in whole():
+        pass
+    return returned[0]
 
 
 def test_a_header_within_its_line_is_searched_backwards() -> None:
