@@ -146,6 +146,27 @@ def test_splitting_in_windows_gives_the_whole_file_split(monkeypatch: pytest.Mon
     assert [(r.results, r.warnings) for r in map(read_file, files)] == whole
 
 
+def test_a_cut_windows_lines_are_told_by_its_split_not_counted_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next window's first line comes from the line the split of the window before ended on:
+    the decoder is not asked for its line (its count of every newline read) at a cut, and the
+    hands keep the lines of the whole file read in one window."""
+    whole = [(h.line, h.hand_id) for h in read_file(HISTORY).hands]
+    asked = []
+
+    class Counting(parse_module.Decoder):
+        @property
+        def line(self) -> int:
+            asked.append(1)
+            return super().line
+
+    monkeypatch.setattr(parse_module, "Decoder", Counting)
+    monkeypatch.setattr(parse_module, "WINDOW", 3000)
+    monkeypatch.setattr(parse_module, "_MARGIN", 500)
+    monkeypatch.setattr(parse_module, "BLOCK", 1000)
+    assert [(h.line, h.hand_id) for h in read_file(HISTORY).hands] == whole
+    assert not asked
+
+
 def test_an_overlong_line_is_cut_rejected_and_the_hands_after_it_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -7,6 +7,7 @@ import functools
 import random
 import re
 import tomllib
+from collections.abc import Generator, Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -437,6 +438,41 @@ def test_the_last_header_start_is_the_last_of_header_starts(pieces: list[str], l
                    re.compile(r"^A[^\n]*\n(?:[^\n]*\n){0,2}?B", re.M), re.compile(r"^(?:A|B)B", re.M)):  # fmt: skip
         expected = next((at for at in reversed(header_starts(header)(text)) if 0 < at <= limit), 0)
         assert last_header_start(header)(text, limit) == expected, (header, text, limit)
+
+
+@given(st.lists(st.sampled_from(["PokerStars Hand #1: x\n", "PokerStars Hand #9", "Seat 1: 北京\n", "€", "A", "\n",
+                                 "\n\n", " \n", "A\nB\n", "\t\n\n"]), max_size=16),  # fmt: skip
+       st.booleans())
+def test_the_split_returns_the_line_after_its_texts_last(pieces: list[str], reader: bool) -> None:
+    """``split_at_headers`` and ``split_at_starts`` return 1 + the text's newlines, counted hand
+    by hand (the next window's first line, ``parse._windows``), or None with no header. Texts
+    of headers, wide characters, blank lines and stray text; a reader that reads every hand it
+    is offered (a run) or none."""
+    from studbook.read.split import split_at_starts
+
+    class Reads:
+        running = True
+
+        def read(self, context: object, hand: str, line: int) -> int:
+            return line
+
+    text = "".join(pieces)
+    expected = 1 + text.count("\n") if header_starts(HEADER_START)(text) else None
+    results = split_at_headers(text, HEADER_START, Reads(), None) if reader else split_at_headers(text, HEADER_START)
+    assert _returned(results) == expected, text
+    assert _returned(split_at_starts(text, HEADER_START)) == expected, text
+
+
+def _returned(generator: Generator[object, None, int | None]) -> int | None:
+    """What ``generator`` returns once exhausted (what ``yield from`` gives)."""
+    returned: list[int | None] = []
+
+    def whole() -> Iterator[object]:
+        returned.append((yield from generator))
+
+    for _ in whole():
+        pass
+    return returned[0]
 
 
 def test_a_header_within_its_line_is_searched_backwards() -> None:

@@ -19,7 +19,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Callable, Generator, Iterable, Iterator, cast
 
 from studbook.complete import whole_last_hand
 from studbook.events import Hand, ParseResult, Rejected, Skipped
@@ -125,6 +125,8 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
 
 
 Sourced = tuple[ParseResult, HandSource | None]
+Chunk = HandText | list[ParseResult]
+"""What a format's split gives: a hand's text, or the results of a run of hands it read."""
 """A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
 
 
@@ -171,17 +173,18 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
     header = getattr(fmt, "header", None)
     text_format = isinstance(header, re.Pattern) and getattr(fmt, "splitter", None) in (split_at_headers,
                                                                                           split_at_starts)
+    told: list[int] = []  # the line a cut window's split ends on, told back to _windows
     if text_format and isinstance(header, re.Pattern):
-        windows = _windows(head, pieces, header, line_after)
+        windows = _windows(head, pieces, header, line_after, told)
     else:
-        windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0),))
+        windows = iter(((1, "".join(itertools.chain((head,), pieces)), 0, False),))
     # the format's split, with the hands it reads on its way (a run of skipped hands, issue 34); a hand
     # so read is skipped, and a skipped hand's text is not asked for (below)
-    hands: Callable[[str, str, int], Iterator[HandText | list[ParseResult]]] | None = getattr(fmt, "hands", None)
+    hands: Callable[[str, str, int], Iterator[Chunk]] | None = getattr(fmt, "hands", None)
     first = True
     previous: Sourced | None = None  # held back: the last hand may have been cut (studbook.complete)
     end = ""  # the file's last window, to see whether the file stops inside a line
-    for first_line, text, overlong in windows:
+    for first_line, text, overlong, cut in windows:
         if overlong:
             first = False
             if previous is not None:
@@ -189,7 +192,8 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
             previous = overlong_hand(HandText(first_line, text), overlong, file), None  # not held: no text
             continue
         shift = first_line - 1
-        for chunk in fmt.split(text) if hands is None else hands(text, file, shift):
+        chunks = fmt.split(text) if hands is None else hands(text, file, shift)
+        for chunk in _lines_told(chunks, told) if cut else chunks:
             if not isinstance(chunk, HandText):  # a run read by the format, as _parse_hand reads each (never a file's first)
                 if previous is not None:
                     yield previous
@@ -224,6 +228,17 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
 _NO_SOURCES = itertools.repeat(None)  # a run read by the format: no hand's text is asked for
 
 
+def _lines_told(chunks: Iterator[Chunk], told: list[int]) -> Iterator[Chunk]:
+    """``chunks``, a window's split, as they come; then the line after the window's last, which
+    the split returns when it counted them hand by hand (``split_at_headers``,
+    ``split_at_starts``), appended to ``told``: the next window's first line, without a count
+    of the window's newlines again (issue 34: some 13 k instructions a hand of a long file)."""
+    # (a format's split is typed as an iterator; the text formats return the split's generator itself)
+    end = yield from cast(Generator[Chunk, None, "int | None"], chunks)
+    if isinstance(end, int):
+        told.append(end)
+
+
 def _rejected_again(before: ParseResult, result: ParseResult) -> bool:
     """Whether ``result`` rejects the hand ``before`` rejected (the same first line)."""
     return isinstance(result, Rejected) and isinstance(before, Rejected) and result.hand_line == before.hand_line
@@ -233,9 +248,13 @@ WINDOW = 1 << 20  # characters of text split at a time
 _MARGIN = 1 << 14  # a header this close to a window's end is left for the next (its line may be cut)
 
 
-def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
-             line_after: Callable[[], int] | None = None) -> Iterator[tuple[int, str, int]]:  # fmt: skip
-    """(first line, text, 0) windows of a file, each cut just before a hand's header.
+def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str], line_after: Callable[[], int] | None = None,
+             told: list[int] | None = None) -> Iterator[tuple[int, str, int, bool]]:  # fmt: skip
+    """(first line, text, 0, cut) windows of a file, each cut just before a hand's header
+    (``cut``: more text follows).
+
+    A window cut from a longer text is split before the next is asked for: the line its
+    split ends on, when ``told`` (:func:`_lines_told`), gives the next window's first line.
 
     A hand longer than a window is read on until the next header; one past
     :data:`~studbook.read.limits.MAX_HAND_CHARS` is passed over up to the
@@ -254,7 +273,7 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
             buffer = buffer[at:]
             if not starts:
                 continue
-            yield skipped[0], skipped[1], skipped[2]
+            yield skipped[0], skipped[1], skipped[2], False
             skipped = []
         if len(buffer) < WINDOW:
             continue
@@ -266,18 +285,23 @@ def _windows(head: str, pieces: Iterator[str], header: re.Pattern[str],
                 buffer = ""
             continue
         window, buffer = buffer[:cut], buffer[cut:]
-        yield line, window, 0
-        # the next window's line: from the line the text read ends on, the short rest counted
-        # (the decoder counted the whole text already), else the window counted
-        line = line_after() - buffer.count("\n") if line_after is not None else line + window.count("\n")
+        yield line, window, 0, True
+        # the next window's line: the line its split ended on, told back; else from the line the
+        # text read ends on, the short rest counted (the decoder counted it all), else the window counted
+        if told:
+            line += told.pop() - 1
+        elif line_after is not None:
+            line = line_after() - buffer.count("\n")
+        else:
+            line += window.count("\n")
     if skipped:
         starts = find(buffer)
         at = starts[0] if starts else len(buffer)
-        yield skipped[0], skipped[1], skipped[2] + at
+        yield skipped[0], skipped[1], skipped[2] + at, False
         line += buffer.count("\n", 0, at)
         buffer = buffer[at:]
     if buffer:
-        yield line, buffer, 0
+        yield line, buffer, 0, False
 
 
 def _parse_hand(fmt: SiteFormat, chunk: HandText, file: str) -> ParseResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Callable, Iterator, Protocol, TypeVar, overload
+from typing import Any, Callable, Generator, Iterator, Protocol, TypeVar, overload
 
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import no_newline, regex_items
@@ -66,14 +66,14 @@ _NOT_READING = _NotReading()
 
 
 @overload
-def split_at_headers(text: str, header: re.Pattern[str]) -> Iterator[HandText]: ...
+def split_at_headers(text: str, header: re.Pattern[str]) -> Generator[HandText, None, int | None]: ...
 @overload
 def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R],
-                     context: Any) -> Iterator[HandText | list[R]]: ...  # fmt: skip
+                     context: Any) -> Generator[HandText | list[R], None, int | None]: ...  # fmt: skip
 
 
 def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] | None = None,
-                     context: Any = None) -> Iterator[HandText | list[R]]:  # fmt: skip
+                     context: Any = None) -> Generator[HandText | list[R], None, int | None]:  # fmt: skip
     """Hands that start with a line matching ``header`` (a ``re.M`` pattern).
 
     A hand runs to its first blank line; anything after that and before the
@@ -89,10 +89,13 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
     line, with no :class:`HandText` made and no ``parse_hand`` a hand (issue
     34: a mixed log's other games are read by the hundred). The first hand is always split out,
     so what comes before it is its caller's to judge.
+
+    Returns (as ``yield from`` gives it) the line after ``text``'s last, 1 + its newlines,
+    counted hand by hand on the way; None when no header was found (the lines not counted).
     """
     starts = header_starts(header)(text)
     if not starts:
-        return
+        return None
     line = 1 + text.count("\n", 0, starts[0])
     find, count = text.find, text.count  # (bound once: a mixed log's skipped hands cost little else, issue 34)
     later: HandReader[R] = _NOT_READING if reader is None else reader
@@ -122,18 +125,22 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
         offer = later
     if run:
         yield run
+    return line
 
 
 def _leading_blank_lines(block: str) -> int:
     return len(block) - len(block.lstrip("\n"))
 
 
-def split_at_starts(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
+def split_at_starts(text: str, header: re.Pattern[str]) -> Generator[HandText, None, int | None]:
     """Hands starting at each ``header`` match (a ``re.M`` pattern), up to the next one,
     trailing blank lines dropped; blank lines inside a hand are kept (the grammar decides).
-    Text before the first header is dropped."""
+    Text before the first header is dropped. Returns the line after ``text``'s last, as
+    :func:`split_at_headers` does."""
     starts = header_starts(header)(text)
-    line = 1 + text.count("\n", 0, starts[0]) if starts else 1
+    if not starts:
+        return None
+    line = 1 + text.count("\n", 0, starts[0])
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
         chunk = text[start:end]
@@ -141,6 +148,7 @@ def split_at_starts(text: str, header: re.Pattern[str]) -> Iterator[HandText]:
         if body:
             yield HandText(line, body + "\n")
         line += chunk.count("\n")
+    return line
 
 
 @functools.lru_cache(maxsize=64)
