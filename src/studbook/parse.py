@@ -125,9 +125,9 @@ def _parse_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None,
 
 
 Sourced = tuple[ParseResult, HandSource | None]
+"""A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
 Chunk = HandText | list[ParseResult]
 """What a format's split gives: a hand's text, or the results of a run of hands it read."""
-"""A parse result and, when asked for, its hand's original text (:mod:`studbook.originals`)."""
 
 
 def _results(sourced: Iterator[Sourced]) -> Iterator[ParseResult]:
