@@ -1005,3 +1005,24 @@ def test_an_import_reads_real_mixed_logs_runs_in_the_split_with_each_hands_text(
         assert [s for (_, s), skip in zip(read, skipped) if not skip] == [
             s for (_, s), skip in zip(by_hand, skipped) if not skip], name
         assert any(s is not None for (_, s), skip in zip(read, skipped) if not skip), name
+
+
+@pytest.mark.parametrize("written", ["0", "7", "07", "99", "100", "123456"])
+def test_a_summary_seat_number_is_held_to_the_one_limit_for_counts(written: str) -> None:
+    """A summary seat line's seat number is read through a memo of its text (issue 34: a Python
+    call to within_count a line, some 10 k instructions a simulated hand): each text gives what
+    ``within_count`` gives, and a number past the limit raises each time it is read (a conversion
+    that raises is not remembered)."""
+    from studbook.read.limits import within_count
+    from studbook.sites.pokerstars import _SUMMARY_SEATS
+
+    try:
+        expected: int | str = within_count(int(written), "seat number")
+    except ValueError as error:
+        expected = str(error)
+    for _ in range(2):
+        try:
+            got: int | str = _SUMMARY_SEATS[written]
+        except ValueError as error:
+            got = str(error)
+        assert got == expected

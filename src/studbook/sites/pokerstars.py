@@ -72,6 +72,9 @@ _TOURNAMENTS: Memo[tuple[str, str | None, str | None, str | None], Tournament] =
     lambda written: make_tournament(*written), 256)
 _STAKES: Memo[tuple[str, str, str | None], Stakes] = Memo(
     lambda written: make_stakes(amount(written[0]), amount(written[1]), None, None), 256)
+# a summary line's seat number by its text, held to the one limit for counts once a text (issue 34:
+# a summary seat line a player, each a Python call to within_count)
+_SUMMARY_SEATS: TextMemo[int] = TextMemo(lambda seat: within_count(int(seat), "seat number"), 256)
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -302,8 +305,7 @@ class _Builder(LineBuilder):
     def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
         shown, won = summary_outcome(outcome)
-        self.events.append(make_seat_summary(self.file, line, within_count(int(seat), "seat number"), player, outcome,
-                                             shown, won))
+        self.events.append(make_seat_summary(self.file, line, _SUMMARY_SEATS[seat], player, outcome, shown, won))
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
