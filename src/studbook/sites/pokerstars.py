@@ -75,6 +75,8 @@ _STAKES: Memo[tuple[str, str, str | None], Stakes] = Memo(
 # a summary line's seat number by its text, held to the one limit for counts once a text (issue 34:
 # a summary seat line a player, each a Python call to within_count)
 _SUMMARY_SEATS: TextMemo[int] = TextMemo(lambda seat: within_count(int(seat), "seat number"), 256)
+_SEATS: TextMemo[int] = TextMemo(int, 256)  # a seat line's (the seats are screened with the hand)
+_POTS: TextMemo[int] = TextMemo(pot_number, 256)  # a collect line's pot ("pot", "side pot-2")
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -193,7 +195,7 @@ class _Builder(LineBuilder):
         seat, player, stack, _bounty, status = f
         self.seat_name(player)
         sitting_out = status == " is sitting out"
-        self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),
+        self.seats.append(make_seat(self.file, line, _SEATS[seat], player, amount(stack),
                                 sitting_out, bool(status) and not sitting_out))  # fmt: skip
 
     def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
@@ -284,7 +286,7 @@ class _Builder(LineBuilder):
 
     def collect(self, kind: str, f: _Collect, line: int) -> None:
         player, value, pot = f
-        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
+        self.events.append(make_collect(self.file, line, player, amount(value), _POTS[pot], None))
 
     def no_low(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_no_low(self.file, line))
