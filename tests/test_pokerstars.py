@@ -1029,15 +1029,16 @@ def test_a_summary_seat_number_is_held_to_the_one_limit_for_counts(written: str)
 
 
 def test_a_seat_and_a_pot_read_through_memos_read_as_their_conversions() -> None:
-    """A seat line's seat and a collect line's pot are read through memos of their text (issue 34:
-    ``int`` and ``pot_number`` calls, a seat line a player): every text the grammar lets through
-    reads as the conversion reads it, and a pot number past the limit raises each time."""
+    """A seat line's seat, a table's size and button and a collect line's pot are read through
+    memos of their text (issue 34: ``int`` and ``pot_number`` calls, a seat line a player): every
+    text the grammar lets through reads as the conversion reads it, and a pot number past the limit
+    raises each time."""
     from studbook.sites.lines import pot_number
-    from studbook.sites.pokerstars import _POTS, _SEATS
+    from studbook.sites.pokerstars import _NUMBERS, _POTS
 
     for n in range(100):
         for written in {str(n), f"{n:02d}"}:
-            assert _SEATS[written] == int(written)
+            assert _NUMBERS[written] == int(written)
     for pot in ("pot", "main pot", "side pot", "side pot-1", "side pot-12"):
         assert _POTS[pot] == pot_number(pot)
     for _ in range(2):
