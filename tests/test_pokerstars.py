@@ -1005,3 +1005,42 @@ def test_an_import_reads_real_mixed_logs_runs_in_the_split_with_each_hands_text(
         assert [s for (_, s), skip in zip(read, skipped) if not skip] == [
             s for (_, s), skip in zip(by_hand, skipped) if not skip], name
         assert any(s is not None for (_, s), skip in zip(read, skipped) if not skip), name
+
+
+@pytest.mark.parametrize("written", ["0", "7", "07", "99", "100", "123456"])
+def test_a_summary_seat_number_is_held_to_the_one_limit_for_counts(written: str) -> None:
+    """A summary seat line's seat number is read through a memo of its text (issue 34: a Python
+    call to within_count a line, some 10 k instructions a simulated hand): each text gives what
+    ``within_count`` gives, and a number past the limit raises each time it is read (a conversion
+    that raises is not remembered)."""
+    from studbook.read.limits import within_count
+    from studbook.sites.pokerstars import _SUMMARY_SEATS
+
+    try:
+        expected: int | str = within_count(int(written), "seat number")
+    except ValueError as error:
+        expected = str(error)
+    for _ in range(2):
+        try:
+            got: int | str = _SUMMARY_SEATS[written]
+        except ValueError as error:
+            got = str(error)
+        assert got == expected
+
+
+def test_a_seat_and_a_pot_read_through_memos_read_as_their_conversions() -> None:
+    """A seat line's seat, a table's size and button and a collect line's pot are read through
+    memos of their text (issue 34: ``int`` and ``pot_number`` calls, a seat line a player): every
+    text the grammar lets through reads as the conversion reads it, and a pot number past the limit
+    raises each time."""
+    from studbook.sites.lines import pot_number
+    from studbook.sites.pokerstars import _NUMBERS, _POTS
+
+    for n in range(100):
+        for written in {str(n), f"{n:02d}"}:
+            assert _NUMBERS[written] == int(written)
+    for pot in ("pot", "main pot", "side pot", "side pot-1", "side pot-12"):
+        assert _POTS[pot] == pot_number(pot)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="pot number"):
+            _POTS["side pot-1000"]

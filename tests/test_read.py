@@ -25,6 +25,7 @@ from studbook.money import _parse_checked, _parse_written, parse_amount
 from studbook.read import decode, detect_format, split_at_headers, split_blank_lines
 from studbook.read.grammar import (
     _IN_LINE,
+    _LONE_TRIES,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
     LineGrammarError,
@@ -766,6 +767,88 @@ def test_a_line_of_the_first_alternative_is_read_by_it_alone() -> None:
     assert scanner.read("Dealt to\n", 0, "Dealt to") is None
     assert tried == ["a b: calls 5\n", "Dealt to\n"]
 
+
+def _deal_and_call_scanner() -> _Scanner:
+    return _Scanner([TerminalDef("DEAL", PatternRE(r"Dealt to ([^\n]+?) \[([^\]\n]*)\]\n")),
+                     TerminalDef("CALL", PatternRE(r"([^\n]+?): calls ([0-9]+)\n"))])  # fmt: skip
+
+
+def _counted_lone_tries(scanner: _Scanner) -> list[int]:
+    """A spy on the scanner's first alternative tried alone: the offsets it was tried at."""
+    lone, tries = scanner._lone, []
+    scanner._lone = lambda text, pos: tries.append(pos) or lone(text, pos)  # type: ignore[method-assign]
+    return tries
+
+
+def test_a_first_alternative_that_fails_on_most_lines_is_no_longer_tried_alone() -> None:
+    """A scanner counts its first alternative's lone tries and, after ``_LONE_TRIES`` of them,
+    gives them up where it failed on more than half (issue 34: "Uncalled bet (" and "No low hand
+    qualified" first where a simulated hand reads its actions, shows and collects, a cash header's
+    rest where a tournament's comes first: a match's fixed cost, some 1.5 k instructions, for
+    nothing, 9 times a hand); where it matched on half at least, it keeps them. The lines are
+    read alike either way (the alternation tries the first alternative first)."""
+    calls = _deal_and_call_scanner()
+    tries = _counted_lone_tries(calls)
+    for i in range(200):
+        line = f"p{i}: calls {i}"
+        assert calls.read(line + "\n", 0, line) == ("CALL", (f"p{i}", str(i)), len(line) + 1, True)
+    assert len(tries) == _LONE_TRIES
+    deals = _deal_and_call_scanner()
+    tries = _counted_lone_tries(deals)
+    for i in range(200):
+        line = f"Dealt to p{i} [Kd]" if i % 3 else f"p{i}: calls {i}"
+        assert deals.read(line + "\n", 0, line) == (("DEAL", (f"p{i}", "Kd")) if i % 3 else ("CALL", (f"p{i}", str(i)))) + (
+            len(line) + 1, True)
+    assert len(tries) == 200
+
+
+def test_the_lone_tries_are_counted_again_when_the_lines_seen_once_are_forgotten() -> None:
+    """A log's lines may change kind (a mixed log's games, a file of tournaments after one of
+    cash tables): the count starts again each time the scanner forgets the lines it read once
+    (every 1,024 such lines), so a first alternative given up is tried again, and kept where it
+    now matches."""
+    scanner = _deal_and_call_scanner()
+    tries = _counted_lone_tries(scanner)
+    for i in range(1100):
+        line = f"p{i}: calls {i}" if i < 200 else f"Dealt to p{i} [Kd]"
+        assert scanner.read(line + "\n", 0, line) is not None
+    # (the 1,025th line, read by the alternation, finds the set full: the lines after it are counted)
+    assert len(tries) == _LONE_TRIES + (1100 - 1025)
+    assert scanner._first_match == scanner._lone
+
+
+def _alternation_token(scanner: _Scanner, text: str, pos: int, rest: str) -> object:
+    """The token the scanner's whole alternation reads at ``pos`` (the general path)."""
+    m = scanner.match(text, pos)
+    if m is None or m.lastgroup is None:
+        return None
+    args, count = scanner._args[m.lastgroup]
+    length = m.end() - pos
+    return (m.lastgroup, m.group(*args)[:count], length, length > len(rest)) if 0 < length <= len(rest) + 1 else None
+
+
+# (numbered, so that a list holds lines new to the scanner, as well as lines repeated)
+_SCANNED_LINE = st.one_of(
+    st.builds("Dealt to {}{} [{}]".format, st.sampled_from(["a", "b: c", "d [e]"]), st.integers(0, 99),
+              st.sampled_from(["Kd", "", "Kd 2c"])),
+    st.builds("{}: calls {}".format, st.sampled_from(["a", "Dealt to b", "c: calls 1"]),
+              st.one_of(st.integers(0, 999).map(str), st.just("x"))),
+    st.sampled_from(["", "Dealt to", ": calls 1", "x"]),
+)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(_SCANNED_LINE, min_size=2 * _LONE_TRIES, max_size=4 * _LONE_TRIES))
+def test_a_scanner_reads_every_line_as_its_whole_alternation_does(lines: list[str]) -> None:
+    """Whether the first alternative is tried alone, counted or given up, and the line read
+    for the first time, noted or remembered, each line's token is the whole alternation's."""
+    scanner = _deal_and_call_scanner()
+    text = "".join(line + "\n" for line in lines)
+    pos = 0
+    for line in lines:
+        token = scanner.memo.get(line) or scanner.read(text, pos, line)
+        assert token == _alternation_token(scanner, text, pos, line), line
+        pos += len(line) + 1
 
 # ---------------------------------------------------------------------------
 # Runs of cards read without backtracking into them (issue 34)

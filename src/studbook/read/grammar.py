@@ -51,6 +51,7 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+_LONE_TRIES = 64  # tries of a scanner's first alternative alone counted before they are kept or given up
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
 # at the one character before it (word boundaries), or in its line only
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
@@ -98,7 +99,7 @@ class _Scanner:
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match")
+                 "_first", "_first_match", "_lone", "_tries", "_fails")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -125,8 +126,17 @@ class _Scanner:
         # every group of the alternation: 79 where deal lines are read, new every hand)
         first = terminals[0].name if terminals else ""
         count = len(self.groups.get(first, ()))
-        self._first_match = compiled(parts[0]).match if parts else self.match
+        self._lone: Callable[[str, int], re.Match[str] | None] = compiled(parts[0]).match if parts else self.match
         self._first = (first, (*range(1, count + 1), count + 1, count + 1)[: max(count, 2)], count)
+        # ... but where the first alternative fails on most lines read (a line without fields
+        # that comes once a hand at most: "Uncalled bet (", "No low hand qualified"; a cash
+        # table's header read where a tournament's comes first), the lone try is a match's
+        # fixed cost for nothing (issue 34: some 1.5 k instructions, 9 times a simulated hand).
+        # So the scanner counts its first tries and then keeps or drops them (_count_lone_try):
+        # ``_first_match`` is the counting try, the lone match, or None (the alternation alone,
+        # which tries the first alternative first: the same token either way).
+        self._first_match: Callable[[str, int], re.Match[str] | None] | None = self._count_lone_try
+        self._tries = self._fails = 0
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
         # is remembered. The key of a remembered token is all it depends on.
@@ -162,7 +172,8 @@ class _Scanner:
                 return token  # after its first are read so, the rest of the line their key, every hand)
             token = self._older.get(key)
         if token is None:
-            m = self._first_match(text, pos)
+            first = self._first_match
+            m = first(text, pos) if first is not None else None
             if m is not None:
                 name, args, count = self._first
             else:
@@ -173,15 +184,17 @@ class _Scanner:
                 assert name is not None
                 args, count = self._args[name]
             length = m.end() - pos
-            if not 0 < length <= len(rest) + 1:
+            width = len(rest)
+            if not 0 < length <= width + 1:
                 return None  # a token past its line: Lark's parser too
-            token = (name, m.group(*args)[:count], length, length > len(rest))  # (past the rest: its newline)
+            token = (name, m.group(*args)[:count], length, length > width)  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered
             if key not in seen:
                 if len(seen) >= _SEEN_LIMIT:
                     seen.clear()
+                    self._count_lone_tries_again()  # lately's lines may be of other kinds (a mixed log)
                 seen.add(key)
                 return token
         keyed = self._keyed
@@ -190,6 +203,21 @@ class _Scanner:
             keyed.clear()
         keyed[key] = token
         return token
+
+    def _count_lone_try(self, text: str, pos: int) -> re.Match[str] | None:
+        """The first alternative alone at ``pos``, counted: after :data:`_LONE_TRIES`
+        tries, the lone try is kept where it matched on half of them at least, else
+        given up (see ``__init__``)."""
+        m = self._lone(text, pos)
+        self._tries += 1
+        self._fails += m is None
+        if self._tries >= _LONE_TRIES:
+            self._first_match = self._lone if 2 * self._fails <= self._tries else None
+        return m
+
+    def _count_lone_tries_again(self) -> None:
+        self._first_match = self._count_lone_try
+        self._tries = self._fails = 0
 
 
 # Each terminal's alternative, kept between processes (this module's text names the memo)

@@ -72,6 +72,12 @@ _TOURNAMENTS: Memo[tuple[str, str | None, str | None, str | None], Tournament] =
     lambda written: make_tournament(*written), 256)
 _STAKES: Memo[tuple[str, str, str | None], Stakes] = Memo(
     lambda written: make_stakes(amount(written[0]), amount(written[1]), None, None), 256)
+# a summary line's seat number by its text, held to the one limit for counts once a text (issue 34:
+# a summary seat line a player, each a Python call to within_count)
+_SUMMARY_SEATS: TextMemo[int] = TextMemo(lambda seat: within_count(int(seat), "seat number"), 256)
+# a seat line's seat, a table's size and button (screened with the hand), by their text
+_NUMBERS: TextMemo[int] = TextMemo(int, 256)
+_POTS: TextMemo[int] = TextMemo(pot_number, 256)  # a collect line's pot ("pot", "side pot-2")
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -190,8 +196,8 @@ class _Builder(LineBuilder):
         seat, player, stack, _bounty, status = f
         self.seat_name(player)
         sitting_out = status == " is sitting out"
-        self.seats.append(make_seat(self.file, line, int(seat), player, amount(stack),
-                                sitting_out, bool(status) and not sitting_out))  # fmt: skip
+        self.seats.append(make_seat(self.file, line, _NUMBERS[seat], player, amount(stack),
+                                sitting_out, status is not None and not sitting_out))  # fmt: skip
 
     def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
@@ -281,7 +287,7 @@ class _Builder(LineBuilder):
 
     def collect(self, kind: str, f: _Collect, line: int) -> None:
         player, value, pot = f
-        self.events.append(make_collect(self.file, line, player, amount(value), pot_number(pot), None))
+        self.events.append(make_collect(self.file, line, player, amount(value), _POTS[pot], None))
 
     def no_low(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_no_low(self.file, line))
@@ -302,8 +308,7 @@ class _Builder(LineBuilder):
     def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
         shown, won = summary_outcome(outcome)
-        self.events.append(make_seat_summary(self.file, line, within_count(int(seat), "seat number"), player, outcome,
-                                             shown, won))
+        self.events.append(make_seat_summary(self.file, line, _SUMMARY_SEATS[seat], player, outcome, shown, won))
 
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
@@ -341,8 +346,8 @@ def _header(head: _Head, table: str, max_seats: str | None, play_money: bool, bu
     return make_header(
         "pokerstars", head["hand_id"], game_variant(game), game_structure(game), game,
         _STAKES[stakes], currency, is_play, tournament,
-        head.get("mix"), table, int(max_seats) if max_seats else None,
-        int(button) if button else None, head["started"], head["started_utc"],
+        head.get("mix"), table, _NUMBERS[max_seats] if max_seats else None,
+        _NUMBERS[button] if button else None, head["started"], head["started_utc"],
     )
 
 
