@@ -762,3 +762,47 @@ def test_every_starting_class_key_is_classed_as_before_the_plain_comparisons() -
                for variant in Variant for a, b, c in product(range(2, 15), repeat=3) for suited in (False, True)]
     assert len(classes) == 13182
     assert hashlib.md5("\n".join(classes).encode()).hexdigest() == "77207e90c117b5bc584cbaf3a148f70b"
+
+
+def _seen_by_isinstance(hand: Any) -> tuple[Any, ...]:
+    """What rows._scan gathers, read the plain way: isinstance, each field on its own."""
+    from studbook.events import Note, TournamentFinish
+    from studbook.rows import _WRITTEN
+
+    events = hand.events
+    bring_ins = [e for e in events if isinstance(e, Action) and e.kind is ActionKind.BRING_IN]
+    first = bring_ins[0] if bring_ins else None
+    starts = {e.player: (e.down[0], e.down[1], e.up[0]) for e in events if isinstance(e, Deal) and e.down
+              and e.street is Street.THIRD and len(e.down) == 2 and len(e.up) == 1}
+    return ([_WRITTEN[e.amount] for e in events if isinstance(e, PostAnte) and not e.all_in],
+            first and first.player,
+            None if first is None or first.all_in or first.amount is None else _WRITTEN[first.amount],
+            starts,
+            {e.player: e for e in events if isinstance(e, TournamentFinish) and e.player is not None},
+            [e for e in events if isinstance(e, Note)],
+            {e.player for e in events if isinstance(e, Deal) and e.down})
+
+
+@pytest.mark.parametrize("folder", [
+    pytest.param(Path(__file__).resolve().parents[1] / "histories", id="histories"),
+    pytest.param(CORPUS, id="corpus", marks=pytest.mark.skipif(
+        not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}"))])
+def test_the_rows_scan_of_a_hands_events_is_what_isinstance_reads(folder: Path) -> None:
+    # rows._scan tells events by their exact type, the types held in locals, actions asked
+    # first (i34m10): every hand of every site reads as the plain isinstance reading does
+    from studbook import rows
+    from studbook.frames import check_results
+
+    from studbook.events import Note
+
+    hands = [r.hand for r in check_results([folder]) if isinstance(r, HandCheck)]
+    assert hands
+    # and each with a note and a second bring-in at its end (the logs have few notes)
+    hands += [replace(hand, events=(*hand.events, Note(file=hand.file, line=hand.end_line, text="a note"),
+                                    Action(file=hand.file, line=hand.end_line, player="X",
+                                           kind=ActionKind.BRING_IN, amount=Decimal("0.01"))))
+              for hand in hands]
+    for hand in hands:
+        seen = rows._scan(hand)
+        assert (seen.antes, seen.brought_in, seen.bring_in, seen.starts, seen.finishes, seen.notes,
+                seen.dealt) == _seen_by_isinstance(hand), (hand.site, hand.hand_id)

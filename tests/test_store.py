@@ -109,7 +109,7 @@ def test_failure_inside_a_batch_rolls_the_batch_back(tmp_path: Path,
     original = Store._insert
 
     def failing(self: Store, table: str, frame: pd.DataFrame) -> None:
-        if table == "actions":
+        if table == "pots":  # after the hands, players and actions (these a statement a hand) went in
             raise sqlite3.OperationalError("disk I/O error")
         original(self, table, frame)
 
@@ -500,15 +500,20 @@ def test_each_multi_row_insert_takes_its_rows_values_flattened_by_extending_a_li
     from studbook.store import db as store_db
 
     flattened: list[list[tuple[object, ...]]] = []
-    real = store_prepare.flat_values
+    by_hand: list[list[tuple[object, ...]]] = []
+    real, real_hand = store_prepare.flat_values, store_prepare.hand_values
     monkeypatch.setattr(store_db, "flat_values", lambda rows: (flattened.append(list(rows)), real(rows))[1])
+    monkeypatch.setattr(store_db, "hand_values", lambda rows: (by_hand.append(list(rows)), real_hand(rows))[1])
     histories = Path(__file__).resolve().parents[1] / "histories"
     results = [r for file in check_paths([str(histories / "planted-violations.txt")]) for r in file.results]
     db = tmp_path / "hands.db"
     import_results(db, results)
     assert flattened and all(len(rows) == store_prepare.INSERT_ROWS for rows in flattened)
-    actions = sum(len(rows) for rows in flattened if len(rows[0]) == len(store_prepare.SCHEMA["actions"]))
-    assert actions == len(frames_from_checks(results).actions) // store_prepare.INSERT_ROWS * store_prepare.INSERT_ROWS
+    # the actions rows go a hand a statement (i34m10): each statement one hand's rows, all of them
+    width = len(store_prepare.SCHEMA["actions"])
+    assert not any(len(rows[0]) == width for rows in flattened)
+    assert all(len({row[:2] for row in rows}) == 1 for rows in by_hand)
+    assert sum(map(len, by_hand)) == len(frames_from_checks(results).actions)
     assert_frames_equal(read_frames(db), frames_from_checks(results))
 
 
@@ -529,3 +534,38 @@ def test_a_start_time_is_written_as_its_utc_isoformat(when: datetime) -> None:
     except (OverflowError, ValueError):  # a time that has no UTC date (before year 1, after 9999)
         return
     assert store_prepare.iso_utc(when) == expected
+
+
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=12), st.integers(3, 16))
+def test_a_hands_values_are_its_key_then_each_rows_others(lengths: list[int], width: int) -> None:
+    # one hand's actions rows go in one statement, its site and hand_id bound once (i34m10):
+    # the key, then every row's values after its own key, in order
+    rows = [("site", "17", *(f"{r}.{c}" for c in range(width - 2))) for r in lengths]
+    assert store_prepare.hand_values(rows) == ["site", "17", *(v for row in rows for v in row[2:])]
+
+
+@pytest.mark.parametrize("limit", [None, 100])
+def test_each_hands_actions_go_in_as_they_were_made(tmp_path: Path, limit: int | None) -> None:
+    # a statement a hand, INSERT_ROWS rows at most, fewer where SQLite allows fewer parameters
+    # (100: 8 rows of 12 values and the key): the table holds the rows in order, each hand's own key
+    from studbook.rows import SCHEMA
+
+    width = len(SCHEMA["actions"])
+    counts = [18, 1, store_prepare.INSERT_ROWS, store_prepare.INSERT_ROWS + 1, 2 * store_prepare.INSERT_ROWS + 3, 9]
+    rows = [("site", f"h{hand}", *(hand * 10_000 + seq * 100 + column for column in range(width - 2)))
+            for hand, count in enumerate(counts) for seq in range(count)]
+    ends = list(itertools.accumulate(counts))
+    spans = list(zip([0, *ends[:-1]], ends))
+    stored = []
+    for name, by_hand in (("by_hand.db", True), ("by_rows.db", False)):  # the latter: 64 rows a statement
+        with Store(tmp_path / name) as store:
+            if limit is not None:
+                store.conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, limit)
+            with store._transaction():
+                if by_hand:
+                    store._insert_by_hand("actions", rows, spans)
+                else:
+                    store._insert("actions", rows)
+            stored.append(store.conn.execute("SELECT * FROM actions ORDER BY rowid").fetchall())
+    assert stored[0] == stored[1]
+    assert [row[:3] for row in stored[0]] == [row[:3] for row in rows]  # each hand's key, its rows in order

@@ -31,7 +31,9 @@ from studbook.printable import printable_path
 from studbook.rows import MONEY_SCALE, SCHEMA, TABLES, CheckResult
 from studbook.store import read
 from studbook.store.faults import READONLY_DIRECTORY, DamagedStore, ReadOnlyStore, StoreError, busy, explain, read_only_uri
-from studbook.store.prepare import INSERT_ROWS, PreparedRows, RowsMaker, flat_values, hand_keys, insert_sql, sql_rows
+from studbook.store.prepare import (
+    BY_HAND, INSERT_ROWS, PreparedRows, RowsMaker, flat_values, hand_insert_sql, hand_keys, hand_values, insert_sql, sql_rows,
+)
 from studbook.store.read import Original
 from studbook.store.schema import (
     SCHEMA_VERSION, add_columns, added_since, create_store, is_store, remove_unmade, sweep, writable_companions, write_schema,
@@ -437,7 +439,9 @@ class Store:
         caller's transaction: the one write path of :meth:`add` and :meth:`add_prepared`."""
         new = self._unstored(prepared.keys, added, done)
         rows, originals = prepared.kept(new, rechecked)
-        self._write_rows(rows, prepared.problems, originals, done)
+        whole = all(new) and not rechecked  # the rows as made, each hand's where its ends say
+        self._write_rows(rows, prepared.problems, originals, done,
+                         {table: prepared.spans(table) for table in BY_HAND} if whole else {})
 
     def _unstored(self, keys: Sequence[tuple[str, str] | None], added: set[tuple[str, str]],
                   done: ImportSummary) -> list[bool]:
@@ -476,12 +480,17 @@ class Store:
         return found
 
     def _write_rows(self, rows: dict[str, list[tuple[Any, ...]]], problems: list[Rejected | Skipped],
-                    originals: Iterable[tuple[Any, ...]], summary: ImportSummary) -> None:
+                    originals: Iterable[tuple[Any, ...]], summary: ImportSummary,
+                    spans: Mapping[str, list[tuple[int, int]]]) -> None:
         """Insert the rows of some results, ``problems`` being their rejected and skipped
-        ones, and their ``originals`` rows; count them in ``summary``."""
+        ones, and their ``originals`` rows; count them in ``summary``. The tables of ``spans``
+        (where each hand's rows are: :meth:`PreparedRows.spans`) go in a statement a hand."""
         self._forget_stale_rejects(rows["hands"])  # before this import's own rejects go in: they are not stale
         for table in TABLES:
-            self._insert(table, rows[table])
+            if table in spans:
+                self._insert_by_hand(table, rows[table], spans[table])
+            else:
+                self._insert(table, rows[table])
         self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", originals)
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])
@@ -523,6 +532,21 @@ class Store:
                 execute(statement, flat_values(values[start : start + many]))
         if whole < len(values):
             self.conn.executemany(insert_sql(table, 1), values[whole:])
+
+    def _insert_by_hand(self, table: str, rows: list[tuple[Any, ...]], spans: list[tuple[int, int]]) -> None:
+        """``rows`` into ``table``, in order, a statement a hand (its rows from start to end in
+        ``spans``; :data:`INSERT_ROWS` at most): its ``site`` and ``hand_id`` bound once."""
+        rows = sql_rows(table, rows)  # the actions rows as they are: no times, no file names
+        width = len(SCHEMA[table]) - 2
+        many = max(1, min(INSERT_ROWS, (self.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 2) // width))
+        execute = self.conn.execute
+        for start, end in spans:
+            if end - start <= many:  # the usual hand
+                execute(hand_insert_sql(table, end - start), hand_values(rows[start:end]))
+                continue
+            for first in range(start, end, many):
+                last = min(first + many, end)
+                execute(hand_insert_sql(table, last - first), hand_values(rows[first:last]))
 
     # -- reading (studbook.store.read) ---------------------------------------
 

@@ -83,6 +83,38 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+BY_HAND = ("actions",)
+"""Tables whose rows go in one statement a hand (:func:`hand_insert_sql`): a hand's some 18 actions
+rows share its ``site`` and ``hand_id``, bound once (``?1``, ``?2``) where every row bound them
+anew, two texts a row (SQLite copies each text it is given: some 800 instructions). Not the players
+rows (6 a hand) nor the pots: the statement a hand costs more than their binds saved."""
+
+
+@functools.lru_cache(maxsize=None)
+def hand_insert_sql(table: str, rows: int) -> str:
+    """The INSERT of ``rows`` rows of one hand of ``table``: its ``site`` and ``hand_id`` are the
+    first two parameters, referred to by every row, each row's other values follow."""
+    names = ", ".join(f'"{c.name}"' for c in SCHEMA[table])
+    row = "(?1, ?2, " + ", ".join("?" * (len(SCHEMA[table]) - 2)) + ")"
+    return f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
+
+
+def hand_values(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """The parameters of :func:`hand_insert_sql` for ``rows``, one hand's: its key, then each
+    row's other values. Each row is taken whole (``list.extend`` of a tuple is one step) and the
+    keys are deleted after, two strided deletes in C: slicing each row, or chaining the slices,
+    cost more than the binds saved."""
+    first = rows[0]
+    values: list[Any] = [first[0], first[1]]
+    extend = values.extend
+    for row in rows:
+        extend(row)
+    width = len(first)
+    del values[2::width]  # each row's site
+    del values[2::width - 1]  # then its hand_id
+    return values
+
+
 def flat_values(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
     """The values of ``rows``, row after row: the parameters of one multi-row INSERT.
     ``list.extend`` takes each row (a tuple) in one step, where ``itertools.chain`` stepped
@@ -145,6 +177,19 @@ class PreparedRows:
     tables: dict[str, list[tuple[Any, ...]]]
     originals: list[tuple[Any, ...] | None]  # per result: its hand's originals row
     problems: list[Rejected | Skipped]  # the rejected and skipped results, in order
+
+    def spans(self, table: str) -> list[tuple[int, int]]:
+        """Where each result's rows of ``table`` are in :attr:`tables` (start, end), for those
+        that have some: a hand's rows, in order."""
+        column = TABLES.index(table)
+        spans = []
+        start = 0
+        for ends in self.ends:
+            end = ends[column]
+            if end > start:
+                spans.append((start, end))
+            start = end
+        return spans
 
     def kept(self, new: Sequence[bool], rechecked: Mapping[int, CheckResult]
              ) -> tuple[dict[str, list[tuple[Any, ...]]], list[tuple[Any, ...]]]:  # fmt: skip
@@ -285,5 +330,5 @@ def unpack(data: bytes | None) -> str | None:
     return decompressor.decompress(data).decode("utf-8")
 
 
-__all__ = ["INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_keys", "insert_sql", "iso_utc", "pack",
-           "prepare_rows", "sql_rows", "unpack"]
+__all__ = ["BY_HAND", "INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_insert_sql",
+           "hand_keys", "hand_values", "insert_sql", "iso_utc", "pack", "prepare_rows", "sql_rows", "unpack"]
