@@ -73,8 +73,6 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         return tuple(Card.parse(part) for part in text.split())
 
 
-
-
 def format_cards(cards: Iterable[Card]) -> str:
     """The cards' texts, space separated: ``"3d Th As"`` (each card's text kept on it; the rows
     call this some ten times a hand). A list of the texts, then one join: ``join`` over ``map``
