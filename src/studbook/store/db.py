@@ -320,7 +320,8 @@ class Store:
         """The (site, hand_id) of the stored hands, as this store read them
         plus those it added since (:meth:`add` itself does not need them: it
         looks each batch's hands up in the store, so an import's memory does
-        not grow with the store)."""
+        not grow with the store; in a store it found empty, among its own
+        hands, :data:`OWN_HANDS` at most: :class:`OwnHands`)."""
         if self._keys is None:
             with self._errors():
                 self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
