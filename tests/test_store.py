@@ -20,7 +20,7 @@ from studbook.store import prepare as store_prepare
 from studbook.engine.result import Violation
 from studbook.events import Rejected, Skipped
 from studbook.frames import frames_from_checks, load
-from studbook.store import Store, StoreError, import_results, is_store, read_frames
+from studbook.store import ImportSummary, Store, StoreError, import_results, is_store, read_frames
 from test_frames import showdown_hand, steal_hand
 
 
@@ -569,3 +569,52 @@ def test_each_hands_actions_go_in_as_they_were_made(tmp_path: Path, limit: int |
             stored.append(store.conn.execute("SELECT * FROM actions ORDER BY rowid").fetchall())
     assert stored[0] == stored[1]
     assert [row[:3] for row in stored[0]] == [row[:3] for row in rows]  # each hand's key, its rows in order
+
+
+@pytest.mark.parametrize("prepared", [False, True], ids=["add", "add_prepared"])
+@pytest.mark.parametrize("before", [0, 3], ids=["new store", "old store"])
+def test_two_files_of_one_import_holding_the_same_hands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        before: int, prepared: bool) -> None:
+    """In a store that held no hand when the import began, a hand stored already is one of the
+    import's own, looked up among them, not in the store (i34m11). Two files of one import hold
+    hands 4 and 5 both; the first holds hand 3 twice, two batches apart, the second hand 6 twice.
+    The store and the counts are those of an import that looks every hand up in the store."""
+    files = [checks([2, 3, 4, 5, 3]), checks([4, 5, 6, 7, 6])]
+    looked_up: list[int] = []
+    real_stored = Store._stored
+    monkeypatch.setattr(Store, "_stored", lambda self, keys: (looked_up.append(len(keys)), real_stored(self, keys))[1])
+
+    def run(db: Path) -> ImportSummary:
+        if before:
+            import_results(db, checks(range(before)))  # an earlier import: hand 2 is stored
+        summary = ImportSummary()
+        with Store(db) as store:  # one import: one connection, a transaction a file
+            for results in files:
+                if prepared:
+                    store.add_prepared(store_module.prepare_rows(results), summary=summary)
+                else:
+                    store.add(results, summary=summary, batch_size=2)
+        return summary
+
+    own = run(tmp_path / "own.db")
+    assert bool(looked_up) == bool(before)  # a new store is never asked which hands it holds
+    monkeypatch.setattr(Store, "_own_hands", lambda self: None)  # every hand looked up in the store
+    looked_up.clear()
+    assert run(tmp_path / "looked_up.db") == own and looked_up
+    assert _table_rows(tmp_path / "own.db") == _table_rows(tmp_path / "looked_up.db")
+    assert (own.new, own.duplicate) == (6 - (before == 3), 4 + (before == 3))
+
+
+def test_a_hand_another_connection_stored_meanwhile_is_looked_up_in_the_store(tmp_path: Path) -> None:
+    # both connections found the store empty; the other's commit changes SQLite's data_version,
+    # so this one's next transaction looks its hands up in the store again (not an IntegrityError)
+    db = tmp_path / "s.db"
+    with Store(db) as mine, Store(db) as other:
+        first = mine.add(checks(range(2)))
+        assert (first.new, first.duplicate) == (2, 0)
+        other.add(checks(range(1, 4)))
+        summary = mine.add(checks(range(6)))
+        assert (summary.new, summary.duplicate) == (2, 4)
+        again = other.add(checks(range(5, 7)))
+        assert (again.new, again.duplicate) == (1, 1)
+    assert sorted(read_frames(db).hands["hand_id"]) == [str(i) for i in range(7)]

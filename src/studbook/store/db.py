@@ -120,6 +120,7 @@ class Store:
                              "whose header was overwritten looks like this too: keep a copy of "
                              "it, then import the hand histories again into a new store)")
         self._keys: set[tuple[str, str]] | None = None
+        self._own: OwnHands | None = None  # set when this connection found the store without hands
         self._absent: dict[str, tuple[str, ...]] = {}  # columns an older store read-only lacks (read as NA)
         if size is None:
             create_store(self.path)
@@ -149,6 +150,8 @@ class Store:
                     self.conn.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
                     self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
                 self._init_schema()
+                if not self.readonly:
+                    self._own = self._own_hands()
             except BaseException:
                 self.conn.close()
                 raise
@@ -317,7 +320,8 @@ class Store:
         """The (site, hand_id) of the stored hands, as this store read them
         plus those it added since (:meth:`add` itself does not need them: it
         looks each batch's hands up in the store, so an import's memory does
-        not grow with the store)."""
+        not grow with the store; in a store it found empty, among its own
+        hands, :data:`OWN_HANDS` at most: :class:`OwnHands`)."""
         if self._keys is None:
             with self._errors():
                 self._keys = set(self.conn.execute("SELECT site, hand_id FROM hands").fetchall())
@@ -364,7 +368,7 @@ class Store:
         def make() -> None:
             """The window's rows, its hands stored already left without (a file read again)."""
             nonlocal opened
-            stored = self._stored(hand_keys(window)) if probe > 1 else _NONE
+            stored = self._probed(hand_keys(window), added) if probe > 1 else _NONE
             for item in window:
                 result = rows.add(item, stored)
                 if on_result is not None:
@@ -394,8 +398,7 @@ class Store:
         except BaseException:
             self._rollback()
             raise
-        if self._keys is not None:
-            self._keys |= added
+        self._committed(added)
         summary.merge(done)
         return summary
 
@@ -420,10 +423,37 @@ class Store:
             self._store_prepared(prepared, rechecked or {}, added, done)
             if record is not None:
                 self.record_file(record[0], record[1], len(prepared.keys))
-        if self._keys is not None:
-            self._keys |= added
+        self._committed(added)
         summary.merge(done)
         return summary
+
+    def _own_hands(self) -> OwnHands | None:
+        """An empty :class:`OwnHands` when the store holds no hand, as of the
+        ``data_version`` read first: a hand another connection commits after it
+        changes that version, one committed before it is in the look-up."""
+        version = self._data_version()
+        return None if self._holds_hands() else OwnHands(version)
+
+    def _data_version(self) -> int:
+        """SQLite's count of the commits other connections made to the store (this
+        connection's own commits leave it as it is)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _only_own(self) -> OwnHands | None:
+        """This connection's hands when they are all the store holds: it found the
+        store empty, no other connection committed since, and they are not too many
+        to keep (:data:`OWN_HANDS`); otherwise None, from then on (the look-up)."""
+        own = self._own
+        if own is not None and (len(own.keys) > OWN_HANDS or self._data_version() != own.version):
+            self._own = own = None
+        return own
+
+    def _committed(self, added: set[tuple[str, str]]) -> None:
+        """Keep the hands a transaction stored, once it committed."""
+        if self._keys is not None:
+            self._keys |= added
+        if self._own is not None:
+            self._own.keys.update(added)
 
     def _holds_hands(self) -> bool:
         """Whether the store holds any hand (read outside the write transaction)."""
@@ -448,8 +478,11 @@ class Store:
         """For each result's key (a hand's (site, hand_id), None for the others), whether
         it is new: not a hand stored already (looked up in the store, inside the write
         transaction: another import's hands and this call's earlier batches count) nor
-        one earlier in ``keys``. Each hand that is not counts as a duplicate in ``done``."""
-        stored = self._stored({key for key in keys if key is not None})
+        one earlier in ``keys``. Each hand that is not counts as a duplicate in ``done``;
+        the new ones are added to ``added``."""
+        wanted = {key for key in keys if key is not None}
+        own = self._only_own()  # inside the write transaction: no other connection commits now
+        stored = self._stored(wanted) if own is None else own.stored(wanted, added)
         fresh: set[tuple[str, str]] = set()  # earlier batches' hands are in the store already
         new = []
         for key in keys:
@@ -460,9 +493,14 @@ class Store:
                     continue
                 fresh.add(key)
             new.append(True)
-        if self._keys is not None:  # kept for keys() only when someone asked for them
-            added |= fresh
+        added |= fresh
         return new
+
+    def _probed(self, keys: set[tuple[str, str]], added: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of ``keys`` stored already, as far as a look-up before the write
+        transaction can tell (:data:`PROBE_RESULTS`): it saves making their rows only."""
+        own = self._own
+        return self._stored(keys) if own is None else own.stored(keys, added)
 
     def _stored(self, keys: set[tuple[str, str]]) -> set[tuple[str, str]]:
         """Those of ``keys`` the store holds, one query per site."""
@@ -605,6 +643,24 @@ PROBE_RESULTS = 16
 one query: a file read again (one that grew, or ``--rescan``) makes no rows for the hands stored
 before. (The write transaction looks every hand up again: this only saves work.)"""
 _NONE: frozenset[tuple[str, str]] = frozenset()
+
+OWN_HANDS = 100_000
+"""Hands a connection keeps the keys of (some 16 MB) while they are all its store holds."""
+
+
+@dataclass(frozen=True)
+class OwnHands:
+    """The hands a connection stored in a store that held none when it opened, while no
+    other connection committed (SQLite's ``data_version`` is still ``version``). A hand
+    already stored can then only be one of these: looked up here, not in the store."""
+
+    version: int
+    keys: set[tuple[str, str]] = field(default_factory=set)  # those committed
+
+    def stored(self, wanted: set[tuple[str, str]], added: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of ``wanted`` stored: committed before, or ``added`` by the open transaction."""
+        keys = self.keys
+        return {key for key in wanted if key in keys or key in added}
 
 
 def file_sha256(path: str | Path) -> str:
