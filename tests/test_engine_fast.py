@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studbook.betting import _layers
 from studbook.check import check_hand
@@ -581,3 +584,32 @@ def test_a_hands_results_are_filled_in_one_loop_as_the_maker_makes_them() -> Non
         assert all(type(p) is PlayerResult for p in players)
         known_down += sum(bool(p.down_cards) for p in players)
     assert known_down > 100, known_down
+
+
+def _general_even_share(amount: Any, count: int, unit: Any) -> tuple[Any, Any]:
+    """``pots._even_share`` without its one-winner path (main d5baca5's)."""
+    from decimal import ROUND_FLOOR
+
+    from studbook.money import exact
+
+    base = (exact(amount) / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    return base, amount - base * count
+
+
+# amounts of several exponents (1E+1, 10, 10.0, 0.10, 0.125), zeros of other exponents, and ints
+AMOUNTS = st.one_of(st.builds(lambda units, places: D(units).scaleb(-places), st.integers(-500, 10**9), st.integers(-2, 4)),
+                    st.integers(-500, 10**9))
+UNITS = st.sampled_from([D("0.01"), D("0.1"), D("1"), D("0.25"), D("1E+1"), D(5), 1])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(AMOUNTS, st.integers(1, 3), UNITS)
+def test_one_winners_even_share_is_the_general_splits_to_the_exponent(amount: Any, count: int, unit: Any) -> None:
+    """A pot's one winner takes the even share without dividing or multiplying by one
+    (``pots._even_share``: ``x / 1`` and ``x * 1`` are ``x``, value and exponent): the base
+    and the odd chips as the general formula gives them, repr for repr (fails with a share
+    that drops the ``/ unit`` rounding, or rounds the amount to the chip's exponent)."""
+    from studbook.engine.pots import _even_share
+
+    got, want = _even_share(amount, count, unit), _general_even_share(amount, count, unit)
+    assert repr(got) == repr(want), (amount, count, unit)
