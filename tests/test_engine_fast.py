@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studbook.betting import _layers
 from studbook.check import check_hand
@@ -484,27 +487,15 @@ def test_settlement_reads_the_pot_layers_and_makes_no_pot() -> None:
     eligible, the index their place) and makes no ``Pot`` (main 85b491b: one a pot, read
     once and dropped); each award is the pot ``build_pots`` makes of the same contributions,
     and every sample hand, clean or not, checks as ``check_hand`` does."""
-    import sys
 
     from studbook.engine import settle
     from studbook.engine.pots import Pot
 
     hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
-    made: list[type] = []
-
-    def profile(frame: Any, what: str, arg: Any) -> None:
-        if what == "call" and frame.f_code.co_name == "make" and "_cls" in frame.f_globals:
-            made.append(frame.f_globals["_cls"])
-
     side = 0
     for hand in hands:
         checked = check_hand(hand)
-        state, _ = _settled(hand)
-        sys.setprofile(profile)
-        try:
-            pots, players, rake, _ = settle.finish(state, hand.end_line)
-        finally:
-            sys.setprofile(None)
+        state, (pots, players, rake, _), made = _finished_counting_makes(hand)
         assert Pot not in made, hand.hand_id
         assert (tuple(pots), tuple(players), rake) == (checked.pots, checked.players, checked.rake)
         assert set(state.violations) == set(checked.violations), hand.hand_id  # (check_hand drops repeats)
@@ -549,3 +540,76 @@ def test_a_pot_one_player_collected_whole_is_awarded_without_lists() -> None:
             elif len(award.high) + len(award.low) > 1:
                 several += 1
     assert single > 1000 and several > 50, (single, several)
+
+
+def _finished_counting_makes(hand: Any) -> tuple[StudState, Any, list[type]]:
+    """``hand`` settled (``finish``), with the class of each positional maker's call under it."""
+    from studbook.engine import settle
+
+    made: list[type] = []
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        if what == "call" and frame.f_code.co_name == "make" and "_cls" in frame.f_globals:
+            made.append(frame.f_globals["_cls"])
+
+    state, _ = _settled(hand)
+    sys.setprofile(profile)
+    try:
+        finished = settle.finish(state, hand.end_line)
+    finally:
+        sys.setprofile(None)
+    return state, finished, made
+
+
+def _reference_results(state: StudState, showdown: bool) -> list[PlayerResult]:
+    """Each player's result by the maker, a call a player (main d5baca5's ``_results``)."""
+    return [new_player_result(p.name, p.seat, p.start, p.total, p.collected, p.collected - p.total, p.last_street,
+                              p.folded, p.all_in, p.showed, showdown and not p.folded and p.collected > state.zero,
+                              tuple(p.up), tuple(filter(None, p.down)))
+            for p in state.players if p.in_hand]
+
+
+def test_a_hands_results_are_filled_in_one_loop_as_the_maker_makes_them() -> None:
+    """finish() fills each player's result as a draft in one loop (``result.PlayerResultDraft``),
+    no maker call a player (main d5baca5: ``new_player_result``, thirteen arguments, a call
+    each): every sample hand's results are the maker's, field for field, Decimal exponents
+    (repr) and known down cards too (fails on a field left unset or misread)."""
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands]
+    known_down = 0
+    for hand in hands:
+        state, (_, players, _, showdown), made = _finished_counting_makes(hand)
+        assert PlayerResult not in made, hand.hand_id
+        want = _reference_results(state, showdown)
+        assert players == want and repr(players) == repr(want), hand.hand_id
+        assert all(type(p) is PlayerResult for p in players)
+        known_down += sum(bool(p.down_cards) for p in players)
+    assert known_down > 100, known_down
+
+
+def _general_even_share(amount: Any, count: int, unit: Any) -> tuple[Any, Any]:
+    """``pots._even_share`` without its one-winner path (main d5baca5's)."""
+    from decimal import ROUND_FLOOR
+
+    from studbook.money import exact
+
+    base = (exact(amount) / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    return base, amount - base * count
+
+
+# amounts of several exponents (1E+1, 10, 10.0, 0.10, 0.125), zeros of other exponents, and ints
+AMOUNTS = st.one_of(st.builds(lambda units, places: D(units).scaleb(-places), st.integers(-500, 10**9), st.integers(-2, 4)),
+                    st.integers(-500, 10**9))
+UNITS = st.sampled_from([D("0.01"), D("0.1"), D("1"), D("0.25"), D("1E+1"), D(5), 1])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(AMOUNTS, st.integers(1, 3), UNITS)
+def test_one_winners_even_share_is_the_general_splits_to_the_exponent(amount: Any, count: int, unit: Any) -> None:
+    """A pot's one winner takes the even share without dividing or multiplying by one
+    (``pots._even_share``: ``x / 1`` and ``x * 1`` are ``x``, value and exponent): the base
+    and the odd chips as the general formula gives them, repr for repr (fails with a share
+    that drops the ``/ unit`` rounding, or rounds the amount to the chip's exponent)."""
+    from studbook.engine.pots import _even_share
+
+    got, want = _even_share(amount, count, unit), _general_even_share(amount, count, unit)
+    assert repr(got) == repr(want), (amount, count, unit)

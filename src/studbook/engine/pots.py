@@ -45,6 +45,9 @@ def build_pots(contributions: Sequence[tuple[str, Money, bool]], zero: Money = Z
 def _even_share(amount: Money, count: int, unit: Money) -> tuple[Money, Money]:
     """``count`` winners' even share of ``amount`` rounded down to the chip ``unit``,
     and what is left over (the odd chips, each going to one winner)."""
+    if count == 1:  # (a pot's one winner, most showdowns: x / 1 and x * 1 are x, exponent and all)
+        base = (exact(amount) / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+        return base, amount - base
     base = (exact(amount) / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
     return base, amount - base * count
 
