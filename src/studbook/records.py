@@ -56,19 +56,6 @@ def maker(cls: type[T]) -> Callable[..., T]:
     return make
 
 
-def draft_class(cls: type[T]) -> Callable[[], Any]:
-    """The draft class that ``cls``'s maker fills, for a loop that makes many objects of
-    ``cls`` out of other objects' attributes: ``o = draft(); o.field = value`` for every
-    field, then ``o.__class__ = cls`` (no call and no argument copied an object: a call of
-    thirteen arguments is some 600 instructions). Every field must be stored (a missing one
-    is unset: reading it raises AttributeError); a test should hold the loop's objects equal
-    to the maker's. TypeError when ``cls`` takes no draft (its maker stores by slots)."""
-    draft = maker(cls).__globals__.get("_draft")
-    if draft is None:
-        raise TypeError(f"{cls.__name__} takes no draft")
-    return draft
-
-
 def _draft_maker(cls: type[T], names: list[str], defaults: dict[str, Any]) -> Callable[..., T] | None:
     """``make`` filling a draft of ``cls``; None when ``cls`` cannot take one."""
     slots = cls.__dict__.get("__slots__")
@@ -102,4 +89,4 @@ def _compile(names: list[str], body: str, scope: dict[str, Any], defaults: dict[
     return make
 
 
-__all__ = ["draft_class", "maker"]
+__all__ = ["maker"]

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from itertools import starmap
-from typing import Any, Callable, Iterable, TypeAlias
+from typing import Callable, Iterable, TypeAlias
 
 from studbook.betting import named
 from studbook.cards import Card
 from studbook.events import Action, ActionKind, Hand, Street
 from studbook.money import Money, ZEROS
-from studbook.records import draft_class, maker
+from studbook.records import maker
 
 
 class Party(Enum):
@@ -152,9 +152,6 @@ class HandCheck:
 # (each typed with its class's fields in order, so mypy checks the calls: tests/test_records.py)
 new_player_result: Callable[[str, int, Money, Money, Money, Money, Street, bool, bool, bool, bool,
                              tuple[Card, ...], tuple[Card, ...]], PlayerResult] = maker(PlayerResult)
-PlayerResultDraft: Callable[[], Any] = draft_class(PlayerResult)
-"""A mutable :class:`PlayerResult` to fill field by field (``records.draft_class``): the
-results of a hand's players are made in one loop (``settle._results``), not by a call each."""
 new_pot_award: Callable[[int, Money, tuple[str, ...], tuple[tuple[str, Money], ...],
                          tuple[tuple[str, Money], ...]], PotAward] = maker(PotAward)
 new_hand_check: Callable[[Hand, tuple[Violation, ...], tuple[PlayerResult, ...], tuple[PotAward, ...], Money, bool,

@@ -25,7 +25,7 @@ from .messages import (
     SHOWDOWN_AWARD_POT_TO_NOBODY,
 )
 from .pots import add_ranges, build_pots, high_half, split, split_exact, total
-from .result import PlayerResult, PlayerResultDraft, PotAward, new_pot_award
+from .result import PlayerResult, PotAward, new_player_result, new_pot_award
 from .rules import POT_UNCALLED
 from .rules.showdown import unmatched
 from .state import PlayerState, StudState
@@ -467,34 +467,23 @@ def _award(state: StudState, index: int, amount: Money, eligible: tuple[str, ...
 
 
 def _results(state: StudState, showdown: bool) -> list[PlayerResult]:
-    """A result for each player dealt in, in seat order: each filled as a draft in this one
-    loop (``result.PlayerResultDraft``; a maker's call of thirteen arguments a player cost
-    more than the fields' stores). Every field of :class:`PlayerResult` is stored."""
     out: list[PlayerResult] = []
-    draft = PlayerResultDraft
+    make = new_player_result
     zero = state.zero
     for p in state.players:
         if not p.in_hand:
             continue
-        o = draft()
-        o.player = p.name
-        o.seat = p.seat
-        o.stack = p.start
-        o.contributed = total = p.total
-        o.collected = collected = p.collected
-        o.net = collected - total
-        o.last_street = p.last_street
-        o.folded = folded = p.folded
-        o.all_in = p.all_in
-        o.showed = p.showed
-        o.won_at_showdown = showdown and not folded and collected > zero
-        o.up_cards = tuple(p.up)
         down = p.down
         # the known down cards (a card is never falsy); most players' are all unknown,
         # told by any() without a filter made
-        o.down_cards = tuple(filter(None, down)) if any(down) else ()
-        o.__class__ = PlayerResult
-        out.append(o)
+        known_down = tuple(filter(None, down)) if any(down) else ()
+        collected = p.collected
+        total = p.total
+        folded = p.folded
+        out.append(make(
+            p.name, p.seat, p.start, total, collected, collected - total, p.last_street, folded, p.all_in,
+            p.showed, showdown and not folded and collected > zero, tuple(p.up), known_down,
+        ))
     return out
 
 
