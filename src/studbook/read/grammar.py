@@ -99,7 +99,7 @@ class _Scanner:
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_tries", "_fails")
+                 "_first", "_first_match", "_lone", "_tries", "_fails", "_play")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -136,6 +136,18 @@ class _Scanner:
         # ``_first_match`` is the counting try, the lone match, or None (the alternation alone,
         # which tries the first alternative first: the same token either way).
         self._first_match: Callable[[str, int], re.Match[str] | None] | None = self._count_lone_try
+        # The lines of play's alternatives alone, tried before the whole alternation: those of
+        # Lark's priority above 1, first in the order; the chatter (every site grammar gives it
+        # 1 or less) comes after. Where the lines of play's part matches, its terminal is the
+        # whole alternation's (the first alternative that matches wins), its groups numbered
+        # alike; where it fails, the whole alternation reads the line (issue 34: a match object
+        # is made with every group of its regex, 79 where actions are read, some 28 of them
+        # the chatter's; an action, a show or a collect read for the first time, new every
+        # hand by the player's name, is some 1 k cheaper so). None where there is no chatter,
+        # or only chatter: the whole alternation alone.
+        play = sum(t.priority > 1 for t in terminals)
+        self._play: Callable[[str, int], re.Match[str] | None] | None = (
+            compiled("|".join(parts[:play])).match if 0 < play < len(parts) else None)
         self._tries = self._fails = 0
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
@@ -177,7 +189,10 @@ class _Scanner:
             if m is not None:
                 name, args, count = self._first
             else:
-                m = self.match(text, pos)
+                play = self._play
+                m = play(text, pos) if play is not None else None
+                if m is None:
+                    m = self.match(text, pos)  # chatter, or no token
                 if m is None:
                     return None  # no token: a case for Lark's own parser
                 name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
