@@ -259,15 +259,22 @@ def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int]:
 
 def _line_guard(regexp: str) -> str:
     """``(?=[^\\n]*text)`` for the longest literal text every match of
-    ``regexp`` contains before any newline, when the match may not start with
-    literal text; else ""."""
+    ``regexp`` contains before any newline, less its leading spaces, when the
+    match may not start with literal text; else "".
+
+    The look-ahead runs to the line's end and steps back to each place of the
+    text's first character, trying the text there: from a space, it would be
+    tried at every space of the line (issue 34: " collected " refuted on a show
+    line, "X: shows [9s 7h 3d 3h 7s 2s 4s] (two pair, Sevens and Threes)", some
+    1 k instructions more than "collected "). Less of a necessary text is
+    still necessary."""
     parsed = regex_items(regexp)
     if parsed is None:  # a guard is only an optimisation
         return ""
     items = _flatten(parsed)
     if not items or items[0][0] in (_c.LITERAL, _c.IN):
         return ""
-    best = _longest_literal(items)
+    best = _longest_literal(items).lstrip(" ")
     if len(best) < 3:
         return ""
     return "(?=[^\\n]*" + re.escape(best) + ")"
