@@ -842,7 +842,10 @@ _SCANNED_LINE = st.one_of(
 def test_a_scanner_reads_every_line_as_its_whole_alternation_does(lines: list[str]) -> None:
     """Whether the first alternative is tried alone, counted or given up, and the line read
     for the first time, noted or remembered, each line's token is the whole alternation's."""
-    scanner = _deal_and_call_scanner()
+    _assert_each_line_read_as_its_whole_alternation_does(_deal_and_call_scanner(), lines)
+
+
+def _assert_each_line_read_as_its_whole_alternation_does(scanner: _Scanner, lines: list[str]) -> None:
     text = "".join(line + "\n" for line in lines)
     pos = 0
     for line in lines:
@@ -889,13 +892,7 @@ _SCANNED_OR_SAID_LINE = st.one_of(
 def test_a_scanner_with_chatter_reads_every_line_as_its_whole_alternation_does(lines: list[str]) -> None:
     """Read by the lines of play's alternatives or by the whole alternation, with the first
     alternative tried alone or not, each line's token is the whole alternation's."""
-    scanner = _play_and_chatter_scanner()
-    text = "".join(line + "\n" for line in lines)
-    pos = 0
-    for line in lines:
-        token = scanner.memo.get(line) or scanner.read(text, pos, line)
-        assert token == _alternation_token(scanner, text, pos, line), line
-        pos += len(line) + 1
+    _assert_each_line_read_as_its_whole_alternation_does(_play_and_chatter_scanner(), lines)
 
 # ---------------------------------------------------------------------------
 # Runs of cards read without backtracking into them (issue 34)
