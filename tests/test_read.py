@@ -26,6 +26,7 @@ from studbook.read import decode, detect_format, split_at_headers, split_blank_l
 from studbook.read.grammar import (
     _IN_LINE,
     _LONE_TRIES,
+    _PLAY_AFTER,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
     LineGrammarError,
@@ -867,11 +868,18 @@ def test_a_line_of_play_is_read_without_the_chatters_alternatives() -> None:
     alternation, chatter and all (issue 34: a match object holds every group of its regex;
     actions, shows and collects are new every hand by the player's name): a call is read
     without the whole alternation, a chat line by it, each as the whole alternation reads it.
-    Fails where every line goes to the whole alternation."""
+    The part is compiled once the scanner has read ``_PLAY_AFTER`` lines by the whole
+    alternation (a one-hand process reads few). Fails where every line goes to the whole
+    alternation."""
     scanner = _play_and_chatter_scanner()
     whole = scanner.match
     tried: list[str] = []
     scanner.match = lambda text, pos: tried.append(text[pos:]) or whole(text, pos)  # type: ignore[assignment]
+    for i in range(_PLAY_AFTER):
+        line = f"p{i}: calls {i}"
+        assert scanner.read(line + "\n", 0, line) == ("CALL", (f"p{i}", str(i)), len(line) + 1, True)
+    assert len(tried) == _PLAY_AFTER
+    tried.clear()
     assert scanner.read("a b: calls 5\n", 0, "a b: calls 5") == ("CALL", ("a b", "5"), 13, True)
     assert scanner.read('a: calls 5 said, "x"\n', 0, 'a: calls 5 said, "x"') == (
         "SAID", ("a: calls 5", "x"), 21, True)

@@ -52,6 +52,7 @@ _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 _LONE_TRIES = 64  # tries of a scanner's first alternative alone counted before they are kept or given up
+_PLAY_AFTER = 16  # lines a scanner reads by its whole alternation before it compiles its lines of play's part
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
 # at the one character before it (word boundaries), or in its line only
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
@@ -99,7 +100,7 @@ class _Scanner:
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_tries", "_fails", "_play")
+                 "_first", "_first_match", "_lone", "_tries", "_fails", "_play", "_play_text", "_reads")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -144,10 +145,15 @@ class _Scanner:
         # is made with every group of its regex, 79 where actions are read, some 28 of them
         # the chatter's; an action, a show or a collect read for the first time, new every
         # hand by the player's name, is some 1 k cheaper so). None where there is no chatter,
-        # or only chatter: the whole alternation alone.
+        # or only chatter: the whole alternation alone. The part is compiled only once the
+        # scanner has read :data:`_PLAY_AFTER` lines by the alternation (_count_alternation_read,
+        # which reads none): a one-hand process would pay its compiling (some 10 M instructions,
+        # 2% of its start-up) for a few lines.
         play = sum(t.priority > 1 for t in terminals)
+        self._play_text = "|".join(parts[:play])
         self._play: Callable[[str, int], re.Match[str] | None] | None = (
-            compiled("|".join(parts[:play])).match if 0 < play < len(parts) else None)
+            self._count_alternation_read if 0 < play < len(parts) else None)
+        self._reads = 0
         self._tries = self._fails = 0
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
@@ -229,6 +235,14 @@ class _Scanner:
         if self._tries >= _LONE_TRIES:
             self._first_match = self._lone if 2 * self._fails <= self._tries else None
         return m
+
+    def _count_alternation_read(self, text: str, pos: int) -> re.Match[str] | None:
+        """None, the line left to the whole alternation, counted: after :data:`_PLAY_AFTER`
+        such lines the lines of play's part is compiled and tried first (see ``__init__``)."""
+        self._reads += 1
+        if self._reads >= _PLAY_AFTER:
+            self._play = compiled(self._play_text).match
+        return None
 
     def _count_lone_tries_again(self) -> None:
         self._first_match = self._count_lone_try
