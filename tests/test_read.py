@@ -26,6 +26,7 @@ from studbook.read import decode, detect_format, split_at_headers, split_blank_l
 from studbook.read.grammar import (
     _IN_LINE,
     _LONE_TRIES,
+    _PLAY_AFTER,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
     LineGrammarError,
@@ -842,13 +843,64 @@ _SCANNED_LINE = st.one_of(
 def test_a_scanner_reads_every_line_as_its_whole_alternation_does(lines: list[str]) -> None:
     """Whether the first alternative is tried alone, counted or given up, and the line read
     for the first time, noted or remembered, each line's token is the whole alternation's."""
-    scanner = _deal_and_call_scanner()
+    _assert_each_line_read_as_its_whole_alternation_does(_deal_and_call_scanner(), lines)
+
+
+def _assert_each_line_read_as_its_whole_alternation_does(scanner: _Scanner, lines: list[str]) -> None:
     text = "".join(line + "\n" for line in lines)
     pos = 0
     for line in lines:
         token = scanner.memo.get(line) or scanner.read(text, pos, line)
         assert token == _alternation_token(scanner, text, pos, line), line
         pos += len(line) + 1
+
+
+def _play_and_chatter_scanner() -> _Scanner:
+    """Lines of play (Lark's priority above 1) first, then chatter, as a site's scanners order them."""
+    return _Scanner([TerminalDef("DEAL", PatternRE(r"Dealt to ([^\n]+?) \[([^\]\n]*)\]\n"), 9),
+                     TerminalDef("CALL", PatternRE(r"([^\n]+?): calls ([0-9]+)\n"), 8),
+                     TerminalDef("SAID", PatternRE(r'([^\n]+?) said, "([^\n]*)"\n'), 1)])  # fmt: skip
+
+
+def test_a_line_of_play_is_read_without_the_chatters_alternatives() -> None:
+    """A line read for the first time that the first alternative alone does not read is tried
+    against the lines of play's alternatives (Lark's priority above 1) before the whole
+    alternation, chatter and all (issue 34: a match object holds every group of its regex;
+    actions, shows and collects are new every hand by the player's name): a call is read
+    without the whole alternation, a chat line by it, each as the whole alternation reads it.
+    The part is compiled once the scanner has read ``_PLAY_AFTER`` lines by the whole
+    alternation (a one-hand process reads few). Fails where every line goes to the whole
+    alternation."""
+    scanner = _play_and_chatter_scanner()
+    whole = scanner.match
+    tried: list[str] = []
+    scanner.match = lambda text, pos: tried.append(text[pos:]) or whole(text, pos)  # type: ignore[assignment]
+    for i in range(_PLAY_AFTER):
+        line = f"p{i}: calls {i}"
+        assert scanner.read(line + "\n", 0, line) == ("CALL", (f"p{i}", str(i)), len(line) + 1, True)
+    assert len(tried) == _PLAY_AFTER
+    tried.clear()
+    assert scanner.read("a b: calls 5\n", 0, "a b: calls 5") == ("CALL", ("a b", "5"), 13, True)
+    assert scanner.read('a: calls 5 said, "x"\n', 0, 'a: calls 5 said, "x"') == (
+        "SAID", ("a: calls 5", "x"), 21, True)
+    assert scanner.read("a: calls\n", 0, "a: calls") is None
+    assert tried == ['a: calls 5 said, "x"\n', "a: calls\n"]
+    assert _deal_and_call_scanner()._play is None  # no chatter: the whole alternation alone
+
+
+_SCANNED_OR_SAID_LINE = st.one_of(
+    _SCANNED_LINE,
+    st.builds('{} said, "{}"'.format, st.sampled_from(["a", "Dealt to b", "c: calls 1", "d said,"]),
+              st.sampled_from(["", "x", '"', ": calls 2"])),
+)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(_SCANNED_OR_SAID_LINE, min_size=2 * _LONE_TRIES, max_size=4 * _LONE_TRIES))
+def test_a_scanner_with_chatter_reads_every_line_as_its_whole_alternation_does(lines: list[str]) -> None:
+    """Read by the lines of play's alternatives or by the whole alternation, with the first
+    alternative tried alone or not, each line's token is the whole alternation's."""
+    _assert_each_line_read_as_its_whole_alternation_does(_play_and_chatter_scanner(), lines)
 
 # ---------------------------------------------------------------------------
 # Runs of cards read without backtracking into them (issue 34)

@@ -52,6 +52,7 @@ _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
 _LONE_TRIES = 64  # tries of a scanner's first alternative alone counted before they are kept or given up
+_PLAY_AFTER = 16  # lines a scanner reads by its whole alternation before it compiles its lines of play's part
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
 # at the one character before it (word boundaries), or in its line only
 _OUT_OF_LINE, _IN_LINE_AFTER_CHAR, _IN_LINE = 0, 1, 2
@@ -99,7 +100,7 @@ class _Scanner:
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_tries", "_fails")
+                 "_first", "_first_match", "_lone", "_tries", "_fails", "_play", "_play_text", "_reads")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -136,6 +137,23 @@ class _Scanner:
         # ``_first_match`` is the counting try, the lone match, or None (the alternation alone,
         # which tries the first alternative first: the same token either way).
         self._first_match: Callable[[str, int], re.Match[str] | None] | None = self._count_lone_try
+        # The lines of play's alternatives alone, tried before the whole alternation: those of
+        # Lark's priority above 1, first in the order; the chatter (every site grammar gives it
+        # 1 or less) comes after. Where the lines of play's part matches, its terminal is the
+        # whole alternation's (the first alternative that matches wins), its groups numbered
+        # alike; where it fails, the whole alternation reads the line (issue 34: a match object
+        # is made with every group of its regex, 79 where actions are read, some 28 of them
+        # the chatter's; an action, a show or a collect read for the first time, new every
+        # hand by the player's name, is some 1 k cheaper so). None where there is no chatter,
+        # or only chatter: the whole alternation alone. The part is compiled only once the
+        # scanner has read :data:`_PLAY_AFTER` lines by the alternation (_count_alternation_read,
+        # which reads none): a one-hand process would pay its compiling (some 10 M instructions,
+        # 2% of its start-up) for a few lines.
+        play = sum(t.priority > 1 for t in terminals)
+        self._play_text = "|".join(parts[:play])
+        self._play: Callable[[str, int], re.Match[str] | None] | None = (
+            self._count_alternation_read if 0 < play < len(parts) else None)
+        self._reads = 0
         self._tries = self._fails = 0
         # What a token depends on (see _in_line): the rest of its line; that and the one
         # character before it (a word boundary, ``\b``, looks at it); or more: then nothing
@@ -177,7 +195,10 @@ class _Scanner:
             if m is not None:
                 name, args, count = self._first
             else:
-                m = self.match(text, pos)
+                play = self._play
+                m = play(text, pos) if play is not None else None
+                if m is None:
+                    m = self.match(text, pos)  # chatter, or no token
                 if m is None:
                     return None  # no token: a case for Lark's own parser
                 name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
@@ -215,6 +236,14 @@ class _Scanner:
             self._first_match = self._lone if 2 * self._fails <= self._tries else None
         return m
 
+    def _count_alternation_read(self, text: str, pos: int) -> re.Match[str] | None:
+        """None, the line left to the whole alternation, counted: after :data:`_PLAY_AFTER`
+        such lines the lines of play's part is compiled and tried first (see ``__init__``)."""
+        self._reads += 1
+        if self._reads >= _PLAY_AFTER:
+            self._play = compiled(self._play_text).match
+        return None
+
     def _count_lone_tries_again(self) -> None:
         self._first_match = self._count_lone_try
         self._tries = self._fails = 0
@@ -244,15 +273,22 @@ def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int]:
 
 def _line_guard(regexp: str) -> str:
     """``(?=[^\\n]*text)`` for the longest literal text every match of
-    ``regexp`` contains before any newline, when the match may not start with
-    literal text; else ""."""
+    ``regexp`` contains before any newline, less its leading spaces, when the
+    match may not start with literal text; else "".
+
+    The look-ahead runs to the line's end and steps back to each place of the
+    text's first character, trying the text there: from a space, it would be
+    tried at every space of the line (issue 34: " collected " refuted on a show
+    line, "X: shows [9s 7h 3d 3h 7s 2s 4s] (two pair, Sevens and Threes)", some
+    1 k instructions more than "collected "). Less of a necessary text is
+    still necessary."""
     parsed = regex_items(regexp)
     if parsed is None:  # a guard is only an optimisation
         return ""
     items = _flatten(parsed)
     if not items or items[0][0] in (_c.LITERAL, _c.IN):
         return ""
-    best = _longest_literal(items)
+    best = _longest_literal(items).lstrip(" ")
     if len(best) < 3:
         return ""
     return "(?=[^\\n]*" + re.escape(best) + ")"
