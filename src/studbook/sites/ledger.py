@@ -181,12 +181,13 @@ class Ledger:
             return (kind, None, None, True, 0) if all_in else _FOLDED
         if kind is CHECK:
             return (kind, None, None, True, 0) if all_in else _CHECKED
-        before = self.street_in.get(player, self.zero)
+        if kind is BRING_IN and self.ante is None:  # no ante told the hand's kind: the bring-in does
+            before = self._zero_from(player, chips if chips is not None else to)
+        else:
+            before = self.street_in.get(player, self.zero)
         if self.kinds_as_written:
             return self._as_written(player, kind, before, chips, to, by, all_in)
         if kind is BRING_IN:
-            if self.ante is None:  # no ante told the hand's kind: the bring-in does
-                before = self._zero_from(player, chips if chips is not None else to)
             if chips is None:
                 chips = to - before if to is not None else self.zero
             if self.posts_as_due:
@@ -235,8 +236,6 @@ class Ledger:
         shown_to: Money | None = None
         total: Money | None = None
         if kind is BRING_IN or kind is BET or kind is CALL:
-            if kind is BRING_IN and self.ante is None:  # no ante told the hand's kind: the bring-in does
-                before = self._zero_from(player, chips if chips is not None else to)
             value = chips if chips is not None else (to - before if to is not None else None)  # as written
             total = before + (value or self.zero)
             if kind is BRING_IN:
