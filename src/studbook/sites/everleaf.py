@@ -39,10 +39,6 @@ _CHATTER = {" has joined the table": ChatterKind.JOIN, " has left the table": Ch
 # The unit written after amounts, as a currency: "EURO" is the euro; tournament "Chips" are no money
 _CURRENCY: dict[str, str | None] = {"EURO": "EUR", "Chips": None}
 _CHIPS = "Chips"
-# The actions written as the chips put in: kind, all-in
-_CHIPS_PUT_IN = {"BRING_IN": (ActionKind.BRING_IN, False), "BET": (ActionKind.BET, False),
-                 "CALL": (ActionKind.CALL, False), "RAISE": (ActionKind.RAISE, False),
-                 "ALL_IN": (ActionKind.RAISE, True)}  # fmt: skip
 
 
 def _cards(written: str):
@@ -59,14 +55,14 @@ class EverleafBuilder(LineBuilder):
     STREETS = _STREETS
     HANDLERS = {
         "GAME_NO": "hand_number", "HISTORY": "skip", "STUD_GAME": "stud_game", "OTHER_GAME": "other_game",
-        "TABLE": "table", "PLAYERS": "skip", "SEAT": "seat", "ANTE": "ante", "DEALING": "third_street",
-        "STREET": "street_named", "DEAL": "deal", "BRING_IN": "chips_put_in", "COMPLETE": "complete",
-        "BET": "chips_put_in", "CALL": "chips_put_in", "RAISE": "chips_put_in", "ALL_IN": "chips_put_in", "CHECK": "player_check",
+        "TABLE": "table", "PLAYERS": "skip", "SEAT": "seat", "ANTE": "player_ante", "DEALING": "third_street",
+        "STREET": "street_named", "DEAL": "deal", "BRING_IN": "player_bring_in", "COMPLETE": "complete",
+        "BET": "player_bet", "CALL": "player_call", "RAISE": "player_raise_by_chips", "ALL_IN": "player_all_in", "CHECK": "player_check",
         "FOLD": "player_fold", "SHOW": "show", "NOSHOW": "noshow", "COLLECT": "collect", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
     head: _Head
-    # How the hand's figures read: money unless the hand's unit is tournament chips
+    # How the hand's figures read (LineBuilder.read): money unless the hand's unit is tournament chips
     read: Callable[[Any], Money] = staticmethod(cash_amount)
 
 
@@ -108,20 +104,12 @@ class EverleafBuilder(LineBuilder):
             self._unit_is(code)
         self.add_seat(line, int(seat), str(player), self.read(stack))
 
-    def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), self.read(f[1]))
-
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
         player, shown = f
         self.add_new_cards(line, str(player), _cards(str(shown)))
 
     # -- betting ---------------------------------------------------------------
-
-    def chips_put_in(self, kind: str, f: Fields, line: int) -> None:
-        """A bring-in, bet, call, raise or all-in: the bracketed chips put in."""
-        what, all_in = _CHIPS_PUT_IN[kind]
-        self.add_action(line, str(f[0]), what, chips=self.read(f[1]), all_in=all_in)
 
     def complete(self, kind: str, f: Fields, line: int) -> None:
         self.add_action(line, str(f[0]), ActionKind.COMPLETE, to=self.read(f[1]))

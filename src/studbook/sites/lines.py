@@ -438,6 +438,12 @@ class LineBuilder:
     IMPLIED_SHOWDOWN: ClassVar[bool] = False  # no showdown marker: the first card shown opens it
     LOG_MARKS_ALL_IN: ClassVar[bool] = False  # the log says "all-in" itself: stacks do not tell
     LOG_NAMES_ACTIONS: ClassVar[bool] = False  # bet, raise, call as the log names them (see Ledger)
+    # How the hand's figures read in the shared handlers (player_ante, player_bet, ...): amount,
+    # or cash_amount where a reader knows the hand is a cash game's and its log writes the sign
+    # or unit apart from the figure (Winamax's "5€", Everleaf's "$ 2"): money, never a whole
+    # figure as chips. A reader sets it on the builder with the header (an instance's
+    # attribute reads faster than the class's).
+    read: Callable[[Any], Money] = staticmethod(amount)
     NO_HEADER: ClassVar[str] = "no header"
     FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
     OTHER_GAME: ClassVar[OtherGame | None] = None  # how the header names another game, when one terminal does
@@ -789,7 +795,7 @@ class LineBuilder:
         self.head["hand_id"] = f[0]
 
     def player_ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), amount(str(f[1])))
+        self.add_ante(line, str(f[0]), self.read(str(f[1])))
 
     def third_street(self, kind: str, f: Fields, line: int) -> None:
         self.start_street(line, Street.THIRD)
@@ -807,20 +813,20 @@ class LineBuilder:
         self.add_no_low(line)
 
     def player_bring_in(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.BRING_IN, chips=amount(str(f[1])))
+        self.add_action(line, str(f[0]), ActionKind.BRING_IN, chips=self.read(str(f[1])))
 
     def player_bet(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.BET, chips=amount(str(f[1])))
+        self.add_action(line, str(f[0]), ActionKind.BET, chips=self.read(str(f[1])))
 
     def player_call(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.CALL, chips=amount(str(f[1])))
+        self.add_action(line, str(f[0]), ActionKind.CALL, chips=self.read(str(f[1])))
 
     def player_raise_by_chips(self, kind: str, f: Fields, line: int) -> None:
         """A raise written as the chips it puts in."""
-        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=amount(str(f[1])))
+        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=self.read(str(f[1])))
 
     def player_all_in(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=amount(str(f[1])), all_in=True)
+        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=self.read(str(f[1])), all_in=True)
 
     def player_check(self, kind: str, f: Fields, line: int) -> None:
         self.add_action(line, str(f[0]), ActionKind.CHECK)

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Callable
 
 from studbook.events import (
     ActionKind, ChatterKind, Half, HandHeader, Stakes, Street, Tournament,
 )
-from studbook.money import Money, currency_in
+from studbook.money import currency_in
 from studbook.sites.bovada import FIRST_NUMBER
 from studbook.sites.lines import (
-    ACTION_TERMINALS, Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, cash_amount, game_variant,
+    Fields, Head, LineBuilder, LineFormat, SkipHand, amount, cards, cash_amount, game_variant,
     local_to_utc, pot_number, skip_reason, stud_structure,
 )
 
@@ -73,16 +72,14 @@ class WinamaxBuilder(LineBuilder):
     STREETS = _STREETS
     HANDLERS = {
         "STUD_HEADER": "stud_header", "OTHER_HEADER": "other_header", "TABLE": "table",
-        "SEAT": "seat", "ANTES_MARK": "skip", "ANTE": "ante", "STREET": "street_named",
-        "DEAL": "deal", "BRING_IN": "chips_put_in", "BET": "chips_put_in", "CALL": "chips_put_in", "RAISE": "raise_",
+        "SEAT": "seat", "ANTES_MARK": "skip", "ANTE": "player_ante", "STREET": "street_named",
+        "DEAL": "deal", "BRING_IN": "player_bring_in", "BET": "player_bet", "CALL": "player_call", "RAISE": "raise_",
         "CHECK": "player_check", "FOLD": "player_fold", "UNCALLED": "uncalled", "SHOWDOWN": "showdown_mark",
         "SHOW": "show", "MUCK": "muck", "COLLECT": "collect", "SUMMARY": "skip", "TOTAL": "total",
         "SEAT_SUMMARY": "seat_summary", "CHATTER": "chatter",
     }  # fmt: skip
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
     head: _Head
-    # How the hand's figures read: money where the header writes euros (set with the header)
-    read: Callable[[Any], Money] = staticmethod(amount)
 
 
     # -- header ------------------------------------------------------------
@@ -92,8 +89,8 @@ class WinamaxBuilder(LineBuilder):
         self.head.update({"kind": tourney or table_kind, "hand_id": hand_id, "game": game, "ante": ante,
                           "small": small, "big": big, "euro": in_euros,
                           "when": when, "zone": zone, "buy_in": buy_in, "level": level})  # fmt: skip
-        # a cash game's "5€" is money, as "€5" is (set on the builder itself: an instance's
-        # attribute reads faster than the class's)
+        # a cash game's "5€" is money, as "€5" is (LineBuilder.read, the shared handlers' too;
+        # set on the builder itself: an instance's attribute reads faster than the class's)
         self.read = cash_amount if in_euros else amount
 
     def other_header(self, kind: str, f: _OtherHeader, line: int) -> None:
@@ -130,9 +127,6 @@ class WinamaxBuilder(LineBuilder):
         seat, player, stack, _euro = f
         self.add_seat(line, int(seat), str(player), self.read(stack))
 
-    def ante(self, kind: str, f: Fields, line: int) -> None:
-        self.add_ante(line, str(f[0]), self.read(f[1]))
-
 
     def deal(self, kind: str, f: Fields, line: int) -> None:
         player, first, second = f
@@ -144,9 +138,6 @@ class WinamaxBuilder(LineBuilder):
         self.add_new_cards(line, str(player), new, before=shown if not hidden else ())
 
     # -- betting ---------------------------------------------------------------
-    def chips_put_in(self, kind: str, f: Fields, line: int) -> None:
-        """A bring-in, bet or call: the chips put in."""
-        self.add_action(line, str(f[0]), ACTION_TERMINALS[kind], chips=self.read(f[1]))
 
 
     def raise_(self, kind: str, f: Fields, line: int) -> None:
