@@ -63,7 +63,7 @@ class EverleafBuilder(LineBuilder):
     NOT_PLAYERS = frozenset({"SEAT", "TABLE"})
     head: _Head
     # How the hand's figures read (LineBuilder.read): money unless the hand's unit is tournament chips
-    read: Callable[[Any], Money] = staticmethod(cash_amount)
+    read: Callable[[Any], Money] = cash_amount
 
 
     # -- header ------------------------------------------------------------

@@ -441,9 +441,13 @@ class LineBuilder:
     # How the hand's figures read in the shared handlers (player_ante, player_bet, ...): amount,
     # or cash_amount where a reader knows the hand is a cash game's and its log writes the sign
     # or unit apart from the figure (Winamax's "5€", Everleaf's "$ 2"): money, never a whole
-    # figure as chips. A reader sets it on the builder with the header (an instance's
-    # attribute reads faster than the class's).
-    read: Callable[[Any], Money] = staticmethod(amount)
+    # figure as chips. A reader sets it on the builder with the header, or a default here:
+    # a memo's bound lookup, which binds to nothing, so no staticmethod (an instance attribute
+    # shadowing a class's descriptor is looked up the slow way). Read from the class, it costs
+    # the sites whose amounts go through these handlers (PartyPoker, OnGame) some 200
+    # instructions an amount over a global's (measured: PartyPoker's cash log +0.17%); set in
+    # __init__ it cost more, the builder's attributes past CPython's shared-keys limit.
+    read: Callable[[Any], Money] = amount
     NO_HEADER: ClassVar[str] = "no header"
     FIRST_STREET: ClassVar[Street | None] = None  # the street a hand starts on, before its first street line
     OTHER_GAME: ClassVar[OtherGame | None] = None  # how the header names another game, when one terminal does
