@@ -115,9 +115,9 @@ def _check_show_order(s: Table, p: PlayerState, line: int) -> None:
         _check_show_next(s, first, p, line)
         return
     s.shown_first = s.shown_last = p
-    live = s.live_players
-    if len(live) < 2 or not p.live:
+    if s.live_left < 2 or not p.live:  # (the table's count: no list of the live made for it)
         return
+    live = s.live_players
     street = s.last_action_street
     if s.profile.show_order_all_in == "deal_order" and _ran_out(s, live):
         s.should_show_first = live[0]
