@@ -355,8 +355,8 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
     """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
     if known is None:
         known = p.cards()
-    mine = set(map(id, known))
-    if mine.issuperset(map(id, cards)):
+    mine = set(map(_TEXT, filter(None, known)))  # the known cards' texts (a card is never falsy)
+    if mine.issuperset(map(_TEXT, cards)):
         return  # nothing new
     owners = s.card_owners
     name = p.name
@@ -381,7 +381,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
                 owners.setdefault(card.text, name)
         return
     for card in cards:
-        if id(card) in mine:
+        if card.text in mine:
             continue
         i = next((j for j, c in enumerate(down) if c is None), -1)
         if i < 0:
