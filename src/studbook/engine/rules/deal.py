@@ -8,7 +8,6 @@ questions and reports through its one reporter, ``s.report(MESSAGE, line, **fiel
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Iterable, Sequence
 
 from studbook.cards import Card
@@ -32,10 +31,12 @@ __all__ = [
 ]
 """This section's public surface: what the other sections and ``StudState`` may call."""
 
-_TEXT = attrgetter("text")
-"""A card's text ("Th"), the key of ``s.card_owners``. Cards are interned, so the text is as
-unique as the card; it is read from a slot, where ``id(card)`` costs a builtin call (with its
-audit hook) and a new int each time, and a hand looks its cards up some 40 times."""
+# ``s.card_owners`` and the sets of a shown hand's cards are keyed by ``card.text`` ("Th"):
+# cards are interned, so a card's text is as unique as the card. The text is read from a
+# slot, where ``id(card)`` was a builtin call (with its audit hook) making a new int each
+# time, and a hand looks its cards up some 40 times. A shown hand's sets of texts are filled
+# by loops: ``map`` through an ``attrgetter`` (a generic attribute look-up a card) and a
+# comprehension (a function and a frame) both cost more for seven cards.
 
 
 def on_ante(s: Table, e: PostAnte) -> None:
@@ -316,7 +317,9 @@ def on_seat_summary(s: Table, e: SeatSummary) -> None:
 def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
     """Cards a player shows (at the showdown, a muck or the summary) against what they were
     dealt and what others hold. May report: cards.consistent, cards.count, cards.unique."""
-    own_texts = set(map(_TEXT, shown))  # cards are interned: a card's text is as unique as the card
+    own_texts: set[str] = set()  # cards are interned: a card's text is as unique as the card
+    for card in shown:  # (a loop: a comprehension makes a function and a frame)
+        own_texts.add(card.text)
     if len(own_texts) != len(shown):
         s.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
     community = s.community
@@ -342,12 +345,10 @@ def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) ->
             return
     owners = s.card_owners
     name = p.name
-    owned = [*map(owners.get, map(_TEXT, own))]  # (a list counted in C: a set of seven costs more to make)
-    if owned.count(None) + owned.count(name) != len(owned):  # someone else's card
-        for card in own:
-            owner = owners.get(card.text)
-            if owner is not None and owner != name:
-                s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
+    for card in own:  # someone else's card
+        owner = owners.get(card.text)
+        if owner is not None and owner != name:
+            s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
     _learn(s, p, own, line, known)
 
 
@@ -355,8 +356,14 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
     """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
     if known is None:
         known = p.cards()
-    mine = set(map(_TEXT, filter(None, known)))  # the known cards' texts (a card is never falsy)
-    if mine.issuperset(map(_TEXT, cards)):
+    mine: set[str] = set()  # the known cards' texts (a loop: a comprehension makes a function and a frame)
+    for card in known:
+        if card is not None:
+            mine.add(card.text)
+    for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
+        if card.text not in mine:
+            break
+    else:
         return  # nothing new
     owners = s.card_owners
     name = p.name
