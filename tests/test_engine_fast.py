@@ -457,6 +457,45 @@ def test_a_shown_hand_fills_its_unknown_down_cards_walking_the_down_slots() -> N
         assert state.violations == list(check_hand(hand).violations)
 
 
+def test_the_cards_owners_are_kept_by_the_cards_text_without_an_id_call() -> None:
+    """``card_owners`` is keyed by a card's text, read from its slot: no ``id()`` call in the
+    deal and showdown rules while a hand's events are applied (main: some 36 a simulated
+    hand, one a card looked up, each a builtin call with its audit hook and a new int); each
+    key is the text of the card its owner holds, known or shown; the sample hands check the same."""
+    from studbook.cards import DECK
+    from studbook.check import start_state
+
+    assert len({card.text for card in DECK}) == len(DECK)  # the key is as unique as the card
+    rules = {"deal.py", "showdown.py"}
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands][:400]
+    looked_up = 0
+    for hand in hands:
+        state = start_state(hand)
+        ids: list[str] = []
+
+        def profile(frame: Any, what: str, arg: Any) -> None:
+            if what == "c_call" and arg is id and Path(frame.f_code.co_filename).name in rules:
+                ids.append(frame.f_code.co_name)
+
+        sys.setprofile(profile)
+        try:
+            state.apply_all(hand.events)
+        finally:
+            sys.setprofile(None)
+        assert ids == [], (hand.hand_id, ids)
+        texts = {card.text: card for card in DECK}
+        for text, owner in state.card_owners.items():
+            card = texts[text]
+            looked_up += 1
+            if owner == "community":
+                assert state.community is card, (hand.hand_id, text)
+            else:
+                p = state.player(owner)
+                assert p is not None and (card in p.cards() or card in p.shown), (hand.hand_id, text, owner)
+        assert state.violations == list(check_hand(hand).violations[:len(state.violations)])
+    assert looked_up > 2000
+
+
 def test_a_contested_pots_winners_are_asked_of_the_variant_once_without_wrappers() -> None:
     """A contested pot's shares: ``_halves`` asks ``pot_winners`` (the one place the pot's
     winners are decided: i34e15 merged the copy ``_halves`` had of it, one call a contested

@@ -382,9 +382,9 @@ class Table:
         self.final_first: PlayerState | None = None
         self.final_first_bettor: PlayerState | None = None
         self.last_action_street: Street | None = None  # the street of the latest action
-        # each card seen, by id, and its owner's name ("community" for the community card):
-        # cards are interned, so ids are cheap keys (rule cards.unique)
-        self.card_owners: dict[int, str] = {}
+        # each card seen, by its text, and its owner's name ("community" for the community
+        # card): cards are interned, so a card's text is as unique as the card (rule cards.unique)
+        self.card_owners: dict[str, str] = {}
         self.community: Card | None = None
         # the showdown
         self.at_showdown: bool = False  # the log marked the showdown (a ShowdownStart was applied)

@@ -31,6 +31,13 @@ __all__ = [
 ]
 """This section's public surface: what the other sections and ``StudState`` may call."""
 
+# ``s.card_owners`` and the sets of a shown hand's cards are keyed by ``card.text`` ("Th"):
+# cards are interned, so a card's text is as unique as the card. The text is read from a
+# slot, where ``id(card)`` was a builtin call (with its audit hook) making a new int each
+# time, and a hand looks its cards up some 40 times. A shown hand's sets of texts are filled
+# by loops: ``map`` through an ``attrgetter`` (a generic attribute look-up a card) and a
+# comprehension (a function and a frame) both cost more for seven cards.
+
 
 def on_ante(s: Table, e: PostAnte) -> None:
     """A player posts the ante (:class:`~studbook.events.PostAnte`): chips go in, the player is
@@ -156,22 +163,22 @@ def on_deal(s: Table, e: Deal) -> None:
     # goes to _deal_checked, which names what is wrong. (Written in this one frame: a hand
     # has some 16 deals, and a call for 3rd street's cost about what its work did.)
     if (street is s.street and len(up) == 1 and p.live
-            and p.pos > r.last_deal_pos and id(card := up[0]) not in owners):
+            and p.pos > r.last_deal_pos and (card := up[0]).text not in owners):
         down = e.down
         if street is THIRD:
             if not e.before and not p.dealt & 8 and (  # 8: 1 << THIRD
                     not down or (len(down) == 2 and down[0] is not down[1] and card is not down[0]
-                                 and card is not down[1] and id(down[0]) not in owners
-                                 and id(down[1]) not in owners)):
+                                 and card is not down[1] and down[0].text not in owners
+                                 and down[1].text not in owners)):
                 r.last_deal_pos = p.pos
                 r.deals += 1
                 p.dealt |= 8
                 p.deal_line = e.line
-                name = owners[id(card)] = p.name
+                name = owners[card.text] = p.name
                 p.up.append(card)
                 p.up_ranks += RANK_NIBBLE[card.rank]
                 if down:
-                    owners[id(down[0])] = owners[id(down[1])] = name
+                    owners[down[0].text] = owners[down[1].text] = name
                     p.down[:0] = down
                 else:
                     p.down[:0] = (None, None)
@@ -182,7 +189,7 @@ def on_deal(s: Table, e: Deal) -> None:
                 r.last_deal_pos = p.pos
                 r.deals += 1
                 p.dealt |= bit
-                owners[id(card)] = p.name
+                owners[card.text] = p.name
                 p.up.append(card)
                 p.up_ranks += RANK_NIBBLE[card.rank]
                 p.last_street = street
@@ -266,9 +273,9 @@ def _check_before(s: Table, p: PlayerState, e: Deal) -> None:
 
 
 def _see(s: Table, p: PlayerState, card: Card, line: int) -> None:
-    owner = s.card_owners.get(id(card))
+    owner = s.card_owners.get(card.text)
     if owner is None:
-        s.card_owners[id(card)] = p.name
+        s.card_owners[card.text] = p.name
     elif owner != p.name:
         s.report(CARDS_UNIQUE_TWO_OWNERS, line, card=card, owner=owner, player=p.name)
 
@@ -287,10 +294,10 @@ def on_community(s: Table, e: DealCommunity) -> None:
         s.report(CARDS_COMMUNITY_SECOND, e.line)
     elif not s.needs_community_card():
         s.report(CARDS_COMMUNITY_NOT_DUE, e.line, left=s.deck_left(), live=s.live_count())
-    owner = s.card_owners.get(id(e.card))
+    owner = s.card_owners.get(e.card.text)
     if owner is not None and owner != "community":
         s.report(CARDS_UNIQUE_COMMUNITY, e.line, card=e.card, owner=owner)
-    s.card_owners[id(e.card)] = "community"
+    s.card_owners[e.card.text] = "community"
     s.community = e.card
 
 
@@ -310,15 +317,17 @@ def on_seat_summary(s: Table, e: SeatSummary) -> None:
 def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) -> None:
     """Cards a player shows (at the showdown, a muck or the summary) against what they were
     dealt and what others hold. May report: cards.consistent, cards.count, cards.unique."""
-    own_ids = set(map(id, shown))  # cards are interned: identity is equality
-    if len(own_ids) != len(shown):
+    own_texts: set[str] = set()  # cards are interned: a card's text is as unique as the card
+    for card in shown:  # (a loop: a comprehension makes a function and a frame)
+        own_texts.add(card.text)
+    if len(own_texts) != len(shown):
         s.report(CARDS_UNIQUE_SHOWN_TWICE, line, player=p.name, cards=shown)
     community = s.community
     own: Sequence[Card] = shown
     limit = 7
     if community is not None:
         own = [c for c in shown if c is not community]
-        own_ids.discard(id(community))
+        own_texts.discard(community.text)
         limit = 6
     if len(own) > limit:
         s.report(CARDS_COUNT_SHOWN_BESIDES_COMMUNITY if community else CARDS_COUNT_SHOWN, line,
@@ -330,17 +339,16 @@ def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) ->
                 s.report(CARDS_CONSISTENT_NOT_DEALT, line, player=p.name, shown=own, dealt=known)
                 return
     else:
-        missing = [c for c in known if c is not None and id(c) not in own_ids]
+        missing = [c for c in known if c is not None and c.text not in own_texts]
         if len(own) >= len(known) and missing:
             s.report(CARDS_CONSISTENT_MISSING, line, player=p.name, shown=own, missing=missing)
             return
     owners = s.card_owners
     name = p.name
-    if not set(map(owners.get, map(id, own))).issubset((None, name)):  # someone else's card
-        for card in own:
-            owner = owners.get(id(card))
-            if owner is not None and owner != name:
-                s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
+    for card in own:  # someone else's card
+        owner = owners.get(card.text)
+        if owner is not None and owner != name:
+            s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
     _learn(s, p, own, line, known)
 
 
@@ -348,8 +356,14 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
     """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
     if known is None:
         known = p.cards()
-    mine = set(map(id, known))
-    if mine.issuperset(map(id, cards)):
+    mine: set[str] = set()  # the known cards' texts (a loop: a comprehension makes a function and a frame)
+    for card in known:
+        if card is not None:
+            mine.add(card.text)
+    for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
+        if card.text not in mine:
+            break
+    else:
         return  # nothing new
     owners = s.card_owners
     name = p.name
@@ -359,7 +373,7 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
         p.up = list(cards[2:6])
         p.up_ranks = rank_sum(p.up)
         for card in cards[:7]:
-            owners.setdefault(id(card), name)
+            owners.setdefault(card.text, name)
         return
     down = p.down
     if len(cards) == len(known):
@@ -371,14 +385,14 @@ def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: li
             if k is None:
                 card = cards[i if i < 2 else i + n_up]
                 down[i] = card
-                owners.setdefault(id(card), name)
+                owners.setdefault(card.text, name)
         return
     for card in cards:
-        if id(card) in mine:
+        if card.text in mine:
             continue
         i = next((j for j, c in enumerate(down) if c is None), -1)
         if i < 0:
             return
         down[i] = card
-        owners.setdefault(id(card), name)
+        owners.setdefault(card.text, name)
 

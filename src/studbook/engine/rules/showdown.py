@@ -9,7 +9,6 @@ questions and reports through its one reporter, ``s.report(MESSAGE, line, **fiel
 from __future__ import annotations
 
 from decimal import Decimal
-from operator import attrgetter
 
 from studbook.money import Money
 from studbook.betting import top_two, uncalled_part
@@ -29,9 +28,6 @@ __all__ = [
     "showdown_order", "uncalled", "unmatched", "unmatched_bet"
 ]
 """This section's public surface: what the other sections and ``StudState`` may call."""
-
-
-_TOTAL = attrgetter("total")
 
 
 def on_uncalled(s: Table, e: UncalledReturned) -> None:
@@ -60,8 +56,10 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
 def unmatched(s: Table) -> tuple[PlayerState | None, Money, Money]:
     """The top contributor, the unmatched part of their street bets, and the whole
     unmatched part (an ante nobody could match included: rule pot.uncalled). Reports nothing."""
-    order = s.order
-    top, first, second = top_two(zip(order, map(_TOTAL, order)), s.zero)  # (pairs made in C: this runs every hand)
+    pairs: list[tuple[PlayerState, Money]] = []
+    for p in s.order:  # (a loop: map through an attrgetter looks each total up the generic way)
+        pairs.append((p, p.total))
+    top, first, second = top_two(pairs, s.zero)
     if top is None:
         return None, s.zero, s.zero
     return top, uncalled_part(first, second, top.ante), first - second
@@ -115,9 +113,9 @@ def _check_show_order(s: Table, p: PlayerState, line: int) -> None:
         _check_show_next(s, first, p, line)
         return
     s.shown_first = s.shown_last = p
-    live = s.live_players
-    if len(live) < 2 or not p.live:
+    if s.live_left < 2 or not p.live:  # (the table's count: no list of the live made for it)
         return
+    live = s.live_players
     street = s.last_action_street
     if s.profile.show_order_all_in == "deal_order" and _ran_out(s, live):
         s.should_show_first = live[0]
