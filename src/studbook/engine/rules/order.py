@@ -361,38 +361,35 @@ def _advance_scan(s: Table, p: PlayerState, current: Money) -> None:
     """advance in general (``p`` folded, all-in or still owing); the scan stops as
     soon as later players cannot change the answer."""
     r = s.round
-    able = stuck = 0  # live players who can act, and who are all-in
+    if s.live_left <= 1:  # (the table's count of live players, p among them if live)
+        _win_by_folds(s)
+        return
+    able = 0  # live players who can act, p among them
     p_owes = False
-    if p.live:
-        if p.all_in:
-            stuck = 1
-        else:
-            able = 1
-            p_owes = p.street_in < current
-    found: PlayerState | None = None  # the first who owes or has not acted
-    owes: PlayerState | None = None  # the first who owes
+    if p.live and not p.all_in:
+        able = 1
+        p_owes = p.street_in < current
+    found: PlayerState | None = None  # the first who has not acted, where nobody before them owes
     for q in s.clockwise_after[p.pos]:
-        if not q.live:
-            continue
-        if q.all_in:
-            stuck += 1
+        if not q.live or q.all_in:
             continue
         able += 1
         if q.street_in < current:
-            if owes is None:
-                owes = q
-                if found is None:
-                    found = q
-        elif found is None and not q.acted:
-            found = q
-        if found is not None and able >= 2 and (owes is not None or not p_owes):
+            # the first who owes: next, or the one before them who has not acted (two able
+            # players then); what comes after changes nothing (a fold's common case)
+            r.to_act = q if found is None else found
+            return
+        if found is None:
+            if not q.acted:
+                found = q
+                if able >= 2 and not p_owes:
+                    break
+        elif not p_owes:
             break  # (two able players are two live ones)
-    if able + stuck <= 1:
-        _win_by_folds(s)
-    elif owes is None and p_owes:
-        r.to_act = p
+    if p_owes:
+        r.to_act = p  # nobody else owes
     elif able < 2:
-        r.to_act = owes
+        r.to_act = None  # one player can act and owes nothing
     else:
         r.to_act = found
 
