@@ -110,3 +110,26 @@ def test_the_general_scan_matches_the_one_pass_reference_where_the_player_owes()
         want = _reference_next(state.order, p, current)
         order.advance(state, p)
         assert (state.round.to_act, state.hand_over) == want
+
+
+AMOUNT = st.decimals(min_value=0, max_value=1000, places=2, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(AMOUNT, AMOUNT, st.decimals(min_value=-1000, max_value=1000, places=2, allow_nan=False,
+                                   allow_infinity=False))
+def test_a_raise_counts_as_a_bet_where_it_is_at_least_half_of_one(unit: Decimal, level: Decimal,
+                                                                   increment: Decimal) -> None:
+    """``_raise_levels`` asks first whether a raise is a full one (a full bet or more is at
+    least half of one, bets being never negative) and works out the product only else: the
+    round's count and level are those of rule bet.size's half-bet test alone. Fails with
+    the first test alone (a raise of half the bet or more, short of a full one, would not
+    count)."""
+    from studbook.engine.rules import bets
+
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), [(1, "ann", D(100)), (2, "bob", D(100))])
+    r = state.round
+    r.bet_level = r.current_bet = level
+    bets._raise_levels(state, state.order[0], level + increment, (unit,))
+    full = increment * 2 >= unit
+    assert (r.bets, r.bet_level) == ((1, level + increment) if full else (0, level))

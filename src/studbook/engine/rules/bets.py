@@ -333,7 +333,8 @@ def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] 
     if len(units) > 1 and increment >= s.big:
         r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
         r.units = units = (s.big,)
-    if not s.fixed or increment * 2 >= units[0]:
+    # (a full raise, the common case, is at least half of one without the product)
+    if not s.fixed or increment >= units[0] or increment * 2 >= units[0]:
         r.bets += 1
         r.bet_level = to
     r.current_bet = to
