@@ -20,7 +20,7 @@ from studbook.engine.table import board_key
 from studbook.events import Action, Event, Stakes, Street
 
 from test_engine_actions import _hands
-from test_engine_fast import _reference_next
+from test_engine_fast import _reference_next, random_table
 from test_engine_live import EVENTS, _seated
 
 D = Decimal
@@ -90,23 +90,11 @@ def test_the_general_scan_matches_the_one_pass_reference_where_the_player_owes()
     Fails with a walk that returns a later owing player past one who has not acted, or that
     reads the count without the player's own seat."""
     rng = random.Random(34)
-    levels = [D(0), D("0.5"), D(1), D(2)]
     for _ in range(4000):
-        n = rng.randint(2, 8)
-        state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
-                              [(i + 1, f"p{i}", D(100)) for i in range(n)])
-        state.current_bet = current = rng.choice(levels[1:])
-        for q in state.order:
-            q.in_hand = rng.random() < 0.9
-            q.folded = rng.random() < 0.3
-            q.live = q.in_hand and not q.folded
-            q.all_in = rng.random() < 0.15
-            q.acted = rng.random() < 0.5
-            q.street_in = min(rng.choice(levels), current)
-        state.live_left = sum(q.live for q in state.order)
+        state, current = random_table(rng)
         p = rng.choice(state.order)
         if p.live and not p.all_in and rng.random() < 0.5:
-            p.street_in = levels[0]  # (still owes: the general scan, not advance's own walk)
+            p.street_in = D(0)  # (still owes: the general scan, not advance's own walk)
         want = _reference_next(state.order, p, current)
         order.advance(state, p)
         assert (state.round.to_act, state.hand_over) == want
