@@ -113,22 +113,31 @@ def _reference_next(order: list[PlayerState], p: PlayerState, current: Decimal) 
     return (owes if (owes.pos - p.pos) % n < (unacted.pos - p.pos) % n else unacted), False
 
 
+LEVELS = [ZERO, D("0.5"), D(1), D(2)]
+
+
+def random_table(rng: random.Random) -> tuple[StudState, Decimal]:
+    """Two to eight players of a street at random (dealt in or not, folded, all-in, acted,
+    owing or not): the state and its bet to match."""
+    n = rng.randint(2, 8)
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(i + 1, f"p{i}", D(100)) for i in range(n)])
+    state.current_bet = current = rng.choice(LEVELS[1:])
+    for q in state.order:
+        q.in_hand = rng.random() < 0.9
+        q.folded = rng.random() < 0.3
+        q.live = q.in_hand and not q.folded  # (as the state keeps it)
+        q.all_in = rng.random() < 0.15
+        q.acted = rng.random() < 0.5
+        q.street_in = min(rng.choice(LEVELS), current)
+    state.live_left = sum(q.live for q in state.order)  # (as the table keeps it)
+    return state, current
+
+
 def test_next_to_act_matches_the_one_pass_reference() -> None:
     rng = random.Random(11)
-    levels = [ZERO, D("0.5"), D(1), D(2)]
     for _ in range(4000):
-        n = rng.randint(2, 8)
-        state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
-                              [(i + 1, f"p{i}", D(100)) for i in range(n)])
-        state.current_bet = current = rng.choice(levels[1:])
-        for q in state.order:
-            q.in_hand = rng.random() < 0.9
-            q.folded = rng.random() < 0.3
-            q.live = q.in_hand and not q.folded  # (as the state keeps it)
-            q.all_in = rng.random() < 0.15
-            q.acted = rng.random() < 0.5
-            q.street_in = min(rng.choice(levels), current)
-        state.live_left = sum(q.live for q in state.order)  # (as the table keeps it)
+        state, current = random_table(rng)
         p = rng.choice(state.order)
         want = _reference_next(state.order, p, current)
         order.advance(state, p)

@@ -167,7 +167,10 @@ def on_action(s: Table, e: Action) -> None:
         misplaced_action(s, p, e)
         _misplaced_facts(s, e)
         return
-    if p is not r.to_act or s.implicit_river_due:
+    # (7th street's unprinted cards are given by start_turn: while they are due nobody is
+    # to act, since the street's start sets to_act to None and only a started round, after
+    # them, sets it again; so "not the player to act" alone sends a turn there)
+    if p is not r.to_act:
         start_turn(s, p, e)
     # what the action finds (noted on the result, which turns it into ActionFacts); one
     # statement each: a five-name assignment builds and unpacks a tuple (some 500 instructions)
@@ -176,9 +179,9 @@ def on_action(s: Table, e: Action) -> None:
     level = r.current_bet
     street_in = p.street_in
     before = p.total
-    if r.first is None:
+    if r.first is None:  # the round's first action (a round is one street: noted once)
         r.first = p
-    s.last_action_street = street
+        s.last_action_street = street
     kind = e.kind
     # The kinds' rules (bet.check, bet.size's calls, bringin.player's fold) are written in
     # their branches, each once, not in functions of their own: a Python call costs some 550
@@ -206,7 +209,7 @@ def on_action(s: Table, e: Action) -> None:
         if street is THIRD and not s.opened and s.bring_in_player is not None:
             s.report(BRINGIN_ALLIN_CHECKS if s.bring_in_optional else BET_CHECK_MUST_BRING_IN, e.line,
                      player=p.name)
-        elif level > street_in:
+        elif level is not street_in and level > street_in:  # (a round's checks: both the hand's zero)
             s.report(BET_CHECK_FACING, e.line, player=p.name, owed=owed(level, street_in, s.zero))
     elif kind is BRING_IN:
         post_bring_in(s, p, e)
@@ -330,7 +333,8 @@ def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] 
     if len(units) > 1 and increment >= s.big:
         r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
         r.units = units = (s.big,)
-    if not s.fixed or increment * 2 >= units[0]:
+    # (a full raise, the common case, is at least half of one without the product)
+    if not s.fixed or increment >= units[0] or increment * 2 >= units[0]:
         r.bets += 1
         r.bet_level = to
     r.current_bet = to

@@ -39,9 +39,10 @@ def post_bring_in(s: Table, p: PlayerState, e: Action) -> None:
     if s.street is not THIRD or s.opened:
         if Reported.TURN not in s.reported:
             s.report(BRINGIN_PLAYER_AFTER_OPENING, e.line, player=p.name)
-    s.bring_in_posted = (amount, e.line, amount >= p.stack)
+    all_in = amount >= p.stack  # (asked once: the post and the short all-in both read it)
+    s.bring_in_posted = (amount, e.line, all_in)
     expected = s.bring_in
-    all_in_short = amount >= p.stack and (expected is None or amount < expected)
+    all_in_short = all_in and (expected is None or amount < expected)
     if s.fixed and not all_in_short:
         if not s.zero < amount < s.small:
             s.report(BRINGIN_AMOUNT_RANGE, e.line, amount=amount, small=s.small)

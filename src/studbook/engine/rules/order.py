@@ -129,25 +129,25 @@ def round_opening(s: Table) -> Opening:
 
 def _opening_third(s: Table) -> Opening:
     keys = s.variant_rules.bring_in_keys
-    dealt = able = 0
+    able = 0
     low: PlayerState | None = None  # the door card that brings in (the smallest key)
     low_key = (99, 99)
-    doors = 0
+    doorless = False  # a live player shows no door card
     for p in s.order:  # (one walk, no list: every hand's 3rd street)
         if not p.live:
             continue
-        dealt += 1
         if not p.all_in:
             able += 1
         if p.up:
-            doors += 1
             key = keys[id(p.up[0])]
             if key < low_key:
                 low, low_key = p, key
+        else:
+            doorless = True
     if able < 2:
         # rule order.streets: everyone else is all-in from the ante; no bring-in, no betting
         return None, s.round.first_ok, s.bring_in_player, s.bring_in_optional
-    if doors < dealt or low is None:
+    if doorless or low is None:
         # door cards unknown: accept whoever the log has bring in
         first_ok = tuple(p for p in s.order if p.can_act)
         return (first_ok[0] if first_ok else None), first_ok, None, s.bring_in_optional
@@ -158,19 +158,26 @@ def _opening_third(s: Table) -> Opening:
     return nxt, ((nxt,) if nxt is not None else ()), low, True
 
 
+_NO_KEYS: dict[int, tuple[int, ...]] = {}
+"""The memo _opening_later reads where a community card is out (up_ranks is not the board): empty."""
+_AFTER_EVERY_KEY: tuple[int, ...] = (1 << 62,)
+"""A board key sorting after every board's (a key's first figure is a rank or a count, negated
+for high boards): _opening_later's start, so its walk tests no None a player."""
+
+
 def _opening_later(s: Table) -> Opening:
     # one walk (every later street): who is live and able, whether a board is short, and
     # the best board showing (rule order.first; dealing order, so ties go to the first)
     low = s.variant_rules.low_board_first
     community = s.community
     # the board keys' memo, read in the walk where up_ranks is the board's key (no
-    # community card; up_ranks is exact up to 15 cards): else None, and board_key asked
-    known = BOARD_KEYS[low] if community is None else None
+    # community card; up_ranks is exact up to 15 cards): else an empty one, and board_key asked
+    known = BOARD_KEYS[low] if community is None else _NO_KEYS
     expected_up = 4 if s.street is SEVENTH else (s.street or 3) - 2
     able = 0
     short = False  # a live board with fewer up cards than the street deals
     best: PlayerState | None = None
-    best_key: tuple[int, ...] | None = None
+    best_key = _AFTER_EVERY_KEY  # (no None test a player: the first board is below it)
     for p in s.order:
         if not p.live:
             continue
@@ -182,10 +189,10 @@ def _opening_later(s: Table) -> Opening:
         if n < expected_up:
             short = True  # (boards unknown: no key asked from here on)
             continue
-        key = known.get(p.up_ranks) if known is not None and n <= 15 else None
+        key = known.get(p.up_ranks) if n <= 15 else None
         if key is None:
             key = board_key(p.up if community is None else [*p.up, community], low)
-        if best_key is None or key < best_key:
+        if key < best_key:
             best, best_key = p, key
     bring_in_player, optional = s.bring_in_player, s.bring_in_optional  # (3rd street's, unchanged)
     if able < 2:  # (able players are live ones: two able, two live)
@@ -361,38 +368,35 @@ def _advance_scan(s: Table, p: PlayerState, current: Money) -> None:
     """advance in general (``p`` folded, all-in or still owing); the scan stops as
     soon as later players cannot change the answer."""
     r = s.round
-    able = stuck = 0  # live players who can act, and who are all-in
+    if s.live_left <= 1:  # (the table's count of live players, p among them if live)
+        _win_by_folds(s)
+        return
+    able = 0  # live players who can act, p among them
     p_owes = False
-    if p.live:
-        if p.all_in:
-            stuck = 1
-        else:
-            able = 1
-            p_owes = p.street_in < current
-    found: PlayerState | None = None  # the first who owes or has not acted
-    owes: PlayerState | None = None  # the first who owes
+    if p.live and not p.all_in:
+        able = 1
+        p_owes = p.street_in < current
+    found: PlayerState | None = None  # the first who has not acted, where nobody before them owes
     for q in s.clockwise_after[p.pos]:
-        if not q.live:
-            continue
-        if q.all_in:
-            stuck += 1
+        if not q.live or q.all_in:
             continue
         able += 1
         if q.street_in < current:
-            if owes is None:
-                owes = q
-                if found is None:
-                    found = q
-        elif found is None and not q.acted:
-            found = q
-        if found is not None and able >= 2 and (owes is not None or not p_owes):
+            # the first who owes: next, or the one before them who has not acted (two able
+            # players then); what comes after changes nothing (a fold's common case)
+            r.to_act = q if found is None else found
+            return
+        if found is None:
+            if not q.acted:
+                found = q
+                if able >= 2 and not p_owes:
+                    break
+        elif not p_owes:
             break  # (two able players are two live ones)
-    if able + stuck <= 1:
-        _win_by_folds(s)
-    elif owes is None and p_owes:
-        r.to_act = p
+    if p_owes:
+        r.to_act = p  # nobody else owes
     elif able < 2:
-        r.to_act = owes
+        r.to_act = None  # one player can act and owes nothing
     else:
         r.to_act = found
 
