@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 from datetime import datetime, timezone
 from dataclasses import replace
 from decimal import Decimal
@@ -1078,3 +1079,33 @@ def test_a_run_of_cards_read_from_its_head_reads_as_parse_cards(
         for end in range(len(text) + 1):  # its heads first, then itself, each twice
             for _ in range(2):
                 assert read(memo.__getitem__, text[:end]) == read(parse_cards, text[:end]), text[:end]
+
+
+_GAME_NAMES = {"stud_variant", "stud_structure"}
+
+
+def test_a_hands_lines_name_no_enum_member_through_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handlers name the streets and kinds they make by module names, not ``Street.THIRD``
+    (issue 34: CPython 3.11 looks an enum class's attribute up through EnumType's ``__getattr__``
+    hook, some 1 k instructions, on 3rd street's deal lines, completions, raises, chat): reading a
+    hand looks up no member through its class from the sites' modules, save where a game's name
+    is read (``stud_variant``, ``stud_structure``: once a game, remembered by PokerStars' reader)."""
+    import enum
+    import sys
+
+    looked_up: list[str] = []
+    plain = type.__getattribute__
+
+    def spy(cls: type, name: str) -> object:
+        value = plain(cls, name)
+        code = sys._getframe(1).f_code
+        caller = f"{code.co_filename}:{code.co_name}"
+        if isinstance(value, enum.Enum) and f"sites{os.sep}" in caller and code.co_name not in _GAME_NAMES:
+            looked_up.append(f"{cls.__name__}.{name} in {caller}")
+        return value
+
+    studbook.parse_text(SMALL, file="warm.txt")  # (the grammar made, the plan's steps filled)
+    monkeypatch.setattr(enum.EnumType, "__getattribute__", spy, raising=False)
+    hand = only(list(studbook.parse_text(SMALL.replace("#1001", "#1003"), file="small.txt")))
+    monkeypatch.undo()
+    assert len(hand.events) > 20 and not looked_up, looked_up
