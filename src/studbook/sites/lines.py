@@ -107,8 +107,8 @@ AMOUNTS: TextMemo[Money] = TextMemo(parse_amount)
 def _card_run(text: str) -> tuple[Card, ...]:
     """``parse_cards(text)``, from the memo's reading of all its cards but the last where the
     memo holds it (issue 34: a deal line's cards before are the last street's, read on that
-    street's line with its new card; a run read whole cost some 5 k instructions, 3.5 runs a
-    simulated hand). Split at a space, the two parts' cards are the whole's, in order."""
+    street's line with its new card; a run read whole costs some 5 k instructions, four runs a
+    simulated hand read so). Split at a space, the two parts' cards are the whole's, in order."""
     head, space, last = text.rpartition(" ")
     if space:
         known = CARDS.get(head)
