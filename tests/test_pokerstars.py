@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import os
 from datetime import datetime, timezone
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -20,7 +22,7 @@ from studbook import (
     Muck, NoLowHand, NoShow, OpenPairNotice, ParseError, PostAnte, PotSummary, Rejected, SeatSummary,
     Show, ShowdownStart, Skipped, Street, StreetStart, Structure, UncalledReturned, Variant,
 )
-from studbook.cards import parse_cards
+from studbook.cards import Card, parse_cards
 from studbook.events import ParseResult, Stakes, Tournament
 from studbook.sites.base import HandText
 from studbook.sites.pokerstars import ZONES, to_utc
@@ -1044,3 +1046,66 @@ def test_a_seat_and_a_pot_read_through_memos_read_as_their_conversions() -> None
     for _ in range(2):
         with pytest.raises(ValueError, match="pot number"):
             _POTS["side pot-1000"]
+
+
+_CARD_PARTS = st.sampled_from(["Th", "2c", "As", "10h", "th", "kD", "of", "Xx", "1", ""])
+_CARD_GAPS = st.sampled_from([" ", " ", " ", "  ", "\t", ""])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(runs=st.lists(st.lists(st.tuples(_CARD_PARTS, _CARD_GAPS), max_size=7), min_size=1, max_size=12))
+def test_a_run_of_cards_read_from_its_head_reads_as_parse_cards(
+        runs: list[list[tuple[str, str]]], monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The card memo reads a new run from its run of all cards but the last where it holds that
+    (issue 34: a deal line's cards before are the last street's): every run, each of its heads
+    read before it or not, reads as ``parse_cards`` reads it, or raises its error. (A run without
+    a space never reads from the empty head: ``cards("")`` is read first here.)"""
+    from studbook.read.memo import TextMemo
+    from studbook.sites import lines
+
+    memo: TextMemo[tuple[Card, ...]] = TextMemo(lines._card_run)
+    monkeypatch.setattr(lines, "CARDS", memo)
+    monkeypatch.setattr(lines, "cards", memo.__getitem__)
+
+    def read(read_by: Callable[[str], tuple[Card, ...]], text: str) -> tuple[Card, ...] | str:
+        try:
+            return read_by(text)
+        except ValueError as error:
+            return f"ValueError: {error}"
+
+    assert read(memo.__getitem__, "") == ()
+    for parts in runs:
+        text = "".join(part + gap for part, gap in parts)
+        for end in range(len(text) + 1):  # its heads first, then itself, each twice
+            for _ in range(2):
+                assert read(memo.__getitem__, text[:end]) == read(parse_cards, text[:end]), text[:end]
+
+
+_GAME_NAMES = {"stud_variant", "stud_structure"}
+
+
+def test_a_hands_lines_name_no_enum_member_through_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handlers name the streets and kinds they make by module names, not ``Street.THIRD``
+    (issue 34: CPython 3.11 looks an enum class's attribute up through EnumType's ``__getattr__``
+    hook, some 1 k instructions, on 3rd street's deal lines, completions, raises, chat): reading a
+    hand looks up no member through its class from the sites' modules, save where a game's name
+    is read (``stud_variant``, ``stud_structure``: once a game, remembered by PokerStars' reader)."""
+    import enum
+    import sys
+
+    looked_up: list[str] = []
+    plain = type.__getattribute__
+
+    def spy(cls: type, name: str) -> object:
+        value = plain(cls, name)
+        code = sys._getframe(1).f_code
+        caller = f"{code.co_filename}:{code.co_name}"
+        if isinstance(value, enum.Enum) and f"sites{os.sep}" in caller and code.co_name not in _GAME_NAMES:
+            looked_up.append(f"{cls.__name__}.{name} in {caller}")
+        return value
+
+    studbook.parse_text(SMALL, file="warm.txt")  # (the grammar made, the plan's steps filled)
+    monkeypatch.setattr(enum.EnumType, "__getattribute__", spy, raising=False)
+    hand = only(list(studbook.parse_text(SMALL.replace("#1001", "#1003"), file="small.txt")))
+    monkeypatch.undo()
+    assert len(hand.events) > 20 and not looked_up, looked_up

@@ -102,7 +102,22 @@ Head = TypedDict("Head", {
 # Amounts and card runs repeat a lot: parse each written form once
 # (``AMOUNTS[text]`` or ``amount(text)``, ``CARDS[text]`` or ``cards(text)``).
 AMOUNTS: TextMemo[Money] = TextMemo(parse_amount)
-CARDS: TextMemo[tuple[Card, ...]] = TextMemo(parse_cards)
+
+
+def _card_run(text: str) -> tuple[Card, ...]:
+    """``parse_cards(text)``, from the memo's reading of all its cards but the last where the
+    memo holds it (issue 34: a deal line's cards before are the last street's, read on that
+    street's line with its new card; a run read whole costs some 5 k instructions, four runs a
+    simulated hand read so). Split at a space, the two parts' cards are the whole's, in order."""
+    head, space, last = text.rpartition(" ")
+    if space:
+        known = CARDS.get(head)
+        if known is not None:
+            return known + cards(last)
+    return parse_cards(text)
+
+
+CARDS: TextMemo[tuple[Card, ...]] = TextMemo(_card_run)
 # (typed to take Any, as the lru_cache wrappers they replace did: handlers pass
 # regex groups, str | None, that their terminal always fills)
 amount: Callable[[Any], Money] = AMOUNTS.__getitem__
@@ -131,6 +146,15 @@ STREET_TERMINALS: dict[str, Street] = {
     "THIRD": Street.THIRD, "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH,
     "SIXTH": Street.SIXTH, "RIVER": Street.SEVENTH,
 }
+# The members the handlers name on a line's path, as module names (issue 34): CPython 3.11
+# looks up an enum class's attribute through EnumType's ``__getattr__`` hook, unspecialised,
+# some 700 instructions each time, where a module's name is a dict hit (a simulated hand's
+# deal lines of 3rd and 7th street, its raises: 9.5 k instructions a hand). A street is
+# tested with ``is``: an IntEnum's ``==`` is int's generic compare.
+THIRD_STREET, SEVENTH_STREET = Street.THIRD, Street.SEVENTH
+BRING_IN, COMPLETE, BET, CALL = ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
+RAISE, CHECK, FOLD = ActionKind.RAISE, ActionKind.CHECK, ActionKind.FOLD
+SAID, SIT_OUT = ChatterKind.SAID, ChatterKind.SIT_OUT
 # What line kinds are called in messages (sites add their own).
 COMMON_KINDS: dict[str, str] = {
     "SEAT": "seat line", "ANTE": "ante", "DEAL": "deal line", "BRING_IN": "bring-in",
@@ -802,7 +826,7 @@ class LineBuilder:
         self.add_ante(line, str(f[0]), self.read(str(f[1])))
 
     def third_street(self, kind: str, f: Fields, line: int) -> None:
-        self.start_street(line, Street.THIRD)
+        self.start_street(line, THIRD_STREET)
 
     def street_named(self, kind: str, f: Fields, line: int) -> None:
         self.start_street(line, self.STREETS[str(f[0])])
@@ -817,26 +841,26 @@ class LineBuilder:
         self.add_no_low(line)
 
     def player_bring_in(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.BRING_IN, chips=self.read(str(f[1])))
+        self.add_action(line, str(f[0]), BRING_IN, chips=self.read(str(f[1])))
 
     def player_bet(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.BET, chips=self.read(str(f[1])))
+        self.add_action(line, str(f[0]), BET, chips=self.read(str(f[1])))
 
     def player_call(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.CALL, chips=self.read(str(f[1])))
+        self.add_action(line, str(f[0]), CALL, chips=self.read(str(f[1])))
 
     def player_raise_by_chips(self, kind: str, f: Fields, line: int) -> None:
         """A raise written as the chips it puts in."""
-        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=self.read(str(f[1])))
+        self.add_action(line, str(f[0]), RAISE, chips=self.read(str(f[1])))
 
     def player_all_in(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.RAISE, chips=self.read(str(f[1])), all_in=True)
+        self.add_action(line, str(f[0]), RAISE, chips=self.read(str(f[1])), all_in=True)
 
     def player_check(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.CHECK)
+        self.add_action(line, str(f[0]), CHECK)
 
     def player_fold(self, kind: str, f: Fields, line: int) -> None:
-        self.add_action(line, str(f[0]), ActionKind.FOLD)
+        self.add_action(line, str(f[0]), FOLD)
 
     # -- header, seats, antes ------------------------------------------------------
     def make_header(self, *, hand_id: str, game: str, small: str, big: str, ante: str | None = None,
@@ -923,8 +947,8 @@ class LineBuilder:
     def next_street(self, line: int) -> None:
         """Start the street after the current one (sites without street markers)."""
         if self.street is None:
-            self.start_street(line, Street.THIRD)
-        elif self.street < Street.SEVENTH:
+            self.start_street(line, THIRD_STREET)
+        elif self.street < SEVENTH_STREET:
             self.start_street(line, Street(self.street + 1))
         else:
             raise ValueError("cards dealt after 7th street")
@@ -937,7 +961,7 @@ class LineBuilder:
             raise ValueError("cards dealt before 3rd street")
         self.ledger.in_hand[player] = None
         seen = self.known.setdefault(player, [])
-        if street is Street.THIRD:
+        if street is THIRD_STREET:
             seen.extend(list(down) + [None] * (2 - len(down)) + list(up))
         else:
             seen.extend(up or down or (None,))
@@ -947,10 +971,10 @@ class LineBuilder:
         """A PokerStars-like deal line's brackets: on 3rd street "[a b] [c]", "[c]" or
         "[a b c]" (:func:`third_street_deal`), later "[cards before] [new]" or "[new]"."""
         shown, new = cards(first), cards(second) if second else ()
-        if self.street is Street.THIRD:
+        if self.street is THIRD_STREET:
             down, up = third_street_deal(shown, new)
             self.add_deal(line, player, down=down, up=up)
-        elif self.street is Street.SEVENTH:
+        elif self.street is SEVENTH_STREET:
             self.add_deal(line, player, before=shown if new else (), down=new or shown)
         else:
             self.add_deal(line, player, before=shown if new else (), up=new or shown)
@@ -959,10 +983,10 @@ class LineBuilder:
                       hidden_down: int = 0) -> None:  # fmt: skip
         """The street's new cards in dealing order; ``hidden_down`` is how many
         leading down cards the log hid (opponents' hole cards)."""
-        if self.street is Street.THIRD:
+        if self.street is THIRD_STREET:
             known_down = max(2 - hidden_down, 0)
             self.add_deal(line, player, down=shown[:known_down], up=shown[known_down:], before=before)
-        elif self.street is Street.SEVENTH:
+        elif self.street is SEVENTH_STREET:
             self.add_deal(line, player, down=shown, before=before)
         else:
             self.add_deal(line, player, up=shown, before=before)
@@ -1021,7 +1045,7 @@ class LineBuilder:
     def add_chatter(self, line: int, kind: ChatterKind, player: str | None = None, text: str | None = None) -> None:
         """Table talk; ``text`` defaults to the whole line as written. A seated player's
         sitting out before the deal marks the seat sitting out, as the line policy's does."""
-        if kind is ChatterKind.SIT_OUT and player is not None and self.street is None:
+        if kind is SIT_OUT and player is not None and self.street is None:
             self.sitting_out.add(player)
         written = text if text is not None else self.line_text(line).rstrip()
         self.emit(make_chatter(self.file, line, kind, written, player))
@@ -1300,7 +1324,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "ACTION_TERMINALS", "AMOUNTS", "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FOLD", "RAISE", "SAID", "SEVENTH_STREET", "SIT_OUT", "THIRD_STREET", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards", "cash_amount",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",

@@ -18,14 +18,14 @@ import re
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import ActionKind, ChatterKind, HandHeader, Stakes, Street, Tournament
+from studbook.events import HandHeader, Stakes, Street, Tournament
 from studbook.money import Money, currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder, LineFormat,
-    OtherGame, PlayerAmount, PlayerOnly,
+    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET, STREET_TERMINALS,
+    THIRD_STREET, ZONES, Head, LineBuilder, LineFormat, OtherGame, PlayerAmount, PlayerOnly,
     amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
@@ -226,14 +226,14 @@ class _Builder(LineBuilder):
         down: tuple[Card, ...] = ()
         up: tuple[Card, ...] = ()
         before: tuple[Card, ...] = ()
-        if street == Street.THIRD:
+        if street is THIRD_STREET:  # (module names, tested with is: see sites/lines.py)
             if new or hidden:
                 down, up = shown, new
             elif len(shown) == 1:
                 up = shown
             else:
                 down, up = shown[:2], shown[2:]
-        elif street == Street.SEVENTH:
+        elif street is SEVENTH_STREET:
             before, down = shown, new
         else:
             before, up = shown, new
@@ -249,12 +249,12 @@ class _Builder(LineBuilder):
     def complete(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
         to = amount(value)
-        self.events.append(make_action(self.file, line, player, ActionKind.COMPLETE, to, to,
+        self.events.append(make_action(self.file, line, player, COMPLETE, to, to,
                                    all_in is not None))  # fmt: skip
 
     def raise_(self, kind: str, f: _Raise, line: int) -> None:
         player, value, to, all_in = f
-        self.events.append(make_action(self.file, line, player, ActionKind.RAISE, amount(value),
+        self.events.append(make_action(self.file, line, player, RAISE, amount(value),
                                    amount(to), all_in is not None))  # fmt: skip
 
     def check_fold(self, kind: str, f: PlayerOnly, line: int) -> None:
@@ -313,7 +313,7 @@ class _Builder(LineBuilder):
     # -- chatter -----------------------------------------------------------------
     def said(self, kind: str, f: Fields, line: int) -> None:
         player, message = f
-        self.events.append(make_chatter(self.file, line, ChatterKind.SAID, message or "", player))
+        self.events.append(make_chatter(self.file, line, SAID, message or "", player))
 
     def chatter(self, kind: str, f: Fields, line: int) -> None:
         self.events.append(make_chatter(self.file, line, _CHATTER_OF[kind], self.line_text(line).rstrip(), f[0]))
