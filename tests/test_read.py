@@ -393,6 +393,7 @@ def test_stepped_names_match_like_lazy_names() -> None:
                    r"([^()\n]+?) \(([a-z ]+)\)(?= - )", "([^()\n]+?) \\((a)\\)\n"):  # fmt: skip
         lazy, stepped = re.compile(regexp), re.compile(_stepped_names(regexp))
         assert stepped.pattern != regexp
+        assert "*+(?:|" in stepped.pattern  # the name that ends at its first c enters no repeat (main's did)
         pieces = ["a", " ", ":", ": ", ": calls 5", " (12)", "Seat 3: ", " said, \"x\"", "[Ah]", "Dealt to ",
                   " and is all-in", "\n", "]", "(", ")", " (a)", " (x y) - ", " - "]  # fmt: skip
         for _ in range(4000):
