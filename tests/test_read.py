@@ -994,13 +994,20 @@ _MAINS_STUD_GUARD = "(?=[^()\n]*?(?i:stud|razz))"
 _SIGN, _MAINS_SIGN = "[$€£]?+[0-9]", "[$€£]?[0-9]"
 _ALL_IN_MARKS = "((?i:,? (?:and is |and has gone )?all[- ]in| \\(all[- ]in\\)| - all[- ]in))"
 _ALL_IN, _MAINS_ALL_IN = f"(?:(?=[ ,]){_ALL_IN_MARKS})?", f"{_ALL_IN_MARKS}?"
+# common.lark's date's runs of digits and PokerStars' summary seat's marks possessive, and as
+# main (bfcda93) wrote them
+_DATETIME = "([0-9]{4}+[\\/-][0-9]{1,2}+[\\/-][0-9]{1,2}+(?: - | )[0-9]{1,2}+:[0-9]{2}+:[0-9]{2}+)"
+_MAINS_DATETIME = "([0-9]{4}[\\/-][0-9]{1,2}[\\/-][0-9]{1,2}(?: - | )[0-9]{1,2}:[0-9]{2}:[0-9]{2})"
+_SUMMARY_MARKS, _MAINS_SUMMARY_MARKS = "(?:\\([a-z -]+\\) )*+(?:folded", "(?:\\([a-z -]+\\) )*(?:folded"
 _MAINS_AMOUNT = "(?:|(?:USD|EUR|GBP|CAD) )[$€£]?[0-9][0-9,]*(?:\\.[0-9]+|)(?:| ?€| (?:USD|EUR|GBP|CAD))"
 
 
 def _mains_regex(regexp: str) -> str:
     """A terminal's own regex as main wrote it: its blanks at the line's end greedy, its stud
-    look-ahead lazy, its amounts' sign greedy, its all-in mark without a look-ahead."""
-    for now, then in ((_EOL, _MAINS_EOL), (_STUD_GUARD, _MAINS_STUD_GUARD), (_SIGN, _MAINS_SIGN), (_ALL_IN, _MAINS_ALL_IN)):
+    look-ahead lazy, its amounts' sign, its date's digits and a summary seat's marks greedy,
+    its all-in mark without a look-ahead."""
+    for now, then in ((_EOL, _MAINS_EOL), (_STUD_GUARD, _MAINS_STUD_GUARD), (_SIGN, _MAINS_SIGN), (_ALL_IN, _MAINS_ALL_IN),
+                      (_DATETIME, _MAINS_DATETIME), (_SUMMARY_MARKS, _MAINS_SUMMARY_MARKS)):
         regexp = regexp.replace(now, then)
     return regexp
 
@@ -1139,6 +1146,17 @@ def test_an_amounts_sign_and_an_all_in_mark_give_the_regex_engine_nothing_to_com
     assert common_piece("ALL_IN_MARK") == _ALL_IN
     call = next(part for site, name, _, part, _ in _scanned_terminals() if (site, name) == ("pokerstars", "CALL"))
     assert "(?=[ ,])(" in call and "[$€£]?+" in call
+
+
+def test_a_dates_digits_and_a_summary_seats_marks_are_never_given_back() -> None:
+    """common.lark's date reads its runs of digits possessively, and PokerStars' summary seat
+    its marks in parentheses (issue 34: a header's time 0.4 k instructions, a summary seat
+    0.37 k, each new every hand); every terminal that holds them reads as main's did
+    (``test_a_scanners_alternative_reads_a_line_as_mains_read_it``). On main both were greedy."""
+    assert common_piece("DATETIME") == _DATETIME
+    assert _SUMMARY_MARKS in grammar().terminals["SEAT_SUMMARY"].pattern.to_regexp()
+    terminals = {(site, name): regexp for site, name, regexp, _, _ in _scanned_terminals()}
+    assert _DATETIME in terminals["pokerstars", "TIME"] and _mains_regex(_DATETIME) == _MAINS_DATETIME
 
 
 _AMOUNT_PIECES = ["$", "€", "£", "USD ", "EUR", " USD", " €", "€ ", "0", "1", "25", ",", "1,000", ".", ".50", " ", "K",
