@@ -393,6 +393,7 @@ def test_stepped_names_match_like_lazy_names() -> None:
                    r"([^()\n]+?) \(([a-z ]+)\)(?= - )", "([^()\n]+?) \\((a)\\)\n"):  # fmt: skip
         lazy, stepped = re.compile(regexp), re.compile(_stepped_names(regexp))
         assert stepped.pattern != regexp
+        assert "*+(?:|" in stepped.pattern  # the name that ends at its first c enters no repeat (main's did)
         pieces = ["a", " ", ":", ": ", ": calls 5", " (12)", "Seat 3: ", " said, \"x\"", "[Ah]", "Dealt to ",
                   " and is all-in", "\n", "]", "(", ")", " (a)", " (x y) - ", " - "]  # fmt: skip
         for _ in range(4000):
@@ -988,13 +989,34 @@ def _scanned_terminals() -> list[tuple[str, str, str, str, tuple[str, ...]]]:
 _EOL, _MAINS_EOL = "[ \t]*+\n", "[ \t]*\n"
 _STUD_GUARD = "(?=[^()\nRSrs\u017f]*+(?:[RSrs\u017f][^()\nRSrs\u017f]*+)*?(?i:stud|razz))"
 _MAINS_STUD_GUARD = "(?=[^()\n]*?(?i:stud|razz))"
+# common.lark's amount sign (possessive) and all-in mark (behind a look-ahead for its first
+# character), and as main (bfcda93) wrote them
+_SIGN, _MAINS_SIGN = "[$€£]?+[0-9]", "[$€£]?[0-9]"
+_ALL_IN_MARKS = "((?i:,? (?:and is |and has gone )?all[- ]in| \\(all[- ]in\\)| - all[- ]in))"
+_ALL_IN, _MAINS_ALL_IN = f"(?:(?=[ ,]){_ALL_IN_MARKS})?", f"{_ALL_IN_MARKS}?"
+# common.lark's date's runs of digits and PokerStars' summary seat's marks possessive, and as
+# main (bfcda93) wrote them
+_DATETIME = "([0-9]{4}+[\\/-][0-9]{1,2}+[\\/-][0-9]{1,2}+(?: - | )[0-9]{1,2}+:[0-9]{2}+:[0-9]{2}+)"
+_MAINS_DATETIME = "([0-9]{4}[\\/-][0-9]{1,2}[\\/-][0-9]{1,2}(?: - | )[0-9]{1,2}:[0-9]{2}:[0-9]{2})"
+_SUMMARY_MARKS, _MAINS_SUMMARY_MARKS = "(?:\\([a-z -]+\\) )*+(?:folded", "(?:\\([a-z -]+\\) )*(?:folded"
+_MAINS_AMOUNT = "(?:|(?:USD|EUR|GBP|CAD) )[$€£]?[0-9][0-9,]*(?:\\.[0-9]+|)(?:| ?€| (?:USD|EUR|GBP|CAD))"
+
+
+def _mains_regex(regexp: str) -> str:
+    """A terminal's own regex as main wrote it: its blanks at the line's end greedy, its stud
+    look-ahead lazy, its amounts' sign, its date's digits and a summary seat's marks greedy,
+    its all-in mark without a look-ahead."""
+    for now, then in ((_EOL, _MAINS_EOL), (_STUD_GUARD, _MAINS_STUD_GUARD), (_SIGN, _MAINS_SIGN), (_ALL_IN, _MAINS_ALL_IN),
+                      (_DATETIME, _MAINS_DATETIME), (_SUMMARY_MARKS, _MAINS_SUMMARY_MARKS)):
+        regexp = regexp.replace(now, then)
+    return regexp
 
 
 def _as_main_read_it(regexp: str, name: str) -> str:
-    """A terminal's own regex as main (85b491b) wrote it, its blanks at the line's end greedy,
-    as one alternative: its names lazy and its optional groups repeats, what main's scanner
-    alternative matched as (``test_stepped_names_match_like_lazy_names``)."""
-    return "(?:" + regexp.replace(_EOL, _MAINS_EOL).replace(_STUD_GUARD, _MAINS_STUD_GUARD) + f")(?P<{name}>)"
+    """A terminal's own regex as main (85b491b, and bfcda93 for common.lark's amount and
+    all-in mark) wrote it, as one alternative: its names lazy and its optional groups repeats,
+    what main's scanner alternative matched as (``test_stepped_names_match_like_lazy_names``)."""
+    return "(?:" + _mains_regex(regexp) + f")(?P<{name}>)"
 
 
 def _optional_repeats(items: list[tuple[object, object]]) -> list[str]:
@@ -1067,7 +1089,7 @@ def test_a_scanners_alternative_reads_a_line_as_mains_read_it(which: int, data: 
     other scripts, cards, amounts and blanks; matched at several offsets)."""
     terminals = _scanned_terminals()
     site, name, regexp, part, words = terminals[which % len(terminals)]
-    line = data.draw(_a_line_of(regexp, words))
+    line = data.draw(_a_line_of(_mains_regex(regexp), words))
     at = data.draw(st.integers(0, len(line)))
     line = line[:at] + data.draw(st.sampled_from(["", "", *_NAME_PIECES])) + line[at:]
     now, then = re.compile(part), re.compile(_as_main_read_it(regexp, name))
@@ -1113,6 +1135,50 @@ def test_a_stud_games_look_ahead_holds_where_mains_held(text: str) -> None:
     now, then = re.compile(_STUD_GUARD), re.compile(_MAINS_STUD_GUARD)
     for start in range(len(text) + 1):
         assert (now.match(text, start) is None) == (then.match(text, start) is None), (text, start)
+
+
+def test_an_amounts_sign_and_an_all_in_mark_give_the_regex_engine_nothing_to_come_back_to() -> None:
+    """common.lark's amount sign is possessive and its all-in mark stands behind a look-ahead
+    for a comma or a space (issue 34: an amount's sign kept a place to come back to, some 60
+    instructions an amount read for the first time; the case-blind marks were tried one by
+    one at the end of every call, bet and raise, some 0.1 k a line). On main both were plain."""
+    assert _SIGN in common_piece("AMOUNT_WRITTEN") and _MAINS_SIGN not in common_piece("AMOUNT_WRITTEN")
+    assert common_piece("ALL_IN_MARK") == _ALL_IN
+    call = next(part for site, name, _, part, _ in _scanned_terminals() if (site, name) == ("pokerstars", "CALL"))
+    assert "(?=[ ,])(" in call and "[$€£]?+" in call
+
+
+def test_a_dates_digits_and_a_summary_seats_marks_are_never_given_back() -> None:
+    """common.lark's date reads its runs of digits possessively, and PokerStars' summary seat
+    its marks in parentheses (issue 34: a header's time 0.4 k instructions, a summary seat
+    0.37 k, each new every hand); every terminal that holds them reads as main's did
+    (``test_a_scanners_alternative_reads_a_line_as_mains_read_it``). On main both were greedy."""
+    assert common_piece("DATETIME") == _DATETIME
+    assert _SUMMARY_MARKS in grammar().terminals["SEAT_SUMMARY"].pattern.to_regexp()
+    terminals = {(site, name): regexp for site, name, regexp, _, _ in _scanned_terminals()}
+    assert _DATETIME in terminals["pokerstars", "TIME"] and _mains_regex(_DATETIME) == _MAINS_DATETIME
+
+
+_AMOUNT_PIECES = ["$", "€", "£", "USD ", "EUR", " USD", " €", "€ ", "0", "1", "25", ",", "1,000", ".", ".50", " ", "K",
+                  "and is all-in", " and has gone ALL IN", ", all-in", " (All-In)", " - all-in", "\u017f", "\u0131n", "\n", "x"]  # fmt: skip
+# what follows an amount or an all-in mark where the grammars read one (and what backtracks into it)
+_AMOUNT_FOLLOWS = ["", "\\n", "[ \\t]*\\n", " ", ",", "[0-9]", " to ", "[KM]?", "\\)", "(?:, and is all in)?\\n", "[^\\n]*"]
+
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.lists(st.sampled_from(_AMOUNT_PIECES), max_size=8).map("".join), st.sampled_from(_AMOUNT_FOLLOWS))
+def test_an_amount_and_an_all_in_mark_read_as_mains_read_them(text: str, follow: str) -> None:
+    """common.lark's AMOUNT_WRITTEN and ALL_IN_MARK, and the two together as an action line
+    ends, match as main's did, followed by what the grammars put after them: the same span and
+    groups at every offset (hypothesis: signs, codes, digits, separators, the marks in every
+    case, the long s and the dotless i that the case-blind ``s`` and ``i`` match)."""
+    amount, mark = common_piece("AMOUNT_WRITTEN"), common_piece("ALL_IN_MARK")
+    mains_amount, mains_mark = _MAINS_AMOUNT, _MAINS_ALL_IN
+    for now, then in ((f"({amount})", f"({mains_amount})"), (mark, mains_mark), (f"({amount}){mark}", f"({mains_amount}){mains_mark}")):
+        now_regex, then_regex = re.compile(f"{now}({follow})"), re.compile(f"{then}({follow})")
+        for start in range(len(text) + 1):
+            found, was = now_regex.match(text, start), then_regex.match(text, start)
+            assert (found and (found.span(), found.groups())) == (was and (was.span(), was.groups())), (now, text, start)
 
 
 # PokerStars' STUD_CASH: the game's words tried only where " (" ends the run of the line's characters

@@ -331,7 +331,7 @@ _QUANTIFIERS = "?*+{"
 
 def _stepped_names(regexp: str) -> str:
     """``regexp`` with each top-level lazy name ``([^\\n]+?)`` that a literal
-    character c follows rewritten as ``([^\\n][^\\nc]*+(?:c[^\\nc]*+)*?)``; the
+    character c follows rewritten as ``([^\\n][^\\nc]*+(?:|(?:c[^\\nc]*+)+?))``; the
     same for a lazy run of a class that leaves out more (:data:`_STEPPED_RUNS`),
     c not among what it leaves out: PokerStars' ``([^()\\n]+?)`` before " (" (a
     header's rest reads it on every hand, tried to its end: 1.7 k instructions).
@@ -344,7 +344,14 @@ def _stepped_names(regexp: str) -> str:
     lazy repeat: a name without c (most) is one run, and the rest is tried
     once (issue 34: some 0.2 k instructions fewer a line read for the first
     time than ``([^\\n](?:[^\\nc]*+c)*?[^\\nc]*+)``, whose repeat ends each try
-    with a run of its own).
+    with a run of its own). The name that ends at its first c is an empty branch
+    before the lazy repeat, entered only for a name that holds c: ``x*?`` tries
+    nothing, then ``x`` once and more, as ``(?:|x+?)`` does, but the regex engine
+    allocates a record for each repeat it enters, where a branch only saves its
+    place (issue 34: some 0.1 k instructions a seat line read for the first time,
+    0.2 k a show line; ``(?:|xx*?)`` saved a deal line more, but its longer text,
+    in every scanner's regex kept between processes, cost a one-hand check's
+    start-up 0.06% more).
     """
     out: list[str] = []
     depth, i, n = 0, 0, len(regexp)
@@ -355,7 +362,7 @@ def _stepped_names(regexp: str) -> str:
             left_out, chars = _STEPPED_RUNS[lazy]
             if follow is not None and follow not in chars:
                 c = re.escape(follow) if follow.isalnum() else "\\" + follow
-                out.append(f"([^{left_out}][^{left_out}{c}]*+(?:{c}[^{left_out}{c}]*+)*?)")
+                out.append(f"([^{left_out}][^{left_out}{c}]*+(?:|(?:{c}[^{left_out}{c}]*+)+?))")
                 i += len(lazy)
                 continue
         end = _atom_end(regexp, i)
