@@ -660,3 +660,64 @@ def test_one_winners_even_share_is_the_general_splits_to_the_exponent(amount: An
 
     got, want = _even_share(amount, count, unit), _general_even_share(amount, count, unit)
     assert repr(got) == repr(want), (amount, count, unit)
+
+
+def test_a_hands_rules_read_no_enum_member_through_its_class_and_call_no_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a hand is checked the engine names the enum members it reads by module names
+    (``Structure.FIXED``, ``Reported.TURN``/``COMMUNITY``, ``Half.LOW``: on CPython 3.11 an enum
+    class's attribute goes through EnumType's ``__getattr__`` hook, some 1 k instructions) and
+    looks the bring-in order up by a door card's text, not ``id(card)`` (a builtin call with its
+    audit hook and a new int, every live player's door card on 3rd street); the sample hands
+    (stud, stud8 and razz; 7th streets among them) check the same. Fails on 2bff79b."""
+    import enum
+
+    from studbook.check import start_state
+    from studbook.engine.settle import finish
+
+    engine = str(ROOT / "src" / "studbook" / "engine")
+    hands = [h for f in parse_paths([ROOT / "histories"]) for h in f.hands][:400]
+    plain = type.__getattribute__
+    looked_up: list[str] = []
+    ids: list[str] = []
+
+    def spy(cls: type, name: str) -> object:
+        value = plain(cls, name)
+        code = sys._getframe(1).f_code
+        if isinstance(value, enum.Enum) and code.co_filename.startswith(engine):
+            looked_up.append(f"{cls.__name__}.{name} in {code.co_name}")
+        return value
+
+    def profile(frame: Any, what: str, arg: Any) -> None:
+        if what == "c_call" and arg is id and frame.f_code.co_filename.startswith(engine):
+            ids.append(frame.f_code.co_name)
+
+    seventh = 0
+    for hand in hands:
+        monkeypatch.setattr(enum.EnumType, "__getattribute__", spy, raising=False)
+        sys.setprofile(profile)
+        try:
+            state = start_state(hand)
+            state.apply_all(hand.events)
+            pots, _, _, _ = finish(state, hand.end_line)
+        finally:
+            sys.setprofile(None)
+            monkeypatch.undo()
+        assert (looked_up, ids) == ([], []), (hand.hand_id, looked_up, ids)
+        checked = check_hand(hand)
+        assert tuple(pots) == checked.pots and state.violations == list(checked.violations[:len(state.violations)])
+        seventh += state.street is Street.SEVENTH
+    assert seventh > 50
+
+
+def test_the_bring_in_places_order_the_deck_as_bring_in_key() -> None:
+    """Each variant's ``bring_in_keys``, by a card's text, is its place in the deck ordered by
+    :func:`~studbook.evaluate.bring_in_key` (the smallest brings in: rule bringin.player)."""
+    from studbook.cards import DECK
+    from studbook.engine.variants import VARIANT_RULES
+    from studbook.evaluate import bring_in_key
+
+    for variant, rules in VARIANT_RULES.items():
+        assert len(rules.bring_in_keys) == len(DECK)
+        by_place = sorted(DECK, key=lambda card: rules.bring_in_keys[card.text])
+        assert by_place == sorted(DECK, key=lambda card: bring_in_key(card, variant.value)), variant
+        assert sorted(rules.bring_in_keys.values()) == list(range(len(DECK)))

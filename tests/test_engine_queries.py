@@ -95,7 +95,7 @@ def test_every_variant_is_described() -> None:
     for variant, rules in VARIANT_RULES.items():
         assert rules.variant is variant
         # bring_in_by says which door card brings in: the keys order the deck that way
-        by_key = sorted(DECK, key=lambda c: rules.bring_in_keys[id(c)])
+        by_key = sorted(DECK, key=lambda c: rules.bring_in_keys[c.text])
         first, last = by_key[0], by_key[-1]
         if rules.bring_in_by == "lowest":
             assert (first.rank, last.rank) == (min(c.rank for c in DECK), max(c.rank for c in DECK))

@@ -31,6 +31,10 @@ from .rules.showdown import unmatched
 from .state import PlayerState, StudState
 from .variants import showdown_winners, VARIANT_RULES
 
+# (a module global: ``Half.LOW`` goes through EnumType's ``__getattr__`` hook, some 1 k
+# instructions on CPython 3.11, at each collector of a split pot)
+_LOW_HALF = Half.LOW
+
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Money, Money]]
 Layer = tuple[Money, tuple[str, ...]]
@@ -459,7 +463,7 @@ def _award(state: StudState, index: int, amount: Money, eligible: tuple[str, ...
     low: list[tuple[str, Money]] = []
     for player in (_ordered(state, collected) if len(collected) > 1 else collected):
         share = collected[player]
-        if halves and halves.get(player) is Half.LOW:
+        if halves and halves.get(player) is _LOW_HALF:
             low.append((player, share))
         else:
             high.append((player, share))

@@ -28,8 +28,9 @@ from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 __all__ = [
-    "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FOLD", "FOURTH", "LegalAction", "LegalActions",
-    "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "Table", "TableOptions", "ZERO",
+    "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH", "LegalAction",
+    "LegalActions", "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "TURN_REPORTED", "Table",
+    "TableOptions", "ZERO",
     "able_count", "board_key", "rank_sum", "smallest_chip",
 ]
 
@@ -40,6 +41,9 @@ _K = ActionKind
 # they are the enum members themselves.
 THIRD, FOURTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
 FOLD, CHECK, CALL, BRING_IN, COMPLETE = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN, _K.COMPLETE
+# (and each member read once a hand or more: on CPython 3.11 an enum class's attribute goes
+# through EnumType's ``__getattr__`` hook, some 1 k instructions, a module global does not)
+_FIXED = Structure.FIXED
 
 
 _SEAT = attrgetter("seat")
@@ -57,6 +61,10 @@ class Reported(StrEnum):
     opening follow from it. Cleared at each new street."""
     COMMUNITY = "community"
     """A 7th-street community card was due (rule cards.community): said once a hand."""
+
+
+# the rule sections' names for them (module globals, as THIRD above: read on most hands)
+TURN_REPORTED, COMMUNITY_REPORTED = Reported.TURN, Reported.COMMUNITY
 
 
 class PlayerState:
@@ -343,7 +351,7 @@ class Table:
         # the earlier hand at this table and stakes the checker remembered the bring-in from
         # (rule bringin.amount's message names it)
         self.bring_in_hand = bring_in_hand
-        self.fixed = structure is Structure.FIXED
+        self.fixed = structure is _FIXED
         self.violations: list[Violation] = []
         # seats and stacks
         self.players: list[PlayerState] = []

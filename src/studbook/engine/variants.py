@@ -47,16 +47,21 @@ class VariantRules:
     low_qualifier: int | None
     """The highest card a winning low may hold (8: eight or better; ``low`` applies it); None: any low."""
 
-    bring_in_keys: Mapping[int, tuple[int, int]] = field(init=False)
-    """Each door card's bring-in key by ``id`` of the interned card (the smallest brings
-    in; from ``variant``, by :func:`~studbook.evaluate.bring_in_key`)."""
+    bring_in_keys: Mapping[str, int] = field(init=False)
+    """Each door card's place in the bring-in order, by the card's text (the smallest brings
+    in; from ``variant``, in :func:`~studbook.evaluate.bring_in_key`'s order)."""
     low_board_first: bool = field(init=False)
     """The lowest board, not the best, acts first on later streets (from ``first_board``)."""
 
     def __post_init__(self) -> None:
         # fields, not properties: rules bringin.player and order.first read them for
         # every street
-        keys = {id(card): bring_in_key(card, self.variant.value) for card in DECK}
+        # (by text, read from the card's slot: ``id(card)`` is a builtin call with its audit
+        # hook and a new int; a place, an int, compares in one step where the key's tuple
+        # compares item by item: every live player's door card on every 3rd street)
+        variant = self.variant.value
+        ordered = sorted(DECK, key=lambda card: bring_in_key(card, variant))
+        keys = {card.text: place for place, card in enumerate(ordered)}
         object.__setattr__(self, "bring_in_keys", keys)
         object.__setattr__(self, "low_board_first", self.first_board == "lowest")
 

@@ -15,7 +15,7 @@ from studbook.events import Action
 from studbook.engine.messages import (
     BRINGIN_AMOUNT_AS_IN_HAND, BRINGIN_AMOUNT_AT_TABLE, BRINGIN_AMOUNT_RANGE, BRINGIN_PLAYER_AFTER_OPENING,
 )
-from studbook.engine.table import Table, PlayerState, Reported, THIRD
+from studbook.engine.table import Table, PlayerState, TURN_REPORTED, THIRD
 
 __all__ = [
     "post_bring_in", "short_bring_in_unknown"
@@ -37,7 +37,7 @@ def post_bring_in(s: Table, p: PlayerState, e: Action) -> None:
     r = s.round
     amount = e.amount if e.amount is not None else (e.to or s.zero)
     if s.street is not THIRD or s.opened:
-        if Reported.TURN not in s.reported:
+        if TURN_REPORTED not in s.reported:
             s.report(BRINGIN_PLAYER_AFTER_OPENING, e.line, player=p.name)
     all_in = amount >= p.stack  # (asked once: the post and the short all-in both read it)
     s.bring_in_posted = (amount, e.line, all_in)

@@ -22,7 +22,7 @@ from studbook.engine.messages import (
     DEAL_PLAYERS_COUNT, ORDER_STREETS_CARDS_BEFORE_THIRD,
 )
 from studbook.engine.table import (
-    PlayerState, RANK_NIBBLE, rank_sum, Reported, SEVENTH, Table, THIRD,
+    PlayerState, RANK_NIBBLE, rank_sum, COMMUNITY_REPORTED, SEVENTH, Table, THIRD,
 )
 
 __all__ = [
@@ -108,8 +108,8 @@ def implicit_river(s: Table, line: int) -> None:
     May report: cards.community."""
     s.implicit_river_done = True
     s.implicit_river_due = False
-    if s.community is None and Reported.COMMUNITY not in s.reported and s.needs_community_card():
-        s.reported.add(Reported.COMMUNITY)
+    if s.community is None and COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
+        s.reported.add(COMMUNITY_REPORTED)
         s.report(CARDS_COMMUNITY_DUE, line, left=s.deck_left(), live=s.live_count())
         return
     bit = 1 << SEVENTH
@@ -233,8 +233,8 @@ def _deal_checked(s: Table, p: PlayerState | None, e: Deal) -> None:
     up, down = e.up, e.down
     if street is SEVENTH and s.community is not None:
         s.report(CARDS_COMMUNITY_ALREADY_DEALT, e.line, player=p.name, card=s.community)
-    elif street is SEVENTH and Reported.COMMUNITY not in s.reported and s.needs_community_card():
-        s.reported.add(Reported.COMMUNITY)
+    elif street is SEVENTH and COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
+        s.reported.add(COMMUNITY_REPORTED)
         s.report(CARDS_COMMUNITY_DUE, e.line, left=s.deck_left(), live=s.live_count())
     if len(up) > want_up or len(down) > want_down:
         s.report(DEAL_PATTERN_CARDS, e.line, street=street, want_down=want_down, want_up=want_up,

@@ -20,7 +20,7 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Table, able_count, board_key, BOARD_KEYS, PlayerState, Reported, SEVENTH, THIRD,
+    Table, able_count, board_key, BOARD_KEYS, PlayerState, TURN_REPORTED, SEVENTH, THIRD,
 )
 
 
@@ -65,7 +65,7 @@ def on_street(s: Table, e: StreetStart) -> None:
         s.deck_at_river = 52 - s.cards_dealt()
     s.round.reset()  # a new round: the ledger starts again
     if s.reported:  # (mostly empty: no method call then)
-        s.reported.discard(Reported.TURN)  # a new round: its own order faults
+        s.reported.discard(TURN_REPORTED)  # a new round: its own order faults
 
 
 def close_round(s: Table, line: int, until: Street | str) -> None:
@@ -82,7 +82,7 @@ def close_round(s: Table, line: int, until: Street | str) -> None:
     if not r.started:
         _ensure_round(s)
     p = r.to_act
-    if p is not None and Reported.TURN not in s.reported:
+    if p is not None and TURN_REPORTED not in s.reported:
         if r.first is None:
             s.report(ORDER_STREETS_NO_BETTING, line, street=s.street, until=until, player=p.name)
         else:
@@ -131,7 +131,7 @@ def _opening_third(s: Table) -> Opening:
     keys = s.variant_rules.bring_in_keys
     able = 0
     low: PlayerState | None = None  # the door card that brings in (the smallest key)
-    low_key = (99, 99)
+    low_key = 52  # (after every card's place)
     doorless = False  # a live player shows no door card
     for p in s.order:  # (one walk, no list: every hand's 3rd street)
         if not p.live:
@@ -139,7 +139,7 @@ def _opening_third(s: Table) -> Opening:
         if not p.all_in:
             able += 1
         if p.up:
-            key = keys[id(p.up[0])]
+            key = keys[p.up[0].text]
             if key < low_key:
                 low, low_key = p, key
         else:
@@ -286,22 +286,22 @@ def _check_turn(s: Table, p: PlayerState, e: Action) -> None:
     first = s.round.first is None
     if p.folded:
         s.report(ORDER_TURN_FOLDED, e.line, player=p.name)
-        s.reported.add(Reported.TURN)
+        s.reported.add(TURN_REPORTED)
         return
     if not p.in_hand:
         s.report(ORDER_TURN_NOT_DEALT_IN, e.line, player=p.name)
         s.deal_in(p)
-        s.reported.add(Reported.TURN)
+        s.reported.add(TURN_REPORTED)
         return
     if p.all_in:
         s.report(ORDER_TURN_ALL_IN, e.line, player=p.name)
-        s.reported.add(Reported.TURN)
+        s.reported.add(TURN_REPORTED)
         return
     if expected is p:
         return
     if first and p in s.round.first_ok:
         return
-    s.reported.add(Reported.TURN)
+    s.reported.add(TURN_REPORTED)
     street = s.street
     if expected is None:
         able = sum(1 for q in s.order if q.can_act)
@@ -421,7 +421,7 @@ def end_betting(s: Table, end_line: int) -> None:
     street = s.street
     close_round(s, end_line, "the end of the hand")
     live = s.live_players
-    if street is not SEVENTH and len(live) >= 2 and able_count(live) >= 2 and Reported.TURN not in s.reported:
+    if street is not SEVENTH and len(live) >= 2 and able_count(live) >= 2 and TURN_REPORTED not in s.reported:
         s.report(ORDER_STREETS_ENDS_EARLY, end_line, street=street, live=len(live))
 
 
