@@ -5,7 +5,8 @@ Logs write the same few amounts and card runs thousands of times; a
 value of any hashable kind: the frames convert the same amounts over and over). Reading it is a plain
 dict lookup (``memo[text]``, or the bound ``memo.__getitem__`` where a
 function is expected), much cheaper than a call through ``functools.lru_cache``;
-a miss converts through ``__missing__`` (or ``memo.remember(key)``, after ``memo.get(key)``). A conversion that raises is not
+a miss converts through ``__missing__`` (or ``memo.remember(key)``, after
+``memo.get(key)``, where most keys are new). A conversion that raises is not
 remembered, so the error comes again on the next lookup.
 """
 

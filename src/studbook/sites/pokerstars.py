@@ -24,7 +24,8 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET, STREET_TERMINALS,
+    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET,
+    STREET_TERMINALS,
     THIRD_STREET, ZONES, Head, LineBuilder, LineFormat, OtherGame, PlayerAmount, PlayerOnly,
     amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
