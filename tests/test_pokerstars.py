@@ -1109,3 +1109,62 @@ def test_a_hands_lines_name_no_enum_member_through_its_class(monkeypatch: pytest
     hand = only(list(studbook.parse_text(SMALL.replace("#1001", "#1003"), file="small.txt")))
     monkeypatch.undo()
     assert len(hand.events) > 20 and not looked_up, looked_up
+
+
+def test_a_memos_remember_converts_stores_and_is_its_miss() -> None:
+    """``Memo.remember`` is the memo's miss, callable after a ``get`` (issue 34: a miss through
+    ``memo[key]`` calls ``__missing__`` from C): it converts once, stores, clears when full, does
+    not remember a conversion that raises; a value that is false (nought) reads again, the same."""
+    from studbook.read.memo import Memo, TextMemo
+
+    assert Memo.__missing__ is Memo.remember
+    calls: list[str] = []
+
+    def convert(text: str) -> int:
+        calls.append(text)
+        return int(text)
+
+    memo: TextMemo[int] = TextMemo(convert, 2)
+    assert memo.get("7") is None and memo.remember("7") == 7 and memo.get("7") == 7 and memo["7"] == 7
+    assert (memo.get("0") or memo.remember("0")) == 0 and (memo.get("0") or memo.remember("0")) == 0
+    assert calls == ["7", "0", "0"]
+    assert dict(memo) == {"0": 0}  # (full at two when "0" came again: cleared, then stored)
+    assert memo.remember("5") == 5 and memo.remember("6") == 6 and dict(memo) == {"6": 6}
+    with pytest.raises(ValueError):
+        memo.remember("x")
+    assert "x" not in memo
+
+
+def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stack and a deal line's cards before are mostly new to the memos: PokerStars' seat and
+    deal handlers look them up with ``get`` and remember them (issue 34: ``memo[text]``'s miss
+    goes through ``__missing__``, called from C, some 0.5 k instructions more a miss); the hand
+    reads as before."""
+    import sys
+
+    from studbook.read.memo import Memo, TextMemo
+    from studbook.sites.lines import AMOUNTS, CARDS
+
+    text = SMALL.replace("#1001", "#1004").replace("(1,500 in chips)", "(98,761 in chips)")
+    text = text.replace("(1500 in chips)", "(98762 in chips)").replace("[Kd 9s Ah] [Jc]", "[Kd 9s Ah] [Jd]")
+    list(studbook.parse_text(SMALL, file="warm.txt"))
+    for stack in ("98762", "98,761"):
+        AMOUNTS.pop(stack, None)
+    for run in ("Kd 9s Ah", "Jd", "2c"):  # ("Jd", the new card, still a miss: the spy sees)
+        CARDS.pop(run, None)
+    missed: list[str] = []
+    miss = TextMemo.__missing__
+
+    def spy(memo: Memo[str, object], key: str) -> object:
+        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
+        return miss(memo, key)
+
+    monkeypatch.setattr(TextMemo, "__missing__", spy)
+    hand = only(list(studbook.parse_text(text, file="new.txt")))
+    monkeypatch.undo()
+    new_texts = ("seat: 98762", "seat: 98,761", "deal: Kd 9s Ah", "deal: 2c")
+    assert "deal: Jd" in missed and not [m for m in missed if m in new_texts], missed
+    assert [seat.stack for seat in hand.seats[:2]] == [98761, 98762]
+    assert hand.events and "98762" in AMOUNTS and "Kd 9s Ah" in CARDS

@@ -24,7 +24,8 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET, STREET_TERMINALS,
+    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET,
+    STREET_TERMINALS,
     THIRD_STREET, ZONES, Head, LineBuilder, LineFormat, OtherGame, PlayerAmount, PlayerOnly,
     amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
@@ -78,6 +79,10 @@ _SUMMARY_SEATS: TextMemo[int] = TextMemo(lambda seat: within_count(int(seat), "s
 # a seat line's seat, a table's size and button (screened with the hand), by their text
 _NUMBERS: TextMemo[int] = TextMemo(int, 256)
 _POTS: TextMemo[int] = TextMemo(pot_number, 256)  # a collect line's pot ("pot", "side pot-2")
+# The amount and card memos' look-up and store, bound once: a method of a memo (a dict's
+# subclass) is looked up the generic way at each call, never specialised (issue 34)
+_known_amount, _new_amount = AMOUNTS.get, AMOUNTS.remember
+_known_cards, _new_cards = CARDS.get, CARDS.remember
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -196,7 +201,11 @@ class _Builder(LineBuilder):
         seat, player, stack, _bounty, status = f
         self.seat_name(player)
         sitting_out = status == " is sitting out"
-        self.seats.append(make_seat(self.file, line, _NUMBERS[seat], player, amount(stack),
+        # A stack is mostly new (it moves with every pot: 6.2 of a simulated hand's 7.6), so it
+        # is looked up and remembered without the memo's __missing__ (see read/memo.py); an
+        # amount of nought reads again, as the same amount
+        stack_amount = _known_amount(stack) or _new_amount(stack)
+        self.seats.append(make_seat(self.file, line, _NUMBERS[seat], player, stack_amount,
                                 sitting_out, status is not None and not sitting_out))  # fmt: skip
 
     def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
@@ -212,7 +221,9 @@ class _Builder(LineBuilder):
 
     def deal(self, kind: str, f: _Deal, line: int) -> None:
         player, first, second, bare = f
-        shown = cards(first)
+        # the cards before are new once a street (a run the last street's line read, and its
+        # new card): looked up and remembered as a seat's stack is (above)
+        shown = _known_cards(first) or _new_cards(first)
         written = second or bare
         hidden = False
         try:
@@ -276,7 +287,8 @@ class _Builder(LineBuilder):
 
     def show(self, kind: str, f: _Show, line: int) -> None:
         player, shown, description = f
-        self.events.append(make_show(self.file, line, player, cards(shown), description))
+        # a shown hand is a new run of cards: looked up and remembered as a deal's are
+        self.events.append(make_show(self.file, line, player, _known_cards(shown) or _new_cards(shown), description))
 
     def muck(self, kind: str, f: _Muck, line: int) -> None:
         player, shown = f
