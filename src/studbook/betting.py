@@ -51,7 +51,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Collection, Iterable, Literal, Mapping, Sequence, TypeVar
 
-from studbook.events import ActionKind, Street
+from studbook.events import BET, CALL, COMPLETE, FOURTH, RAISE, THIRD, ActionKind, Street
 from studbook.money import Money, exact, half
 
 N = TypeVar("N", int, Decimal, Money)
@@ -59,8 +59,6 @@ P = TypeVar("P")  # whoever a contribution belongs to: a name, a player's state
 
 _ZERO = Decimal(0)
 
-_THIRD, _FOURTH = Street.THIRD, Street.FOURTH
-_RAISE, _COMPLETE, _BET, _CALL = ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
 AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
 """The kinds that make a bet: a bring-in is not one (rule ``bet.cap``)."""
 AGGRESSIVE_NAMES: tuple[str, ...] = tuple(k.value for k in ActionKind if k in AGGRESSIVE)
@@ -71,19 +69,19 @@ def street_bet(street: Street | None, small: N, big: N) -> N:
     """The fixed-limit bet and raise of ``street``: the small bet on 3rd and 4th
     street, the big bet from 5th (rule ``bet.size``; 4th street's open-pair
     double bet aside, rule ``bet.open_pair``)."""
-    return small if street is _THIRD or street is _FOURTH else big
+    return small if street is THIRD or street is FOURTH else big
 
 
 def completes(street: Street | None, opened: bool) -> bool:
     """A bet or raise on ``street`` is a completion: 3rd street, not yet ``opened``
     by a bet (it faces the bring-in at most; rule ``bringin.complete``)."""
-    return street is _THIRD and not opened
+    return street is THIRD and not opened
 
 
 def named(kind: ActionKind, street: Street | None, opened: bool) -> ActionKind:
     """``kind`` as studbook names it: a bet or raise that completes is ``complete``."""
-    if (kind is _RAISE or kind is _BET) and completes(street, opened):
-        return _COMPLETE
+    if (kind is RAISE or kind is BET) and completes(street, opened):
+        return COMPLETE
     return kind
 
 
@@ -91,11 +89,11 @@ def street_total(kind: ActionKind, amount: N | None, to: N | None, before: N, le
     """The player's street total after an action of ``kind`` carrying ``amount`` and
     ``to`` (events.py's figures), from ``before`` (their total so far) and ``level``
     (the bet to call). Check and fold leave it at ``before``."""
-    if kind is _RAISE:
+    if kind is RAISE:
         if to is not None:
             return to
         return level + amount if amount is not None else level
-    if kind is _COMPLETE:
+    if kind is COMPLETE:
         if to is not None:
             return to
         return amount if amount is not None else before
@@ -121,10 +119,10 @@ def kind_for(total: N, level: N, completing: bool) -> ActionKind:
     less included), else a completion when ``completing`` (:func:`completes`),
     a bet when nothing was bet, a raise otherwise."""
     if total <= level:
-        return _CALL
+        return CALL
     if completing:
-        return _COMPLETE
-    return _BET if level == 0 else _RAISE
+        return COMPLETE
+    return BET if level == 0 else RAISE
 
 
 def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | None]:
@@ -132,9 +130,9 @@ def figures(kind: ActionKind, total: N, before: N, level: N) -> tuple[N, N | Non
     player's street total from ``before`` to ``total`` facing ``level``: the
     inverse of :func:`street_total` (a completion's amount is its total, a
     raise's the increment over ``level``, others' the chips put in)."""
-    if kind is _COMPLETE:
+    if kind is COMPLETE:
         return total, total
-    if kind is _RAISE:
+    if kind is RAISE:
         return total - level, total
     return total - before, None
 

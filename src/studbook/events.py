@@ -77,6 +77,21 @@ class ChatterKind(str, Enum):
     OTHER = "other"
 
 
+# Each member that the per-line and per-event paths name, bound once as a module name (issue 34):
+# on CPython 3.11 an enum class's attribute is looked up through EnumType's ``__getattr__``
+# hook, which no instruction specialises (some 700 to 1,000 instructions a look-up), where
+# a module's name is a dict hit. They are the members themselves: those paths import them
+# from here and compare with ``is``; other code may write ``Street.THIRD``.
+THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH
+BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
+    ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE, ActionKind.CALL,
+    ActionKind.CHECK, ActionKind.FOLD,
+)
+SAID, SIT_OUT = ChatterKind.SAID, ChatterKind.SIT_OUT
+HIGH_HALF, LOW_HALF = Half.HIGH, Half.LOW
+FIXED = Structure.FIXED
+
+
 # ---------------------------------------------------------------------------
 # Header
 
@@ -425,6 +440,8 @@ def money_fields(cls: type) -> frozenset[str]:
 
 
 __all__ = [
+    "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FIFTH", "FIXED", "FOLD", "FOURTH", "HIGH_HALF", "LOW_HALF",
+    "RAISE", "SAID", "SEVENTH", "SIT_OUT", "SIXTH", "THIRD",
     "Action", "ActionKind", "money_fields", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",

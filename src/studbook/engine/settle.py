@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from studbook.betting import after_rake, pot_layers
 from studbook.cards import Card
-from studbook.events import Collect, Half, Variant
+from studbook.events import LOW_HALF, Collect, Half, Variant
 from studbook.money import Money
 
 from .messages import (
@@ -31,9 +31,6 @@ from .rules.showdown import unmatched
 from .state import PlayerState, StudState
 from .variants import showdown_winners, VARIANT_RULES
 
-# (a module global: ``Half.LOW`` goes through EnumType's ``__getattr__`` hook, some 1 k
-# instructions on CPython 3.11, at each collector of a split pot)
-_LOW_HALF = Half.LOW
 
 ZERO = Decimal(0)
 Ranges = dict[str, tuple[Money, Money]]
@@ -463,7 +460,7 @@ def _award(state: StudState, index: int, amount: Money, eligible: tuple[str, ...
     low: list[tuple[str, Money]] = []
     for player in (_ordered(state, collected) if len(collected) > 1 else collected):
         share = collected[player]
-        if halves and halves.get(player) is _LOW_HALF:
+        if halves and halves.get(player) is LOW_HALF:
             low.append((player, share))
         else:
             high.append((player, share))

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from studbook.cards import Card, format_cards
 from studbook.events import (
-    Action, ActionKind, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, NoShow,
+    SEVENTH, THIRD, Action, ActionKind, BettingCapped, Collect, Deal, DealCommunity, Event, Muck, NoLowHand, NoShow,
     Note, OpenPairNotice, PostAnte, PotSummary, SeatSummary, Show, ShowdownStart, Street, StreetStart, UncalledReturned,
 )
 from studbook.money import Money, format_amount
@@ -40,7 +40,6 @@ from .result import Violation
 from .state import PlayerState, StudState
 
 ZERO = Decimal(0)
-_SEVENTH = Street.SEVENTH
 # the street each card of a full stud hand is dealt on, in dealing order (down, down, up x4, down)
 _UP_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH)
 
@@ -187,15 +186,15 @@ def _seat(
 ) -> SeatView:
     cards: list[CardView] = []
     down = list(p.down)
-    if (state.street is _SEVENTH and state.community is None and p.live
-            and not p.dealt & (1 << _SEVENTH) and len(down) == 2 and p.up):
+    if (state.street is SEVENTH and state.community is None and p.live
+            and not p.dealt & (1 << SEVENTH) and len(down) == 2 and p.up):
         down.append(None)  # the river card the log does not print for opponents
     for j, card in enumerate(down):
         if known is not None and j < len(known) and known[j] is not None:
             card = known[j]
         elif known is None and not hero and card not in shown:
             card = None
-        cards.append(_card_view(card, False, Street.THIRD if j < 2 else _SEVENTH))
+        cards.append(_card_view(card, False, THIRD if j < 2 else SEVENTH))
     ups = [_card_view(c, True, _UP_STREETS[min(i, 3)]) for i, c in enumerate(p.up)]
     cut = min(2, len(cards))
     cards[cut:cut] = ups
@@ -256,7 +255,7 @@ _WORDS: dict[type, Callable[[Any], Words]] = {
     Deal: _deal_words,
     Collect: _collect_words,
     PostAnte: lambda e: ("posts the ante ", e.amount) + ((" and is all-in",) if e.all_in else ()),
-    StreetStart: lambda e: (f"{e.street.label} street" if e.street is not _SEVENTH else "7th street (the river)",),
+    StreetStart: lambda e: (f"{e.street.label} street" if e.street is not SEVENTH else "7th street (the river)",),
     DealCommunity: lambda e: (f"community card {e.card}: the deck ran short",),
     UncalledReturned: lambda e: ("takes back the uncalled ", e.amount),
     ShowdownStart: lambda e: ("showdown",),
@@ -302,7 +301,7 @@ def _to_act(state: StudState, event: Event) -> str | None:
     street = state.street
     if street is None or state.hand_over:
         return None
-    if street is not _SEVENTH:
+    if street is not SEVENTH:
         bit = 1 << street
         if any(p.live and not p.dealt & bit for p in state.order):
             return None  # still dealing

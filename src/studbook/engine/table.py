@@ -19,7 +19,10 @@ from typing import Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
 from studbook.cards import Card
-from studbook.events import Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant
+from studbook.events import (
+    BRING_IN, CALL, CHECK, COMPLETE, FIXED, FOLD, FOURTH, RAISE, SEVENTH, THIRD,
+    Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant,
+)
 from studbook.money import Money, exact
 from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
@@ -35,15 +38,6 @@ __all__ = [
 ]
 
 ZERO = Decimal(0)
-_K = ActionKind
-# Shortcuts the rule sections compare with ``is`` on most events: a module global is one
-# load, ``Street.THIRD`` two (the global, then the enum's attribute). Kept for speed only;
-# they are the enum members themselves.
-THIRD, FOURTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.SEVENTH
-FOLD, CHECK, CALL, BRING_IN, COMPLETE = _K.FOLD, _K.CHECK, _K.CALL, _K.BRING_IN, _K.COMPLETE
-# (and each member read once a hand or more: on CPython 3.11 an enum class's attribute goes
-# through EnumType's ``__getattr__`` hook, some 1 k instructions, a module global does not)
-_FIXED = Structure.FIXED
 
 
 _SEAT = attrgetter("seat")
@@ -63,7 +57,7 @@ class Reported(StrEnum):
     """A 7th-street community card was due (rule cards.community): said once a hand."""
 
 
-# the rule sections' names for them (module globals, as THIRD above: read on most hands)
+# the rule sections' names for them (module globals, as events' THIRD: read on most hands)
 TURN_REPORTED, COMMUNITY_REPORTED = Reported.TURN, Reported.COMMUNITY
 
 
@@ -173,7 +167,7 @@ class LegalAction:
         """The :class:`~studbook.events.Action` that takes this option."""
         return Action(
             file=file, line=line, player=player, kind=self.kind, amount=self.amount,
-            to=self.to if self.kind in (_K.RAISE, _K.COMPLETE) else None, all_in=self.all_in,
+            to=self.to if self.kind in (RAISE, COMPLETE) else None, all_in=self.all_in,
         )
 
 
@@ -351,7 +345,7 @@ class Table:
         # the earlier hand at this table and stakes the checker remembered the bring-in from
         # (rule bringin.amount's message names it)
         self.bring_in_hand = bring_in_hand
-        self.fixed = structure is _FIXED
+        self.fixed = structure is FIXED
         self.violations: list[Violation] = []
         # seats and stacks
         self.players: list[PlayerState] = []

@@ -33,18 +33,10 @@ from studbook.money import ZEROS, Money
 from studbook.betting import (
     call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
 )
-from studbook.events import ActionKind, Street
+from studbook.events import BET, BRING_IN, CALL, CHECK, COMPLETE, FIFTH, FOLD, FOURTH, RAISE, SEVENTH, SIXTH, THIRD, ActionKind, Street
 
 ZERO = Decimal(0)
 
-# Enum members the per-action code compares with, as module constants: in
-# Python 3.11 ``ActionKind.CALL`` is a metaclass attribute lookup, some twenty
-# times the cost of reading a global.
-BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
-    ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE, ActionKind.CALL,
-    ActionKind.CHECK, ActionKind.FOLD,
-)
-THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH
 
 Figure = Literal["chips", "to"]  # what an XML site's figure is: the chips put in, or the street total after
 Intent = Literal["bring_in", "complete", "bet", "raise", "call", "all_in", "check", "fold"]

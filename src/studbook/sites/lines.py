@@ -36,6 +36,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from studbook.betting import fixed_stakes
 from studbook.cards import Card, parse_cards
 from studbook.events import (
+    BET, BRING_IN, CALL, CHECK, FOLD, RAISE, SEVENTH, SIT_OUT, THIRD,
     ActionKind, ChatterKind, Collect, Event, Half, Hand, HandHeader, NoShow, ParseResult, Rejected, Seat,
     Skipped, Street, Structure, Tournament, TournamentFinish, Variant,
 )
@@ -146,15 +147,8 @@ STREET_TERMINALS: dict[str, Street] = {
     "THIRD": Street.THIRD, "FOURTH": Street.FOURTH, "FIFTH": Street.FIFTH,
     "SIXTH": Street.SIXTH, "RIVER": Street.SEVENTH,
 }
-# The members the handlers name on a line's path, as module names (issue 34): CPython 3.11
-# looks up an enum class's attribute through EnumType's ``__getattr__`` hook, unspecialised,
-# some 700 instructions each time, where a module's name is a dict hit (a simulated hand's
-# deal lines of 3rd and 7th street, its raises: 9.5 k instructions a hand). A street is
-# tested with ``is``: an IntEnum's ``==`` is int's generic compare.
-THIRD_STREET, SEVENTH_STREET = Street.THIRD, Street.SEVENTH
-BRING_IN, COMPLETE, BET, CALL = ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.CALL
-RAISE, CHECK, FOLD = ActionKind.RAISE, ActionKind.CHECK, ActionKind.FOLD
-SAID, SIT_OUT = ChatterKind.SAID, ChatterKind.SIT_OUT
+# (the handlers name the members on a line's path by events' module names, THIRD, RAISE, ...,
+# and test a street with ``is``: an IntEnum's ``==`` is int's generic compare)
 # What line kinds are called in messages (sites add their own).
 COMMON_KINDS: dict[str, str] = {
     "SEAT": "seat line", "ANTE": "ante", "DEAL": "deal line", "BRING_IN": "bring-in",
@@ -826,7 +820,7 @@ class LineBuilder:
         self.add_ante(line, str(f[0]), self.read(str(f[1])))
 
     def third_street(self, kind: str, f: Fields, line: int) -> None:
-        self.start_street(line, THIRD_STREET)
+        self.start_street(line, THIRD)
 
     def street_named(self, kind: str, f: Fields, line: int) -> None:
         self.start_street(line, self.STREETS[str(f[0])])
@@ -947,8 +941,8 @@ class LineBuilder:
     def next_street(self, line: int) -> None:
         """Start the street after the current one (sites without street markers)."""
         if self.street is None:
-            self.start_street(line, THIRD_STREET)
-        elif self.street < SEVENTH_STREET:
+            self.start_street(line, THIRD)
+        elif self.street < SEVENTH:
             self.start_street(line, Street(self.street + 1))
         else:
             raise ValueError("cards dealt after 7th street")
@@ -961,7 +955,7 @@ class LineBuilder:
             raise ValueError("cards dealt before 3rd street")
         self.ledger.in_hand[player] = None
         seen = self.known.setdefault(player, [])
-        if street is THIRD_STREET:
+        if street is THIRD:
             seen.extend(list(down) + [None] * (2 - len(down)) + list(up))
         else:
             seen.extend(up or down or (None,))
@@ -971,10 +965,10 @@ class LineBuilder:
         """A PokerStars-like deal line's brackets: on 3rd street "[a b] [c]", "[c]" or
         "[a b c]" (:func:`third_street_deal`), later "[cards before] [new]" or "[new]"."""
         shown, new = cards(first), cards(second) if second else ()
-        if self.street is THIRD_STREET:
+        if self.street is THIRD:
             down, up = third_street_deal(shown, new)
             self.add_deal(line, player, down=down, up=up)
-        elif self.street is SEVENTH_STREET:
+        elif self.street is SEVENTH:
             self.add_deal(line, player, before=shown if new else (), down=new or shown)
         else:
             self.add_deal(line, player, before=shown if new else (), up=new or shown)
@@ -983,10 +977,10 @@ class LineBuilder:
                       hidden_down: int = 0) -> None:  # fmt: skip
         """The street's new cards in dealing order; ``hidden_down`` is how many
         leading down cards the log hid (opponents' hole cards)."""
-        if self.street is THIRD_STREET:
+        if self.street is THIRD:
             known_down = max(2 - hidden_down, 0)
             self.add_deal(line, player, down=shown[:known_down], up=shown[known_down:], before=before)
-        elif self.street is SEVENTH_STREET:
+        elif self.street is SEVENTH:
             self.add_deal(line, player, down=shown, before=before)
         else:
             self.add_deal(line, player, up=shown, before=before)
@@ -1324,7 +1318,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FOLD", "RAISE", "SAID", "SEVENTH_STREET", "SIT_OUT", "THIRD_STREET", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards", "cash_amount",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",

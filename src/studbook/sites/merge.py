@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 from studbook.cards import Card
 from studbook.events import (
-    Chatter, ChatterKind, DealCommunity, Event, Half, HandHeader, Muck, NoShow, ParseResult,
+    THIRD, Chatter, ChatterKind, DealCommunity, Event, Half, HandHeader, Muck, NoShow, ParseResult,
     PotSummary, Rejected, Seat, ShowdownStart, Skipped, Stakes, Street, Structure, Tournament,
     UncalledReturned, Variant,
 )
@@ -124,7 +124,6 @@ DEAL_SLOTS: dict[Street, tuple[tuple[int, ...], tuple[int, ...]]] = {
     Street.SIXTH: ((), (5,)), Street.SEVENTH: ((6,), ()),
 }
 LAST_SLOT: dict[Street, int] = {street: max(down + up) for street, (down, up) in DEAL_SLOTS.items()}
-THIRD = Street.THIRD  # a module constant: Street.THIRD is a slow metaclass lookup in Python 3.11
 # <winner pottype="..."> -> half of a split pot.
 POT_TYPES: dict[str, Half | None] = {"n": None, "h": Half.HIGH, "l": Half.LOW}
 MAX_RAKE = Decimal("0.10")

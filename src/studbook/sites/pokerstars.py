@@ -18,15 +18,14 @@ import re
 from decimal import Decimal
 
 from studbook.cards import Card
-from studbook.events import HandHeader, Stakes, Street, Tournament
+from studbook.events import COMPLETE, RAISE, SAID, SEVENTH, THIRD, HandHeader, Stakes, Street, Tournament
 from studbook.money import Money, currency_of
 from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, COMPLETE, RAISE, SAID, SEVENTH_STREET,
-    STREET_TERMINALS,
-    THIRD_STREET, ZONES, Head, LineBuilder, LineFormat, OtherGame, PlayerAmount, PlayerOnly,
+    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder,
+    LineFormat, OtherGame, PlayerAmount, PlayerOnly,
     amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
@@ -237,14 +236,14 @@ class _Builder(LineBuilder):
         down: tuple[Card, ...] = ()
         up: tuple[Card, ...] = ()
         before: tuple[Card, ...] = ()
-        if street is THIRD_STREET:  # (module names, tested with is: see sites/lines.py)
+        if street is THIRD:  # (events' module names, tested with is)
             if new or hidden:
                 down, up = shown, new
             elif len(shown) == 1:
                 up = shown
             else:
                 down, up = shown[:2], shown[2:]
-        elif street is SEVENTH_STREET:
+        elif street is SEVENTH:
             before, down = shown, new
         else:
             before, up = shown, new
