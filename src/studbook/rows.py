@@ -510,7 +510,6 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
 
 
 _NOTHING_WON = (0, 0)
-
 _CONTRIBUTED = itemgetter([c.name for c in SCHEMA["players"]].index("contributed"))  # a players row's
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
