@@ -584,7 +584,7 @@ def test_a_zero_or_logged_amount_of_an_action_is_not_written_out_to_find_its_min
     check = showdown_hand().check()
     monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, written))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
-    made = rows._action_rows(check, "s", "1", None)
+    made = rows._action_rows(check, "s", "1", rows._figure_keys(check.hand), None)
     facts = fact_fields(check.action_log)
     zeros = sum(1 for f in facts for amount in (f[3], f[4]) if amount == 0)
     assert zeros >= 6  # checks, folds, actions owing nothing
@@ -677,9 +677,9 @@ def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: py
     monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, written))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     seen = rows._scan(check.hand)
-    _, won = rows._pot_rows(check, ("s", "1"), None)
+    _, won = rows._pot_rows(check, ("s", "1"), rows._figure_keys(check.hand), None)
     written.clear()  # the forced bets' and the pots'
-    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, won, None)
+    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, won, rows._figure_keys(check.hand), None)
     assert sorted(written) == sorted(str(amount) for p in check.players for amount in (p.contributed, p.collected)
                                      if amount)  # nothing collected: 0, not written out
     assert any(not p.collected for p in check.players)
@@ -692,7 +692,9 @@ def test_a_players_stack_and_net_are_not_looked_up_by_their_text(monkeypatch: py
 
 def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkeypatch: pytest.MonkeyPatch) -> None:
     # B's start is known only from the cards shown at the showdown: its text is cut from the
-    # down and up cards' texts, written once each; A's from its 3rd-street deal line
+    # down and up cards' texts, written once each; A's 3rd-street deal line shows the engine's
+    # very first two down cards and door (the same objects): cut from those texts too
+    # (2026-12-05, i34m12: A's start was written out a third time)
     from studbook import rows
     from studbook.cards import format_cards
 
@@ -705,7 +707,7 @@ def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkey
 
     monkeypatch.setattr(rows, "format_cards", counting)
     seen = rows._scan(check.hand)
-    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, {}, None)
+    made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, {}, rows._figure_keys(check.hand), None)
     start_at = [c.name for c in SCHEMA["players"]].index("start_cards")
     starts = {row[3]: row[start_at] for row in made}
     by_player = {p.player: p for p in check.players}
@@ -713,7 +715,16 @@ def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkey
     assert [row[start_at + 1] for row in made if row[3] == "B"] == ["rolled-up trips"]
     assert starts["A"] == "Kh 7c Ks" and starts["C"] is None
     ups_and_downs = sum(bool(p.up_cards) + bool(p.down_cards) for p in check.players)
-    assert len(formatted) == ups_and_downs + 1  # A's start from its deal line
+    assert len(formatted) == ups_and_downs  # nothing written for A's start
+    # a start the deal line showed that is not those objects is written from its own cards:
+    # equal cards (the same text), and other cards than the engine's (its own text)
+    figures = rows._figure_keys(check.hand)
+    for start in ((Card(13, "h"), Card(7, "c"), Card(13, "s")), (Card(2, "d"), Card(3, "d"), Card(4, "d"))):
+        seen.starts["A"] = start
+        formatted.clear()
+        made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, {}, figures, None)
+        assert start in formatted and len(formatted) == ups_and_downs + 1
+        assert {row[3]: row[start_at] for row in made}["A"] == format_cards(start)
 
 
 def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -730,7 +741,7 @@ def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(mo
     monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, by_text))
     monkeypatch.setattr(rows, "_BY_TEXT", (str, rows._MINOR))  # a cash hand's figures, by their text
     monkeypatch.setattr(rows, "_WRITTEN", _logging_memo(rows._exact_minor, by_decimal))
-    rows._action_rows(check, "s", "1", None)
+    rows._action_rows(check, "s", "1", rows._figure_keys(check.hand), None)
     from studbook.engine.result import fact_fields
     # each logged figure, and the total again where what the action put in is it (a first raise)
     logged = [figure for f in fact_fields(check.action_log)

@@ -153,8 +153,8 @@ def test_a_chip_hands_figures_are_not_written_out_for_their_minor_units(monkeypa
     before = rows.rows_from_checks([check])
     monkeypatch.setattr(rows, "_BY_TEXT", (str, Refused(str)))
     seen = rows._scan(hand)
-    pots, won = rows._pot_rows(check, ("s", "1"), None)
-    players = rows._player_rows(hand.site, hand.hand_id, "stud", 8, 8, check, seen, won, None)
-    actions = rows._action_rows(check, hand.site, hand.hand_id, None)
+    pots, won = rows._pot_rows(check, ("s", "1"), rows._figure_keys(check.hand), None)
+    players = rows._player_rows(hand.site, hand.hand_id, "stud", 8, 8, check, seen, won, rows._figure_keys(hand), None)
+    actions = rows._action_rows(check, hand.site, hand.hand_id, rows._figure_keys(hand), None)
     assert len(actions) == len(check.action_log) and len(players) == len(check.players) and pots
-    assert rows._action_rows(check, hand.site, hand.hand_id, None) == before["actions"]
+    assert rows._action_rows(check, hand.site, hand.hand_id, rows._figure_keys(hand), None) == before["actions"]

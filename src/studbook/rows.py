@@ -402,9 +402,10 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     big_bet = minor[big_text]
     seen = _scan(hand)
     variant = _VALUE[header.variant]
-    pots, won = _pot_rows(check, key, null)
+    figures = _figure_keys(hand)  # once a hand: the stakes' zero is a property (a Python call)
+    pots, won = _pot_rows(check, key, figures, null)
     per_bb = _big_bets(big_bet)
-    players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, null)
+    players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, figures, null)
     pot = sum(map(_CONTRIBUTED, players))
     tournament = header.tournament
     hand_row = (
@@ -422,8 +423,9 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
         hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
     )
-    notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes]
-    return hand_row, players, _action_rows(check, site, hand_id, null), pots, _violation_rows(check), notes
+    # most hands have no notes: no comprehension made for none (on 3.11, a function object each)
+    notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes] if seen.notes else []
+    return hand_row, players, _action_rows(check, site, hand_id, figures, null), pots, _violation_rows(check), notes
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -455,8 +457,8 @@ _NAN = float("nan")
 
 
 def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: float, check: HandCheck,
-                 seen: _Seen, won: dict[str, list[int]], null: Any) -> Rows:
-    text, minor = _figure_keys(check.hand)
+                 seen: _Seen, won: dict[str, list[int]], figures: FigureKeys, null: Any) -> Rows:
+    text, minor = figures
     classes = _CLASSES[variant]  # starting classes, by ClassKey
     streets = _STREET
     showdown = check.went_to_showdown
@@ -471,12 +473,15 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
         up_text = format_cards(up) if up else ""
         down_text = format_cards(down) if down else ""
         start = starts.get(player)
-        if start is not None:
-            start_cards = format_cards(start)
-        elif len(down) >= 2 and up:
-            # the engine lists revealed down cards in deal order: the first two are 3rd street's
-            start = (down[0], down[1], up[0])
+        if len(down) >= 2 and up and (start is None or (
+                start[0] is down[0] and start[1] is down[1] and start[2] is up[0])):
+            # the engine lists revealed down cards in deal order: the first two are 3rd street's. A
+            # start its deal line showed is mostly those very cards (the same objects): its text too
+            # is cut from theirs, written already (a third text written costs a call and a list)
+            start = start or (down[0], down[1], up[0])
             start_cards = f"{down_text[:5]} {up_text[:2]}"  # every card is written in two characters
+        elif start is not None:
+            start_cards = format_cards(start)
         else:
             start_cards = null
         contributed = minor[text(result.contributed)]
@@ -509,9 +514,10 @@ _CONTRIBUTED = itemgetter([c.name for c in SCHEMA["players"]].index("contributed
 _NO_HERO = (None, None)  # a hands row's hero and hero_mark when the log marks nobody
 
 
-def _pot_rows(check: HandCheck, key: tuple[str, str], null: Any) -> tuple[Rows, dict[str, list[int]]]:
+def _pot_rows(check: HandCheck, key: tuple[str, str], figures: FigureKeys, null: Any
+              ) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
-    text, minor = _figure_keys(check.hand)
+    text, minor = figures
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
@@ -609,7 +615,7 @@ def _scan(hand: Hand) -> _Seen:
     return seen
 
 
-def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
+def _action_rows(check: HandCheck, site: str, hand_id: str, figures: FigureKeys, null: Any) -> Rows:
     """One row an action: the logged figures beside the engine's facts (``HandCheck.actions``,
     taken field by field from its records: no object an action). A check or a fold puts
     nothing in, and most actions owe nothing: a zero amount is 0 without writing it out. After
@@ -618,8 +624,8 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, null: Any) -> Rows:
     wrote (a call's, bet's or bring-in's amount, a first raise's total: 9.6 of a hand's 9.8), and
     a call's owed what it put in (5.7 of 10.6): an equal amount has the same minor units, so
     these are compared (some 350 instructions) where writing a new amount out and looking it
-    up costs 1,300. (The engine's figures by :func:`_figure_keys`.)"""
-    text, minor = _figure_keys(check.hand)
+    up costs 1,300. (The engine's figures by ``figures``, the hand's :func:`_figure_keys`.)"""
+    text, minor = figures
     written = _WRITTEN
     value = _VALUE
     streets = _STREET
@@ -663,6 +669,9 @@ ClassKey = tuple[int, int, int, bool]
 """What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
 
 _ACE = 14
+_RAZZ, _STUD8 = Variant.RAZZ, Variant.STUD8
+"""Named once: a member read through its class goes through ``EnumType``'s attribute hook
+(some 1 k instructions on CPython 3.11, i34r24), and each new start an import meets is classed."""
 
 
 def _class_of(key: ClassKey, variant: Variant) -> str:
@@ -670,7 +679,7 @@ def _class_of(key: ClassKey, variant: Variant) -> str:
     comes here (about one a hand over the first 9,000 hands): plain comparisons of the
     three ranks, no sets, generators or sorts but razz's."""
     down1, down2, door, suited = key
-    if variant is Variant.RAZZ:
+    if variant is _RAZZ:
         lows = sorted((_LOW[down1], _LOW[down2], _LOW[door]))
         if lows[0] == lows[1] or lows[1] == lows[2]:
             return "paired"
@@ -685,7 +694,7 @@ def _class_of(key: ClassKey, variant: Variant) -> str:
     if (max(down1, down2, door) - min(down1, down2, door) <= 4
             or max(low1, low2, low3) - min(low1, low2, low3) <= 4):  # a span of five, ace high or low
         return "three to a straight"
-    if variant is Variant.STUD8 and max(low1, low2, low3) <= 8:
+    if variant is _STUD8 and max(low1, low2, low3) <= 8:
         return "three low (8 or under)"
     high = (down1 >= 10) + (down2 >= 10) + (door >= 10)
     if high >= 2:

@@ -374,7 +374,7 @@ class Store:
                 if on_result is not None:
                     on_result(result)
             window.clear()
-            if len(rows) >= batch_size:
+            if len(rows.keys) >= batch_size:  # its results so far (``len(rows)`` calls Python's __len__)
                 if not opened:
                     self._begin()
                     opened = True
