@@ -90,6 +90,7 @@ BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
 SAID, SIT_OUT = ChatterKind.SAID, ChatterKind.SIT_OUT
 HIGH_HALF, LOW_HALF = Half.HIGH, Half.LOW
 FIXED = Structure.FIXED
+STUD, STUD8, RAZZ = Variant.STUD, Variant.STUD8, Variant.RAZZ
 
 
 # ---------------------------------------------------------------------------
@@ -441,7 +442,7 @@ def money_fields(cls: type) -> frozenset[str]:
 
 __all__ = [
     "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FIFTH", "FIXED", "FOLD", "FOURTH", "HIGH_HALF", "LOW_HALF",
-    "RAISE", "SAID", "SEVENTH", "SIT_OUT", "SIXTH", "THIRD",
+    "RAISE", "RAZZ", "SAID", "SEVENTH", "SIT_OUT", "SIXTH", "STUD", "STUD8", "THIRD",
     "Action", "ActionKind", "money_fields", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",

@@ -19,6 +19,10 @@ from studbook.cards import DECK, RANKS, SUITS, Card, format_cards
 from studbook.engine.messages import value_text
 from studbook.engine.result import HandCheck, fact_fields
 from studbook.events import (
+    BRING_IN,
+    RAZZ,
+    STUD8,
+    THIRD,
     Action,
     ActionKind,
     Deal,
@@ -580,10 +584,6 @@ class _Seen:
         return max(set(antes), key=lambda a: (antes.count(a), a))
 
 
-_BRING_IN = ActionKind.BRING_IN
-_THIRD = Street.THIRD
-
-
 def _scan(hand: Hand) -> _Seen:
     """The hand's :class:`_Seen`, in one pass over its events. Events are told by
     their exact type (none of these has a subclass): cheaper than ``isinstance``. The type
@@ -591,7 +591,7 @@ def _scan(hand: Hand) -> _Seen:
     events) asked first, then deals and antes: most events meet one or two comparisons."""
     seen = _Seen()
     written = _WRITTEN
-    action, deal, post_ante, note, finish, bring_in = Action, Deal, PostAnte, Note, TournamentFinish, _BRING_IN
+    action, deal, post_ante, note, finish, bring_in = Action, Deal, PostAnte, Note, TournamentFinish, BRING_IN
     events: tuple[Any, ...] = hand.events  # told apart by `kind is`, which mypy does not narrow by
     for event in events:
         kind = type(event)
@@ -603,7 +603,7 @@ def _scan(hand: Hand) -> _Seen:
         elif kind is deal:
             if event.down:
                 seen.dealt.add(event.player)
-                if event.street is _THIRD and len(event.down) == 2 and len(event.up) == 1:
+                if event.street is THIRD and len(event.down) == 2 and len(event.up) == 1:
                     seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
         elif kind is post_ante:
             if not event.all_in:
@@ -669,9 +669,6 @@ ClassKey = tuple[int, int, int, bool]
 """What a starting class depends on: the three cards' ranks, in order, and whether they share a suit."""
 
 _ACE = 14
-_RAZZ, _STUD8 = Variant.RAZZ, Variant.STUD8
-"""Named once: a member read through its class goes through ``EnumType``'s attribute hook
-(some 1 k instructions on CPython 3.11, i34r24), and each new start an import meets is classed."""
 
 
 def _class_of(key: ClassKey, variant: Variant) -> str:
@@ -679,7 +676,7 @@ def _class_of(key: ClassKey, variant: Variant) -> str:
     comes here (about one a hand over the first 9,000 hands): plain comparisons of the
     three ranks, no sets, generators or sorts but razz's."""
     down1, down2, door, suited = key
-    if variant is _RAZZ:
+    if variant is RAZZ:
         lows = sorted((_LOW[down1], _LOW[down2], _LOW[door]))
         if lows[0] == lows[1] or lows[1] == lows[2]:
             return "paired"
@@ -694,7 +691,7 @@ def _class_of(key: ClassKey, variant: Variant) -> str:
     if (max(down1, down2, door) - min(down1, down2, door) <= 4
             or max(low1, low2, low3) - min(low1, low2, low3) <= 4):  # a span of five, ace high or low
         return "three to a straight"
-    if variant is _STUD8 and max(low1, low2, low3) <= 8:
+    if variant is STUD8 and max(low1, low2, low3) <= 8:
         return "three low (8 or under)"
     high = (down1 >= 10) + (down2 >= 10) + (door >= 10)
     if high >= 2:
