@@ -88,9 +88,9 @@ BRING_IN, COMPLETE, BET, RAISE, CALL, CHECK, FOLD = (
     ActionKind.CHECK, ActionKind.FOLD,
 )
 SAID, SIT_OUT = ChatterKind.SAID, ChatterKind.SIT_OUT
-HIGH_HALF, LOW_HALF = Half.HIGH, Half.LOW
+LOW_HALF = Half.LOW
 FIXED = Structure.FIXED
-STUD, STUD8, RAZZ = Variant.STUD, Variant.STUD8, Variant.RAZZ
+STUD8, RAZZ = Variant.STUD8, Variant.RAZZ
 
 
 # ---------------------------------------------------------------------------
@@ -441,8 +441,8 @@ def money_fields(cls: type) -> frozenset[str]:
 
 
 __all__ = [
-    "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FIFTH", "FIXED", "FOLD", "FOURTH", "HIGH_HALF", "LOW_HALF",
-    "RAISE", "RAZZ", "SAID", "SEVENTH", "SIT_OUT", "SIXTH", "STUD", "STUD8", "THIRD",
+    "BET", "BRING_IN", "CALL", "CHECK", "COMPLETE", "FIFTH", "FIXED", "FOLD", "FOURTH", "LOW_HALF",
+    "RAISE", "RAZZ", "SAID", "SEVENTH", "SIT_OUT", "SIXTH", "STUD8", "THIRD",
     "Action", "ActionKind", "money_fields", "BettingCapped", "ChatterKind", "Chatter", "Collect", "DEALT_MARK", "Deal",
     "DealCommunity", "Event", "Half", "Hand", "HandHeader", "Muck", "NoLowHand", "NoShow", "Note",
     "OpenPairNotice", "ParseResult", "PostAnte", "PotSummary", "Rejected", "Seat",

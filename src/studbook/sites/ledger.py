@@ -33,7 +33,9 @@ from studbook.money import ZEROS, Money
 from studbook.betting import (
     call_chips, completes, figures, fixed_stakes, kind_for, named, pot_layers, top_two, uncalled_part, written_total,
 )
-from studbook.events import BET, BRING_IN, CALL, CHECK, COMPLETE, FIFTH, FOLD, FOURTH, RAISE, SEVENTH, SIXTH, THIRD, ActionKind, Street
+from studbook.events import (
+    BET, BRING_IN, CALL, CHECK, COMPLETE, FIFTH, FOLD, FOURTH, RAISE, SEVENTH, SIXTH, THIRD, ActionKind, Street,
+)
 
 ZERO = Decimal(0)
 
