@@ -553,15 +553,16 @@ class LineBuilder:
             return None
         plan, sid, memo, read, steps = self._plans.get(grammar) or self._plan(grammar)
         pos = 0
-        line = self.chunk.first_line
-        # The first line (the header) is read before the rest is split into lines:
-        # a hand of another game is skipped at its header, its body never split.
-        first, _, body = text.partition("\n")
-        lines: list[str] = [first]
-        for split in (False, True):
-            if split:
-                lines = body.split("\n")
-                lines.pop()  # "" after the last newline
+        chunk = self.chunk
+        line = chunk.first_line
+        lines = chunk.lines  # cut by the split (HandText.lines): read in one pass
+        body: str | None = None  # the lines after the first, while not split yet
+        if lines is None or chunk.text is not text:
+            # The first line (the header) is read before the rest is split into lines:
+            # a hand of another game is skipped at its header, its body never split.
+            first, _, body = text.partition("\n")
+            lines = [first]
+        while True:
             for rest in lines:
                 while True:  # the tokens of the line: one, save in headers
                     token = memo.get(rest) or read(text, pos, rest)
@@ -593,7 +594,12 @@ class LineBuilder:
                         break
                     rest = rest[length:]
                 line += 1
-        self.newlines = line - self.chunk.first_line
+            if body is None:
+                break
+            lines = body.split("\n")
+            lines.pop()  # "" after the last newline
+            body = None
+        self.newlines = line - chunk.first_line
         return sid
 
     def _note(self, line: int, text: str, sid: int) -> bool:
