@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional, TypedDict
+from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional, TypedDict, cast
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -421,6 +421,9 @@ Reader = Callable[[str, int, str], Optional[Scanned]]
 _Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
 _Plan = dict[int, dict[str, _Step]]
 _Start = tuple[_Plan, int, dict[str, Scanned], Reader, dict[str, _Step]]
+# What the scan unpacks for a line no terminal reads here (the reader's None): a token of no
+# parts, whose unpacking raises ValueError (issue 34: no token variable and no None test a line)
+_UNREAD = cast(Scanned, ())
 # A builder's plan for one grammar and where its scan starts: (plan, start stack, its
 # scanner's memo and read, its steps). Made once, looked up once a hand.
 
@@ -565,14 +568,14 @@ class LineBuilder:
         while True:
             for rest in lines:
                 while True:  # the tokens of the line: one, save in headers
-                    token = memo.get(rest) or read(text, pos, rest)
-                    if token is None:
+                    try:
+                        kind, f, length, newline = memo.get(rest) or read(text, pos, rest) or _UNREAD
+                    except ValueError:  # no terminal reads the line here
                         # a line's first token (``pos`` just past a newline): the line policy may pass it
                         if sid and (not pos or text[pos - 1] == "\n") and self._note(line, rest, sid):
                             pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
                             break
                         return None
-                    kind, f, length, newline = token
                     try:
                         sid, handler, index, memo, read, steps = steps[kind]
                     except KeyError:
