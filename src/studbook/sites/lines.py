@@ -415,10 +415,10 @@ class OtherGame:
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
 # What a line of a terminal read on a parser stack does for a builder:
-# (next parser stack, handler, player field or -1, next scanner's memo and
-#  read method, next steps)
+# (next parser stack, handler, player field or None (tested with ``is``: fewer steps a
+#  line than a comparison), next scanner's memo and read method, next steps)
 Reader = Callable[[str, int, str], Optional[Scanned]]
-_Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
+_Step = tuple[int, Handler, int | None, dict[str, Scanned], Reader, dict[str, Any]]
 _Plan = dict[int, dict[str, _Step]]
 _Start = tuple[_Plan, int, dict[str, Scanned], Reader, dict[str, _Step]]
 # What the scan unpacks for a line no terminal reads here (the reader's None): a token of no
@@ -585,7 +585,7 @@ class LineBuilder:
                         sid, handler, index, memo, read, steps = step
                     # a name read lazily that is no seated name, or one that starts another: read again
                     # (``names`` tested last: it is empty only before the seat lines, where ``unique`` is too)
-                    if index >= 0 and f[index] not in unique and names:
+                    if index is not None and f[index] not in unique and names:
                         f = self._resplit(kind, text[pos : pos + length], index) or f
                     try:
                         handler(self, kind, f, line)
@@ -715,7 +715,8 @@ class LineBuilder:
         nxt, keep, scanner, _ = step
         handler = self._dispatch.get(kind, _no_handler) if keep else _ignore
         index = self._player_field(kind) if keep else -1
-        plan[sid][kind] = found = (nxt, handler, index, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
+        player = index if index >= 0 else None
+        plan[sid][kind] = found = (nxt, handler, player, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
         return found
 
     def replay(self, tokens: list[Line]) -> ParseResult:
