@@ -466,6 +466,61 @@ def test_the_split_returns_the_line_after_its_texts_last(pieces: list[str], read
     assert _returned(split_at_starts(text, HEADER_START)) == expected, text
 
 
+@given(st.lists(st.sampled_from(["PokerStars Hand #1: x\n", "PokerStars Hand #9", "Seat 1: 北京\n", "€", "A", "\n",
+                                 "\n\n", " \n", "A\nB\n", "\t\n\n"]), max_size=16),  # fmt: skip
+       st.booleans())
+def test_a_hand_the_split_cut_carries_its_lines_and_is_numbered_by_them(pieces: list[str], reader: bool) -> None:
+    """A hand ``split_at_headers`` cuts to its blank line carries its lines (``HandText.lines``,
+    the builder reads them), each hand's text split at its newlines, the last empty rest left out;
+    and each chunk starts on the text's line of its number, the split counting a hand's lines by
+    them (a hand's own newlines never counted again). A reader that reads no hand, or every hand
+    but the first."""
+
+    class Reads:
+        running = reader
+
+        def read(self, context: object, hand: str, line: int) -> int:
+            return line
+
+    text = "".join(pieces)
+    written = text.split("\n")
+    for chunk in split_at_headers(text, HEADER_START, Reads(), None):
+        if isinstance(chunk, list):
+            continue
+        if chunk.lines is not None:
+            assert chunk.lines == chunk.text.split("\n")[:-1], text
+        assert written[chunk.first_line - 1].startswith(chunk.text.split("\n")[0].rstrip()), (text, chunk)
+    if re.fullmatch(r"PokerStars Hand #1: x\n[^\n]*\n\n", text):  # one hand, then its blank line
+        assert next(split_at_headers(text, HEADER_START)).lines == text.split("\n")[:-2]
+
+
+def test_the_builder_reads_the_lines_the_split_cut_and_the_text_when_none() -> None:
+    """A line site's builder reads a hand from the lines its split cut (one pass, the text not
+    split again), and from its text when the chunk carries none or its text is not the one read
+    (a text without its last newline, given one by ``parse_hand``): the same hand either way."""
+    from studbook.simulate import simulate_hands, write_hands
+    from studbook.sites.base import HandText
+
+    class Lines(list[str]):
+        read = 0
+
+        def __iter__(self) -> Iterator[str]:
+            Lines.read += 1
+            return super().__iter__()
+
+    fmt = get_site("pokerstars")
+    text = write_hands(list(simulate_hands("stud", 2, 5, seed=3)))
+    chunk = next(c for c in fmt.split(text))
+    assert chunk.lines is not None
+    plain = fmt.parse_hand(HandText(chunk.first_line, chunk.text), "f")
+    assert isinstance(plain, Hand)
+    assert fmt.parse_hand(HandText(chunk.first_line, chunk.text, Lines(chunk.lines)), "f") == plain
+    assert Lines.read == 1
+    unended = HandText(chunk.first_line, chunk.text[:-1], Lines(chunk.lines))
+    assert fmt.parse_hand(unended, "f") == plain
+    assert Lines.read == 1
+
+
 def _returned(generator: Generator[object, None, int | None]) -> int | None:
     """What ``generator`` returns once exhausted (what ``yield from`` gives)."""
     returned: list[int | None] = []

@@ -207,7 +207,7 @@ def _sourced_pieces(pieces: Iterator[str], file: str, site: SiteFormat | None, r
                     previous = before, None
                 elif before is not None:
                     report.warnings.append(before)
-            result = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text) if shift else chunk, file)
+            result = _parse_hand(fmt, HandText(chunk.first_line + shift, chunk.text, chunk.lines) if shift else chunk, file)
             if previous is not None and isinstance(result, Rejected) and _rejected_again(previous[0], result):
                 continue  # a later fault of a hand already rejected (XML read on past a fault): one hand, one result
             if previous is not None:

@@ -13,7 +13,7 @@ from studbook.sites.base import HandText
 
 # A hand's text made by its positional maker (every hand is one: fewer steps than the
 # frozen class's __init__, issue 34)
-_hand_text: Callable[[int, str], HandText] = maker(HandText)
+_hand_text: Callable[[int, str, list[str] | None], HandText] = maker(HandText)
 
 R = TypeVar("R", covariant=True)
 
@@ -116,12 +116,18 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
             yield run
             run = []
         if hand:
-            yield _hand_text(line, hand)
-        elif blank == -1:
-            yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n")
+            # its lines cut here, once: their number is its newlines (the blank lines after it
+            # counted alone), and the builder reads them (HandText.lines)
+            lines = hand.split("\n")
+            lines.pop()  # "" after the last newline
+            yield _hand_text(line, hand, lines)
+            line += len(lines) + count("\n", blank + 1, end)
         else:
-            yield from split_blank_lines(text[start:end], line)
-        line += count("\n", start, end)
+            if blank == -1:
+                yield _hand_text(line, text[start:end].rstrip(" \t\n") + "\n", None)
+            else:
+                yield from split_blank_lines(text[start:end], line)
+            line += count("\n", start, end)
         offer = later
     if run:
         yield run

@@ -9,7 +9,7 @@ grammar and :class:`~studbook.engine.profile.RuleProfile`, never in the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
 from studbook.events import ParseResult
@@ -33,10 +33,17 @@ UNKNOWN_FORM = "in a form this site's grammar does not know"
 
 @dataclass(frozen=True, slots=True)
 class HandText:
-    """The text of one hand and the 1-based line of the file it starts on."""
+    """The text of one hand and the 1-based line of the file it starts on.
+
+    ``lines``: the text's lines without their newlines (the last newline's empty rest left
+    out), when the split that cut the hand cut them too, else None (a reader splits the text
+    itself). A hand's lines are cut once: the split counts them to number the next hand, the
+    line builder reads them (issue 34: the split's count of each hand's newlines was a scan of
+    its text the lines' split made again). Read, never changed; no part of a hand's equality."""
 
     first_line: int
     text: str
+    lines: list[str] | None = field(default=None, compare=False, repr=False)
 
 
 class SiteFormat(Protocol):

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional, TypedDict
+from typing import Any, Callable, ClassVar, Collection, Iterator, Mapping, Optional, TypedDict, cast
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -415,12 +415,15 @@ class OtherGame:
 _LINE_ERRORS = (ValueError, KeyError, ArithmeticError, TypeError, AssertionError)
 Handler = Callable[[Any, str, Fields, int], None]
 # What a line of a terminal read on a parser stack does for a builder:
-# (next parser stack, handler, player field or -1, next scanner's memo and
-#  read method, next steps)
+# (next parser stack, handler, player field or None (tested with ``is``: fewer steps a
+#  line than a comparison), next scanner's memo and read method, next steps)
 Reader = Callable[[str, int, str], Optional[Scanned]]
-_Step = tuple[int, Handler, int, dict[str, Scanned], Reader, dict[str, Any]]
+_Step = tuple[int, Handler, int | None, dict[str, Scanned], Reader, dict[str, Any]]
 _Plan = dict[int, dict[str, _Step]]
 _Start = tuple[_Plan, int, dict[str, Scanned], Reader, dict[str, _Step]]
+# What the scan unpacks for a line no terminal reads here (the reader's None): a token of no
+# parts, whose unpacking raises ValueError (issue 34: no token variable and no None test a line)
+_UNREAD = cast(Scanned, ())
 # A builder's plan for one grammar and where its scan starts: (plan, start stack, its
 # scanner's memo and read, its steps). Made once, looked up once a hand.
 
@@ -553,25 +556,26 @@ class LineBuilder:
             return None
         plan, sid, memo, read, steps = self._plans.get(grammar) or self._plan(grammar)
         pos = 0
-        line = self.chunk.first_line
-        # The first line (the header) is read before the rest is split into lines:
-        # a hand of another game is skipped at its header, its body never split.
-        first, _, body = text.partition("\n")
-        lines: list[str] = [first]
-        for split in (False, True):
-            if split:
-                lines = body.split("\n")
-                lines.pop()  # "" after the last newline
+        chunk = self.chunk
+        line = chunk.first_line
+        lines = chunk.lines  # cut by the split (HandText.lines): read in one pass
+        body: str | None = None  # the lines after the first, while not split yet
+        if lines is None or chunk.text is not text:
+            # The first line (the header) is read before the rest is split into lines:
+            # a hand of another game is skipped at its header, its body never split.
+            first, _, body = text.partition("\n")
+            lines = [first]
+        while True:
             for rest in lines:
                 while True:  # the tokens of the line: one, save in headers
-                    token = memo.get(rest) or read(text, pos, rest)
-                    if token is None:
+                    try:
+                        kind, f, length, newline = memo.get(rest) or read(text, pos, rest) or _UNREAD
+                    except ValueError:  # no terminal reads the line here
                         # a line's first token (``pos`` just past a newline): the line policy may pass it
                         if sid and (not pos or text[pos - 1] == "\n") and self._note(line, rest, sid):
                             pos += len(rest) + 1  # a line that carries no play: noted, the hand goes on
                             break
                         return None
-                    kind, f, length, newline = token
                     try:
                         sid, handler, index, memo, read, steps = steps[kind]
                     except KeyError:
@@ -581,7 +585,7 @@ class LineBuilder:
                         sid, handler, index, memo, read, steps = step
                     # a name read lazily that is no seated name, or one that starts another: read again
                     # (``names`` tested last: it is empty only before the seat lines, where ``unique`` is too)
-                    if index >= 0 and f[index] not in unique and names:
+                    if index is not None and f[index] not in unique and names:
                         f = self._resplit(kind, text[pos : pos + length], index) or f
                     try:
                         handler(self, kind, f, line)
@@ -593,7 +597,12 @@ class LineBuilder:
                         break
                     rest = rest[length:]
                 line += 1
-        self.newlines = line - self.chunk.first_line
+            if body is None:
+                break
+            lines = body.split("\n")
+            lines.pop()  # "" after the last newline
+            body = None
+        self.newlines = line - chunk.first_line
         return sid
 
     def _note(self, line: int, text: str, sid: int) -> bool:
@@ -706,7 +715,8 @@ class LineBuilder:
         nxt, keep, scanner, _ = step
         handler = self._dispatch.get(kind, _no_handler) if keep else _ignore
         index = self._player_field(kind) if keep else -1
-        plan[sid][kind] = found = (nxt, handler, index, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
+        player = index if index >= 0 else None
+        plan[sid][kind] = found = (nxt, handler, player, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
         return found
 
     def replay(self, tokens: list[Line]) -> ParseResult:
