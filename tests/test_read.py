@@ -752,6 +752,25 @@ def test_a_tokens_fields_are_read_without_the_whole_match() -> None:
             assert 0 not in args and count == len(every.groups[terminal.name]), (name, terminal.name)
 
 
+def test_a_token_that_ends_its_line_is_measured_by_its_line_alone() -> None:
+    """A terminal whose every match ends at the newline that ends its line (its last item that
+    newline, no other item that matches or looks at one) gives its line and that newline as its
+    length without asking the match (issue 34: ``m.end()`` and its checks, on every line read for
+    the first time); one that may match a newline before its last (``\\s``), or need not end at
+    one, is measured by its match: a match past its line is no token (Lark's parser reads it).
+    Fails where a terminal that may match a newline is taken to end its line: "a", then "b" on
+    the next line, would read as a token of line "a"."""
+    assert _derive_alternative("ENDS", "(a+)c[ \t]*+\n")[3] and _derive_alternative("ENDS", "x\n")[3]
+    assert not _derive_alternative("SPANS", r"(a)\s*b\n")[3]
+    assert not _derive_alternative("HEAD", "(x+) ")[3] and not _derive_alternative("ENDS", "(?:a\n)?")[3]
+    scanner = _Scanner([TerminalDef("SPANS", PatternRE(r"(a)\s*b\n")), TerminalDef("ENDS", PatternRE("(a+)c[ \t]*+\n")),
+                        TerminalDef("HEAD", PatternRE("(x+) "))])  # fmt: skip
+    assert scanner.read("a\nb\n", 0, "a") is None  # (the first alternative alone matches past the line)
+    assert scanner.read("ab\n", 0, "ab") == ("SPANS", ("a",), 3, True)
+    assert scanner.read("aac \n", 0, "aac ") == ("ENDS", ("aa",), 5, True)
+    assert scanner.read("xx yy\n", 0, "xx yy") == ("HEAD", ("xx",), 3, False)
+
+
 def test_a_line_of_the_first_alternative_is_read_by_it_alone() -> None:
     """Where a scanner's first alternative matches, the alternation's match is its own (the
     first alternative that matches wins): a line read for the first time tries it alone, with
