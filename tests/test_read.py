@@ -26,6 +26,7 @@ from studbook.read import decode, detect_format, split_at_headers, split_blank_l
 from studbook.read.grammar import (
     _IN_LINE,
     _LONE_TRIES,
+    _MEMO_LIMIT,
     _PLAY_AFTER,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
@@ -836,6 +837,28 @@ def test_the_lone_tries_are_counted_again_when_the_lines_seen_once_are_forgotten
     # (the 1,025th line, read by the alternation, finds the set full: the lines after it are counted)
     assert len(tries) == _LONE_TRIES + (1100 - 1025)
     assert scanner._first_match == scanner._lone
+
+
+def test_a_full_memos_lines_come_back_from_its_older_half_without_a_match() -> None:
+    """A scanner's memo, once full, becomes its older half: a line remembered there is read
+    back from it, not matched again, and remembered anew; a line in neither is matched. (The
+    older half is looked in only once it holds lines: issue 34, a look-up on every line read
+    for the first time.) Fails where the older half is not looked in when it holds lines."""
+    scanner = _deal_and_call_scanner()
+    lines = [f"p{i}: calls {i}" for i in range(_MEMO_LIMIT + 1)]
+    assert not scanner._older
+    for line in lines:
+        for _ in range(2):  # noted, then remembered
+            assert scanner.read(line + "\n", 0, line) == ("CALL", tuple(line.split(": calls ")), len(line) + 1, True)
+    assert lines[0] in scanner._older and lines[0] not in scanner.memo and lines[-1] in scanner.memo
+    tried: list[str] = []
+    whole = scanner.match
+    scanner.match = lambda text, pos: tried.append(text) or whole(text, pos)  # type: ignore[assignment]
+    scanner._first_match = None
+    assert scanner.read(lines[0] + "\n", 0, lines[0]) == ("CALL", ("p0", "0"), len(lines[0]) + 1, True)
+    assert tried == [] and lines[0] in scanner.memo
+    assert scanner.read("q: calls 1\n", 0, "q: calls 1") == ("CALL", ("q", "1"), 11, True)
+    assert tried == ["q: calls 1\n"]
 
 
 def _alternation_token(scanner: _Scanner, text: str, pos: int, rest: str) -> object:

@@ -190,15 +190,16 @@ class _Scanner:
         line read for the first time comes here, tens of times a hand.)
         """
         key: Any
+        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
         if self._by_rest:
             key = rest  # the callers looked in ``memo`` already
-            token = self._older.get(key)
+            token = older.get(key) if older else None
         else:
             key = (text[pos - 1 : pos], rest)
             token = self._keyed.get(key)
             if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
                 return token  # after its first are read so, the rest of the line their key, every hand)
-            token = self._older.get(key)
+            token = older.get(key) if older else None
         if token is None:
             first = self._first_match
             m = first(text, pos) if first is not None else None
