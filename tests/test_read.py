@@ -26,6 +26,7 @@ from studbook.read import decode, detect_format, split_at_headers, split_blank_l
 from studbook.read.grammar import (
     _IN_LINE,
     _LONE_TRIES,
+    _MEMO_LIMIT,
     _PLAY_AFTER,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
@@ -807,6 +808,25 @@ def test_a_tokens_fields_are_read_without_the_whole_match() -> None:
             assert 0 not in args and count == len(every.groups[terminal.name]), (name, terminal.name)
 
 
+def test_a_token_that_ends_its_line_is_measured_by_its_line_alone() -> None:
+    """A terminal whose every match ends at the newline that ends its line (its last item that
+    newline, no other item that matches or looks at one) gives its line and that newline as its
+    length without asking the match (issue 34: ``m.end()`` and its checks, on every line read for
+    the first time); one that may match a newline before its last (``\\s``), or need not end at
+    one, is measured by its match: a match past its line is no token (Lark's parser reads it).
+    Fails where a terminal that may match a newline is taken to end its line: "a", then "b" on
+    the next line, would read as a token of line "a"."""
+    assert _derive_alternative("ENDS", "(a+)c[ \t]*+\n")[3] and _derive_alternative("ENDS", "x\n")[3]
+    assert not _derive_alternative("SPANS", r"(a)\s*b\n")[3]
+    assert not _derive_alternative("HEAD", "(x+) ")[3] and not _derive_alternative("ENDS", "(?:a\n)?")[3]
+    scanner = _Scanner([TerminalDef("SPANS", PatternRE(r"(a)\s*b\n")), TerminalDef("ENDS", PatternRE("(a+)c[ \t]*+\n")),
+                        TerminalDef("HEAD", PatternRE("(x+) "))])  # fmt: skip
+    assert scanner.read("a\nb\n", 0, "a") is None  # (the first alternative alone matches past the line)
+    assert scanner.read("ab\n", 0, "ab") == ("SPANS", ("a",), 3, True)
+    assert scanner.read("aac \n", 0, "aac ") == ("ENDS", ("aa",), 5, True)
+    assert scanner.read("xx yy\n", 0, "xx yy") == ("HEAD", ("xx",), 3, False)
+
+
 def test_a_line_of_the_first_alternative_is_read_by_it_alone() -> None:
     """Where a scanner's first alternative matches, the alternation's match is its own (the
     first alternative that matches wins): a line read for the first time tries it alone, with
@@ -872,6 +892,28 @@ def test_the_lone_tries_are_counted_again_when_the_lines_seen_once_are_forgotten
     # (the 1,025th line, read by the alternation, finds the set full: the lines after it are counted)
     assert len(tries) == _LONE_TRIES + (1100 - 1025)
     assert scanner._first_match == scanner._lone
+
+
+def test_a_full_memos_lines_come_back_from_its_older_half_without_a_match() -> None:
+    """A scanner's memo, once full, becomes its older half: a line remembered there is read
+    back from it, not matched again, and remembered anew; a line in neither is matched. (The
+    older half is looked in only once it holds lines: issue 34, a look-up on every line read
+    for the first time.) Fails where the older half is not looked in when it holds lines."""
+    scanner = _deal_and_call_scanner()
+    lines = [f"p{i}: calls {i}" for i in range(_MEMO_LIMIT + 1)]
+    assert not scanner._older
+    for line in lines:
+        for _ in range(2):  # noted, then remembered
+            assert scanner.read(line + "\n", 0, line) == ("CALL", tuple(line.split(": calls ")), len(line) + 1, True)
+    assert lines[0] in scanner._older and lines[0] not in scanner.memo and lines[-1] in scanner.memo
+    tried: list[str] = []
+    whole = scanner.match
+    scanner.match = lambda text, pos: tried.append(text) or whole(text, pos)  # type: ignore[assignment]
+    scanner._first_match = None
+    assert scanner.read(lines[0] + "\n", 0, lines[0]) == ("CALL", ("p0", "0"), len(lines[0]) + 1, True)
+    assert tried == [] and lines[0] in scanner.memo
+    assert scanner.read("q: calls 1\n", 0, "q: calls 1") == ("CALL", ("q", "1"), 11, True)
+    assert tried == ["q: calls 1\n"]
 
 
 def _alternation_token(scanner: _Scanner, text: str, pos: int, rest: str) -> object:

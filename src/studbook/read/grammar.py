@@ -100,7 +100,7 @@ class _Scanner:
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_tries", "_fails", "_play", "_play_text", "_reads")
+                 "_first", "_first_match", "_lone", "_line_enders", "_tries", "_fails", "_play", "_play_text", "_reads")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -113,22 +113,32 @@ class _Scanner:
         self._args: dict[str, tuple[tuple[int, ...], int]] = {}
         used = 0
         reach = _IN_LINE
+        # The terminals whose every match ends at the newline that ends its line (see
+        # _alternative): a token of theirs is its line and that newline, its length known
+        # without asking the match (issue 34: ``m.end()``, a method's call, and its checks,
+        # on every line read for the first time)
+        enders: list[str] = []
         for t in terminals:
-            part, count, stays = _alternative(t.name, t.pattern.to_regexp())
+            part, count, stays, ends_line = _alternative(t.name, t.pattern.to_regexp())
             parts.append(part)
             reach = min(reach, stays)
+            if ends_line:
+                enders.append(t.name)
             self.groups[t.name] = fields = tuple(range(used + 1, used + 1 + count))
             used += count + 1  # (``used`` now numbers the terminal's own empty group, its alternative's last)
             self._args[t.name] = (fields if count > 1 else (*fields, used, used)[:2], count)
+        self._line_enders = frozenset(enders)
         self.match = compiled("|".join(parts)).match
         # The first alternative alone: where it matches, the alternation's match is its
         # (the first alternative that matches wins), read with its own few groups rather
         # than all the scanner's (issue 34: a match object, and the matcher's state, hold
-        # every group of the alternation: 79 where deal lines are read, new every hand)
+        # every group of the alternation: 79 where deal lines are read, new every hand).
+        # Without its terminal's own group (the name is known), its groups are the fields:
+        # ``m.groups()``, no group numbers to convert and no slice (issue 34).
         first = terminals[0].name if terminals else ""
-        count = len(self.groups.get(first, ()))
-        self._lone: Callable[[str, int], re.Match[str] | None] = compiled(parts[0]).match if parts else self.match
-        self._first = (first, (*range(1, count + 1), count + 1, count + 1)[: max(count, 2)], count)
+        self._lone: Callable[[str, int], re.Match[str] | None] = (
+            compiled(parts[0][: -len(f"(?P<{first}>)")]).match if parts else self.match)
+        self._first = (first, first in self._line_enders)
         # ... but where the first alternative fails on most lines read (a line without fields
         # that comes once a hand at most: "Uncalled bet (", "No low hand qualified"; a cash
         # table's header read where a tournament's comes first), the lone try is a match's
@@ -180,20 +190,22 @@ class _Scanner:
         line read for the first time comes here, tens of times a hand.)
         """
         key: Any
+        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
         if self._by_rest:
             key = rest  # the callers looked in ``memo`` already
-            token = self._older.get(key)
+            token = older.get(key) if older else None
         else:
             key = (text[pos - 1 : pos], rest)
             token = self._keyed.get(key)
             if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
                 return token  # after its first are read so, the rest of the line their key, every hand)
-            token = self._older.get(key)
+            token = older.get(key) if older else None
         if token is None:
             first = self._first_match
             m = first(text, pos) if first is not None else None
             if m is not None:
-                name, args, count = self._first
+                name, ends = self._first
+                fields = m.groups()
             else:
                 play = self._play
                 m = play(text, pos) if play is not None else None
@@ -204,11 +216,16 @@ class _Scanner:
                 name = m.lastgroup  # every alternative ends with its terminal's named group (see _alternative)
                 assert name is not None
                 args, count = self._args[name]
-            length = m.end() - pos
-            width = len(rest)
-            if not 0 < length <= width + 1:
-                return None  # a token past its line: Lark's parser too
-            token = (name, m.group(*args)[:count], length, length > width)  # (past the rest: its newline)
+                fields = m.group(*args)[:count]
+                ends = name in self._line_enders
+            if ends:  # the line and its newline (see __init__)
+                token = (name, fields, len(rest) + 1, True)
+            else:
+                length = m.end() - pos
+                width = len(rest)
+                if not 0 < length <= width + 1:
+                    return None  # a token past its line: Lark's parser too
+                token = (name, fields, length, length > width)  # (past the rest: its newline)
             if not self._remembers:
                 return token
             seen = self._seen  # the first sight of a key (lately) is noted, not remembered
@@ -257,18 +274,21 @@ _FIRST_LINES = DiskMemo("first-lines", Path(__file__), Path(regex_module.__file_
 
 
 @functools.cache
-def _alternative(name: str, regexp: str) -> tuple[str, int, int]:
+def _alternative(name: str, regexp: str) -> tuple[str, int, int, bool]:
     """A terminal as one alternative of a scanner: its text, the number of
-    groups of ``regexp``, and how far it looks (:func:`_in_line`).
+    groups of ``regexp``, how far it looks (:func:`_in_line`), and whether
+    every match of it ends at the newline that ends its line, and at nothing
+    before it (its last item that newline, and it looks no further than its line).
     Memoised, and kept between processes: a terminal is in the scanners of
     many parser states, and reading a regex (``read/regex.py``) is most of
     the time it takes to build them."""
     return _ALTERNATIVES.get((str(name), str(regexp)), lambda: _derive_alternative(name, regexp))
 
 
-def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int]:
+def _derive_alternative(name: str, regexp: str) -> tuple[str, int, int, bool]:
     part = f"{_line_guard(regexp)}(?:{_optional_groups_as_branches(_stepped_names(regexp))})(?P<{name}>)"
-    return part, compiled(regexp).groups, _in_line(part)
+    reach = _in_line(part)
+    return part, compiled(regexp).groups, reach, reach != _OUT_OF_LINE and _ends_line(regexp)
 
 
 def _line_guard(regexp: str) -> str:
@@ -842,7 +862,7 @@ class LineGrammar:
         alternatives: list[str] = []
         for name in self._scanner(sid).groups:
             regexp = self.terminals[name].pattern.to_regexp()
-            part, count, looks = _alternative(name, regexp)
+            part, count, looks, _ = _alternative(name, regexp)
             reach.append(looks)
             part = part[: -len(f"(?P<{name}>)")]
             way = self._line_step(sid, name, regexp, through, seen, depth, made)
