@@ -481,8 +481,13 @@ def _results(state: StudState, showdown: bool) -> list[PlayerResult]:
         collected = p.collected
         total = p.total
         folded = p.folded
+        # the net: what was collected less the total put in; where nothing was (the hand's zero
+        # itself, most players), the total's negation, the same figure: a total is a sum from the
+        # hand's zero, so its exponent is at most the zero's (0), and a Decimal's negation is
+        # the zero of the same exponent less it, some 280 instructions to a subtraction's 470
+        net = -total if collected is zero else collected - total
         out.append(make(
-            p.name, p.seat, p.start, total, collected, collected - total, p.last_street, folded, p.all_in,
+            p.name, p.seat, p.start, total, collected, net, p.last_street, folded, p.all_in,
             p.showed, showdown and not folded and collected > zero, tuple(p.up), known_down,
         ))
     return out
