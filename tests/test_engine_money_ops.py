@@ -1,9 +1,11 @@
-"""A hand's money operations answered without Decimal arithmetic where the answer is known
+"""A hand's money operations answered with less Decimal arithmetic where the answer is known
 (issue 34, round i34e21), each held to the arithmetic it stands for: a player's net where
-nothing was collected, and the seats' order where the log lists them in order."""
+nothing was collected, the showing order by a comparison, and the seats' order where the log
+lists them in order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from budget import examples
 from studbook.engine import table
+from studbook.engine.rules import showdown
 from studbook.engine.settle import finish
 from studbook.engine.state import StudState
 from studbook.events import Collect, PostAnte, Stakes
@@ -69,3 +72,32 @@ def test_seats_listed_in_order_are_not_sorted_and_others_are_by_seat_as_listed(
     assert [p.name for p in state.players] == ["ann", "bob", "cy", "dee"] and key.calls == 0
     state = StudState.new("stud", stakes, [(5, "ann", D(9)), (3, "bob", D(9)), (8, "cy", D(9)), (3, "dee", D(9))])
     assert [p.name for p in state.players] == ["bob", "dee", "ann", "cy"] and key.calls == 4
+
+
+def _reference_show_key(s: StudState, first: table.PlayerState, q: table.PlayerState) -> tuple[object, int]:
+    """84c313e's key of the showing order: the negated total (side pots first) and the place."""
+    clockwise = (q.pos - first.pos) % len(s.order)
+    return (-q.total if s.profile.shows_side_pots_first else s.zero, clockwise)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.sampled_from([D("0.5"), D("0.50"), D(1), D(3), D("1E+1"), D(0)]), min_size=2, max_size=8),
+       st.booleans(), st.data())
+def test_the_showing_order_compares_as_the_negated_totals_and_places_did(
+        totals: list[Decimal], side_pots_first: bool, data: st.DataObject) -> None:
+    """``_shows_after`` (a comparison, where a key of a negated total and a place made two
+    negations and a tuple comparison a hand shown) orders every two players as 84c313e's key,
+    from any first player, both ways of the profile; and ``showdown_order`` sorts as the key did."""
+    seats = [(i + 1, f"p{i}", D(100)) for i in range(len(totals))]
+    state = StudState.new("stud", Stakes(D(2), D(4), None, D(1)), seats)
+    state.profile = replace(state.profile, shows_side_pots_first=side_pots_first)
+    for p, total in zip(state.order, totals):
+        p.total = total
+    first = data.draw(st.sampled_from(state.order))
+    for p in state.order:
+        for q in state.order:
+            want = _reference_show_key(state, first, p) > _reference_show_key(state, first, q)
+            assert showdown._shows_after(state, first, p, q) is want, (p, q)
+    state.final_aggressor = first
+    rest = sorted((p for p in state.order if p is not first), key=lambda q: _reference_show_key(state, first, q))
+    assert state.showdown_order() == [first.name] + [p.name for p in rest]
