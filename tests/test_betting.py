@@ -7,6 +7,7 @@ stat, whatever the site calls it (PokerStars writes ``raises $0.02 to $0.04``).
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 from pathlib import Path
 
@@ -323,6 +324,18 @@ def test_uncalled_is_the_top_put_in_minus_the_second(totals: list[Decimal], ante
     assert first == (ranked[0] if ranked else 0) and second == (ranked[1] if len(ranked) > 1 else 0)
     assert top == (totals.index(first) if first > 0 else None)  # the first listed among equals
     assert uncalled_part(first, second, ante) == min(first - second, first - ante)
+
+
+def test_the_uncalled_part_is_the_lesser_difference_exactly() -> None:
+    """``uncalled_part`` takes the greater of the second total and the ante from the top (one
+    subtraction, issue 34 round i34e21): the lesser of the two differences exactly, its exponent
+    and type too where the two tie (the output prints it), over every three of some figures of
+    other exponents and kinds. Fails with the greater taken as the last of equals."""
+    figures: list[Decimal | int] = [D("0"), D("0.0"), D("0.00"), D("1"), D("1.0"), D("1.50"), D("1.5"), D("2"),
+                                    D("2.00"), D("1E+1"), 3, 1, 0]
+    for first, second, ante in itertools.product(figures, repeat=3):
+        got, want = uncalled_part(first, second, ante), min(first - second, first - ante)
+        assert (str(got), type(got)) == (str(want), type(want)), (first, second, ante)
 
 
 @SETTINGS

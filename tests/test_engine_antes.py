@@ -42,3 +42,20 @@ def test_an_antes_figures_are_the_plain_sums_of_the_amounts_posted(
             assert (str(mine), type(mine)) == (str(want), type(want)), (p.name, mine, want)
             if isinstance(want, Decimal):
                 assert mine.as_tuple() == want.as_tuple(), (p.name, mine, want)
+
+
+def test_players_posting_one_ante_object_share_its_sum() -> None:
+    """The readers remember amounts, so a hand's antes are mostly one object: its sum with the
+    hand's zero (each player's first hand total and ante) is worked out once and shared
+    (issue 34, round i34e21: an addition is some 450 instructions on a cash table). Fails on
+    84c313e, one sum a player. Another object of an equal value (another exponent) gets its
+    own sum, exactly as written."""
+    ante, other = D("0.10"), D("0.1")
+    state = StudState.new("stud", Stakes(D(2), D(4), ante, D(1)),
+                          [(1, "ann", D(100)), (2, "bob", D(100)), (3, "cy", D(100)), (4, "dee", D(100))])
+    for line, (name, amount) in enumerate((("ann", ante), ("bob", ante), ("cy", other), ("dee", ante)), 1):
+        state.apply(PostAnte(file="", line=line, player=name, amount=amount))
+    ann, bob, cy, dee = state.players
+    assert ann.total is ann.ante is bob.total is bob.ante
+    assert str(ann.total) == "0.10" and str(cy.total) == "0.1" and str(dee.total) == "0.10"
+    assert str(state.pot) == "0.40" and not state.violations

@@ -12,13 +12,16 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from budget import examples
 from studbook.cards import DECK, Card
 from studbook.check import TableKey, TableMemory, check_file_result
 from studbook.evaluate import board_high_key, board_low_key
 from studbook.events import Hand
 from studbook.parse import parse_paths
-from studbook.engine.table import BOARD_KEYS, board_key
+from studbook.engine.table import BOARD_KEYS, board_key, packed_board_key
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +70,7 @@ def test_a_hand_remembered_without_being_asked_about_uses_its_own_key() -> None:
     assert list(memory.bring_ins) == [TableMemory.key(other), TableMemory.key(first)]
 
 
-def _generator_frames(boards: list[list[Card]], low: bool) -> tuple[list[tuple[int, ...]], int]:
+def _generator_frames(boards: list[list[Card]], low: bool) -> tuple[list[int], int]:
     made = 0
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
@@ -87,8 +90,8 @@ def _generator_frames(boards: list[list[Card]], low: bool) -> tuple[list[tuple[i
 def test_a_new_boards_key_makes_no_generator_and_is_the_evaluators(low: bool) -> None:
     """A high board met for the first time is keyed without a generator expression's frame
     (main: ``_neg``'s, every new high board; razz's paired low boards keep the evaluator's
-    own); the key is the evaluator's, negated for the high boards (smallest acts first),
-    whatever the memo held."""
+    own); the key is the evaluator's, negated for the high boards (smallest acts first), packed
+    in one int (``packed_board_key``), whatever the memo held."""
     rng = random.Random(34)
     boards = [rng.sample(DECK, rng.randint(1, 5)) for _ in range(2000)]
     saved = BOARD_KEYS[low].copy()
@@ -101,8 +104,41 @@ def test_a_new_boards_key_makes_no_generator_and_is_the_evaluators(low: bool) ->
         BOARD_KEYS[low].update(saved)
     if not low:
         assert made == 0
-    expected = [board_low_key(up) if low else tuple(-k for k in board_high_key(up)) for up in boards]
+    expected = [packed_board_key(board_low_key(up), False) if low else packed_board_key(board_high_key(up), True)
+                for up in boards]
     assert keys == expected and again == expected
+
+
+def _sign(a: object, b: object) -> int:
+    return (a > b) - (a < b)  # type: ignore[operator]
+
+
+_BOARD = st.lists(st.sampled_from(DECK), min_size=1, max_size=16, unique=True)
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(_BOARD, _BOARD, st.booleans())
+def test_the_packed_board_keys_order_every_two_boards_as_the_evaluators_tuples(
+        one: list[Card], other: list[Card], low: bool) -> None:
+    """order.first compares boards by ``board_key``'s ints (one rich comparison of tuples a
+    figure was its cost): two boards of one to sixteen cards, high or low, compare as the
+    evaluator's tuples do (the high boards' negated: smallest acts first), ties included.
+    Fails with a figure's field too narrow, a missing figure not below every figure (a short
+    key, such as a full house's, after a longer one it prefixes), or a high key not negated."""
+    def reference(up: list[Card]) -> tuple[int, ...]:
+        return board_low_key(up) if low else tuple(-k for k in board_high_key(up))
+
+    a, b = board_key(one, low), board_key(other, low)
+    assert type(a) is int and type(b) is int
+    assert _sign(a, b) == _sign(reference(one), reference(other))
+
+
+def test_a_short_key_sorts_before_the_longer_ones_it_prefixes() -> None:
+    """A tuple that prefixes another sorts first; so must its packed int (the missing figures
+    are 0, below every figure): a low key, and a high key's negated tuple, as main's tuples sorted."""
+    assert packed_board_key((4, 3, 2), False) < packed_board_key((4, 3, 2, 1), False)
+    assert packed_board_key((1, 14), True) < packed_board_key((1, 14, 13), True)  # (-1, -14) < (-1, -14, -13)
+    assert packed_board_key((0, 14, 13, 12, 11, 10), True) < packed_board_key((0, 2), True)  # -14 < -2
 
 
 class _Counting(dict[Any, Any]):

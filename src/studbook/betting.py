@@ -170,7 +170,9 @@ def uncalled_part(first: Money, second: Money, ante: Money) -> Money:
     """The uncalled bet of the top contributor (total ``first``, ``ante`` of it
     their ante) over the second-highest total: what nobody matched, less any
     part of the ante (an ante is not a bet; rule ``pot.uncalled``)."""
-    return min(first - second, first - ante)
+    # (the top less the greater of the two: min(first - second, first - ante), exactly, the
+    # exponent too, as both keep the first of equals, with one subtraction, not two)
+    return first - max(second, ante)
 
 
 def pot_layers(contributions: Sequence[tuple[P, Money, bool]], zero: Money = _ZERO) -> list[tuple[Money, tuple[P, ...]]]:

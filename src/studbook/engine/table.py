@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from operator import attrgetter, neg
+from operator import attrgetter
 from typing import Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
@@ -31,10 +31,10 @@ from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 __all__ = [
-    "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH", "LegalAction",
+    "BOARD_KEY_FIGURES", "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH", "LegalAction",
     "LegalActions", "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "TURN_REPORTED", "Table",
     "TableOptions", "ZERO",
-    "able_count", "board_key", "rank_sum", "smallest_chip",
+    "able_count", "board_key", "packed_board_key", "rank_sum", "smallest_chip",
 ]
 
 ZERO = Decimal(0)
@@ -303,6 +303,7 @@ class Table:
         "players", "order", "by_name", "clockwise_after", "order_from_deal", "live_left",
         "street", "round", "pot", "hand_over", "action_log",
         "bring_in", "bring_in_hand", "bring_in_posted", "bring_in_player", "bring_in_optional", "opened", "ante_posted",
+        "ante_start",
         "card_owners", "community", "implicit_river_due", "implicit_river_done", "deck_at_river",
         "last_action_street", "final_aggressor", "final_first", "final_first_bettor",
         "at_showdown", "showdown_line", "shown_first", "shown_last", "should_show_first", "collects", "summary",
@@ -352,6 +353,8 @@ class Table:
         self.by_name: dict[str, PlayerState] = {}
         players, by_name = self.players, self.by_name
         live = 0
+        last_seat = -1
+        in_seat_order = True  # (a log lists its seats in order: no sort then)
         for seat in seats:
             if isinstance(seat, Seat):
                 p = _seated_player(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
@@ -361,10 +364,17 @@ class Table:
                 players.append(p)
                 by_name[p.name] = p
                 live += p.live
+                if p.seat < last_seat:
+                    in_seat_order = False
+                last_seat = p.seat
         # the players live (dealt in and not folded), kept with each player's live by
         # deal_in and the fold: live_count() without a walk
         self.live_left = live
-        players.sort(key=_SEAT)
+        if not in_seat_order:
+            # (by seat, equal seats as listed: the sort is stable, and a list already in
+            # order, the common case, is asked by the loop's one int comparison a seat: the
+            # sort's key is a call a player through an attrgetter)
+            players.sort(key=_SEAT)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
@@ -397,6 +407,9 @@ class Table:
         self.showdown_line = 0
         self.bring_in_posted: tuple[Money, int, bool] | None = None  # amount, line, all-in
         self.ante_posted: Money | None = None  # the ante in force: the first one posted, where the stakes say none
+        # a player's figures after their first chips, an ante: the ante's amount and the hand total it
+        # makes (the zero plus it), kept for the next player who posts the same amount (rules/deal.py)
+        self.ante_start: tuple[Money | None, Money] = (None, zero)
         self.collects: list[Collect] = []
         self.pot = zero
         self.action_log: list[ActionRecord] = []
@@ -577,18 +590,33 @@ def able_count(players: Iterable[PlayerState]) -> int:
     return n
 
 
-def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
-    # (map over operator.neg: a generator expression made a frame for every new board)
-    return tuple(map(neg, key))
-
-
 # order.first's board keys, shared by the deal (which keeps ``PlayerState.up_ranks``, the
 # ranks showing, as cards arrive) and the order of action (which sorts boards by them).
 RANK_NIBBLE = tuple(1 << (4 * rank) for rank in range(15))
 """A rank's count in :func:`rank_sum`'s int: ``ranks += RANK_NIBBLE[card.rank]`` adds one card."""
-BOARD_KEYS: dict[bool, dict[int, tuple[int, ...]]] = {False: {}, True: {}}
+BOARD_KEYS: dict[bool, dict[int, int]] = {False: {}, True: {}}
 """:func:`board_key`'s memo, by low (razz) or not, then by :func:`rank_sum`: the order.first
 sort key of a board with those ranks (read directly by the order of action's hot path)."""
+_FIGURE_BITS = 5
+"""Bits a board key's figure takes in :func:`packed_board_key`'s int: a figure is a category
+or a rank (0 to 14), written as 16 less it (a high board's) or 16 more (a low board's), 2 to
+30, so that 0 is left for "no figure"."""
+BOARD_KEY_FIGURES = 6
+"""The most figures a board key has: its category and at most five ranks (the best five cards)."""
+
+
+def packed_board_key(key: tuple[int, ...], high: bool) -> int:
+    """An evaluator's board key (:func:`~studbook.evaluate.board_high_key`, larger is better,
+    when ``high``; else :func:`~studbook.evaluate.board_low_key`, smaller is better) as one int
+    that sorts as the tuple does, the smallest acting first: a figure of 5 bits each (negated
+    for a high board), the missing ones 0, below every figure, as a shorter tuple sorts first.
+    (An int of one digit: the order of action compares boards for every live player of every
+    later street, and two tuples' comparison is a rich comparison a figure, some 300
+    instructions, an int's some 30.)"""
+    packed = 0
+    for figure in key:
+        packed = packed << _FIGURE_BITS | (16 - figure if high else 16 + figure)
+    return packed << _FIGURE_BITS * (BOARD_KEY_FIGURES - len(key))
 
 def rank_sum(cards: Sequence[Card]) -> int:
     """The ranks of ``cards`` as one int, a count per rank in 4 bits (so exact up to 15 cards):
@@ -599,17 +627,21 @@ def rank_sum(cards: Sequence[Card]) -> int:
     return ranks
 
 
-def board_key(up: Sequence[Card], low: bool) -> tuple[int, ...]:
+def board_key(up: Sequence[Card], low: bool) -> int:
     """The order.first sort key of a board (smallest acts first; ``low`` for razz's lowest
-    board), memoised by ranks in :data:`BOARD_KEYS`. Reports nothing."""
+    board), :func:`packed_board_key`'s int, memoised by ranks in :data:`BOARD_KEYS`. Reports nothing."""
     if len(up) > 15:  # only ever in a broken log
-        return board_low_key(up) if low else _neg(board_high_key(up))
+        return _board_key(up, low)
     ranks = rank_sum(up)
     known = BOARD_KEYS[low]
     key = known.get(ranks)
     if key is None:
-        key = known[ranks] = board_low_key(up) if low else _neg(board_high_key(up))
+        key = known[ranks] = _board_key(up, low)
     return key
+
+
+def _board_key(up: Sequence[Card], low: bool) -> int:
+    return packed_board_key(board_low_key(up), False) if low else packed_board_key(board_high_key(up), True)
 
 
 _PLACES: dict[Money, int] = {}  # amount -> its decimal places, trailing zeros aside

@@ -47,7 +47,7 @@ def on_ante(s: Table, e: PostAnte) -> None:
     posted = s.ante_posted
     expected = s.ante if s.ante is not None else posted
     if (p is not None and s.street is None and not p.ante and amount < p.stack and not e.all_in
-            and (expected is None or amount == expected)):
+            and (expected is None or amount is expected or amount == expected)):
         # fast path: the ante in force (or the first one posted), once, before the deal,
         # with chips left behind
         if not p.in_hand:  # (a seat marked out of the hand)
@@ -61,8 +61,14 @@ def on_ante(s: Table, e: PostAnte) -> None:
         if total is zero:
             # (the player's start: the hand total and the ante are both still the hand's
             # zero, since any change of the total makes a new object, so their sums are one,
-            # worked out once: an addition is some 425 instructions on a cash table)
-            p.total = p.ante = zero + amount
+            # worked out once a player, and once a hand where the players post one amount, the
+            # same object (the readers remember amounts): an addition is some 450 instructions
+            # on a cash table, its result the same for every player)
+            seen, start = s.ante_start
+            if amount is not seen:
+                start = zero + amount
+                s.ante_start = (amount, start)
+            p.total = p.ante = start
         else:
             p.total = total + amount
             p.ante += amount

@@ -20,7 +20,7 @@ from studbook.engine.messages import (
     ORDER_TURN_NOT_DEALT_IN, ORDER_TURN_OUT_OF_TURN, ORDER_TURN_ROUND_COMPLETE,
 )
 from studbook.engine.table import (
-    Table, able_count, board_key, BOARD_KEYS, PlayerState, TURN_REPORTED, SEVENTH, THIRD,
+    Table, able_count, board_key, BOARD_KEY_FIGURES, BOARD_KEYS, PlayerState, TURN_REPORTED, SEVENTH, THIRD,
 )
 
 
@@ -158,11 +158,11 @@ def _opening_third(s: Table) -> Opening:
     return nxt, ((nxt,) if nxt is not None else ()), low, True
 
 
-_NO_KEYS: dict[int, tuple[int, ...]] = {}
+_NO_KEYS: dict[int, int] = {}
 """The memo _opening_later reads where a community card is out (up_ranks is not the board): empty."""
-_AFTER_EVERY_KEY: tuple[int, ...] = (1 << 62,)
-"""A board key sorting after every board's (a key's first figure is a rank or a count, negated
-for high boards): _opening_later's start, so its walk tests no None a player."""
+_AFTER_EVERY_KEY = 1 << 5 * BOARD_KEY_FIGURES
+"""A board key sorting after every board's (a packed key has six figures of 5 bits):
+_opening_later's start, so its walk tests no None a player."""
 
 
 def _opening_later(s: Table) -> Opening:
@@ -222,7 +222,7 @@ def _best_able(s: Table) -> PlayerState | None:
     low = s.variant_rules.low_board_first
     community = s.community
     best: PlayerState | None = None
-    best_key: tuple[int, ...] | None = None
+    best_key: int | None = None
     for p in s.order:  # (a loop: no comprehension on an engine path, rare or not)
         if p.live and not p.all_in:
             key = board_key(p.up if community is None else [*p.up, community], low)

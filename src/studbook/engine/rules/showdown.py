@@ -9,6 +9,7 @@ questions and reports through its one reporter, ``s.report(MESSAGE, line, **fiel
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import cmp_to_key
 
 from studbook.money import Money
 from studbook.betting import top_two, uncalled_part
@@ -101,7 +102,11 @@ def showdown_order(s: Table) -> list[str]:
     if not live:
         return []
     first = s.final_aggressor if s.final_aggressor in live else live[0]
-    rest = sorted((p for p in live if p is not first), key=lambda q: _show_key(s, first, q))
+
+    def compared(p: PlayerState, q: PlayerState) -> int:
+        return 1 if _shows_after(s, first, p, q) else -1 if _shows_after(s, first, q, p) else 0
+
+    rest = sorted((p for p in live if p is not first), key=cmp_to_key(compared))
     return [first.name] + [p.name for p in rest]
 
 
@@ -153,7 +158,7 @@ def _check_show_next(s: Table, first: PlayerState, p: PlayerState, line: int) ->
     if last is None or p is last or p is base or not p.live:
         return  # (the one who should have shown first, showing later: flagged already)
     s.shown_last = p  # judged against the latest: one hand out of turn is one violation
-    if last is first or _show_key(s, base, p) > _show_key(s, base, last):
+    if last is first or _shows_after(s, base, p, last):
         return
     if s.profile.shows_side_pots_first and p.total > last.total:
         s.report(SHOWDOWN_ORDER_SIDE_POTS, line, player=p.name, last=last.name)
@@ -161,10 +166,17 @@ def _check_show_next(s: Table, first: PlayerState, p: PlayerState, line: int) ->
         s.report(SHOWDOWN_ORDER_CLOCKWISE, line, base=base.name, player=p.name, last=last.name)
 
 
-def _show_key(s: Table, first: PlayerState, q: PlayerState) -> tuple[Money, int]:
-    """Where ``q`` comes in the showing order after ``first``."""
-    clockwise = (q.pos - first.pos) % len(s.order)
-    return (-q.total if s.profile.shows_side_pots_first else s.zero, clockwise)
+def _shows_after(s: Table, first: PlayerState, p: PlayerState, q: PlayerState) -> bool:
+    """Whether ``p`` comes after ``q`` in the showing order after ``first``: clockwise from
+    ``first``; with the profile's shows_side_pots_first, pot by pot from the last side pot
+    (the larger total first), then clockwise. (A comparison, not a sort key: a key of the
+    negated total and the place made two negations and a tuple comparison a hand shown.)"""
+    if s.profile.shows_side_pots_first:
+        mine, theirs = p.total, q.total
+        if mine != theirs:
+            return mine < theirs
+    seats = len(s.order)
+    return (p.pos - first.pos) % seats > (q.pos - first.pos) % seats
 
 
 def _ran_out(s: Table, live: list[PlayerState]) -> bool:
