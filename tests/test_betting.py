@@ -70,6 +70,21 @@ def test_only_the_first_bet_of_third_street_completes() -> None:
     assert named(K.CALL, Street.THIRD, False) is K.CALL
 
 
+@SETTINGS
+@given(kind=st.sampled_from(ActionKind), street=st.sampled_from([None, *Street]), bets=st.integers(0, 5))
+def test_an_actions_facts_name_its_kind_as_betting_named_does(kind: ActionKind, street: Street | None,
+                                                               bets: int) -> None:
+    # fact_fields looks the name up in a table of named() by kind, street and opened (i34m13):
+    # fails with the table's pair (not opened, opened) swapped, or indexed by the count itself
+    from studbook.engine.result import fact_fields
+
+    action = Action(file="f", line=1, player="A", kind=kind, amount=D(1))
+    record = (action, street, bets, D(3), D(2), D(1), D(1), D(2))
+    (facts,) = fact_fields([record])
+    assert facts[2] is named(kind, street, bets > 0)
+    assert facts[3:] == (D(1), D(1), bets, D(3))
+
+
 def _facts(facts: ActionFacts) -> tuple[ActionKind, Decimal, Decimal, int, Decimal]:
     return facts.kind, facts.put_in, facts.to_call, facts.bets_before, facts.pot_before
 

@@ -113,15 +113,17 @@ def fact_fields(log: Iterable[ActionRecord]) -> list[FactFields]:
     names = _NAMED
     zeros = ZEROS
     # (the bet to match, the action's own kind of zero when nothing was: money.ZEROS)
-    return [(action, street, names[action.kind, street, bets > 0], after - before,
+    return [(action, street, names[action.kind][street][1 if bets > 0 else 0], after - before,
              level - street_in if level > street_in else zeros[level.__class__], bets, pot)
             for action, street, bets, pot, level, street_in, before, after in log]
 
 
-_NAMED: dict[tuple[ActionKind, Street | None, bool], ActionKind] = {
-    (kind, street, opened): named(kind, street, opened)
-    for kind in ActionKind for street in (None, *Street) for opened in (False, True)}
-""":func:`betting.named` of every kind, street and ``opened``: looked up, not called, an action."""
+_NAMED: dict[ActionKind, dict[Street | None, tuple[ActionKind, ActionKind]]] = {
+    kind: {street: (named(kind, street, False), named(kind, street, True)) for street in (None, *Street)}
+    for kind in ActionKind}
+""":func:`betting.named` of every kind and street, not opened then opened: looked up, not called,
+an action. By kind, then street, then ``opened`` as 0 or 1: a key of all three is a new tuple an
+action, hashed and compared with the table's, twice the cost of the three look-ups (issue 34)."""
 
 
 @dataclass(frozen=True, slots=True)
