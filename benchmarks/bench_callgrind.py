@@ -81,13 +81,16 @@ def instructions(src: Path, phase: str, folder: Path, out: Path, cache: Path) ->
     site grammar's text; it compiles it again (half a billion instructions)
     when the cache is missing or an imported grammar (common.lark) differs,
     and any process with the same site grammar rewrites that file. So each
-    tree gets a cache folder of its own (``TMPDIR``), filled by a run outside
-    callgrind before the measured ones."""
+    tree gets a cache folder of its own (``TMPDIR``), filled by a run over
+    ``folder`` outside callgrind before the measured one: each set's own
+    warm-up, so that a measured run works out nothing a warm cache keeps (a
+    larger set meets more of what the memos keep between processes, the
+    regexes of rarer lines and the board keys, and would otherwise work them
+    out and write them inside the measured run; since 2026-12-05, i34l1)."""
     script = PHASES[phase].format(folder=str(folder))
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "TMPDIR": str(cache), **ONE_THREAD}
-    if not cache.exists():
-        cache.mkdir()
-        subprocess.run([sys.executable, "-c", script], check=True, env=env, stdout=subprocess.DEVNULL)
+    cache.mkdir(exist_ok=True)
+    subprocess.run([sys.executable, "-c", script], check=True, env=env, stdout=subprocess.DEVNULL)
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
         check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

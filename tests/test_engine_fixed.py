@@ -182,3 +182,43 @@ def test_remember_looks_a_table_up_once_keeps_the_first_bring_in_and_stays_bound
         TableMemory.key(second): {None: (Decimal(4), second.hand_id)},
         TableMemory.key(third): {None: (Decimal(6), third.hand_id)},
     }
+
+
+def _board_keys_in_a_process(tmp: Path, boards: list[str], derive: bool) -> list[list[int]]:
+    """Each board's keys (high, then low) in a ``studbook`` process whose temporary folder is
+    ``tmp``; without ``derive``, a board key worked out rather than read back fails the process."""
+    import json
+    import os
+    import subprocess
+
+    script = (
+        "import json, sys\n"
+        "from studbook.cards import parse_cards\n"
+        "from studbook.engine import table\n"
+        + ("" if derive else "def _no(*_):\n    raise AssertionError('a board key worked out, not read back')\n"
+                              "table._board_key = _no\n")
+        + f"print(json.dumps([[table.board_key(parse_cards(b), low) for low in (False, True)] for b in {boards!r}]))\n"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    keys: list[list[int]] = json.loads(done.stdout)
+    return keys
+
+
+def test_a_boards_key_is_kept_between_processes_and_read_back_as_worked_out(tmp_path: Path) -> None:
+    """A process's new board keys are kept in the temporary folder (``table._KEPT_BOARD_KEYS``,
+    by variant and ranks) and a later process reads them back instead of working them out: the
+    same keys as the evaluators give here. Fails if the keys are not kept (the second process
+    works one out), or kept by something other than what a key depends on (a suit: a board of
+    the same ranks in other suits would read another's key or none)."""
+    rng = random.Random(3434)
+    boards = [rng.sample(DECK, rng.randint(1, 5)) for _ in range(300)]
+    texts = [" ".join(card.text for card in up) for up in boards]
+    first = _board_keys_in_a_process(tmp_path, texts, derive=True)
+    # the same ranks in other suits: read back, not worked out
+    resuited = [" ".join(text[0] + rng.choice("cdhs") for text in t.split()) for t in texts]
+    again = _board_keys_in_a_process(tmp_path, resuited, derive=False)
+    expected = [[packed_board_key(board_high_key(up), True), packed_board_key(board_low_key(up), False)]
+                for up in boards]
+    assert first == expected and again == expected

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from operator import attrgetter
+from pathlib import Path
 from typing import Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
 from studbook.cards import Card
+from studbook.diskmemo import DiskMemo
 from studbook.events import (
     BRING_IN, CALL, CHECK, COMPLETE, FIXED, FOLD, FOURTH, RAISE, SEVENTH, THIRD,
     Action, ActionKind, Collect, PotSummary, Seat, Stakes, Street, Structure, Variant,
@@ -636,8 +638,17 @@ def board_key(up: Sequence[Card], low: bool) -> int:
     known = BOARD_KEYS[low]
     key = known.get(ranks)
     if key is None:
-        key = known[ranks] = _board_key(up, low)
+        key = known[ranks] = _KEPT_BOARD_KEYS.get((low, ranks), lambda: _board_key(up, low))
     return key
+
+
+# The board keys kept between processes (a board's key is its ranks' alone): a process meets
+# most of some 2,400 boards of one to four ranks a variant for the first time in its first few
+# hundred hands, and working one out (the evaluator's counts and sorts, then the packing) is
+# some 15 k instructions where reading it back is some 3 k (issue 34: a check of 600 simulated
+# hands spent some 40 k a hand more on its first pass over them than on a second)
+_EVALUATE = Path(__file__).parent.parent / "evaluate"
+_KEPT_BOARD_KEYS = DiskMemo("board-keys", Path(__file__), _EVALUATE / "board.py", _EVALUATE / "values.py")
 
 
 def _board_key(up: Sequence[Card], low: bool) -> int:
