@@ -90,45 +90,32 @@ class ActionFacts:
     pot_before: Money  # antes and bets so far, less uncalled bets returned
 
 
-ActionRecord = tuple[Action, Street | None, int, Money | None, Money, Money, Money, Money]
+ActionRecord = tuple[Action, Street | None, int, Money, Money, Money, Money, Money]
 """What the engine notes as it applies an action, cheaply (a hand has dozens):
-the event, the street, the bets made this round, the pot before it where the last
-record cannot give it (the first action's, and the first after chips moved outside an
-action: an ante, a returned bet; else None: the last record's pot plus what it put in),
-the bet to match, the player's street total before, and their hand total before and
-after it. :func:`fact_fields` turns a log of them into the actions' :class:`ActionFacts`."""
+the event, the street, the bets made this round, the pot, the bet to match, the
+player's street total before, and their hand total before and after it.
+:func:`action_facts` turns it into the action's :class:`ActionFacts`."""
 
 
 FactFields = tuple[Action, Street | None, ActionKind, Money, Money, int, Money]
 """An :class:`ActionFacts`' fields, in order (the frames' actions rows take them so)."""
 
 
+def action_facts(record: ActionRecord) -> ActionFacts:
+    """The facts of one action the engine applied, from its note."""
+    return new_action_facts(*fact_fields((record,))[0])
+
+
 def fact_fields(log: Iterable[ActionRecord]) -> list[FactFields]:
     """The fields of each action's :class:`ActionFacts`, in order, with no object made
-    (the frames' actions rows take them so, a few dozen a hand): one loop a hand, no
-    call an action (the kind's name is :data:`_NAMED`'s). A log starts with a record
-    that carries its pot.
-
-    The pot before an action the record does not carry is the last one's plus what the
-    last action put in, exactly the engine's pot (:attr:`~studbook.engine.table.Table.pot`),
-    exponent too: the last action's total after is its total before plus its chips, so
-    their difference is the chips, with an exponent no less than the pot's terms already
-    hold. An action that put nothing in leaves its player's total the same object (a check,
-    a fold): the pot stays the same object too, which the rows convert once."""
+    (the frames' actions rows take them so, a few dozen a hand): one comprehension a
+    hand, no call an action (the kind's name is :data:`_NAMED`'s)."""
     names = _NAMED
     zeros = ZEROS
-    fields: list[FactFields] = []
-    pot: Money = 0  # (the first record's pot replaces it)
-    for action, street, bets, carried, level, street_in, before, after in log:
-        if carried is not None:
-            pot = carried
-        put_in = after - before
-        # (the bet to match, the action's own kind of zero when nothing was: money.ZEROS)
-        fields.append((action, street, names[action.kind][street][1 if bets > 0 else 0], put_in,
-                       level - street_in if level > street_in else zeros[level.__class__], bets, pot))
-        if after is not before:
-            pot += put_in
-    return fields
+    # (the bet to match, the action's own kind of zero when nothing was: money.ZEROS)
+    return [(action, street, names[action.kind][street][1 if bets > 0 else 0], after - before,
+             level - street_in if level > street_in else zeros[level.__class__], bets, pot)
+            for action, street, bets, pot, level, street_in, before, after in log]
 
 
 _NAMED: dict[ActionKind, dict[Street | None, tuple[ActionKind, ActionKind]]] = {

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from itertools import starmap
 from operator import attrgetter
 from typing import Iterable, Sequence, TypedDict
 
@@ -29,7 +28,7 @@ from studbook.evaluate import board_high_key, board_low_key
 from studbook.engine.messages import CHIPS_STACK_ALL_IN_WITH_CHIPS, CHIPS_STACK_MORE_THAN_STACK, Message
 from studbook.engine.profiles import DEFAULT, RuleProfile
 from studbook.engine.variants import VARIANT_RULES
-from studbook.engine.result import ActionFacts, ActionRecord, Violation, fact_fields, new_action_facts
+from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 __all__ = [
     "BOARD_KEY_FIGURES", "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH", "LegalAction",
@@ -269,11 +268,10 @@ class Table:
       (the first 3rd-street deal is still to set the dealing order: profile
       ``deal_start="first_dealt"``).
     * the street and its betting: ``street`` (None before 3rd street), ``round`` (the
-      street's ledger and who is to act: :class:`Round`), ``hand_over`` (one live player
-      left), ``action_log`` (each Action applied, with what it found:
-      :data:`~studbook.engine.result.ActionRecord`; :meth:`action_facts` names what each
-      did), ``pot_moved`` (chips went in or out of the pot outside an action since the last
-      record: the next record carries the pot).
+      street's ledger and who is to act: :class:`Round`), ``pot`` (antes and bets, less
+      uncalled bets returned), ``hand_over`` (one live player left), ``action_log``
+      (each Action applied, with what it found: :data:`~studbook.engine.result.ActionRecord`;
+      :meth:`action_facts` names what each did).
     * the bring-in: ``bring_in`` (the amount in force), ``bring_in_hand``, ``bring_in_posted``,
       ``bring_in_player`` and ``bring_in_optional`` (from 3rd street's opening), ``opened``
       (3rd street's bring-in or completion made), ``ante_posted``.
@@ -290,7 +288,7 @@ class Table:
 
     **What a rule asks**: :meth:`player`, :attr:`live_players`, :meth:`live_count`,
     :meth:`dealing_order`, :meth:`to_call`, :meth:`board`, :meth:`needs_community_card`,
-    :meth:`deck_left`, :meth:`cards_dealt`, :attr:`chip`, :attr:`went_to_showdown`, :attr:`pot`;
+    :meth:`deck_left`, :meth:`cards_dealt`, :attr:`chip`, :attr:`went_to_showdown`;
     ``current_bet``, ``bet_level``, ``bets``, ``aggressions`` and ``big_bet_made`` read
     ``round``'s, for callers of old.
 
@@ -303,7 +301,7 @@ class Table:
         "variant", "variant_rules", "structure", "fixed", "stakes", "small", "big", "ante", "profile", "_chip", "zero",
         "_seats_given",
         "players", "order", "by_name", "clockwise_after", "order_from_deal", "live_left",
-        "street", "round", "pot_moved", "hand_over", "action_log",
+        "street", "round", "pot", "hand_over", "action_log",
         "bring_in", "bring_in_hand", "bring_in_posted", "bring_in_player", "bring_in_optional", "opened", "ante_posted",
         "ante_start",
         "card_owners", "community", "implicit_river_due", "implicit_river_done", "deck_at_river",
@@ -413,9 +411,7 @@ class Table:
         # makes (the zero plus it), kept for the next player who posts the same amount (rules/deal.py)
         self.ante_start: tuple[Money | None, Money] = (None, zero)
         self.collects: list[Collect] = []
-        # (True: the first action's record carries the pot, the antes; an ante or a returned
-        # bet sets it again, rules/deal.py and rules/showdown.py)
-        self.pot_moved = True
+        self.pot = zero
         self.action_log: list[ActionRecord] = []
         self.summary: PotSummary | None = None
         self.no_low_noted = False
@@ -535,38 +531,9 @@ class Table:
         all-in hands are shown before the river)."""
         return self.at_showdown or self.live_left >= 2
 
-    @property
-    def pot(self) -> Money:
-        """The pot: antes and bets so far, less uncalled bets returned, which is the sum of
-        the players' hand totals (a query: no rule reads it, only an action's record where
-        it cannot be worked out from the last one, and callers; a running sum cost an
-        addition, some 450 instructions, a chip movement).
-
-        Exactly the sum of every chip movement, value and exponent: an exact Decimal sum's
-        exponent is its terms' least, whatever their grouping, and every total starts from
-        the hand's zero. Players whose totals are one object (the antes a hand's players
-        post alike share their sum: ``ante_start``) are added as one product: the total
-        times their count has the total's exponent, as their sum has."""
-        zero = pot = self.zero
-        same: Money = zero  # the last total seen, and how many players in a row had it
-        count = 0
-        for p in self.players:
-            total = p.total
-            if total is zero:  # (a player who put nothing in adds nothing)
-                continue
-            if total is same:
-                count += 1
-                continue
-            if count:
-                pot += same if count == 1 else same * count
-            same, count = total, 1
-        if count:
-            pot += same if count == 1 else same * count
-        return pot
-
     def action_facts(self) -> list[ActionFacts]:
-        """What each action applied so far did (:func:`~studbook.engine.result.fact_fields`)."""
-        return list(starmap(new_action_facts, fact_fields(self.action_log)))
+        """What each action applied so far did (:func:`~studbook.engine.result.action_facts`)."""
+        return list(map(action_facts, self.action_log))
 
     def report(self, message: Message, line: int, **fields: object) -> None:
         """A violation of ``message``'s rule at ``line``, its text written from ``fields``
@@ -579,13 +546,14 @@ class Table:
         return {name: p.seat for name, p in self.by_name.items()}
 
     def put(self, p: PlayerState, chips: Money, line: int, all_in_flag: bool = False) -> None:
-        """``p`` puts ``chips`` in at ``line``: their stack, street and hand totals (and
-        so the pot, :attr:`pot`) move together, and rule chips.stack is checked (``all_in_flag``:
-        the log says all-in). Every bet goes in here (an ordinary ante has a fast path)."""
+        """``p`` puts ``chips`` in at ``line``: their stack, street and hand totals and
+        the pot move together, and rule chips.stack is checked (``all_in_flag``: the
+        log says all-in). Every bet goes in here (an ordinary ante has a fast path)."""
         before = p.stack
         p.stack = stack = before - chips
         p.street_in += chips
         p.total += chips
+        self.pot += chips
         if stack > self.zero:
             if all_in_flag:
                 self.report(CHIPS_STACK_ALL_IN_WITH_CHIPS, line, player=p.name, behind=stack)

@@ -175,14 +175,7 @@ def on_action(s: Table, e: Action) -> None:
     # what the action finds (noted on the result, which turns it into ActionFacts); one
     # statement each: a five-name assignment builds and unpacks a tuple (some 500 instructions)
     bets = r.aggressions
-    # the pot before the action, only where the last record cannot give it (the first
-    # action, or chips moved outside an action since: an ante, a returned bet); else None,
-    # the last record's pot plus what it put in (result.fact_fields works it out: no
-    # reader of check's needs it, and the pot was an addition a chip movement)
-    pot = None
-    if s.pot_moved:
-        s.pot_moved = False
-        pot = s.pot
+    pot = s.pot
     level = r.current_bet
     street_in = p.street_in
     before = p.total
@@ -232,7 +225,6 @@ def on_action(s: Table, e: Action) -> None:
 def _misplaced_facts(s: Table, e: Action) -> None:
     """The note of an action the engine could not apply: it put nothing in."""
     s.action_log.append((e, s.street, s.round.aggressions, s.pot, s.zero, s.zero, s.zero, s.zero))
-    s.pot_moved = False
     if e.kind in AGGRESSIVE:
         s.round.aggressions += 1
 

@@ -56,7 +56,7 @@ def on_ante(s: Table, e: PostAnte) -> None:
             s.ante_posted = amount
         zero = s.zero
         p.stack -= amount
-        s.pot_moved = True  # (the pot, Table.pot, is the totals' sum: the next action's record carries it)
+        s.pot += amount
         total = p.total
         if total is zero:
             # (the player's start: the hand total and the ante are both still the hand's
@@ -95,7 +95,6 @@ def _ante_checked(s: Table, p: PlayerState | None, e: PostAnte) -> None:
         if not short_all_in:
             s.report(DEAL_ANTE_AMOUNT, e.line, expected=expected, amount=amount, player=p.name)
     s.put(p, amount, e.line)
-    s.pot_moved = True
     p.ante += amount
     p.street_in = s.zero  # antes do not count toward bets
 

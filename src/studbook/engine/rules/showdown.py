@@ -47,7 +47,7 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
         s.report(POT_UNCALLED_WRONG, e.line, expected=expected, top=top.name, amount=e.amount, player=p.name)
     p.stack += e.amount
     p.total -= e.amount
-    s.pot_moved = True  # (the pot, Table.pot, is the totals' sum: the next action's record carries it)
+    s.pot -= e.amount
     p.street_in = max(p.street_in - e.amount, s.zero)
     p.returned += e.amount
     if p.stack > s.zero and p.all_in and not p.folded:
