@@ -239,19 +239,18 @@ class Round:
 
 
 _CLOCKWISE_VIEWS: dict[int, itemgetter[Any]] = {}
+"""Each player count's getter of the positions' views (a dozen at most): :func:`_clockwise_views`."""
 
 
 def _clockwise_views(count: int) -> itemgetter[Any]:
     """For a table of ``count`` players: what takes from the dealing order twice over (a
     ring) each position's view, the other players clockwise from the next, as a tuple by
     position (:attr:`Table.clockwise_after`). One getter a player count, made once and
-    shared: it slices the ring in one C call, not a slice's bytecodes a player (some
-    2.5 k instructions a hand of 8). It ends with an empty view no position reads: an
-    itemgetter of one item would return it bare, not in a tuple (a table of one)."""
-    views = _CLOCKWISE_VIEWS.get(count)
-    if views is None:
-        views = _CLOCKWISE_VIEWS[count] = itemgetter(
-            *(slice(pos + 1, pos + count) for pos in range(count)), slice(0, 0))
+    remembered in :data:`_CLOCKWISE_VIEWS`: it slices the ring in one C call, not a slice's
+    bytecodes a player (some 1.5 k instructions a hand of 8). It ends with an empty view no
+    position reads: an itemgetter of one item would return it bare, not in a tuple."""
+    views = _CLOCKWISE_VIEWS[count] = itemgetter(
+        *(slice(pos + 1, pos + count) for pos in range(count)), slice(0, 0))
     return views
 
 
@@ -450,7 +449,10 @@ class Table:
         # (every hand: one copy where dealing starts with the first seat, a counter, not enumerate)
         order = self.order = players[start:] + players[:start] if start else players[:]
         # each position's view of the table: the other players, clockwise from the next
-        self.clockwise_after: tuple[list[PlayerState], ...] = _clockwise_views(len(order))(order * 2)
+        # (the getter by get, made on a miss: a hit, nearly every hand, costs no call of ours)
+        count = len(order)
+        views = _CLOCKWISE_VIEWS.get(count) or _clockwise_views(count)
+        self.clockwise_after: tuple[list[PlayerState], ...] = views(order * 2)
         i = 0
         for q in order:
             q.pos = i
