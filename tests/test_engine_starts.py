@@ -10,13 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budget import examples
 
 from studbook import check as check_module
 from studbook.check import TableMemory, check_hand, start_state
 from studbook.engine.rules import order
 from studbook.engine.state import StudState
+from studbook.engine.profiles import RuleProfile
 from studbook.engine.table import BOARD_KEYS, PlayerState, Table, board_key
-from studbook.events import Hand
+from studbook.events import Hand, Stakes
 from studbook.parse import parse_paths
 from studbook.simulate import simulate_hands
 
@@ -206,3 +211,23 @@ def test_a_streets_missing_deals_are_asked_at_most_once(monkeypatch: pytest.Monk
         sevenths += any(street == 7 for (i, street) in asked if i == n)
         assert max((v for (i, _), v in asked.items() if i == n), default=0) <= 1, (hand, result.violations)
     assert sevenths > 50
+
+
+@settings(max_examples=examples(200))
+@given(seats=st.lists(st.integers(1, 12), max_size=11), button=st.none() | st.integers(0, 12))
+def test_each_positions_view_is_the_others_clockwise_from_the_next(seats: list[int], button: int | None) -> None:
+    """clockwise_after (made by one shared getter a player count, i34e23) is, at every dealing
+    position, the other players from the next clockwise: catches a view off by one, one
+    view too few or a bare view where a tuple of them is due (a table of one)."""
+    state = StudState.new("stud", Stakes(2, 4, 1), [(seat, f"p{i}", 100) for i, seat in enumerate(seats)],
+                          RuleProfile(deal_start="after_button"), button=button)
+    order = state.order
+    assert sorted(order, key=lambda p: p.seat) == state.players
+    assert [p.pos for p in order] == list(range(len(order)))
+    for pos in range(len(order)):
+        assert list(state.clockwise_after[pos]) == order[pos + 1:] + order[:pos]
+    for start in range(len(order)):  # the dealing order set again (profile deal_start="first_dealt")
+        state.set_order(start)
+        assert [p.pos for p in state.order] == list(range(len(order)))
+        for pos in range(len(order)):
+            assert list(state.clockwise_after[pos]) == state.order[pos + 1:] + state.order[:pos]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Iterable, Sequence, TypedDict
+from typing import Any, Iterable, Sequence, TypedDict
 
 from studbook.betting import owed
 from studbook.cards import Card
@@ -43,7 +43,6 @@ ZERO = Decimal(0)
 
 
 _SEAT = attrgetter("seat")
-_new_object = object.__new__
 
 
 class Reported(StrEnum):
@@ -117,8 +116,11 @@ def _seated_player(name: str, seat: int, stack: Money, in_hand: bool, zero: Mone
     """A seat's state at the hand's start (``zero``: the hand's, :attr:`Table.zero`): the one
     place a :class:`PlayerState` is made (:class:`Table` seats its players with it). A function,
     not the class's ``__init__``: a class call with an ``__init__`` runs it in a new C-level
-    frame of the interpreter, a plain call does not (8 seats a hand)."""
-    p = _new_object(PlayerState)
+    frame of the interpreter, a plain call does not (8 seats a hand). The class has no
+    ``__init__`` of its own, so its call goes straight to object's: cheaper than
+    ``object.__new__(PlayerState)``, a builtin method whose wrapper checks and slices
+    its arguments (some 300 instructions a seat)."""
+    p = PlayerState()
     p.name = name
     p.seat = seat
     p.pos = 0  # index in dealing order
@@ -234,6 +236,22 @@ class Round:
         # once an action of the round was applied)
         self.deals = 0
         self.deals_verified = False  # check_missing_deals found every deal of this street
+
+
+_CLOCKWISE_VIEWS: dict[int, itemgetter[Any]] = {}
+"""Each player count's getter of the positions' views (a dozen at most): :func:`_clockwise_views`."""
+
+
+def _clockwise_views(count: int) -> itemgetter[Any]:
+    """For a table of ``count`` players: what takes from the dealing order twice over (a
+    ring) each position's view, the other players clockwise from the next, as a tuple by
+    position (:attr:`Table.clockwise_after`). One getter a player count, made once and
+    remembered in :data:`_CLOCKWISE_VIEWS`: it slices the ring in one C call, not a slice's
+    bytecodes a player (some 1.5 k instructions a hand of 8). It ends with an empty view no
+    position reads: an itemgetter of one item would return it bare, not in a tuple."""
+    views = _CLOCKWISE_VIEWS[count] = itemgetter(
+        *(slice(pos + 1, pos + count) for pos in range(count)), slice(0, 0))
+    return views
 
 
 class TableOptions(TypedDict, total=False):
@@ -431,15 +449,14 @@ class Table:
         # (every hand: one copy where dealing starts with the first seat, a counter, not enumerate)
         order = self.order = players[start:] + players[:start] if start else players[:]
         # each position's view of the table: the other players, clockwise from the next
-        others = len(order) - 1
-        ring = order * 2
-        after: list[list[PlayerState]] = []
-        self.clockwise_after = after
+        # (the getter by get, made on a miss: a hit, nearly every hand, costs no call of ours)
+        count = len(order)
+        views = _CLOCKWISE_VIEWS.get(count) or _clockwise_views(count)
+        self.clockwise_after: tuple[list[PlayerState], ...] = views(order * 2)
         i = 0
         for q in order:
             q.pos = i
             i += 1
-            after.append(ring[i:i + others])
 
     @property
     def chip(self) -> Money:
