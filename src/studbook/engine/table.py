@@ -33,9 +33,9 @@ from studbook.engine.variants import VARIANT_RULES
 from studbook.engine.result import ActionFacts, ActionRecord, action_facts, Violation
 
 __all__ = [
-    "BOARD_KEY_FIGURES", "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH", "LegalAction",
-    "LegalActions", "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "TURN_REPORTED", "Table",
-    "TableOptions", "ZERO",
+    "BOARD_KEY_FIGURES", "BOARD_KEYS", "BRING_IN", "CALL", "CHECK", "COMMUNITY_REPORTED", "COMPLETE", "FOLD", "FOURTH",
+    "LegalAction", "LegalActions", "PlayerState", "RANK_NIBBLE", "Reported", "Round", "SEVENTH", "THIRD", "TURN_REPORTED",
+    "Table", "TableOptions", "ZERO",
     "able_count", "board_key", "packed_board_key", "rank_sum", "smallest_chip",
 ]
 
