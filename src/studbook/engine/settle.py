@@ -124,20 +124,8 @@ def _gather(collects: Sequence[Collect], zero: Money) -> _Collected:
     top_pot = -1
     for c in collects:
         player, amount, pot = c.player, c.amount, c.pot
-        # (a sum started here is the hand's zero plus the amount, one figure worked out once and
-        # shared: the total, the player's and the pot's sums of the hand's first collection, most
-        # hands' only one; an addition is some 450 instructions on a cash table. A figure of
-        # nought is falsy: worked out again, the same)
-        if total is zero:
-            total = alone = zero + amount
-        else:
-            total += amount
-            alone = None
-        mine = by_player.get(player)
-        if mine is None:
-            alone = by_player[player] = alone or zero + amount
-        else:
-            by_player[player] = mine + amount
+        total += amount
+        by_player[player] = by_player.get(player, zero) + amount
         row = by_pot.get(pot)
         if row is None:
             row = by_pot[pot] = {}
@@ -146,8 +134,7 @@ def _gather(collects: Sequence[Collect], zero: Money) -> _Collected:
                 top_pot = pot
             if pot:
                 numbered = True
-        mine = row.get(player)
-        row[player] = (alone or zero + amount) if mine is None else mine + amount
+        row[player] = row.get(player, zero) + amount
         if c.half is not None:
             halves.setdefault(pot, {})[player] = c.half
     got.total, got.numbered, got.top_pot = total, numbered, top_pot
