@@ -9,7 +9,7 @@ from typing import Any, Callable, Generator, Iterator, Protocol, TypeVar, overlo
 from studbook.read.regex import OPS as _c
 from studbook.read.regex import no_newline, regex_items
 from studbook.records import maker
-from studbook.sites.base import HandText
+from studbook.sites.base import HandText, hand_lines
 
 # A hand's text made by its positional maker (every hand is one: fewer steps than the
 # frozen class's __init__, issue 34)
@@ -118,8 +118,7 @@ def split_at_headers(text: str, header: re.Pattern[str], reader: HandReader[R] |
         if hand:
             # its lines cut here, once: their number is its newlines (the blank lines after it
             # counted alone), and the builder reads them (HandText.lines)
-            lines = hand.split("\n")
-            lines.pop()  # "" after the last newline
+            lines = hand_lines(hand)
             yield _hand_text(line, hand, lines)
             line += len(lines) + count("\n", blank + 1, end)
         else:

@@ -50,7 +50,7 @@ from studbook.read import limits
 from studbook.read.split import header_starts, literal_text, starts_every_match
 from studbook.read.limits import MAX_PLACE, MAX_TEXT_SHOWN, damaged, within_count
 from studbook.sites.base import (
-    CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText,
+    CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS, UNKNOWN_FORM, UNKNOWN_STUD_HEADER, UNRECOGNISED_HEADER, HandText, hand_lines,
 )
 from studbook.sites.ledger import Ledger
 from studbook.sites.makers import (
@@ -599,8 +599,7 @@ class LineBuilder:
                 line += 1
             if body is None:
                 break
-            lines = body.split("\n")
-            lines.pop()  # "" after the last newline
+            lines = hand_lines(body)
             body = None
         self.newlines = line - chunk.first_line
         return sid
@@ -647,7 +646,7 @@ class LineBuilder:
         numbers: list[int] = []
         offsets: list[int] = []
         at = removed = 0
-        for number, written in enumerate(self.text.split("\n")[:-1], 1):
+        for number, written in enumerate(hand_lines(self.text), 1):
             if number + first - 1 in noted:
                 removed += len(written) + 1
             else:
@@ -714,8 +713,7 @@ class LineBuilder:
             return None
         nxt, keep, scanner, _ = step
         handler = self._dispatch.get(kind, _no_handler) if keep else _ignore
-        index = self._player_field(kind) if keep else -1
-        player = index if index >= 0 else None
+        player = self._player_field(kind) if keep else None
         plan[sid][kind] = found = (nxt, handler, player, scanner.memo, scanner.read, plan.setdefault(nxt, {}))
         return found
 
@@ -727,7 +725,7 @@ class LineBuilder:
             for kind, f, at, start, end in tokens:
                 line = at + offset
                 handler, index = self._dispatch[kind], self._player_field(kind)
-                if index >= 0 and self.names and f[index] not in self.unique_names:
+                if index is not None and self.names and f[index] not in self.unique_names:
                     f = self._resplit(kind, self.text[start:end], index) or f
                 handler(self, kind, f, line)
         except SkipHand as skip:
@@ -755,9 +753,9 @@ class LineBuilder:
         return make_skipped(self.file, self.chunk.first_line, self.head.get("hand_id"), skip.game, skip.reason,
                             self.SITE or None)  # fmt: skip
 
-    def _player_field(self, kind: str) -> int:
-        """The index of the player among a ``kind`` line's fields, or -1."""
-        return -1 if kind in self.NOT_PLAYERS else self.grammar.name_field.get(kind, -1)
+    def _player_field(self, kind: str) -> int | None:
+        """The index of the player among a ``kind`` line's fields, or None (no player)."""
+        return None if kind in self.NOT_PLAYERS else self.grammar.name_field.get(kind)
 
     def _resplit(self, kind: str, text: str, index: int) -> Fields | None:
         """Re-read a line whose player the lazy regex cut at the wrong place
