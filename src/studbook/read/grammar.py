@@ -51,6 +51,7 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+_WEIGH_AFTER = 64  # lines a scanner notes before it weighs how many come back (see _Scanner._weigh_lines)
 _LONE_TRIES = 64  # tries of a scanner's first alternative alone counted before they are kept or given up
 _PLAY_AFTER = 16  # lines a scanner reads by its whole alternation before it compiles its lines of play's part
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
@@ -96,11 +97,13 @@ class _Scanner:
 
     ``memo`` holds the token read from each rest of line seen so far, when
     no alternative can look past the end of the line (see :func:`_in_line`);
-    it stays empty otherwise.
+    it stays empty otherwise, and while the scanner's lines come once (see
+    :meth:`_weigh_lines`): an empty memo is not looked in.
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_line_enders", "_tries", "_fails", "_play", "_play_text", "_reads")
+                 "_first", "_first_match", "_lone", "_line_enders", "_tries", "_fails", "_play", "_play_text", "_reads",
+                 "_notes", "_note_limit", "_unweighed")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -176,6 +179,13 @@ class _Scanner:
         self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
         self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
         self._seen: set[Any] = set()  # keys read once, lately
+        # How the scanner remembers, weighed on its first lines (_weigh_lines): each line
+        # noted at its first sight and remembered at its second (``_notes``), or remembered
+        # at once; or, where none came back, nothing remembered for the next ``_unweighed``
+        # lines read (``_remembers`` False, then weighed again)
+        self._notes = True
+        self._note_limit = _WEIGH_AFTER
+        self._unweighed = 0
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -227,20 +237,75 @@ class _Scanner:
                     return None  # a token past its line: Lark's parser too
                 token = (name, fields, length, length > width)  # (past the rest: its newline)
             if not self._remembers:
+                if self._unweighed:  # lines that come once (_weigh_lines): counted till weighed again
+                    self._unweighed -= 1
+                    if not self._unweighed:
+                        self._note_again()
                 return token
-            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
-            if key not in seen:
-                if len(seen) >= _SEEN_LIMIT:
-                    seen.clear()
-                    self._count_lone_tries_again()  # lately's lines may be of other kinds (a mixed log)
-                seen.add(key)
-                return token
+            if self._notes:  # the first sight of a key (lately) is noted, not remembered
+                seen = self._seen
+                if key not in seen:
+                    if len(seen) < self._note_limit:
+                        seen.add(key)
+                        return token
+                    if self._weigh_lines(key):  # (False: remembered at once, from this line on)
+                        return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
             self._older = keyed.copy()
             keyed.clear()
+            if not self._notes:  # weighed again on the lines to come (lately's may be of other kinds)
+                self._note_again()
         keyed[key] = token
         return token
+
+    def _weigh_lines(self, key: Any) -> bool:
+        """The lines noted are as many as the scanner notes, ``key`` read for the
+        first time: whether it is not to be remembered now. After its first
+        :data:`_WEIGH_AFTER` lines, it weighs how many came back (were read a
+        second time, and remembered then):
+
+        * a quarter or more (actions and antes, which a table repeats): it
+          remembers each line from its first sight on (issue 34: a noted line is
+          matched again at its second sight, some 8 k instructions; a simulated
+          hand's lines of play came back 6 times in 10, a line remembered that
+          does not come back costs a dict entry);
+        * none (a hand's number and time, a street's first card, a table's
+          header pieces): it remembers nothing for the next :data:`_SEEN_LIMIT`
+          lines, and its memo, empty, is not looked in (issue 34: each such line
+          was hashed, looked up and noted for nothing, some 0.7 k instructions;
+          8 a simulated hand), then notes and weighs again;
+        * else it goes on noting, and every :data:`_SEEN_LIMIT` lines forgets
+          them and counts its lone tries again (lately's lines may be of other
+          kinds: a mixed log, a file of tournaments after one of cash tables).
+
+        The real logs' tables read many hands, so their lines of play come back
+        and the rest seldom does; a file read twice comes back whole, and its
+        lines are noted from its first sight and remembered at its second."""
+        seen = self._seen
+        if self._note_limit < _SEEN_LIMIT:
+            self._note_limit = _SEEN_LIMIT
+            if 4 * len(self._keyed) >= len(seen):
+                self._notes = False
+                seen.clear()
+                return False
+            if not self._keyed and not self._older:
+                self._remembers = False
+                self._unweighed = _SEEN_LIMIT
+                seen.clear()
+                return True
+        else:
+            seen.clear()
+            self._count_lone_tries_again()
+        seen.add(key)
+        return True
+
+    def _note_again(self) -> None:
+        """Back to noting each line's first sight, weighed again after :data:`_WEIGH_AFTER`."""
+        self._remembers = self._notes = True
+        self._note_limit = _WEIGH_AFTER
+        self._seen.clear()
+        self._count_lone_tries_again()
 
     def _count_lone_try(self, text: str, pos: int) -> re.Match[str] | None:
         """The first alternative alone at ``pos``, counted: after :data:`_LONE_TRIES`
