@@ -182,8 +182,10 @@ class _Scanner:
         # How the scanner remembers, weighed on its first lines (_weigh_lines): each line
         # noted at its first sight and remembered at its second (``_notes``), or remembered
         # at once; or, where none came back, nothing remembered for the next ``_unweighed``
-        # lines read (``_remembers`` False, then weighed again)
-        self._notes = True
+        # lines read (``_remembers`` False, then weighed again). ``_notes`` is False where
+        # ``_remembers`` is: read tests ``_notes`` alone on the path of most lines read the
+        # first time (issue 34: a test of three steps less on some 28 reads a simulated hand).
+        self._notes = self._remembers
         self._note_limit = _WEIGH_AFTER
         self._unweighed = 0
 
@@ -200,17 +202,15 @@ class _Scanner:
         line read for the first time comes here, tens of times a hand.)
         """
         key: Any
-        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
         if self._by_rest:
             key = rest  # the callers looked in ``memo`` already
-            token = older.get(key) if older else None
         else:
             key = (text[pos - 1 : pos], rest)
             token = self._keyed.get(key)
             if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
                 return token  # after its first are read so, the rest of the line their key, every hand)
-            token = older.get(key) if older else None
-        if token is None:
+        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
+        if not older or (token := older.get(key)) is None:  # (one test where it is empty)
             first = self._first_match
             m = first(text, pos) if first is not None else None
             if m is not None:
@@ -236,12 +236,6 @@ class _Scanner:
                 if not 0 < length <= width + 1:
                     return None  # a token past its line: Lark's parser too
                 token = (name, fields, length, length > width)  # (past the rest: its newline)
-            if not self._remembers:
-                if self._unweighed:  # lines that come once (_weigh_lines): counted till weighed again
-                    self._unweighed -= 1
-                    if not self._unweighed:
-                        self._note_again()
-                return token
             if self._notes:  # the first sight of a key (lately) is noted, not remembered
                 seen = self._seen
                 if key not in seen:
@@ -250,6 +244,12 @@ class _Scanner:
                         return token
                     if self._weigh_lines(key):  # (False: remembered at once, from this line on)
                         return token
+            elif not self._remembers:
+                if self._unweighed:  # lines that come once (_weigh_lines): counted till weighed again
+                    self._unweighed -= 1
+                    if not self._unweighed:
+                        self._note_again()
+                return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
             self._older = keyed.copy()
@@ -290,7 +290,7 @@ class _Scanner:
                 seen.clear()
                 return False
             if not self._keyed and not self._older:
-                self._remembers = False
+                self._remembers = self._notes = False
                 self._unweighed = _SEEN_LIMIT
                 seen.clear()
                 return True
