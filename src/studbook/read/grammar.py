@@ -181,13 +181,16 @@ class _Scanner:
         self._seen: set[Any] = set()  # keys read once, lately
         # How the scanner remembers, weighed on its first lines (_weigh_lines): each line
         # noted at its first sight and remembered at its second (``_notes``), or remembered
-        # at once; or, where none came back, nothing remembered for the next ``_unweighed``
-        # lines read (``_remembers`` False, then weighed again). ``_notes`` is False where
-        # ``_remembers`` is: read tests ``_notes`` alone on the path of most lines read the
-        # first time (issue 34: a test of three steps less on some 28 reads a simulated hand).
+        # at once; or, where none came back, nothing for the next lines read, as many as
+        # ``_unweighed`` gives (``_remembers`` False), then weighed again. ``_notes`` is False
+        # where ``_remembers`` is: read tests ``_notes`` alone on the path of most lines read
+        # the first time (issue 34: three steps less, some 28 reads a simulated hand). The
+        # count is a countdown read by ``next``, a C call (``-= 1`` on an attribute made and
+        # freed an int past 256: some 0.4 k instructions a line, 0.25 k so); a scanner that
+        # never remembers counts without end.
         self._notes = self._remembers
         self._note_limit = _WEIGH_AFTER
-        self._unweighed = 0
+        self._unweighed: Iterator[bool] = itertools.repeat(True)
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -245,10 +248,8 @@ class _Scanner:
                     if self._weigh_lines(key):  # (False: remembered at once, from this line on)
                         return token
             elif not self._remembers:
-                if self._unweighed:  # lines that come once (_weigh_lines): counted till weighed again
-                    self._unweighed -= 1
-                    if not self._unweighed:
-                        self._note_again()
+                if not next(self._unweighed, False):  # lines that come once (_weigh_lines): weighed again
+                    self._note_again()
                 return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
@@ -261,7 +262,8 @@ class _Scanner:
 
     def _weigh_lines(self, key: Any) -> bool:
         """The lines noted are as many as the scanner notes, ``key`` read for the
-        first time: whether it is not to be remembered now. After its first
+        first time: False where it is to be remembered at once, True where not
+        (noted, or nothing remembered). After its first
         :data:`_WEIGH_AFTER` lines, it weighs how many came back (were read a
         second time, and remembered then):
 
@@ -291,7 +293,7 @@ class _Scanner:
                 return False
             if not self._keyed and not self._older:
                 self._remembers = self._notes = False
-                self._unweighed = _SEEN_LIMIT
+                self._unweighed = itertools.repeat(True, _SEEN_LIMIT - 1)  # (its last, the next line notes again)
                 seen.clear()
                 return True
         else:
