@@ -199,10 +199,13 @@ class _Scanner:
 
         Only lines met twice lately are remembered: most lines that hold
         cards or stacks come once, and their tokens would only burden the
-        garbage collector. A full memo becomes the older one: the lines read
-        again before the new one fills up come back from there, the rest are
-        forgotten, so memory stays bounded. (One method, the match inline: a
-        line read for the first time comes here, tens of times a hand.)
+        garbage collector; but a scanner whose first lines mostly came back
+        remembers each at once, and one whose first lines never did
+        remembers nothing for a while (see :meth:`_weigh_lines`). A full
+        memo becomes the older one: the lines read again before the new one
+        fills up come back from there, the rest are forgotten, so memory
+        stays bounded. (One method, the match inline: a line read for the
+        first time comes here, tens of times a hand.)
         """
         key: Any
         if self._by_rest:
@@ -281,9 +284,9 @@ class _Scanner:
           them and counts its lone tries again (lately's lines may be of other
           kinds: a mixed log, a file of tournaments after one of cash tables).
 
-        The real logs' tables read many hands, so their lines of play come back
-        and the rest seldom does; a file read twice comes back whole, and its
-        lines are noted from its first sight and remembered at its second."""
+        A table plays many hands, so its lines of play come back and the rest
+        seldom does; lines that came once and then come back (a file read twice)
+        are remembered again once the scanner weighs again."""
         seen = self._seen
         if self._note_limit < _SEEN_LIMIT:
             self._note_limit = _SEEN_LIMIT
