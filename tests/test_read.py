@@ -28,6 +28,8 @@ from studbook.read.grammar import (
     _LONE_TRIES,
     _MEMO_LIMIT,
     _PLAY_AFTER,
+    _SEEN_LIMIT,
+    _WEIGH_AFTER,
     _IN_LINE_AFTER_CHAR,
     _OUT_OF_LINE,
     LineGrammarError,
@@ -886,11 +888,19 @@ def test_the_lone_tries_are_counted_again_when_the_lines_seen_once_are_forgotten
     now matches."""
     scanner = _deal_and_call_scanner()
     tries = _counted_lone_tries(scanner)
-    for i in range(1100):
-        line = f"p{i}: calls {i}" if i < 200 else f"Dealt to p{i} [Kd]"
+    lines = ["p0: calls 0"] + [f"p{i}: calls {i}" if i < 200 else f"Dealt to p{i} [Kd]" for i in range(1100)]
+    for line in lines:  # (the first line comes back: the scanner goes on noting, see _Scanner._weigh_lines)
         assert scanner.read(line + "\n", 0, line) is not None
-    # (the 1,025th line, read by the alternation, finds the set full: the lines after it are counted)
-    assert len(tries) == _LONE_TRIES + (1100 - 1025)
+    # (the 1,025th line noted, read by the alternation, finds the set full: the lines after it are counted)
+    assert len(tries) == _LONE_TRIES + (len(lines) - 1 - 1025)
+    assert scanner._first_match == scanner._lone
+    # a scanner whose first lines came once weighs them again after _SEEN_LIMIT lines, and counts again
+    scanner = _deal_and_call_scanner()
+    tries = _counted_lone_tries(scanner)
+    lines = [f"p{i}: calls {i}" if i < 200 else f"Dealt to p{i} [Kd]" for i in range(1200)]
+    for line in lines:
+        assert scanner.read(line + "\n", 0, line) is not None
+    assert len(tries) == _LONE_TRIES + (len(lines) - (_WEIGH_AFTER + 1 + _SEEN_LIMIT))
     assert scanner._first_match == scanner._lone
 
 
@@ -948,9 +958,75 @@ def _assert_each_line_read_as_its_whole_alternation_does(scanner: _Scanner, line
     text = "".join(line + "\n" for line in lines)
     pos = 0
     for line in lines:
-        token = scanner.memo.get(line) or scanner.read(text, pos, line)
+        token = (scanner.memo and scanner.memo.get(line)) or scanner.read(text, pos, line)  # as LineBuilder._scan
         assert token == _alternation_token(scanner, text, pos, line), line
         pos += len(line) + 1
+
+
+def _read_as_the_scan_does(scanner: _Scanner, lines: list[str]) -> list[object]:
+    """Each line read as LineBuilder._scan reads it: from the memo where it holds lines, else by ``read``."""
+    return [(scanner.memo and scanner.memo.get(line)) or scanner.read(line + "\n", 0, line) for line in lines]
+
+
+def _counted_matches(scanner: _Scanner) -> list[str]:
+    """A spy on every match the scanner tries (alone, lines of play's part, whole): the texts."""
+    tried: list[str] = []
+    for slot in ("_lone", "match"):
+        matcher = getattr(scanner, slot)
+        setattr(scanner, slot, lambda text, pos, matcher=matcher: tried.append(text) or matcher(text, pos))
+    scanner._first_match = scanner._lone if scanner._first_match is not None else None
+    return tried
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.integers(0, 3 * _WEIGH_AFTER), min_size=_WEIGH_AFTER, max_size=4 * _WEIGH_AFTER),
+       st.sampled_from([0, 1, _WEIGH_AFTER // 4, _WEIGH_AFTER]))  # fmt: skip
+def test_a_scanner_reads_its_lines_alike_however_it_weighs_them(numbers: list[int], back: int) -> None:
+    """Whatever its first lines made the scanner do (remember nothing, note each line, or
+    remember each at once: see ``_Scanner._weigh_lines``), each line read as the builder's scan
+    reads it gives the whole alternation's token; ``back`` of the first lines come back."""
+    first = [f"p{i}: calls {i}" for i in range(_WEIGH_AFTER - back)]
+    lines = first + first[:back] + [f"Dealt to p{n} [Kd]" if n % 2 else f"p{n % 9}: calls {n}" for n in numbers]
+    _assert_each_line_read_as_its_whole_alternation_does(_deal_and_call_scanner(), lines)
+
+
+def test_a_scanner_whose_lines_come_back_remembers_each_from_its_first_sight() -> None:
+    """A quarter of its first lines came back: the scanner remembers each new line at once, so
+    its second sight is the memo's, not a match (issue 34: actions, which a table repeats, were
+    matched again at their second sight). Below a quarter, it notes them still (a line
+    remembered that never comes back is memory for nothing). Fails where the weighing is missed
+    or its threshold turned."""
+    quarter = _WEIGH_AFTER // 4
+    for back, at_once in ((quarter, True), (quarter - 1, False)):
+        scanner = _deal_and_call_scanner()
+        first = [f"p{i}: calls {i}" for i in range(_WEIGH_AFTER)]
+        _read_as_the_scan_does(scanner, first + first[:back])  # (the next new line weighs them)
+        tried = _counted_matches(scanner)
+        new = ["q: calls 1", "Dealt to q [Kd]"]
+        assert _read_as_the_scan_does(scanner, new * 2) == [("CALL", ("q", "1"), 11, True), ("DEAL", ("q", "Kd"), 16, True)] * 2
+        assert (tried == [line + "\n" for line in new]) is at_once, (back, tried)
+        assert scanner._notes is not at_once and new[1] in scanner.memo
+
+
+def test_a_scanner_whose_lines_come_once_looks_in_no_memo_till_it_weighs_them_again() -> None:
+    """None of its first lines came back (hand numbers, a street's first card): the scanner
+    remembers and notes nothing, and its memo, empty, is not looked in (issue 34: each line was
+    hashed, looked up and noted for nothing); after ``_SEEN_LIMIT`` lines it notes again, so
+    a file read twice comes back to the memo. One line that came back among the first lines
+    keeps it noting. Fails where a scanner whose lines come back stops remembering them."""
+    scanner = _deal_and_call_scanner()
+    first = [f"Dealt to p{i} [Kd]" for i in range(_WEIGH_AFTER + 1)]
+    _read_as_the_scan_does(scanner, first)
+    assert not scanner.memo and not scanner._seen and not scanner._remembers
+    again = [f"Dealt to q{i} [Kd]" for i in range((_SEEN_LIMIT - 2) // 2)]
+    _read_as_the_scan_does(scanner, again * 2 + ["x: calls 1"])  # read twice: quiet still, then noted
+    assert not scanner.memo and not scanner._remembers
+    _read_as_the_scan_does(scanner, ["x: calls 2", "x: calls 3"])  # the last line not weighed: notes again
+    assert scanner._remembers and scanner._notes
+    assert _read_as_the_scan_does(scanner, ["x: calls 3"]) == [("CALL", ("x", "3"), 11, True)] and "x: calls 3" in scanner.memo
+    noting = _deal_and_call_scanner()
+    _read_as_the_scan_does(noting, first[:2] + first[:1] + first[2:])
+    assert noting._remembers and noting._notes and first[0] in noting.memo
 
 
 def _play_and_chatter_scanner() -> _Scanner:

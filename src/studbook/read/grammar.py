@@ -51,6 +51,7 @@ _ACCEPT = -1
 _LOOKAHEAD_END = re.compile(r"\(\?=[^()]*\)$")
 _MEMO_LIMIT = 4096  # tokens a scanner remembers, twice over (see _Scanner.read)
 _SEEN_LIMIT = 1024  # rests of lines a scanner remembers having read once
+_WEIGH_AFTER = 64  # lines a scanner notes before it weighs how many come back (see _Scanner._weigh_lines)
 _LONE_TRIES = 64  # tries of a scanner's first alternative alone counted before they are kept or given up
 _PLAY_AFTER = 16  # lines a scanner reads by its whole alternation before it compiles its lines of play's part
 # How far a terminal's match looks (see _in_line): outside its line, in its line and
@@ -96,11 +97,13 @@ class _Scanner:
 
     ``memo`` holds the token read from each rest of line seen so far, when
     no alternative can look past the end of the line (see :func:`_in_line`);
-    it stays empty otherwise.
+    it stays empty otherwise, and while the scanner's lines come once (see
+    :meth:`_weigh_lines`): an empty memo is not looked in.
     """
 
     __slots__ = ("match", "groups", "memo", "_older", "_seen", "_args", "_remembers", "_by_rest", "_keyed",
-                 "_first", "_first_match", "_lone", "_line_enders", "_tries", "_fails", "_play", "_play_text", "_reads")
+                 "_first", "_first_match", "_lone", "_line_enders", "_tries", "_fails", "_play", "_play_text", "_reads",
+                 "_notes", "_note_limit", "_unweighed")
 
     def __init__(self, terminals: list[Any]) -> None:
         parts: list[str] = []
@@ -176,6 +179,18 @@ class _Scanner:
         self._keyed: dict[Any, Scanned] = self.memo if self._by_rest else {}
         self._older: dict[Any, Scanned] = {}  # the memo as it was when last full
         self._seen: set[Any] = set()  # keys read once, lately
+        # How the scanner remembers, weighed on its first lines (_weigh_lines): each line
+        # noted at its first sight and remembered at its second (``_notes``), or remembered
+        # at once; or, where none came back, nothing for the next lines read, as many as
+        # ``_unweighed`` gives (``_remembers`` False), then weighed again. ``_notes`` is False
+        # where ``_remembers`` is: read tests ``_notes`` alone on the path of most lines read
+        # the first time (issue 34: three steps less, some 28 reads a simulated hand). The
+        # count is a countdown read by ``next``, a C call (``-= 1`` on an attribute made and
+        # freed an int past 256: some 0.4 k instructions a line, 0.25 k so); a scanner that
+        # never remembers counts without end.
+        self._notes = self._remembers
+        self._note_limit = _WEIGH_AFTER
+        self._unweighed: Iterator[bool] = itertools.repeat(True)
 
     def read(self, text: str, pos: int, rest: str) -> Scanned | None:
         """The token at ``pos``, ``rest`` being ``text`` from there to the
@@ -184,23 +199,24 @@ class _Scanner:
 
         Only lines met twice lately are remembered: most lines that hold
         cards or stacks come once, and their tokens would only burden the
-        garbage collector. A full memo becomes the older one: the lines read
-        again before the new one fills up come back from there, the rest are
-        forgotten, so memory stays bounded. (One method, the match inline: a
-        line read for the first time comes here, tens of times a hand.)
+        garbage collector; but a scanner whose first lines mostly came back
+        remembers each at once, and one whose first lines never did
+        remembers nothing for a while (see :meth:`_weigh_lines`). A full
+        memo becomes the older one: the lines read again before the new one
+        fills up come back from there, the rest are forgotten, so memory
+        stays bounded. (One method, the match inline: a line read for the
+        first time comes here, tens of times a hand.)
         """
         key: Any
-        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
         if self._by_rest:
             key = rest  # the callers looked in ``memo`` already
-            token = older.get(key) if older else None
         else:
             key = (text[pos - 1 : pos], rest)
             token = self._keyed.get(key)
             if token is not None:  # remembered already, not stored again (issue 34: a header's tokens
                 return token  # after its first are read so, the rest of the line their key, every hand)
-            token = older.get(key) if older else None
-        if token is None:
+        older = self._older  # (empty until the memo first fills: no look-up then, issue 34)
+        if not older or (token := older.get(key)) is None:  # (one test where it is empty)
             first = self._first_match
             m = first(text, pos) if first is not None else None
             if m is not None:
@@ -226,21 +242,75 @@ class _Scanner:
                 if not 0 < length <= width + 1:
                     return None  # a token past its line: Lark's parser too
                 token = (name, fields, length, length > width)  # (past the rest: its newline)
-            if not self._remembers:
-                return token
-            seen = self._seen  # the first sight of a key (lately) is noted, not remembered
-            if key not in seen:
-                if len(seen) >= _SEEN_LIMIT:
-                    seen.clear()
-                    self._count_lone_tries_again()  # lately's lines may be of other kinds (a mixed log)
-                seen.add(key)
+            if self._notes:  # the first sight of a key (lately) is noted, not remembered
+                seen = self._seen
+                if key not in seen:
+                    if len(seen) < self._note_limit:
+                        seen.add(key)
+                        return token
+                    if self._weigh_lines(key):  # (False: remembered at once, from this line on)
+                        return token
+            elif not self._remembers:
+                if not next(self._unweighed, False):  # lines that come once (_weigh_lines): weighed again
+                    self._note_again()
                 return token
         keyed = self._keyed
         if len(keyed) >= _MEMO_LIMIT:
             self._older = keyed.copy()
             keyed.clear()
+            if not self._notes:  # weighed again on the lines to come (lately's may be of other kinds)
+                self._note_again()
         keyed[key] = token
         return token
+
+    def _weigh_lines(self, key: Any) -> bool:
+        """The lines noted are as many as the scanner notes, ``key`` read for the
+        first time: False where it is to be remembered at once, True where not
+        (noted, or nothing remembered). After its first
+        :data:`_WEIGH_AFTER` lines, it weighs how many came back (were read a
+        second time, and remembered then):
+
+        * a quarter or more (actions and antes, which a table repeats): it
+          remembers each line from its first sight on (issue 34: a noted line is
+          matched again at its second sight, some 8 k instructions; a simulated
+          hand's lines of play came back 6 times in 10, a line remembered that
+          does not come back costs a dict entry);
+        * none (a hand's number and time, a street's first card, a table's
+          header pieces): it remembers nothing for the next :data:`_SEEN_LIMIT`
+          lines, and its memo, empty, is not looked in (issue 34: each such line
+          was hashed, looked up and noted for nothing, some 0.7 k instructions;
+          8 a simulated hand), then notes and weighs again;
+        * else it goes on noting, and every :data:`_SEEN_LIMIT` lines forgets
+          them and counts its lone tries again (lately's lines may be of other
+          kinds: a mixed log, a file of tournaments after one of cash tables).
+
+        A table plays many hands, so its lines of play come back and the rest
+        seldom does; lines that came once and then come back (a file read twice)
+        are remembered again once the scanner weighs again."""
+        seen = self._seen
+        if self._note_limit < _SEEN_LIMIT:
+            self._note_limit = _SEEN_LIMIT
+            if 4 * len(self._keyed) >= len(seen):
+                self._notes = False
+                seen.clear()
+                return False
+            if not self._keyed and not self._older:
+                self._remembers = self._notes = False
+                self._unweighed = itertools.repeat(True, _SEEN_LIMIT - 1)  # (its last, the next line notes again)
+                seen.clear()
+                return True
+        else:
+            seen.clear()
+            self._count_lone_tries_again()
+        seen.add(key)
+        return True
+
+    def _note_again(self) -> None:
+        """Back to noting each line's first sight, weighed again after :data:`_WEIGH_AFTER`."""
+        self._remembers = self._notes = True
+        self._note_limit = _WEIGH_AFTER
+        self._seen.clear()
+        self._count_lone_tries_again()
 
     def _count_lone_try(self, text: str, pos: int) -> re.Match[str] | None:
         """The first alternative alone at ``pos``, counted: after :data:`_LONE_TRIES`

@@ -568,8 +568,8 @@ class LineBuilder:
         while True:
             for rest in lines:
                 while True:  # the tokens of the line: one, save in headers
-                    try:
-                        kind, f, length, newline = memo.get(rest) or read(text, pos, rest) or _UNREAD
+                    try:  # (an empty memo is not looked in: a scanner's whose lines come once, the line not hashed)
+                        kind, f, length, newline = (memo and memo.get(rest)) or read(text, pos, rest) or _UNREAD
                     except ValueError:  # no terminal reads the line here
                         # a line's first token (``pos`` just past a newline): the line policy may pass it
                         if sid and (not pos or text[pos - 1] == "\n") and self._note(line, rest, sid):
