@@ -70,6 +70,20 @@ def test_a_hand_remembered_without_being_asked_about_uses_its_own_key() -> None:
     assert list(memory.bring_ins) == [TableMemory.key(other), TableMemory.key(first)]
 
 
+def test_the_one_bring_in_remembered_at_a_table_answers_for_another_ante() -> None:
+    """``bring_in_for``: a hand whose ante the table's memory does not hold gets the one
+    bring-in remembered there, and nothing when two were (i34e25 reads the one value by a
+    loop, not ``next(iter(...))``). Catches a first value returned where two are held."""
+    hand = next(h for f in parse_paths([ROOT / "histories"]) for h in f.hands)
+    antes = [Decimal("0.0625"), Decimal("0.03125")]
+    assert hand.header.stakes.ante not in antes
+    memory = TableMemory()
+    memory.remember(hand, antes[0], Decimal(3))
+    assert memory.bring_in_for(hand) == (Decimal(3), hand.hand_id)
+    memory.remember(hand, antes[1], Decimal(5))
+    assert memory.bring_in_for(hand) is None
+
+
 def _generator_frames(boards: list[list[Card]], low: bool) -> tuple[list[int], int]:
     made = 0
 

@@ -7,6 +7,7 @@ and, where cheap, by a twin showing the option does not hide a real fault.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 from decimal import Decimal
 
@@ -40,6 +41,25 @@ def test_registry() -> None:
     register(RuleProfile(name="testsite", cap_bets=5))
     assert get_profile("testsite").cap_bets == 5
     assert "pokerstars" in profiles()
+
+
+def test_a_site_asked_before_its_profile_was_registered_gets_the_profile_after() -> None:
+    """``get_profile`` remembers its answers by the name asked (i34e25: no lower-cased copy a
+    hand); ``register`` empties that memory, so a name asked before its profile was registered,
+    in any case, gets the profile after, and an unknown name the default renamed, lower-cased.
+    Catches a memory that outlives ``register``."""
+    name = "lateregistered"
+    assert get_profile("LateRegistered") == replace(DEFAULT, name=name)
+    assert get_profile(name) == replace(DEFAULT, name=name)
+    late = RuleProfile(name=name, cap_bets=7)
+    register(late)
+    try:
+        assert get_profile(name) is late and get_profile("LateRegistered") is late
+    finally:
+        module = importlib.import_module("studbook.engine.profiles")  # (the package's `profiles` is a function)
+        del module._REGISTRY[name]
+        module._BY_SITE.clear()
+    assert get_profile(name) == replace(DEFAULT, name=name)
 
 
 def test_pokerstars_deals_from_the_lowest_seat_and_breaks_board_ties_by_it() -> None:

@@ -21,7 +21,7 @@ from studbook.engine.rules import order
 from studbook.engine.state import StudState
 from studbook.engine.profiles import RuleProfile
 from studbook.engine.table import BOARD_KEYS, PlayerState, Table, board_key
-from studbook.events import Hand, Stakes
+from studbook.events import Hand, Seat, Stakes, Street
 from studbook.parse import parse_paths
 from studbook.simulate import simulate_hands
 
@@ -231,3 +231,42 @@ def test_each_positions_view_is_the_others_clockwise_from_the_next(seats: list[i
         assert [p.pos for p in state.order] == list(range(len(order)))
         for pos in range(len(order)):
             assert list(state.clockwise_after[pos]) == state.order[pos + 1:] + state.order[:pos]
+
+
+_SEATING = st.lists(
+    st.tuples(st.integers(1, 10), st.sampled_from(["ann", "bob", "cy", "dee", "eve"]), st.integers(0, 500),
+              st.booleans(), st.booleans(), st.booleans()),
+    max_size=9)
+
+
+@settings(max_examples=examples(200))
+@given(seating=_SEATING)
+def test_the_seats_states_are_made_as_listed_first_name_standing_sorted_by_seat(
+        seating: list[tuple[int, str, int, bool, bool, bool]]) -> None:
+    """``Table._seat_players`` makes every seat's state in its own loop (i34e25: no call a
+    seat): the first seat of a name stands, the players sorted by seat (stably), a Seat event
+    sitting out or out of the hand not dealt in, every slot of the state set (pos by
+    set_order). Catches a slot left unset (its read raises), a later seat of a name replacing
+    the first, an unstable or missing sort and a wrong live count."""
+    seats: list[tuple[int, str, int] | Seat] = [
+        Seat(file="", line=0, seat=number, player=name, stack=stack, sitting_out=out, out_of_hand=gone)
+        if as_event else (number, name, stack)
+        for number, name, stack, as_event, out, gone in seating]
+    state = StudState.new("stud", Stakes(2, 4, 1), seats)
+    first: dict[str, tuple[int, int, bool]] = {}
+    for number, name, stack, as_event, out, gone in seating:
+        first.setdefault(name, (number, stack, not (as_event and (out or gone))))
+    expected = sorted(first.items(), key=lambda item: item[1][0])  # (stable: as listed among equal seats)
+    assert [(p.name, p.seat, p.stack, p.in_hand) for p in state.players] == [
+        (name, number, stack, in_hand) for name, (number, stack, in_hand) in expected]
+    assert state.by_name == {p.name: p for p in state.players}
+    assert state.live_left == sum(p.in_hand for p in state.players)
+    for p in state.players:
+        values = {slot: getattr(p, slot) for slot in PlayerState.__slots__}  # (an unset slot raises)
+        assert values["start"] == values["stack"] and values["live"] is values["in_hand"]
+        assert all(values[slot] == 0 for slot in ("ante", "total", "street_in", "returned", "collected",
+                                                  "acted_level", "up_ranks", "dealt", "deal_line"))
+        assert values["up"] == [] and values["down"] == [] and values["up"] is not values["down"]
+        assert values["shown"] == () and values["last_street"] is Street.THIRD
+        assert not any(values[slot] for slot in ("folded", "all_in", "acted", "showed", "mucked"))
+    assert len({id(p.up) for p in state.players} | {id(p.down) for p in state.players}) == 2 * len(state.players)

@@ -30,6 +30,8 @@ from studbook.evaluate import (
     low_a5_values,
 )
 from studbook.events import Variant
+from studbook.evaluate.keys import RANK_WEIGHT, SUIT_WEIGHT
+from studbook.evaluate.scalar import _CARD_WEIGHT, _RANKS_SHIFT, _SUITS_MASK
 
 # ---------------------------------------------------------------- reference
 # Categories, spelled out: the encoding promised by studbook.evaluate.values.
@@ -530,3 +532,14 @@ def test_orderings_agree_with_pokerkit(first: list[Card], second: list[Card]) ->
     else:
         with pytest.raises(ValueError):
             pokerkit.EightOrBetterLowHand.from_game(text(first if low_first is None else second))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from(DECK), min_size=1, max_size=15))
+def test_the_cards_packed_weights_part_into_their_rank_and_suit_sums(cards: list[Card]) -> None:
+    """``high_value`` adds one packed figure a card, its rank's and suit's weights (i34e25):
+    the sum of up to 15 of them, repeats and all (more than any hand), parts into the two
+    sums exactly. Catches a rank field placed where a suit's count carries into it."""
+    weights = sum(_CARD_WEIGHT[card.text] for card in cards)
+    assert weights >> _RANKS_SHIFT == sum(RANK_WEIGHT[card.rank] for card in cards)
+    assert weights & _SUITS_MASK == sum(SUIT_WEIGHT[card.suit] for card in cards)

@@ -69,7 +69,10 @@ class TableMemory:
         ante = hand.header.stakes.ante
         if ante in by_ante:
             return by_ante[ante]
-        return next(iter(by_ante.values())) if len(by_ante) == 1 else None
+        if len(by_ante) == 1:
+            for only in by_ante.values():  # (its one value: no iter and next calls)
+                return only
+        return None
 
     def remember(self, hand: Hand, ante: Money | None, amount: Money) -> None:
         key = self._key if self._hand is hand and self._key is not None else self.key(hand)

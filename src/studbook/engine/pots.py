@@ -45,10 +45,12 @@ def build_pots(contributions: Sequence[tuple[str, Money, bool]], zero: Money = Z
 def _even_share(amount: Money, count: int, unit: Money) -> tuple[Money, Money]:
     """``count`` winners' even share of ``amount`` rounded down to the chip ``unit``,
     and what is left over (the odd chips, each going to one winner)."""
+    # (the rounding given by place, not by keyword: a keyword makes the C method's call a
+    # dict and its parsing, most of the rounding's cost; every contested pot asks)
     if count == 1:  # (a pot's one winner, most showdowns: x / 1 and x * 1 are x, exponent and all)
-        base = (exact(amount) / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+        base = (exact(amount) / unit).to_integral_value(ROUND_FLOOR) * unit
         return base, amount - base
-    base = (exact(amount) / count / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+    base = (exact(amount) / count / unit).to_integral_value(ROUND_FLOOR) * unit
     return base, amount - base * count
 
 
@@ -73,7 +75,7 @@ def split_exact(amount: Money, winners: Sequence[str], unit: Money) -> dict[str,
 
 def high_half(amount: Money, unit: Money) -> Money:
     """The high half of a hi/lo pot: half, with the odd chip (rule ``showdown.award``)."""
-    return (exact(amount) / 2 / unit).to_integral_value(rounding=ROUND_CEILING) * unit
+    return (exact(amount) / 2 / unit).to_integral_value(ROUND_CEILING) * unit  # (by place: as _even_share)
 
 
 def add_ranges(

@@ -139,19 +139,30 @@ _REGISTRY: dict[str, RuleProfile] = {
 }
 
 
+_BY_SITE: dict[str, RuleProfile] = {}
+""":func:`get_profile`'s answers by the site's name as asked (a reader's own, one of a dozen):
+a look-up a hand where the answer was a lower-cased copy of the name, hashed and looked up
+(some 1,000 instructions a hand). Emptied by :func:`register`, so never older than the registry."""
+_MOST_SITES = 256
+"""The names :data:`_BY_SITE` holds at most (emptied when full: names asked by hand are few)."""
+
+
 def register(profile: RuleProfile) -> None:
     """Add or replace a site's profile."""
     _REGISTRY[profile.name] = profile
+    _BY_SITE.clear()
 
 
 def get_profile(site: str | None) -> RuleProfile:
     """The profile of ``site``; the default rules (named after the site) when unknown."""
     if not site:
         return DEFAULT
-    found = _REGISTRY.get(site.lower())
-    if found is not None:
-        return found
-    return replace(DEFAULT, name=site.lower())
+    found = _BY_SITE.get(site)
+    if found is None:
+        if len(_BY_SITE) >= _MOST_SITES:
+            _BY_SITE.clear()
+        found = _BY_SITE[site] = _REGISTRY.get(site.lower()) or replace(DEFAULT, name=site.lower())
+    return found
 
 
 def profiles() -> dict[str, RuleProfile]:

@@ -71,7 +71,7 @@ class PlayerState:
         "dealt", "last_street", "showed", "mucked", "shown", "deal_line", "up_ranks",
     )
 
-    # (made by _seated_player, which sets every slot)
+    # (made by Table._seat_players, which sets every slot but pos: Table.set_order's)
     name: str
     seat: int
     pos: int
@@ -110,46 +110,6 @@ class PlayerState:
 
     def __repr__(self) -> str:
         return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"
-
-
-def _seated_player(name: str, seat: int, stack: Money, in_hand: bool, zero: Money) -> PlayerState:
-    """A seat's state at the hand's start (``zero``: the hand's, :attr:`Table.zero`): the one
-    place a :class:`PlayerState` is made (:class:`Table` seats its players with it). A function,
-    not the class's ``__init__``: a class call with an ``__init__`` runs it in a new C-level
-    frame of the interpreter, a plain call does not (8 seats a hand). The class has no
-    ``__init__`` of its own, so its call goes straight to object's: cheaper than
-    ``object.__new__(PlayerState)``, a builtin method whose wrapper checks and slices
-    its arguments (some 300 instructions a seat)."""
-    p = PlayerState()
-    p.name = name
-    p.seat = seat
-    p.pos = 0  # index in dealing order
-    p.start = stack
-    p.stack = stack  # chips behind
-    p.ante = zero  # (the hand's zero: Table.zero)
-    p.total = zero  # put in this hand (antes included), less uncalled bets returned
-    p.street_in = zero  # put in on this street (antes excluded)
-    p.returned = zero
-    p.collected = zero
-    p.in_hand = in_hand  # dealt in (not a seat sitting out or out of the hand, until deal_in)
-    p.folded = False
-    # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
-    # rules/bets.py, each with Table.live_left), since the rules ask it of every player
-    # they walk (one read, not two)
-    p.live = in_hand
-    p.all_in = False
-    p.acted = False  # acted in this betting round
-    p.acted_level = zero  # the full bet level when they last acted (read only while acted)
-    p.up = []
-    p.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
-    p.down = []  # None: a down card the log did not show
-    p.dealt = 0  # bit per street dealt (1 << street)
-    p.deal_line = 0  # line of the 3rd-street deal
-    p.last_street = THIRD
-    p.showed = False
-    p.mucked = False
-    p.shown = ()
-    return p
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,32 +329,7 @@ class Table:
         self.fixed = structure is FIXED
         self.violations: list[Violation] = []
         # seats and stacks
-        self.players: list[PlayerState] = []
-        self.by_name: dict[str, PlayerState] = {}
-        players, by_name = self.players, self.by_name
-        live = 0
-        last_seat = -1
-        in_seat_order = True  # (a log lists its seats in order: no sort then)
-        for seat in seats:
-            if isinstance(seat, Seat):
-                p = _seated_player(seat.player, seat.seat, seat.stack, not (seat.sitting_out or seat.out_of_hand), zero)
-            else:
-                p = _seated_player(seat[1], seat[0], seat[2], True, zero)
-            if p.name not in by_name:
-                players.append(p)
-                by_name[p.name] = p
-                live += p.live
-                if p.seat < last_seat:
-                    in_seat_order = False
-                last_seat = p.seat
-        # the players live (dealt in and not folded), kept with each player's live by
-        # deal_in and the fold: live_count() without a walk
-        self.live_left = live
-        if not in_seat_order:
-            # (by seat, equal seats as listed: the sort is stable, and a list already in
-            # order, the common case, is asked by the loop's one int comparison a seat: the
-            # sort's key is a call a player through an attrgetter)
-            players.sort(key=_SEAT)
+        self._seat_players(seats, zero)
         start = 0
         if self.profile.deal_start == "after_button" and button is not None:
             start = next((i for i, q in enumerate(self.players) if q.seat > button), 0)
@@ -442,6 +377,73 @@ class Table:
         self.implicit_river_due: bool = False  # 7th street, and not yet given
         self.deck_at_river: int | None = None  # cards left in the deck as 7th street began
 
+    def _seat_players(self, seats: Iterable[tuple[int, str, Money] | Seat], zero: Money) -> None:
+        """Seat the players (``players`` by seat, ``by_name``, ``live_left``), each seat's state
+        at the hand's start (``zero``: the hand's, :attr:`zero`): the one place a
+        :class:`PlayerState` is made; the first seat of a name stands. The states are made
+        in this loop, not by a call a seat: a Python call's frame was some 500 instructions
+        a seat. The class has no ``__init__`` of its own, so its call goes straight to
+        object's: cheaper than ``object.__new__(PlayerState)``, a builtin method whose
+        wrapper checks and slices its arguments (some 300 instructions a seat)."""
+        players: list[PlayerState] = []
+        by_name: dict[str, PlayerState] = {}
+        self.players, self.by_name = players, by_name
+        live = 0
+        last_seat = -1
+        in_seat_order = True  # (a log lists its seats in order: no sort then)
+        for seat in seats:
+            if isinstance(seat, Seat):
+                number, name, stack = seat.seat, seat.player, seat.stack
+                # dealt in (not a seat sitting out or out of the hand, until deal_in)
+                in_hand = not (seat.sitting_out or seat.out_of_hand)
+            else:
+                number, name, stack = seat[0], seat[1], seat[2]
+                in_hand = True
+            if name in by_name:
+                continue
+            p = PlayerState()
+            p.name = name
+            p.seat = number
+            p.start = stack
+            p.stack = stack  # chips behind
+            p.ante = zero
+            p.total = zero  # put in this hand (antes included), less uncalled bets returned
+            p.street_in = zero  # put in on this street (antes excluded)
+            p.returned = zero
+            p.collected = zero
+            p.in_hand = in_hand
+            p.folded = False
+            # dealt in and not folded: kept where either changes (Table.deal_in, the fold in
+            # rules/bets.py, each with Table.live_left), since the rules ask it of every player
+            # they walk (one read, not two)
+            p.live = in_hand
+            p.all_in = False
+            p.acted = False  # acted in this betting round
+            p.acted_level = zero  # the full bet level when they last acted (read only while acted)
+            p.up = []
+            p.up_ranks = 0  # rank_sum(up), kept as up grows (order.first)
+            p.down = []  # None: a down card the log did not show
+            p.dealt = 0  # bit per street dealt (1 << street)
+            p.deal_line = 0  # line of the 3rd-street deal
+            p.last_street = THIRD
+            p.showed = False
+            p.mucked = False
+            p.shown = ()
+            players.append(p)
+            by_name[name] = p
+            live += in_hand
+            if number < last_seat:
+                in_seat_order = False
+            last_seat = number
+        # the players live (dealt in and not folded), kept with each player's live by
+        # deal_in and the fold: live_count() without a walk
+        self.live_left = live
+        if not in_seat_order:
+            # (by seat, equal seats as listed: the sort is stable, and a list already in
+            # order, the common case, is asked by the loop's one int comparison a seat: the
+            # sort's key is a call a player through an attrgetter)
+            players.sort(key=_SEAT)
+
     def set_order(self, start: int) -> None:
         """Set the dealing order: the players by seat, clockwise from index ``start``
         (``order``, each player's ``pos`` and ``clockwise_after``)."""
@@ -452,7 +454,7 @@ class Table:
         # (the getter by get, made on a miss: a hit, nearly every hand, costs no call of ours)
         count = len(order)
         views = _CLOCKWISE_VIEWS.get(count) or _clockwise_views(count)
-        self.clockwise_after: tuple[list[PlayerState], ...] = views(order * 2)
+        self.clockwise_after: tuple[tuple[PlayerState, ...], ...] = views(tuple(order) * 2)
         i = 0
         for q in order:
             q.pos = i

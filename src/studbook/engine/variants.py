@@ -105,7 +105,7 @@ def showdown_winners(rules: VariantRules, hands: Mapping[str, Sequence[Card]],
             top, winners = value, [n]
         elif value == top:
             winners.append(n)
-    return winners, _lowest(lows, order)
+    return winners, _lowest(lows, order) if lows else []  # (no low evaluator: no low half, no walk)
 
 
 def _lowest(values: Mapping[str, int | None], order: Sequence[str]) -> list[str]:

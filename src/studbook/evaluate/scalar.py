@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from ..cards import Card
+from ..cards import DECK, Card
 from ..diskmemo import DiskMemo
 from .keys import FLUSH_ADD, FLUSH_TEST, LOW_BITS, LOW_MASK, RANK_WEIGHT, SUIT_WEIGHT
 from .values import qualifies_eight
@@ -19,6 +19,15 @@ if TYPE_CHECKING:
 
 _FLUSH_BIT: tuple[int, ...] = tuple(0 if r < 2 else 1 << (r - 2) for r in range(15))
 _SUIT_OF_NIBBLE = "cdhs"
+_RANKS_SHIFT = 20
+"""Where a card's rank weight starts in :data:`_CARD_WEIGHT`: above its suit weight's 16 bits
+and 4 bits to spare, so that no count of cards carries a suit's count into the ranks."""
+_SUITS_MASK = (1 << 16) - 1
+_CARD_WEIGHT: dict[str, int] = {
+    card.text: RANK_WEIGHT[card.rank] << _RANKS_SHIFT | SUIT_WEIGHT[card.suit] for card in DECK}
+"""A card's rank weight and suit weight (:mod:`.keys`) in one int, by the card's text: the
+high evaluator adds one figure a card, not two (a showdown's hands, seven cards each, every
+contested pot), and takes the two sums apart once."""
 _tables: Tables | None = None
 
 
@@ -58,11 +67,11 @@ def lookups() -> Lookups:
 def high_value(cards: Sequence[Card]) -> int:
     """Best five-card high hand of 5 to 7 cards; larger is better, equal values tie."""
     t = _lookups or lookups()
-    key = 0
-    suits = 0
+    weights = 0
     for card in cards:
-        key += RANK_WEIGHT[card.rank]
-        suits += SUIT_WEIGHT[card.suit]
+        weights += _CARD_WEIGHT[card.text]
+    key = weights >> _RANKS_SHIFT
+    suits = weights & _SUITS_MASK
     if (suits + FLUSH_ADD) & FLUSH_TEST and 5 <= len(cards) <= 7:
         value = t.flush[_flush_mask(cards, suits)]
         if value:

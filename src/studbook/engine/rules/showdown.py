@@ -38,8 +38,8 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
     if p is None:
         s.report(POT_UNCALLED_NO_SEAT, e.line, player=e.player)
         return
-    top, expected, whole = unmatched(s)
-    if top is p and e.amount == whole > s.zero:
+    top, expected, second = unmatched(s)
+    if top is p and e.amount == p.total - second > s.zero:
         pass  # the whole unmatched part, an unmatched ante included, comes back exactly
     elif top is None or expected <= s.zero:
         s.report(POT_UNCALLED_NONE, e.line, amount=e.amount, player=p.name)
@@ -55,15 +55,17 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
 
 
 def unmatched(s: Table) -> tuple[PlayerState | None, Money, Money]:
-    """The top contributor, the unmatched part of their street bets, and the whole
-    unmatched part (an ante nobody could match included: rule pot.uncalled). Reports nothing."""
+    """The top contributor, the unmatched part of their street bets, and the second-highest
+    total: the whole unmatched part (an ante nobody could match included: rule pot.uncalled)
+    is the top's total less it, worked out where it is read (:func:`on_uncalled`: settlement,
+    every hand, does not). Reports nothing."""
     pairs: list[tuple[PlayerState, Money]] = []
     for p in s.order:  # (a loop: map through an attrgetter looks each total up the generic way)
         pairs.append((p, p.total))
     top, first, second = top_two(pairs, s.zero)
     if top is None:
         return None, s.zero, s.zero
-    return top, uncalled_part(first, second, top.ante), first - second
+    return top, uncalled_part(first, second, top.ante), second
 
 
 def uncalled(s: Table) -> tuple[str, Money] | None:
