@@ -355,22 +355,34 @@ def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) ->
         owner = owners.get(card.text)
         if owner is not None and owner != name:
             s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
-    _learn(s, p, own, line, known)
+    _learn(s, p, own, line, known, len(own_texts) == len(own))
 
 
-def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
-    """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
+def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None,
+           distinct: bool = False) -> None:
+    """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``;
+    ``distinct``: no two of ``cards`` are one card, as :func:`check_shown` knows)."""
     if known is None:
         known = p.cards()
     mine: set[str] = set()  # the known cards' texts (a loop: a comprehension makes a function and a frame)
-    for card in known:
-        if card is not None:
-            mine.add(card.text)
-    for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
-        if card.text not in mine:
-            break
+    if distinct and len(cards) == len(known):
+        # as many distinct cards as dealt: one is new exactly where a card is unknown (none:
+        # all of them are known, or one is new with no unknown place to take it, and nothing
+        # changes), so the known cards' texts are not needed (a shown hand's common case)
+        for card in known:  # (a loop: `None in known` compares each card with None through Card.__eq__)
+            if card is None:
+                break
+        else:
+            return  # nothing new, or nowhere to put it
     else:
-        return  # nothing new
+        for card in known:
+            if card is not None:
+                mine.add(card.text)
+        for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
+            if card.text not in mine:
+                break
+        else:
+            return  # nothing new
     owners = s.card_owners
     name = p.name
     if not p.up and all(c is None for c in p.down):
