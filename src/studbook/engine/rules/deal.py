@@ -39,6 +39,10 @@ __all__ = [
 # comprehension (a function and a frame) both cost more for seven cards.
 
 
+_SEVENTH_BIT = 1 << SEVENTH
+"""7th street's bit of ``PlayerState.dealt`` (a shift by an enum member is a generic call)."""
+
+
 def on_ante(s: Table, e: PostAnte) -> None:
     """A player posts the ante (:class:`~studbook.events.PostAnte`): chips go in, the player is
     dealt in. May report: chips.stack, deal.ante."""
@@ -46,8 +50,12 @@ def on_ante(s: Table, e: PostAnte) -> None:
     amount = e.amount
     posted = s.ante_posted
     expected = s.ante if s.ante is not None else posted
+    # (seen: the last amount the fast path took, so one that is the ante in force: the
+    # readers remember amounts, so a hand's ante lines share one object, where the stakes'
+    # ante is another, and an amount's comparison is some 150 instructions)
+    seen, start = s.ante_start
     if (p is not None and s.street is None and not p.ante and amount < p.stack and not e.all_in
-            and (expected is None or amount is expected or amount == expected)):
+            and (amount is seen or expected is None or amount is expected or amount == expected)):
         # fast path: the ante in force (or the first one posted), once, before the deal,
         # with chips left behind
         if not p.in_hand:  # (a seat marked out of the hand)
@@ -64,7 +72,6 @@ def on_ante(s: Table, e: PostAnte) -> None:
             # worked out once a player, and once a hand where the players post one amount, the
             # same object (the readers remember amounts): an addition is some 450 instructions
             # on a cash table, its result the same for every player)
-            seen, start = s.ante_start
             if amount is not seen:
                 start = zero + amount
                 s.ante_start = (amount, start)
@@ -114,14 +121,15 @@ def implicit_river(s: Table, line: int) -> None:
     May report: cards.community."""
     s.implicit_river_done = True
     s.implicit_river_due = False
-    if s.community is None and COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
+    if s.community is not None:
+        return  # (dealt already: nobody gets an unprinted card)
+    if COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
         s.reported.add(COMMUNITY_REPORTED)
         s.report(CARDS_COMMUNITY_DUE, line, left=s.deck_left(), live=s.live_count())
         return
-    bit = 1 << SEVENTH
     for p in s.order:
-        if p.live and not p.dealt & bit and s.community is None:
-            p.dealt |= bit
+        if p.live and not p.dealt & _SEVENTH_BIT:
+            p.dealt |= _SEVENTH_BIT
             p.down.append(None)
 
 
