@@ -1,10 +1,12 @@
-"""The round's levels after a bet or raise of a size legal_actions() offers (issue 34, round
-i34e24): ``_raise_levels`` takes such a size for a full raise without working out its
-increment, which rests on the last full level (``bet_level``) never being above the bet to
-call (``current_bet``), the base of the sizes ``_raise_targets`` offers."""
+"""A bet's shortcuts (issue 34, round i34e24): ``_raise_levels`` takes a size legal_actions()
+offers for a full raise without working out its increment, which rests on the last full level
+(``bet_level``) never being above the bet to call (``current_bet``), the base of the sizes
+``_raise_targets`` offers; ``_raise_targets`` takes a player whose street total is the bet, one
+object, to owe nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from studbook.events import Event
 from test_engine_actions import _hands
 from test_engine_live import EVENTS, _seated
 
+D = Decimal
 _LEVELS = ("bets", "bet_level", "current_bet", "big_bet_made", "units", "aggressor")
 
 
@@ -85,3 +88,28 @@ def test_an_offered_sizes_levels_are_the_worked_out_ones_in_any_order(monkeypatc
         for e in events:
             state.apply(e)
             _level_facts(state)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.sampled_from([D(0), D("0.00"), D(1), D(2), D("2.5")]), st.sampled_from([D(-1), D(0), D(1), D(3), D(50)]),
+       st.booleans())
+def test_a_street_total_that_is_the_bet_owes_nothing_in_the_offered_sizes(level: Any, stack: Any,
+                                                                         acted: bool) -> None:
+    """``_raise_targets`` takes a player whose street total is the bet to call, one object
+    (a street's first bet: both the hand's zero), to owe nothing without the difference: its
+    sizes are those of the same figures as objects of their own. Fails if the shortcut left
+    out the stack's test (a player with no chips, or fewer than nothing, offered a raise)."""
+    def sizes(same: bool) -> tuple[Any, ...]:
+        state = _seated()
+        p, other = state.by_name["ann"], state.by_name["cy"]
+        for q in (p, other):
+            q.in_hand = q.live = True
+        state.live_left = 2
+        r = state.round
+        r.current_bet = r.bet_level = level
+        p.street_in = level if same else D(str(level))
+        p.stack = stack
+        p.acted, p.acted_level = acted, level
+        return bets._raise_targets(state, p, False, (D(1),))
+
+    assert sizes(True) == sizes(False)

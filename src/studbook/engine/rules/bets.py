@@ -124,8 +124,10 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None,
     r = s.round
     stack = p.stack
     current = r.current_bet
-    if stack <= current - p.street_in:
-        return ()
+    # (what p owes; at a street's first bet the bet and p's street total are both the
+    # hand's zero, one object, so the difference is not worked out)
+    if stack <= (s.zero if current is p.street_in else current - p.street_in):
+        return ()  # p can only call
     for q in s.clockwise_after[p.pos]:  # (a loop, not any(... q.can_act): this runs for every bet)
         if q.live and not q.all_in:
             break
