@@ -115,3 +115,15 @@ def test_check_shown_tells_distinct_only_of_distinct_cards(dealt: list[Card], un
         known = p.cards()
         shown = tuple(k if in_place and k is not None else pool[i] for k, i in zip(known, picks))
         deal.check_shown(s, p, shown, 1)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.one_of(st.none(), st.sampled_from(DECK)), max_size=4), st.lists(st.sampled_from(DECK), max_size=5))
+def test_a_players_cards_are_the_down_cards_around_the_up_cards(down: list[Card | None], up: list[Card]) -> None:
+    """``PlayerState.cards()`` (the first two down cards by index, not a slice: issue 34,
+    round i34e24) is the dealing order: two down cards, the up cards, the later down cards.
+    Fails with the first two swapped or a later down card before the up cards."""
+    s = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), [(1, "ann", D(100)), (2, "bob", D(100))])
+    p = s.by_name["ann"]
+    p.down, p.up = list(down), list(up)
+    assert p.cards() == down[:2] + up + down[2:]
