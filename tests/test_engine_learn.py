@@ -1,7 +1,7 @@
-"""A shown hand's unknown down cards learned (issue 34, round i34e24): where ``check_shown``
-knows the shown cards distinct and as many as dealt, ``_learn`` tells "nothing new" by an
-unknown place alone, not by the known cards' texts; it must learn what the texts' test
-learns."""
+"""A player's cards (issue 34, round i34e24): where ``check_shown`` knows the shown cards
+distinct and as many as dealt, ``_learn`` tells "nothing new" by an unknown place alone, not
+by the known cards' texts, and must learn what the texts' test learns; ``PlayerState.cards()``
+and 3rd street's down cards made without slices, in the dealing order."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from studbook.cards import Card
 from studbook.check import start_state
 from studbook.engine.rules import deal
 from studbook.engine.state import StudState
-from studbook.events import Stakes
+from studbook.events import Deal, Stakes, Street, StreetStart
 
 from test_engine_actions import _hands
 
@@ -127,3 +127,18 @@ def test_a_players_cards_are_the_down_cards_around_the_up_cards(down: list[Card 
     p = s.by_name["ann"]
     p.down, p.up = list(down), list(up)
     assert p.cards() == down[:2] + up + down[2:]
+
+
+@pytest.mark.parametrize("hole", [(), ("Ah", "Kd")])
+def test_a_third_street_deal_puts_its_down_cards_before_those_known_already(hole: tuple[str, ...]) -> None:
+    """3rd street's fast path (the down cards as a new list, not a slice's assignment: issue
+    34, round i34e24) puts the deal's two down cards, or two unknown ones, before any down
+    card known already (a broken log's, learned before the deal). Fails with them after."""
+    s = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)), [(1, "ann", D(100)), (2, "bob", D(100))])
+    p = s.by_name["ann"]
+    early = Card.parse("2c")
+    p.down = [early]
+    s.apply(StreetStart(file="", line=1, street=Street.THIRD))
+    down = tuple(Card.parse(t) for t in hole)
+    s.apply(Deal(file="", line=2, player="ann", street=Street.THIRD, up=(Card.parse("9s"),), down=down))
+    assert p.down == [*(down or (None, None)), early] and not s.violations

@@ -191,11 +191,13 @@ def on_deal(s: Table, e: Deal) -> None:
                 name = owners[card.text] = p.name
                 p.up.append(card)
                 p.up_ranks += RANK_NIBBLE[card.rank]
+                # (the down cards go before any the log showed earlier: a new list, where a
+                # slice's assignment makes a slice and moves the list's items)
                 if down:
                     owners[down[0].text] = owners[down[1].text] = name
-                    p.down[:0] = down
+                    p.down = [*down, *p.down]
                 else:
-                    p.down[:0] = (None, None)
+                    p.down = [None, None, *p.down]
                 return
         elif street is not SEVENTH and not down and not p.dealt & (bit := 1 << street):
             before = e.before
