@@ -104,9 +104,10 @@ class PlayerState:
 
     def cards(self) -> list[Card | None]:
         """All cards in dealing order: down, down, up..., down (None where unknown)."""
-        if len(self.down) >= 2:
-            return [*self.down[:2], *self.up, *self.down[2:]]
-        return [*self.down, *self.up]
+        down = self.down
+        if len(down) >= 2:  # (the first two by index: a slice is a list made and let go)
+            return [down[0], down[1], *self.up, *down[2:]]
+        return [*down, *self.up]
 
     def __repr__(self) -> str:
         return f"PlayerState({self.name!r}, seat={self.seat}, stack={self.stack})"

@@ -124,8 +124,10 @@ def _raise_targets(s: Table, p: PlayerState, third_open: bool | None = None,
     r = s.round
     stack = p.stack
     current = r.current_bet
-    if stack <= current - p.street_in:
-        return ()
+    # (what p owes; at a street's first bet the bet and p's street total are both the
+    # hand's zero, one object, so the difference is not worked out)
+    if stack <= (s.zero if current is p.street_in else current - p.street_in):
+        return ()  # p can only call
     for q in s.clockwise_after[p.pos]:  # (a loop, not any(... q.can_act): this runs for every bet)
         if q.live and not q.all_in:
             break
@@ -262,13 +264,16 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     # (a completion's sizes are the small bet's; else the sizes in force, asked once here
     # for the offered sizes and the new level)
     units = None if third_open else _units(s)
+    offered_size = False  # a size legal_actions() offers (then _raise_levels knows it is a full raise)
     if s.fixed:
         # (the common case, a size legal_actions() offers, costs the sizes' one call)
         if kind is COMPLETE and not third_open:
             s.report(BRINGIN_COMPLETE_NOT_FACING, e.line, player=p.name)
         else:
             offered = _raise_targets(s, p, third_open, units)  # (completes() asked once an action)
-            if to not in offered:  # (else legal: whether it is all-in is asked only here)
+            if to in offered:
+                offered_size = True
+            else:  # (whether it is all-in is asked only here)
                 all_in = chips >= p.stack
                 if not (all_in and offered and to < max(offered)):
                     _not_offered(s, p, e, to, all_in, offered, third_open)
@@ -276,7 +281,7 @@ def _aggress(s: Table, p: PlayerState, e: Action) -> None:
     if r.first_bettor is None:
         r.first_bettor = p
     s.put(p, chips, e.line, e.all_in)
-    _raise_levels(s, p, to, units)
+    _raise_levels(s, p, to, units, offered_size)
 
 
 def _not_offered(s: Table, p: PlayerState, e: Action, to: Money, all_in: bool, offered: tuple[Money, ...],
@@ -317,11 +322,12 @@ def _not_offered(s: Table, p: PlayerState, e: Action, to: Money, all_in: bool, o
     s.report(BET_SIZE_WRONG, e.line, player=p.name, what=what, to=to, sizes=offered)
 
 
-def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] | None) -> None:
+def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] | None,
+                  offered_size: bool = False) -> None:
     """The round's levels after a bet, raise or completion to ``to`` (``units``: the sizes
-    in force, :func:`_units`; None for a completion)."""
+    in force, :func:`_units`; None for a completion; ``offered_size``: ``to`` is a size
+    :func:`_raise_targets` offers, asked by ``_aggress``)."""
     r = s.round
-    level = r.bet_level
     if units is None:  # a completion
         if to >= s.small or not s.fixed:
             r.bets += 1
@@ -329,12 +335,19 @@ def _raise_levels(s: Table, p: PlayerState, to: Money, units: tuple[Money, ...] 
         r.current_bet = max(r.current_bet, to)
         r.aggressor = p
         return
-    increment = to - level
-    if len(units) > 1 and increment >= s.big:
-        r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
-        r.units = units = (s.big,)
-    # (a full raise, the common case, is at least half of one without the product)
-    if not s.fixed or increment >= units[0] or increment * 2 >= units[0]:
+    if offered_size and len(units) == 1:
+        # a size offered where one size is in force is the last full level (bet_level, which
+        # is never above current_bet) raised by it, so a full raise: its increment need not
+        # be worked out (a subtraction and a comparison of amounts, for most bets and raises)
+        full = True
+    else:
+        increment = to - r.bet_level
+        if len(units) > 1 and increment >= s.big:
+            r.big_bet_made = True  # rule bet.open_pair: later raises are big bets
+            r.units = units = (s.big,)
+        # (a full raise, the common case, is at least half of one without the product)
+        full = not s.fixed or increment >= units[0] or increment * 2 >= units[0]
+    if full:
         r.bets += 1
         r.bet_level = to
     r.current_bet = to

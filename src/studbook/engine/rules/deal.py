@@ -39,6 +39,10 @@ __all__ = [
 # comprehension (a function and a frame) both cost more for seven cards.
 
 
+_SEVENTH_BIT = 1 << SEVENTH
+"""7th street's bit of ``PlayerState.dealt`` (a shift by an enum member is a generic call)."""
+
+
 def on_ante(s: Table, e: PostAnte) -> None:
     """A player posts the ante (:class:`~studbook.events.PostAnte`): chips go in, the player is
     dealt in. May report: chips.stack, deal.ante."""
@@ -46,8 +50,12 @@ def on_ante(s: Table, e: PostAnte) -> None:
     amount = e.amount
     posted = s.ante_posted
     expected = s.ante if s.ante is not None else posted
+    # (seen: the last amount the fast path took, so one that is the ante in force: the
+    # readers remember amounts, so a hand's ante lines share one object, where the stakes'
+    # ante is another, and an amount's comparison is some 150 instructions)
+    seen, start = s.ante_start
     if (p is not None and s.street is None and not p.ante and amount < p.stack and not e.all_in
-            and (expected is None or amount is expected or amount == expected)):
+            and (amount is seen or expected is None or amount is expected or amount == expected)):
         # fast path: the ante in force (or the first one posted), once, before the deal,
         # with chips left behind
         if not p.in_hand:  # (a seat marked out of the hand)
@@ -64,7 +72,6 @@ def on_ante(s: Table, e: PostAnte) -> None:
             # worked out once a player, and once a hand where the players post one amount, the
             # same object (the readers remember amounts): an addition is some 450 instructions
             # on a cash table, its result the same for every player)
-            seen, start = s.ante_start
             if amount is not seen:
                 start = zero + amount
                 s.ante_start = (amount, start)
@@ -114,14 +121,15 @@ def implicit_river(s: Table, line: int) -> None:
     May report: cards.community."""
     s.implicit_river_done = True
     s.implicit_river_due = False
-    if s.community is None and COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
+    if s.community is not None:
+        return  # (dealt already: nobody gets an unprinted card)
+    if COMMUNITY_REPORTED not in s.reported and s.needs_community_card():
         s.reported.add(COMMUNITY_REPORTED)
         s.report(CARDS_COMMUNITY_DUE, line, left=s.deck_left(), live=s.live_count())
         return
-    bit = 1 << SEVENTH
     for p in s.order:
-        if p.live and not p.dealt & bit and s.community is None:
-            p.dealt |= bit
+        if p.live and not p.dealt & _SEVENTH_BIT:
+            p.dealt |= _SEVENTH_BIT
             p.down.append(None)
 
 
@@ -183,11 +191,13 @@ def on_deal(s: Table, e: Deal) -> None:
                 name = owners[card.text] = p.name
                 p.up.append(card)
                 p.up_ranks += RANK_NIBBLE[card.rank]
+                # (the down cards go before any the log showed earlier: a new list, where a
+                # slice's assignment makes a slice and moves the list's items)
                 if down:
                     owners[down[0].text] = owners[down[1].text] = name
-                    p.down[:0] = down
+                    p.down = [*down, *p.down]
                 else:
-                    p.down[:0] = (None, None)
+                    p.down = [None, None, *p.down]
                 return
         elif street is not SEVENTH and not down and not p.dealt & (bit := 1 << street):
             before = e.before
@@ -355,22 +365,34 @@ def check_shown(s: Table, p: PlayerState, shown: tuple[Card, ...], line: int) ->
         owner = owners.get(card.text)
         if owner is not None and owner != name:
             s.report(CARDS_UNIQUE_SHOWS_ANOTHERS, line, player=name, card=card, owner=owner)
-    _learn(s, p, own, line, known)
+    _learn(s, p, own, line, known, len(own_texts) == len(own))
 
 
-def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None) -> None:
-    """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``)."""
+def _learn(s: Table, p: PlayerState, cards: Sequence[Card], line: int, known: list[Card | None] | None = None,
+           distinct: bool = False) -> None:
+    """Fill unknown down cards from cards the player revealed (``known``: ``p.cards()``;
+    ``distinct``: no two of ``cards`` are one card, as :func:`check_shown` knows)."""
     if known is None:
         known = p.cards()
     mine: set[str] = set()  # the known cards' texts (a loop: a comprehension makes a function and a frame)
-    for card in known:
-        if card is not None:
-            mine.add(card.text)
-    for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
-        if card.text not in mine:
-            break
+    if distinct and len(cards) == len(known):
+        # as many distinct cards as dealt: one is new exactly where a card is unknown (none:
+        # all of them are known, or one is new with no unknown place to take it, and nothing
+        # changes), so the known cards' texts are not needed (a shown hand's common case)
+        for card in known:  # (a loop: `None in known` compares each card with None through Card.__eq__)
+            if card is None:
+                break
+        else:
+            return  # nothing new, or nowhere to put it
     else:
-        return  # nothing new
+        for card in known:
+            if card is not None:
+                mine.add(card.text)
+        for card in cards:  # (a loop: a shown hand's first card is most often an unknown down card)
+            if card.text not in mine:
+                break
+        else:
+            return  # nothing new
     owners = s.card_owners
     name = p.name
     if not p.up and all(c is None for c in p.down):
