@@ -1168,3 +1168,63 @@ def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missi
     assert "deal: Jd" in missed and not [m for m in missed if m in new_texts], missed
     assert [seat.stack for seat in hand.seats[:2]] == [98761, 98762]
     assert hand.events and "98762" in AMOUNTS and "Kd 9s Ah" in CARDS
+
+
+def _outcome_as_main_read_it(outcome: str) -> tuple[tuple[Card, ...], object]:
+    """``summary_outcome`` as main dbfc151 wrote it: the chips won summed as ``sum(won[1:], won[0])``."""
+    import re
+
+    from studbook.sites.lines import amount
+
+    shown = re.search(r"(?:showed|mucked) \[([^\]]*)\]", outcome) if "ed [" in outcome else None
+    won = [amount(value) for value in re.findall(r"(?:won|collected) \(([^)]*)\)", outcome)] if "(" in outcome else []
+    return parse_cards(shown.group(1)) if shown else (), sum(won[1:], won[0]) if won else None
+
+
+_OUTCOME_PARTS = st.sampled_from([
+    "showed [Ah Kd 7c 5s 2d 9h Jc]", "mucked [Qs Tc 5h]", "and won ($1.20)", "and won (1,500)", "collected (88)",
+    "collected ($0.80)", "won ($0.05)", "won (7)", "won (1.5)", "with HI: a pair of Kings;", "LO: 8,6,5,3,2",
+    "folded on the 3rd Street (didn't bet)", "(button)", "(bring-in)", "and lost with", "[", "(", ")", "]", " ",
+])
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.lists(_OUTCOME_PARTS, max_size=7))
+def test_a_summary_outcome_reads_as_mains_and_is_remembered(parts: list[str]) -> None:
+    """A summary seat line's outcome (``OUTCOMES``, a memo of ``_read_outcome``: issue 34, its misses
+    without an ``lru_cache``'s call from C) reads as main's ``lru_cache`` function did: the same
+    cards, and the chips won summed in order, of the same kind and exponent (ints stay ints, the
+    first amount itself when alone); read twice, the same."""
+    from studbook.sites.lines import OUTCOMES, summary_outcome
+
+    outcome = " ".join(parts)
+    OUTCOMES.pop(outcome, None)
+    expected = _outcome_as_main_read_it(outcome)
+    for _ in range(2):
+        shown, won = summary_outcome(outcome)
+        assert shown == expected[0]
+        assert won == expected[1] and type(won) is type(expected[1]) and str(won) == str(expected[1])
+    assert outcome in OUTCOMES
+
+
+def test_a_new_summary_outcome_is_read_without_the_memos_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A winner's outcome is mostly new: PokerStars' summary seat handler looks it up with ``get``
+    and remembers it, as a stack (above); the hand reads as before."""
+    from studbook.read.memo import Memo, TextMemo
+    from studbook.sites.lines import OUTCOMES
+
+    list(studbook.parse_text(SMALL, file="warm.txt"))
+    OUTCOMES.clear()
+    missed: list[str] = []
+    miss = TextMemo.__missing__
+
+    def spy(memo: Memo[str, object], key: str) -> object:
+        missed.append(key)
+        return miss(memo, key)
+
+    monkeypatch.setattr(TextMemo, "__missing__", spy)
+    hand = only(list(studbook.parse_text(SMALL.replace("#1001", "#1005"), file="new.txt")))
+    monkeypatch.undo()
+    assert "collected (88)" in OUTCOMES and "collected (88)" not in missed, missed
+    summary = [e for e in hand.events if type(e).__name__ == "SeatSummary" and e.won is not None]
+    assert [(e.player, e.won) for e in summary] == [("drachensüss", 88)]

@@ -231,13 +231,24 @@ _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 
-@functools.lru_cache(maxsize=4096)
-def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
+def _read_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
     """The cards shown and the chips won that a PokerStars-like summary seat line states
-    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
+    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)"); the sum of
+    the chips won in order, the first amount itself (no Decimal zero: chips stay ints)."""
     shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
-    won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
-    return cards(shown.group(1)) if shown else (), sum(won[1:], won[0]) if won else None  # (no Decimal zero: chips stay ints)
+    won: Money | None = None
+    if "(" in outcome:
+        for value in _OUTCOME_WON.findall(outcome):  # (a loop: a comprehension is a function and a frame, 3.11)
+            won = amount(value) if won is None else won + amount(value)
+    return cards(shown.group(1)) if shown else (), won
+
+
+# A summary seat line's outcome, read once a text: a folder's outcomes repeat ("folded on the 3rd
+# Street"), a winner's or a shown hand's are mostly new (some 2.4 of a simulated hand's 7.7), so
+# a reader whose outcomes are so looks up with ``OUTCOMES.get`` and remembers (read/memo.py; issue
+# 34: an ``lru_cache``'s miss calls the function from C, with its key's link and arguments' tuple)
+OUTCOMES: TextMemo[tuple[tuple[Card, ...], Money | None]] = TextMemo(_read_outcome, 4096)
+summary_outcome: Callable[[str], tuple[tuple[Card, ...], Money | None]] = OUTCOMES.__getitem__
 
 
 def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -1326,7 +1337,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "OUTCOMES", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards", "cash_amount",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",

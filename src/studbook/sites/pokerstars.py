@@ -24,9 +24,9 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder,
+    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, OUTCOMES, STREET_TERMINALS, ZONES, Head, LineBuilder,
     LineFormat, OtherGame, PlayerAmount, PlayerOnly,
-    amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
+    amount, cards, pot_number, stud_structure, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
@@ -82,6 +82,7 @@ _POTS: TextMemo[int] = TextMemo(pot_number, 256)  # a collect line's pot ("pot",
 # subclass) is looked up the generic way at each call, never specialised (issue 34)
 _known_amount, _new_amount = AMOUNTS.get, AMOUNTS.remember
 _known_cards, _new_cards = CARDS.get, CARDS.remember
+_known_outcome, _new_outcome = OUTCOMES.get, OUTCOMES.remember
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -318,7 +319,8 @@ class _Builder(LineBuilder):
 
     def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
-        shown, won = summary_outcome(outcome)
+        # a winner's or a shown hand's outcome is mostly new: looked up and remembered as a stack is
+        shown, won = _known_outcome(outcome) or _new_outcome(outcome)
         self.events.append(make_seat_summary(self.file, line, _SUMMARY_SEATS[seat], player, outcome, shown, won))
 
     # -- chatter -----------------------------------------------------------------
