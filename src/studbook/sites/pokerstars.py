@@ -59,7 +59,6 @@ KINDS: dict[str, str] = {
 }
 
 _STREET_OF = STREET_TERMINALS
-_BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal lines "[before] [up]"
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
@@ -231,24 +230,18 @@ class _Builder(LineBuilder):
         except ValueError:  # "[of]": a card PokerStars printed but did not show
             new, hidden = (), True
         street = self.street
-        if street in _BEFORE_AND_UP:  # the common case: [before] [up]
-            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
-            return
-        down: tuple[Card, ...] = ()
-        up: tuple[Card, ...] = ()
-        before: tuple[Card, ...] = ()
-        if street is THIRD:  # (events' module names, tested with is)
+        if street is THIRD:  # "[a b] [c]", "[c]" or "[a b c]" (events' module names, tested with is)
             if new or hidden:
                 down, up = shown, new
             elif len(shown) == 1:
-                up = shown
+                down, up = (), shown
             else:
                 down, up = shown[:2], shown[2:]
-        elif street is SEVENTH:
-            before, down = shown, new
-        else:
-            before, up = shown, new
-        self.events.append(make_deal(self.file, line, player, street, down, up, before))
+            self.events.append(make_deal(self.file, line, player, street, down, up, ()))
+        elif street is SEVENTH:  # "[before] [down]"
+            self.events.append(make_deal(self.file, line, player, street, new, (), shown))
+        else:  # 4th to 6th street: "[before] [up]"
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
 
     # -- betting -------------------------------------------------------------
     def bet(self, kind: str, f: PlayerAmount, line: int) -> None:
