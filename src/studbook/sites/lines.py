@@ -503,8 +503,7 @@ class LineBuilder:
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: set[str] = set()
-        self.prefixes: set[str] = set()  # seated names that another seated name starts with
-        self.unique_names: set[str] = set()  # the seated names that are no prefix (the scan's one lookup)
+        self.unique_names: set[str] = set()  # the seated names no other seated name starts with (the scan's one lookup)
         self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
         self.header: HandHeader | None = None
@@ -910,22 +909,19 @@ class LineBuilder:
         # In sorted order the names a name starts follow it at once, so the
         # neighbours of its place tell every new prefix (a name that starts it
         # and is not just before it starts that one too: it is noted already).
-        prefixes, unique = self.prefixes, self.unique_names
-        if player in self.names:  # seated twice: a name that starts a seated one
-            prefixes.add(player)
+        # (the names another starts are ``names - unique_names``, read by no reader: not kept apart)
+        names, unique = self.names, self.unique_names
+        if player in names:  # seated twice: a name that starts a seated one
             unique.discard(player)
             return
         ordered = self.ordered_names
         at = bisect.bisect(ordered, player)
-        if at < len(ordered) and ordered[at].startswith(player):
-            prefixes.add(player)
-        else:
+        if at == len(ordered) or not ordered[at].startswith(player):
             unique.add(player)
         if at and player.startswith(ordered[at - 1]):
-            prefixes.add(ordered[at - 1])
             unique.discard(ordered[at - 1])
         ordered.insert(at, player)
-        self.names.add(player)
+        names.add(player)
 
     def add_seat(self, line: int, seat: int, player: str, stack: Money, sitting_out: bool = False) -> None:
         self.seat_name(player)
