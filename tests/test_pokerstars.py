@@ -1259,3 +1259,79 @@ def test_an_antes_and_a_bets_amount_are_read_by_get_not_the_memos_missing(monkey
     hand = only(results)
     assert [e.amount for e in hand.events if type(e).__name__ == "PostAnte"] == [7, 7]
     assert [e.amount for e in hand.events if type(e).__name__ == "Action"][0] == 0
+
+
+def _simulated_stud_text() -> str:
+    """Twelve simulated hands of eight-handed stud (the benchmark's first table), as PokerStars writes them."""
+    from studbook.simulate import simulate_hands, write_hands
+
+    return write_hands(simulate_hands("stud", 12, 8, seed=0, stakes="0.5"))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.data())
+def test_a_later_streets_cards_before_are_read_as_written(data: st.DataObject) -> None:
+    """A deal line's cards before, on 4th street and later, are taken from the player's last deal
+    line when it wrote the same run (issue 34: no memo miss a street), else read: either way
+    each Deal's cards before are ``parse_cards`` of the run the line's fields give. Some lines' runs
+    are rewritten (another card, a card dropped, a double space), which must not be taken from the
+    last line."""
+    from unittest import mock
+
+    from studbook.sites.lines import CARDS
+    from studbook.sites.pokerstars import _Builder
+
+    lines = _simulated_stud_text().split("\n")
+    later = [i for i, text in enumerate(lines) if text.startswith("Dealt to ") and text.count("] [") == 1]
+    for i in data.draw(st.lists(st.sampled_from(later), max_size=12, unique=True)):
+        head, _, rest = lines[i].rpartition("] [")
+        name, bracket, run = head.rpartition(" [")
+        parts = run.split(" ")
+        how = data.draw(st.sampled_from(["card", "drop", "space"]))
+        if how == "card":
+            parts[data.draw(st.integers(0, len(parts) - 1))] = data.draw(st.sampled_from(["2c", "Ah", "Td", "9s"]))
+        elif how == "drop" and len(parts) > 1:
+            parts.pop(data.draw(st.integers(0, len(parts) - 1)))
+        lines[i] = f"{name}{bracket}{('  ' if how == 'space' else ' ').join(parts)}] [{rest}"
+    for run in [run for run in CARDS if " " in run]:
+        del CARDS[run]  # (every run of two cards or more new to the memo: read, or taken from a line)
+    fields: dict[int, str] = {}  # a deal line's cards before as its fields give them, by its line
+    deal = _Builder._dispatch["DEAL"]
+
+    def spy(builder: _Builder, kind: str, f: tuple[str, str, str | None, str | None], line: int) -> None:
+        fields[line] = f[1]
+        deal(builder, kind, f, line)
+
+    with mock.patch.dict(_Builder._dispatch, {"DEAL": spy}), mock.patch.object(_Builder, "_plans", {}):
+        results = list(studbook.parse_text("\n".join(lines), file="runs.txt"))
+    befores = [(e.line, e.before) for r in results for e in getattr(r, "events", ()) if type(e).__name__ == "Deal" and e.before]
+    assert befores
+    for line, before in befores:
+        assert before == parse_cards(fields[line]), (line, fields[line])
+
+
+def test_an_unchanged_hands_later_runs_are_taken_from_the_last_deal_line() -> None:
+    """In a hand as PokerStars writes it, no run of 5th street or later is read by the memo: each is
+    the player's last deal line's run and new card (fails if every run is read)."""
+    from studbook.sites import lines as sites_lines
+
+    text = _simulated_stud_text()
+    list(studbook.parse_text(text, file="warm.txt"))
+    for run in list(sites_lines.CARDS):
+        if run.count(" ") >= 1:
+            del sites_lines.CARDS[run]
+    read: list[str] = []
+    convert = sites_lines.CARDS.convert
+    sites_lines.CARDS.convert = lambda run: read.append(run) or convert(run)
+    try:
+        results = list(studbook.parse_text(text, file="again.txt"))
+    finally:
+        sites_lines.CARDS.convert = convert
+    later: set[str] = set()  # the cards before of each deal line of 5th street on
+    street = ""
+    for line in text.split("\n"):
+        if line.startswith("*** "):
+            street = line
+        elif line.startswith("Dealt to ") and street in ("*** 5th STREET ***", "*** 6th STREET ***", "*** RIVER ***"):
+            later.add(line.rpartition("] [")[0].rpartition(" [")[2])
+    assert results and later and not later & set(read), read
