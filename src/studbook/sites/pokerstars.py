@@ -149,14 +149,10 @@ class _Builder(LineBuilder):
     # (a class default, not set in an __init__ of this class's own: one Python call less a hand,
     # issue 34; read and set on the rare lines with a community card only)
     community: Card | None = None
-    # each player's run of cards as their last deal line of 4th to 6th street wrote it, with its cards
-    # (the next street's cards before: see deal)
-    runs: dict[str, tuple[str, tuple[Card, ...]]]
 
     # -- header ------------------------------------------------------------
     def hand_no(self, kind: str, f: tuple[str | None, str], line: int) -> None:
         self.head["hand_id"] = f[1]  # (the first field: "Home Game ")
-        self.runs = {}  # (a hand's first line: set here, not in an __init__ of this class's own, as community)
 
     def club(self, kind: str, f: tuple[str], line: int) -> None:
         self.head["club"] = f[0]
@@ -228,6 +224,9 @@ class _Builder(LineBuilder):
 
     def deal(self, kind: str, f: _Deal, line: int) -> None:
         player, first, second, bare = f
+        # the cards before are new once a street (a run the last street's line read, and its
+        # new card): looked up and remembered as a seat's stack is (above)
+        shown = _known_cards(first) or _new_cards(first)
         written = second or bare
         hidden = False
         try:
@@ -236,9 +235,6 @@ class _Builder(LineBuilder):
             new, hidden = (), True
         street = self.street
         if street is THIRD:  # "[a b] [c]", "[c]" or "[a b c]" (events' module names, tested with is)
-            # the cards before are a door card or the hero's first three: mostly known to the memo,
-            # looked up and remembered as a seat's stack is (above)
-            shown = _known_cards(first) or _new_cards(first)
             if new or hidden:
                 down, up = shown, new
             elif len(shown) == 1:
@@ -246,19 +242,10 @@ class _Builder(LineBuilder):
             else:
                 down, up = shown[:2], shown[2:]
             self.events.append(make_deal(self.file, line, player, street, down, up, ()))
-            return
-        # Later, the cards before are the run the player's last deal line wrote, its cards before and
-        # its new card ("[Ks] [Kc]", then "[Ks Kc] [Jc]"): taken from that line when the text is the
-        # same (a run of cards split at a space reads as its two parts: see lines._card_run), else
-        # read (issue 34: a new run a street, each a miss of the memo, some 4.6 k instructions)
-        run = self.runs.get(player)
-        shown = run[1] if run is not None and run[0] == first else (_known_cards(first) or _new_cards(first))
-        if street is SEVENTH:  # "[before] [down]"
+        elif street is SEVENTH:  # "[before] [down]"
             self.events.append(make_deal(self.file, line, player, street, new, (), shown))
-            return
-        self.events.append(make_deal(self.file, line, player, street, (), new, shown))  # 4th to 6th: "[before] [up]"
-        if new:
-            self.runs[player] = (f"{first} {written}", shown + new)
+        else:  # 4th to 6th street: "[before] [up]"
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
 
     # -- betting -------------------------------------------------------------
     def bet(self, kind: str, f: PlayerAmount, line: int) -> None:
