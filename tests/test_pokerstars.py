@@ -1135,6 +1135,25 @@ def test_a_memos_remember_converts_stores_and_is_its_miss() -> None:
     assert "x" not in memo
 
 
+def _read_with_memo_misses(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[ParseResult], list[str]]:
+    """``text`` read, each miss of a memo through ``__missing__`` noted as "<caller>: <key>"."""
+    import sys
+
+    from studbook.read.memo import Memo, TextMemo
+
+    missed: list[str] = []
+    miss = TextMemo.__missing__
+
+    def spy(memo: Memo[str, object], key: str) -> object:
+        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
+        return miss(memo, key)
+
+    monkeypatch.setattr(TextMemo, "__missing__", spy)
+    results = list(studbook.parse_text(text, file="new.txt"))
+    monkeypatch.undo()
+    return results, missed
+
+
 def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -1142,9 +1161,6 @@ def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missi
     deal handlers look them up with ``get`` and remember them (issue 34: ``memo[text]``'s miss
     goes through ``__missing__``, called from C, some 0.5 k instructions more a miss); the hand
     reads as before."""
-    import sys
-
-    from studbook.read.memo import Memo, TextMemo
     from studbook.sites.lines import AMOUNTS, CARDS
 
     text = SMALL.replace("#1001", "#1004").replace("(1,500 in chips)", "(98,761 in chips)")
@@ -1154,16 +1170,8 @@ def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missi
         AMOUNTS.pop(stack, None)
     for run in ("Kd 9s Ah", "Jd", "2c"):  # ("Jd", the new card, still a miss: the spy sees)
         CARDS.pop(run, None)
-    missed: list[str] = []
-    miss = TextMemo.__missing__
-
-    def spy(memo: Memo[str, object], key: str) -> object:
-        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
-        return miss(memo, key)
-
-    monkeypatch.setattr(TextMemo, "__missing__", spy)
-    hand = only(list(studbook.parse_text(text, file="new.txt")))
-    monkeypatch.undo()
+    results, missed = _read_with_memo_misses(monkeypatch, text)
+    hand = only(results)
     new_texts = ("seat: 98762", "seat: 98,761", "deal: Kd 9s Ah", "deal: 2c")
     assert "deal: Jd" in missed and not [m for m in missed if m in new_texts], missed
     assert [seat.stack for seat in hand.seats[:2]] == [98761, 98762]
@@ -1210,22 +1218,13 @@ def test_a_summary_outcome_reads_as_mains_and_is_remembered(parts: list[str]) ->
 def test_a_new_summary_outcome_is_read_without_the_memos_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     """A winner's outcome is mostly new: PokerStars' summary seat handler looks it up with ``get``
     and remembers it, as a stack (above); the hand reads as before."""
-    from studbook.read.memo import Memo, TextMemo
     from studbook.sites.lines import OUTCOMES
 
     list(studbook.parse_text(SMALL, file="warm.txt"))
     OUTCOMES.clear()
-    missed: list[str] = []
-    miss = TextMemo.__missing__
-
-    def spy(memo: Memo[str, object], key: str) -> object:
-        missed.append(key)
-        return miss(memo, key)
-
-    monkeypatch.setattr(TextMemo, "__missing__", spy)
-    hand = only(list(studbook.parse_text(SMALL.replace("#1001", "#1005"), file="new.txt")))
-    monkeypatch.undo()
-    assert "collected (88)" in OUTCOMES and "collected (88)" not in missed, missed
+    results, missed = _read_with_memo_misses(monkeypatch, SMALL.replace("#1001", "#1005"))
+    hand = only(results)
+    assert "collected (88)" in OUTCOMES and not [m for m in missed if m.endswith(": collected (88)")], missed
     summary = [e for e in hand.events if type(e).__name__ == "SeatSummary" and e.won is not None]
     assert [(e.player, e.won) for e in summary] == [("drachensüss", 88)]
 
@@ -1234,9 +1233,6 @@ def test_an_antes_and_a_bets_amount_are_read_by_get_not_the_memos_missing(monkey
     """Antes and bets, the lines read most, read their amounts with the memo's ``get`` (a hit some 60
     instructions cheaper than the bound ``__getitem__``, issue 34) and remember a new one: no miss
     through ``__missing__``; an amount of nought (false) reads again, the same value."""
-    import sys
-
-    from studbook.read.memo import Memo, TextMemo
     from studbook.sites.lines import AMOUNTS
 
     text = SMALL.replace("#1001", "#1006").replace("posts the ante 4", "posts the ante 7")
@@ -1244,16 +1240,7 @@ def test_an_antes_and_a_bets_amount_are_read_by_get_not_the_memos_missing(monkey
     list(studbook.parse_text(SMALL, file="warm.txt"))
     for figure in ("7", "0"):
         AMOUNTS.pop(figure, None)
-    missed: list[str] = []
-    miss = TextMemo.__missing__
-
-    def spy(memo: Memo[str, object], key: str) -> object:
-        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
-        return miss(memo, key)
-
-    monkeypatch.setattr(TextMemo, "__missing__", spy)
-    results = list(studbook.parse_text(text, file="new.txt"))
-    monkeypatch.undo()
+    results, missed = _read_with_memo_misses(monkeypatch, text)
     assert not [m for m in missed if m.startswith(("ante", "bet"))], missed
     assert "7" in AMOUNTS and "0" in AMOUNTS
     hand = only(results)
