@@ -1135,6 +1135,25 @@ def test_a_memos_remember_converts_stores_and_is_its_miss() -> None:
     assert "x" not in memo
 
 
+def _read_with_memo_misses(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[list[ParseResult], list[str]]:
+    """``text`` read, each miss of a memo through ``__missing__`` noted as "<caller>: <key>"."""
+    import sys
+
+    from studbook.read.memo import Memo, TextMemo
+
+    missed: list[str] = []
+    miss = TextMemo.__missing__
+
+    def spy(memo: Memo[str, object], key: str) -> object:
+        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
+        return miss(memo, key)
+
+    monkeypatch.setattr(TextMemo, "__missing__", spy)
+    results = list(studbook.parse_text(text, file="new.txt"))
+    monkeypatch.undo()
+    return results, missed
+
+
 def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -1142,9 +1161,6 @@ def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missi
     deal handlers look them up with ``get`` and remember them (issue 34: ``memo[text]``'s miss
     goes through ``__missing__``, called from C, some 0.5 k instructions more a miss); the hand
     reads as before."""
-    import sys
-
-    from studbook.read.memo import Memo, TextMemo
     from studbook.sites.lines import AMOUNTS, CARDS
 
     text = SMALL.replace("#1001", "#1004").replace("(1,500 in chips)", "(98,761 in chips)")
@@ -1154,17 +1170,79 @@ def test_a_seats_stack_and_a_deals_cards_before_are_read_without_the_memos_missi
         AMOUNTS.pop(stack, None)
     for run in ("Kd 9s Ah", "Jd", "2c"):  # ("Jd", the new card, still a miss: the spy sees)
         CARDS.pop(run, None)
-    missed: list[str] = []
-    miss = TextMemo.__missing__
-
-    def spy(memo: Memo[str, object], key: str) -> object:
-        missed.append(f"{sys._getframe(1).f_code.co_name}: {key}")
-        return miss(memo, key)
-
-    monkeypatch.setattr(TextMemo, "__missing__", spy)
-    hand = only(list(studbook.parse_text(text, file="new.txt")))
-    monkeypatch.undo()
+    results, missed = _read_with_memo_misses(monkeypatch, text)
+    hand = only(results)
     new_texts = ("seat: 98762", "seat: 98,761", "deal: Kd 9s Ah", "deal: 2c")
     assert "deal: Jd" in missed and not [m for m in missed if m in new_texts], missed
     assert [seat.stack for seat in hand.seats[:2]] == [98761, 98762]
     assert hand.events and "98762" in AMOUNTS and "Kd 9s Ah" in CARDS
+
+
+def _outcome_as_main_read_it(outcome: str) -> tuple[tuple[Card, ...], object]:
+    """``summary_outcome`` as main dbfc151 wrote it: the chips won summed as ``sum(won[1:], won[0])``."""
+    import re
+
+    from studbook.sites.lines import amount
+
+    shown = re.search(r"(?:showed|mucked) \[([^\]]*)\]", outcome) if "ed [" in outcome else None
+    won = [amount(value) for value in re.findall(r"(?:won|collected) \(([^)]*)\)", outcome)] if "(" in outcome else []
+    return parse_cards(shown.group(1)) if shown else (), sum(won[1:], won[0]) if won else None
+
+
+_OUTCOME_PARTS = st.sampled_from([
+    "showed [Ah Kd 7c 5s 2d 9h Jc]", "mucked [Qs Tc 5h]", "and won ($1.20)", "and won (1,500)", "collected (88)",
+    "collected ($0.80)", "won ($0.05)", "won (7)", "won (1.5)", "with HI: a pair of Kings;", "LO: 8,6,5,3,2",
+    "folded on the 3rd Street (didn't bet)", "(button)", "(bring-in)", "and lost with", "[", "(", ")", "]", " ",
+])
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.lists(_OUTCOME_PARTS, max_size=7))
+def test_a_summary_outcome_reads_as_mains_and_is_remembered(parts: list[str]) -> None:
+    """A summary seat line's outcome (``OUTCOMES``, a memo of ``_read_outcome``: issue 34, its misses
+    without an ``lru_cache``'s call from C) reads as main's ``lru_cache`` function did: the same
+    cards, and the chips won summed in order, of the same kind and exponent (ints stay ints, the
+    first amount itself when alone); read twice, the same."""
+    from studbook.sites.lines import OUTCOMES, summary_outcome
+
+    outcome = " ".join(parts)
+    OUTCOMES.pop(outcome, None)
+    expected = _outcome_as_main_read_it(outcome)
+    for _ in range(2):
+        shown, won = summary_outcome(outcome)
+        assert shown == expected[0]
+        assert won == expected[1] and type(won) is type(expected[1]) and str(won) == str(expected[1])
+    assert outcome in OUTCOMES
+
+
+def test_a_new_summary_outcome_is_read_without_the_memos_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A winner's outcome is mostly new: PokerStars' summary seat handler looks it up with ``get``
+    and remembers it, as a stack (above); the hand reads as before."""
+    from studbook.sites.lines import OUTCOMES
+
+    list(studbook.parse_text(SMALL, file="warm.txt"))
+    OUTCOMES.clear()
+    results, missed = _read_with_memo_misses(monkeypatch, SMALL.replace("#1001", "#1005"))
+    hand = only(results)
+    assert "collected (88)" in OUTCOMES and not [m for m in missed if m.endswith(": collected (88)")], missed
+    summary = [e for e in hand.events if type(e).__name__ == "SeatSummary" and e.won is not None]
+    assert [(e.player, e.won) for e in summary] == [("drachensüss", 88)]
+
+
+def test_an_antes_and_a_bets_amount_are_read_by_get_not_the_memos_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Antes and bets, the lines read most, read their amounts with the memo's ``get`` (a hit some 60
+    instructions cheaper than the bound ``__getitem__``, issue 34) and remember a new one: no miss
+    through ``__missing__``; an amount of nought (false) reads again, the same value."""
+    from studbook.sites.lines import AMOUNTS
+
+    text = SMALL.replace("#1001", "#1006").replace("posts the ante 4", "posts the ante 7")
+    text = text.replace("brings in for 5", "brings in for 0")
+    list(studbook.parse_text(SMALL, file="warm.txt"))
+    for figure in ("7", "0"):
+        AMOUNTS.pop(figure, None)
+    results, missed = _read_with_memo_misses(monkeypatch, text)
+    assert not [m for m in missed if m.startswith(("ante", "bet"))], missed
+    assert "7" in AMOUNTS and "0" in AMOUNTS
+    hand = only(results)
+    assert [e.amount for e in hand.events if type(e).__name__ == "PostAnte"] == [7, 7]
+    assert [e.amount for e in hand.events if type(e).__name__ == "Action"][0] == 0

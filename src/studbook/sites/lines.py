@@ -231,13 +231,24 @@ _OUTCOME_CARDS = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
 _OUTCOME_WON = re.compile(r"(?:won|collected) \(([^)]*)\)")
 
 
-@functools.lru_cache(maxsize=4096)
-def summary_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
+def _read_outcome(outcome: str) -> tuple[tuple[Card, ...], Money | None]:
     """The cards shown and the chips won that a PokerStars-like summary seat line states
-    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)")."""
+    ("showed [Ah Kd ...] and won ($1.20)", "mucked [...]", "collected ($0.80)"); the sum of
+    the chips won in order, the first amount itself (no Decimal zero: chips stay ints)."""
     shown = _OUTCOME_CARDS.search(outcome) if "ed [" in outcome else None
-    won = [amount(value) for value in _OUTCOME_WON.findall(outcome)] if "(" in outcome else []
-    return cards(shown.group(1)) if shown else (), sum(won[1:], won[0]) if won else None  # (no Decimal zero: chips stay ints)
+    won: Money | None = None
+    if "(" in outcome:
+        for value in _OUTCOME_WON.findall(outcome):  # (a loop: a comprehension is a function and a frame, 3.11)
+            won = amount(value) if won is None else won + amount(value)
+    return cards(shown.group(1)) if shown else (), won
+
+
+# A summary seat line's outcome, read once a text: a folder's outcomes repeat ("folded on the 3rd
+# Street"), a winner's or a shown hand's are mostly new (some 2.4 of a simulated hand's 7.7), so
+# a reader whose outcomes are so looks up with ``OUTCOMES.get`` and remembers (read/memo.py; issue
+# 34: an ``lru_cache``'s miss calls the function from C, with its key's link and arguments' tuple)
+OUTCOMES: TextMemo[tuple[tuple[Card, ...], Money | None]] = TextMemo(_read_outcome, 4096)
+summary_outcome: Callable[[str], tuple[tuple[Card, ...], Money | None]] = OUTCOMES.__getitem__
 
 
 def dedupe(shown: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -492,8 +503,7 @@ class LineBuilder:
         self.events: list[Event] = []
         self.seats: list[Seat] = []
         self.names: set[str] = set()
-        self.prefixes: set[str] = set()  # seated names that another seated name starts with
-        self.unique_names: set[str] = set()  # the seated names that are no prefix (the scan's one lookup)
+        self.unique_names: set[str] = set()  # the seated names no other seated name starts with (the scan's one lookup)
         self.ordered_names: list[str] = []  # the names, sorted (see seat_name)
         self.head: Head = {}
         self.header: HandHeader | None = None
@@ -899,22 +909,19 @@ class LineBuilder:
         # In sorted order the names a name starts follow it at once, so the
         # neighbours of its place tell every new prefix (a name that starts it
         # and is not just before it starts that one too: it is noted already).
-        prefixes, unique = self.prefixes, self.unique_names
-        if player in self.names:  # seated twice: a name that starts a seated one
-            prefixes.add(player)
+        # (the names another starts are ``names - unique_names``, read by no reader: not kept apart)
+        names, unique = self.names, self.unique_names
+        if player in names:  # seated twice: a name that starts a seated one
             unique.discard(player)
             return
         ordered = self.ordered_names
         at = bisect.bisect(ordered, player)
-        if at < len(ordered) and ordered[at].startswith(player):
-            prefixes.add(player)
-        else:
+        if at == len(ordered) or not ordered[at].startswith(player):
             unique.add(player)
         if at and player.startswith(ordered[at - 1]):
-            prefixes.add(ordered[at - 1])
             unique.discard(ordered[at - 1])
         ordered.insert(at, player)
-        self.names.add(player)
+        names.add(player)
 
     def add_seat(self, line: int, seat: int, player: str, stack: Money, sitting_out: bool = False) -> None:
         self.seat_name(player)
@@ -1326,7 +1333,7 @@ def _line_of(chunk: HandText, line: int) -> str:
 
 
 __all__ = [
-    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "STREET_TERMINALS", "UNKNOWN_FORM",
+    "ACTION_TERMINALS", "AMOUNTS", "CARDS", "CASH_AMOUNTS", "CHATTER_TERMINALS", "COMMON_KINDS", "OUTCOMES", "STREET_TERMINALS", "UNKNOWN_FORM",
     "UNKNOWN_STUD_HEADER", "UNRECOGNISED_HEADER", "ZERO", "ZONES",
     "BuildError", "Fields", "HandCancelled", "Head", "Ledger", "LineBuilder", "LineFormat", "OtherGame", "PlayerAmount", "PlayerOnly", "SkipHand", "amount", "cards", "cash_amount",
     "dedupe", "game_variant", "local_to_utc", "not_shown_as_mucks", "pot_number", "skip_reason", "stud_structure",

@@ -24,9 +24,9 @@ from studbook.read.grammar import Fields, LineGrammar, load_grammar
 from studbook.read.limits import within_count
 from studbook.read.memo import Memo, TextMemo
 from studbook.sites.lines import (
-    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, STREET_TERMINALS, ZONES, Head, LineBuilder,
-    LineFormat, OtherGame, PlayerAmount, PlayerOnly,
-    amount, cards, pot_number, stud_structure, summary_outcome, to_utc, WRITTEN_AMOUNT,
+    ACTION_TERMINALS, AMOUNTS, CARDS, CHATTER_TERMINALS, COMMON_KINDS, OUTCOMES, STREET_TERMINALS, ZONES, Head,
+    LineBuilder, LineFormat, OtherGame, PlayerAmount, PlayerOnly,
+    amount, cards, pot_number, stud_structure, to_utc, WRITTEN_AMOUNT,
 )
 from studbook.sites.lines import game_variant as lines_game_variant
 from studbook.sites.makers import (
@@ -59,7 +59,6 @@ KINDS: dict[str, str] = {
 }
 
 _STREET_OF = STREET_TERMINALS
-_BEFORE_AND_UP = frozenset({Street.FOURTH, Street.FIFTH, Street.SIXTH})  # deal lines "[before] [up]"
 _ACTION_OF = ACTION_TERMINALS
 _CHATTER_OF = CHATTER_TERMINALS
 _REAL_BUY_IN = re.compile(r"[$€£]|Freeroll|[A-Z]{2}")
@@ -79,9 +78,13 @@ _SUMMARY_SEATS: TextMemo[int] = TextMemo(lambda seat: within_count(int(seat), "s
 _NUMBERS: TextMemo[int] = TextMemo(int, 256)
 _POTS: TextMemo[int] = TextMemo(pot_number, 256)  # a collect line's pot ("pot", "side pot-2")
 # The amount and card memos' look-up and store, bound once: a method of a memo (a dict's
-# subclass) is looked up the generic way at each call, never specialised (issue 34)
+# subclass) is looked up the generic way at each call, never specialised (issue 34). A hit by
+# the bound ``get`` is some 60 instructions cheaper than by ``amount`` (the bound ``__getitem__``,
+# flagged METH_COEXIST, which the specialiser never keeps): the lines read most, antes and bets
+# (some 19 a simulated hand), read their amounts so
 _known_amount, _new_amount = AMOUNTS.get, AMOUNTS.remember
 _known_cards, _new_cards = CARDS.get, CARDS.remember
+_known_outcome, _new_outcome = OUTCOMES.get, OUTCOMES.remember
 _SIDE_POT = re.compile(rf"Side pot(?:-[0-9]+)? ({WRITTEN_AMOUNT})\.")
 
 # The fields of each line kind: its terminal's groups in pokerstars.lark, None
@@ -209,7 +212,8 @@ class _Builder(LineBuilder):
 
     def ante(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
-        self.events.append(make_ante(self.file, line, player, amount(value), all_in is not None))
+        chips = _known_amount(value) or _new_amount(value)  # (a hit by get: see _known_amount)
+        self.events.append(make_ante(self.file, line, player, chips, all_in is not None))
 
     def street_start(self, kind: str, f: Fields, line: int) -> None:
         self.street = street = _STREET_OF[kind]
@@ -230,31 +234,25 @@ class _Builder(LineBuilder):
         except ValueError:  # "[of]": a card PokerStars printed but did not show
             new, hidden = (), True
         street = self.street
-        if street in _BEFORE_AND_UP:  # the common case: [before] [up]
-            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
-            return
-        down: tuple[Card, ...] = ()
-        up: tuple[Card, ...] = ()
-        before: tuple[Card, ...] = ()
-        if street is THIRD:  # (events' module names, tested with is)
+        if street is THIRD:  # "[a b] [c]", "[c]" or "[a b c]" (events' module names, tested with is)
             if new or hidden:
                 down, up = shown, new
             elif len(shown) == 1:
-                up = shown
+                down, up = (), shown
             else:
                 down, up = shown[:2], shown[2:]
-        elif street is SEVENTH:
-            before, down = shown, new
-        else:
-            before, up = shown, new
-        self.events.append(make_deal(self.file, line, player, street, down, up, before))
+            self.events.append(make_deal(self.file, line, player, street, down, up, ()))
+        elif street is SEVENTH:  # "[before] [down]"
+            self.events.append(make_deal(self.file, line, player, street, new, (), shown))
+        else:  # 4th to 6th street: "[before] [up]"
+            self.events.append(make_deal(self.file, line, player, street, (), new, shown))
 
     # -- betting -------------------------------------------------------------
     def bet(self, kind: str, f: PlayerAmount, line: int) -> None:
         """Bring-in, bet, call: one figure, the chips put in."""
         player, value, all_in = f
-        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], amount(value), None,
-                                   all_in is not None))  # fmt: skip
+        chips = _known_amount(value) or _new_amount(value)  # (a hit by get: see _known_amount)
+        self.events.append(make_action(self.file, line, player, _ACTION_OF[kind], chips, None, all_in is not None))
 
     def complete(self, kind: str, f: PlayerAmount, line: int) -> None:
         player, value, all_in = f
@@ -318,7 +316,8 @@ class _Builder(LineBuilder):
 
     def seat_summary(self, kind: str, f: _SeatSummary, line: int) -> None:
         seat, player, outcome = f
-        shown, won = summary_outcome(outcome)
+        # a winner's or a shown hand's outcome is mostly new: looked up and remembered as a stack is
+        shown, won = _known_outcome(outcome) or _new_outcome(outcome)
         self.events.append(make_seat_summary(self.file, line, _SUMMARY_SEATS[seat], player, outcome, shown, won))
 
     # -- chatter -----------------------------------------------------------------
