@@ -721,3 +721,28 @@ def test_the_bring_in_places_order_the_deck_as_bring_in_key() -> None:
         by_place = sorted(DECK, key=lambda card: rules.bring_in_keys[card.text])
         assert by_place == sorted(DECK, key=lambda card: bring_in_key(card, variant.value)), variant
         assert sorted(rules.bring_in_keys.values()) == list(range(len(DECK)))
+
+
+_TOTALS = [ZERO, D("0.00"), D("0.10"), D("0.1"), D("0.35"), D(1), D("1.00"), D("5.35")]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_TOTALS), st.booleans(), st.booleans(), st.sampled_from(_TOTALS[:4])),
+                min_size=2, max_size=8))
+def test_settlements_unmatched_bet_is_the_rules_own(players: list[tuple[Decimal, bool, bool, Decimal]]) -> None:
+    """finish() finds the top two totals in its contributions' list (``unmatched``'s), not
+    in a second list of the same players: the answer is ``unmatched``'s, the same player and
+    the same Decimals (exponents too: totals equal but written differently among them), and
+    where someone sat out with chips in (their total is not among the contributions) too."""
+    from studbook.engine.rules.showdown import unmatched
+    from studbook.engine.settle import _contributions
+
+    state = StudState.new("stud", Stakes(D(2), D(4), D("0.5"), D(1)),
+                          [(i + 1, f"p{i}", D(100)) for i in range(len(players))])
+    for p, (total, in_hand, folded, ante) in zip(state.players, players):
+        p.total, p.in_hand, p.folded, p.ante = total, in_hand, folded, ante
+        p.live = in_hand and not folded
+    want = unmatched(state)
+    got = unmatched(state, _contributions(state))
+    assert got[0] is want[0]
+    assert [str(x) for x in got[1:]] == [str(x) for x in want[1:]]

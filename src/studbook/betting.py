@@ -150,19 +150,24 @@ def call_chips(level: Money, before: Money, stack: Money, zero: Money = _ZERO) -
     return min(owed(level, before, zero), stack)
 
 
-def top_two(totals: Iterable[tuple[P, Money]], zero: Money = _ZERO) -> tuple[P | None, Money, Money]:
+def top_two(totals: Iterable[tuple[P, Money] | tuple[P, Money, bool]], zero: Money = _ZERO) -> tuple[P | None, Money, Money]:
     """The top contributor (the first listed among equals), their total and the
     second-highest total (nothing when alone); ``(None, 0, 0)`` when nobody put
-    anything in. The difference is the part of the top bet nobody matched."""
+    anything in. The difference is the part of the top bet nobody matched.
+    ``totals``: (who, total) pairs, or :func:`pot_layers`' (who, total, live) contributions."""
     top: P | None = None
     first = second = zero
-    for who, total in totals:
-        if total > first:
-            second = first
-            first = total
-            top = who
-        elif total > second:
-            second = total
+    for row in totals:  # (by index: a pair or a contribution; who is read only for a new top)
+        total = row[1]
+        # (asked against the second first: most players, a fold's ante and bring-in, are not
+        # above it, one comparison, not two; second <= first, so the answers are the same)
+        if total > second:
+            if total > first:
+                second = first
+                first = total
+                top = row[0]
+            else:
+                second = total
     return top, first, second
 
 

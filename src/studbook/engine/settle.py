@@ -52,15 +52,17 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
     collects = state.collects
     money_line = collects[0].line if collects else state.summary.line if state.summary is not None else end_line
     profile = state.profile
-    top, bet, _ = unmatched(state)  # (the rule's own function, no wrapper: every hand asks)
+    contributions = _contributions(state)
+    top, bet, _ = unmatched(state, contributions)  # (the rule's own function, no wrapper: every hand asks)
     if top is not None and bet > state.zero and state.betting_closed:
         if profile.logs_uncalled:
             _check_unreturned(state, top, bet, money_line)
         else:
             _return_unlogged(state, top, bet)
+            contributions = _contributions(state)  # (the bet returned is no longer in)
     if not profile.logs_collections and not collects:
         _award_unlogged(state, end_line)
-    pots = pot_layers(_contributions(state), state.zero)
+    pots = pot_layers(contributions, state.zero)
     computed = pots[0][0] if len(pots) == 1 else total([amount for amount, _ in pots])
     got = _gather(state.collects, state.zero)  # (the collections are final from here)
     rake = _rake(state, computed, got)
@@ -84,7 +86,8 @@ def finish(state: StudState, end_line: int) -> tuple[list[PotAward], list[Player
 
 def _contributions(state: StudState) -> list[tuple[str, Money, bool]]:
     """(name, total put in, live) of each player dealt in, in dealing order: what
-    :func:`~studbook.betting.pot_layers` and :func:`~studbook.engine.pots.build_pots` take."""
+    :func:`~studbook.betting.pot_layers` and :func:`~studbook.engine.pots.build_pots` take,
+    and where :func:`~studbook.engine.rules.showdown.unmatched` finds the top two totals."""
     out = []
     for p in state.order:  # (a loop: a comprehension makes a function and a frame each hand)
         if p.in_hand:

@@ -54,15 +54,25 @@ def on_uncalled(s: Table, e: UncalledReturned) -> None:
         p.all_in = False
 
 
-def unmatched(s: Table) -> tuple[PlayerState | None, Money, Money]:
+def unmatched(s: Table, contributions: list[tuple[str, Money, bool]] | None = None,
+              ) -> tuple[PlayerState | None, Money, Money]:
     """The top contributor, the unmatched part of their street bets, and the second-highest
     total: the whole unmatched part (an ante nobody could match included: rule pot.uncalled)
     is the top's total less it, worked out where it is read (:func:`on_uncalled`: settlement,
-    every hand, does not). Reports nothing."""
-    pairs: list[tuple[PlayerState, Money]] = []
-    for p in s.order:  # (a loop: map through an attrgetter looks each total up the generic way)
-        pairs.append((p, p.total))
-    top, first, second = top_two(pairs, s.zero)
+    every hand, does not). Reports nothing.
+
+    ``contributions``: settlement's (name, total, live) of each player dealt in, in dealing
+    order, made for the pots; where it lists every seated player (the same totals in the same
+    order) the top two are found in it, not in a second list of the same players made for one
+    walk."""
+    if contributions is not None and len(contributions) == len(s.order):
+        name, first, second = top_two(contributions, s.zero)
+        top = s.by_name[name] if name is not None else None
+    else:
+        pairs: list[tuple[PlayerState, Money]] = []
+        for p in s.order:  # (a loop: map through an attrgetter looks each total up the generic way)
+            pairs.append((p, p.total))
+        top, first, second = top_two(pairs, s.zero)
     if top is None:
         return None, s.zero, s.zero
     return top, uncalled_part(first, second, top.ante), second
