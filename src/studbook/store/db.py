@@ -565,7 +565,7 @@ class Store:
         many = max(1, min(INSERT_ROWS, self.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
         whole = len(values) - len(values) % many if many > 1 else 0
         if whole:
-            statement, execute = insert_sql(table, many), self.conn.execute
+            statement, execute = insert_sql(table, many), self.conn.cursor().execute  # a cursor for them all
             for start in range(0, whole, many):
                 execute(statement, flat_values(values[start : start + many]))
         if whole < len(values):
@@ -577,7 +577,8 @@ class Store:
         rows = sql_rows(table, rows)  # the actions rows as they are: no times, no file names
         width = len(SCHEMA[table]) - 2
         many = max(1, min(INSERT_ROWS, (self.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 2) // width))
-        execute = self.conn.execute
+        # one cursor for every hand's statement: the connection's `execute` makes a cursor a call
+        execute = self.conn.cursor().execute
         for start, end in spans:
             if end - start <= many:  # the usual hand
                 execute(hand_insert_sql(table, end - start), hand_values(rows[start:end]))
