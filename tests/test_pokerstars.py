@@ -804,8 +804,8 @@ def _c_calls_a_skipped_hand_in_a_run(tmp_path: Path) -> dict[str, float]:
 
 
 def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Path) -> None:
-    """A PokerStars stud hand of a log whose lines repeat is matched by two regexes: the
-    header where the split finds it and its first token (the hand number: new every hand).
+    """A PokerStars stud hand of a log whose lines repeat is matched by two regexes at most:
+    the header where the split finds it and its first token (the hand number: new every hand).
     Its text is tested for the format's start, "PokerStars ", with ``str.startswith``, and
     whether its tournament's buy-in is real money is remembered by the buy-in's text
     (issue 34: a regex's match and a search, some 3 k instructions, every hand). The
@@ -816,7 +816,10 @@ def test_a_stud_hand_is_matched_by_its_header_and_first_token_only(tmp_path: Pat
     called, results = _c_calls_a_hand(tmp_path, SMALL, "#1001")
     hands = [r for r in results if isinstance(r, Hand)]
     assert len(hands) == len(results) == 60
-    assert (called.get("Pattern.match"), called.get("Pattern.search", 0)) == (2, 0), called
+    # at most those two: a scanner that weighs its lines (read/grammar.py's _Scanner._weigh_lines)
+    # may remember a line at its first sight, so the second read of the file matches fewer
+    # (how many fewer depends on what the process read before: the scanners are shared)
+    assert called.get("Pattern.match", 0) <= 2 and called.get("Pattern.search", 0) == 0, called
     assert FORMAT._literal_start == "PokerStars "
     first, last = hands[0].header, hands[-1].header
     assert first.tournament is last.tournament and first.stakes is last.stakes
