@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Literal
 
 from studbook.betting import RakeFrom
+from studbook.read.memo import Memo
 
 FirstSkipAllIn = Literal["next_clockwise", "best_active", "either"]
 ShowOrderNoBet = Literal["unchecked", "first_to_act", "deal_order"]
@@ -139,12 +140,16 @@ _REGISTRY: dict[str, RuleProfile] = {
 }
 
 
-_BY_SITE: dict[str, RuleProfile] = {}
-""":func:`get_profile`'s answers by the site's name as asked (a reader's own, one of a dozen):
-a look-up a hand where the answer was a lower-cased copy of the name, hashed and looked up
-(some 1,000 instructions a hand). Emptied by :func:`register`, so never older than the registry."""
-_MOST_SITES = 256
-"""The names :data:`_BY_SITE` holds at most (emptied when full: names asked by hand are few)."""
+def _profile_named(site: str) -> RuleProfile:
+    """The profile of ``site`` (not empty), looked up by its lower-cased name."""
+    return _REGISTRY.get(site.lower()) or replace(DEFAULT, name=site.lower())
+
+
+_BY_SITE: Memo[str, RuleProfile] = Memo(_profile_named, 256)
+""":func:`get_profile`'s answers by the site's name as asked (a reader's own, one of a dozen;
+the project's bounded memo, :mod:`studbook.read.memo`): a look-up a hand where the answer was
+a lower-cased copy of the name, hashed and looked up (some 1,000 instructions a hand).
+Emptied by :func:`register`, so never older than the registry."""
 
 
 def register(profile: RuleProfile) -> None:
@@ -157,12 +162,7 @@ def get_profile(site: str | None) -> RuleProfile:
     """The profile of ``site``; the default rules (named after the site) when unknown."""
     if not site:
         return DEFAULT
-    found = _BY_SITE.get(site)
-    if found is None:
-        if len(_BY_SITE) >= _MOST_SITES:
-            _BY_SITE.clear()
-        found = _BY_SITE[site] = _REGISTRY.get(site.lower()) or replace(DEFAULT, name=site.lower())
-    return found
+    return _BY_SITE.get(site) or _BY_SITE.remember(site)
 
 
 def profiles() -> dict[str, RuleProfile]:

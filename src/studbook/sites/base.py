@@ -46,7 +46,6 @@ class HandText:
     lines: list[str] | None = field(default=None, compare=False, repr=False)
 
 
-
 def hand_lines(text: str) -> list[str]:
     """The lines of a hand's ``text`` (which ends with its newline), without their newlines:
     the last newline's empty rest left out. The one definition of a hand's lines: the split
@@ -55,6 +54,7 @@ def hand_lines(text: str) -> list[str]:
     lines = text.split("\n")
     lines.pop()  # "" after the last newline
     return lines
+
 
 class SiteFormat(Protocol):
     name: str  # stable short name: "pokerstars", "fulltilt", ...
