@@ -806,8 +806,9 @@ class LineBuilder:
 
     @functools.cached_property
     def _text_lines(self) -> list[str]:
-        """The hand's lines, split when a handler first asks for one."""
-        return self.text.split("\n")
+        """The hand's lines (:func:`~studbook.sites.base.hand_lines`), split when a handler
+        first asks for one."""
+        return hand_lines(self.text)
 
     # -- hooks -----------------------------------------------------------------
     def final_header(self) -> HandHeader:
