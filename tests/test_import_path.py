@@ -59,18 +59,47 @@ def test_actions_rows_are_the_engines_action_facts() -> None:
         assert row[:7] + row[9:] == expected
 
 
-def test_import_does_not_import_pandas(tmp_path: Path) -> None:
-    # pandas is for reading: importing it cost the import command some 0.25 s a run
+def test_import_does_not_import_pandas_tqdm_nor_the_pool(tmp_path: Path) -> None:
+    # pandas is for reading: importing it cost the import command some 0.25 s a run; tqdm
+    # (no bar is drawn when standard error is not a terminal) some 0.1 G instructions,
+    # and the process pool is not used by an import in one process
     script = (
         "import sys\n"
         "from studbook.cli import main\n"
         f"code = main(['import', {str(HISTORIES)!r}, '--db', {str(tmp_path / 'h.db')!r}, '-q'])\n"
         "assert code == 0, code\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow')))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'pyarrow', 'tqdm', 'multiprocessing')"
+        " or m == 'studbook.scale'))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "[]"
     assert len(load(tmp_path / "h.db").hands) == len(load(HISTORIES).hands)
+
+
+def test_import_without_a_bar_writes_its_messages_as_tqdm_does() -> None:
+    # with no bar drawn, the import's messages (a file not read, a decoder's warning) go through
+    # a stand-in, not tqdm: byte for byte what tqdm.write wrote
+    import io
+
+    from tqdm import tqdm
+
+    from studbook.cli.importer import _progress
+
+    quiet = _progress(3, shown=False)
+    assert not isinstance(quiet, tqdm)
+    for text in ("studbook import: cannot read /x/a b.txt: Permission denied", "", "two\nlines \u00e9"):
+        wrote, expected = io.StringIO(), io.StringIO()
+        quiet.write(text, file=wrote)
+        tqdm.write(text, file=expected)
+        assert wrote.getvalue() == expected.getvalue()
+    quiet.update(1)
+    quiet.set_postfix(new=1, duplicate=0, refresh=False)
+    quiet.close()
+    shown = _progress(3, shown=True)
+    try:
+        assert isinstance(shown, tqdm) and shown.total == 3
+    finally:
+        shown.close()
 
 
 def test_starting_classes_by_ranks_and_suit_are_starting_class() -> None:

@@ -318,6 +318,36 @@ def test_a_kill_as_the_store_appears_leaves_a_whole_store(sim: list[Path], tmp_p
         assert not list(tmp_path.glob(f".{db.name}.*"))
 
 
+def test_a_new_store_is_synced_whole_before_it_is_linked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new store's file is made without SQLite's syncs of each step, and synced once
+    (:func:`studbook.store.schema.create_store`): a crash must leave a whole store or
+    none, so the sync comes after the last write (the log merged at the close) and
+    before the file is linked in place."""
+    from studbook.store import schema
+
+    steps: list[tuple[str, str, bytes]] = []
+    sync, link = schema._sync, os.link
+
+    def syncing(path: Path) -> None:
+        steps.append(("sync", Path(path).name, Path(path).read_bytes()))
+        sync(path)
+
+    def linking(source: Any, target: Any) -> None:
+        steps.append(("link", Path(source).name, Path(source).read_bytes()))
+        link(source, target)
+
+    monkeypatch.setattr(schema, "_sync", syncing)
+    monkeypatch.setattr(schema.os, "link", linking)
+    db = tmp_path / "new.db"
+    schema.create_store(db)
+    assert [(step, name) for step, name, _ in steps] == [("sync", steps[0][1]), ("link", steps[0][1])]
+    assert steps[0][1].startswith(".new.db.") and steps[0][1].endswith(".new")
+    assert steps[0][2] == steps[1][2] == db.read_bytes()  # nothing written after the sync
+    assert not list(tmp_path.glob(".new.db.*")) and not Path(f"{db}-wal").exists()
+    with Store(db) as store:
+        assert store.counts(["hands"])["hands"] == 0
+
+
 @slow
 def test_kill_9_at_many_points_then_reimport(tmp_path: Path) -> None:
     """The sample histories joined into files of over 500 hands (main stored

@@ -34,21 +34,24 @@ import sqlite3
 import sys
 from pathlib import Path
 from collections import Counter
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, TextIO
 
-from tqdm import tqdm
-
-from studbook.check import SeenHands, SourcedCheck, SourcedStream, is_file_rejection
+from studbook.check import SeenHands, SourcedCheck, SourcedStream, TableMemory, is_file_rejection, stream_sourced
 from studbook.cli.common import UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
+from studbook.jobs import AUTO_PREPARED_FREE_CORES, auto_jobs
 from studbook.perfile import per_file
 from studbook.printable import printable_path
-from studbook.scale import AUTO_PREPARED_FREE_CORES, Prepared, auto_jobs, prepare_files
 from studbook.sites.base import CANCELLED_REASON, NO_PLAY_BETWEEN_HANDS
 from studbook.store import (ImportSummary, PreparedRows, ReadOnlyStore, Store, StoreError, explain, file_sha256,
                             prepare_rows)
 from studbook.words import counted
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from studbook.scale import Prepared
 
 SHOW_REJECTED = 50
 
@@ -95,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
     seen, repeated = SeenHands(), list[str]()  # hand ids met twice in this run's files
     unreadable: list[str] = []
     ignored: list[str] = []
-    progress = tqdm(total=len(files), unit="file", file=sys.stderr, dynamic_ncols=True,
-                    disable=args.quiet or not sys.stderr.isatty())
+    progress = _progress(len(files), shown=not args.quiet and sys.stderr.isatty())
 
     def cannot_read(path: object, reason: str) -> None:
         unreadable.append(f"{printable_path(str(path))}: {reason}")
@@ -156,10 +158,46 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+class _NoBar:
+    """The progress bar's part when none is shown (``--quiet``, or standard error not a
+    terminal): nothing drawn, its messages written as tqdm writes them. tqdm itself is
+    then not imported: importing it looks its version up in the installed packages'
+    metadata, some 0.1 G instructions, most of what a one-hand import's start-up paid
+    more than a check's."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix(self, **values: object) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    @staticmethod
+    def write(text: str, file: TextIO) -> None:
+        print(text, file=file)
+
+
+def _progress(total: int, *, shown: bool) -> tqdm | _NoBar:
+    """The files' progress bar on standard error, or its quiet stand-in."""
+    if not shown:
+        return _NoBar()
+    from tqdm import tqdm  # here: only a bar that is drawn needs it
+
+    return tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+
 def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedStream | Prepared[PreparedRows]]:
     """The files checked: hand by hand in this process with one job (one hand in memory,
-    its original text beside it), else in ``jobs`` processes, each of which makes the
-    store's rows of its files (:func:`studbook.store.prepare_rows`)."""
+    its original text beside it, one memory of bring-ins as :func:`studbook.scale.prepare_files`
+    keeps), else in ``jobs`` processes, each of which makes the store's rows of its files
+    (:func:`studbook.store.prepare_rows`)."""
+    if jobs == 1:
+        memory = TableMemory()
+        return (stream_sourced(file, site, memory) for file in files)
+    from studbook.scale import prepare_files  # the pool (pickle, multiprocessing): not imported with one job
+
     return prepare_files(files, prepare_rows, jobs=jobs, site=site)
 
 
@@ -186,13 +224,13 @@ def _store(store: Store, checked: SourcedStream | Prepared[PreparedRows], seen: 
            summary: ImportSummary, record: tuple[str, str]) -> None:
     """One file's new hands stored (one transaction), the hand ids met earlier in
     the run noted in ``repeated`` (the store counts them as duplicates and keeps the first)."""
-    if isinstance(checked, Prepared):
+    if isinstance(checked, SourcedStream):
+        store.add(_noting_repeats(checked.results, seen, repeated), summary=summary, record=record)
+    else:
         for hand in checked.hands:
             if hand is not None:
                 _note_repeat(hand, seen, repeated)
         store.add_prepared(checked.made, rechecked=checked.rechecked, summary=summary, record=record)
-    else:
-        store.add(_noting_repeats(checked.results, seen, repeated), summary=summary, record=record)
 
 
 def _noting_repeats(results: Iterable[SourcedCheck], seen: SeenHands, repeated: list[str]) -> Iterator[SourcedCheck]:
