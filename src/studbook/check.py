@@ -281,6 +281,14 @@ def stream_sourced(path: str | os.PathLike[str], site: str | None = None,
     return SourcedStream(parsed, _checked(parsed, sourced, memory))
 
 
+def streams_sourced(paths: Iterable[str | os.PathLike[str]], site: str | None = None) -> Iterator[SourcedStream]:
+    """:func:`stream_sourced` of each file in turn, in this process, against one memory of
+    bring-ins: how files are checked for their original texts when one process checks them
+    all (``studbook import --jobs 1``, :func:`studbook.scale.prepare_files`' one task)."""
+    memory = TableMemory()
+    return (stream_sourced(path, site, memory) for path in paths)
+
+
 def _checked(parsed: FileResult, sourced: Iterator[tuple[ParseResult, HandSource | None]],
              memory: TableMemory) -> Iterator[SourcedCheck]:  # fmt: skip
     count = 0
@@ -322,5 +330,5 @@ def check_paths(
 __all__ = [
     "CheckResult", "FileCheck", "FileStream", "TableMemory", "check_file_result", "check_hand", "check_paths",
     "SeenHands", "SourcedCheck", "SourcedStream", "check_results", "is_file_rejection", "start_state", "status_of", "stream_file",
-    "stream_paths", "stream_sourced",
+    "stream_paths", "stream_sourced", "streams_sourced",
 ]

@@ -81,7 +81,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, Se
 from studbook.cards import DECK, Card
 from studbook.check import (
     FileCheck, FileStream, SourcedCheck, SourcedStream, TableMemory, check_file_result, check_hand, check_paths,
-    stream_file, stream_sourced,
+    stream_file, stream_sourced, streams_sourced,
 )
 from studbook.engine.result import HandCheck
 from studbook.events import Hand
@@ -466,8 +466,7 @@ def prepare_files(paths: Iterable[PathLike], prepare: Callable[[list[SourcedChec
     files = expand_paths(paths)
     tasks = _tasks(files, workers) if workers > 1 else []
     if len(tasks) <= 1:
-        memory = TableMemory()
-        yield from (stream_sourced(file, site, memory) for file in files)
+        yield from streams_sourced(files, site)
         return
 
     def here(task: list[str], memory: TableMemory) -> Iterator[Prepared[Made] | SourcedStream]:

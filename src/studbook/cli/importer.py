@@ -36,7 +36,7 @@ from pathlib import Path
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, TextIO
 
-from studbook.check import SeenHands, SourcedCheck, SourcedStream, TableMemory, is_file_rejection, stream_sourced
+from studbook.check import SeenHands, SourcedCheck, SourcedStream, is_file_rejection, streams_sourced
 from studbook.cli.common import UsageError, expand_inputs, ignored_line, not_a_hand_history
 from studbook.engine.result import HandCheck
 from studbook.events import Hand, Rejected, Skipped
@@ -194,8 +194,7 @@ def _checks(files: list[str], jobs: int, site: str | None) -> Iterator[SourcedSt
     keeps), else in ``jobs`` processes, each of which makes the store's rows of its files
     (:func:`studbook.store.prepare_rows`)."""
     if jobs == 1:
-        memory = TableMemory()
-        return (stream_sourced(file, site, memory) for file in files)
+        return streams_sourced(files, site)
     from studbook.scale import prepare_files  # the pool (pickle, multiprocessing): not imported with one job
 
     return prepare_files(files, prepare_rows, jobs=jobs, site=site)
