@@ -31,6 +31,7 @@ from studbook.events import (
     PostAnte,
     Rejected,
     Skipped,
+    Stakes,
     Street,
     Structure,
     TournamentFinish,
@@ -408,37 +409,77 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     hand = check.hand
     header = hand.header
     site, hand_id = key = (header.site, header.hand_id)
-    stakes = header.stakes
-    minor = _MINOR
-    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
-    big_bet = minor[big_text]
+    stakes = _stakes_figures(hand)  # the last hand's, mostly
+    big_bet = stakes.big_bet
     seen = _scan(hand)
     variant = _VALUE[header.variant]
-    figures = _figure_keys(hand)  # once a hand: the stakes' zero is a property (a Python call)
+    figures = stakes.figures
     pots, won = _pot_rows(check, key, figures, null)
-    per_bb = _big_bets(big_bet)
+    per_bb = stakes.per_bb
     players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, figures, null)
     pot = sum(map(_CONTRIBUTED, players))
     tournament = header.tournament
+    hero, hero_mark = hand.marked_hero(seen.dealt) or _NO_HERO  # (in the row by name: no list made for a `*`)
     hand_row = (
         site, hand_id, variant, _VALUE[header.structure], header.game, header.mix,
-        header.currency, 1 if header.play_money else 0, _LABELS[(small_text, big_text, header.currency)],
-        minor[small_text], big_bet,
-        seen.ante() if stakes.ante is None else minor[str(stakes.ante)],
-        seen.bring_in if stakes.bring_in is None else minor[str(stakes.bring_in)],
+        header.currency, 1 if header.play_money else 0, stakes.label, stakes.small_bet, big_bet,
+        seen.ante() if stakes.ante is None else stakes.ante,
+        seen.bring_in if stakes.bring_in is None else stakes.bring_in,
         tournament.id if tournament else None,
         tournament.buy_in if tournament else None,
         tournament.level if tournament else None,
         header.table, header.max_seats, _aware(header.started_utc), header.started,
         len(players) or len(hand.players()),
-        pot, minor[str(rake)] if (rake := check.rake) else 0, pot / per_bb,  # most hands' rake is 0
+        pot, _MINOR[str(rake)] if (rake := check.rake) else 0, pot / per_bb,  # most hands' rake is 0
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
+        hand.file, hand.line, hand.end_line, len(seen.notes), hero, hero_mark,
     )
     # most hands have no notes: no comprehension made for none (on 3.11, a function object each)
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes] if seen.notes else []
     violations = _violation_rows(check) if check.violations else []  # most hands have none: no call
     return hand_row, players, _action_rows(check, site, hand_id, figures, null), pots, violations, notes
+
+
+@dataclass(frozen=True, slots=True)
+class _StakesFigures:
+    """What the rows take from a hand's stakes: the hands row's label and forced bets in minor
+    units (``ante``, ``bring_in``: the header's, None where it does not say), what an amount is
+    divided by to give it in big bets, and how the engine's figures find their minor units."""
+
+    stakes: Stakes  # the header's object these were worked out from
+    currency: str | None  # the label names it
+    label: str
+    small_bet: int
+    big_bet: int
+    ante: int | None
+    bring_in: int | None
+    per_bb: float
+    figures: FigureKeys
+
+
+def _stakes_figures(hand: Hand) -> _StakesFigures:
+    """The hand's :class:`_StakesFigures`: the last hand's where the header holds the very same
+    :class:`Stakes` object (frozen: the same figures) and currency. A reader makes one object a
+    file's stakes (all but its first hand meet it here): two amounts written out, three
+    look-ups and two calls a hand, where an ``is`` and a compare cost little."""
+    header = hand.header
+    stakes = header.stakes
+    last = _LAST_STAKES[0]
+    if last is not None and last.stakes is stakes and last.currency == header.currency:
+        return last
+    minor = _MINOR
+    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
+    big_bet = minor[big_text]
+    worked_out = _LAST_STAKES[0] = _StakesFigures(
+        stakes, header.currency, _LABELS[(small_text, big_text, header.currency)], minor[small_text], big_bet,
+        None if stakes.ante is None else minor[str(stakes.ante)],
+        None if stakes.bring_in is None else minor[str(stakes.bring_in)],
+        _big_bets(big_bet), _figure_keys(hand))
+    return worked_out
+
+
+_LAST_STAKES: list[_StakesFigures | None] = [None]
+"""The last hand's :class:`_StakesFigures` (one: a file's hands share theirs)."""
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -533,24 +574,29 @@ def _pot_rows(check: HandCheck, key: tuple[str, str], figures: FigureKeys, null:
               ) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
     text, minor = figures
+    site, hand_id = key
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
-        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[text(award.amount)],
+        number = award.pot
+        base = (site, hand_id, number, "main" if number == 0 else "side", minor[text(award.amount)],
                 ", ".join(award.eligible))
-        halves = ((("high", award.high), ("low", award.low)) if award.low
-                  else (("whole", award.high),))
+        # each half's name, where `won` counts it, its winners (a row is `base` and three more:
+        # a concatenation, where a display with `*base` builds a list and copies it)
+        halves = ((("high", 0, award.high), ("low", 1, award.low)) if award.low
+                  else (("whole", 0, award.high),))
         recorded = False
-        for half, winners in halves:
+        for half, column, winners in halves:
             for winner, amount in winners:
                 taken = minor[text(amount)]
-                rows.append((*base, half, winner, taken))
-                if winner not in won:
-                    won[winner] = [0, 0]
-                won[winner][half == "low"] += taken
+                rows.append(base + (half, winner, taken))
+                shares = won.get(winner)
+                if shares is None:
+                    shares = won[winner] = [0, 0]
+                shares[column] += taken
                 recorded = True
         if not recorded:
-            rows.append((*base, "whole", null, 0))
+            rows.append(base + ("whole", null, 0))
     return rows, won
 
 
