@@ -714,7 +714,7 @@ def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkey
     assert starts["B"] == format_cards(by_player["B"].down_cards[:2] + by_player["B"].up_cards[:1]) == "Jc Jh Jd"
     assert [row[start_at + 1] for row in made if row[3] == "B"] == ["rolled-up trips"]
     assert starts["A"] == "Kh 7c Ks" and starts["C"] is None
-    ups_and_downs = sum(bool(p.up_cards) + bool(p.down_cards) for p in check.players)
+    ups_and_downs = sum((len(p.up_cards) > 1) + bool(p.down_cards) for p in check.players)  # (one card: its text)
     assert len(formatted) == ups_and_downs  # nothing written for A's start
     # a start the deal line showed that is not those objects is written from its own cards:
     # equal cards (the same text), and other cards than the engine's (its own text)
@@ -725,6 +725,85 @@ def test_a_start_known_from_the_revealed_cards_is_written_from_their_text(monkey
         made = rows._player_rows("s", "1", "stud", 8, 8, check, seen, {}, figures, None)
         assert start in formatted and len(formatted) == ups_and_downs + 1
         assert {row[3]: row[start_at] for row in made}["A"] == format_cards(start)
+
+
+def test_a_run_of_one_card_is_its_cards_text_not_written_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A and C fold on 3rd street with their door alone up: a run of one card is the card's
+    # own text (2026-12-05, i34m16: format_cards was called for it, 3.2 times a simulated hand);
+    # the door is the first up card's text, whatever the run's length
+    from studbook import rows
+    from studbook.cards import format_cards
+
+    check = steal_hand().check()
+    formatted: list[tuple[Card, ...]] = []
+
+    def counting(cards: tuple[Card, ...]) -> str:
+        formatted.append(tuple(cards))
+        return format_cards(cards)
+
+    monkeypatch.setattr(rows, "format_cards", counting)
+    made = rows._player_rows("s", "1", "stud", 8, 8, check, rows._scan(check.hand), {},
+                             rows._figure_keys(check.hand), None)
+    names = [c.name for c in SCHEMA["players"]]
+    door, up, down = names.index("door"), names.index("up_cards"), names.index("down_cards")
+    by_player = {p.player: p for p in check.players}
+    assert [len(by_player[name].up_cards) for name in "ABCD"] == [1, 2, 1, 2]
+    for row in made:
+        result = by_player[row[3]]
+        assert (row[door], row[up], row[down]) == (
+            result.up_cards[0].text, format_cards(result.up_cards), format_cards(result.down_cards))
+    assert formatted == [by_player["A"].down_cards, by_player["B"].up_cards, by_player["D"].up_cards]
+
+
+def test_a_hands_antes_of_one_decimal_are_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reader makes one Decimal a written amount, so a hand's antes are mostly one object:
+    # its minor units are the ante before's (an `is`), where equal Decimals that are other
+    # objects are each looked up (rows._WRITTEN); what the scan gathers is the same
+    from studbook import rows
+
+    hand = steal_hand().hand()
+    ante = Decimal("0.01")
+    shared = replace(hand, events=tuple(replace(e, amount=ante) if isinstance(e, PostAnte) else e
+                                        for e in hand.events))
+    copies = replace(hand, events=tuple(replace(e, amount=Decimal("0.010")) if isinstance(e, PostAnte) else e
+                                        for e in hand.events))
+    looked_up: list[Decimal] = []
+    monkeypatch.setattr(rows, "_WRITTEN", _logging_memo(rows._exact_minor, looked_up))
+    antes = [e for e in hand.events if isinstance(e, PostAnte)]
+    assert len(antes) == 4
+    seen = rows._scan(shared)
+    assert looked_up == [ante, Decimal("0.02")] and looked_up[0] is ante  # the ante once, the bring-in
+    looked_up.clear()
+    assert rows._scan(copies) == seen and seen.antes == [1, 1, 1, 1]
+    assert len(looked_up) == 4 + 1
+
+
+def test_a_hands_stakes_figures_are_the_last_hands_where_its_header_holds_the_same_stakes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reader makes one Stakes object a file's stakes: a hand whose header holds the last
+    # hand's object (and currency) takes its label, bets and figure keys as they are, nothing
+    # written out again; an equal Stakes that is another object (0.040 is 0.04), or the same
+    # in another currency, is worked out anew: a label of its own
+    from studbook import rows
+
+    monkeypatch.setattr(rows, "_LAST_STAKES", [None])
+    hand = steal_hand().hand()
+    stakes = hand.header.stakes
+    written: list[str] = []
+    monkeypatch.setattr(rows, "_MINOR", _logging_memo(rows._MINOR.convert, written))
+    first = rows._stakes_figures(hand)
+    assert written == [str(stakes.big_bet), str(stakes.small_bet), str(stakes.ante), str(stakes.bring_in)]
+    written.clear()
+    again = replace(hand, header=replace(hand.header, hand_id="2"))
+    assert again.header.stakes is stakes and rows._stakes_figures(again) is first and not written
+    equal = Stakes(Decimal("0.040"), Decimal("0.080"), stakes.ante, stakes.bring_in)
+    other = replace(hand, header=replace(hand.header, stakes=equal))
+    assert other.header.stakes == stakes
+    assert rows._stakes_figures(other).label == "$0.040/$0.080 USD" != first.label == "$0.04/$0.08 USD"
+    euros = replace(hand, header=replace(hand.header, currency="EUR"))
+    assert rows._stakes_figures(euros).label == "€0.04/€0.08 EUR"
+    hands = frames_from_checks([check_hand(h) for h in (hand, again, other, euros)]).hands
+    assert hands["stakes"].tolist() == ["$0.04/$0.08 USD"] * 2 + ["$0.040/$0.080 USD", "€0.04/€0.08 EUR"]
 
 
 def test_the_amounts_the_log_wrote_are_found_by_their_decimal_not_written_out(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ rows into DataFrames and re-exports these names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from operator import itemgetter, pos
@@ -31,6 +31,7 @@ from studbook.events import (
     PostAnte,
     Rejected,
     Skipped,
+    Stakes,
     Street,
     Structure,
     TournamentFinish,
@@ -284,12 +285,20 @@ def to_minor(amount: Money) -> int:
 def _exact_minor(amount: Money) -> int:
     """``amount`` in minor units, worked out (:func:`to_minor` remembers it by its text).
     The amount as a fraction in lowest terms is exact and takes no decimal context: a
-    third of what scaling the Decimal, rounding it and comparing the two cost."""
+    third of what scaling the Decimal, rounding it and comparing the two cost. The amount is
+    whole minor units exactly when that fraction's denominator divides :data:`MONEY_SCALE`: a
+    look-up of the factor, where a ``divmod``, its pair and a test of the rest cost a fifth more."""
     numerator, denominator = amount.as_integer_ratio()
-    units, rest = divmod(numerator * MONEY_SCALE, denominator)
-    if rest:
-        raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit")
-    return units
+    try:
+        return numerator * _SCALE_FACTORS[denominator]
+    except KeyError:  # (a `try` costs nothing on 3.11 until it catches; a subscript is cheaper than `get`)
+        raise ValueError(f"amount {amount} is finer than 1/{MONEY_SCALE} of a unit") from None
+
+
+_SCALE_FACTORS = {denominator: MONEY_SCALE // denominator
+                  for denominator in range(1, MONEY_SCALE + 1) if MONEY_SCALE % denominator == 0}
+"""What a fraction of each denominator that divides :data:`MONEY_SCALE` (1, 2, 4, 5, 10, 20, 25,
+50, 100) is multiplied by to give minor units: 1/4 is 25 hundredths."""
 
 
 _MINOR: Memo[str, int] = Memo(lambda text: _exact_minor(Decimal(text)))
@@ -400,36 +409,77 @@ def _hand_rows(check: HandCheck, null: Any) -> tuple[tuple[Any, ...], Rows, Rows
     hand = check.hand
     header = hand.header
     site, hand_id = key = (header.site, header.hand_id)
-    stakes = header.stakes
-    minor = _MINOR
-    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
-    big_bet = minor[big_text]
+    stakes = _stakes_figures(hand)  # the last hand's, mostly
+    big_bet = stakes.big_bet
     seen = _scan(hand)
     variant = _VALUE[header.variant]
-    figures = _figure_keys(hand)  # once a hand: the stakes' zero is a property (a Python call)
+    figures = stakes.figures
     pots, won = _pot_rows(check, key, figures, null)
-    per_bb = _big_bets(big_bet)
+    per_bb = stakes.per_bb
     players = _player_rows(site, hand_id, variant, big_bet, per_bb, check, seen, won, figures, null)
     pot = sum(map(_CONTRIBUTED, players))
     tournament = header.tournament
+    hero, hero_mark = hand.marked_hero(seen.dealt) or _NO_HERO  # (in the row by name: no list made for a `*`)
     hand_row = (
         site, hand_id, variant, _VALUE[header.structure], header.game, header.mix,
-        header.currency, 1 if header.play_money else 0, _LABELS[(small_text, big_text, header.currency)],
-        minor[small_text], big_bet,
-        seen.ante() if stakes.ante is None else minor[str(stakes.ante)],
-        seen.bring_in if stakes.bring_in is None else minor[str(stakes.bring_in)],
+        header.currency, 1 if header.play_money else 0, stakes.label, stakes.small_bet, big_bet,
+        seen.ante() if stakes.ante is None else stakes.ante,
+        seen.bring_in if stakes.bring_in is None else stakes.bring_in,
         tournament.id if tournament else None,
         tournament.buy_in if tournament else None,
         tournament.level if tournament else None,
         header.table, header.max_seats, _aware(header.started_utc), header.started,
         len(players) or len(hand.players()),
-        pot, minor[str(rake)] if (rake := check.rake) else 0, pot / per_bb,  # most hands' rake is 0
+        pot, _MINOR[str(rake)] if (rake := check.rake) else 0, pot / per_bb,  # most hands' rake is 0
         1 if check.went_to_showdown else 0, check.status, len(check.violations),
-        hand.file, hand.line, hand.end_line, len(seen.notes), *(hand.marked_hero(seen.dealt) or _NO_HERO),
+        hand.file, hand.line, hand.end_line, len(seen.notes), hero, hero_mark,
     )
     # most hands have no notes: no comprehension made for none (on 3.11, a function object each)
     notes = [(site, hand_id, n.file, n.line, n.text) for n in seen.notes] if seen.notes else []
-    return hand_row, players, _action_rows(check, site, hand_id, figures, null), pots, _violation_rows(check), notes
+    violations = _violation_rows(check) if check.violations else []  # most hands have none: no call
+    return hand_row, players, _action_rows(check, site, hand_id, figures, null), pots, violations, notes
+
+
+@dataclass(frozen=True, slots=True)
+class _StakesFigures:
+    """What the rows take from a hand's stakes: the hands row's label and forced bets in minor
+    units (``ante``, ``bring_in``: the header's, None where it does not say), what an amount is
+    divided by to give it in big bets, and how the engine's figures find their minor units."""
+
+    stakes: Stakes  # the header's object these were worked out from
+    currency: str | None  # the label names it
+    label: str
+    small_bet: int
+    big_bet: int
+    ante: int | None
+    bring_in: int | None
+    per_bb: float
+    figures: FigureKeys
+
+
+def _stakes_figures(hand: Hand) -> _StakesFigures:
+    """The hand's :class:`_StakesFigures`: the last hand's where the header holds the very same
+    :class:`Stakes` object (frozen: the same figures) and currency. A reader makes one object a
+    file's stakes (all but its first hand meet it here): two amounts written out, three
+    look-ups and two calls a hand, where an ``is`` and a compare cost little."""
+    header = hand.header
+    stakes = header.stakes
+    last = _LAST_STAKES[0]
+    if last is not None and last.stakes is stakes and last.currency == header.currency:
+        return last
+    minor = _MINOR
+    small_text, big_text = str(stakes.small_bet), str(stakes.big_bet)  # for the label too
+    big_bet = minor[big_text]
+    worked_out = _LAST_STAKES[0] = _StakesFigures(
+        stakes, header.currency, _LABELS[(small_text, big_text, header.currency)], minor[small_text], big_bet,
+        None if stakes.ante is None else minor[str(stakes.ante)],
+        None if stakes.bring_in is None else minor[str(stakes.bring_in)],
+        _big_bets(big_bet), _figure_keys(hand))
+    return worked_out
+
+
+_LAST_STAKES: list[_StakesFigures | None] = [None]
+"""The last hand's :class:`_StakesFigures` (one: a file's hands share theirs)."""
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -474,7 +524,10 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
         player = result.player
         up = result.up_cards
         down = result.down_cards
-        up_text = format_cards(up) if up else ""
+        # the door is the first up card; a run of one card (most players' up cards: those who
+        # fold on 3rd street) is its card's text, written as the card was made: no call, no list
+        door = up[0].text if up else null
+        up_text = (door if len(up) == 1 else format_cards(up)) if up else ""
         down_text = format_cards(down) if down else ""
         start = starts.get(player)
         if len(down) >= 2 and up and (start is None or (
@@ -483,7 +536,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
             # start its deal line showed is mostly those very cards (the same objects): its text too
             # is cut from theirs, written already (a third text written costs a call and a list)
             start = start or (down[0], down[1], up[0])
-            start_cards = f"{down_text[:5]} {up_text[:2]}"  # every card is written in two characters
+            start_cards = f"{down_text[:5]} {door}"  # every card is written in two characters
         elif start is not None:
             start_cards = format_cards(start)
         else:
@@ -500,8 +553,7 @@ def _player_rows(site: str, hand_id: str, variant: str, big_bet: int, per_bb: fl
         # (4.7 of a hand's 6 missed the memo), and a miss costs three conversions
         rows.append((
             site, hand_id, variant, player, result.seat, _exact_minor(result.stack), big_bet,
-            up_text[:2] if up else null,  # the door: every card is written in two characters
-            up_text, down_text, start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
+            door, up_text, down_text, start_cards, classes[(start[0].rank, start[1].rank, start[2].rank,
                                   start[0].suit == start[1].suit == start[2].suit)] if start else null,
             1 if player == brought_in else 0,
             streets[result.last_street], 1 if result.folded else 0, 1 if result.all_in else 0,
@@ -522,30 +574,34 @@ def _pot_rows(check: HandCheck, key: tuple[str, str], figures: FigureKeys, null:
               ) -> tuple[Rows, dict[str, list[int]]]:
     """The pots rows, and what each winner took: [from high halves and whole pots, from low halves]."""
     text, minor = figures
+    site, hand_id = key
     rows: Rows = []
     won: dict[str, list[int]] = {}
     for award in check.pots:
-        base = (*key, award.pot, "main" if award.pot == 0 else "side", minor[text(award.amount)],
+        number = award.pot
+        base = (site, hand_id, number, "main" if number == 0 else "side", minor[text(award.amount)],
                 ", ".join(award.eligible))
-        halves = ((("high", award.high), ("low", award.low)) if award.low
-                  else (("whole", award.high),))
+        # each half's name, where `won` counts it, its winners (a row is `base` and three more:
+        # a concatenation, where a display with `*base` builds a list and copies it)
+        halves = ((("high", 0, award.high), ("low", 1, award.low)) if award.low
+                  else (("whole", 0, award.high),))
         recorded = False
-        for half, winners in halves:
+        for half, column, winners in halves:
             for winner, amount in winners:
                 taken = minor[text(amount)]
-                rows.append((*base, half, winner, taken))
-                if winner not in won:
-                    won[winner] = [0, 0]
-                won[winner][half == "low"] += taken
+                rows.append(base + (half, winner, taken))
+                shares = won.get(winner)
+                if shares is None:
+                    shares = won[winner] = [0, 0]
+                shares[column] += taken
                 recorded = True
         if not recorded:
-            rows.append((*base, "whole", null, 0))
+            rows.append(base + ("whole", null, 0))
     return rows, won
 
 
 def _violation_rows(check: HandCheck) -> Rows:
-    if not check.violations:
-        return []
+    """The violations rows of a hand the checker found some in."""
     hand = check.hand
     return [
         (hand.site, hand.hand_id, hand.variant.value, v.rule, hand.file, v.line, v.player, v.message,
@@ -563,15 +619,16 @@ def _violation_rows(check: HandCheck) -> Rows:
 class _Seen:
     """What a hand's log shows beyond the engine's results: its forced bets (minor
     units), each player's three 3rd-street cards, tournament finishes and notes, and
-    the players it deals down cards to (for :meth:`Hand.marked_hero`)."""
+    the players it deals down cards to (for :meth:`Hand.marked_hero`). Made by :func:`_scan`
+    once its pass is over, every field given: a class call with none runs a factory a field."""
 
-    antes: list[int] = field(default_factory=list)  # those not all-in
-    brought_in: str | None = None
-    bring_in: int | None = None  # when not all-in
-    starts: dict[str, tuple[Card, Card, Card]] = field(default_factory=dict)  # deal lines showing all three
-    finishes: dict[str, TournamentFinish] = field(default_factory=dict)
-    notes: list[Note] = field(default_factory=list)
-    dealt: set[str] = field(default_factory=set)  # players dealt down cards the log shows
+    antes: list[int]  # those not all-in
+    brought_in: str | None
+    bring_in: int | None  # when not all-in
+    starts: dict[str, tuple[Card, Card, Card]]  # deal lines showing all three
+    finishes: dict[str, TournamentFinish]
+    notes: list[Note]
+    dealt: set[str]  # players dealt down cards the log shows
 
     def ante(self) -> int | None:
         """The ante most players posted (the larger on a tie)."""
@@ -588,31 +645,45 @@ def _scan(hand: Hand) -> _Seen:
     """The hand's :class:`_Seen`, in one pass over its events. Events are told by
     their exact type (none of these has a subclass): cheaper than ``isinstance``. The type
     is taken once an event and the types are locals, betting actions (a third of a hand's
-    events) asked first, then deals and antes: most events meet one or two comparisons."""
-    seen = _Seen()
+    events) asked first, then deals and antes: most events meet one or two comparisons.
+    What is gathered is held in locals, the record made at the end."""
     written = _WRITTEN
     action, deal, post_ante, note, finish, bring_in = Action, Deal, PostAnte, Note, TournamentFinish, BRING_IN
+    antes: list[int] = []
+    brought_in: str | None = None
+    bring_in_units: int | None = None
+    starts: dict[str, tuple[Card, Card, Card]] = {}
+    finishes: dict[str, TournamentFinish] = {}
+    notes: list[Note] = []
+    dealt: set[str] = set()
+    # the last ante's amount and its minor units: a hand's antes are mostly one Decimal (a reader
+    # makes one a written form), whose units the one before worked out (an `is`, not a look-up)
+    ante_amount: Any = None
+    ante_units = 0
     events: tuple[Any, ...] = hand.events  # told apart by `kind is`, which mypy does not narrow by
     for event in events:
         kind = type(event)
         if kind is action:
-            if event.kind is bring_in and seen.brought_in is None:
-                seen.brought_in = event.player
+            if brought_in is None and event.kind is bring_in:  # once found, an action's one test
+                brought_in = event.player
                 if not event.all_in and event.amount is not None:
-                    seen.bring_in = written[event.amount]
+                    bring_in_units = written[event.amount]
         elif kind is deal:
             if event.down:
-                seen.dealt.add(event.player)
+                dealt.add(event.player)
                 if event.street is THIRD and len(event.down) == 2 and len(event.up) == 1:
-                    seen.starts[event.player] = (event.down[0], event.down[1], event.up[0])
+                    starts[event.player] = (event.down[0], event.down[1], event.up[0])
         elif kind is post_ante:
             if not event.all_in:
-                seen.antes.append(written[event.amount])
+                if event.amount is not ante_amount:
+                    ante_amount = event.amount
+                    ante_units = written[ante_amount]
+                antes.append(ante_units)
         elif kind is note:
-            seen.notes.append(event)
+            notes.append(event)
         elif kind is finish and event.player is not None:
-            seen.finishes[event.player] = event
-    return seen
+            finishes[event.player] = event
+    return _Seen(antes, brought_in, bring_in_units, starts, finishes, notes, dealt)
 
 
 def _action_rows(check: HandCheck, site: str, hand_id: str, figures: FigureKeys, null: Any) -> Rows:
