@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_floor.py [--hands 9000] [--rounds 5] [--folder DIR]
     .venv/bin/python benchmarks/bench_floor.py --options [--hands 9000] [--rounds 5]
     valgrind --tool=callgrind --callgrind-out-file=OUT .venv/bin/python benchmarks/bench_floor.py \
-        --hands 600 --rounds 2 --marks LIBCGC.so [--options]
+        --folder DIR --rounds 1 --marks LIBCGC.so [--options]
 
 Issue 34 asks ``studbook import`` for at most 1.25 times ``studbook check``. This measures,
 in one process, on the same simulated hands (``bench_store.write_simulated``, or the files of
@@ -21,13 +21,13 @@ rows kept in memory):
 (d) **check**: each file checked hand by hand as ``studbook check`` does
     (``check.stream_file``, one ``TableMemory`` for the run).
 
-Each as CPU µs a hand (``time.process_time``), median of ``--rounds`` rounds in which the parts
-alternate, and as a fraction of (d); the floor is (a) + (b) + (c) over (d), against the 0.25 the
+Each as CPU µs a hand (``time.process_time``, the cyclic GC off as the import's per-file loop
+has it), median of ``--rounds`` rounds in which the parts alternate, and as a fraction of (d); the floor is (a) + (b) + (c) over (d), against the 0.25 the
 target leaves. ``--options`` times instead the layouts that would lower (a) and (b), written by one
 generic writer (the store's statement shapes: a hand's actions in one statement with its key bound
-once, other tables 64 rows a statement), each with its store's size: see :data:`LAYOUTS` and
-:data:`LEVELS`. These are prototypes of this benchmark only (the store's schema is
-``studbook.store.schema``).
+once, other tables 64 rows a statement), each with its store's size: see :data:`LAYOUTS` (the last ones: what a table's rows
+cost, and a hand's actions as one JSON row, with what ``json.dumps`` of them costs) and :data:`LEVELS`.
+These are prototypes of this benchmark only (the store's schema is ``studbook.store.schema``).
 
 ``--marks LIB`` calls ``cg_zero()`` before and ``cg_dump(label)`` after each part of each round
 (``ctypes``), so callgrind counts each part alone: LIB is built from
@@ -37,7 +37,7 @@ once, other tables 64 rows a statement), each with its store's size: see :data:`
     void cg_dump(const char *label) { CALLGRIND_DUMP_STATS_AT(label); }
 
 (``cc -shared -fPIC -o libcgc.so cgc.c``); each dump's ``totals:`` over the hands is a part's count a
-hand (take the last round's: the first warms the memos).
+hand (the untimed pass that makes the rows has checked the files once: the memos are warm).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ import argparse
 import ctypes
 import functools
 import gc
+import json
 import sqlite3
 import sys
 import tempfile
@@ -264,11 +265,13 @@ class Layout:
     name: str
     int_key: bool = False  # child tables keyed by the hand's integer key (its rowid), not (site, hand_id) texts
     derived: bool = False  # net, net_bb, door, facing_bet, pot_bb as GENERATED ALWAYS ... VIRTUAL
-    lean: bool = False  # players' variant and big_bet (and so net_bb) not repeated: the hand's, by a join
+    lean: bool = False  # players' variant, big_bet and net_bb not stored: the hand's, by a join
     without_rowid: bool = False  # hands and originals WITHOUT ROWID: their key's B-tree is the table
     no_key: bool = False  # hands and originals without their (site, hand_id) key: what the keys cost
     journal: str = "WAL"  # the store's journal mode (WAL: readers beside an import)
     synchronous: str = "NORMAL"
+    left_out: tuple[str, ...] = ()  # tables not written: not an option, a measure of their share
+    actions_json: bool = False  # a hand's actions as one row: its key and a JSON array of their values
 
 
 LAYOUTS = (
@@ -279,8 +282,14 @@ LAYOUTS = (
     Layout("WITHOUT ROWID", without_rowid=True),
     Layout("no hands/originals key (bound)", no_key=True),
     Layout("int key + derived + lean", int_key=True, derived=True, lean=True),
+    Layout("lean players", lean=True),
+    Layout("int key + lean players", int_key=True, lean=True),
     Layout("rollback journal (DELETE)", journal="DELETE"),
     Layout("WAL, synchronous OFF", synchronous="OFF"),
+    Layout("(share) without the actions rows", left_out=("actions",)),
+    Layout("(share) without the players rows", left_out=("players",)),
+    Layout("(share) without the originals", left_out=("originals",)),
+    Layout("actions as one JSON text a hand", actions_json=True),
 )
 LEVELS: tuple[int | None, ...] = (1, -1, -3, -5, 3, None)
 """zstd levels ``--options`` packs the texts with (None: not compressed)."""
@@ -331,6 +340,8 @@ def _tables(layout: Layout) -> dict[str, _Table]:
             rowid = " WITHOUT ROWID" if layout.without_rowid else ""
         elif table == "rejects":
             defs.append("UNIQUE (status, file, hand_line)")
+        if table == "actions" and layout.actions_json:
+            defs, stored = ['"site" TEXT', '"hand_id" TEXT', '"actions" TEXT'], []
         made[table] = _Table(f"CREATE TABLE {table} ({', '.join(defs)}){rowid}", tuple(stored), keyed)
     key = "hand INTEGER PRIMARY KEY" if layout.int_key else "site TEXT NOT NULL, hand_id TEXT NOT NULL"
     end = "" if layout.int_key or layout.no_key else (
@@ -384,6 +395,9 @@ class LayoutWriter:
                 out[table] = [(hand_of[(row[0], row[1])], *[row[i] for i in stored]) for row in rows]
             else:
                 out[table] = [tuple(row[i] for i in stored) for row in rows]
+        if self.layout.actions_json:
+            out["actions"] = [(site, hand_id, json.dumps(actions, allow_nan=False))
+                              for site, hand_id, actions in hand_actions(file)]
         originals = [row for row in prepared.originals if row is not None]
         if self.layout.int_key:
             originals = [(hand_of[(row[0], row[1])], *row[2:]) for row in originals]
@@ -393,12 +407,12 @@ class LayoutWriter:
     def calls(self, file: FileRows, tables: dict[str, list[tuple[Any, ...]]]) -> list[Call]:
         calls: list[Call] = []
         for table, rows in tables.items():
-            if not rows:
+            if not rows or table in self.layout.left_out:
                 continue
             width = len(rows[0])
             if table == "originals":
                 calls.append((_statement(table, width, 1, 0), rows, True))
-            elif table in BY_HAND:
+            elif table in BY_HAND and not self.layout.actions_json:
                 keyed = 1 if self.layout.int_key else 2
                 for start, end in file.prepared.spans(table):
                     values: list[Any] = list(rows[start][:keyed])
@@ -415,6 +429,22 @@ class LayoutWriter:
                 if whole < len(rows):
                     calls.append((_statement(table, width, 1, 0), rows[whole:], True))
         return calls
+
+
+def hand_actions(file: FileRows) -> list[tuple[str, str, list[list[Any]]]]:
+    """Each hand's key and its actions rows' other values, None for a missing one (for JSON)."""
+    rows = file.prepared.tables["actions"]
+    return [(rows[start][0], rows[start][1], [[None if value != value else value for value in row[2:]]
+                                              for row in rows[start:end]])
+            for start, end in file.prepared.spans("actions")]
+
+
+def actions_json(hands: list[list[tuple[str, str, list[list[Any]]]]]) -> None:
+    """Each hand's actions written as one JSON text (what the rows would make for that design)."""
+    dumps = json.dumps
+    for file in hands:
+        for _, _, actions in file:
+            dumps(actions, allow_nan=False)
 
 
 def write_layout(layout: Layout, files: Sequence[FileRows], db: Path,
@@ -510,6 +540,15 @@ def options(files: list[FileRows], rounds: int, tmp: Path, marks: Marks) -> None
             for path in tmp.glob(f"layout{index}-{number}.db*"):
                 path.unlink()
     base = median(spent[LAYOUTS[0].name])
+    held = [hand_actions(file) for file in files]
+    dumped = []
+    for number in range(rounds):
+        marks.zero()
+        began = clock()
+        actions_json(held)
+        dumped.append(clock() - began)
+        marks.dump(f"actions json round {number + 1}")
+    print(f"a hand's actions as one JSON text (json.dumps; making them): {median(dumped) / hands * 1e6:.1f} µs")
     for layout in LAYOUTS:
         inserted = median(spent[layout.name])
         print(f"{layout.name:34} inserts {inserted / hands * 1e6:6.1f} µs ({inserted / base:.3f}), close "

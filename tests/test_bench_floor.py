@@ -79,7 +79,7 @@ def _read(db: Path, int_key: bool, table: str, lean: bool) -> list[tuple]:
     return sqlite3.connect(db).execute(query).fetchall()
 
 
-@pytest.mark.parametrize("index", range(1, 9))
+@pytest.mark.parametrize("index", range(1, 11))  # the options, not the shares
 def test_a_layout_reads_back_the_stores_values(bench_floor: ModuleType, files: list, tmp_path: Path,
                                                index: int) -> None:
     """A layout's generated columns (pot_bb, net, door, net_bb, facing_bet) and its integer key give back
@@ -102,3 +102,16 @@ def test_the_options_baseline_is_the_stores_schema(bench_floor: ModuleType, tmp_
         made = dict(store.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
     layout = bench_floor._tables(bench_floor.LAYOUTS[0])
     assert {table: spec.create for table, spec in layout.items()} == {table: made[table] for table in layout}
+
+
+def test_the_json_layout_keeps_every_action_of_every_hand(bench_floor: ModuleType, files: list,
+                                                          tmp_path: Path) -> None:
+    """The design that stores a hand's actions as one JSON text holds them all, each with its values."""
+    import json
+
+    layout = next(layout for layout in bench_floor.LAYOUTS if layout.actions_json)
+    bench_floor.write_layout(layout, files, tmp_path / "json.db")
+    stored = sqlite3.connect(tmp_path / "json.db").execute("SELECT actions FROM actions").fetchall()
+    actions = [action for (text,) in stored for action in json.loads(text)]
+    assert len(actions) == sum(len(file.prepared.tables["actions"]) for file in files)
+    assert {len(action) for action in actions} == {len(bench_floor.SCHEMA["actions"]) - 2}
