@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 
 from studbook.events import Rejected, Skipped
@@ -360,33 +360,37 @@ class Store:
         done = ImportSummary()  # this call's counts, added to summary on commit
         added: set[tuple[str, str]] = set()
         rows = RowsMaker(originals)  # each result's rows made as it comes, warm
-        probe = PROBE_RESULTS if self._holds_hands() else 1
-        window: list[CheckResult | SourcedCheck] = []
+        probing = self._holds_hands()  # a store with no hand has none to look for
         count = 0
         opened = False
 
-        def make() -> None:
-            """The window's rows, its hands stored already left without (a file read again)."""
-            nonlocal opened
-            stored = self._probed(hand_keys(window), added) if probe > 1 else _NONE
-            for item in window:
+        def make(items: Iterable[CheckResult | SourcedCheck], stored: Container[tuple[str, str]]) -> None:
+            """The rows of ``items``, its hands ``stored`` already left without (a file read
+            again); every ``batch_size`` results, the rows made so far go to SQLite."""
+            nonlocal count, opened
+            for item in items:
+                count += 1
                 result = rows.add(item, stored)
                 if on_result is not None:
                     on_result(result)
-            window.clear()
-            if len(rows.keys) >= batch_size:  # its results so far (``len(rows)`` calls Python's __len__)
-                if not opened:
-                    self._begin()
-                    opened = True
-                self._store_prepared(rows.take(), {}, added, done)
+                if len(rows.keys) >= batch_size:  # its results so far (``len(rows)`` calls Python's __len__)
+                    if not opened:
+                        self._begin()
+                        opened = True
+                    self._store_prepared(rows.take(), {}, added, done)
 
         try:
-            for item in results:
-                count += 1
-                window.append(item)
-                if len(window) >= probe:
-                    make()
-            make()
+            if not probing:  # the results' rows as they come, in one call (a call a result cost 1 k instructions)
+                make(results, _NONE)
+            else:  # PROBE_RESULTS at a time looked up first, a call a window
+                window: list[CheckResult | SourcedCheck] = []
+                for item in results:
+                    window.append(item)
+                    if len(window) >= PROBE_RESULTS:
+                        make(window, self._probed(hand_keys(window), added))
+                        window.clear()
+                if window:
+                    make(window, self._probed(hand_keys(window), added))
             if not opened:
                 self._begin()
                 opened = True
