@@ -487,6 +487,11 @@ class Store:
         wanted = {key for key in keys if key is not None}
         own = self._only_own()  # inside the write transaction: no other connection commits now
         stored = self._stored(wanted) if own is None else own.stored(wanted, added)
+        if not stored and len(wanted) == len(keys) - keys.count(None):
+            # the usual batch: no hand stored, none twice, so every result is new (the loop below
+            # asked three sets of each key, its tuple hashed anew each time: some 0.6 k instructions)
+            added |= wanted
+            return [True] * len(keys)
         fresh: set[tuple[str, str]] = set()  # earlier batches' hands are in the store already
         new = []
         for key in keys:
@@ -664,8 +669,9 @@ class OwnHands:
 
     def stored(self, wanted: set[tuple[str, str]], added: set[tuple[str, str]]) -> set[tuple[str, str]]:
         """Those of ``wanted`` stored: committed before, or ``added`` by the open transaction."""
-        keys = self.keys
-        return {key for key in wanted if key in keys or key in added}
+        # (intersections in C, each key's hash taken from ``wanted``'s table: a comprehension
+        # hashed each key again for each set it asked)
+        return (wanted & self.keys) | (wanted & added)
 
 
 def file_sha256(path: str | Path) -> str:
