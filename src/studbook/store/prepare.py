@@ -270,7 +270,9 @@ class RowsMaker:
                 if source is None and self._originals is not None:
                     source = self._originals.get((hand.file, hand.line))
                 if source is not None:
-                    row = (site, hand_id, self._printable(hand.file), hand.line, source.text, source.context)
+                    file = hand.file  # a file's name escaped once (a file's hands share it): found without a call
+                    row = (site, hand_id, self._files.get(file) or self._printable(file), hand.line, source.text,
+                           source.context)
         self.keys.append(key)
         # each table's rows so far, counted one by one: `tuple(map(len, lists))` cost twice as much
         # (a map object and a call through it for each of seven lists, 3.3 k instructions a result)
@@ -281,9 +283,8 @@ class RowsMaker:
         return result
 
     def _printable(self, file: str) -> str:
-        name = self._files.get(file)
-        if name is None:
-            name = self._files[file] = printable_path(file)
+        """``file``'s printable name, made on a miss and remembered."""
+        name = self._files[file] = printable_path(file)
         return name
 
     def take(self) -> PreparedRows:
