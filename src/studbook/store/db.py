@@ -32,7 +32,7 @@ from studbook.rows import MONEY_SCALE, SCHEMA, TABLES, CheckResult
 from studbook.store import read
 from studbook.store.faults import READONLY_DIRECTORY, DamagedStore, ReadOnlyStore, StoreError, busy, explain, read_only_uri
 from studbook.store.prepare import (
-    BY_HAND, INSERT_ROWS, PreparedRows, RowsMaker, flat_values, hand_insert_sql, hand_keys, hand_values, insert_sql, sql_rows,
+    BY_HAND, INSERT_ROWS, PreparedRows, RowsMaker, flat_values, hand_insert_sql, hand_keys, hand_values, insert_sql, originals_sql, sql_rows,
 )
 from studbook.store.read import Original
 from studbook.store.schema import (
@@ -527,7 +527,7 @@ class Store:
         return found
 
     def _write_rows(self, rows: dict[str, list[tuple[Any, ...]]], problems: list[Rejected | Skipped],
-                    originals: Iterable[tuple[Any, ...]], summary: ImportSummary,
+                    originals: list[tuple[Any, ...]], summary: ImportSummary,
                     spans: Mapping[str, list[tuple[int, int]]]) -> None:
         """Insert the rows of some results, ``problems`` being their rejected and skipped
         ones, and their ``originals`` rows; count them in ``summary``. The tables of ``spans``
@@ -538,7 +538,7 @@ class Store:
                 self._insert_by_hand(table, rows[table], spans[table])
             else:
                 self._insert(table, rows[table])
-        self.conn.executemany("INSERT OR IGNORE INTO originals VALUES (?, ?, ?, ?, ?, ?)", originals)
+        self._insert_originals(originals)
         summary.new += len(rows["hands"])
         summary.with_violations += sum(row[_HAND_VIOLATIONS] > 0 for row in rows["hands"])
         summary.violations += len(rows["violations"])
@@ -579,6 +579,17 @@ class Store:
                 execute(statement, flat_values(values[start : start + many]))
         if whole < len(values):
             self.conn.executemany(insert_sql(table, 1), values[whole:])
+
+    def _insert_originals(self, rows: list[tuple[Any, ...]]) -> None:
+        """The hands' originals rows, :data:`INSERT_ROWS` a statement as the tables' rows go
+        (``executemany`` stepped a statement a row: some 2 k instructions a hand more)."""
+        whole = len(rows) - len(rows) % INSERT_ROWS
+        if whole:
+            statement, execute = originals_sql(INSERT_ROWS), self.conn.cursor().execute
+            for start in range(0, whole, INSERT_ROWS):
+                execute(statement, flat_values(rows[start : start + INSERT_ROWS]))
+        if whole < len(rows):
+            self.conn.executemany(originals_sql(1), rows[whole:])
 
     def _insert_by_hand(self, table: str, rows: list[tuple[Any, ...]], spans: list[tuple[int, int]]) -> None:
         """``rows`` into ``table``, in order, a statement a hand (its rows from start to end in

@@ -83,6 +83,12 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+@functools.lru_cache(maxsize=None)
+def originals_sql(rows: int) -> str:
+    """The INSERT of ``rows`` originals rows (a hand's text, keyed: one stored before is left)."""
+    return "INSERT OR IGNORE INTO originals VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+
+
 BY_HAND = ("actions",)
 """Tables whose rows go in one statement a hand (:func:`hand_insert_sql`): a hand's some 18 actions
 rows share its ``site`` and ``hand_id``, bound once (``?1``, ``?2``) where every row bound them
@@ -362,4 +368,4 @@ def unpack(data: bytes | None) -> str | None:
 
 
 __all__ = ["BY_HAND", "INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_insert_sql",
-           "hand_keys", "hand_values", "insert_sql", "iso_utc", "pack", "prepare_rows", "sql_rows", "unpack"]
+           "hand_keys", "hand_values", "insert_sql", "iso_utc", "originals_sql", "pack", "prepare_rows", "sql_rows", "unpack"]
