@@ -306,6 +306,30 @@ def test_an_import_binds_its_packed_texts_without_asking_the_adapters(
     assert blobs == [("blob", len(texts))]
 
 
+def test_a_batchs_originals_go_in_statements_of_many_rows_and_a_stored_one_is_left(tmp_path: Path) -> None:
+    """The originals rows go INSERT_ROWS to a statement, the rest one a row (i34m17; executemany
+    stepped a statement a row): every hand's text stored once, in order, across the statements'
+    bounds, with its context where it has one, and an original stored before is left as it was."""
+    from studbook.originals import HandSource
+    from studbook.store.prepare import INSERT_ROWS, pack
+
+    results = checks(range(2 * INSERT_ROWS + 7))
+    sources = [HandSource(f"the text of hand {i}", None if i % 3 else f"head {i}") for i in range(len(results))]
+    db = tmp_path / "hands.db"
+    with Store(db) as store:
+        first = results[INSERT_ROWS].hand
+        store.conn.execute("INSERT INTO originals VALUES (?, ?, ?, ?, ?, ?)",
+                           (first.site, first.hand_id, "elsewhere", 1, pack("stored before"), None))
+        store.conn.commit()
+        store.add(list(zip(results, sources)))
+        kept = [(o.hand_id, o.file, o.text, o.context) for o in store.originals()]
+    expected = [(r.hand.hand_id, r.hand.file, s.text, s.context) for r, s in zip(results, sources)]
+    expected[INSERT_ROWS] = (first.hand_id, "elsewhere", "stored before", None)
+    assert sorted(kept) == sorted(expected) and len(kept) == len(results)
+    order = sqlite3.connect(db).execute("SELECT hand_id FROM originals ORDER BY rowid").fetchall()
+    assert [hand_id for (hand_id,) in order] == [first.hand_id] + [r.hand.hand_id for r in results if r.hand is not first]
+
+
 # ---------------------------------------------------------------------------
 # End to end on simulated hands: files -> import -> store -> frames -> stats
 

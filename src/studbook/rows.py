@@ -695,24 +695,32 @@ def _action_rows(check: HandCheck, site: str, hand_id: str, figures: FigureKeys,
     wrote (a call's, bet's or bring-in's amount, a first raise's total: 9.6 of a hand's 9.8), and
     a call's owed what it put in (5.7 of 10.6): an equal amount has the same minor units, so
     these are compared (some 350 instructions) where writing a new amount out and looking it
-    up costs 1,300. (The engine's figures by ``figures``, the hand's :func:`_figure_keys`.)"""
+    up costs 1,300. (The engine's figures by ``figures``, the hand's :func:`_figure_keys`.)
+    A loop, not a comprehension: the names a comprehension carries from one row to the next
+    (the last pot) or reuses within a row are cells on 3.11, each read and write an indirection
+    (a simulated hand's rows 6 k instructions dearer so). The figures are converted in the
+    columns' order, so that an amount that cannot be stored names the same first figure."""
     text, minor = figures
     written = _WRITTEN
     value = _VALUE
     streets = _STREET
+    rows: Rows = []
+    keep = rows.append
     pot = last_pot = None  # the last row's pot, and the engine's Decimal it was written from
-    return [
-        (site, hand_id, number, event.line, streets[street], event.player, value[kind],
-         null if (amount := event.amount) is None else (logged := written[amount]),
-         null if (to := event.to) is None else written[to],
-         (put := (0 if not put_in else logged if put_in == amount else written[to] if put_in == to
-                  else minor[text(put_in)])),
-         1 if event.all_in else 0,
-         (owed := 0 if not to_call else put if to_call == put_in else minor[text(to_call)]), 1 if owed > 0 else 0,
-         bets_before, pot if pot_before is last_pot else (pot := minor[text(last_pot := pot_before)]))
-        for number, (event, street, kind, put_in, to_call, bets_before, pot_before)
-        in enumerate(fact_fields(check.action_log))
-    ]
+    for number, (event, street, kind, put_in, to_call, bets_before, pot_before) in enumerate(
+            fact_fields(check.action_log)):
+        amount = event.amount
+        logged = null if amount is None else written[amount]
+        to = event.to
+        total = null if to is None else written[to]
+        put = 0 if not put_in else logged if put_in == amount else total if put_in == to else minor[text(put_in)]
+        owed = 0 if not to_call else put if to_call == put_in else minor[text(to_call)]
+        if pot_before is not last_pot:
+            pot = minor[text(pot_before)]
+            last_pot = pot_before
+        keep((site, hand_id, number, event.line, streets[street], event.player, value[kind], logged, total, put,
+              1 if event.all_in else 0, owed, 1 if owed > 0 else 0, bets_before, pot))
+    return rows
 
 
 # ---------------------------------------------------------------------------

@@ -83,6 +83,12 @@ def insert_sql(table: str, rows: int) -> str:
     return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
 
 
+@functools.lru_cache(maxsize=None)
+def originals_sql(rows: int) -> str:
+    """The INSERT of ``rows`` originals rows (a hand's text, keyed: one stored before is left)."""
+    return "INSERT OR IGNORE INTO originals VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+
+
 BY_HAND = ("actions",)
 """Tables whose rows go in one statement a hand (:func:`hand_insert_sql`): a hand's some 18 actions
 rows share its ``site`` and ``hand_id``, bound once (``?1``, ``?2``) where every row bound them
@@ -270,7 +276,9 @@ class RowsMaker:
                 if source is None and self._originals is not None:
                     source = self._originals.get((hand.file, hand.line))
                 if source is not None:
-                    row = (site, hand_id, self._printable(hand.file), hand.line, source.text, source.context)
+                    file = hand.file  # a file's name escaped once (a file's hands share it): found without a call
+                    row = (site, hand_id, self._files.get(file) or self._printable(file), hand.line, source.text,
+                           source.context)
         self.keys.append(key)
         # each table's rows so far, counted one by one: `tuple(map(len, lists))` cost twice as much
         # (a map object and a call through it for each of seven lists, 3.3 k instructions a result)
@@ -281,9 +289,8 @@ class RowsMaker:
         return result
 
     def _printable(self, file: str) -> str:
-        name = self._files.get(file)
-        if name is None:
-            name = self._files[file] = printable_path(file)
+        """``file``'s printable name, made on a miss and remembered."""
+        name = self._files[file] = printable_path(file)
         return name
 
     def take(self) -> PreparedRows:
@@ -291,9 +298,18 @@ class RowsMaker:
         bytearrays: sqlite3 binds a bytearray as it is but looks a ``bytes`` up in its adapters
         first (it asks ``__adapt__`` and ``__conform__``: some 3.3 k instructions a text, where the
         copy costs 1.5 k); the blob stored is the same bytes."""
-        originals = [None if row is None else (*row[:4], bytearray(pack(row[4])),
-                                               NULL if row[5] is None else bytearray(pack(row[5])))
-                     for row in self.rows]
+        # each row unpacked by name and its packed row made in one tuple display: `(*row[:4], ...)`
+        # made a slice, then a list it was extended into, then the tuple (1.9 k instructions a hand
+        # against 0.9 k, packing aside)
+        originals: list[tuple[Any, ...] | None] = []
+        keep = originals.append
+        for row in self.rows:
+            if row is None:
+                keep(None)
+                continue
+            site, hand_id, file, line, text, context = row
+            keep((site, hand_id, file, line, bytearray(pack(text)),
+                  NULL if context is None else bytearray(pack(context))))
         made = PreparedRows(self.keys, self.ends, self._tables, originals, self.problems)
         self._start()
         return made
@@ -352,4 +368,4 @@ def unpack(data: bytes | None) -> str | None:
 
 
 __all__ = ["BY_HAND", "INSERT_ROWS", "NULL", "PACK_LEVEL", "PreparedRows", "RowsMaker", "flat_values", "hand_insert_sql",
-           "hand_keys", "hand_values", "insert_sql", "iso_utc", "pack", "prepare_rows", "sql_rows", "unpack"]
+           "hand_keys", "hand_values", "insert_sql", "iso_utc", "originals_sql", "pack", "prepare_rows", "sql_rows", "unpack"]
