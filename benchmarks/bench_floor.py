@@ -362,7 +362,7 @@ def _statement(table: str, width: int, rows: int, keyed: int) -> str:
 class LayoutWriter:
     """The statements that store :class:`FileRows` in a new store of ``layout``, shaped as the store's:
     a hand's actions in one statement, its key bound once; other tables :data:`INSERT_ROWS` rows a
-    statement, the rest one a row; the originals by ``executemany``."""
+    statement, the rest one a row (the originals too, as the store has written them since i34m17)."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -410,9 +410,7 @@ class LayoutWriter:
             if not rows or table in self.layout.left_out:
                 continue
             width = len(rows[0])
-            if table == "originals":
-                calls.append((_statement(table, width, 1, 0), rows, True))
-            elif table in BY_HAND and not self.layout.actions_json:
+            if table in BY_HAND and not self.layout.actions_json:
                 keyed = 1 if self.layout.int_key else 2
                 for start, end in file.prepared.spans(table):
                     values: list[Any] = list(rows[start][:keyed])
@@ -563,10 +561,18 @@ def hand_files(folder: Path | None, hands: int, tmp: Path) -> list[Path]:
     return write_simulated(made, hands)
 
 
+def _positive(text: str) -> int:
+    """An argument that counts rounds: 1 or more."""
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=9000, help="simulated hands (without --folder)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=_positive, default=5)
     parser.add_argument("--folder", type=Path, help="these hand histories instead of simulated ones")
     parser.add_argument("--options", action="store_true", help="the layouts and zstd levels instead")
     parser.add_argument("--marks", metavar="LIB", help="callgrind's marks around each part (see the docstring)")

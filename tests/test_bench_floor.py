@@ -79,7 +79,18 @@ def _read(db: Path, int_key: bool, table: str, lean: bool) -> list[tuple]:
     return sqlite3.connect(db).execute(query).fetchall()
 
 
-@pytest.mark.parametrize("index", range(1, 11))  # the options, not the shares
+OPTIONS = range(1, 11)
+"""The indices in ``LAYOUTS`` of the options (not the store's own layout, the shares or the JSON one)."""
+
+
+def test_the_layouts_read_back_are_every_option(bench_floor: ModuleType) -> None:
+    """A layout added to ``LAYOUTS`` is read back below too (fails when OPTIONS misses one)."""
+    options = [i for i, layout in enumerate(bench_floor.LAYOUTS)
+               if i and not layout.left_out and not layout.actions_json]
+    assert options == list(OPTIONS)
+
+
+@pytest.mark.parametrize("index", OPTIONS)
 def test_a_layout_reads_back_the_stores_values(bench_floor: ModuleType, files: list, tmp_path: Path,
                                                index: int) -> None:
     """A layout's generated columns (pot_bb, net, door, net_bb, facing_bet) and its integer key give back

@@ -38,6 +38,15 @@ from studbook.frames import (
 from samples import CORPUS
 
 
+@pytest.fixture(autouse=True)
+def _no_stakes_from_an_earlier_test() -> None:
+    """Each test's first hand works its stakes' figures out (``rows._LAST_STAKES`` keeps the
+    last hand's: a test that replaces a memo they come from would else meet an earlier test's)."""
+    from studbook import rows
+
+    rows._LAST_STAKES[0] = None
+
+
 def _logging_memo(convert: Any, log: list[Any]) -> Any:
     """A memo of ``convert`` that writes each key it is asked for into ``log`` (which
     conversions the rows ask for, and by what: text or value)."""

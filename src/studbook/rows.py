@@ -461,7 +461,9 @@ def _stakes_figures(hand: Hand) -> _StakesFigures:
     """The hand's :class:`_StakesFigures`: the last hand's where the header holds the very same
     :class:`Stakes` object (frozen: the same figures) and currency. A reader makes one object a
     file's stakes (all but its first hand meet it here): two amounts written out, three
-    look-ups and two calls a hand, where an ``is`` and a compare cost little."""
+    look-ups and two calls a hand, where an ``is`` and a compare cost little. (The stakes'
+    amounts are so converted before the log's: a hand built in code with a stake and another
+    amount finer than a minor unit is rejected naming the stake. A reader refuses both.)"""
     header = hand.header
     stakes = header.stakes
     last = _LAST_STAKES[0]
@@ -479,7 +481,9 @@ def _stakes_figures(hand: Hand) -> _StakesFigures:
 
 
 _LAST_STAKES: list[_StakesFigures | None] = [None]
-"""The last hand's :class:`_StakesFigures` (one: a file's hands share theirs)."""
+"""The last hand's :class:`_StakesFigures` (one: a file's hands share theirs). It holds what
+:data:`_MINOR`, :data:`_LABELS` and :func:`_figure_keys` gave: a test that replaces one of
+those empties it first (``tests/test_frames.py`` does for every test)."""
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -620,7 +624,9 @@ class _Seen:
     """What a hand's log shows beyond the engine's results: its forced bets (minor
     units), each player's three 3rd-street cards, tournament finishes and notes, and
     the players it deals down cards to (for :meth:`Hand.marked_hero`). Made by :func:`_scan`
-    once its pass is over, every field given: a class call with none runs a factory a field."""
+    once its pass is over, every field given: a class call with none runs a factory a field.
+    Never changed after, but not frozen: a frozen class's ``__init__`` sets each of its seven
+    fields through ``object.__setattr__``, once a hand."""
 
     antes: list[int]  # those not all-in
     brought_in: str | None

@@ -86,7 +86,8 @@ def insert_sql(table: str, rows: int) -> str:
 @functools.lru_cache(maxsize=None)
 def originals_sql(rows: int) -> str:
     """The INSERT of ``rows`` originals rows (a hand's text, keyed: one stored before is left)."""
-    return "INSERT OR IGNORE INTO originals VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+    return ("INSERT OR IGNORE INTO originals (site, hand_id, file, line, text, context) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows))  # by name, as insert_sql: a column added later stays out
 
 
 BY_HAND = ("actions",)

@@ -134,7 +134,7 @@ def create_store(path: Path) -> None:
         temp.chmod(0o666 & ~mask)  # as SQLite would create it, not mkstemp's 0600
         conn = sqlite3.connect(temp, isolation_level=None)
         try:
-            # no sync of each step (SQLite's would be nine): nothing but this connection
+            # no sync of each step SQLite takes: nothing but this connection
             # sees the file before it is linked, and it is synced once, whole, below
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute("PRAGMA journal_mode=WAL")  # kept in the file's header
