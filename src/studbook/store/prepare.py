@@ -27,6 +27,7 @@ from studbook.originals import HandSource, OriginalKey
 from studbook.printable import printable_path
 from studbook.read.memo import Memo
 from studbook.rows import SCHEMA, TABLES, CheckResult, add_rows, rows_from_checks
+from studbook.store.schema import ORIGINAL_NAMES
 
 if TYPE_CHECKING:
     from studbook.check import SourcedCheck
@@ -74,20 +75,25 @@ work per statement is paid once for them, not once a row as ``executemany`` pays
 import's inserts, 9,000 hands: 72 -> 63 µs a hand, most of it on the actions rows)."""
 
 
+def _insert(verb: str, table: str, names: Sequence[str], row: str, rows: int) -> str:
+    """An INSERT into ``table``'s columns ``names`` of ``rows`` rows, each written ``row``."""
+    columns = ", ".join(f'"{name}"' for name in names)
+    return f"{verb} INTO {table} ({columns}) VALUES " + ", ".join([row] * rows)
+
+
 @functools.lru_cache(maxsize=None)
 def insert_sql(table: str, rows: int) -> str:
     """The INSERT of ``rows`` rows of ``table``'s columns (``rejects``: keyed, a row met before is left)."""
-    names = ", ".join(f'"{c.name}"' for c in SCHEMA[table])
     row = "(" + ", ".join("?" * len(SCHEMA[table])) + ")"
     verb = "INSERT OR IGNORE" if table == "rejects" else "INSERT"
-    return f"{verb} INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
+    return _insert(verb, table, [c.name for c in SCHEMA[table]], row, rows)
 
 
 @functools.lru_cache(maxsize=None)
 def originals_sql(rows: int) -> str:
-    """The INSERT of ``rows`` originals rows (a hand's text, keyed: one stored before is left)."""
-    return ("INSERT OR IGNORE INTO originals (site, hand_id, file, line, text, context) VALUES "
-            + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows))  # by name, as insert_sql: a column added later stays out
+    """The INSERT of ``rows`` originals rows (a hand's text, keyed: one stored before is left),
+    its columns by name as :func:`insert_sql`'s: a column added later stays out."""
+    return _insert("INSERT OR IGNORE", "originals", ORIGINAL_NAMES, "(" + ", ".join("?" * len(ORIGINAL_NAMES)) + ")", rows)
 
 
 BY_HAND = ("actions",)
@@ -101,9 +107,8 @@ rows (6 a hand) nor the pots: the statement a hand costs more than their binds s
 def hand_insert_sql(table: str, rows: int) -> str:
     """The INSERT of ``rows`` rows of one hand of ``table``: its ``site`` and ``hand_id`` are the
     first two parameters, referred to by every row, each row's other values follow."""
-    names = ", ".join(f'"{c.name}"' for c in SCHEMA[table])
     row = "(?1, ?2, " + ", ".join("?" * (len(SCHEMA[table]) - 2)) + ")"
-    return f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * rows)
+    return _insert("INSERT", table, [c.name for c in SCHEMA[table]], row, rows)
 
 
 def hand_values(rows: Sequence[tuple[Any, ...]]) -> list[Any]:

@@ -21,6 +21,7 @@ from studbook.printable import printable_path
 from studbook.rows import SHARED_CATEGORIES, TABLES, table_columns
 from studbook.store.faults import StoreError
 from studbook.store.prepare import unpack
+from studbook.store.schema import ORIGINAL_NAMES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -120,7 +121,7 @@ def hand_chunks(conn: sqlite3.Connection, store: Path, tables: Sequence[str], *,
 def originals(conn: sqlite3.Connection, keys: Iterable[tuple[str, str]] | None = None) -> Iterator[Original]:
     """The original texts of the hands ``keys`` ((site, hand_id) pairs, in that
     order, those stored), or of every hand in import order."""
-    query = "SELECT site, hand_id, file, line, text, context FROM originals"
+    query = f"SELECT {', '.join(ORIGINAL_NAMES)} FROM originals"  # unpacked below in this order
     if keys is None:
         rows: Iterable[tuple[Any, ...]] = conn.execute(query + " ORDER BY rowid")
     else:

@@ -48,9 +48,17 @@ FILES_SQL = (
 is not parsed again (a file that grew, as a day's log does, is)."""
 
 
+ORIGINALS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("site", "TEXT NOT NULL"), ("hand_id", "TEXT NOT NULL"), ("file", "TEXT NOT NULL"), ("line", "INTEGER NOT NULL"),
+    ("text", "BLOB NOT NULL"), ("context", "BLOB"),
+)
+"""The originals table's columns and their SQL, in order: its CREATE, its INSERT
+(:func:`studbook.store.prepare.originals_sql`) and its reading name them from here."""
+ORIGINAL_NAMES = tuple(name for name, _ in ORIGINALS_COLUMNS)
+
 ORIGINALS_SQL = (
-    "CREATE TABLE IF NOT EXISTS originals (site TEXT NOT NULL, hand_id TEXT NOT NULL, "
-    "file TEXT NOT NULL, line INTEGER NOT NULL, text BLOB NOT NULL, context BLOB, PRIMARY KEY (site, hand_id))"
+    "CREATE TABLE IF NOT EXISTS originals ("
+    + ", ".join(f"{name} {sql}" for name, sql in ORIGINALS_COLUMNS) + ", PRIMARY KEY (site, hand_id))"
 )
 """Each stored hand's original text, compressed (:func:`studbook.store.prepare.pack`), and for an XML site the file's
 head its reader needs to read the hand again (see :mod:`studbook.originals`)."""
@@ -211,5 +219,5 @@ def writable_companions(path: Path) -> None:
         pass
 
 
-__all__ = ["ABANDONED", "ADDED_COLUMNS", "FILES_SQL", "ORIGINALS_SQL", "SCHEMA_VERSION", "add_columns", "added_since",
+__all__ = ["ABANDONED", "ADDED_COLUMNS", "FILES_SQL", "ORIGINAL_NAMES", "ORIGINALS_COLUMNS", "ORIGINALS_SQL", "SCHEMA_VERSION", "add_columns", "added_since",
            "create_store", "is_store", "remove_unmade", "sweep", "writable_companions", "write_schema"]
