@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Iterator
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+from benchmark_modules import benchmark
 
 
 @pytest.fixture(scope="module")
 def bench_floor() -> Iterator[ModuleType]:
     """The benchmark as a module (benchmarks/ is no package; it imports bench_store from there)."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("bench_floor")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    with benchmark("bench_floor") as module:
+        yield module
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -11,18 +9,16 @@ from typing import Iterator
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+from benchmark_modules import benchmark
+
 SITES = 12  # every site of studbook.sites has stud hands in the corpus
 
 
 @pytest.fixture(scope="module")
 def bench_mixed() -> Iterator[ModuleType]:
     """The benchmark as a module (benchmarks/ is no package; it imports bench_check from there)."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("bench_mixed")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    with benchmark("bench_mixed") as module:
+        yield module
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ difference between them is reported, not hidden."""
 
 from __future__ import annotations
 
-import importlib
 import pickle
 import sys
 from pathlib import Path
@@ -14,16 +13,13 @@ import pytest
 
 from studbook.cli import main
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+from benchmark_modules import benchmark
 
 
 @pytest.fixture(scope="module")
 def scale_run() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("scale_run")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    with benchmark("scale_run") as module:
+        yield module
 
 
 @pytest.fixture(scope="module")
