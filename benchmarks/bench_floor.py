@@ -58,7 +58,7 @@ from typing import Any, Callable, Sequence
 
 import zstandard
 
-from studbook.check import TableMemory, stream_file, stream_sourced
+from studbook.check import TableMemory, stream_file, streams_sourced
 from studbook.gcpause import gc_between_files
 from studbook.rows import SCHEMA, TABLES
 from studbook.store import ImportSummary, Store
@@ -124,13 +124,12 @@ class _Recorder:
 def prepare(files: Sequence[Path], scratch: Path) -> list[FileRows]:
     """Each file's rows, texts and the store's statements for them (recorded into ``scratch``)."""
     made = []
-    memory = TableMemory()
     with Store(scratch) as store, gc_between_files() as next_file:
         real = store.conn
-        for path in files:
+        for path, stream in zip(files, streams_sourced([str(path) for path in files])):  # as the import reads them
             next_file()
             maker = RowsMaker()
-            for item in stream_sourced(str(path), None, memory).results:
+            for item in stream.results:
                 maker.add(item)
             texts = [(row[4], row[5]) for row in maker.rows if row is not None]
             prepared = maker.take()
